@@ -1,0 +1,125 @@
+"""YAML loading that remembers where each value came from (line numbers for errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from gputeam.errors import InputError, Problem
+
+Path = tuple[str | int, ...]
+
+
+def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path, int]]:
+    """Parse YAML text; return plain data and a map from field path to 1-based line."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError
+
+    yaml = YAML(typ="rt")
+    try:
+        doc = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise InputError(
+            [Problem(path="", message=f"not valid YAML: {exc.problem or exc.context}",
+                     file=file, line=(mark.line + 1) if mark else None)]
+        ) from None
+    except Exception as exc:  # ruamel raises a few unmarked errors (duplicate keys etc.)
+        raise InputError([Problem(path="", message=f"not valid YAML: {exc}", file=file)]) from None
+    lines: dict[Path, int] = {}
+    return _plain(doc, (), lines), lines
+
+
+def _plain(node: Any, path: Path, lines: dict[Path, int]) -> Any:
+    if isinstance(node, Mapping):
+        out: dict[Any, Any] = {}
+        lc = getattr(node, "lc", None)
+        for key, value in node.items():
+            child = (*path, str(key))
+            if lc is not None:
+                try:
+                    lines[child] = lc.key(key)[0] + 1
+                except (KeyError, TypeError):
+                    pass
+            out[str(key) if not isinstance(key, int) else key] = _plain(value, child, lines)
+        return out
+    if isinstance(node, Sequence) and not isinstance(node, str | bytes):
+        lc = getattr(node, "lc", None)
+        items = []
+        for i, value in enumerate(node):
+            child = (*path, i)
+            if lc is not None:
+                try:
+                    lines[child] = lc.item(i)[0] + 1
+                except (KeyError, TypeError, IndexError):
+                    pass
+            items.append(_plain(value, child, lines))
+        return items
+    if type(node).__module__.startswith("ruamel"):
+        # ScalarFloat, ScalarBoolean, TaggedScalar ...: back to builtins
+        for base in (bool, int, float, str):
+            if isinstance(node, base):
+                return base(node)
+    return node
+
+
+def line_for(path: Sequence[str | int], lines: Mapping[Path, int]) -> int | None:
+    """The line of the longest prefix of ``path`` that has one."""
+    p = tuple(path)
+    while p:
+        if p in lines:
+            return lines[p]
+        p = p[:-1]
+    return None
+
+
+def problems_from_validation(
+    exc: Any, lines: Mapping[Path, int], file: str | None, known_fields: Sequence[str] = ()
+) -> list[Problem]:
+    """Turn a pydantic ValidationError into Problems with lines and hints."""
+    import difflib
+
+    problems = []
+    for err in exc.errors(include_url=False):
+        loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
+        loc = tuple(x for x in loc if x not in {"tagged-union", "lax-or-strict", "json-or-python"})
+        path = ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
+        found = None if err["type"] == "missing" else _short(err.get("input"))
+        hint = None
+        message = err["msg"]
+        expected = None
+        if err["type"] == "extra_forbidden":
+            message = "unknown field"
+            found = None
+            close = difflib.get_close_matches(str(loc[-1]), known_fields, n=1, cutoff=0.6)
+            if close:
+                hint = f"did you mean {close[0]!r}?"
+        elif err["type"] == "missing":
+            message = "required field is missing"
+        else:
+            expected = _expected(err)
+        problems.append(Problem(path=path, message=message, found=found, expected=expected,
+                                file=file, line=line_for(loc, lines), hint=hint))
+    return problems
+
+
+def _expected(err: Any) -> str | None:
+    ctx = err.get("ctx") or {}
+    if "expected" in ctx:
+        return str(ctx["expected"])
+    for key, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")):
+        if key in ctx:
+            return f"a number {word} {ctx[key]}"
+    kind = err["type"]
+    names = {"int_parsing": "a whole number", "int_type": "a whole number",
+             "float_parsing": "a number", "float_type": "a number",
+             "bool_parsing": "true or false", "bool_type": "true or false",
+             "date_from_datetime_parsing": "a date YYYY-MM-DD", "date_parsing": "a date YYYY-MM-DD",
+             "date_type": "a date YYYY-MM-DD", "string_type": "text", "dict_type": "a mapping",
+             "list_type": "a list", "model_type": "a mapping", "tuple_type": "a list"}
+    return names.get(kind)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,121 @@
+"""Load the packaged catalog, optionally patched by a user's extra file."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import ValidationError
+
+from gputeam.catalog.models import Catalog
+from gputeam.errors import CatalogError, Problem
+
+CATALOG_VERSION = "2025.10.1"
+
+#: section name -> key that identifies an entry (None: the section is one mapping).
+KEYED = {"levels": "number", "domains": "id", "courses": "id", "certifications": "id",
+         "paths": "id", "roles": "id", "templates": "id", "strategies": "id",
+         "case_studies": "id", "contradictions": "id"}
+APPENDED = ("transitions", "vendor_tracks", "specialisations")
+PATCHED = ("economics", "roi_example")
+SECTIONS = (*KEYED, *APPENDED, *PATCHED)
+
+
+@cache
+def packaged_data() -> dict[str, Any]:
+    """The catalog's raw data as shipped (sections of plain lists and mappings)."""
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    root = resources.files("gputeam.catalog") / "data"
+    raw: dict[str, Any] = {}
+    for name in ("levels", "domains", "courses", "certifications", "paths", "roles",
+                 "templates", "strategies", "economics"):
+        raw[name] = yaml.load((root / f"{name}.yaml").read_text("utf-8"), Loader=loader)
+    raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
+    return raw
+
+
+def merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """Patch catalog data: keyed entries are added or updated field by field."""
+    out = copy.deepcopy(dict(base))
+    for section, value in extra.items():
+        if section in KEYED:
+            key = KEYED[section]
+            entries = {e[key]: e for e in out.get(section, [])}
+            for item in value or []:
+                if isinstance(item, Mapping) and key in item and item[key] in entries:
+                    entries[item[key]] = _deep_update(entries[item[key]], item)
+                elif isinstance(item, Mapping) and key in item:
+                    entries[item[key]] = dict(item)
+                else:
+                    entries[f"<entry without {key}>#{len(entries)}"] = item
+            out[section] = list(entries.values())
+        elif section in APPENDED:
+            out[section] = [*out.get(section, []), *(value or [])]
+        elif section in PATCHED and isinstance(value, Mapping):
+            out[section] = _deep_update(out.get(section, {}), value)
+        else:
+            out[section] = value  # unknown section: validation reports it
+    return out
+
+
+def _deep_update(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in patch.items():
+        out[k] = _deep_update(out[k], v) if isinstance(v, Mapping) and isinstance(
+            out.get(k), Mapping) else v
+    return out
+
+
+def build(raw: Mapping[str, Any], file: str | None = None) -> Catalog:
+    """Validate raw catalog data into a Catalog (pure: no I/O)."""
+    data: dict[str, Any] = {"version": raw.get("version", CATALOG_VERSION)}
+    for section, value in raw.items():
+        if section == "version":
+            continue
+        if section in KEYED and isinstance(value, list):
+            key = KEYED[section]
+            data[section] = {
+                (e.get(key, i) if isinstance(e, Mapping) else i): e for i, e in enumerate(value)
+            }
+        else:
+            data[section] = value
+    try:
+        return Catalog.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors(include_url=False):
+            loc = ".".join(str(x) for x in err["loc"])
+            problems.append(Problem(path=loc, message=err["msg"], file=file,
+                                    found=None if err["type"] == "missing"
+                                    else repr(err.get("input"))[:60]))
+        raise CatalogError(problems) from None
+
+
+@cache
+def _default() -> Catalog:
+    return build(packaged_data())
+
+
+def load_catalog(extra: Mapping[str, Any] | None = None, file: str | None = None) -> Catalog:
+    """The packaged catalog, patched by ``extra`` (the contents of a --catalog-extra file)."""
+    if not extra:
+        return _default()
+    if not isinstance(extra, Mapping):
+        raise CatalogError([Problem(path="", message="a catalog file must be a mapping of "
+                                    "sections", file=file, expected=", ".join(SECTIONS))])
+    unknown = [s for s in extra if s not in SECTIONS and s != "version"]
+    if unknown:
+        import difflib
+
+        raise CatalogError([
+            Problem(path=s, message="unknown catalog section", file=file,
+                    expected="one of " + ", ".join(SECTIONS),
+                    hint=(f"did you mean {m[0]!r}?" if (m := difflib.get_close_matches(
+                        s, SECTIONS, n=1)) else None))
+            for s in unknown])
+    return build(merge(packaged_data(), extra), file=file)

@@ -1,0 +1,293 @@
+"""Catalog models: the data behind every default, each entry with its source.
+
+Nothing here imports the rest of gputeam. Every entry carries ``source`` (where the figure
+comes from, e.g. ``article §4`` or a vendor page) and ``as_of`` (when it was true). Values
+that nobody has published are ``None``, never invented.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Proficiency = int  # 0 none, 1 aware, 2 working, 3 proficient, 4 expert
+PROFICIENCY_NAMES = ("none", "aware", "working", "proficient", "expert")
+
+
+class Entry(BaseModel):
+    """Base of every catalog entry: frozen, no unknown fields, sourced."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str = Field(min_length=1, description="Where the figure comes from.")
+    as_of: date | None = Field(default=None, description="When the figure was true.")
+
+
+class Range(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    low: float
+    high: float
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.low > self.high:
+            raise ValueError(f"low ({self.low}) is above high ({self.high})")
+        return self
+
+    @property
+    def mid(self) -> float:
+        return (self.low + self.high) / 2
+
+
+class Level(Entry):
+    number: int = Field(ge=1, le=5)
+    name: str
+    experience_months: Range = Field(description="Typical time in GPU infrastructure work.")
+    competencies: tuple[str, ...]
+    typical_certifications: tuple[str, ...] = ()
+    salary_usd: Range
+    sfia_levels: tuple[int, ...] = Field(
+        default=(), description="SFIA levels (1-7) by number only; SFIA's text is licensed."
+    )
+
+
+class SkillDomain(Entry):
+    id: str
+    name: str
+    group: Literal["foundation", "gpu", "fabric", "storage", "facilities", "operations",
+                   "platform", "security", "cloud", "performance"]
+    description: str = ""
+
+
+class DomainGain(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    domain: str
+    to: int = Field(ge=1, le=4, description="Proficiency reached (1-4).")
+
+
+class Course(Entry):
+    id: str
+    name: str
+    provider: str = "NVIDIA"
+    hours: float | None = Field(ge=0)
+    price_usd: float | None = None
+    grants: tuple[DomainGain, ...] = ()
+
+
+class Exam(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    questions_min: int | None = None
+    questions_max: int | None = None
+    minutes: int | None = None
+    price_usd: float | None = None
+    hands_on: bool = False
+    remote_proctored: bool | None = None
+    domain_weights: dict[str, float] = Field(default_factory=dict)
+    pass_probability: float | None = Field(default=None, ge=0, le=1)
+    retake_wait_days: int | None = None
+
+
+class Certification(Entry):
+    id: str
+    name: str
+    vendor: str
+    level: int | None = Field(default=None, ge=1, le=5, description="Competency level it marks.")
+    exam: Exam = Field(default_factory=Exam)
+    validity_months: int | None = None
+    prerequisites: tuple[str, ...] = ()
+    min_experience_months: int | None = None
+    study_hours: float | None = Field(
+        default=None, description="Self-study besides courses before the exam."
+    )
+    grants: tuple[DomainGain, ...] = ()
+
+
+class TrainingPath(Entry):
+    id: str
+    name: str
+    months: int
+    courses: tuple[str, ...]
+    exam: str
+
+
+class RoleNeed(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    domain: str
+    proficiency: int = Field(ge=1, le=4)
+
+
+class Role(Entry):
+    id: str
+    name: str
+    level_min: int = Field(ge=1, le=5)
+    level_max: int = Field(ge=1, le=5)
+    domains: tuple[RoleNeed, ...]
+    operations: bool = Field(default=False, description="Counts towards on-call rotation.")
+
+
+class Slot(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: str
+    count: int = Field(ge=0)
+    level_min: int = Field(ge=1, le=5)
+    level_max: int = Field(ge=1, le=5)
+
+
+class Template(Entry):
+    id: str
+    name: str
+    gpus: Range
+    slots: tuple[Slot, ...]
+    certifications: dict[str, tuple[tuple[str, ...], ...]] = Field(
+        default_factory=dict,
+        description="Role id to required certifications; each inner list is 'any one of'.",
+    )
+    certification_note: str = ""
+    article_cost_usd: Range
+
+
+class Strategy(Entry):
+    id: str
+    name: str
+    weeks: Range | None = None
+    cost_per_participant_usd: Range | None = None
+    mentor_time_share: float | None = None
+    months: Range | None = None
+    group_discount: Range | None = None
+    group_min: int | None = None
+    description: str = ""
+
+
+class Transition(Entry):
+    background: str
+    domain: str
+    months: Range
+
+
+class Economics(Entry):
+    contractor_rate_usd_h: float
+    employee_rate_usd_h: float
+    retention_premium: Range
+    efficiency_gain: Range
+    overhead_multiplier: float = Field(description="Salary to fully loaded cost.")
+    hours_per_fte_year: float
+    hiring_cost_share: float = Field(description="Recruiting cost as a share of salary.")
+    ramp_up_months: float
+    leave_and_training_share: float = Field(
+        description="Share of contracted hours lost to leave, sickness and training."
+    )
+    gpus_per_engineer_lean: float = Field(description="Vendor-supported staffing density.")
+    kw_per_gpu: float
+    pue: float
+    usd_per_kwh: float
+    downtime_cost_per_gpu_year: float
+    deployment_speedup_value_per_gpu: float
+    attrition_by_level: dict[int, float]
+
+
+class RoiExample(Entry):
+    gpus: int
+    engineers: int
+    investment: dict[str, float]
+    returns: dict[str, float]
+    stated_first_year: float
+    stated_ongoing: float
+
+
+class CaseStudy(Entry):
+    id: str
+    name: str
+    summary: str
+    outcomes: tuple[str, ...]
+
+
+class Contradiction(Entry):
+    id: str
+    title: str
+    detail: str
+
+
+class VendorTrack(Entry):
+    vendor: str
+    programme: str
+    formal_certification: bool
+    note: str
+
+
+class Specialisation(Entry):
+    id: str
+    name: str
+
+
+class Catalog(BaseModel):
+    """The whole catalog, indexed by id."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str
+    levels: dict[int, Level]
+    domains: dict[str, SkillDomain]
+    courses: dict[str, Course]
+    certifications: dict[str, Certification]
+    paths: dict[str, TrainingPath]
+    roles: dict[str, Role]
+    templates: dict[str, Template]
+    strategies: dict[str, Strategy]
+    transitions: tuple[Transition, ...]
+    economics: Economics
+    roi_example: RoiExample
+    case_studies: dict[str, CaseStudy]
+    contradictions: dict[str, Contradiction]
+    vendor_tracks: tuple[VendorTrack, ...]
+    specialisations: tuple[Specialisation, ...]
+
+    @model_validator(mode="after")
+    def _references(self) -> Catalog:
+        problems: list[str] = []
+        for c in self.courses.values():
+            problems += [f"course {c.id}: unknown domain {g.domain!r}"
+                         for g in c.grants if g.domain not in self.domains]
+        for cert in self.certifications.values():
+            problems += [f"certification {cert.id}: unknown prerequisite {p!r}"
+                         for p in cert.prerequisites if p not in self.certifications]
+            problems += [f"certification {cert.id}: unknown domain {g.domain!r}"
+                         for g in cert.grants if g.domain not in self.domains]
+        for p in self.paths.values():
+            problems += [f"path {p.id}: unknown course {c!r}"
+                         for c in p.courses if c not in self.courses]
+            if p.exam not in self.certifications:
+                problems.append(f"path {p.id}: unknown exam {p.exam!r}")
+        for r in self.roles.values():
+            problems += [f"role {r.id}: unknown domain {n.domain!r}"
+                         for n in r.domains if n.domain not in self.domains]
+            if r.level_min > r.level_max:
+                problems.append(f"role {r.id}: level_min above level_max")
+        for t in self.templates.values():
+            problems += [f"template {t.id}: unknown role {s.role!r}"
+                         for s in t.slots if s.role not in self.roles]
+            for role, certs in t.certifications.items():
+                if role not in self.roles:
+                    problems.append(f"template {t.id}: unknown role {role!r}")
+                problems += [f"template {t.id}: unknown certification {c!r}"
+                             for group in certs for c in group if c not in self.certifications]
+        for tr in self.transitions:
+            if tr.domain not in self.domains:
+                problems.append(f"transition {tr.background}: unknown domain {tr.domain!r}")
+        if set(self.levels) != {1, 2, 3, 4, 5}:
+            problems.append("levels must be exactly 1-5")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    def level_for_salary(self, salary: float) -> int:
+        for n in sorted(self.levels):
+            if salary <= self.levels[n].salary_usd.high:
+                return n
+        return 5

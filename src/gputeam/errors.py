@@ -1,0 +1,56 @@
+"""Typed input errors shared by every layer: what is wrong and exactly where.
+
+An :class:`InputError` carries one or more :class:`Problem` records (file, line, field
+path, the value found, what was expected). Front ends translate it: the CLI prints it and
+exits 2, the API answers 422 with a problem document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    path: str
+    message: str
+    found: str | None = None
+    expected: str | None = None
+    file: str | None = None
+    line: int | None = None
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+        text = f"{where}: {self.path or '(top level)'}: {self.message}"
+        if self.found is not None:
+            text += f"; found {self.found}"
+        if self.expected is not None:
+            text += f"; expected {self.expected}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+class InputError(ValueError):
+    """Base of every input error gputeam reports to users."""
+
+    kind = "input"
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class CatalogError(InputError):
+    kind = "catalog"
+
+
+class ScenarioError(InputError):
+    kind = "scenario"

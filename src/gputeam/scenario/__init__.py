@@ -1,0 +1,25 @@
+"""Scenarios: the fleet, people and constraints a plan starts from."""
+
+from gputeam.scenario.load import (
+    EXAMPLES,
+    catalog_for,
+    example_text,
+    load_example,
+    load_scenario,
+    load_scenario_text,
+    parse_scenario,
+)
+from gputeam.scenario.models import (
+    Constraints,
+    Contractors,
+    Fleet,
+    GpuStep,
+    HeldCertification,
+    Person,
+    Retention,
+    Scenario,
+)
+
+__all__ = ["EXAMPLES", "Constraints", "Contractors", "Fleet", "GpuStep", "HeldCertification",
+           "Person", "Retention", "Scenario", "catalog_for", "example_text", "load_example",
+           "load_scenario", "load_scenario_text", "parse_scenario"]

@@ -1,0 +1,118 @@
+"""Read and validate scenario files: errors name file, line, field, value and expectation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gputeam._yaml import line_for, load_with_lines, problems_from_validation
+from gputeam.catalog import Catalog, load_catalog
+from gputeam.errors import InputError, Problem, ScenarioError
+from gputeam.scenario.models import Scenario, field_names
+
+EXAMPLES = ("finance", "healthcare", "startup")
+
+
+def parse_scenario(data: Any, file: str | None = None,
+                   lines: Mapping[tuple[str | int, ...], int] | None = None,
+                   catalog: Catalog | None = None) -> Scenario:
+    """Validate already-parsed data into a Scenario, checking ids against the catalog."""
+    lines = lines or {}
+    if not isinstance(data, Mapping):
+        raise ScenarioError([Problem(path="", message="a scenario must be a mapping",
+                                     found=type(data).__name__, expected="organisation, start, "
+                                     "fleet, people, ...", file=file, line=1)])
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(problems_from_validation(exc, lines, file, field_names())) from None
+    catalog = catalog or catalog_for(scenario, file, lines)
+    problems = _check_ids(scenario, catalog, file, lines)
+    if problems:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def catalog_for(scenario: Scenario, file: str | None = None,
+                lines: Mapping[tuple[str | int, ...], int] | None = None,
+                extra: Mapping[str, Any] | None = None) -> Catalog:
+    """The catalog a scenario plans against: packaged, patched by --catalog-extra and by
+    the scenario's own ``overrides`` (the scenario wins)."""
+    from gputeam.catalog import merge
+
+    combined: dict[str, Any] = dict(extra or {})
+    if scenario.overrides:
+        combined = merge(combined, scenario.overrides) if combined else dict(scenario.overrides)
+    try:
+        return load_catalog(combined or None, file=file)
+    except InputError as exc:
+        raise ScenarioError([
+            Problem(path=f"overrides.{p.path}" if p.path else "overrides", message=p.message,
+                    found=p.found, expected=p.expected, file=file, hint=p.hint,
+                    line=line_for(("overrides", *p.path.split(".")[:1]), lines or {}))
+            for p in exc.problems]) from None
+
+
+def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
+               lines: Mapping[tuple[str | int, ...], int]) -> list[Problem]:
+    import difflib
+
+    problems = []
+
+    def bad(loc: tuple[str | int, ...], value: str, known: Mapping[str, Any], what: str) -> None:
+        close = difflib.get_close_matches(value, list(known), n=1)
+        path = ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
+        problems.append(Problem(path=path, message=f"unknown {what}", found=repr(value),
+                                expected=f"a catalog {what} id", file=file,
+                                line=line_for(loc, lines),
+                                hint=f"did you mean {close[0]!r}?" if close else None))
+
+    for i, person in enumerate(scenario.people):
+        for domain in person.skills:
+            if domain not in catalog.domains:
+                bad(("people", i, "skills", domain), domain, catalog.domains, "skill domain")
+        for j, held in enumerate(person.certifications):
+            if held.id not in catalog.certifications:
+                bad(("people", i, "certifications", j, "id"), held.id, catalog.certifications,
+                    "certification")
+        if person.role is not None and person.role not in catalog.roles:
+            bad(("people", i, "role"), person.role, catalog.roles, "role")
+    return problems
+
+
+def load_scenario_text(text: str, file: str | None = None,
+                       catalog: Catalog | None = None) -> Scenario:
+    data, lines = load_with_lines(text, file)
+    try:
+        return parse_scenario(data, file, lines, catalog)
+    except InputError as exc:
+        if isinstance(exc, ScenarioError):
+            raise
+        raise ScenarioError(exc.problems) from None
+
+
+def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
+    """Read a scenario from a YAML or JSON file."""
+    p = Path(path)
+    try:
+        text = p.read_text("utf-8")
+    except FileNotFoundError:
+        raise ScenarioError([Problem(path="", message="file not found", file=str(p))]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError([Problem(path="", message=f"cannot read: {exc}", file=str(p))]) from None
+    return load_scenario_text(text, str(p), catalog)
+
+
+def example_text(name: str) -> str:
+    if name not in EXAMPLES:
+        raise ScenarioError([Problem(path="", message=f"no bundled example {name!r}",
+                                     expected=", ".join(EXAMPLES))])
+    return (resources.files("gputeam.scenario") / "examples" / f"{name}.yaml").read_text("utf-8")
+
+
+def load_example(name: str, catalog: Catalog | None = None) -> Scenario:
+    return load_scenario_text(example_text(name), f"<example {name}>", catalog)

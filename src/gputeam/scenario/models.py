@@ -1,0 +1,180 @@
+"""Scenario models: the fleet, the people and the constraints a plan starts from.
+
+Every field is documented (``description``) because the scenario reference in the docs and
+the JSON Schema published by ``gputeam schema scenario`` are generated from these models.
+Unknown fields are errors, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Interconnect = Literal["infiniband", "roce", "ethernet"]
+StorageKind = Literal["parallel-fs", "gpudirect-storage", "nfs", "object", "san", "local"]
+Cooling = Literal["air", "liquid"]
+Orchestration = Literal["slurm", "kubernetes", "both", "none"]
+Deployment = Literal["on-prem", "cloud", "hybrid"]
+StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
+Mode = Literal["template", "lean"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GpuStep(Model):
+    month: int = Field(ge=1, description="Plan month (1 = the start month) from which this count holds.")
+    count: int = Field(ge=0, description="GPUs in service from that month on.")
+
+
+class Fleet(Model):
+    gpu_model: str = Field(default="H100", description="GPU model, e.g. H100, B200, MI300X.")
+    gpus: tuple[GpuStep, ...] = Field(
+        min_length=1, description="GPU count over time: a step function by plan month.")
+    sites: int = Field(default=1, ge=1, description="Data-centre sites.")
+    interconnect: Interconnect = Field(default="infiniband", description="GPU fabric.")
+    storage: StorageKind = Field(default="nfs", description="Main training storage.")
+    cooling: Cooling = Field(default="air", description="Air or liquid cooling.")
+    orchestration: Orchestration = Field(default="slurm", description="Workload scheduler.")
+    deployment: Deployment = Field(default="on-prem", description="Where the fleet runs.")
+    on_call_24x7: bool = Field(default=False, description="Needs a 24/7 on-call rotation.")
+    compliance: tuple[str, ...] = Field(
+        default=(), description="Compliance regimes, e.g. PCI-DSS, HIPAA, SOC 2.")
+    vendor_support: bool = Field(
+        default=False, description="A vendor support contract covers escalations (lean mode).")
+    kw_per_gpu: float | None = Field(default=None, gt=0, description="kW per GPU incl. server share.")
+    pue: float | None = Field(default=None, ge=1, description="Power usage effectiveness.")
+    usd_per_kwh: float | None = Field(default=None, ge=0, description="Electricity price.")
+
+    @field_validator("gpus")
+    @classmethod
+    def _ordered(cls, v: tuple[GpuStep, ...]) -> tuple[GpuStep, ...]:
+        months = [s.month for s in v]
+        if months != sorted(set(months)):
+            raise ValueError(f"months must be strictly increasing, found {months}")
+        return v
+
+    def gpus_at(self, month: int) -> int:
+        count = 0
+        for step in self.gpus:
+            if step.month <= month:
+                count = step.count
+        return count
+
+    @property
+    def peak_gpus(self) -> int:
+        return max(s.count for s in self.gpus)
+
+
+class HeldCertification(Model):
+    id: str = Field(description="Catalog certification id, e.g. nca-aiio.")
+    earned: date = Field(description="Date earned.")
+    expires: date | None = Field(default=None, description="Expiry; default from its validity.")
+
+
+class Person(Model):
+    id: str = Field(min_length=1, description="Stable identifier.")
+    name: str = Field(min_length=1, description="Full name.")
+    title: str = Field(default="", description="Current job title.")
+    background: str = Field(
+        default="sysadmin",
+        description="Where they come from: sysadmin, network-engineer, storage-admin, "
+        "researcher, developer, gpu-engineer, security, facilities ...")
+    level: int = Field(default=1, ge=1, le=5, description="Competency level 1-5 (article §3).")
+    experience_months: int = Field(
+        default=0, ge=0, description="Months of GPU-infrastructure experience.")
+    skills: dict[str, int] = Field(
+        default_factory=dict,
+        description="Skill domain id to proficiency 0-4 (none, aware, working, proficient, expert).")
+    certifications: tuple[HeldCertification, ...] = Field(
+        default=(), description="Certifications held.")
+    weekly_study_hours: float = Field(
+        default=4, ge=0, le=40, description="Hours a week this person can study.")
+    salary: float | None = Field(default=None, ge=0, description="Annual salary; default from band.")
+    role: str | None = Field(default=None, description="Current role id, if any.")
+
+    @field_validator("skills")
+    @classmethod
+    def _proficiency(cls, v: dict[str, int]) -> dict[str, int]:
+        bad = {k: p for k, p in v.items() if not 0 <= p <= 4}
+        if bad:
+            raise ValueError(f"proficiency must be 0-4, found {bad}")
+        return v
+
+
+class Contractors(Model):
+    available: bool = Field(default=True, description="Contractors can bridge gaps.")
+    max_share: float = Field(
+        default=0.5, ge=0, le=1, description="Largest share of target headcount they may cover.")
+    rate_usd_h: float | None = Field(default=None, ge=0, description="Hourly rate; default catalog.")
+
+
+class Retention(Model):
+    premium_pay: float = Field(default=0, ge=0, le=1,
+                               description="Pay above market (article §8: 0.15-0.25).")
+    certification_bonus: float = Field(default=0, ge=0,
+                                       description="Bonus per certification earned (USD).")
+    retention_bonus: float = Field(default=0, ge=0,
+                                   description="Annual retention bonus per person (USD).")
+    attrition_reduction: float = Field(
+        default=0, ge=0, le=1,
+        description="Your assumption: share by which these levers cut attrition.")
+
+
+class Constraints(Model):
+    deadline_month: int | None = Field(default=None, ge=1,
+                                       description="Plan month by which the target is covered.")
+    budget: float | None = Field(default=None, ge=0, description="Budget over the horizon.")
+    hiring_lead_time_months: int = Field(default=3, ge=0, description="Months from opening "
+                                         "a requisition to the hire starting.")
+    max_hires_per_month: int = Field(default=3, ge=0, description="Hiring capacity.")
+    strategies: tuple[StrategyId, ...] = Field(
+        default=("bootcamp", "apprenticeship", "vendor", "internal"),
+        description="Training strategies allowed.")
+    contractors: Contractors = Field(default_factory=Contractors)
+    max_in_training: int | None = Field(default=None, ge=1,
+                                        description="At most this many people in training at once.")
+    discount_rate: float = Field(default=0, ge=0, le=1, description="Annual discount rate.")
+
+
+class Scenario(Model):
+    organisation: str = Field(min_length=1, description="Organisation name.")
+    start: date = Field(description="First day of plan month 1.")
+    currency: str = Field(default="USD", min_length=3, max_length=3, description="ISO 4217 code.")
+    horizon_months: int = Field(default=12, ge=1, le=120, description="Months to plan.")
+    mode: Mode = Field(default="template", description="template (article §5) or lean "
+                       "(vendor-supported, as in the case studies).")
+    fleet: Fleet
+    people: tuple[Person, ...] = Field(default=(), description="The current team.")
+    constraints: Constraints = Field(default_factory=Constraints)
+    retention: Retention = Field(default_factory=Retention)
+    overrides: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Catalog overrides, same shape as a --catalog-extra file.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        ids = [p.id for p in self.people]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"person ids must be unique, repeated: {', '.join(dupes)}")
+        if self.constraints.deadline_month and self.constraints.deadline_month > self.horizon_months:
+            raise ValueError(f"deadline_month {self.constraints.deadline_month} is beyond "
+                             f"horizon_months {self.horizon_months}")
+        return self
+
+    @property
+    def deadline(self) -> int:
+        return self.constraints.deadline_month or self.horizon_months
+
+
+def field_names() -> list[str]:
+    """Every field name in the scenario models (for 'did you mean' hints)."""
+    names: set[str] = set()
+    for model in (GpuStep, Fleet, HeldCertification, Person, Contractors, Retention,
+                  Constraints, Scenario):
+        names.update(model.model_fields)
+    return sorted(names)
