@@ -183,13 +183,24 @@ class Economics(Entry):
     leave_and_training_share: float = Field(
         description="Share of contracted hours lost to leave, sickness and training."
     )
-    gpus_per_engineer_lean: float = Field(description="Vendor-supported staffing density.")
+    gpus_per_engineer_lean: float = Field(description="Lean staffing density (GPUs per person).")
+    gpus_per_engineer_vendor_supported: float = Field(
+        description="Lean density when a vendor support contract covers escalations.")
+    oncall_hours_per_week: float = Field(description="Hours a 24/7 rotation must cover.")
+    shift_hours_per_week: float = Field(description="Contracted hours a week per engineer.")
+    course_cost_per_hour_usd: float = Field(description="List price of course time.")
+    practice_hours_per_step: float = Field(
+        description="Hands-on hours to raise a domain one proficiency step without a course.")
+    contractor_hours_avoided_per_gpu_year: float
+    efficiency_power_share: float = Field(description="Share of the power bill saved.")
     kw_per_gpu: float
     pue: float
     usd_per_kwh: float
     downtime_cost_per_gpu_year: float
     deployment_speedup_value_per_gpu: float
     attrition_by_level: dict[int, float]
+    template_scale_exponent: dict[str, float] = Field(
+        default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent.")
 
 
 class RoiExample(Entry):

@@ -26,8 +26,9 @@ def register(app: typer.Typer) -> None:
         format: Annotated[str, typer.Option(help="table or json")] = "table",
     ) -> None:
         """Print a catalog section."""
-        from gputeam.cli.common import load_catalog_file
         from gputeam.report.catalog_view import render_section
+
+        from gputeam.cli.common import load_catalog_file
 
         if section not in SHOWABLE:
             from gputeam.errors import InputError, Problem

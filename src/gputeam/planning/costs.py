@@ -1,0 +1,147 @@
+"""Costs by month and category: salaries, hiring, training, exams, contractors, mentoring,
+retention.
+
+* Salaries: the person's salary, or the middle of their level's band (article §3); from the
+  month they are ready for a higher level, at least that level's band low end; times the
+  overhead multiplier and any premium pay (article §8).
+* Hires: band middle of the hired level from arrival; recruiting cost
+  (``hiring_cost_share`` of salary) in the requisition month, and ramp-up (half
+  productivity for ``ramp_up_months``) from arrival.
+* Training: each roadmap item's cost in its start month; the vendor group discount
+  (50-70%, article §6) when 10 or more people take the same course and vendor training is
+  allowed.
+* Contractors: hours times the contractor rate ($300/h, article §9).
+* Mentoring: apprenticeships cost 20% of a senior's salary for their duration (article §6).
+* Retention: certification bonuses when an exam is passed; retention bonuses monthly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from gputeam.catalog import Catalog
+from gputeam.planning.calendar import month_of
+from gputeam.planning.result import CostLine, Costs, Roadmap, Sourcing, Target, TemplateCost
+from gputeam.scenario import Scenario
+
+CATEGORIES = ("salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention")
+
+
+def band_mid(catalog: Catalog, level: int) -> float:
+    return catalog.levels[level].salary_usd.mid
+
+
+def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                  roadmaps: Sequence[Roadmap]) -> Costs:
+    e = catalog.economics
+    h = scenario.horizon_months
+    r = scenario.retention
+    uplift = e.overhead_multiplier * (1 + r.premium_pay)
+    months: dict[str, list[float]] = {c: [0.0] * h for c in CATEGORIES}
+
+    def add(cat: str, month: int, amount: float) -> None:
+        if 1 <= month <= h:
+            months[cat][month - 1] += amount
+
+    by_person = {rm.person: rm for rm in roadmaps}
+    ready_level = {a.person: (a.ready_month, a.level) for a in sourcing.assignments}
+    for p in scenario.people:
+        base = p.salary if p.salary is not None else band_mid(catalog, p.level)
+        rm = by_person.get(p.id)
+        for m in range(1, h + 1):
+            salary = base
+            if p.id in ready_level and m >= ready_level[p.id][0]:
+                lvl = max(ready_level[p.id][1], rm.level_at_ready or 0) if rm else ready_level[p.id][1]
+                salary = max(salary, catalog.levels[lvl].salary_usd.low)
+            add("salaries", m, salary / 12 * uplift)
+            add("retention", m, r.retention_bonus / 12)
+    for hire in sourcing.hires:
+        salary = band_mid(catalog, hire.level)
+        add("hiring", hire.requisition_month, hire.count * salary * e.hiring_cost_share)
+        for m in range(hire.arrival_month, h + 1):
+            add("salaries", m, hire.count * salary / 12 * uplift)
+            add("retention", m, hire.count * r.retention_bonus / 12)
+            if m < hire.arrival_month + e.ramp_up_months:
+                add("hiring", m, hire.count * salary / 12 * 0.5)
+    rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
+    for need in sourcing.contractors:
+        add("contractors", need.month, need.hours * rate)
+    _training(scenario, catalog, roadmaps, add)
+    by_month = tuple(round(sum(months[c][i] for c in CATEGORIES), 2) for i in range(h))
+    lines = []
+    for cat in CATEGORIES:
+        series = months[cat]
+        first = _first_year(series)
+        run = sum(series[-12:]) * 12 / min(12, h) if cat in ("salaries", "retention") else \
+            (series[-1] * 12 if cat == "contractors" else 0.0)
+        if cat == "exams":
+            run = sum(series) / h * 12
+        lines.append(CostLine(category=cat, first_year=round(first, 2),
+                              horizon=round(sum(series), 2), annual_run_rate=round(run, 2)))
+    deadline_tm = target.at(scenario.deadline)
+    peak = max(target.months, key=lambda tm: tm.headcount)
+    heads = max(deadline_tm.headcount, peak.headcount)
+    return Costs(
+        currency=scenario.currency, lines=tuple(lines),
+        first_year=round(sum(x.first_year for x in lines), 2),
+        horizon=round(sum(x.horizon for x in lines), 2),
+        annual_run_rate=round(sum(x.annual_run_rate for x in lines), 2),
+        by_month=by_month,
+        outsourced_annual=round(heads * e.hours_per_fte_year * rate, 2),
+        template_comparison=template_costs(catalog))
+
+
+def _first_year(series: Sequence[float]) -> float:
+    if len(series) >= 12:
+        return sum(series[:12])
+    # a shorter horizon: extend its last month to a full year
+    return sum(series) + series[-1] * (12 - len(series)) if series else 0.0
+
+
+def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
+              add: Callable[[str, int, float], None]) -> None:
+    e = catalog.economics
+    allowed = set(scenario.constraints.strategies)
+    vendor = catalog.strategies.get("vendor")
+    takers = Counter(i.ref for rm in roadmaps for i in rm.items if i.kind == "course"
+                     and i.cost > 0)
+    discount = 0.0
+    if "vendor" in allowed and vendor and vendor.group_discount:
+        discount = vendor.group_discount.mid
+    salaries = {p.id: (p.salary or band_mid(catalog, p.level)) for p in scenario.people}
+    seniors = sorted((s for p, s in salaries.items()
+                      if any(q.id == p and q.level >= 4 for q in scenario.people)), reverse=True)
+    mentor_salary = seniors[0] if seniors else band_mid(catalog, 4)
+    appr = catalog.strategies.get("apprenticeship")
+    share = appr.mentor_time_share if appr and appr.mentor_time_share else 0.2
+    for rm in roadmaps:
+        for item in rm.items:
+            month = month_of(scenario.start, item.start)
+            if item.kind in ("course", "bootcamp", "practice"):
+                cost = item.cost
+                if item.kind == "course" and vendor and vendor.group_min and \
+                        takers[item.ref] >= vendor.group_min:
+                    cost *= 1 - discount
+                add("training", month, cost)
+            elif item.kind in ("exam", "renewal"):
+                add("exams", month, item.cost)
+                if item.kind == "exam" and scenario.retention.certification_bonus:
+                    add("retention", month, scenario.retention.certification_bonus)
+            elif item.kind == "apprenticeship":
+                end = month_of(scenario.start, item.end)
+                for m in range(month, end):
+                    add("mentoring", m, mentor_salary * e.overhead_multiplier / 12 * share)
+
+
+def template_costs(catalog: Catalog) -> tuple[TemplateCost, ...]:
+    """Each template's roster priced at the salary bands, beside the article's total
+    (SEED_FACTS contradiction 1)."""
+    out = []
+    for t in catalog.templates.values():
+        low = sum(s.count * catalog.levels[s.level_min].salary_usd.low for s in t.slots)
+        high = sum(s.count * catalog.levels[s.level_max].salary_usd.high for s in t.slots)
+        out.append(TemplateCost(template=t.id, computed_low=low, computed_high=high,
+                                article_low=t.article_cost_usd.low,
+                                article_high=t.article_cost_usd.high))
+    return tuple(out)

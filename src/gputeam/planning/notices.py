@@ -1,0 +1,74 @@
+"""Plan warnings: the article's contradictions where they matter to this plan, and
+problems with the plan itself (late hires, uncovered slots, unknown prices)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from gputeam.catalog import Catalog
+from gputeam.planning.result import Costs, Roadmap, Sourcing, Target, Warning
+from gputeam.planning.sizing import size_for
+from gputeam.scenario import Scenario
+
+
+def plan_warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                  roadmaps: tuple[Roadmap, ...], costs: Costs) -> tuple[Warning, ...]:
+    return tuple(_warnings(scenario, catalog, target, sourcing, roadmaps, costs))
+
+
+def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+              roadmaps: tuple[Roadmap, ...], costs: Costs) -> Iterator[Warning]:
+    con = catalog.contradictions
+    deadline = scenario.deadline
+    c = scenario.constraints
+    if c.deadline_month is not None and sourcing.hires and deadline <= c.hiring_lead_time_months:
+        yield Warning(code="deadline-before-lead-time",
+                      message=f"deadline month {deadline} is not later than the hiring lead time "
+                      f"of {c.hiring_lead_time_months} months: hires cannot arrive in time")
+    late = [h for h in sourcing.hires if h.arrival_month > deadline]
+    if late:
+        yield Warning(code="hires-after-deadline",
+                      message=f"{sum(h.count for h in late)} hire(s) arrive after the deadline "
+                      f"(month {deadline}); contractors bridge until then")
+    if sourcing.uncovered:
+        yield Warning(code="uncovered", message=f"{len(sourcing.uncovered)} slot-month(s) "
+                      "stay uncovered; first: " + sourcing.uncovered[0])
+    if deadline <= len(sourcing.coverage_by_month) and sourcing.coverage_by_month[deadline - 1] < 1:
+        yield Warning(code="not-ready-by-deadline",
+                      message=f"staff cover {sourcing.coverage_by_month[deadline - 1]:.0%} of the "
+                      f"target in the deadline month {deadline}; the rest is contractors or open")
+    unknown = sorted({i.ref for r in roadmaps for i in r.items
+                      if i.kind == "exam" and i.note == "exam price unknown"})
+    if unknown:
+        yield Warning(code="unknown-price", message="exam price unknown (counted as $0): "
+                      + ", ".join(unknown))
+    idle = [p.name for p in scenario.people if p.weekly_study_hours <= 0]
+    if idle:
+        yield Warning(code="no-study-time", message="no weekly study hours, so no roadmap: "
+                      + ", ".join(idle))
+    if c.budget is not None and costs.horizon > c.budget:
+        yield Warning(code="over-budget", message=f"the plan costs {costs.horizon:,.0f} over the "
+                      f"horizon, above the budget of {c.budget:,.0f}")
+    # The article's own contradictions, where they touch this plan.
+    peak = max(scenario.fleet.peak_gpus, 1)
+    other = "lean" if scenario.mode == "template" else "template"
+    alt = size_for(scenario.model_copy(update={"mode": other}), catalog, peak, 1).headcount
+    here = size_for(scenario, catalog, peak, 1).headcount
+    if here != alt:
+        d = con["staffing-density"]
+        yield Warning(code=d.id, source=d.source,
+                      message=f"{d.title}: at {peak:,} GPUs this {scenario.mode} plan needs "
+                      f"{here} people; {other} mode would need {alt}. {d.detail}")
+    if scenario.mode == "template":
+        d = con["team-totals"]
+        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+    d = con["power-saving"]
+    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+    d = con["roi-measures"]
+    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+    if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
+        d = con["titles"]
+        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+    if math.isclose(costs.horizon, 0.0):
+        yield Warning(code="no-cost", message="the plan has no cost: is the fleet empty?")

@@ -1,0 +1,41 @@
+"""The planning pipeline: scenario + catalog + today -> Plan. Pure: no I/O, no clock."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from gputeam.catalog import Catalog
+from gputeam.planning.costs import compute_costs
+from gputeam.planning.gaps import find_gaps
+from gputeam.planning.notices import plan_warnings
+from gputeam.planning.result import Plan, Roadmap
+from gputeam.planning.roadmap import build_roadmap
+from gputeam.planning.roi import compute_roi
+from gputeam.planning.sizing import size
+from gputeam.planning.sourcing import candidates, source
+from gputeam.scenario import Scenario
+
+
+def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "rule") -> Plan:
+    """Compute the whole plan for ``scenario`` against ``catalog``.
+
+    ``today`` is passed in (never read from the clock) so the same inputs give the same plan.
+    """
+    target = size(scenario, catalog)
+    gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
+    cands = candidates(scenario, catalog, target)
+    sourcing = source(scenario, catalog, target, cands, method=method)
+    assigned = {a.person: a.role for a in sourcing.assignments}
+    roadmaps: list[Roadmap] = []
+    for p in scenario.people:
+        if p.id in assigned:
+            roadmaps.append(cands[(p.id, assigned[p.id])])
+        else:
+            roadmaps.append(build_roadmap(p, None, scenario, catalog))
+    rm = tuple(roadmaps)
+    costs = compute_costs(scenario, catalog, target, sourcing, rm)
+    roi = compute_roi(scenario, catalog, costs)
+    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    return Plan(catalog_version=catalog.version, generated_for=today,
+                scenario=scenario.model_dump(mode="json"), target=target, gaps=gaps,
+                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, warnings=warnings)

@@ -1,0 +1,308 @@
+"""Roadmaps: per person, the courses, bootcamps, exams, practice and renewals that take
+them to an assigned role, in calendar dates.
+
+Rules, in order:
+
+1. Certifications needed: the slot's required certifications (the first of each "any one
+   of" group the person lacks), those of the slot's level (Level 2: NCA-AIIO; Level 3: an
+   NVIDIA Professional; Level 4: NCP-AII or NCP-AIO, article §3), and, recursively, their
+   prerequisites (NCP-AII needs NCA-AIIO, article §4).
+2. Courses: a training path's courses come before its exam (Foundation before NCA-AIIO,
+   Professional before NCP-AII, article §4); then any catalog course that raises a domain
+   the role still lacks.
+3. Two or more courses of one path beyond the Foundation are taken as a bootcamp (2-4 weeks full time,
+   $15-25k, article §6) when the scenario allows bootcamps.
+4. Skill a course or exam does not give is practice on the job: for a background with a
+   known transition (network engineer to InfiniBand, storage admin to GPUDirect Storage:
+   6-12 months, article §2) that many months; otherwise ``practice_hours_per_step`` per
+   proficiency step at the person's study rate, or a 3-6-month apprenticeship with a
+   senior when allowed and a Level-4+ mentor exists.
+5. Study items run back to back at the person's weekly study hours; an exam waits for its
+   courses, its prerequisites and its minimum experience.
+6. Every certification held or earned is renewed one month before it expires, if that
+   falls inside the horizon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from gputeam.catalog import Catalog
+from gputeam.planning.calendar import add_months, month_of, weeks
+from gputeam.catalog.models import Course
+from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
+from gputeam.planning.sizing import LEVEL_CERTS
+from gputeam.scenario import Person, Scenario
+
+
+@dataclass
+class _State:
+    """What the person has at the cursor date while their roadmap is built."""
+
+    skills: dict[str, int]
+    certs: dict[str, date]  # id -> date earned
+    cursor: date
+    items: list[RoadmapItem] = field(default_factory=list)
+
+
+def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
+    """Certifications the person holds that are still valid on ``on``."""
+    out = {}
+    for held in person.certifications:
+        if expiry(held.id, held.earned, catalog, held.expires) > on:
+            out[held.id] = held.earned
+    return out
+
+
+def expiry(cert_id: str, earned: date, catalog: Catalog, given: date | None = None) -> date:
+    if given is not None:
+        return given
+    months = catalog.certifications[cert_id].validity_months if cert_id in catalog.certifications \
+        else None
+    return add_months(earned, months) if months else date.max
+
+
+def certs_needed(slot: TargetSlot, have: Iterable[str], catalog: Catalog,
+                 prefer_network: bool = False) -> list[str]:
+    """Certifications to earn, prerequisites first."""
+    have = set(have)
+    wanted: list[str] = []
+    for group in slot.certifications:
+        if not any(c in have for c in group):
+            wanted.append(group[0])
+    for lvl in range(2, slot.level_min + 1):
+        options = LEVEL_CERTS.get(lvl, ())
+        if options and not any(c in have or c in wanted for c in options):
+            wanted.append("ncp-ain" if prefer_network and "ncp-ain" in options else options[0])
+    ordered: list[str] = []
+
+    def visit(cid: str) -> None:
+        if cid in ordered or cid in have or cid not in catalog.certifications:
+            return
+        for pre in catalog.certifications[cid].prerequisites:
+            visit(pre)
+        ordered.append(cid)
+
+    for cid in wanted:
+        visit(cid)
+    return ordered
+
+
+def level_eligible(person: Person, catalog: Catalog, certs: Iterable[str], months_in: int) -> int:
+    """Highest level the person qualifies for after ``months_in`` months of the plan."""
+    have = set(certs)
+    exp = person.experience_months + months_in
+    best = person.level
+    for lvl in range(person.level + 1, 6):
+        if exp < catalog.levels[lvl].experience_months.low:
+            break
+        options = LEVEL_CERTS.get(lvl, ())
+        if options and not have.intersection(options):
+            break
+        best = lvl
+    return best
+
+
+def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, catalog: Catalog,
+                  start: date | None = None, horizon_end: date | None = None,
+                  mentor_available: bool = False) -> Roadmap:
+    """The roadmap that takes ``person`` to ``slot`` (or only renewals with no slot)."""
+    start = start or scenario.start
+    horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
+    allowed: set[str] = set(scenario.constraints.strategies)
+    held = held_valid(person, catalog, start)
+    state = _State(skills=dict(person.skills), certs=dict(held), cursor=start)
+    rate = person.weekly_study_hours
+    if slot is not None and rate > 0:
+        needed = certs_needed(slot, held, catalog, prefer_network=slot.role == "network-specialist")
+        for cid in needed:
+            _path_courses(cid, state, catalog, rate, allowed)
+            _exam(cid, person, state, catalog, rate, scenario.start)
+        _domain_courses(slot.domains, state, catalog, rate, allowed)
+        _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
+    stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
+    _renewals(state, catalog, horizon_end)
+    ready: date | None = None
+    ready_month: int | None = None
+    level_at: int | None = None
+    if slot is not None and not stuck:
+        study_end = max((i.end for i in state.items if i.kind != "renewal"), default=start)
+        ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end)
+        ready_month = month_of(scenario.start, ready) if ready else None
+    items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
+    return Roadmap(person=person.id, name=person.name, role=slot.role if slot else None,
+                   items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at)
+
+
+def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
+    if certs_needed(slot, held, catalog):
+        return True
+    return any(person.skills.get(d, 0) < p for d, p in slot.domains.items()) or \
+        person.level < slot.level_min
+
+
+def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rate: float, cost: float,
+           strategy: str | None = None, note: str = "") -> None:
+    end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
+    end = max(end, state.cursor + timedelta(days=1))
+    state.items.append(RoadmapItem(kind=kind, ref=ref, name=name, start=state.cursor,
+                                   end=end, hours=hours, cost=cost, strategy=strategy, note=note))
+    state.cursor = end
+
+
+def _grant(state: _State, gains: Iterable[tuple[str, int]]) -> None:
+    for domain, to in gains:
+        if state.skills.get(domain, 0) < to:
+            state.skills[domain] = to
+
+
+def _path_courses(cert_id: str, state: _State, catalog: Catalog, rate: float,
+                  allowed: set[str]) -> None:
+    path = next((p for p in catalog.paths.values() if p.exam == cert_id), None)
+    if path is None:
+        return
+    taken = {i.ref for i in state.items if i.kind == "course"} | \
+        {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
+    todo = [catalog.courses[c] for c in path.courses if c not in taken]
+    # Foundation courses are short and online (article §7A months 1-2): never a bootcamp.
+    entry_level = (catalog.certifications[cert_id].level or 0) <= 2
+    _take_courses(todo, state, catalog, rate, allowed - {"bootcamp"} if entry_level else allowed,
+                  path.name)
+
+
+def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: float,
+                  allowed: set[str], label: str) -> None:
+    e = catalog.economics
+    boot = catalog.strategies.get("bootcamp")
+    if "bootcamp" in allowed and boot and boot.weeks and boot.cost_per_participant_usd \
+            and len(todo) >= 2:
+        hours = sum(c.hours or 0 for c in todo)
+        span = boot.weeks.mid
+        end = state.cursor + weeks(span)
+        state.items.append(RoadmapItem(
+            kind="bootcamp", ref="bootcamp", name=f"Bootcamp: {label}", start=state.cursor,
+            end=end, hours=hours, cost=boot.cost_per_participant_usd.mid, strategy="bootcamp",
+            note=",".join(c.id for c in todo)))
+        state.cursor = end
+        for c in todo:
+            _grant(state, ((g.domain, g.to) for g in c.grants))
+        return
+    strategy = "vendor" if "vendor" in allowed else "internal"
+    for c in todo:
+        hours = c.hours or 0
+        cost = c.price_usd if c.price_usd is not None else hours * e.course_cost_per_hour_usd
+        _study(state, "course", c.id, c.name, hours, rate, cost, strategy)
+        _grant(state, ((g.domain, g.to) for g in c.grants))
+
+
+def _exam(cert_id: str, person: Person, state: _State, catalog: Catalog, rate: float,
+          plan_start: date) -> None:
+    cert = catalog.certifications[cert_id]
+    if cert.study_hours:
+        _study(state, "course", f"{cert_id}-prep", f"Exam preparation: {cert.name}",
+               cert.study_hours, rate, 0.0, "internal", "self-study")
+    earliest = state.cursor
+    if cert.min_experience_months:
+        short = cert.min_experience_months - person.experience_months
+        if short > 0:
+            earliest = max(earliest, add_months(plan_start, short))
+    day = earliest
+    state.items.append(RoadmapItem(
+        kind="exam", ref=cert_id, name=cert.name, start=day, end=day + timedelta(days=1),
+        hours=(cert.exam.minutes or 0) / 60, cost=cert.exam.price_usd or 0.0,
+        note="" if cert.exam.price_usd is not None else "exam price unknown"))
+    state.cursor = day + timedelta(days=1)
+    state.certs[cert_id] = day
+    _grant(state, ((g.domain, g.to) for g in cert.grants))
+
+
+def _domain_courses(needs: Mapping[str, int], state: _State, catalog: Catalog, rate: float,
+                    allowed: set[str]) -> None:
+    taken = {i.ref for i in state.items if i.kind == "course"} | \
+        {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
+    todo: list[Course] = []
+    for domain, need in needs.items():
+        if state.skills.get(domain, 0) >= need:
+            continue
+        for c in catalog.courses.values():
+            if c.id in taken or c in todo:
+                continue
+            if any(g.domain == domain and g.to > state.skills.get(domain, 0) for g in c.grants):
+                todo.append(c)
+                break
+    if todo:
+        _take_courses(todo, state, catalog, rate, allowed, "role skills")
+
+
+def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: Catalog,
+              rate: float, allowed: set[str], mentor_available: bool) -> None:
+    e = catalog.economics
+    appr = catalog.strategies.get("apprenticeship")
+    for domain, need in needs.items():
+        have = state.skills.get(domain, 0)
+        if have >= need:
+            continue
+        steps = need - have
+        name = catalog.domains[domain].name
+        transition = next((t for t in catalog.transitions
+                           if t.background == person.background and t.domain == domain), None)
+        if transition is not None:
+            months = int(transition.months.low)
+            end = add_months(state.cursor, months)
+            state.items.append(RoadmapItem(
+                kind="practice", ref=domain, name=f"On the job: {name}", start=state.cursor,
+                end=end, hours=0, cost=0, note=f"{person.background} to {name}: "
+                f"{transition.months.low:g}-{transition.months.high:g} months ({transition.source})"))
+            # practice on the job runs alongside study: the cursor does not move
+        elif "apprenticeship" in allowed and mentor_available and appr and appr.months:
+            months = int(appr.months.low)
+            end = add_months(state.cursor, months)
+            state.items.append(RoadmapItem(
+                kind="apprenticeship", ref=domain, name=f"Apprenticeship: {name}",
+                start=state.cursor, end=end, hours=0, cost=0, strategy="apprenticeship",
+                note=f"shadowing a senior for {months} months; mentor loses "
+                     f"{(appr.mentor_time_share or 0):.0%} of their time"))
+        else:
+            _study(state, "practice", domain, f"Hands-on practice: {name}",
+                   steps * e.practice_hours_per_step, rate, 0.0, "internal",
+                   f"{steps} proficiency step(s) x {e.practice_hours_per_step:g} h")
+        state.skills[domain] = need
+
+
+def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
+    queue = list(state.certs.items())
+    while queue:
+        cid, earned = queue.pop()
+        if cid not in catalog.certifications:
+            continue
+        cert = catalog.certifications[cid]
+        if not cert.validity_months:
+            continue
+        expires = add_months(earned, cert.validity_months)
+        day = add_months(expires, -1)
+        if day >= horizon_end:
+            continue
+        state.items.append(RoadmapItem(
+            kind="renewal", ref=cid, name=f"Renew {cert.name}", start=day,
+            end=day + timedelta(days=1), hours=(cert.exam.minutes or 0) / 60,
+            cost=cert.exam.price_usd or 0.0, note=f"expires {expires.isoformat()}"))
+        queue.append((cid, day))
+
+
+def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
+                 plan_start: date, study_end: date) -> tuple[date | None, int]:
+    """First date (end of a plan month) when skills, certs and level all fit the slot."""
+    practice_end = max((i.end for i in state.items if i.kind in ("practice", "apprenticeship")),
+                       default=study_end)
+    day = max(study_end, practice_end)
+    certs = set(state.certs)
+    for extra in range(0, 121):
+        months_in = month_of(plan_start, day) + extra
+        lvl = level_eligible(person, catalog, certs, months_in)
+        if lvl >= slot.level_min:
+            if extra == 0:
+                return day, lvl
+            return add_months(plan_start, months_in) - timedelta(days=1), lvl
+    return None, person.level

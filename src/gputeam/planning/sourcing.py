@@ -1,0 +1,222 @@
+"""Sourcing: who is upskilled to which role, what is hired and when, where contractors bridge.
+
+:func:`source` is the one entry point; ``method`` picks the decision rule. The ``rule``
+method is a documented greedy rule:
+
+1. Every target slot becomes units, each due at the later of the deadline and the month it
+   is first needed; units are taken by due month, higher levels first.
+2. A unit goes to the unassigned person who is ready for it soonest (ties: better fit,
+   deeper skills in the role's domains, then cheaper roadmap), if they are ready by its due
+   month.
+3. Otherwise a hire is opened ``hiring_lead_time_months`` before the month the unit is
+   first needed (never before month 1, at most ``max_hires_per_month`` requisitions a
+   month), so contractors bridge only until the hire arrives. If the hire
+   cannot arrive by then and someone on staff can be ready before the hire would arrive,
+   the person is upskilled instead.
+4. Every month, slots not yet filled by ready staff are bridged by contractors (hours of
+   one full-time person a month), up to ``contractors.max_share`` of the target.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from gputeam.catalog import Catalog
+from gputeam.planning.gaps import fit
+from gputeam.planning.result import (
+    Assignment,
+    ContractorNeed,
+    Hire,
+    Roadmap,
+    Sourcing,
+    Target,
+    TargetSlot,
+)
+from gputeam.planning.roadmap import build_roadmap, held_valid
+from gputeam.scenario import Scenario
+
+Candidates = dict[tuple[str, str], Roadmap]
+
+
+@dataclass(frozen=True)
+class Unit:
+    role: str
+    level: int
+    first_needed: int
+    due: int
+    slot: TargetSlot
+
+
+def peak_slots(target: Target) -> dict[str, TargetSlot]:
+    """For each role, the slot definition with the largest count over the horizon."""
+    out: dict[str, TargetSlot] = {}
+    for tm in target.months:
+        for s in tm.slots:
+            if s.role not in out or s.count > out[s.role].count:
+                out[s.role] = s
+    return out
+
+
+def units(scenario: Scenario, target: Target) -> list[Unit]:
+    deadline = scenario.deadline
+    slots = peak_slots(target)
+    out = []
+    for role, slot in slots.items():
+        for k in range(1, slot.count + 1):
+            first = next((tm.month for tm in target.months
+                          if any(s.role == role and s.count >= k for s in tm.slots)), None)
+            if first is None:
+                continue
+            out.append(Unit(role, slot.level_min, first, max(first, deadline), slot))
+    out.sort(key=lambda u: (u.due, -u.level, u.role))
+    return out
+
+
+def candidates(scenario: Scenario, catalog: Catalog, target: Target) -> Candidates:
+    """Roadmap of every current person towards every role in the target."""
+    mentor = any(p.level >= 4 for p in scenario.people)
+    slots = peak_slots(target)
+    return {(p.id, role): build_roadmap(p, slot, scenario, catalog, mentor_available=mentor)
+            for p in scenario.people for role, slot in slots.items()}
+
+
+def roadmap_cost(r: Roadmap) -> float:
+    return sum(i.cost for i in r.items if i.kind != "renewal")
+
+
+def source(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates,
+           method: str = "rule") -> Sourcing:
+    """Decide upskilling, hires and contractors. ``method``: 'rule' (this module)."""
+    if method != "rule":
+        raise ValueError(f"unknown sourcing method {method!r}")
+    return _rule(scenario, catalog, target, cands)
+
+
+def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates) -> Sourcing:
+    c = scenario.constraints
+    lead = c.hiring_lead_time_months
+    held = {p.id: set(held_valid(p, catalog, scenario.start)) for p in scenario.people}
+    people = {p.id: p for p in scenario.people}
+    free = [p.id for p in scenario.people]
+    assignments: list[Assignment] = []
+    hires: list[Hire] = []
+    reqs_per_month: dict[int, int] = defaultdict(int)
+    explanation: list[str] = []
+    for u in units(scenario, target):
+        options = []
+        for pid in free:
+            r = cands[(pid, u.role)]
+            if r.ready_month is None:
+                continue
+            f = fit(people[pid], u.slot, held[pid]).score
+            depth = sum(people[pid].skills.get(d, 0) for d in u.slot.domains)
+            options.append((r.ready_month, -f, -depth, roadmap_cost(r), pid))
+        options.sort()
+        req = _requisition_month(u.first_needed, lead, reqs_per_month, c.max_hires_per_month)
+        arrival = req + lead if req is not None else None
+        best = options[0] if options else None
+        if best and (best[0] <= u.due or arrival is None or best[0] < arrival):
+            ready, negfit, _, _, pid = best
+            free.remove(pid)
+            why = (f"{people[pid].name} can be ready as {catalog.roles[u.role].name} by month "
+                   f"{ready} (fit {-negfit:.2f})")
+            if ready > u.due:
+                why += f", after the due month {u.due}, but before a hire could arrive"
+            assignments.append(Assignment(person=pid, role=u.role, level=u.level,
+                                          ready_month=ready, reason=why))
+            continue
+        if req is None:
+            req = 1
+            arrival = 1 + lead
+        reqs_per_month[req] += 1
+        assert arrival is not None
+        why = (f"hire a Level-{u.level} {catalog.roles[u.role].name}: nobody on staff can be ready "
+               f"by month {u.due}" + (f" (earliest: month {best[0]})" if best else
+                                      " (no one left to upskill)"))
+        if arrival > u.due:
+            why += f"; with a {lead}-month lead time the hire arrives in month {arrival}"
+        hires.append(Hire(role=u.role, level=u.level, count=1, requisition_month=req,
+                          arrival_month=arrival, reason=why))
+    hires = _merge_hires(hires)
+    contractors, coverage, uncovered = _bridge(scenario, catalog, target, assignments, hires)
+    for a in assignments:
+        explanation.append(f"upskill {people[a.person].name} to {a.role} (ready month "
+                           f"{a.ready_month})")
+    for h in hires:
+        explanation.append(f"hire {h.count} x Level-{h.level} {h.role}: requisition month "
+                           f"{h.requisition_month}, arrives month {h.arrival_month}")
+    if contractors:
+        months = sorted({n.month for n in contractors})
+        explanation.append(f"contractors bridge {sum(n.hours for n in contractors):,.0f} h in "
+                           f"months {months[0]}-{months[-1]}")
+    return Sourcing(method="rule", assignments=tuple(assignments), hires=tuple(hires),
+                    contractors=tuple(contractors),
+                    unassigned=tuple(free), uncovered=tuple(uncovered),
+                    coverage_by_month=tuple(coverage), explanation=tuple(explanation))
+
+
+def _requisition_month(due: int, lead: int, used: Mapping[int, int], cap: int) -> int | None:
+    if cap <= 0:
+        return None
+    m = max(1, due - lead)
+    while m >= 1:
+        if used.get(m, 0) < cap:
+            return m
+        m -= 1
+    m = max(1, due - lead) + 1
+    while used.get(m, 0) >= cap:
+        m += 1
+    return m
+
+
+def _merge_hires(hires: list[Hire]) -> list[Hire]:
+    merged: dict[tuple[str, int, int], Hire] = {}
+    for h in hires:
+        key = (h.role, h.level, h.requisition_month)
+        if key in merged:
+            old = merged[key]
+            merged[key] = old.model_copy(update={"count": old.count + h.count})
+        else:
+            merged[key] = h
+    return sorted(merged.values(), key=lambda h: (h.requisition_month, -h.level, h.role))
+
+
+def staffed(month: int, role: str, assignments: list[Assignment] | tuple[Assignment, ...],
+            hires: list[Hire] | tuple[Hire, ...]) -> int:
+    return (sum(1 for a in assignments if a.role == role and a.ready_month <= month)
+            + sum(h.count for h in hires if h.role == role and h.arrival_month <= month))
+
+
+def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
+            assignments: list[Assignment], hires: list[Hire]
+            ) -> tuple[list[ContractorNeed], list[float], list[str]]:
+    c = scenario.constraints.contractors
+    hours_month = catalog.economics.hours_per_fte_year / 12
+    needs: list[ContractorNeed] = []
+    coverage: list[float] = []
+    uncovered: list[str] = []
+    for tm in target.months:
+        total = tm.headcount
+        covered = 0
+        cap = int(c.max_share * total + 1e-9) if c.available else 0
+        used = 0
+        for slot in tm.slots:
+            have = min(slot.count, staffed(tm.month, slot.role, assignments, hires))
+            covered += have
+            short = slot.count - have
+            take = min(short, cap - used)
+            if take > 0:
+                used += take
+                needs.append(ContractorNeed(
+                    month=tm.month, role=slot.role, level=slot.level_min,
+                    hours=take * hours_month,
+                    reason=f"{take} of {slot.count} {slot.role} slot(s) not yet staffed"))
+            if short - max(take, 0) > 0:
+                uncovered.append(f"month {tm.month}: {short - max(take, 0)} {slot.role} slot(s) "
+                                 "uncovered (contractor share cap reached)" if c.available else
+                                 f"month {tm.month}: {short} {slot.role} slot(s) uncovered "
+                                 "(no contractors allowed)")
+        coverage.append(covered / total if total else 1.0)
+    return needs, coverage, uncovered

@@ -1,0 +1,193 @@
+"""The store: database schema, migrations, repositories; the live team as a Scenario.
+
+Layer rule: imports ``catalog``, ``scenario`` and ``errors`` only. Plans are stored as the
+JSON dicts ``Plan.to_json()`` produces. Nothing touches a database at import time.
+
+Opening a database
+------------------
+``database_url(url=None, env=None) -> str``
+    ``url``, else ``$GPUTEAM_DB``, else SQLite ``gputeam.db`` in the user data directory.
+``open_database(url=None, *, env=None, migrate=True) -> Database``
+    Creates the database and applies the packaged Alembic migrations on first use.
+``Database``: ``.engine``, ``.dialect``, ``.session()`` (context manager: one transaction,
+    commit on success, rollback on error), ``.upgrade(rev="head")``, ``.downgrade(rev)``,
+    ``.revision()``, ``.dispose()``.
+
+Repositories (all take a ``Session`` first; writes add an audit entry with ``actor``)
+-------------------------------------------------------------------------------------
+people:
+    ``create_organisation(s, name, *, currency="USD", actor=None)``,
+    ``get_or_create_organisation(s, name)``, ``get_organisation(s, org_id)``,
+    ``list_organisations(s)``; ``create_team(s, org_id, name)``,
+    ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``, ``list_teams(s, org_id)``;
+    ``add_person(s, org_id, *, key, name, **fields)`` (fields: ``PERSON_FIELDS``),
+    ``update_person(s, person_id, changes)``, ``delete_person(s, person_id)``,
+    ``get_person(s, person_id)``, ``get_person_by_key(s, org_id, key)``,
+    ``list_people(s, org_id, *, team_id=None, team_ids=None, active=True, search=None,
+    limit=None, offset=0)``, ``count_people(s, org_id, *, team_id=None)``;
+    ``rate_skill(s, person_id, domain, proficiency, *, rated_at=None, rated_by=None)``,
+    ``current_skills(s, person_ids=None, *, org_id=None) -> {person_id: {domain: 0-4}}``,
+    ``skill_history(s, person_id, domain=None)``.
+certifications:
+    ``add_certification(s, person_id, cert_id, valid_from, valid_until=None, *, evidence="",
+    catalog=None)``, ``get_certification``, ``remove_certification``,
+    ``list_certifications(s, *, person_id=None, org_id=None, team_id=None)``,
+    ``expiring_certifications(s, today, within_days, *, org_id=None, include_expired=False)``,
+    ``cert_status(held, today, warn_days=90) -> "valid" | "expiring" | "expired"``,
+    ``default_valid_until(catalog, cert_id, valid_from)``.
+learning:
+    ``enrol(s, person_id, course_id, started_on, *, hours_done=0)``,
+    ``record_hours(s, enrolment_id, hours_done, *, completed_on=None)``,
+    ``list_enrolments(s, *, person_id=None, org_id=None, open_only=False)``;
+    ``add_roadmap_item(s, person_id, *, kind, ref, title, start, due, hours=0, plan_id=None)``,
+    ``update_roadmap_item(s, item_id, changes)``, ``complete_roadmap_item(s, item_id, done_on)``,
+    ``get_roadmap_item``, ``list_roadmap_items(s, *, person_id=None, org_id=None, team_id=None,
+    open_only=False)``, ``overdue_roadmap_items(s, today, *, org_id=None)``,
+    ``adopt_plan_roadmaps(s, org_id, plan_json, *, plan_id=None)``.
+plans:
+    ``save_scenario(s, org_id, name, inputs_json)`` (new version each time),
+    ``get_scenario``, ``latest_scenario(s, org_id, name)``, ``list_scenarios(s, org_id)``;
+    ``save_plan(s, scenario_id, plan_json, computed_for)``, ``get_plan``,
+    ``latest_plan(s, org_id, scenario_name=None)``, ``list_plans(s, scenario_id)``.
+accounts:
+    ``hash_password(pw)``, ``verify_password(hash, pw)``,
+    ``create_user(s, username, password, role, *, person_id=None, team_ids=())``,
+    ``authenticate(s, username, password) -> User | None``, ``get_user``,
+    ``get_user_by_username``, ``list_users``, ``count_users(s, role=None)``,
+    ``update_user(s, user_id, *, role=None, active=None, person_id=None, password=None)``,
+    ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``;
+    ``create_token(s, user_id, name, scopes, *, expires_at=None) -> (ApiToken, secret)``,
+    ``verify_token(s, secret) -> ApiToken | None``, ``revoke_token(s, token_id)``,
+    ``list_tokens(s, user_id=None)``.
+audit:
+    ``record(s, actor, action, entity, entity_id, before, after)``,
+    ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``.
+
+Live team, import/export, calendars, reminders
+----------------------------------------------
+``team_scenario(s, org_id, fleet, *, start, team_id=None, constraints=None, retention=None,
+horizon_months=12, mode="template", currency=None, overrides=None, catalog=None) -> Scenario``
+``import_roster(s, org_id, source, *, filename=None, mapping=None, dry_run=False,
+catalog=None, actor=None) -> ImportReport`` and ``import_certifications(...)``: CSV/XLSX
+(bytes or path), all-or-nothing; bad rows raise :class:`ImportRejected` (an InputError: one
+Problem per bad cell, ``line`` = row number, ``path`` = column).
+``export_data(s, org_id) -> dict``, ``export_json``, ``export_csv(s, org_id) -> {name: text}``,
+``export_xlsx(s, org_id) -> bytes``.
+``person_calendar(s, person_id, *, now=None) -> bytes``,
+``team_calendar(s, org_id, *, team_id=None, now=None) -> bytes`` (ICS).
+``due_reminders(s, today, within_days, *, org_id=None)``, ``send_reminders(s, today,
+within_days, *, mailer=None, dry_run=False)`` (idempotent), ``SmtpSettings.from_env(env)``.
+
+Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
+subclass :class:`gputeam.errors.InputError`.
+"""
+
+from gputeam.store.accounts import (
+    authenticate,
+    count_users,
+    create_token,
+    create_user,
+    get_user,
+    get_user_by_username,
+    hash_password,
+    list_tokens,
+    list_users,
+    revoke_token,
+    set_user_teams,
+    update_user,
+    user_team_ids,
+    verify_password,
+    verify_token,
+)
+from gputeam.store.audit import list_audit, record
+from gputeam.store.certifications import (
+    add_certification,
+    cert_status,
+    default_valid_until,
+    expiring_certifications,
+    get_certification,
+    list_certifications,
+    remove_certification,
+)
+from gputeam.store.db import Database, open_database
+from gputeam.store.errors import ImportRejected, NotFound, StoreError
+from gputeam.store.learning import (
+    add_roadmap_item,
+    adopt_plan_roadmaps,
+    complete_roadmap_item,
+    enrol,
+    get_roadmap_item,
+    list_enrolments,
+    list_roadmap_items,
+    overdue_roadmap_items,
+    record_hours,
+    update_roadmap_item,
+)
+from gputeam.store.live import team_scenario
+from gputeam.store.people import (
+    PERSON_FIELDS,
+    add_person,
+    count_people,
+    create_organisation,
+    create_team,
+    current_skills,
+    delete_person,
+    get_or_create_organisation,
+    get_or_create_team,
+    get_organisation,
+    get_person,
+    get_person_by_key,
+    get_team,
+    list_organisations,
+    list_people,
+    list_teams,
+    rate_skill,
+    skill_history,
+    update_person,
+)
+from gputeam.store.plans import (
+    get_plan,
+    get_scenario,
+    latest_plan,
+    latest_scenario,
+    list_plans,
+    list_scenarios,
+    save_plan,
+    save_scenario,
+)
+from gputeam.store.schema import (
+    ROLES,
+    ApiToken,
+    AuditEntry,
+    CertificationHeld,
+    Enrolment,
+    Organisation,
+    Person,
+    RoadmapItem,
+    SavedPlan,
+    SavedScenario,
+    SkillRating,
+    Team,
+    User,
+)
+from gputeam.store.settings import database_url, default_database_path
+
+__all__ = [
+    "PERSON_FIELDS", "ROLES", "ApiToken", "AuditEntry", "CertificationHeld", "Database",
+    "Enrolment", "ImportRejected", "NotFound", "Organisation", "Person", "RoadmapItem",
+    "SavedPlan", "SavedScenario", "SkillRating", "StoreError", "Team", "User",
+    "add_certification", "add_person", "add_roadmap_item", "adopt_plan_roadmaps",
+    "authenticate", "cert_status", "complete_roadmap_item", "count_people", "count_users",
+    "create_organisation", "create_team", "create_token", "create_user", "current_skills",
+    "database_url", "default_database_path", "default_valid_until", "delete_person", "enrol",
+    "expiring_certifications", "get_certification", "get_or_create_organisation",
+    "get_or_create_team", "get_organisation", "get_person", "get_person_by_key", "get_plan",
+    "get_roadmap_item", "get_scenario", "get_team", "get_user", "get_user_by_username",
+    "hash_password", "latest_plan", "latest_scenario", "list_audit", "list_certifications",
+    "list_enrolments", "list_organisations", "list_people", "list_plans", "list_roadmap_items",
+    "list_scenarios", "list_teams", "list_tokens", "list_users", "open_database",
+    "overdue_roadmap_items", "rate_skill", "record", "record_hours", "remove_certification",
+    "revoke_token", "save_plan", "save_scenario", "set_user_teams", "skill_history",
+    "team_scenario", "update_person", "update_roadmap_item", "update_user", "user_team_ids",
+    "verify_password", "verify_token",
+]

@@ -1,0 +1,200 @@
+"""Users (argon2 password hashes, roles, team memberships) and API tokens (hashed, scoped).
+
+Tokens are 256-bit random secrets shown once; only their SHA-256 is stored, which is
+sufficient for high-entropy secrets and lets a token be found by an indexed lookup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from gputeam.store import audit
+from gputeam.store.errors import not_found, refused
+from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, utcnow
+
+TOKEN_PREFIX = "gpt_"
+_DUMMY_HASH: list[str] = []
+
+
+def _hasher():  # type: ignore[no-untyped-def]
+    from argon2 import PasswordHasher
+
+    return PasswordHasher()
+
+
+def hash_password(password: str) -> str:
+    if len(password) < 8:
+        raise refused("password", "too short", None, "at least 8 characters")
+    return str(_hasher().hash(password))
+
+
+def verify_password(password_hash: str, password: str) -> bool:
+    from argon2.exceptions import InvalidHashError, VerificationError
+
+    try:
+        return bool(_hasher().verify(password_hash, password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def create_user(session: Session, username: str, password: str, role: str, *,
+                person_id: int | None = None, team_ids: Iterable[int] = (),
+                actor: str | None = None) -> User:
+    if role not in ROLES:
+        raise refused("role", "unknown role", role, ", ".join(ROLES))
+    if not username.strip():
+        raise refused("username", "must not be empty", username)
+    if get_user_by_username(session, username) is not None:
+        raise refused("username", "already taken", username)
+    user = User(username=username, password_hash=hash_password(password), role=role,
+                person_id=person_id)
+    session.add(user)
+    session.flush()
+    for team_id in team_ids:
+        session.add(TeamMembership(user_id=user.id, team_id=team_id))
+    session.flush()
+    audit.record(session, actor, "create", "user", user.id, None, audit.snapshot(user))
+    return user
+
+
+def authenticate(session: Session, username: str, password: str, *,
+                 now: datetime | None = None) -> User | None:
+    """The active user with these credentials (``last_login_at`` updated), else ``None``.
+    Takes about as long for an unknown username as for a wrong password."""
+    user = get_user_by_username(session, username)
+    if user is None or not user.active:
+        if not _DUMMY_HASH:
+            _DUMMY_HASH.append(_hasher().hash("not a password"))
+        verify_password(_DUMMY_HASH[0], password)
+        return None
+    if not verify_password(user.password_hash, password):
+        return None
+    hasher = _hasher()
+    if hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = hasher.hash(password)
+    user.last_login_at = now or utcnow()
+    session.flush()
+    return user
+
+
+def get_user(session: Session, user_id: int) -> User:
+    user = session.get(User, user_id)
+    if user is None:
+        raise not_found("user", user_id)
+    return user
+
+
+def get_user_by_username(session: Session, username: str) -> User | None:
+    return session.scalar(select(User).where(User.username == username))
+
+
+def list_users(session: Session) -> Sequence[User]:
+    return session.scalars(select(User).order_by(User.username)).all()
+
+
+def count_users(session: Session, role: str | None = None) -> int:
+    q = select(User.id)
+    if role is not None:
+        q = q.where(User.role == role)
+    return len(session.scalars(q).all())
+
+
+def update_user(session: Session, user_id: int, *, role: str | None = None,
+                active: bool | None = None, person_id: int | None = None,
+                password: str | None = None, actor: str | None = None) -> User:
+    user = get_user(session, user_id)
+    before = audit.snapshot(user)
+    if role is not None:
+        if role not in ROLES:
+            raise refused("role", "unknown role", role, ", ".join(ROLES))
+        user.role = role
+    if active is not None:
+        user.active = active
+    if person_id is not None:
+        user.person_id = person_id
+    if password is not None:
+        user.password_hash = hash_password(password)
+    session.flush()
+    after = audit.snapshot(user)
+    if after is not None and password is not None:
+        after["password_changed"] = True
+    audit.record(session, actor, "update", "user", user.id, before, after)
+    return user
+
+
+def set_user_teams(session: Session, user_id: int, team_ids: Iterable[int], *,
+                   actor: str | None = None) -> None:
+    """Replace the user's team memberships (the teams a manager manages)."""
+    get_user(session, user_id)
+    before = user_team_ids(session, user_id)
+    session.execute(delete(TeamMembership).where(TeamMembership.user_id == user_id))
+    for team_id in sorted(set(team_ids)):
+        session.add(TeamMembership(user_id=user_id, team_id=team_id))
+    session.flush()
+    audit.record(session, actor, "update", "user_teams", user_id, {"teams": before},
+                 {"teams": sorted(set(team_ids))})
+
+
+def user_team_ids(session: Session, user_id: int) -> list[int]:
+    return list(session.scalars(select(TeamMembership.team_id)
+                                .where(TeamMembership.user_id == user_id)
+                                .order_by(TeamMembership.team_id)))
+
+
+# ---------------------------------------------------------------- API tokens
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create_token(session: Session, user_id: int, name: str, scopes: Iterable[str], *,
+                 expires_at: datetime | None = None, actor: str | None = None
+                 ) -> tuple[ApiToken, str]:
+    """A new token; returns the row and the secret (shown once, never stored)."""
+    get_user(session, user_id)
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken(user_id=user_id, name=name, token_hash=_digest(secret),
+                     scopes=sorted(set(scopes)), expires_at=expires_at)
+    session.add(token)
+    session.flush()
+    audit.record(session, actor, "create", "api_token", token.id, None, audit.snapshot(token))
+    return token, secret
+
+
+def verify_token(session: Session, secret: str, *, now: datetime | None = None
+                 ) -> ApiToken | None:
+    """The live (not revoked, not expired, user active) token with this secret, or None;
+    ``last_used_at`` is updated. ``token.user`` and ``token.scopes`` say what it may do."""
+    now = now or utcnow()
+    token = session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(secret)))
+    if token is None or token.revoked_at is not None or not token.user.active:
+        return None
+    if token.expires_at is not None and token.expires_at <= now:
+        return None
+    token.last_used_at = now
+    session.flush()
+    return token
+
+
+def revoke_token(session: Session, token_id: int, *, now: datetime | None = None,
+                 actor: str | None = None) -> ApiToken:
+    token = session.get(ApiToken, token_id)
+    if token is None:
+        raise not_found("api token", token_id)
+    before = audit.snapshot(token)
+    token.revoked_at = token.revoked_at or now or utcnow()
+    session.flush()
+    audit.record(session, actor, "revoke", "api_token", token.id, before, audit.snapshot(token))
+    return token
+
+
+def list_tokens(session: Session, user_id: int | None = None) -> Sequence[ApiToken]:
+    q = select(ApiToken).order_by(ApiToken.created_at, ApiToken.id)
+    if user_id is not None:
+        q = q.where(ApiToken.user_id == user_id)
+    return session.scalars(q).all()

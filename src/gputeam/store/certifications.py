@@ -1,0 +1,131 @@
+"""Certifications held: validity, evidence, status, expiry queries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, timedelta
+from typing import Literal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from gputeam.catalog import Catalog
+from gputeam.store import audit
+from gputeam.store.errors import not_found, refused
+from gputeam.store.people import get_person
+from gputeam.store.schema import CertificationHeld, Person
+
+CertStatus = Literal["valid", "expiring", "expired"]
+
+
+def add_months(day: date, months: int) -> date:
+    """``day`` plus ``months`` calendar months (clamped to the month's last day)."""
+    month0 = day.month - 1 + months
+    year, month = day.year + month0 // 12, month0 % 12 + 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def default_valid_until(catalog: Catalog | None, cert_id: str, valid_from: date) -> date | None:
+    """Expiry from the catalog's ``validity_months`` (``None``: does not expire / unknown)."""
+    if catalog is None or cert_id not in catalog.certifications:
+        return None
+    months = catalog.certifications[cert_id].validity_months
+    return add_months(valid_from, months) if months else None
+
+
+def cert_status(held: CertificationHeld, today: date, warn_days: int = 90) -> CertStatus:
+    """``expired`` after ``valid_until``, ``expiring`` within ``warn_days`` of it."""
+    if held.valid_until is None:
+        return "valid"
+    if held.valid_until < today:
+        return "expired"
+    if held.valid_until <= today + timedelta(days=warn_days):
+        return "expiring"
+    return "valid"
+
+
+def add_certification(session: Session, person_id: int, cert_id: str, valid_from: date,
+                      valid_until: date | None = None, *, evidence: str = "",
+                      catalog: Catalog | None = None, actor: str | None = None
+                      ) -> CertificationHeld:
+    """Record a certification held. With a ``catalog``, the id must exist in it and a
+    missing ``valid_until`` defaults from its validity."""
+    if catalog is not None and cert_id not in catalog.certifications:
+        raise refused("certification", "not in the catalog", cert_id,
+                      "a catalog certification id")
+    get_person(session, person_id)
+    if valid_until is None:
+        valid_until = default_valid_until(catalog, cert_id, valid_from)
+    if valid_until is not None and valid_until < valid_from:
+        raise refused("valid_until", "before valid_from", valid_until.isoformat(),
+                      f">= {valid_from.isoformat()}")
+    held = CertificationHeld(person_id=person_id, cert_id=cert_id, valid_from=valid_from,
+                             valid_until=valid_until, evidence=evidence)
+    session.add(held)
+    session.flush()
+    audit.record(session, actor, "create", "certification", held.id, None,
+                 audit.snapshot(held))
+    return held
+
+
+def get_certification(session: Session, held_id: int) -> CertificationHeld:
+    held = session.get(CertificationHeld, held_id)
+    if held is None:
+        raise not_found("certification", held_id)
+    return held
+
+
+def remove_certification(session: Session, held_id: int, *, actor: str | None = None) -> None:
+    held = get_certification(session, held_id)
+    audit.record(session, actor, "delete", "certification", held.id, audit.snapshot(held), None)
+    session.delete(held)
+    session.flush()
+
+
+def list_certifications(session: Session, *, person_id: int | None = None,
+                        org_id: int | None = None, team_id: int | None = None
+                        ) -> Sequence[CertificationHeld]:
+    """Certifications held (with ``.person`` loaded) by a person, a team or an organisation."""
+    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
+         .options(joinedload(CertificationHeld.person)))
+    if person_id is not None:
+        q = q.where(CertificationHeld.person_id == person_id)
+    if org_id is not None:
+        q = q.where(Person.org_id == org_id)
+    if team_id is not None:
+        q = q.where(Person.team_id == team_id)
+    q = q.order_by(Person.name, CertificationHeld.cert_id, CertificationHeld.valid_from)
+    return session.scalars(q).all()
+
+
+def expiring_certifications(session: Session, today: date, within_days: int, *,
+                            org_id: int | None = None, include_expired: bool = False
+                            ) -> Sequence[CertificationHeld]:
+    """Certifications of active people whose ``valid_until`` falls within ``within_days``
+    from ``today`` (and, with ``include_expired``, those already expired), soonest first.
+    A certification superseded by a later one of the same id is left out."""
+    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
+         .options(joinedload(CertificationHeld.person))
+         .where(Person.active.is_(True), CertificationHeld.valid_until.is_not(None),
+                CertificationHeld.valid_until <= today + timedelta(days=within_days)))
+    if not include_expired:
+        q = q.where(CertificationHeld.valid_until >= today)
+    if org_id is not None:
+        q = q.where(Person.org_id == org_id)
+    rows = session.scalars(q.order_by(CertificationHeld.valid_until, CertificationHeld.id)).all()
+    if not rows:
+        return rows
+    # drop renewed ones: a later certificate of the same id for the same person
+    pids = {r.person_id for r in rows}
+    latest: dict[tuple[int, str], date] = {}
+    for pid, cid, vf in session.execute(
+            select(CertificationHeld.person_id, CertificationHeld.cert_id,
+                   CertificationHeld.valid_from)
+            .where(CertificationHeld.person_id.in_(pids))):
+        latest[pid, cid] = max(vf, latest.get((pid, cid), vf))
+    return [r for r in rows if latest[r.person_id, r.cert_id] == r.valid_from]

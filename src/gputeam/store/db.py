@@ -1,0 +1,123 @@
+"""Opening a database: engine, sessions, and migrations applied on first use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+from gputeam.store.settings import database_url
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+#: PostgreSQL advisory lock key held while migrating, so that several app processes
+#: starting at once do not migrate concurrently.
+_MIGRATION_LOCK = 0x67707574  # "gput"
+
+
+class Database:
+    """An engine and a session factory for one database URL.
+
+    Use :meth:`session` as a unit of work: it commits when the block ends normally and
+    rolls back (writing nothing) when it raises.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self.sessions() as session, session.begin():
+            yield session
+
+    def upgrade(self, revision: str = "head") -> None:
+        """Apply migrations up to ``revision``."""
+        _run_alembic(self.engine, "upgrade", revision)
+
+    def downgrade(self, revision: str) -> None:
+        _run_alembic(self.engine, "downgrade", revision)
+
+    def revision(self) -> str | None:
+        """The schema revision the database is at (``None`` before any migration)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def create_db_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine with the settings gputeam relies on: foreign keys and WAL on SQLite,
+    one shared connection for in-memory SQLite, pre-ping on servers."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        if memory:
+            kwargs.setdefault("poolclass", StaticPool)
+            kwargs.setdefault("connect_args", {"check_same_thread": False})
+        else:
+            Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True)
+            kwargs.setdefault("connect_args", {"timeout": 30})
+        engine = create_engine(url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(url, **kwargs)
+
+
+def open_database(url: str | None = None, *, env: Mapping[str, str] | None = None,
+                  migrate: bool = True, **engine_kwargs: Any) -> Database:
+    """Open the database at ``url`` (default: :func:`gputeam.store.database_url`), creating
+    it and applying migrations on first use unless ``migrate`` is false."""
+    db = Database(create_db_engine(database_url(url, env), **engine_kwargs))
+    if migrate:
+        db.upgrade()
+    return db
+
+
+def alembic_config(engine: Engine | None = None) -> Any:
+    """An Alembic ``Config`` pointing at the packaged migrations."""
+    from alembic.config import Config
+
+    cfg = Config(str(Path(__file__).parent / "alembic.ini"))
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if engine is not None:
+        cfg.set_main_option("sqlalchemy.url",
+                            engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+    return cfg
+
+
+def _run_alembic(engine: Engine, command_name: str, revision: str) -> None:
+    from alembic import command
+
+    cfg = alembic_config(engine)
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        cfg.attributes["connection"] = conn
+        getattr(command, command_name)(cfg, revision)

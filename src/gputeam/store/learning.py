@@ -1,0 +1,174 @@
+"""Course enrolments (hours done) and roadmap items (courses, exams, renewals ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from gputeam.store import audit
+from gputeam.store.errors import not_found, refused
+from gputeam.store.people import get_person, get_person_by_key
+from gputeam.store.schema import (
+    ROADMAP_KINDS,
+    ROADMAP_STATUSES,
+    Enrolment,
+    Person,
+    RoadmapItem,
+)
+
+
+# ---------------------------------------------------------------- enrolments
+def enrol(session: Session, person_id: int, course_id: str, started_on: date, *,
+          hours_done: float = 0.0, actor: str | None = None) -> Enrolment:
+    get_person(session, person_id)
+    if hours_done < 0:
+        raise refused("hours_done", "must not be negative", hours_done, ">= 0")
+    e = Enrolment(person_id=person_id, course_id=course_id, started_on=started_on,
+                  hours_done=hours_done)
+    session.add(e)
+    session.flush()
+    audit.record(session, actor, "create", "enrolment", e.id, None, audit.snapshot(e))
+    return e
+
+
+def record_hours(session: Session, enrolment_id: int, hours_done: float, *,
+                 completed_on: date | None = None, actor: str | None = None) -> Enrolment:
+    """Set the hours done so far (a total, not an increment); ``completed_on`` closes it."""
+    e = session.get(Enrolment, enrolment_id)
+    if e is None:
+        raise not_found("enrolment", enrolment_id)
+    if hours_done < 0:
+        raise refused("hours_done", "must not be negative", hours_done, ">= 0")
+    before = audit.snapshot(e)
+    e.hours_done = hours_done
+    if completed_on is not None:
+        e.completed_on = completed_on
+    session.flush()
+    audit.record(session, actor, "update", "enrolment", e.id, before, audit.snapshot(e))
+    return e
+
+
+def list_enrolments(session: Session, *, person_id: int | None = None,
+                    org_id: int | None = None, open_only: bool = False) -> Sequence[Enrolment]:
+    q = (select(Enrolment).join(Person, Person.id == Enrolment.person_id)
+         .options(joinedload(Enrolment.person)))
+    if person_id is not None:
+        q = q.where(Enrolment.person_id == person_id)
+    if org_id is not None:
+        q = q.where(Person.org_id == org_id)
+    if open_only:
+        q = q.where(Enrolment.completed_on.is_(None))
+    return session.scalars(q.order_by(Enrolment.started_on, Enrolment.id)).all()
+
+
+# ---------------------------------------------------------------- roadmap items
+def add_roadmap_item(session: Session, person_id: int, *, kind: str, ref: str, title: str,
+                     start: date, due: date, hours: float = 0.0, plan_id: int | None = None,
+                     actor: str | None = None) -> RoadmapItem:
+    if kind not in ROADMAP_KINDS:
+        raise refused("kind", "unknown roadmap item kind", kind, ", ".join(ROADMAP_KINDS))
+    if due < start:
+        raise refused("due", "before start", due.isoformat(), f">= {start.isoformat()}")
+    get_person(session, person_id)
+    item = RoadmapItem(person_id=person_id, kind=kind, ref=ref, title=title, start=start,
+                       due=due, hours=hours, plan_id=plan_id)
+    session.add(item)
+    session.flush()
+    audit.record(session, actor, "create", "roadmap_item", item.id, None, audit.snapshot(item))
+    return item
+
+
+def update_roadmap_item(session: Session, item_id: int, changes: Mapping[str, Any], *,
+                        actor: str | None = None) -> RoadmapItem:
+    """Change ``status``, ``done_on``, ``start``, ``due``, ``title`` or ``hours``."""
+    item = get_roadmap_item(session, item_id)
+    allowed = {"status", "done_on", "start", "due", "title", "hours"}
+    if set(changes) - allowed:
+        raise refused("roadmap_item", "unknown fields", ", ".join(sorted(set(changes) - allowed)),
+                      ", ".join(sorted(allowed)))
+    if "status" in changes and changes["status"] not in ROADMAP_STATUSES:
+        raise refused("status", "unknown status", changes["status"],
+                      ", ".join(ROADMAP_STATUSES))
+    before = audit.snapshot(item)
+    for k, v in changes.items():
+        setattr(item, k, v)
+    if item.due < item.start:
+        raise refused("due", "before start", item.due.isoformat(), f">= {item.start}")
+    session.flush()
+    audit.record(session, actor, "update", "roadmap_item", item.id, before,
+                 audit.snapshot(item))
+    return item
+
+
+def complete_roadmap_item(session: Session, item_id: int, done_on: date, *,
+                          actor: str | None = None) -> RoadmapItem:
+    return update_roadmap_item(session, item_id, {"status": "done", "done_on": done_on},
+                               actor=actor)
+
+
+def get_roadmap_item(session: Session, item_id: int) -> RoadmapItem:
+    item = session.get(RoadmapItem, item_id)
+    if item is None:
+        raise not_found("roadmap item", item_id)
+    return item
+
+
+def list_roadmap_items(session: Session, *, person_id: int | None = None,
+                       org_id: int | None = None, team_id: int | None = None,
+                       open_only: bool = False) -> Sequence[RoadmapItem]:
+    q = (select(RoadmapItem).join(Person, Person.id == RoadmapItem.person_id)
+         .options(joinedload(RoadmapItem.person)))
+    if person_id is not None:
+        q = q.where(RoadmapItem.person_id == person_id)
+    if org_id is not None:
+        q = q.where(Person.org_id == org_id)
+    if team_id is not None:
+        q = q.where(Person.team_id == team_id)
+    if open_only:
+        q = q.where(RoadmapItem.status.in_(("planned", "in-progress")))
+    return session.scalars(q.order_by(RoadmapItem.start, RoadmapItem.id)).all()
+
+
+def overdue_roadmap_items(session: Session, today: date, *, org_id: int | None = None
+                          ) -> Sequence[RoadmapItem]:
+    """Open items of active people whose ``due`` date is before ``today``."""
+    q = (select(RoadmapItem).join(Person, Person.id == RoadmapItem.person_id)
+         .options(joinedload(RoadmapItem.person))
+         .where(RoadmapItem.status.in_(("planned", "in-progress")), RoadmapItem.due < today,
+                Person.active.is_(True)))
+    if org_id is not None:
+        q = q.where(Person.org_id == org_id)
+    return session.scalars(q.order_by(RoadmapItem.due, RoadmapItem.id)).all()
+
+
+def adopt_plan_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
+                        plan_id: int | None = None, actor: str | None = None
+                        ) -> list[RoadmapItem]:
+    """Turn a plan's roadmaps (``Plan.to_json()["roadmaps"]``) into roadmap items for the
+    people who exist in the organisation (planned hires are skipped). Items already adopted
+    from the same plan are not duplicated."""
+    created: list[RoadmapItem] = []
+    for roadmap in plan.get("roadmaps", ()):
+        if roadmap.get("hire"):
+            continue
+        person = get_person_by_key(session, org_id, str(roadmap.get("person")))
+        if person is None:
+            continue
+        existing = set()
+        if plan_id is not None:
+            existing = {(i.kind, i.ref, i.start) for i in session.scalars(
+                select(RoadmapItem).where(RoadmapItem.person_id == person.id,
+                                          RoadmapItem.plan_id == plan_id))}
+        for it in roadmap.get("items", ()):
+            start, end = date.fromisoformat(str(it["start"])), date.fromisoformat(str(it["end"]))
+            if (it["kind"], it["ref"], start) in existing:
+                continue
+            created.append(add_roadmap_item(
+                session, person.id, kind=it["kind"], ref=it["ref"], title=it["name"],
+                start=start, due=max(start, end), hours=float(it.get("hours") or 0),
+                plan_id=plan_id, actor=actor))
+    return created

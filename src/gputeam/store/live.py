@@ -1,0 +1,78 @@
+"""The live team as a :class:`~gputeam.scenario.Scenario`, so the planner runs on it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from gputeam.catalog import Catalog
+from gputeam.scenario import Constraints, Fleet, Retention, Scenario, parse_scenario
+from gputeam.store.people import current_skills, get_organisation, list_people
+from gputeam.store.schema import CertificationHeld, Person
+
+
+def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
+                  team_id: int | None = None, constraints: Constraints | None = None,
+                  retention: Retention | None = None, horizon_months: int = 12,
+                  mode: str = "template", currency: str | None = None,
+                  overrides: Mapping[str, Any] | None = None, catalog: Catalog | None = None
+                  ) -> Scenario:
+    """A validated scenario of the organisation's (or one team's) active people with their
+    current skills and latest certifications, planned against ``fleet``.
+
+    Raises :class:`gputeam.errors.ScenarioError` (path ``people[i]...``) when stored data no
+    longer fits the catalog, e.g. a skill domain that was removed.
+    """
+    org = get_organisation(session, org_id)
+    people = list_people(session, org_id, team_id=team_id)
+    skills = current_skills(session, [p.id for p in people]) if team_id is not None \
+        else current_skills(session, org_id=org_id)
+    certs = _latest_certifications(session, org_id, team_id)
+    data: dict[str, Any] = {
+        "organisation": org.name,
+        "start": start,
+        "currency": currency or org.currency,
+        "horizon_months": horizon_months,
+        "mode": mode,
+        "fleet": fleet.model_dump(),
+        "people": [_person(p, skills.get(p.id, {}), certs.get(p.id, [])) for p in people],
+        "constraints": (constraints or Constraints()).model_dump(),
+        "retention": (retention or Retention()).model_dump(),
+        "overrides": dict(overrides or {}),
+    }
+    return parse_scenario(data, file="<database>", catalog=catalog)
+
+
+def _person(p: Person, skills: dict[str, int], certs: list[CertificationHeld]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": p.key, "name": p.name, "title": p.title, "background": p.background,
+        "level": p.level, "experience_months": p.experience_months,
+        "weekly_study_hours": p.weekly_study_hours, "skills": dict(sorted(skills.items())),
+        "certifications": [{"id": c.cert_id, "earned": c.valid_from, "expires": c.valid_until}
+                           for c in certs],
+    }
+    if p.salary is not None:
+        out["salary"] = p.salary
+    if p.role:
+        out["role"] = p.role
+    return out
+
+
+def _latest_certifications(session: Session, org_id: int, team_id: int | None
+                           ) -> dict[int, list[CertificationHeld]]:
+    """Per person, the most recent certificate of each certification id."""
+    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
+         .where(Person.org_id == org_id, Person.active.is_(True)))
+    if team_id is not None:
+        q = q.where(Person.team_id == team_id)
+    latest: dict[tuple[int, str], CertificationHeld] = {}
+    for c in session.scalars(q.order_by(CertificationHeld.valid_from, CertificationHeld.id)):
+        latest[c.person_id, c.cert_id] = c
+    out: dict[int, list[CertificationHeld]] = {}
+    for (pid, _), c in sorted(latest.items()):
+        out.setdefault(pid, []).append(c)
+    return out

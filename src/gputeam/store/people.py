@@ -1,0 +1,216 @@
+"""Organisations, teams, people and skill ratings (with history)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from gputeam.store import audit
+from gputeam.store.errors import not_found, refused
+from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
+
+#: Person columns that callers may set (``add_person`` / ``update_person``).
+PERSON_FIELDS = ("key", "name", "email", "title", "background", "level", "experience_months",
+                 "weekly_study_hours", "salary", "role", "team_id", "active")
+
+
+# ---------------------------------------------------------------- organisations and teams
+def create_organisation(session: Session, name: str, *, currency: str = "USD",
+                        actor: str | None = None) -> Organisation:
+    if session.scalar(select(Organisation).where(Organisation.name == name)) is not None:
+        raise refused("organisation", "an organisation with this name exists", name)
+    org = Organisation(name=name, currency=currency)
+    session.add(org)
+    session.flush()
+    audit.record(session, actor, "create", "organisation", org.id, None, audit.snapshot(org))
+    return org
+
+
+def get_or_create_organisation(session: Session, name: str, *, actor: str | None = None
+                               ) -> Organisation:
+    org = session.scalar(select(Organisation).where(Organisation.name == name))
+    return org if org is not None else create_organisation(session, name, actor=actor)
+
+
+def get_organisation(session: Session, org_id: int) -> Organisation:
+    org = session.get(Organisation, org_id)
+    if org is None:
+        raise not_found("organisation", org_id)
+    return org
+
+
+def list_organisations(session: Session) -> Sequence[Organisation]:
+    return session.scalars(select(Organisation).order_by(Organisation.name)).all()
+
+
+def create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
+    get_organisation(session, org_id)
+    if session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name)):
+        raise refused("team", "a team with this name exists", name)
+    team = Team(org_id=org_id, name=name)
+    session.add(team)
+    session.flush()
+    audit.record(session, actor, "create", "team", team.id, None, audit.snapshot(team))
+    return team
+
+
+def get_or_create_team(session: Session, org_id: int, name: str, *, actor: str | None = None
+                       ) -> Team:
+    team = session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name))
+    return team if team is not None else create_team(session, org_id, name, actor=actor)
+
+
+def get_team(session: Session, team_id: int) -> Team:
+    team = session.get(Team, team_id)
+    if team is None:
+        raise not_found("team", team_id)
+    return team
+
+
+def list_teams(session: Session, org_id: int) -> Sequence[Team]:
+    return session.scalars(select(Team).where(Team.org_id == org_id).order_by(Team.name)).all()
+
+
+# ---------------------------------------------------------------- people
+def _check_person(values: Mapping[str, Any]) -> None:
+    unknown = set(values) - set(PERSON_FIELDS)
+    if unknown:
+        raise refused("person", "unknown fields", ", ".join(sorted(unknown)),
+                      ", ".join(PERSON_FIELDS))
+    checks = (("level", 1, 5), ("experience_months", 0, None), ("weekly_study_hours", 0, 40),
+              ("salary", 0, None))
+    for name, low, high in checks:
+        v = values.get(name)
+        if v is None:
+            continue
+        if v < low or (high is not None and v > high):
+            expected = f"{low}-{high}" if high is not None else f">= {low}"
+            raise refused(f"person.{name}", "out of range", v, expected)
+    for name in ("key", "name"):
+        if name in values and not str(values[name] or "").strip():
+            raise refused(f"person.{name}", "must not be empty", values[name])
+
+
+def add_person(session: Session, org_id: int, *, key: str, name: str,
+               actor: str | None = None, **fields: Any) -> Person:
+    """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
+    values = {"key": key, "name": name, **fields}
+    _check_person(values)
+    get_organisation(session, org_id)
+    if get_person_by_key(session, org_id, key) is not None:
+        raise refused("person.key", "a person with this id exists", key)
+    person = Person(org_id=org_id, **values)
+    session.add(person)
+    session.flush()
+    audit.record(session, actor, "create", "person", person.id, None, audit.snapshot(person))
+    return person
+
+
+def update_person(session: Session, person_id: int, changes: Mapping[str, Any], *,
+                  actor: str | None = None) -> Person:
+    _check_person(changes)
+    person = get_person(session, person_id)
+    if "key" in changes and changes["key"] != person.key and \
+            get_person_by_key(session, person.org_id, changes["key"]) is not None:
+        raise refused("person.key", "a person with this id exists", changes["key"])
+    before = audit.snapshot(person)
+    for k, v in changes.items():
+        setattr(person, k, v)
+    session.flush()
+    audit.record(session, actor, "update", "person", person.id, before, audit.snapshot(person))
+    return person
+
+
+def delete_person(session: Session, person_id: int, *, actor: str | None = None) -> None:
+    person = get_person(session, person_id)
+    audit.record(session, actor, "delete", "person", person.id, audit.snapshot(person), None)
+    session.delete(person)
+    session.flush()
+
+
+def get_person(session: Session, person_id: int) -> Person:
+    person = session.get(Person, person_id)
+    if person is None:
+        raise not_found("person", person_id)
+    return person
+
+
+def get_person_by_key(session: Session, org_id: int, key: str) -> Person | None:
+    return session.scalar(select(Person).where(Person.org_id == org_id, Person.key == key))
+
+
+def list_people(session: Session, org_id: int, *, team_id: int | None = None,
+                team_ids: Sequence[int] | None = None, active: bool | None = True,
+                search: str | None = None, limit: int | None = None, offset: int = 0
+                ) -> Sequence[Person]:
+    """People of an organisation ordered by name; ``team_ids`` restricts to several teams
+    (a manager's), ``search`` matches name or key case-insensitively."""
+    q = select(Person).where(Person.org_id == org_id)
+    if team_id is not None:
+        q = q.where(Person.team_id == team_id)
+    if team_ids is not None:
+        q = q.where(Person.team_id.in_(list(team_ids)))
+    if active is not None:
+        q = q.where(Person.active == active)
+    if search:
+        like = f"%{search.lower()}%"
+        q = q.where(func.lower(Person.name).like(like) | func.lower(Person.key).like(like))
+    q = q.order_by(Person.name, Person.id).offset(offset)
+    if limit is not None:
+        q = q.limit(limit)
+    return session.scalars(q).all()
+
+
+def count_people(session: Session, org_id: int, *, team_id: int | None = None) -> int:
+    q = select(func.count(Person.id)).where(Person.org_id == org_id, Person.active.is_(True))
+    if team_id is not None:
+        q = q.where(Person.team_id == team_id)
+    return session.scalar(q) or 0
+
+
+# ---------------------------------------------------------------- skills
+def rate_skill(session: Session, person_id: int, domain: str, proficiency: int, *,
+               rated_at: datetime | None = None, rated_by: str | None = None,
+               note: str = "") -> SkillRating:
+    """Record a rating; earlier ratings stay as history."""
+    if not 0 <= proficiency <= 4:
+        raise refused(f"skills.{domain}", "proficiency out of range", proficiency, "0-4")
+    get_person(session, person_id)
+    rating = SkillRating(person_id=person_id, domain=domain, proficiency=proficiency,
+                         rated_at=rated_at or utcnow(), rated_by=rated_by, note=note)
+    session.add(rating)
+    session.flush()
+    audit.record(session, rated_by, "rate", "skill", person_id, None, audit.snapshot(rating))
+    return rating
+
+
+def current_skills(session: Session, person_ids: Sequence[int] | None = None, *,
+                   org_id: int | None = None) -> dict[int, dict[str, int]]:
+    """The latest rating per person and domain, ``{person_id: {domain: proficiency}}``, for
+    the given people or for everyone in ``org_id``."""
+    out: dict[int, dict[str, int]] = {pid: {} for pid in person_ids or ()}
+    q = select(SkillRating.person_id, SkillRating.domain, SkillRating.proficiency)
+    if org_id is not None:
+        q = q.join(Person, Person.id == SkillRating.person_id).where(Person.org_id == org_id)
+    elif person_ids:
+        q = q.where(SkillRating.person_id.in_(list(person_ids)))
+    else:
+        return out
+    q = q.order_by(SkillRating.person_id, SkillRating.domain, SkillRating.rated_at,
+                   SkillRating.id)
+    for pid, domain, proficiency in session.execute(q):
+        out.setdefault(pid, {})[domain] = proficiency  # later rows overwrite earlier ones
+    return out
+
+
+def skill_history(session: Session, person_id: int, domain: str | None = None
+                  ) -> Sequence[SkillRating]:
+    q = select(SkillRating).where(SkillRating.person_id == person_id)
+    if domain is not None:
+        q = q.where(SkillRating.domain == domain)
+    return session.scalars(q.order_by(SkillRating.domain, SkillRating.rated_at,
+                                      SkillRating.id)).all()

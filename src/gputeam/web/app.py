@@ -1,0 +1,162 @@
+"""The app factory: :func:`create_app` builds one FastAPI app from explicit settings.
+
+Nothing is created at import time. The app holds no per-user state: sessions are signed
+cookies and everything else (users, tokens, login failures, plans) is in the database,
+so several processes behind a load balancer serve the same users.
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import asynccontextmanager
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from gputeam.errors import InputError
+from gputeam.web.security import Session, SessionSigner
+from gputeam.web.settings import Settings
+
+HERE = Path(__file__).parent
+SESSION_COOKIE = "gputeam_session"
+API_PREFIX = "/api/v1"
+
+
+class Clock:
+    """Today's date for the app; tests pin it. The planner never reads the clock itself."""
+
+    def __init__(self, fixed: date | None = None) -> None:
+        self.fixed = fixed
+
+    def today(self) -> date:
+        return self.fixed or date.today()
+
+
+def create_app(settings: Settings, *, database: Any = None, today: date | None = None) -> FastAPI:
+    """Build the app. ``database`` (a :class:`gputeam.store.Database`) may be passed in by
+    tests; otherwise it is opened (and migrated) from ``settings.db`` at start-up."""
+    from gputeam.web import api, pages
+
+    secret = settings.secret_key or secrets.token_urlsafe(48)  # dev mode only (validated)
+    owns_db = database is None
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        if app.state.db is None:
+            from gputeam.store import open_database
+
+            app.state.db = open_database(settings.db)
+        yield
+        if owns_db and app.state.db is not None:
+            app.state.db.dispose()
+
+    app = FastAPI(
+        title="gputeam",
+        version=_version(),
+        description="Plan and track the team that runs GPU / AI infrastructure. "
+        "Authenticate with a session cookie (browser) or `Authorization: Bearer <token>`.",
+        lifespan=lifespan,
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=f"{API_PREFIX}/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.db = database
+    app.state.signer = SessionSigner(secret, settings.session_max_age)
+    app.state.clock = Clock(today)
+    app.state.templates = _templates()
+    app.state.catalog_cache = {}
+    app.state.plan_cache = {}
+
+    @app.middleware("http")
+    async def session_cookie(request: Request, call_next: Any) -> Response:
+        signer: SessionSigner = request.app.state.signer
+        raw = request.cookies.get(SESSION_COOKIE)
+        session = signer.loads(raw)
+        fresh = session is None
+        if session is None:
+            session = Session.anonymous()
+        request.state.session = session
+        request.state.session_changed = fresh
+        response: Response = await call_next(request)
+        if request.state.session_changed and not request.url.path.startswith(API_PREFIX):
+            set_session_cookie(request, response, request.state.session)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        return response
+
+    @app.exception_handler(InputError)
+    async def input_error(request: Request, exc: InputError) -> Response:
+        return problem(422, "Invalid input", f"{len(exc.problems)} problem(s) in the {exc.kind}",
+                       type_=f"urn:gputeam:problem:{exc.kind}",
+                       problems=[p.as_dict() for p in exc.problems])
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        problems = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
+                    for e in exc.errors()]
+        return problem(422, "Invalid request", f"{len(problems)} problem(s) in the request",
+                       type_="urn:gputeam:problem:request", problems=problems)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith(API_PREFIX) or exc.status_code not in (401, 403, 404):
+            resp = problem(exc.status_code, _TITLES.get(exc.status_code, "Error"),
+                           str(exc.detail))
+            for k, v in (exc.headers or {}).items():
+                resp.headers[k] = v
+            return resp
+        if exc.status_code == 401:
+            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+        return pages.error_page(request, exc.status_code, str(exc.detail))
+
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.include_router(api.router, prefix=API_PREFIX)
+    app.include_router(pages.router)
+    return app
+
+
+_TITLES = {400: "Bad request", 401: "Not authenticated", 403: "Forbidden", 404: "Not found",
+           405: "Method not allowed", 409: "Conflict", 413: "Too large",
+           422: "Invalid input", 429: "Too many requests"}
+
+
+def problem(status: int, title: str, detail: str, *, type_: str = "about:blank",
+            **extra: Any) -> JSONResponse:
+    """An RFC 9457 problem document."""
+    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
+    return JSONResponse(body, status_code=status, media_type="application/problem+json")
+
+
+def set_session_cookie(request: Request, response: Response, session: Session) -> None:
+    settings: Settings = request.app.state.settings
+    secure = settings.secure_cookies
+    if secure is None:
+        secure = request.url.scheme == "https"
+    response.set_cookie(SESSION_COOKIE, request.app.state.signer.dumps(session),
+                        max_age=settings.session_max_age, httponly=True, samesite="lax",
+                        secure=secure, path="/")
+
+
+def _templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    from gputeam.web import fmt
+
+    templates.env.filters.update(fmt.FILTERS)
+    return templates
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gputeam")
+    except PackageNotFoundError:  # pragma: no cover
+        return "0"

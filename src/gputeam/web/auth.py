@@ -1,0 +1,165 @@
+"""Authentication for pages and API: who is calling, may they, and login itself.
+
+- :func:`principal` reads ``Authorization: Bearer <token>`` (API tokens, scoped) or the
+  signed session cookie and loads the user from the database (so a deactivated user or a
+  changed password takes effect at once, in every process).
+- :func:`require` is the FastAPI dependency each route declares with its permission.
+- :func:`check_csrf` guards every state-changing request authenticated by cookie.
+- :func:`login` verifies a password with login rate limiting kept in the database
+  (failures are audit-log entries), so the limit holds across processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fastapi import HTTPException, Request
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session as DbSession
+
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.security import (
+    Session,
+    hash_api_token,
+    hash_password,
+    needs_rehash,
+    password_fingerprint,
+    verify_password,
+)
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+CSRF_HEADER = "X-CSRF-Token"
+CSRF_FIELD = "csrf_token"
+
+
+def _user_principal(db_session: DbSession, user: Any, **kw: Any) -> Principal:
+    from gputeam.store.schema import TeamMembership
+
+    teams = frozenset(db_session.scalars(
+        select(TeamMembership.team_id).where(TeamMembership.user_id == user.id)))
+    return Principal(user_id=user.id, username=user.username, role=user.role,
+                     person_id=user.person_id, team_ids=teams, **kw)
+
+
+def load_principal(request: Request) -> Principal | None:
+    """The caller, or ``None`` when anonymous. Cached on the request."""
+    if hasattr(request.state, "principal"):
+        return request.state.principal  # type: ignore[no-any-return]
+    from gputeam.store.schema import ApiToken, User
+
+    found: Principal | None = None
+    header = request.headers.get("authorization", "")
+    with request.app.state.db.session() as s:
+        if header[:7].lower() == "bearer ":
+            token = s.scalar(select(ApiToken).where(
+                ApiToken.token_hash == hash_api_token(header[7:].strip())))
+            now = datetime.now(UTC)
+            if (token is None or token.revoked_at is not None
+                    or (token.expires_at is not None and token.expires_at <= now)
+                    or not token.user.active):
+                raise HTTPException(401, "invalid, expired or revoked API token",
+                                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
+                token.last_used_at = now
+            found = _user_principal(s, token.user, scopes=frozenset(token.scopes), via="token")
+        else:
+            session: Session = request.state.session
+            if session.uid is not None:
+                user = s.get(User, session.uid)
+                if (user is not None and user.active
+                        and password_fingerprint(user.password_hash) == session.fp):
+                    found = _user_principal(s, user)
+    request.state.principal = found
+    return found
+
+
+def require(perm: Perm) -> Callable[[Request], Principal]:
+    """A dependency: the caller must be authenticated and hold ``perm``."""
+
+    def dependency(request: Request) -> Principal:
+        who = load_principal(request)
+        if who is None:
+            raise HTTPException(401, "authentication required",
+                                headers={"WWW-Authenticate": "Bearer"})
+        if not who.can(perm):
+            raise HTTPException(403, f"your role ({who.role}) or token scopes do not allow "
+                                f"{perm.value}")
+        if request.method not in SAFE_METHODS and who.via == "session":
+            check_csrf(request)
+        return who
+
+    dependency.__name__ = f"require_{perm.name.lower()}"
+    return dependency
+
+
+def check_csrf(request: Request, form_token: str | None = None) -> None:
+    """Cookie-authenticated unsafe requests must echo the CSRF token (header or field)."""
+    token = request.headers.get(CSRF_HEADER) or form_token
+    if not request.app.state.signer.csrf_ok(request.state.session, token):
+        raise HTTPException(403, "missing or invalid CSRF token; reload the page and retry")
+
+
+def csrf_token(request: Request) -> str:
+    return request.app.state.signer.csrf_token(request.state.session)  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- login and rate limiting
+class LoginRefused(Exception):
+    def __init__(self, message: str, status: int = 401, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _recent_failures(s: DbSession, username: str, address: str, window: int) -> tuple[int, int]:
+    from gputeam.store.schema import AuditEntry
+
+    since = datetime.now(UTC) - timedelta(seconds=window)
+    base = select(func.count(AuditEntry.id)).where(AuditEntry.action == "login-failed",
+                                                   AuditEntry.at >= since)
+    by_user = s.scalar(base.where(AuditEntry.entity_id == username.lower())) or 0
+    by_addr = s.scalar(base.where(AuditEntry.actor == f"ip:{address}")) or 0
+    return by_user, by_addr
+
+
+def login(request: Request, username: str, password: str) -> Session:
+    """Check the password; return the new (rotated) session or raise :class:`LoginRefused`.
+
+    At most ``login_max_failures`` failures per account and per address in
+    ``login_window_seconds``; after that every attempt is refused (429) without checking
+    the password, until the window has passed.
+    """
+    from gputeam.store import audit
+    from gputeam.store.schema import User
+
+    settings = request.app.state.settings
+    address = client_address(request)
+    name = username.strip()
+    with request.app.state.db.session() as s:
+        by_user, by_addr = _recent_failures(s, name, address, settings.login_window_seconds)
+        if max(by_user, by_addr) >= settings.login_max_failures:
+            raise LoginRefused("too many failed logins; wait a few minutes and retry", 429,
+                               settings.login_window_seconds)
+        user = s.scalar(select(User).where(func.lower(User.username) == name.lower()))
+        ok = verify_password(user.password_hash if user else None, password)
+        if not ok or user is None or not user.active:
+            audit.record(s, f"ip:{address}", "login-failed", "user", name.lower())
+            failed = True
+        else:
+            failed = False
+            if needs_rehash(user.password_hash):
+                user.password_hash = hash_password(password)
+            user.last_login_at = datetime.now(UTC)
+            audit.record(s, user.username, "login", "user", user.id)
+            session = Session.anonymous()
+            session = Session(sid=session.sid, uid=user.id,
+                              fp=password_fingerprint(user.password_hash))
+    if failed:
+        raise LoginRefused("wrong username or password")
+    return session

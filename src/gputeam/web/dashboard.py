@@ -1,0 +1,161 @@
+"""The dashboard: one dict built from the live team (and the latest plan), rendered as HTML
+by the page and as JSON by ``GET /api/v1/dashboard``.
+
+Pure functions over scenario and plan models; the caller fetches the data.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date, timedelta
+from typing import Any
+
+from gputeam.catalog import Catalog
+from gputeam.scenario.models import HeldCertification, Person, Scenario
+
+EXPIRY_WINDOWS = (30, 60, 90)
+#: Proficiency that counts a person towards a domain's bus factor (3 = proficient).
+BUS_FACTOR_PROFICIENCY = 3
+
+
+def cert_expiry(held: HeldCertification, catalog: Catalog) -> date | None:
+    if held.expires is not None:
+        return held.expires
+    cert = catalog.certifications.get(held.id)
+    if cert is None or not cert.validity_months:
+        return None
+    months = held.earned.month - 1 + cert.validity_months
+    year, month = held.earned.year + months // 12, months % 12 + 1
+    day = min(held.earned.day, 28)
+    return date(year, month, day)
+
+
+def cert_status(expires: date | None, today: date, soon_days: int = 90) -> str:
+    """'valid', 'expiring' (within ``soon_days``) or 'expired'."""
+    if expires is None:
+        return "valid"
+    if expires < today:
+        return "expired"
+    if expires <= today + timedelta(days=soon_days):
+        return "expiring"
+    return "valid"
+
+
+def valid_cert_ids(person: Person, catalog: Catalog, today: date) -> set[str]:
+    return {h.id for h in person.certifications
+            if cert_status(cert_expiry(h, catalog), today) != "expired"}
+
+
+def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> dict[int, list]:
+    """Certifications expiring within 30 / 60 / 90 days (each window includes the shorter)."""
+    out: dict[int, list[dict[str, Any]]] = {d: [] for d in EXPIRY_WINDOWS}
+    horizon = today + timedelta(days=max(EXPIRY_WINDOWS))
+    for p in people:
+        for h in p.certifications:
+            exp = cert_expiry(h, catalog)
+            if exp is None or exp < today or exp > horizon:
+                continue
+            row = {"person": p.id, "name": p.name, "certification": h.id,
+                   "expires": exp.isoformat(), "days": (exp - today).days}
+            for d in EXPIRY_WINDOWS:
+                if exp <= today + timedelta(days=d):
+                    out[d].append(row)
+    for rows in out.values():
+        rows.sort(key=lambda r: (r["days"], r["name"]))
+    return out
+
+
+def bus_factor(people: tuple[Person, ...], catalog: Catalog) -> list[dict[str, Any]]:
+    """Per skill domain: how many people are at least proficient (1 = key-person risk)."""
+    counts: Counter[str] = Counter()
+    for p in people:
+        for domain, prof in p.skills.items():
+            if prof >= BUS_FACTOR_PROFICIENCY:
+                counts[domain] += 1
+    rows = [{"domain": d.id, "name": d.name, "people": counts.get(d.id, 0)}
+            for d in catalog.domains.values()]
+    rows.sort(key=lambda r: (r["people"], r["domain"]))
+    return rows
+
+
+def coverage_at(plan: Any, people: tuple[Person, ...], month: int) -> dict[str, Any]:
+    """Share of the plan's target slots at ``month`` filled by current people who hold that
+    role at a level within the slot's range."""
+    target = plan.target.at(month)
+    have = Counter((p.role, p.level) for p in people if p.role)
+    needed = filled = 0
+    roles = []
+    for slot in target.slots:
+        n = sum(c for (role, level), c in have.items()
+                if role == slot.role and slot.level_min <= level <= slot.level_max)
+        got = min(n, slot.count)
+        needed += slot.count
+        filled += got
+        roles.append({"role": slot.role, "needed": slot.count, "filled": got})
+    return {"month": target.month, "date": target.date.isoformat(), "gpus": target.gpus,
+            "needed": needed, "filled": filled,
+            "share": round(filled / needed, 3) if needed else 1.0, "roles": roles}
+
+
+def compliance(plan: Any, people: tuple[Person, ...], catalog: Catalog,
+               today: date) -> list[dict[str, Any]]:
+    """Per role in the deadline target: share of people in that role who hold a valid
+    certification from every required group."""
+    target = plan.target.at(plan.gaps.month)
+    rows = []
+    for slot in target.slots:
+        if not slot.certifications:
+            continue
+        members = [p for p in people if p.role == slot.role]
+        ok = sum(1 for p in members
+                 if all(set(group) & valid_cert_ids(p, catalog, today)
+                        for group in slot.certifications))
+        rows.append({"role": slot.role, "people": len(members), "compliant": ok,
+                     "share": round(ok / len(members), 3) if members else None,
+                     "required": [list(g) for g in slot.certifications]})
+    return rows
+
+
+def annual_cost(people: tuple[Person, ...], catalog: Catalog) -> float:
+    total = 0.0
+    for p in people:
+        if p.salary is not None:
+            total += p.salary
+        else:
+            level = catalog.levels.get(p.level)
+            total += level.salary_usd.mid if level else 0.0
+    return round(total, 2)
+
+
+def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -> dict[str, Any]:
+    """The dashboard as one JSON-ready dict."""
+    people = scenario.people
+    out: dict[str, Any] = {
+        "organisation": scenario.organisation,
+        "today": today.isoformat(),
+        "currency": scenario.currency,
+        "headcount": len(people),
+        "annual_salary_cost": annual_cost(people, catalog),
+        "by_role": dict(sorted(Counter(p.role or "(none)" for p in people).items())),
+        "expiring": {str(d): rows for d, rows in expiring(people, catalog, today).items()},
+        "bus_factor": bus_factor(people, catalog),
+        "plan": None,
+    }
+    if plan is not None:
+        out["plan"] = {
+            "coverage_now": coverage_at(plan, people, 1),
+            "coverage_deadline": coverage_at(plan, people, plan.gaps.month),
+            "planned_coverage_deadline": _planned(plan),
+            "compliance": compliance(plan, people, catalog, today),
+            "first_year_cost": plan.costs.first_year,
+            "hires": sum(h.count for h in plan.sourcing.hires),
+            "warnings": [w.message for w in plan.warnings],
+        }
+    return out
+
+
+def _planned(plan: Any) -> float | None:
+    cov = plan.sourcing.coverage_by_month
+    if not cov:
+        return None
+    return round(cov[min(plan.gaps.month, len(cov)) - 1], 3)

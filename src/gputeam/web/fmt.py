@@ -1,0 +1,35 @@
+"""Jinja2 filters shared by the pages: numbers, money, percentages, dates."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+
+def money(value: Any, currency: str = "USD") -> str:
+    if value is None:
+        return "–"
+    return f"{currency} {float(value):,.0f}"
+
+
+def pct(value: Any) -> str:
+    if value is None:
+        return "–"
+    return f"{float(value) * 100:.0f}%"
+
+
+def num(value: Any, digits: int = 0) -> str:
+    if value is None:
+        return "–"
+    return f"{float(value):,.{digits}f}"
+
+
+def isodate(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value)[:10]
+
+
+FILTERS = {"money": money, "pct": pct, "num": num, "isodate": isodate}

@@ -1,0 +1,93 @@
+"""The web app's one typed settings object (environment prefix ``GPUTEAM_``).
+
+Built explicitly by whoever starts the app (``gputeam serve``, a test, an ASGI factory);
+nothing reads the environment at import time. Outside development mode it refuses an
+empty, short or well-known secret key, because the key signs session cookies and CSRF
+tokens: anybody who knows it can log in as anybody.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from gputeam.errors import InputError, Problem
+
+#: Secrets seen in examples and templates; never acceptable outside development.
+KNOWN_SECRETS = frozenset({"", "changethis", "change-me", "changeme", "secret", "dev",
+                           "development", "gputeam", "insecure"})
+MIN_SECRET_LENGTH = 32
+
+
+class SettingsError(InputError):
+    kind = "settings"
+
+
+class Settings(BaseSettings):
+    """Everything the web app needs to start. Each field is read from ``GPUTEAM_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="GPUTEAM_", extra="ignore", frozen=True)
+
+    db: str | None = Field(
+        default=None,
+        description="SQLAlchemy database URL (sqlite:///... or postgresql://...); "
+        "default: the embedded SQLite file in the user's data directory.")
+    secret_key: str = Field(
+        default="", description="Signs session cookies and CSRF tokens; 32+ random characters.")
+    dev: bool = Field(
+        default=False,
+        description="Development mode: allows an empty secret (a random one per process).")
+    secure_cookies: bool | None = Field(
+        default=None,
+        description="Mark cookies Secure. Default: when the request came over HTTPS "
+        "(directly or via X-Forwarded-Proto from a trusted proxy).")
+    session_max_age: int = Field(default=14 * 24 * 3600, ge=60,
+                                 description="Session lifetime in seconds.")
+    login_max_failures: int = Field(
+        default=5, ge=1, description="Failed logins allowed per account or address per window.")
+    login_window_seconds: int = Field(default=300, ge=1,
+                                      description="Login rate-limit window in seconds.")
+    catalog_extra: str | None = Field(
+        default=None, description="Path of a --catalog-extra YAML file applied to the catalog.")
+
+    @model_validator(mode="after")
+    def _safe_secret(self) -> Settings:
+        if self.dev:
+            return self
+        problem = None
+        if self.secret_key.strip().lower() in KNOWN_SECRETS:
+            problem = "is empty or a well-known default"
+        elif len(self.secret_key) < MIN_SECRET_LENGTH:
+            problem = f"is shorter than {MIN_SECRET_LENGTH} characters"
+        if problem:
+            raise SettingsError([Problem(
+                path="GPUTEAM_SECRET_KEY",
+                message=f"the secret key {problem}; refusing to start outside development mode",
+                expected=f"{MIN_SECRET_LENGTH}+ random characters",
+                hint="generate one with: python -c 'import secrets; "
+                     "print(secrets.token_urlsafe(48))', or set GPUTEAM_DEV=1 on a "
+                     "development machine")])
+        return self
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with explicit values (e.g. CLI flags) on top.
+
+    Raises :class:`SettingsError` (an :class:`~gputeam.errors.InputError`) with a clear
+    message instead of pydantic's ValidationError.
+    """
+    from pydantic import ValidationError
+
+    values = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Settings(**values)  # type: ignore[arg-type]
+    except SettingsError:
+        raise
+    except ValidationError as exc:
+        inner = [e.get("ctx", {}).get("error") for e in exc.errors()]
+        if inner and all(isinstance(e, SettingsError) for e in inner):
+            raise inner[0] from None
+        raise SettingsError([
+            Problem(path="GPUTEAM_" + "_".join(str(p) for p in e["loc"]).upper(),
+                    message=e["msg"], found=repr(e.get("input")))
+            for e in exc.errors()]) from None
