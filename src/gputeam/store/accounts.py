@@ -10,6 +10,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -18,11 +19,14 @@ from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, utcnow
 
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
 TOKEN_PREFIX = "gpt_"
 _DUMMY_HASH: list[str] = []
 
 
-def _hasher():  # type: ignore[no-untyped-def]
+def _hasher() -> PasswordHasher:
     from argon2 import PasswordHasher
 
     return PasswordHasher()

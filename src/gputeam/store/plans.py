@@ -51,8 +51,10 @@ def list_scenarios(session: Session, org_id: int, *, all_versions: bool = False
                            .order_by(SavedScenario.name, SavedScenario.version.desc())).all()
     if all_versions:
         return rows
-    seen: set[str] = set()
-    return [r for r in rows if not (r.name in seen or seen.add(r.name))]
+    latest: dict[str, SavedScenario] = {}
+    for r in rows:
+        latest.setdefault(r.name, r)
+    return list(latest.values())
 
 
 def save_plan(session: Session, scenario_id: int, plan: Mapping[str, Any], computed_for: date,
