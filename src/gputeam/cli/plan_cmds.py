@@ -1,0 +1,211 @@
+"""`gputeam plan`, `roi`, `example`, `schema`."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from gputeam.cli.main import friendly
+
+FORMATS = ("table", "json", "md", "html", "xlsx", "ics")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("plan")(friendly(plan_cmd))
+    app.command("roi")(friendly(roi_cmd))
+    app.command("example")(friendly(example_cmd))
+    app.command("schema")(friendly(schema_cmd))
+
+
+def _bad(path: str, message: str, found: str | None = None, expected: str | None = None) -> Any:
+    from gputeam.errors import InputError, Problem
+
+    return InputError([Problem(path=path, message=message, found=found, expected=expected)])
+
+
+def load_input(file: Path | None, example: str | None, catalog_extra: Path | None) -> Any:
+    """(scenario, catalog) from a file or a bundled example, with --catalog-extra applied."""
+    from gputeam._yaml import load_with_lines
+    from gputeam.cli.common import read_catalog_extra
+    from gputeam.scenario import catalog_for, example_text, parse_scenario
+    from gputeam.scenario.models import Scenario
+
+    if (file is None) == (example is None):
+        raise _bad("FILE", "give a scenario file or --example NAME (one of them)",
+                   expected="finance, healthcare or startup for --example")
+    if example is not None:
+        text, name = example_text(example), f"<example {example}>"
+    else:
+        assert file is not None
+        try:
+            text, name = file.read_text("utf-8"), str(file)
+        except FileNotFoundError:
+            raise _bad("FILE", "file not found", found=str(file)) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise _bad("FILE", f"cannot read: {exc}", found=str(file)) from None
+    extra = read_catalog_extra(catalog_extra)
+    data, lines = load_with_lines(text, name)
+    if isinstance(data, dict):
+        try:
+            probe = Scenario.model_validate(data)
+        except Exception:
+            probe = None
+        if probe is not None:
+            catalog = catalog_for(probe, name, lines, extra)
+            return parse_scenario(data, name, lines, catalog), catalog
+    return parse_scenario(data, name, lines), None
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    import os
+    import tempfile
+
+    path = path.resolve()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def plan_cmd(
+    file: Annotated[Path | None, typer.Argument(help="Scenario YAML/JSON file.")] = None,
+    example: Annotated[str | None, typer.Option(help="Bundled example: finance, healthcare, "
+                                                "startup.")] = None,
+    mode: Annotated[str | None, typer.Option(help="template or lean (overrides the "
+                                             "scenario).")] = None,
+    format: Annotated[str | None, typer.Option(
+        "--format", "-f", help="table, json, md, html, xlsx or ics (default: from --out, "
+        "else table).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report here.")] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
+                                                       "(YAML).")] = None,
+    today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
+) -> None:
+    """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI."""
+    from rich.console import Console
+
+    from gputeam.report import EXTENSIONS, render
+
+    fmt = format
+    if fmt is None:
+        fmt = EXTENSIONS.get(out.suffix.lstrip(".").lower(), "table") if out else "table"
+    if fmt not in FORMATS:
+        raise _bad("--format", "unknown format", found=repr(fmt), expected=", ".join(FORMATS))
+    if mode is not None and mode not in ("template", "lean"):
+        raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
+    if fmt == "table" and out is not None:
+        raise _bad("--out", "the table format prints to the terminal",
+                   expected="--format json, md, html, xlsx or ics with --out")
+    if fmt in ("xlsx",) and out is None:
+        raise _bad("--out", f"{fmt} output needs a file", expected="--out plan.xlsx")
+    when = _date(today)
+    err = Console(stderr=True)
+    with err.status("planning ...", spinner="dots") if err.is_terminal else _null():
+        scenario, catalog = load_input(file, example, catalog_extra)
+        if mode is not None:
+            scenario = scenario.model_copy(update={"mode": mode})
+        from gputeam.catalog import load_catalog
+        from gputeam.planning import plan
+
+        result = plan(scenario, catalog or load_catalog(), when)
+        data = render(result, fmt) if fmt != "table" else b""
+    if out is not None:
+        _write_atomic(out, data)
+    if fmt == "table" or out is not None:
+        from gputeam.report.table import print_plan
+
+        print_plan(result, Console())
+        if out is not None:
+            Console().print(f"[green]wrote[/] {out} ({fmt}, {len(data):,} bytes)")
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *a: object) -> None:
+        return None
+
+
+def _date(text: str | None) -> date:
+    if text is None:
+        return date.today()
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise _bad("--today", "not a date", found=repr(text), expected="YYYY-MM-DD") from None
+
+
+def roi_cmd(
+    file: Annotated[Path | None, typer.Argument(help="Scenario file (ROI of its plan).")] = None,
+    article: Annotated[bool, typer.Option("--article", help="The article's worked example "
+                                          "(§9).")] = False,
+    example: Annotated[str | None, typer.Option(help="Bundled example.")] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
+    today: Annotated[str | None, typer.Option(help="Plan as of this date.")] = None,
+) -> None:
+    """Return on the training investment: net ROI, benefit-cost ratio, payback."""
+    import json
+
+    from rich.console import Console
+
+    from gputeam.catalog import load_catalog
+    from gputeam.planning import article_roi, plan
+
+    if format not in ("table", "json"):
+        raise _bad("--format", "unknown format", found=repr(format), expected="table or json")
+    if article:
+        roi = article_roi(load_catalog())
+    else:
+        scenario, catalog = load_input(file, example, None)
+        roi = plan(scenario, catalog or load_catalog(), _date(today)).roi
+    if format == "json":
+        sys.stdout.write(json.dumps(roi.model_dump(mode="json"), indent=2) + "\n")
+        return
+    from gputeam.report.table import print_roi
+
+    print_roi(roi, Console())
+
+
+def example_cmd(
+    name: Annotated[str, typer.Argument(help="finance, healthcare or startup")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write it "
+                                             "(default NAME.yaml; '-' for stdout).")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a bundled example scenario to start from."""
+    from gputeam.scenario import example_text
+
+    text = example_text(name)
+    if out is not None and str(out) == "-":
+        sys.stdout.write(text)
+        return
+    target = out or Path(f"{name}.yaml")
+    if target.exists() and not force:
+        raise _bad("--out", "file exists (use --force to overwrite)", found=str(target))
+    _write_atomic(target, text.encode("utf-8"))
+    typer.echo(f"wrote {target}")
+
+
+def schema_cmd(
+    name: Annotated[str, typer.Argument(help="plan or scenario")],
+) -> None:
+    """Print the JSON Schema of the plan output or of scenario files."""
+    import json
+
+    from gputeam.report.json_out import schema
+
+    if name not in ("plan", "scenario"):
+        raise _bad("NAME", "unknown schema", found=repr(name), expected="plan or scenario")
+    sys.stdout.write(json.dumps(schema(name), indent=2) + "\n")
