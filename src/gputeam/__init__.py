@@ -1,0 +1,54 @@
+"""gputeam: plan, build and track the team that runs GPU / AI infrastructure.
+
+The Python API mirrors the command line::
+
+    from datetime import date
+    import gputeam
+
+    scenario = gputeam.load_example("finance")
+    result = gputeam.plan(scenario, gputeam.load_catalog(), date.today())
+
+Names are imported lazily so that ``import gputeam`` (and ``gputeam --help``) stays fast.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "Catalog": "gputeam.catalog",
+    "load_catalog": "gputeam.catalog",
+    "Scenario": "gputeam.scenario",
+    "load_scenario": "gputeam.scenario",
+    "load_example": "gputeam.scenario",
+    "Plan": "gputeam.planning",
+    "plan": "gputeam.planning",
+    "article_roi": "gputeam.planning",
+    "InputError": "gputeam.errors",
+    "ScenarioError": "gputeam.errors",
+    "CatalogError": "gputeam.errors",
+    "Problem": "gputeam.errors",
+}
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+if TYPE_CHECKING:
+    from gputeam.catalog import Catalog, load_catalog
+    from gputeam.errors import CatalogError, InputError, Problem, ScenarioError
+    from gputeam.planning import Plan, article_roi, plan
+    from gputeam.scenario import Scenario, load_example, load_scenario
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        value = getattr(import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'gputeam' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
