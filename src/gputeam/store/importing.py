@@ -1,0 +1,501 @@
+"""Importing the roster and certifications from CSV or XLSX: all or nothing.
+
+Each import validates every row first. If any cell is bad, :class:`ImportRejected` lists
+every problem (row number as the spreadsheet shows it, column, value, reason) and nothing
+is written. Otherwise all rows are written in the caller's transaction, so a crash or a
+killed process leaves the database as it was before the import. ``dry_run=True`` reports
+what would change without writing.
+
+Roster columns (case and spacing ignored; see ``ROSTER_ALIASES``): ``id`` (required),
+``name`` (required for new people), ``email``, ``title``, ``background``, ``level``,
+``experience_months``, ``weekly_study_hours``, ``salary``, ``role``, ``team``, ``active``,
+and one column per skill domain: its catalog id (``linux``), ``skill:<id>`` or its catalog
+name, holding a proficiency 0-4 or its name (none, aware, working, proficient, expert).
+
+Certification columns: ``person`` (the roster id), ``certification`` (catalog id or
+name), ``valid_from``, ``valid_until`` (default: from the catalog's validity), ``evidence``.
+
+``mapping`` renames the file's columns (``{"Personalnummer": "id"}``); map a column to
+``"-"`` to ignore it. Unknown columns are an error rather than silently dropped.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.orm import Session
+
+from gputeam.catalog import Catalog, load_catalog
+from gputeam.errors import Problem
+from gputeam.store import audit
+from gputeam.store.certifications import default_valid_until
+from gputeam.store.errors import ImportRejected
+from gputeam.store.people import current_skills, get_organisation
+from gputeam.store.schema import CertificationHeld, Person, SkillRating, Team, utcnow
+from gputeam.store.tables import (
+    BadCell,
+    Cell,
+    Table,
+    boolean,
+    day,
+    integer,
+    is_blank,
+    number,
+    read_table,
+    text,
+)
+
+ROSTER_FIELDS = ("id", "name", "email", "title", "background", "level", "experience_months",
+                 "weekly_study_hours", "salary", "role", "team", "active")
+ROSTER_ALIASES = {
+    "key": "id", "person": "id", "person_id": "id", "employee_id": "id", "employee": "id",
+    "full_name": "name", "e_mail": "email", "mail": "email", "job_title": "title",
+    "experience": "experience_months", "months_experience": "experience_months",
+    "experience_months_": "experience_months", "study_hours": "weekly_study_hours",
+    "study_hours_per_week": "weekly_study_hours", "weekly_hours": "weekly_study_hours",
+    "team_name": "team", "competency_level": "level",
+}
+CERT_FIELDS = ("person", "certification", "valid_from", "valid_until", "evidence")
+CERT_ALIASES = {
+    "id": "person", "person_id": "person", "employee_id": "person", "key": "person",
+    "cert": "certification", "cert_id": "certification", "certification_id": "certification",
+    "earned": "valid_from", "issued": "valid_from", "date": "valid_from",
+    "obtained": "valid_from", "expires": "valid_until", "expiry": "valid_until",
+    "expiry_date": "valid_until", "valid_to": "valid_until", "url": "evidence",
+    "credential": "evidence", "credential_url": "evidence", "proof": "evidence",
+}
+PROFICIENCY_NAMES = {"none": 0, "aware": 1, "working": 2, "proficient": 3, "expert": 4}
+IGNORE = "-"
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+@dataclass
+class ImportReport:
+    """What an import did (or, for a dry run, would do)."""
+
+    kind: str
+    source: str
+    rows: int
+    dry_run: bool
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skill_ratings: int = 0
+    teams_created: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def normalise(header: str) -> str:
+    return re.sub(r"[^0-9a-z:]+", "_", header.strip().lower()).strip("_")
+
+
+class _Problems:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.items: list[Problem] = []
+
+    def add(self, line: int, column: str, value: Cell, reason: str,
+            expected: str | None = None, hint: str | None = None) -> None:
+        found = None if value is None else repr(text(value))
+        self.items.append(Problem(path=column, message=reason, found=found, expected=expected,
+                                  file=self.source, line=line, hint=hint))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            self.items.sort(key=lambda p: (p.line or 0, p.path))
+            raise ImportRejected(self.items)
+
+
+def _did_you_mean(value: str, choices: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(value, list(choices), n=1)
+    return f"did you mean {close[0]!r}?" if close else None
+
+
+def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tuple[str, ...],
+                    aliases: Mapping[str, str], problems: _Problems,
+                    extra: Callable[[str], str | None] | None = None) -> list[str | None]:
+    """The canonical field for each column (``None``: ignored)."""
+    norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
+    out: list[str | None] = []
+    seen: dict[str, str] = {}
+    for header in table.header:
+        n = normalise(header)
+        target: str | None
+        if header in (mapping or {}) or n in norm_map:
+            target = (mapping or {}).get(header, norm_map.get(n))
+            target = None if not target or target == IGNORE else target
+            if target is not None and target not in fields and not target.startswith("skill:"):
+                t2 = normalise(target)
+                target = t2 if t2 in fields else aliases.get(t2, target)
+        elif not header:
+            target = None
+        elif n in fields:
+            target = n
+        elif n in aliases:
+            target = aliases[n]
+        else:
+            target = extra(n) if extra else None
+            if target is None:
+                problems.add(1, header, None, "unknown column",
+                             expected=", ".join(fields),
+                             hint=_did_you_mean(n, [*fields, *aliases]) or
+                             "map it with --map 'COLUMN=field', or to '-' to ignore it")
+        if target is not None and target.startswith("skill:") and extra is not None:
+            checked = extra(target)
+            if checked is None:
+                problems.add(1, header, None, f"unknown skill domain {target[6:]!r}",
+                             expected="a catalog skill domain id")
+                target = None
+        if target is not None and target in seen:
+            problems.add(1, header, None, f"column maps to {target!r}, as does column "
+                         f"{seen[target]!r}", expected="each field in one column")
+        if target is not None:
+            seen[target] = header
+        out.append(target)
+    return out
+
+
+def _cells(table: Table, columns: list[str | None], problems: _Problems
+           ) -> Iterable[tuple[int, dict[str, tuple[str, Cell]]]]:
+    """Per row: ``{field: (column header, cell)}``; stray cells past the header are bad."""
+    width = len(columns)
+    for line, cells in table.rows:
+        for i in range(width, len(cells)):
+            if not is_blank(cells[i]):
+                problems.add(line, f"column {i + 1}", cells[i], "value outside the header's "
+                             "columns", hint="a separator inside an unquoted value?")
+        yield line, {f: (table.header[i], cells[i] if i < len(cells) else None)
+                     for i, f in enumerate(columns) if f is not None}
+
+
+def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str | None
+           ) -> Table:
+    if isinstance(source, Table):
+        return source
+    name = filename or (Path(source).name if isinstance(source, str | Path) else "<input>")
+    try:
+        return read_table(source, filename=filename, sheet=sheet)
+    except BadCell as exc:
+        raise ImportRejected([Problem(path="", message=exc.reason, expected=exc.expected,
+                                      file=name)]) from None
+
+
+# ---------------------------------------------------------------- roster
+def import_roster(session: Session, org_id: int, source: Table | bytes | str | Path, *,
+                  filename: str | None = None, mapping: Mapping[str, str] | None = None,
+                  sheet: str | None = None, dry_run: bool = False,
+                  catalog: Catalog | None = None, actor: str | None = None) -> ImportReport:
+    """Create or update people (matched by ``id`` within the organisation) and record
+    changed skill ratings. Unknown teams are created. People not in the file are left
+    alone. Raises :class:`ImportRejected` with every bad cell; then nothing is written."""
+    catalog = catalog or load_catalog()
+    get_organisation(session, org_id)
+    table = _table(source, filename, sheet)
+    problems = _Problems(table.name)
+    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()}
+    role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
+
+    def skill_column(n: str) -> str | None:
+        key = n[6:] if n.startswith("skill:") else n[6:] if n.startswith("skill_") else n
+        if key in catalog.domains:
+            return f"skill:{key}"
+        if normalise(key) in domain_by_name:
+            return f"skill:{domain_by_name[normalise(key)]}"
+        return None
+
+    columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems,
+                              skill_column)
+    if "id" not in columns and not any(p.line == 1 and p.path == "id" for p in problems.items):
+        problems.add(1, "id", None, "missing required column 'id'",
+                     expected="a column of stable person ids",
+                     hint="or map one with --map 'COLUMN=id'")
+    problems.raise_if_any()
+    dc = table.decimal_comma
+
+    def bounded(low: float, high: float | None, whole: bool) -> Callable[[Cell], Any]:
+        def parse(v: Cell) -> Any:
+            n: float = integer(v, dc) if whole else number(v, dc)
+            if n < low or (high is not None and n > high):
+                raise BadCell("out of range", f"{low:g}-{high:g}" if high is not None
+                              else f">= {low:g}")
+            return n
+        return parse
+
+    def required_text(limit: int) -> Callable[[Cell], str]:
+        def parse(v: Cell) -> str:
+            s = text(v)
+            if len(s) > limit:
+                raise BadCell(f"longer than {limit} characters")
+            return s
+        return parse
+
+    def email(v: Cell) -> str:
+        s = text(v)
+        if not _EMAIL.match(s) or len(s) > 320:
+            raise BadCell("not an e-mail address", "name@example.org")
+        return s
+
+    def role(v: Cell) -> str:
+        s = text(v)
+        if s in catalog.roles:
+            return s
+        if normalise(s) in role_by_name:
+            return role_by_name[normalise(s)]
+        raise BadCell("unknown role", "a catalog role id",) from None
+
+    def proficiency(v: Cell) -> int:
+        if isinstance(v, str) and normalise(v) in PROFICIENCY_NAMES:
+            return PROFICIENCY_NAMES[normalise(v)]
+        n = integer(v, dc)
+        if not 0 <= n <= 4:
+            raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/"
+                          "expert")
+        return n
+
+    parsers: dict[str, Callable[[Cell], Any]] = {
+        "id": required_text(100), "name": required_text(200), "email": email,
+        "title": required_text(200), "background": required_text(50),
+        "level": bounded(1, 5, True), "experience_months": bounded(0, None, True),
+        "weekly_study_hours": bounded(0, 40, False), "salary": bounded(0, None, False),
+        "role": role, "team": required_text(200), "active": boolean,
+    }
+    existing = {row.key: row for row in session.execute(
+        select(Person.id, Person.key, Person.name, Person.email, Person.title,
+               Person.background, Person.level, Person.experience_months,
+               Person.weekly_study_hours, Person.salary, Person.role, Person.team_id,
+               Person.active).where(Person.org_id == org_id))}
+    teams = {t.name: t.id for t in session.scalars(select(Team).where(Team.org_id == org_id))}
+    team_names = {v: k for k, v in teams.items()}
+
+    records: list[tuple[int, dict[str, Any], dict[str, int]]] = []
+    first_row: dict[str, int] = {}
+    for line, row in _cells(table, columns, problems):
+        rec: dict[str, Any] = {}
+        skills: dict[str, int] = {}
+        for fld, (column, value) in row.items():
+            if is_blank(value):
+                continue
+            try:
+                if fld.startswith("skill:"):
+                    skills[fld[6:]] = proficiency(value)
+                else:
+                    rec[fld] = parsers[fld](value)
+            except BadCell as exc:
+                hint = None
+                if fld == "role":
+                    hint = _did_you_mean(text(value), catalog.roles)
+                problems.add(line, column, value, exc.reason, exc.expected, hint)
+        key = rec.get("id")
+        id_column = row.get("id", ("id", None))[0]
+        if not key:
+            if "id" not in {p.path for p in problems.items if p.line == line}:
+                problems.add(line, id_column, row.get("id", ("", None))[1], "missing id",
+                             "a stable person id")
+            continue
+        if key in first_row:
+            problems.add(line, id_column, key, f"duplicate id (first at row {first_row[key]})",
+                         "each id once")
+            continue
+        first_row[key] = line
+        if key not in existing and not rec.get("name"):
+            problems.add(line, row.get("name", ("name", None))[0], None,
+                         "missing name for a new person", "the person's full name")
+        records.append((line, rec, skills))
+    problems.raise_if_any()
+
+    report = ImportReport("roster", table.name, len(table.rows), dry_run, notes=table.notes)
+    new_teams = sorted({r["team"] for _, r, _ in records if r.get("team")} - set(teams))
+    report.teams_created = new_teams
+    ratings_now = current_skills(session, org_id=org_id)
+    inserts: list[dict[str, Any]] = []
+    updates: list[tuple[int, dict[str, Any]]] = []
+    ratings: list[tuple[str, str, int]] = []
+    for _line, rec, skills in records:
+        key = rec.pop("id")
+        old = existing.get(key)
+        if old is None:
+            inserts.append(rec | {"key": key})
+            ratings.extend((key, d, p) for d, p in skills.items())
+            continue
+        changes = {f: v for f, v in rec.items() if f != "team" and getattr(old, f) != v}
+        if "team" in rec and team_names.get(old.team_id) != rec["team"]:
+            changes["team"] = rec["team"]
+        current = ratings_now.get(old.id, {})
+        changed_skills = [(key, d, p) for d, p in skills.items() if current.get(d) != p]
+        ratings.extend(changed_skills)
+        if changes:
+            updates.append((old.id, changes))
+        elif not changed_skills:
+            report.unchanged += 1
+    report.created, report.updated = len(inserts), len(updates)
+    report.skill_ratings = len(ratings)
+    if dry_run:
+        return report
+
+    now = utcnow()
+    for name in new_teams:
+        team = Team(org_id=org_id, name=name, created_at=now)
+        session.add(team)
+        session.flush()
+        teams[name] = team.id
+    defaults = {"email": None, "title": "", "background": "sysadmin", "level": 1,
+                "experience_months": 0, "weekly_study_hours": 4.0, "salary": None,
+                "role": None, "active": True}
+    if inserts:
+        rows = []
+        for rec in inserts:
+            team = rec.pop("team", None)
+            rows.append(defaults | rec | {"org_id": org_id, "team_id": teams.get(team or ""),
+                                          "created_at": now, "updated_at": now})
+        session.execute(insert(Person), rows)
+    if updates:
+        rows = []
+        for pid, changes in updates:
+            if "team" in changes:
+                changes["team_id"] = teams.get(changes.pop("team") or "")
+            rows.append({"id": pid, "updated_at": now, **changes})
+        for group in _same_keys(rows):
+            session.execute(update(Person), group)
+    if ratings:
+        ids = dict(session.execute(select(Person.key, Person.id)
+                                   .where(Person.org_id == org_id)).tuples().all())
+        session.execute(insert(SkillRating), [
+            {"person_id": ids[k], "domain": d, "proficiency": p, "rated_at": now,
+             "rated_by": actor, "note": f"import {table.name}"} for k, d, p in ratings])
+    audit.record(session, actor, "import", "roster", org_id, None,
+                 {k: v for k, v in report.as_dict().items() if k != "notes"}, at=now)
+    session.flush()
+    return report
+
+
+def _same_keys(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(tuple(sorted(r)), []).append(r)
+    return list(groups.values())
+
+
+# ---------------------------------------------------------------- certifications
+def import_certifications(session: Session, org_id: int,
+                          source: Table | bytes | str | Path, *, filename: str | None = None,
+                          mapping: Mapping[str, str] | None = None, sheet: str | None = None,
+                          dry_run: bool = False, catalog: Catalog | None = None,
+                          actor: str | None = None) -> ImportReport:
+    """Add certifications held by people already in the organisation (matched by roster
+    id). A row identical to a stored certificate (same person, id, ``valid_from``) is
+    unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
+    catalog = catalog or load_catalog()
+    get_organisation(session, org_id)
+    table = _table(source, filename, sheet)
+    problems = _Problems(table.name)
+    columns = _resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
+    for required in ("person", "certification", "valid_from"):
+        if required not in columns:
+            problems.add(1, required, None, f"missing required column {required!r}",
+                         hint=f"or map one with --map 'COLUMN={required}'")
+    problems.raise_if_any()
+    cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}
+    people = dict(session.execute(select(Person.key, Person.id)
+                                  .where(Person.org_id == org_id)).tuples().all())
+    records: list[dict[str, Any]] = []
+    first_row: dict[tuple[int, str, date], int] = {}
+    for line, row in _cells(table, columns, problems):
+        rec: dict[str, Any] = {}
+        bad = len(problems.items)
+        for fld, (column, value) in row.items():
+            try:
+                if fld == "person":
+                    key = text(value)
+                    if not key:
+                        raise BadCell("missing person id", "a roster id")
+                    if key not in people:
+                        problems.add(line, column, value, "no person with this id",
+                                     "a roster id", _did_you_mean(key, people) or
+                                     "import the roster first")
+                        continue
+                    rec["person_id"] = people[key]
+                elif fld == "certification":
+                    cid = text(value)
+                    if not cid:
+                        raise BadCell("missing certification", "a catalog certification id")
+                    if cid not in catalog.certifications:
+                        if cid.lower() in catalog.certifications:
+                            cid = cid.lower()
+                        elif normalise(cid) in cert_by_name:
+                            cid = cert_by_name[normalise(cid)]
+                        else:
+                            problems.add(line, column, value, "unknown certification",
+                                         "a catalog certification id",
+                                         _did_you_mean(cid.lower(), catalog.certifications))
+                            continue
+                    rec["cert_id"] = cid
+                elif fld in ("valid_from", "valid_until"):
+                    if is_blank(value):
+                        if fld == "valid_from":
+                            raise BadCell("missing date", "the date it was earned")
+                        continue
+                    rec[fld] = day(value)
+                elif fld == "evidence":
+                    rec["evidence"] = text(value)
+            except BadCell as exc:
+                problems.add(line, column, value, exc.reason, exc.expected)
+        if len(problems.items) > bad:
+            continue
+        if rec.get("valid_until") is None:
+            rec["valid_until"] = default_valid_until(catalog, rec["cert_id"], rec["valid_from"])
+        if rec["valid_until"] is not None and rec["valid_until"] < rec["valid_from"]:
+            column = row.get("valid_until", ("valid_until", None))[0]
+            problems.add(line, column, rec["valid_until"], "before valid_from",
+                         f">= {rec['valid_from'].isoformat()}")
+            continue
+        ident = (rec["person_id"], rec["cert_id"], rec["valid_from"])
+        if ident in first_row:
+            problems.add(line, row["certification"][0], rec["cert_id"],
+                         f"same certificate as row {first_row[ident]}", "each certificate once")
+            continue
+        first_row[ident] = line
+        rec.setdefault("evidence", "")
+        records.append(rec)
+    problems.raise_if_any()
+
+    report = ImportReport("certifications", table.name, len(table.rows), dry_run,
+                          notes=table.notes)
+    stored = {(h.person_id, h.cert_id, h.valid_from): h for h in session.execute(
+        select(CertificationHeld.id, CertificationHeld.person_id, CertificationHeld.cert_id,
+               CertificationHeld.valid_from, CertificationHeld.valid_until,
+               CertificationHeld.evidence)
+        .join(Person, Person.id == CertificationHeld.person_id)
+        .where(Person.org_id == org_id))}
+    inserts, updates = [], []
+    for rec in records:
+        old = stored.get((rec["person_id"], rec["cert_id"], rec["valid_from"]))
+        if old is None:
+            inserts.append(rec)
+        elif (old.valid_until, old.evidence) != (rec["valid_until"], rec["evidence"]) and \
+                (rec["evidence"] or old.valid_until != rec["valid_until"]):
+            updates.append({"id": old.id, "valid_until": rec["valid_until"],
+                            "evidence": rec["evidence"] or old.evidence})
+        else:
+            report.unchanged += 1
+    report.created, report.updated = len(inserts), len(updates)
+    if dry_run:
+        return report
+    now = utcnow()
+    if inserts:
+        session.execute(insert(CertificationHeld), [r | {"created_at": now} for r in inserts])
+    if updates:
+        session.execute(update(CertificationHeld), updates)
+    audit.record(session, actor, "import", "certifications", org_id, None,
+                 {k: v for k, v in report.as_dict().items() if k != "notes"}, at=now)
+    session.flush()
+    return report

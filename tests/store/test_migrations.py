@@ -1,0 +1,62 @@
+"""Migrations create the schema the models describe, on both engines, and run both ways."""
+
+from __future__ import annotations
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+
+from gputeam.store import open_database
+from gputeam.store.db import alembic_config
+from gputeam.store.schema import Base
+
+
+def head() -> str:
+    rev = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert rev is not None
+    return rev
+
+
+def test_first_use_creates_and_migrates(empty_db_url: str) -> None:
+    db = open_database(empty_db_url)
+    try:
+        assert db.revision() == head()
+        tables = set(inspect(db.engine).get_table_names())
+        assert {t.name for t in Base.metadata.sorted_tables} <= tables
+        with db.engine.connect() as conn:
+            ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+            assert compare_metadata(ctx, Base.metadata) == []
+    finally:
+        db.dispose()
+
+
+def test_upgrade_is_idempotent_and_downgrade_removes_everything(empty_db_url: str) -> None:
+    db = open_database(empty_db_url)
+    try:
+        db.upgrade()
+        assert db.revision() == head()
+        db.downgrade("base")
+        assert db.revision() is None
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        db.upgrade()
+        assert db.revision() == head()
+    finally:
+        db.dispose()
+
+
+def test_open_without_migrate_leaves_database_empty(empty_db_url: str) -> None:
+    db = open_database(empty_db_url, migrate=False)
+    try:
+        assert db.revision() is None
+    finally:
+        db.dispose()
+
+
+def test_migrations_are_packaged() -> None:
+    from importlib.resources import files
+
+    root = files("gputeam.store")
+    assert root.joinpath("alembic.ini").is_file()
+    assert root.joinpath("migrations/env.py").is_file()
+    assert any(p.name.endswith(".py") for p in root.joinpath("migrations/versions").iterdir())
