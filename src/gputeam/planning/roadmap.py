@@ -132,8 +132,10 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
         ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end)
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
-    return Roadmap(person=person.id, name=person.name, role=slot.role if slot else None,
-                   items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at)
+    # Items are built from typed catalog values above: skip re-validation (hot path at scale).
+    return Roadmap.model_construct(person=person.id, name=person.name, role=slot.role if slot else None,
+                   items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at,
+                                   hire=False)
 
 
 def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
@@ -147,8 +149,8 @@ def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rat
            strategy: str | None = None, note: str = "") -> None:
     end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
     end = max(end, state.cursor + timedelta(days=1))
-    state.items.append(RoadmapItem(kind=kind, ref=ref, name=name, start=state.cursor,
-                                   end=end, hours=hours, cost=cost, strategy=strategy, note=note))
+    state.items.append(RoadmapItem.model_construct(
+        kind=kind, ref=ref, name=name, start=state.cursor, end=end, hours=hours, cost=cost, strategy=strategy, note=note))
     state.cursor = end
 
 
@@ -181,7 +183,7 @@ def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: flo
         hours = sum(c.hours or 0 for c in todo)
         span = boot.weeks.mid
         end = state.cursor + weeks(span)
-        state.items.append(RoadmapItem(
+        state.items.append(RoadmapItem.model_construct(
             kind="bootcamp", ref="bootcamp", name=f"Bootcamp: {label}", start=state.cursor,
             end=end, hours=hours, cost=boot.cost_per_participant_usd.mid, strategy="bootcamp",
             note=",".join(c.id for c in todo)))
@@ -209,7 +211,7 @@ def _exam(cert_id: str, person: Person, state: _State, catalog: Catalog, rate: f
         if short > 0:
             earliest = max(earliest, add_months(plan_start, short))
     day = earliest
-    state.items.append(RoadmapItem(
+    state.items.append(RoadmapItem.model_construct(
         kind="exam", ref=cert_id, name=cert.name, start=day, end=day + timedelta(days=1),
         hours=(cert.exam.minutes or 0) / 60, cost=cert.exam.price_usd or 0.0,
         note="" if cert.exam.price_usd is not None else "exam price unknown"))
@@ -251,7 +253,7 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
         if transition is not None:
             months = int(transition.months.low)
             end = add_months(state.cursor, months)
-            state.items.append(RoadmapItem(
+            state.items.append(RoadmapItem.model_construct(
                 kind="practice", ref=domain, name=f"On the job: {name}", start=state.cursor,
                 end=end, hours=0, cost=0, note=f"{person.background} to {name}: "
                 f"{transition.months.low:g}-{transition.months.high:g} months ({transition.source})"))
@@ -259,7 +261,7 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
         elif "apprenticeship" in allowed and mentor_available and appr and appr.months:
             months = int(appr.months.low)
             end = add_months(state.cursor, months)
-            state.items.append(RoadmapItem(
+            state.items.append(RoadmapItem.model_construct(
                 kind="apprenticeship", ref=domain, name=f"Apprenticeship: {name}",
                 start=state.cursor, end=end, hours=0, cost=0, strategy="apprenticeship",
                 note=f"shadowing a senior for {months} months; mentor loses "
@@ -284,7 +286,7 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
         day = add_months(expires, -1)
         if day >= horizon_end:
             continue
-        state.items.append(RoadmapItem(
+        state.items.append(RoadmapItem.model_construct(
             kind="renewal", ref=cid, name=f"Renew {cert.name}", start=day,
             end=day + timedelta(days=1), hours=(cert.exam.minutes or 0) / 60,
             cost=cert.exam.price_usd or 0.0, note=f"expires {expires.isoformat()}"))

@@ -20,7 +20,7 @@ method is a documented greedy rule:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
@@ -104,22 +104,32 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
     hires: list[Hire] = []
     reqs_per_month: dict[int, int] = defaultdict(int)
     explanation: list[str] = []
-    for u in units(scenario, target):
-        options = []
+    # Each person's preference key per role does not change as units are taken: sort once.
+    ranked: dict[str, list[tuple[int, float, int, float, str]]] = {}
+    for role, slot in peak_slots(target).items():
+        keys = []
         for pid in free:
-            r = cands[(pid, u.role)]
+            r = cands[(pid, role)]
             if r.ready_month is None:
                 continue
-            f = fit(people[pid], u.slot, held[pid]).score
-            depth = sum(people[pid].skills.get(d, 0) for d in u.slot.domains)
-            options.append((r.ready_month, -f, -depth, roadmap_cost(r), pid))
-        options.sort()
+            f = fit(people[pid], slot, held[pid]).score
+            depth = sum(people[pid].skills.get(d, 0) for d in slot.domains)
+            keys.append((r.ready_month, -f, -depth, roadmap_cost(r), pid))
+        ranked[role] = sorted(keys)
+    taken: set[str] = set()
+    cursor: dict[str, int] = defaultdict(int)
+    for u in units(scenario, target):
+        options = ranked.get(u.role, [])
+        i = cursor[u.role]
+        while i < len(options) and options[i][4] in taken:
+            i += 1
+        cursor[u.role] = i
+        best = options[i] if i < len(options) else None
         req = _requisition_month(u.first_needed, lead, reqs_per_month, c.max_hires_per_month)
         arrival = req + lead if req is not None else None
-        best = options[0] if options else None
         if best and (best[0] <= u.due or arrival is None or best[0] < arrival):
             ready, negfit, _, _, pid = best
-            free.remove(pid)
+            taken.add(pid)
             why = (f"{people[pid].name} can be ready as {catalog.roles[u.role].name} by month "
                    f"{ready} (fit {-negfit:.2f})")
             if ready > u.due:
@@ -153,7 +163,7 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
                            f"months {months[0]}-{months[-1]}")
     return Sourcing(method="rule", assignments=tuple(assignments), hires=tuple(hires),
                     contractors=tuple(contractors),
-                    unassigned=tuple(free), uncovered=tuple(uncovered),
+                    unassigned=tuple(p for p in free if p not in taken), uncovered=tuple(uncovered),
                     coverage_by_month=tuple(coverage), explanation=tuple(explanation))
 
 
@@ -183,10 +193,22 @@ def _merge_hires(hires: list[Hire]) -> list[Hire]:
     return sorted(merged.values(), key=lambda h: (h.requisition_month, -h.level, h.role))
 
 
-def staffed(month: int, role: str, assignments: list[Assignment] | tuple[Assignment, ...],
-            hires: list[Hire] | tuple[Hire, ...]) -> int:
-    return (sum(1 for a in assignments if a.role == role and a.ready_month <= month)
-            + sum(h.count for h in hires if h.role == role and h.arrival_month <= month))
+def staffed_by_month(horizon: int, assignments: Sequence[Assignment], hires: Sequence[Hire]
+                     ) -> dict[str, list[int]]:
+    """Per role, staff ready in each month 1..horizon (index 0 = month 1)."""
+    starts: dict[str, list[int]] = defaultdict(lambda: [0] * (horizon + 2))
+    for a in assignments:
+        starts[a.role][min(max(a.ready_month, 1), horizon + 1)] += 1
+    for h in hires:
+        starts[h.role][min(max(h.arrival_month, 1), horizon + 1)] += h.count
+    out = {}
+    for role, arr in starts.items():
+        run, series = 0, []
+        for m in range(1, horizon + 1):
+            run += arr[m]
+            series.append(run)
+        out[role] = series
+    return out
 
 
 def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
@@ -197,13 +219,14 @@ def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
     needs: list[ContractorNeed] = []
     coverage: list[float] = []
     uncovered: list[str] = []
+    staff = staffed_by_month(len(target.months), assignments, hires)
     for tm in target.months:
         total = tm.headcount
         covered = 0
         cap = int(c.max_share * total + 1e-9) if c.available else 0
         used = 0
         for slot in tm.slots:
-            have = min(slot.count, staffed(tm.month, slot.role, assignments, hires))
+            have = min(slot.count, staff[slot.role][tm.month - 1] if slot.role in staff else 0)
             covered += have
             short = slot.count - have
             take = min(short, cap - used)
