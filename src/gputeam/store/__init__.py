@@ -71,12 +71,17 @@ horizon_months=12, mode="template", currency=None, overrides=None, catalog=None)
 catalog=None, actor=None) -> ImportReport`` and ``import_certifications(...)``: CSV/XLSX
 (bytes or path), all-or-nothing; bad rows raise :class:`ImportRejected` (an InputError: one
 Problem per bad cell, ``line`` = row number, ``path`` = column).
-``export_data(s, org_id) -> dict``, ``export_json``, ``export_csv(s, org_id) -> {name: text}``,
-``export_xlsx(s, org_id) -> bytes``.
-``person_calendar(s, person_id, *, now=None) -> bytes``,
-``team_calendar(s, org_id, *, team_id=None, now=None) -> bytes`` (ICS).
-``due_reminders(s, today, within_days, *, org_id=None)``, ``send_reminders(s, today,
-within_days, *, mailer=None, dry_run=False)`` (idempotent), ``SmtpSettings.from_env(env)``.
+``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX).
+``export_data(s, org_id, *, include_audit=True) -> dict`` (built once), rendered by
+``export_json(s, org_id) -> str``, ``export_csv(s, org_id) -> {"people.csv": text, ...}``,
+``export_xlsx(s, org_id) -> bytes``; ``to_csv(data)``, ``to_xlsx(data)``.
+``person_calendar(s, person_id, *, catalog=None) -> bytes``,
+``team_calendar(s, org_id, *, team_id=None, catalog=None) -> bytes`` (ICS; stable UIDs;
+alarms 90 and 30 days ahead).
+``due_reminders(s, today, within_days=90, *, org_id=None, include_sent=False)
+-> list[Reminder]``; ``send_reminders(s, today, within_days=90, *, org_id=None,
+mailer=None, fallback_to=None, dry_run=False) -> RemindResult`` (idempotent);
+``SmtpSettings.from_env(env) -> SmtpSettings | None``; ``SmtpMailer(settings)``.
 
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
 subclass :class:`gputeam.errors.InputError`.
@@ -111,6 +116,16 @@ from gputeam.store.certifications import (
 )
 from gputeam.store.db import Database, open_database
 from gputeam.store.errors import ImportRejected, NotFound, StoreError
+from gputeam.store.exporting import (
+    export_csv,
+    export_data,
+    export_json,
+    export_xlsx,
+    to_csv,
+    to_xlsx,
+)
+from gputeam.store.ics import person_calendar, team_calendar
+from gputeam.store.importing import ImportReport, import_certifications, import_roster
 from gputeam.store.learning import (
     add_roadmap_item,
     adopt_plan_roadmaps,
@@ -155,6 +170,15 @@ from gputeam.store.plans import (
     save_plan,
     save_scenario,
 )
+from gputeam.store.remind import (
+    Mailer,
+    Reminder,
+    RemindResult,
+    SmtpMailer,
+    SmtpSettings,
+    due_reminders,
+    send_reminders,
+)
 from gputeam.store.schema import (
     ROLES,
     ApiToken,
@@ -171,6 +195,7 @@ from gputeam.store.schema import (
     User,
 )
 from gputeam.store.settings import database_url, default_database_path
+from gputeam.store.tables import Table, read_table
 
 __all__ = [
     "PERSON_FIELDS", "ROLES", "ApiToken", "AuditEntry", "CertificationHeld", "Database",
@@ -190,4 +215,8 @@ __all__ = [
     "revoke_token", "save_plan", "save_scenario", "set_user_teams", "skill_history",
     "team_scenario", "update_person", "update_roadmap_item", "update_user", "user_team_ids",
     "verify_password", "verify_token",
+    "ImportReport", "Mailer", "RemindResult", "Reminder", "SmtpMailer", "SmtpSettings",
+    "Table", "due_reminders", "export_csv", "export_data", "export_json", "export_xlsx",
+    "import_certifications", "import_roster", "person_calendar", "read_table",
+    "send_reminders", "team_calendar", "to_csv", "to_xlsx",
 ]
