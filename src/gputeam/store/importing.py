@@ -256,7 +256,10 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     def proficiency(v: Cell) -> int:
         if isinstance(v, str) and normalise(v) in PROFICIENCY_NAMES:
             return PROFICIENCY_NAMES[normalise(v)]
-        n = integer(v, dc)
+        try:
+            n = integer(v, dc)
+        except BadCell as exc:
+            raise BadCell(exc.reason, "0-4 or none/aware/working/proficient/expert") from None
         if not 0 <= n <= 4:
             raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/"
                           "expert")

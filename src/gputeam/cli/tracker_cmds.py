@@ -1,0 +1,281 @@
+"""`gputeam import|export|remind|db`: the tracker's database from the command line.
+
+Each command opens the database (``--db``, else ``$GPUTEAM_DB``, else the embedded SQLite
+file), calls :mod:`gputeam.store` in one transaction and prints the outcome.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from gputeam.cli.main import friendly
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+DbOption = Annotated[str | None, typer.Option(
+    "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data "
+    "directory).")]
+OrgOption = Annotated[str | None, typer.Option(
+    "--org", help="Organisation name (default: the only one; import creates it).")]
+DEFAULT_ORG = "default"
+
+
+def _actor() -> str:
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except Exception:  # no login name in some containers
+        return "cli"
+
+
+def _org_id(session: Session, name: str | None, *, create: bool) -> int:
+    from gputeam.errors import InputError, Problem
+    from gputeam.store import create_organisation, list_organisations
+
+    orgs = list_organisations(session)
+    if name is not None:
+        for o in orgs:
+            if o.name == name:
+                return o.id
+        if create:
+            return create_organisation(session, name, actor=_actor()).id
+        raise InputError([Problem(path="--org", message="no such organisation", found=name,
+                                  expected=", ".join(o.name for o in orgs) or "an import first")])
+    if len(orgs) == 1:
+        return orgs[0].id
+    if not orgs:
+        if create:
+            return create_organisation(session, DEFAULT_ORG, actor=_actor()).id
+        raise InputError([Problem(path="--org", message="the database has no organisation yet",
+                                  hint="import a roster first: gputeam import roster FILE")])
+    raise InputError([Problem(path="--org", message="several organisations; choose one",
+                              expected=", ".join(o.name for o in orgs))])
+
+
+def _mapping(pairs: list[str] | None) -> dict[str, str]:
+    from gputeam.errors import InputError, Problem
+
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        column, sep, target = pair.partition("=")
+        if not sep or not column.strip():
+            raise InputError([Problem(path="--map", message="expected COLUMN=field",
+                                      found=pair, hint="e.g. --map 'Personalnummer=id' or "
+                                      "--map 'Notes=-' to ignore a column")])
+        out[column.strip()] = target.strip()
+    return out
+
+
+def _print_report(report: Any) -> None:
+    from rich.console import Console
+
+    c = Console()
+    what = "would be" if report.dry_run else "were"
+    noun = "people" if report.kind == "roster" else "certifications"
+    c.print(f"{report.source}: {report.rows} rows; {noun}: {report.created} {what} created, "
+            f"{report.updated} {what} updated, {report.unchanged} unchanged")
+    if report.kind == "roster":
+        c.print(f"skill ratings recorded: {report.skill_ratings}; new teams: "
+                f"{', '.join(report.teams_created) or 'none'}")
+    for note in report.notes:
+        c.print(f"note: {note}")
+    if report.dry_run:
+        c.print("[yellow]dry run: nothing written[/]")
+
+
+def register(app: typer.Typer) -> None:
+    imp = typer.Typer(help="Import the roster or certifications from CSV or XLSX "
+                      "(all or nothing).", no_args_is_help=True)
+    app.add_typer(imp, name="import")
+
+    def _import(kind: str, file: Path, db: str | None, org: str | None, map_: list[str] | None,
+                sheet: str | None, dry_run: bool, catalog_extra: Path | None) -> None:
+        from gputeam.cli.common import load_catalog_file
+        from gputeam.store import import_certifications, import_roster, open_database
+
+        catalog = load_catalog_file(catalog_extra)
+        fn = import_roster if kind == "roster" else import_certifications
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                org_id = _org_id(s, org, create=kind == "roster")
+                report = fn(s, org_id, file, mapping=_mapping(map_), sheet=sheet,
+                            dry_run=dry_run, catalog=catalog, actor=_actor())
+        finally:
+            database.dispose()
+        _print_report(report)
+
+    @imp.command("roster")
+    @friendly
+    def roster(
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
+                                             help="CSV or XLSX file.")],
+        db: DbOption = None,
+        org: OrgOption = None,
+        map_: Annotated[list[str] | None, typer.Option(
+            "--map", help="COLUMN=field (repeatable); field '-' ignores the column.")] = None,
+        sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run",
+                                              help="Check and report; write nothing.")] = False,
+        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+    ) -> None:
+        """Create or update people (by id), their skills and teams. Every bad row is
+        reported and nothing is written."""
+        _import("roster", file, db, org, map_, sheet, dry_run, catalog_extra)
+
+    @imp.command("certifications")
+    @friendly
+    def certifications(
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
+                                             help="CSV or XLSX file.")],
+        db: DbOption = None,
+        org: OrgOption = None,
+        map_: Annotated[list[str] | None, typer.Option(
+            "--map", help="COLUMN=field (repeatable); field '-' ignores the column.")] = None,
+        sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
+        dry_run: Annotated[bool, typer.Option("--dry-run",
+                                              help="Check and report; write nothing.")] = False,
+        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+    ) -> None:
+        """Add certifications held (person, certification, valid_from, valid_until,
+        evidence). Every bad row is reported and nothing is written."""
+        _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra)
+
+    @app.command("export")
+    @friendly
+    def export(
+        format: Annotated[str, typer.Option("--format", "-f",
+                                            help="json, csv or xlsx")] = "json",
+        out: Annotated[Path | None, typer.Option(
+            "--out", "-o", help="File (json, xlsx) or directory / .zip (csv); json defaults "
+            "to standard output.")] = None,
+        db: DbOption = None,
+        org: OrgOption = None,
+        no_audit: Annotated[bool, typer.Option("--no-audit",
+                                               help="Leave out the audit log.")] = False,
+    ) -> None:
+        """Export everything in the organisation: people, skills, certifications,
+        enrolments, roadmap items, scenarios, plans, users (no secrets), audit log."""
+        from gputeam.errors import InputError, Problem
+        from gputeam.store import export_data, open_database, to_csv, to_xlsx
+
+        if format not in ("json", "csv", "xlsx"):
+            raise InputError([Problem(path="--format", message="unknown format", found=format,
+                                      expected="json, csv or xlsx")])
+        if format != "json" and out is None:
+            raise InputError([Problem(path="--out", message=f"{format} needs an output path")])
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                data = export_data(s, _org_id(s, org, create=False), include_audit=not no_audit)
+        finally:
+            database.dispose()
+        if format == "json":
+            import json
+
+            text = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+            if out is None:
+                typer.echo(text)
+                return
+            out.write_text(text + "\n", "utf-8")
+        elif format == "xlsx":
+            out.write_bytes(to_xlsx(data))  # type: ignore[union-attr]
+        else:
+            files = to_csv(data)
+            assert out is not None
+            if out.suffix == ".zip":
+                import zipfile
+
+                with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+                    for name, text in files.items():
+                        zf.writestr(name, text)
+            else:
+                out.mkdir(parents=True, exist_ok=True)
+                for name, text in files.items():
+                    (out / name).write_text(text, "utf-8")
+        typer.echo(f"exported {sum(len(v) for v in data['tables'].values())} rows to {out}",
+                   err=True)
+
+    @app.command("remind")
+    @friendly
+    def remind(
+        within: Annotated[int, typer.Option(help="Days ahead to look for expiries.")] = 90,
+        today: Annotated[str | None, typer.Option(
+            help="Date to compute for (YYYY-MM-DD; default: today).")] = None,
+        db: DbOption = None,
+        org: OrgOption = None,
+        dry_run: Annotated[bool, typer.Option(
+            "--dry-run", help="Show what is due; record and send nothing.")] = False,
+        all_: Annotated[bool, typer.Option(
+            "--all", help="List all due reminders, also those already sent.")] = False,
+    ) -> None:
+        """List, or mail when SMTP is configured (GPUTEAM_SMTP_HOST ...), certifications
+        expiring within --within days, expired ones and overdue roadmap items. Idempotent:
+        what was sent once is not sent again."""
+        from rich.console import Console
+
+        from gputeam.errors import InputError, Problem
+        from gputeam.store import (
+            SmtpMailer,
+            SmtpSettings,
+            due_reminders,
+            open_database,
+            send_reminders,
+        )
+
+        try:
+            day = date.fromisoformat(today) if today else date.today()
+        except ValueError:
+            raise InputError([Problem(path="--today", message="not a date", found=today,
+                                      expected="YYYY-MM-DD")]) from None
+        if within < 0:
+            raise InputError([Problem(path="--within", message="must not be negative",
+                                      found=str(within))])
+        smtp = SmtpSettings.from_env()
+        c = Console()
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                org_id = _org_id(s, org, create=False)
+                if all_:
+                    for r in due_reminders(s, day, within, org_id=org_id, include_sent=True):
+                        c.print(r.line(), markup=False, highlight=False, soft_wrap=True)
+                    return
+                result = send_reminders(s, day, within, org_id=org_id, dry_run=dry_run,
+                                        mailer=SmtpMailer(smtp) if smtp else None,
+                                        fallback_to=smtp.fallback_to if smtp else None)
+        finally:
+            database.dispose()
+        for r in result.new:
+            c.print(r.line(), markup=False, highlight=False, soft_wrap=True)
+        verb = "mailed" if smtp and not dry_run else "due"
+        count = result.mailed if smtp and not dry_run else len(result.new)
+        c.print(f"{count} new reminder(s) {verb}; {result.already_sent} sent before"
+                + (" (dry run: nothing recorded)" if dry_run else ""))
+        for who, err in result.failed:
+            c.print(f"[red]not sent[/] to {who}: {err}")
+        if result.failed:
+            raise typer.Exit(1)
+
+    dbapp = typer.Typer(help="Database maintenance.", no_args_is_help=True)
+    app.add_typer(dbapp, name="db")
+
+    @dbapp.command("upgrade")
+    @friendly
+    def upgrade(db: DbOption = None) -> None:
+        """Create the database if needed and apply all migrations."""
+        from gputeam.store import open_database
+
+        database = open_database(db, migrate=False)
+        try:
+            before = database.revision()
+            database.upgrade()
+            typer.echo(f"{database.url}: schema {before or 'empty'} -> {database.revision()}")
+        finally:
+            database.dispose()
