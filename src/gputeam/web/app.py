@@ -41,7 +41,7 @@ class Clock:
 def create_app(settings: Settings, *, database: Any = None, today: date | None = None) -> FastAPI:
     """Build the app. ``database`` (a :class:`gputeam.store.Database`) may be passed in by
     tests; otherwise it is opened (and migrated) from ``settings.db`` at start-up."""
-    from gputeam.web import api, pages
+    from gputeam.web import api, pages, pages_account, pages_plan, render
 
     secret = settings.secret_key or secrets.token_urlsafe(48)  # dev mode only (validated)
     owns_db = database is None
@@ -94,6 +94,9 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> Response:
+        if exc.kind == "lookup":  # gputeam.store.NotFound
+            return problem(404, "Not found", str(exc), type_="urn:gputeam:problem:lookup",
+                           problems=[p.as_dict() for p in exc.problems])
         return problem(422, "Invalid input", f"{len(exc.problems)} problem(s) in the {exc.kind}",
                        type_=f"urn:gputeam:problem:{exc.kind}",
                        problems=[p.as_dict() for p in exc.problems])
@@ -115,11 +118,13 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             return resp
         if exc.status_code == 401:
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
-        return pages.error_page(request, exc.status_code, str(exc.detail))
+        return render.error_page(request, exc.status_code, str(exc.detail))
 
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)
     app.include_router(pages.router)
+    app.include_router(pages_plan.router)
+    app.include_router(pages_account.router)
     return app
 
 

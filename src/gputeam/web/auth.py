@@ -13,21 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request
+from fastapi import Depends, HTTPException, Request
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session as DbSession
 
 from gputeam.web.permissions import Perm, Principal
-from gputeam.web.security import (
-    Session,
-    hash_api_token,
-    hash_password,
-    needs_rehash,
-    password_fingerprint,
-    verify_password,
-)
+from gputeam.web.security import Session, hash_api_token, password_fingerprint
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "X-CSRF-Token"
@@ -75,10 +68,26 @@ def load_principal(request: Request) -> Principal | None:
     return found
 
 
-def require(perm: Perm) -> Callable[[Request], Principal]:
-    """A dependency: the caller must be authenticated and hold ``perm``."""
+async def form_csrf(request: Request) -> str | None:
+    """The CSRF field of a submitted HTML form (the form is parsed once and cached)."""
+    if request.method in SAFE_METHODS:
+        return None
+    kind = request.headers.get("content-type", "")
+    if not kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+        return None
+    try:
+        value = (await request.form()).get(CSRF_FIELD)
+    except Exception:  # malformed body: the endpoint reports it
+        return None
+    return value if isinstance(value, str) else None
 
-    def dependency(request: Request) -> Principal:
+
+def require(perm: Perm) -> Callable[..., Principal]:
+    """A dependency: the caller must be authenticated and hold ``perm``; unsafe requests
+    authenticated by cookie must carry the CSRF token."""
+
+    def dependency(request: Request,
+                   form_token: Annotated[str | None, Depends(form_csrf)] = None) -> Principal:
         who = load_principal(request)
         if who is None:
             raise HTTPException(401, "authentication required",
@@ -87,7 +96,7 @@ def require(perm: Perm) -> Callable[[Request], Principal]:
             raise HTTPException(403, f"your role ({who.role}) or token scopes do not allow "
                                 f"{perm.value}")
         if request.method not in SAFE_METHODS and who.via == "session":
-            check_csrf(request)
+            check_csrf(request, form_token)
         return who
 
     dependency.__name__ = f"require_{perm.name.lower()}"
@@ -135,8 +144,7 @@ def login(request: Request, username: str, password: str) -> Session:
     ``login_window_seconds``; after that every attempt is refused (429) without checking
     the password, until the window has passed.
     """
-    from gputeam.store import audit
-    from gputeam.store.schema import User
+    from gputeam.store import audit, authenticate
 
     settings = request.app.state.settings
     address = client_address(request)
@@ -146,19 +154,13 @@ def login(request: Request, username: str, password: str) -> Session:
         if max(by_user, by_addr) >= settings.login_max_failures:
             raise LoginRefused("too many failed logins; wait a few minutes and retry", 429,
                                settings.login_window_seconds)
-        user = s.scalar(select(User).where(func.lower(User.username) == name.lower()))
-        ok = verify_password(user.password_hash if user else None, password)
-        if not ok or user is None or not user.active:
+        user = authenticate(s, name, password)
+        failed = user is None
+        if user is None:
             audit.record(s, f"ip:{address}", "login-failed", "user", name.lower())
-            failed = True
         else:
-            failed = False
-            if needs_rehash(user.password_hash):
-                user.password_hash = hash_password(password)
-            user.last_login_at = datetime.now(UTC)
             audit.record(s, user.username, "login", "user", user.id)
-            session = Session.anonymous()
-            session = Session(sid=session.sid, uid=user.id,
+            session = Session(sid=Session.anonymous().sid, uid=user.id,
                               fp=password_fingerprint(user.password_hash))
     if failed:
         raise LoginRefused("wrong username or password")

@@ -2,10 +2,9 @@
 
 Pure functions over explicit keys; no HTTP framework here.
 
-- Passwords: argon2id (argon2-cffi defaults), re-hashed when parameters change.
-- API tokens: ``gpt_`` + 43 random URL-safe characters, shown once; only their SHA-256 is
-  stored (the token has 256 bits of entropy, so a slow hash adds nothing and would cost a
-  hash per request).
+- Passwords (argon2id) and API tokens (256-bit secrets, SHA-256 at rest) are created by
+  :mod:`gputeam.store.accounts`; :func:`hash_api_token` is the same digest, used for the
+  per-request token lookup.
 - Sessions: a signed, timestamped cookie (itsdangerous) holding a random session id, the
   user id and a fingerprint of the user's password hash, so a password change ends every
   session. No server-side state, so any number of app processes can serve a user.
@@ -21,39 +20,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-
-TOKEN_PREFIX = "gpt_"
-SCOPES = ("read", "write", "admin")
-
-_hasher = PasswordHasher()
-# A real hash of a random password, verified against when the user does not exist so the
-# response time does not reveal which accounts exist.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
-
-
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def verify_password(stored_hash: str | None, password: str) -> bool:
-    try:
-        return _hasher.verify(stored_hash or _DUMMY_HASH, password) and stored_hash is not None
-    except (VerificationError, InvalidHashError):
-        return False
-
-
-def needs_rehash(stored_hash: str) -> bool:
-    try:
-        return _hasher.check_needs_rehash(stored_hash)
-    except InvalidHashError:
-        return True
-
-
-def new_api_token() -> str:
-    return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
 def hash_api_token(token: str) -> str:

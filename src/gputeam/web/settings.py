@@ -47,6 +47,8 @@ class Settings(BaseSettings):
         default=5, ge=1, description="Failed logins allowed per account or address per window.")
     login_window_seconds: int = Field(default=300, ge=1,
                                       description="Login rate-limit window in seconds.")
+    organisation: str = Field(default="My organisation",
+                              description="Name of the organisation created on first use.")
     catalog_extra: str | None = Field(
         default=None, description="Path of a --catalog-extra YAML file applied to the catalog.")
 

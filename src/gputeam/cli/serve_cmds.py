@@ -1,0 +1,98 @@
+"""`gputeam serve` and `gputeam admin create`.
+
+Module-level imports stay cheap (``gputeam --help`` must be fast): FastAPI, Uvicorn and
+the store are imported inside the commands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gputeam.cli.main import friendly
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    @friendly
+    def serve(
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        db: Annotated[str | None, typer.Option(
+            help="Database URL (sqlite:///file.db or postgresql://...); default "
+            "$GPUTEAM_DB, else the embedded SQLite file.")] = None,
+        workers: Annotated[int, typer.Option(
+            min=1, help="Worker processes (they share nothing but the database).")] = 1,
+        dev: Annotated[bool, typer.Option(
+            "--dev", help="Development mode: allows running without GPUTEAM_SECRET_KEY.")
+        ] = False,
+        catalog_extra: Annotated[Path | None, typer.Option(
+            help="Extra catalog file applied to the catalog.")] = None,
+        forwarded_allow_ips: Annotated[str, typer.Option(
+            help="Proxies trusted for X-Forwarded-Proto/For (comma-separated).")
+        ] = "127.0.0.1",
+    ) -> None:
+        """Start the web app and JSON API (the tracker).
+
+        Needs GPUTEAM_SECRET_KEY (32+ random characters) unless --dev. Migrations are
+        applied on start-up.
+        """
+        import os
+
+        import uvicorn
+
+        from gputeam.web.settings import load_settings
+
+        settings = load_settings(db=db, dev=dev or None,
+                                 catalog_extra=str(catalog_extra) if catalog_extra else None)
+        from gputeam.store import open_database
+
+        database = open_database(settings.db)  # create and migrate before serving
+        typer.echo(f"gputeam: database {database.url}; listening on http://{host}:{port}/",
+                   err=True)
+        database.dispose()
+        common = {"host": host, "port": port, "proxy_headers": True,
+                  "forwarded_allow_ips": forwarded_allow_ips, "log_level": "info"}
+        if workers == 1:
+            from gputeam.web import create_app
+
+            uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+            return
+        # each worker builds its own app from the same (validated) settings
+        for name, value in settings.model_dump().items():
+            if value is not None:
+                os.environ[f"GPUTEAM_{name.upper()}"] = str(value)
+        uvicorn.run("gputeam.web:create_app_from_env", factory=True, workers=workers,
+                    **common)  # type: ignore[arg-type]
+
+    admin = typer.Typer(help="Administer users of the tracker.", no_args_is_help=True)
+    app.add_typer(admin, name="admin")
+
+    @admin.command("create")
+    @friendly
+    def create(
+        username: Annotated[str, typer.Argument(help="Login name.")],
+        password: Annotated[str | None, typer.Option(
+            help="Password (8+ characters); prompted for when omitted. "
+            "$GPUTEAM_ADMIN_PASSWORD is used if set.", envvar="GPUTEAM_ADMIN_PASSWORD")
+        ] = None,
+        role: Annotated[str, typer.Option(help="admin, manager, engineer or viewer.")
+                        ] = "admin",
+        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")
+                      ] = None,
+    ) -> None:
+        """Create a user; the first admin is made this way."""
+        from gputeam.store import create_user, open_database
+
+        if password is None:
+            password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                user = create_user(s, username, password, role, actor="cli")
+                uid = user.id
+        finally:
+            database.dispose()
+        typer.echo(f"created {role} {username!r} (id {uid}) in {database.url}")

@@ -1,0 +1,19 @@
+"""The JSON API under ``/api/v1``: the same data and actions as the pages.
+
+Authentication: ``Authorization: Bearer <token>`` (scoped API tokens) or the browser's
+session cookie (then unsafe methods need the ``X-CSRF-Token`` header). Errors are RFC 9457
+problem documents (``application/problem+json``); invalid input answers 422 with one
+``problems`` entry per field (path, message, found, expected).
+"""
+
+from fastapi import APIRouter
+
+from gputeam.web.api import accounts, data, people, plans
+
+router = APIRouter()
+router.include_router(people.router)
+router.include_router(plans.router)
+router.include_router(data.router)
+router.include_router(accounts.router)
+
+__all__ = ["router"]

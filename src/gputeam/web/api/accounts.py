@@ -1,0 +1,151 @@
+"""The caller, users (admin) and API tokens (own; admin: anyone's)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from pydantic import Field
+
+from gputeam import store
+from gputeam.web.api.common import ERRORS, Body, actor, db, forbid, not_found
+from gputeam.web.auth import require
+from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
+
+router = APIRouter(tags=["accounts"], responses=ERRORS)
+
+Anyone = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+Admin = Annotated[Principal, Depends(require(Perm.USERS))]
+
+
+class UserIn(Body):
+    username: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.@-]+$")
+    password: str = Field(min_length=8, max_length=1000)
+    role: str = Field(pattern="^(admin|manager|engineer|viewer)$")
+    person_id: int | None = None
+    team_ids: list[int] = Field(default_factory=list, max_length=1000)
+
+
+class UserPatch(Body):
+    role: str | None = Field(default=None, pattern="^(admin|manager|engineer|viewer)$")
+    active: bool | None = None
+    person_id: int | None = None
+    password: str | None = Field(default=None, min_length=8, max_length=1000)
+    team_ids: list[int] | None = Field(default=None, max_length=1000)
+
+
+class TokenIn(Body):
+    name: str = Field(min_length=1, max_length=100)
+    scopes: list[str] = Field(min_length=1, max_length=3, description="read, write, admin")
+    expires_in_days: int | None = Field(default=90, ge=1, le=3650)
+    user_id: int | None = Field(default=None, description="Admins only: for another user.")
+
+
+def user_json(s: Any, u: Any) -> dict[str, Any]:
+    return {"id": u.id, "username": u.username, "role": u.role, "person_id": u.person_id,
+            "active": u.active, "team_ids": store.user_team_ids(s, u.id),
+            "last_login_at": u.last_login_at.isoformat() if u.last_login_at else None}
+
+
+def token_json(t: Any) -> dict[str, Any]:
+    def iso(v: datetime | None) -> str | None:
+        return v.isoformat() if v else None
+
+    return {"id": t.id, "name": t.name, "user_id": t.user_id, "scopes": list(t.scopes),
+            "created_at": iso(t.created_at), "expires_at": iso(t.expires_at),
+            "last_used_at": iso(t.last_used_at), "revoked_at": iso(t.revoked_at)}
+
+
+@router.get("/me", summary="Who am I")
+def me(who: Anyone) -> dict[str, Any]:
+    from gputeam.web.permissions import GRANTS
+
+    return {"user_id": who.user_id, "username": who.username, "role": who.role,
+            "person_id": who.person_id, "team_ids": sorted(who.team_ids), "via": who.via,
+            "scopes": sorted(who.scopes) if who.scopes is not None else None,
+            "permissions": sorted(p.value for p in GRANTS if who.can(p))}
+
+
+def _check_refs(s: Any, person_id: int | None, team_ids: list[int] | None) -> None:
+    if person_id is not None:
+        store.get_person(s, person_id)
+    for t in team_ids or ():
+        store.get_team(s, t)
+
+
+@router.get("/users", summary="Users (admin)")
+def list_users(request: Request, who: Admin) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        return [user_json(s, u) for u in store.list_users(s)]
+
+
+@router.post("/users", status_code=201, summary="Create a user (admin)")
+def create_user(request: Request, body: UserIn, who: Admin) -> dict[str, Any]:
+    with db(request).session() as s:
+        _check_refs(s, body.person_id, body.team_ids)
+        u = store.create_user(s, body.username, body.password, body.role,
+                              person_id=body.person_id, team_ids=body.team_ids,
+                              actor=actor(who))
+        return user_json(s, u)
+
+
+@router.patch("/users/{user_id}", summary="Change a user (admin)")
+def update_user(request: Request, user_id: int, body: UserPatch, who: Admin) -> dict[str, Any]:
+    with db(request).session() as s:
+        _check_refs(s, body.person_id, body.team_ids)
+        if user_id == who.user_id and (body.active is False or
+                                       (body.role is not None and body.role != "admin")):
+            raise HTTPException(409, "you cannot demote or deactivate yourself")
+        u = store.update_user(s, user_id, role=body.role, active=body.active,
+                              person_id=body.person_id, password=body.password,
+                              actor=actor(who))
+        if body.team_ids is not None:
+            store.set_user_teams(s, user_id, body.team_ids, actor=actor(who))
+        return user_json(s, u)
+
+
+@router.get("/tokens", summary="Your API tokens (admin: everyone's)")
+def list_tokens(request: Request, who: Anyone) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        uid = None if who.role == "admin" and who.can(Perm.USERS) else who.user_id
+        return [token_json(t) for t in store.list_tokens(s, uid)]
+
+
+@router.post("/tokens", status_code=201, summary="Create an API token (shown once)")
+def create_token(request: Request, body: TokenIn, who: Anyone) -> dict[str, Any]:
+    if who.via == "token" and not who.can(Perm.USERS):
+        raise forbid("a token without the admin scope cannot create tokens")
+    user_id = body.user_id or who.user_id
+    with db(request).session() as s:
+        if user_id != who.user_id:
+            if not who.can(Perm.USERS):
+                raise forbid("only admins create tokens for other users")
+            role = store.get_user(s, user_id).role
+        else:
+            role = who.role
+        bad = sorted(set(body.scopes) - set(allowed_scopes(role)))
+        if bad:
+            from gputeam.errors import InputError, Problem
+
+            raise InputError([Problem(path="scopes", message="scopes not allowed for this "
+                                      "user's role", found=", ".join(bad),
+                                      expected=", ".join(allowed_scopes(role)))])
+        expires = (datetime.now(UTC) + timedelta(days=body.expires_in_days)
+                   if body.expires_in_days else None)
+        token, secret = store.create_token(s, user_id, body.name, body.scopes,
+                                           expires_at=expires, actor=actor(who))
+        return {**token_json(token), "token": secret}
+
+
+@router.delete("/tokens/{token_id}", status_code=204, summary="Revoke an API token")
+def revoke_token(request: Request, token_id: int, who: Anyone) -> Response:
+    with db(request).session() as s:
+        t = s.get(store.ApiToken, token_id)
+        if t is None or (t.user_id != who.user_id and not who.can(Perm.USERS)):
+            raise not_found("token")
+        store.revoke_token(s, token_id, actor=actor(who))
+    return Response(status_code=204)
+
+
+__all__ = ["ROLES", "router"]

@@ -1,0 +1,46 @@
+"""Shared pieces of the API: response models, error responses and record-level guards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import HTTPException, Request
+from pydantic import BaseModel, ConfigDict
+
+from gputeam.web.permissions import Principal
+
+PROBLEM = {"content": {"application/problem+json": {"schema": {
+    "type": "object",
+    "properties": {"type": {"type": "string"}, "title": {"type": "string"},
+                   "status": {"type": "integer"}, "detail": {"type": "string"},
+                   "problems": {"type": "array", "items": {"type": "object"}}}}}}}
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Not authenticated", **PROBLEM},
+    403: {"description": "Forbidden for this role or token scope", **PROBLEM},
+    404: {"description": "Not found", **PROBLEM},
+    422: {"description": "Invalid input (problem document)", **PROBLEM},
+}
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def db(request: Request) -> Any:
+    return request.app.state.db
+
+
+def today(request: Request) -> Any:
+    return request.app.state.clock.today()
+
+
+def actor(who: Principal) -> str:
+    return who.username if who.via == "session" else f"{who.username} (token)"
+
+
+def forbid(message: str = "not allowed for your role") -> HTTPException:
+    return HTTPException(403, message)
+
+
+def not_found(what: str) -> HTTPException:
+    return HTTPException(404, f"no such {what}")

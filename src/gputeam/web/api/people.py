@@ -1,0 +1,331 @@
+"""People, skills, certifications held, enrolments and roadmap items."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from pydantic import Field
+
+from gputeam import store
+from gputeam.web import services
+from gputeam.web.api.common import ERRORS, Body, actor, db, forbid, not_found, today
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
+
+router = APIRouter(tags=["people"], responses=ERRORS)
+
+Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
+Writer = Annotated[Principal, Depends(require(Perm.PEOPLE_WRITE))]
+Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
+
+
+class PersonOut(Body):
+    id: int
+    key: str
+    name: str
+    email: str | None
+    title: str
+    background: str
+    level: int
+    experience_months: int
+    weekly_study_hours: float
+    salary: float | None
+    role: str | None
+    team_id: int | None
+    active: bool
+
+
+class PersonIn(Body):
+    key: str = Field(min_length=1, max_length=100, description="Stable identifier.")
+    name: str = Field(min_length=1, max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    title: str = Field(default="", max_length=200)
+    background: str = Field(default="sysadmin", max_length=50)
+    level: int = Field(default=1, ge=1, le=5)
+    experience_months: int = Field(default=0, ge=0, le=1200)
+    weekly_study_hours: float = Field(default=4, ge=0, le=40)
+    salary: float | None = Field(default=None, ge=0, le=1e9)
+    role: str | None = Field(default=None, max_length=100)
+    team_id: int | None = None
+    skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
+
+
+class PersonPatch(Body):
+    key: str | None = Field(default=None, min_length=1, max_length=100)
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    email: str | None = Field(default=None, max_length=320)
+    title: str | None = Field(default=None, max_length=200)
+    background: str | None = Field(default=None, max_length=50)
+    level: int | None = Field(default=None, ge=1, le=5)
+    experience_months: int | None = Field(default=None, ge=0, le=1200)
+    weekly_study_hours: float | None = Field(default=None, ge=0, le=40)
+    salary: float | None = Field(default=None, ge=0, le=1e9)
+    role: str | None = Field(default=None, max_length=100)
+    team_id: int | None = None
+    active: bool | None = None
+
+
+class SkillIn(Body):
+    proficiency: int = Field(ge=0, le=4, description="0 none ... 4 expert.")
+    note: str = Field(default="", max_length=1000)
+
+
+class CertificationIn(Body):
+    cert_id: str = Field(min_length=1, max_length=100, description="Catalog certification id.")
+    valid_from: date
+    valid_until: date | None = Field(default=None, description="Default: from its validity.")
+    evidence: str = Field(default="", max_length=2000)
+
+
+class EnrolmentIn(Body):
+    course_id: str = Field(min_length=1, max_length=100)
+    started_on: date
+    hours_done: float = Field(default=0, ge=0, le=10000)
+
+
+class HoursIn(Body):
+    hours_done: float = Field(ge=0, le=10000)
+    completed_on: date | None = None
+
+
+class RoadmapPatch(Body):
+    status: str | None = Field(default=None, pattern="^(planned|in-progress|done|cancelled)$")
+    done_on: date | None = None
+
+
+def _visible(who: Principal, s: Any, person_id: int) -> Any:
+    p = s.get(store.Person, person_id)
+    if p is None or not who.may_read_person(p.id, p.team_id):
+        raise not_found("person")
+    return p
+
+
+def _check_team(who: Principal, team_id: int | None) -> None:
+    if who.role != "admin" and (team_id is None or not who.may_team(team_id)):
+        raise forbid("managers may only place people in their own teams")
+
+
+@router.get("/people", response_model=list[PersonOut], summary="List people")
+def list_people(request: Request, who: Reader,
+                search: Annotated[str | None, Query(max_length=100)] = None,
+                team_id: int | None = None,
+                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    """People the caller may see: everyone (admin), their teams (manager), themself
+    (engineer)."""
+    with db(request).session() as s:
+        org = services.org_id(request.app, s)
+        if who.role == "engineer":
+            if who.person_id is None:
+                return []
+            p = s.get(store.Person, who.person_id)
+            return [services.person_summary(p)] if p is not None else []
+        team_ids = None if who.role == "admin" else sorted(who.team_ids)
+        rows = store.list_people(s, org, team_id=team_id, team_ids=team_ids, search=search,
+                                 limit=limit, offset=offset)
+        return [services.person_summary(p) for p in rows]
+
+
+@router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
+def add_person(request: Request, body: PersonIn, who: Writer,
+               response: Response) -> dict[str, Any]:
+    _check_team(who, body.team_id)
+    with db(request).session() as s:
+        org = services.org_id(request.app, s)
+        if body.team_id is not None:
+            store.get_team(s, body.team_id)
+        fields = body.model_dump(exclude={"key", "name", "skills"})
+        p = store.add_person(s, org, key=body.key, name=body.name, actor=actor(who), **fields)
+        for domain, prof in body.skills.items():
+            _known_domain(request, domain)
+            store.rate_skill(s, p.id, domain, prof, rated_by=actor(who))
+        response.headers["Location"] = f"/api/v1/people/{p.id}"
+        return services.person_summary(p)
+
+
+@router.get("/people/{person_id}", summary="A person with skills, certifications, "
+            "enrolments, roadmap and progress")
+def get_person(request: Request, person_id: int, who: Reader) -> dict[str, Any]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        return services.person_detail(request.app, s, p, today(request))
+
+
+@router.patch("/people/{person_id}", response_model=PersonOut, summary="Change a person")
+def update_person(request: Request, person_id: int, body: PersonPatch,
+                  who: Writer) -> dict[str, Any]:
+    changes = body.model_dump(exclude_unset=True)
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        if not who.may_change_person(p.id, p.team_id):
+            raise forbid()
+        if "team_id" in changes:
+            _check_team(who, changes["team_id"])
+            if changes["team_id"] is not None:
+                store.get_team(s, changes["team_id"])
+        for k in ("key", "name", "level", "experience_months", "weekly_study_hours",
+                  "title", "background", "active"):
+            if k in changes and changes[k] is None:
+                changes.pop(k)
+        p = store.update_person(s, p.id, changes, actor=actor(who))
+        return services.person_summary(p)
+
+
+@router.delete("/people/{person_id}", status_code=204, summary="Delete a person")
+def delete_person(request: Request, person_id: int, who: Writer) -> Response:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        if not who.may_change_person(p.id, p.team_id):
+            raise forbid()
+        store.delete_person(s, p.id, actor=actor(who))
+    return Response(status_code=204)
+
+
+def _known_domain(request: Request, domain: str) -> None:
+    from gputeam.errors import InputError, Problem
+
+    cat = services.catalog(request.app)
+    if domain not in cat.domains:
+        raise InputError([Problem(path="domain", message="unknown skill domain", found=domain,
+                                  expected="a catalog domain id")])
+
+
+@router.put("/people/{person_id}/skills/{domain}", summary="Rate a skill (history kept)")
+def rate_skill(request: Request, person_id: int, domain: str, body: SkillIn,
+               who: Recorder) -> dict[str, Any]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        if not who.may_change_person(p.id, p.team_id):
+            raise forbid("only admins and the person's managers rate skills")
+        _known_domain(request, domain)
+        r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who),
+                             note=body.note)
+        return {"person_id": p.id, "domain": r.domain, "proficiency": r.proficiency,
+                "rated_at": r.rated_at.isoformat()}
+
+
+@router.get("/people/{person_id}/certifications", summary="Certifications held")
+def list_certifications(request: Request, person_id: int, who: Reader) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        return services.person_detail(request.app, s, p, today(request))["certifications"]
+
+
+@router.post("/people/{person_id}/certifications", status_code=201,
+             summary="Record a certification held")
+def add_certification(request: Request, person_id: int, body: CertificationIn,
+                      who: Recorder) -> dict[str, Any]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid()
+        held = store.add_certification(s, p.id, body.cert_id, body.valid_from,
+                                       body.valid_until, evidence=body.evidence,
+                                       catalog=services.catalog(request.app), actor=actor(who))
+        return {"id": held.id, "cert_id": held.cert_id,
+                "valid_from": held.valid_from.isoformat(),
+                "valid_until": held.valid_until.isoformat() if held.valid_until else None,
+                "status": store.cert_status(held, today(request))}
+
+
+@router.delete("/certifications/{held_id}", status_code=204,
+               summary="Remove a certification record")
+def remove_certification(request: Request, held_id: int, who: Recorder) -> Response:
+    with db(request).session() as s:
+        held = s.get(store.CertificationHeld, held_id)
+        if held is None:
+            raise not_found("certification")
+        p = _visible(who, s, held.person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid()
+        store.remove_certification(s, held_id, actor=actor(who))
+    return Response(status_code=204)
+
+
+@router.get("/people/{person_id}/enrolments", summary="Course enrolments with progress")
+def list_enrolments(request: Request, person_id: int, who: Reader) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        return services.person_detail(request.app, s, p, today(request))["enrolments"]
+
+
+@router.post("/people/{person_id}/enrolments", status_code=201, summary="Enrol in a course")
+def enrol(request: Request, person_id: int, body: EnrolmentIn, who: Recorder) -> dict[str, Any]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid()
+        if body.course_id not in services.catalog(request.app).courses:
+            from gputeam.errors import InputError, Problem
+
+            raise InputError([Problem(path="course_id", message="not in the catalog",
+                                      found=body.course_id, expected="a catalog course id")])
+        e = store.enrol(s, p.id, body.course_id, body.started_on, hours_done=body.hours_done,
+                        actor=actor(who))
+        return {"id": e.id, "course_id": e.course_id, "started_on": e.started_on.isoformat(),
+                "hours_done": e.hours_done}
+
+
+@router.patch("/enrolments/{enrolment_id}", summary="Record hours done (a total)")
+def record_hours(request: Request, enrolment_id: int, body: HoursIn,
+                 who: Recorder) -> dict[str, Any]:
+    with db(request).session() as s:
+        e = s.get(store.Enrolment, enrolment_id)
+        if e is None:
+            raise not_found("enrolment")
+        p = _visible(who, s, e.person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid()
+        e = store.record_hours(s, enrolment_id, body.hours_done, completed_on=body.completed_on,
+                               actor=actor(who))
+        return {"id": e.id, "hours_done": e.hours_done,
+                "completed_on": e.completed_on.isoformat() if e.completed_on else None}
+
+
+@router.get("/people/{person_id}/roadmap", summary="Roadmap items and progress")
+def roadmap(request: Request, person_id: int, who: Reader) -> dict[str, Any]:
+    with db(request).session() as s:
+        p = _visible(who, s, person_id)
+        d = services.person_detail(request.app, s, p, today(request))
+        return {"person_id": p.id, "items": d["roadmap"], "progress": d["progress"]}
+
+
+@router.patch("/roadmap-items/{item_id}", summary="Mark roadmap progress")
+def update_roadmap_item(request: Request, item_id: int, body: RoadmapPatch,
+                        who: Recorder) -> dict[str, Any]:
+    changes = body.model_dump(exclude_unset=True, exclude_none=True)
+    with db(request).session() as s:
+        item = s.get(store.RoadmapItem, item_id)
+        if item is None:
+            raise not_found("roadmap item")
+        p = _visible(who, s, item.person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid()
+        if changes.get("status") == "done" and "done_on" not in changes:
+            changes["done_on"] = today(request)
+        item = store.update_roadmap_item(s, item_id, changes, actor=actor(who))
+        return {"id": item.id, "status": item.status,
+                "done_on": item.done_on.isoformat() if item.done_on else None}
+
+
+@router.get("/teams", summary="Teams")
+def teams(request: Request, who: Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+          ) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        org = services.org_id(request.app, s)
+        return [{"id": t.id, "name": t.name, "yours": t.id in who.team_ids}
+                for t in store.list_teams(s, org)]
+
+
+class TeamIn(Body):
+    name: str = Field(min_length=1, max_length=200)
+
+
+@router.post("/teams", status_code=201, summary="Create a team (admin)")
+def create_team(request: Request, body: TeamIn,
+                who: Annotated[Principal, Depends(require(Perm.USERS))]) -> dict[str, Any]:
+    with db(request).session() as s:
+        t = store.create_team(s, services.org_id(request.app, s), body.name, actor=actor(who))
+        return {"id": t.id, "name": t.name}

@@ -1,0 +1,178 @@
+"""Dashboard, plans (run on the live team, what-if, save, adopt) and the catalog."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from pydantic import Field
+
+from gputeam import store
+from gputeam.errors import InputError, Problem
+from gputeam.scenario import Constraints, Fleet
+from gputeam.web import services
+from gputeam.web.api.common import ERRORS, Body, actor, db, not_found, today
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
+
+router = APIRouter(responses=ERRORS)
+
+Viewer = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]
+Planner = Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
+CatalogReader = Annotated[Principal, Depends(require(Perm.CATALOG))]
+
+MAX_GPUS = 200_000
+MAX_HORIZON = 60
+
+
+class WhatIfIn(Body):
+    gpus: int | None = Field(default=None, ge=0, le=MAX_GPUS, description="Peak GPU count.")
+    deadline_month: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
+    budget: float | None = Field(default=None, ge=0, le=1e12)
+
+
+class PlanIn(Body):
+    """Plan the live team. Omitted parts come from the last saved fleet scenario."""
+
+    fleet: Fleet | None = None
+    constraints: Constraints | None = None
+    horizon_months: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
+    mode: str | None = Field(default=None, pattern="^(template|lean)$")
+    what_if: WhatIfIn = Field(default_factory=WhatIfIn)
+    save: bool = Field(default=False, description="Save the inputs and the plan (a new "
+                       "version); the dashboard then measures against it.")
+
+
+@router.get("/dashboard", tags=["dashboard"], summary="Coverage, compliance, expiries, "
+            "bus factor, headcount and cost")
+def get_dashboard(request: Request, who: Viewer) -> dict[str, Any]:
+    with db(request).session() as s:
+        return services.dashboard_data(request.app, s, today(request))
+
+
+@router.get("/plans/inputs", tags=["plans"], summary="The saved fleet scenario of the live team")
+def plan_inputs(request: Request, who: PlanReader) -> dict[str, Any]:
+    with db(request).session() as s:
+        return services.plan_inputs(s, services.org_id(request.app, s))
+
+
+def merged_inputs(base: dict[str, Any], body: PlanIn) -> dict[str, Any]:
+    inputs = dict(base)
+    if body.fleet is not None:
+        inputs["fleet"] = body.fleet.model_dump(mode="json", exclude_defaults=True)
+        inputs["fleet"]["gpus"] = [g.model_dump() for g in body.fleet.gpus]
+    if body.constraints is not None:
+        inputs["constraints"] = body.constraints.model_dump(mode="json", exclude_defaults=True)
+    if body.horizon_months is not None:
+        inputs["horizon_months"] = body.horizon_months
+    if body.mode is not None:
+        inputs["mode"] = body.mode
+    w = body.what_if
+    inputs = services.apply_what_if(inputs, services.WhatIf(w.gpus, w.deadline_month, w.budget))
+    check_bounds(inputs)
+    return inputs
+
+
+def check_bounds(inputs: dict[str, Any]) -> None:
+    problems = []
+    if services.gpus_peak(inputs) > MAX_GPUS:
+        problems.append(Problem(path="fleet.gpus", message="too many GPUs for this server",
+                                found=str(services.gpus_peak(inputs)), expected=f"<= {MAX_GPUS}"))
+    if int(inputs.get("horizon_months", 12)) > MAX_HORIZON:
+        problems.append(Problem(path="horizon_months", message="horizon too long",
+                                found=str(inputs["horizon_months"]),
+                                expected=f"<= {MAX_HORIZON}"))
+    if any(int(g["month"]) > int(inputs.get("horizon_months", 12)) + 120
+           for g in inputs["fleet"]["gpus"]):
+        problems.append(Problem(path="fleet.gpus", message="a GPU step lies far beyond the "
+                                "horizon", expected="months within the horizon"))
+    if problems:
+        raise InputError(problems)
+
+
+def plan_or_422(request: Request, s: Any, inputs: dict[str, Any]) -> Any:
+    try:
+        return services.run_plan(request.app, s, inputs, today(request))
+    except InputError:
+        raise
+    except ValueError as exc:  # a scenario the models accept but the planner cannot size
+        raise InputError([Problem(path="", message=f"cannot plan this scenario: {exc}")]
+                         ) from None
+
+
+@router.post("/plans", tags=["plans"], summary="Run the planner on the live team "
+             "(what-if unless save is true)")
+def run_plan(request: Request, body: PlanIn, who: Planner) -> dict[str, Any]:
+    with db(request).session() as s:
+        inputs = merged_inputs(services.plan_inputs(s, services.org_id(request.app, s)), body)
+        plan = plan_or_422(request, s, inputs)
+        out: dict[str, Any] = {"inputs": inputs, "plan": plan.to_json(), "saved": None}
+        if body.save:
+            out["saved"] = services.save_plan(request.app, s, inputs, plan, today(request),
+                                              actor(who))
+        return out
+
+
+@router.get("/plans", tags=["plans"], summary="Saved plans, newest first")
+def list_plans(request: Request, who: PlanReader) -> list[dict[str, Any]]:
+    with db(request).session() as s:
+        org = services.org_id(request.app, s)
+        out = []
+        for sc in store.list_scenarios(s, org, all_versions=True):
+            for p in store.list_plans(s, sc.id):
+                out.append({"id": p.id, "version": p.version, "scenario": sc.name,
+                            "scenario_version": sc.version,
+                            "computed_for": p.computed_for.isoformat(),
+                            "created_at": p.created_at.isoformat(), "created_by": p.created_by})
+        out.sort(key=lambda r: r["id"], reverse=True)
+        return out
+
+
+@router.get("/plans/latest", tags=["plans"], summary="The newest saved plan")
+def latest(request: Request, who: PlanReader) -> dict[str, Any]:
+    with db(request).session() as s:
+        row = store.latest_plan(s, services.org_id(request.app, s))
+        if row is None:
+            raise not_found("plan (none saved yet)")
+        return {"id": row.id, "version": row.version, "plan": row.plan}
+
+
+@router.get("/plans/{plan_id}", tags=["plans"], summary="One saved plan")
+def get_plan(request: Request, plan_id: int, who: PlanReader) -> dict[str, Any]:
+    with db(request).session() as s:
+        row = s.get(store.SavedPlan, plan_id)
+        if row is None or row.scenario.org_id != services.org_id(request.app, s):
+            raise not_found("plan")
+        return {"id": row.id, "version": row.version, "plan": row.plan}
+
+
+@router.post("/plans/{plan_id}/adopt", tags=["plans"],
+             summary="Turn a saved plan's roadmaps into tracked roadmap items")
+def adopt(request: Request, plan_id: int, who: Planner) -> dict[str, Any]:
+    if who.role != "admin":
+        raise HTTPException(403, "only admins adopt a plan for the whole organisation")
+    with db(request).session() as s:
+        row = s.get(store.SavedPlan, plan_id)
+        org = services.org_id(request.app, s)
+        if row is None or row.scenario.org_id != org:
+            raise not_found("plan")
+        items = store.adopt_plan_roadmaps(s, org, row.plan, plan_id=row.id, actor=actor(who))
+        return {"created": len(items)}
+
+
+# ---------------------------------------------------------------- catalog
+@router.get("/catalog", tags=["catalog"], summary="Catalog sections and their entry counts")
+def catalog_index(request: Request, who: CatalogReader) -> dict[str, Any]:
+    cat = services.catalog(request.app)
+    sections = {name: len(v) for name, v in cat if isinstance(v, dict | tuple)}
+    return {"version": cat.version, "sections": sections}
+
+
+@router.get("/catalog/{section}", tags=["catalog"], summary="One catalog section")
+def catalog_section(request: Request, section: str, who: CatalogReader) -> Any:
+    cat = services.catalog(request.app)
+    data = cat.model_dump(mode="json")
+    if section not in data or section == "version":
+        raise not_found("catalog section")
+    return data[section]

@@ -1,0 +1,229 @@
+"""Server-rendered pages. Each page renders the same dict the API returns
+(:mod:`gputeam.web.services`); HTMX swaps fragments where it helps, and every page and form
+works without JavaScript."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam import store
+from gputeam.errors import InputError
+from gputeam.web import services
+from gputeam.web.auth import (
+    LoginRefused,
+    check_csrf,
+    form_csrf,
+    login,
+    require,
+)
+from gputeam.web.gantt import Bar, gantt_svg
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render, today
+from gputeam.web.security import Session
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+Viewer = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
+Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
+PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]
+Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
+Admin = Annotated[Principal, Depends(require(Perm.USERS))]
+
+
+def _safe_next(target: str | None) -> str:
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+# ---------------------------------------------------------------- login
+@router.get("/login")
+def login_form(request: Request, next: str = "/") -> Response:
+    return render(request, "login.html", next=_safe_next(next))
+
+
+@router.post("/login")
+def login_submit(request: Request, username: Annotated[str, Form(max_length=100)],
+                 password: Annotated[str, Form(max_length=1000)],
+                 csrf_field: Annotated[str | None, Depends(form_csrf)] = None,
+                 next: Annotated[str, Form()] = "/") -> Response:
+    check_csrf(request, csrf_field)
+    try:
+        session = login(request, username, password)
+    except LoginRefused as exc:
+        resp = render(request, "login.html", exc.status, error=str(exc), username=username,
+                      next=_safe_next(next))
+        if exc.retry_after:
+            resp.headers["Retry-After"] = str(exc.retry_after)
+        return resp
+    request.state.session = session
+    request.state.session_changed = True
+    return RedirectResponse(_safe_next(next), status_code=303)
+
+
+@router.post("/logout")
+def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf)] = None
+           ) -> Response:
+    check_csrf(request, csrf_field)
+    request.state.session = Session.anonymous()
+    request.state.session_changed = True
+    return RedirectResponse("/login", status_code=303)
+
+
+# ---------------------------------------------------------------- dashboard
+@router.get("/")
+def dashboard_page(request: Request, who: Viewer) -> Response:
+    with request.app.state.db.session() as s:
+        d = services.dashboard_data(request.app, s, today(request))
+    return render(request, "dashboard.html", who=who, d=d)
+
+
+# ---------------------------------------------------------------- people
+@router.get("/people")
+def people_page(request: Request, who: Reader,
+                search: Annotated[str | None, Query(max_length=100)] = None,
+                page: Annotated[int, Query(ge=1, le=10000)] = 1) -> Response:
+    per_page = 100
+    with request.app.state.db.session() as s:
+        org = services.org_id(request.app, s)
+        if who.role == "engineer":
+            p = s.get(store.Person, who.person_id) if who.person_id else None
+            rows = [p] if p is not None else []
+        else:
+            team_ids = None if who.role == "admin" else sorted(who.team_ids)
+            rows = list(store.list_people(s, org, team_ids=team_ids, search=search,
+                                          limit=per_page + 1, offset=(page - 1) * per_page))
+        teams = {t.id: t.name for t in store.list_teams(s, org)}
+    more = len(rows) > per_page
+    context = {"who": who, "people": rows[:per_page], "teams": teams, "search": search or "",
+               "page": page, "more": more}
+    if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "people-rows":
+        return render(request, "people_rows.html", **context)
+    return render(request, "people.html", **context)
+
+
+def _visible(request: Request, who: Principal, s: Any, person_id: int) -> Any:
+    p = s.get(store.Person, person_id)
+    if p is None or not who.may_read_person(p.id, p.team_id):
+        raise HTTPException(404, "no such person, or not one you may see")
+    return p
+
+
+@router.get("/people/{person_id}")
+def person_page(request: Request, person_id: int, who: Reader) -> Response:
+    with request.app.state.db.session() as s:
+        p = _visible(request, who, s, person_id)
+        d = services.person_detail(request.app, s, p, today(request))
+        team = store.get_team(s, p.team_id).name if p.team_id else None
+        can_edit = who.may_change_records(p.id, p.team_id)
+    bars = [Bar(i["title"], date.fromisoformat(i["start"]), date.fromisoformat(i["due"]),
+                i["kind"], 1.0 if i["status"] == "done" else 0.0)
+            for i in d["roadmap"] if i["status"] != "cancelled"]
+    cat = services.catalog(request.app)
+    return render(request, "person.html", who=who, p=d, team=team, can_edit=can_edit,
+                  gantt=gantt_svg(bars, today(request), f"Roadmap of {d['name']}"),
+                  domains=cat.domains, certs=cat.certifications, courses=cat.courses)
+
+
+def _back(person_id: int, flash: str) -> Response:
+    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
+
+
+@router.post("/people/{person_id}/certifications")
+def add_certification(request: Request, person_id: int, who: Recorder,
+                      cert_id: Annotated[str, Form(max_length=100)],
+                      valid_from: Annotated[date, Form()],
+                      valid_until: Annotated[str, Form(max_length=10)] = "",
+                      evidence: Annotated[str, Form(max_length=2000)] = "") -> Response:
+    from gputeam.web.api.common import actor
+
+    with request.app.state.db.session() as s:
+        p = _visible(request, who, s, person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise HTTPException(403, "you may not change this person's records")
+        store.add_certification(s, p.id, cert_id, valid_from,
+                                date.fromisoformat(valid_until) if valid_until else None,
+                                evidence=evidence, catalog=services.catalog(request.app),
+                                actor=actor(who))
+    return _back(person_id, f"Certification {cert_id} recorded.")
+
+
+@router.post("/roadmap-items/{item_id}/done")
+def roadmap_done(request: Request, item_id: int, who: Recorder) -> Response:
+    from gputeam.web.api.common import actor
+
+    with request.app.state.db.session() as s:
+        item = s.get(store.RoadmapItem, item_id)
+        if item is None:
+            raise HTTPException(404, "no such roadmap item")
+        p = _visible(request, who, s, item.person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise HTTPException(403, "you may not change this person's records")
+        store.complete_roadmap_item(s, item_id, today(request), actor=actor(who))
+        pid = p.id
+    return _back(pid, "Marked done.")
+
+
+@router.post("/enrolments/{enrolment_id}/hours")
+def enrolment_hours(request: Request, enrolment_id: int, who: Recorder,
+                    hours_done: Annotated[float, Form(ge=0, le=10000)]) -> Response:
+    from gputeam.web.api.common import actor
+
+    with request.app.state.db.session() as s:
+        e = s.get(store.Enrolment, enrolment_id)
+        if e is None:
+            raise HTTPException(404, "no such enrolment")
+        p = _visible(request, who, s, e.person_id)
+        if not who.may_change_records(p.id, p.team_id):
+            raise HTTPException(403, "you may not change this person's records")
+        store.record_hours(s, enrolment_id, hours_done, actor=actor(who))
+        pid = p.id
+    return _back(pid, "Hours recorded.")
+
+
+# ---------------------------------------------------------------- catalog
+@router.get("/catalog")
+def catalog_page(request: Request, who: Viewer,
+                 section: Annotated[str, Query(max_length=40)] = "certifications") -> Response:
+    cat = services.catalog(request.app)
+    sections = ["certifications", "courses", "paths", "roles", "domains", "templates",
+                "strategies", "levels"]
+    if section not in sections:
+        section = "certifications"
+    entries = getattr(cat, section)
+    return render(request, "catalog.html", who=who, cat=cat, sections=sections,
+                  section=section, entries=list(entries.values()))
+
+
+# ---------------------------------------------------------------- import
+@router.get("/import")
+def import_page(request: Request, who: Importer) -> Response:
+    return render(request, "import.html", who=who, report=None, problems=None)
+
+
+@router.post("/import")
+async def import_submit(request: Request, who: Importer, file: UploadFile,
+                        kind: Annotated[str, Form(pattern="^(roster|certifications)$")],
+                        mode: Annotated[str, Form(pattern="^(dry-run|commit)$")] = "dry-run",
+                        mapping: Annotated[str, Form(max_length=10000)] = "") -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    from gputeam.web.api.data import parse_mapping, read_upload, run_import
+
+    content = await read_upload(file)
+    try:
+        report = await run_in_threadpool(run_import, request, kind, content, file.filename,
+                                         parse_mapping(mapping), mode == "dry-run", who)
+    except InputError as exc:
+        return await run_in_threadpool(render, request, "import.html", 422, who=who,
+                                       report=None, problems=[p.as_dict() for p in exc.problems],
+                                       kind=kind, mapping=mapping)
+    return await run_in_threadpool(render, request, "import.html", who=who, report=report,
+                                   problems=None, kind=kind, mapping=mapping)
+

@@ -1,0 +1,151 @@
+"""The plan page: the planner run on the live team against a fleet scenario, with what-if
+controls (GPU count, deadline, budget). With HTMX the controls re-plan as they change and
+only the result is redrawn; without JavaScript the form posts and the page reloads."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam.errors import InputError
+from gputeam.web import services
+from gputeam.web.api.plans import MAX_GPUS, MAX_HORIZON, check_bounds
+from gputeam.web.auth import require
+from gputeam.web.gantt import Bar, gantt_svg
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render, today
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]
+Planner = Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
+GANTT_PEOPLE = 15
+
+
+def plan_view(plan: Any, today_: date) -> dict[str, Any]:
+    """What the page shows of a Plan (a Plan model)."""
+    deadline = plan.target.at(plan.gaps.month)
+    bars = []
+    for rm in plan.roadmaps[:GANTT_PEOPLE]:
+        for it in rm.items:
+            bars.append(Bar(f"{rm.name}: {it.name}", it.start, it.end, it.kind))
+    return {
+        "deadline": deadline,
+        "now": plan.target.at(1),
+        "gaps": plan.gaps,
+        "sourcing": plan.sourcing,
+        "costs": plan.costs,
+        "roi": plan.roi,
+        "warnings": plan.warnings,
+        "currency": plan.costs.currency,
+        "gantt": gantt_svg(bars, today_, "Roadmaps (first people)") if bars else "",
+        "roadmaps": len(plan.roadmaps),
+    }
+
+
+def _controls(inputs: dict[str, Any]) -> dict[str, Any]:
+    c = inputs.get("constraints") or {}
+    return {"gpus": services.gpus_peak(inputs), "deadline_month": c.get("deadline_month") or "",
+            "budget": c.get("budget") or "", "horizon_months": inputs.get("horizon_months", 12),
+            "gpu_model": inputs["fleet"].get("gpu_model", "H100"),
+            "mode": inputs.get("mode", "template"), "max_gpus": MAX_GPUS,
+            "max_horizon": MAX_HORIZON}
+
+
+@router.get("/plan")
+def plan_page(request: Request, who: PlanReader) -> Response:
+    with request.app.state.db.session() as s:
+        inputs = services.plan_inputs(s, services.org_id(request.app, s))
+        latest = services.latest_plan(request.app, s)
+        plan, saved, error = None, None, None
+        if who.can(Perm.PLANS_RUN):
+            try:
+                plan = services.run_plan(request.app, s, inputs, today(request))
+            except (InputError, ValueError) as exc:
+                error = str(exc)
+        elif latest is not None:
+            plan, saved = latest[0], latest[1]
+    return render(request, "plan.html", who=who, controls=_controls(inputs), error=error,
+                  view=plan_view(plan, today(request)) if plan is not None else None,
+                  saved=saved, latest=latest[1] if latest else None, flash=None)
+
+
+@router.post("/plan")
+def plan_submit(request: Request, who: Planner,
+                gpus: Annotated[int, Form(ge=0, le=MAX_GPUS)],
+                deadline_month: Annotated[str, Form(max_length=3)] = "",
+                budget: Annotated[str, Form(max_length=20)] = "",
+                horizon_months: Annotated[int, Form(ge=1, le=MAX_HORIZON)] = 12,
+                gpu_model: Annotated[str, Form(max_length=40)] = "H100",
+                mode: Annotated[str, Form(pattern="^(template|lean)$")] = "template",
+                action: Annotated[str, Form(pattern="^(preview|save)$")] = "preview") -> Response:
+    from gputeam.web.api.common import actor
+
+    partial = bool(request.headers.get("HX-Request")) and action == "preview"
+    with request.app.state.db.session() as s:
+        base = services.plan_inputs(s, services.org_id(request.app, s))
+        base = {**base, "horizon_months": horizon_months, "mode": mode,
+                "fleet": {**base["fleet"], "gpu_model": gpu_model or "H100"}}
+        error, plan = None, None
+        try:
+            what = services.WhatIf(
+                gpus=gpus,
+                deadline_month=_int(deadline_month, "deadline_month", 1, MAX_HORIZON),
+                budget=_float(budget, "budget"))
+            if what.deadline_month is None:
+                base["constraints"] = {k: v for k, v in (base.get("constraints") or {}).items()
+                                       if k != "deadline_month"}
+            if what.budget is None:
+                base["constraints"] = {k: v for k, v in (base.get("constraints") or {}).items()
+                                       if k != "budget"}
+            inputs = services.apply_what_if(base, what)
+            check_bounds(inputs)
+            plan = services.run_plan(request.app, s, inputs, today(request))
+        except (InputError, ValueError) as exc:
+            error, inputs = str(exc), base
+        if plan is not None and action == "save":
+            services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
+    if plan is not None and action == "save":
+        return RedirectResponse("/plan?saved=1", status_code=303)
+    context = {"who": who, "controls": _controls(inputs), "error": error,
+               "view": plan_view(plan, today(request)) if plan is not None else None,
+               "saved": None, "latest": None, "flash": None}
+    status = 422 if error else 200
+    if partial:
+        return render(request, "plan_result.html", status, **context)
+    return render(request, "plan.html", status, **context)
+
+
+def _int(text: str, name: str, low: int, high: int) -> int | None:
+    from gputeam.errors import Problem
+
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not low <= value <= high:
+        raise InputError([Problem(path=name, message="must be a whole number", found=text,
+                                  expected=f"{low}-{high}")])
+    return value
+
+
+def _float(text: str, name: str) -> float | None:
+    from gputeam.errors import Problem
+
+    text = text.strip().replace(",", "")
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1e12:
+        raise InputError([Problem(path=name, message="must be an amount", found=text,
+                                  expected=">= 0")])
+    return value

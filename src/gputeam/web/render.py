@@ -1,0 +1,33 @@
+"""Rendering pages: the template context every page shares (caller, CSRF token)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.responses import Response
+
+from gputeam.web.auth import csrf_token, load_principal
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    context.setdefault("who", load_principal(request) if name != "login.html" else None)
+    context["csrf"] = csrf_token(request)
+    context["request"] = request
+    return request.app.state.templates.TemplateResponse(request, name, context,
+                                                        status_code=status)
+
+
+def error_page(request: Request, status: int, detail: str) -> Response:
+    titles = {403: "Forbidden", 404: "Not found"}
+    try:
+        who = load_principal(request)
+    except HTTPException:
+        who = None
+    return render(request, "error.html", status, who=who, status=status,
+                  title=titles.get(status, "Error"), detail=detail)
+
+
+def today(request: Request) -> date:
+    return request.app.state.clock.today()  # type: ignore[no-any-return]

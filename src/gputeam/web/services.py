@@ -1,0 +1,262 @@
+"""What pages and API share: each function builds one JSON-ready dict from the store and the
+planner; the page renders it as HTML, the API returns it as JSON.
+
+The live team (a :class:`~gputeam.scenario.Scenario` built from the database) and the latest
+plan are cached per process, keyed by a cheap database "version" (the newest audit entry
+and the head count), so a change made through any process is seen by every process on its
+next request.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from fastapi import FastAPI
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session as DbSession
+
+from gputeam.catalog import Catalog
+from gputeam.scenario import Constraints, Fleet, GpuStep, Scenario
+from gputeam.web import dashboard
+
+LIVE_SCENARIO = "live"
+#: Used until someone saves a fleet: one small H100 cluster.
+DEFAULT_INPUTS: dict[str, Any] = {
+    "fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 64}]},
+    "constraints": {},
+    "horizon_months": 12,
+    "mode": "template",
+}
+
+
+def catalog(app: FastAPI) -> Catalog:
+    cache = app.state.catalog_cache
+    if "catalog" not in cache:
+        from gputeam.catalog import load_catalog
+
+        extra = None
+        path = app.state.settings.catalog_extra
+        if path:
+            from pathlib import Path
+
+            from gputeam.cli.common import read_catalog_extra
+
+            extra = read_catalog_extra(Path(path))
+        cache["catalog"] = load_catalog(extra, file=path)
+    return cache["catalog"]  # type: ignore[no-any-return]
+
+
+def org_id(app: FastAPI, s: DbSession) -> int:
+    """The organisation this server tracks (the first one; created on first use)."""
+    cached = app.state.catalog_cache.get("org_id")
+    if cached is not None:
+        return int(cached)
+    from gputeam.store.people import get_or_create_organisation
+    from gputeam.store.schema import Organisation
+
+    first = s.scalar(select(Organisation.id).order_by(Organisation.id).limit(1))
+    if first is None:
+        first = get_or_create_organisation(s, app.state.settings.organisation).id
+        s.flush()
+    app.state.catalog_cache["org_id"] = first
+    return int(first)
+
+
+def data_version(s: DbSession) -> tuple[int, int]:
+    from gputeam.store.schema import AuditEntry, Person
+
+    return (s.scalar(select(func.max(AuditEntry.id))) or 0,
+            s.scalar(select(func.count(Person.id))) or 0)
+
+
+# ---------------------------------------------------------------- plan inputs
+@dataclass(frozen=True)
+class WhatIf:
+    gpus: int | None = None
+    deadline_month: int | None = None
+    budget: float | None = None
+
+
+def plan_inputs(s: DbSession, org: int) -> dict[str, Any]:
+    """The saved fleet scenario of the live team (or the default one)."""
+    from gputeam.store.plans import latest_scenario
+
+    row = latest_scenario(s, org, LIVE_SCENARIO)
+    inputs = dict(DEFAULT_INPUTS)
+    if row is not None:
+        inputs.update({k: v for k, v in row.inputs.items() if k in DEFAULT_INPUTS})
+    return inputs
+
+
+def apply_what_if(inputs: dict[str, Any], what: WhatIf) -> dict[str, Any]:
+    out = {**inputs, "fleet": dict(inputs["fleet"]),
+           "constraints": dict(inputs.get("constraints") or {})}
+    if what.gpus is not None:
+        steps = [dict(st) for st in out["fleet"]["gpus"]]
+        peak = max(st["count"] for st in steps) or 1
+        out["fleet"]["gpus"] = [{"month": st["month"],
+                                 "count": max(0, round(st["count"] * what.gpus / peak))}
+                                for st in steps] if peak else [{"month": 1, "count": what.gpus}]
+        if max(st["count"] for st in out["fleet"]["gpus"]) != what.gpus:
+            out["fleet"]["gpus"][-1]["count"] = what.gpus
+    if what.deadline_month is not None:
+        out["constraints"]["deadline_month"] = what.deadline_month
+        out["horizon_months"] = max(int(out.get("horizon_months", 12)), what.deadline_month)
+    if what.budget is not None:
+        out["constraints"]["budget"] = what.budget
+    return out
+
+
+def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
+                  ) -> Scenario:
+    """The live team planned against ``inputs`` (cached per data version)."""
+    from gputeam.store.live import team_scenario
+
+    org = org_id(app, s)
+    start = today.replace(day=1)
+    key = ("scenario", data_version(s), repr(sorted(_freeze(inputs))), start)
+    cache = app.state.plan_cache
+    if key in cache:
+        return cache[key]  # type: ignore[no-any-return]
+    fleet = Fleet.model_validate(inputs["fleet"])
+    constraints = Constraints.model_validate(inputs.get("constraints") or {})
+    scenario = team_scenario(s, org, fleet, start=start, constraints=constraints,
+                             horizon_months=int(inputs.get("horizon_months", 12)),
+                             mode=str(inputs.get("mode", "template")), catalog=catalog(app))
+    _remember(cache, key, scenario)
+    return scenario
+
+
+def _freeze(d: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(k, repr(v)) for k, v in d.items()]
+
+
+_LOCK = threading.Lock()
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = 32) -> None:
+    with _LOCK:
+        while len(cache) >= limit:
+            cache.pop(next(iter(cache)))
+        cache[key] = value
+
+
+def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date) -> Any:
+    """Plan the live team against ``inputs``. Raises InputError for bad inputs."""
+    from gputeam.planning import plan
+
+    scenario = live_scenario(app, s, inputs, today)
+    return plan(scenario, catalog(app), today)
+
+
+def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, today: date,
+              actor: str) -> dict[str, Any]:
+    from gputeam.store import plans
+
+    org = org_id(app, s)
+    row = plans.save_scenario(s, org, LIVE_SCENARIO, inputs, actor=actor)
+    saved = plans.save_plan(s, row.id, plan.to_json(), today, actor=actor)
+    return {"id": saved.id, "version": saved.version, "scenario_id": row.id}
+
+
+def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
+    """The newest saved plan as a Plan model and its row, or None."""
+    from gputeam.planning import Plan
+    from gputeam.store.plans import latest_plan as _latest
+
+    row = _latest(s, org_id(app, s))
+    if row is None:
+        return None
+    cache = app.state.plan_cache
+    key = ("plan", row.id)
+    if key not in cache:
+        try:
+            _remember(cache, key, Plan.model_validate(row.plan))
+        except ValueError:  # saved by an older gputeam with another plan shape
+            return None
+    return cache[key], row
+
+
+def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
+    key = ("dashboard", data_version(s), today)
+    cache = app.state.plan_cache
+    if key in cache:
+        return cache[key]  # type: ignore[no-any-return]
+    latest = latest_plan(app, s)
+    inputs = plan_inputs(s, org_id(app, s))
+    scenario = live_scenario(app, s, inputs, today)
+    data = dashboard.build(scenario, catalog(app), today, latest[0] if latest else None)
+    if latest:
+        data["plan"]["id"] = latest[1].id
+        data["plan"]["version"] = latest[1].version
+        data["plan"]["computed_for"] = latest[1].computed_for.isoformat()
+    _remember(cache, key, data)
+    return data
+
+
+def gpus_peak(inputs: dict[str, Any]) -> int:
+    return max(GpuStep.model_validate(g).count for g in inputs["fleet"]["gpus"])
+
+
+# ---------------------------------------------------------------- people
+def person_summary(p: Any) -> dict[str, Any]:
+    return {"id": p.id, "key": p.key, "name": p.name, "email": p.email, "title": p.title,
+            "background": p.background, "level": p.level,
+            "experience_months": p.experience_months,
+            "weekly_study_hours": p.weekly_study_hours, "salary": p.salary, "role": p.role,
+            "team_id": p.team_id, "active": p.active}
+
+
+def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, Any]:
+    """One person: record, current skills, certifications with status, enrolments with
+    progress, roadmap items (tracked, or else the latest plan's) and overall progress."""
+    from gputeam.store.certifications import cert_status, list_certifications
+    from gputeam.store.learning import list_enrolments, list_roadmap_items
+    from gputeam.store.people import current_skills
+
+    cat = catalog(app)
+    skills = current_skills(s, [p.id]).get(p.id, {})
+    certs = [{"id": c.id, "cert_id": c.cert_id,
+              "name": cat.certifications[c.cert_id].name if c.cert_id in cat.certifications
+              else c.cert_id,
+              "valid_from": c.valid_from.isoformat(),
+              "valid_until": c.valid_until.isoformat() if c.valid_until else None,
+              "status": cert_status(c, today), "evidence": c.evidence}
+             for c in list_certifications(s, person_id=p.id)]
+    enrolments = []
+    for e in list_enrolments(s, person_id=p.id):
+        course = cat.courses.get(e.course_id)
+        total = course.hours if course and course.hours else None
+        enrolments.append({
+            "id": e.id, "course_id": e.course_id,
+            "name": course.name if course else e.course_id,
+            "started_on": e.started_on.isoformat(), "hours_done": e.hours_done,
+            "hours_total": total,
+            "completed_on": e.completed_on.isoformat() if e.completed_on else None,
+            "progress": 1.0 if e.completed_on else
+            (round(min(e.hours_done / total, 1.0), 3) if total else None)})
+    items = [{"id": i.id, "kind": i.kind, "ref": i.ref, "title": i.title,
+              "start": i.start.isoformat(), "due": i.due.isoformat(), "status": i.status,
+              "done_on": i.done_on.isoformat() if i.done_on else None, "hours": i.hours,
+              "overdue": i.status in ("planned", "in-progress") and i.due < today,
+              "source": "tracked"}
+             for i in list_roadmap_items(s, person_id=p.id)]
+    if not items:
+        latest = latest_plan(app, s)
+        if latest is not None:
+            for rm in latest[0].roadmaps:
+                if rm.person == p.key and not rm.hire:
+                    items = [{"id": None, "kind": it.kind, "ref": it.ref, "title": it.name,
+                              "start": it.start.isoformat(), "due": it.end.isoformat(),
+                              "status": "planned", "done_on": None, "hours": it.hours,
+                              "overdue": False, "source": "plan"} for it in rm.items]
+    live = [i for i in items if i["status"] != "cancelled"]
+    done = sum(1 for i in live if i["status"] == "done")
+    return {**person_summary(p), "skills": dict(sorted(skills.items())),
+            "certifications": certs, "enrolments": enrolments, "roadmap": items,
+            "progress": {"items": len(live), "done": done,
+                         "share": round(done / len(live), 3) if live else None,
+                         "overdue": sum(1 for i in live if i["overdue"])}}
