@@ -1,0 +1,710 @@
+"""Markdown report, and the section tables every document format shares.
+
+``sections(plan)`` builds the plan's sections (Summary, Target, Gaps, Sourcing, Roadmaps,
+Costs, ROI, Warnings and, when the plan carries a simulation, Risk) once, as typed tables:
+raw values plus a *kind* per column (money, pct, date ...). The Markdown, HTML and XLSX
+renderers format those same tables their own way, so the three always agree.
+
+``render(plan)`` returns the Markdown document as UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+from gputeam.planning.result import Plan, TargetMonth
+
+__all__ = ["Cell", "Column", "Section", "Table", "format_value", "render", "sections"]
+
+Kind = Literal["text", "int", "float", "hours", "money", "pct", "ratio", "date", "month", "bool"]
+
+HOURS_PER_MONTH = 2080 / 12
+"""Full-time hours in a month, used to turn contractor hours into FTEs."""
+
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CHF": "CHF "}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A value whose kind differs from its column's (key/value tables)."""
+
+    value: Any
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    kind: Kind = "text"
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...] = ()
+    rows: tuple[tuple[Any, ...], ...] = ()
+    title: str = ""
+    empty: str = "None."
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    tables: tuple[Table, ...]
+    notes: tuple[str, ...] = field(default=())
+
+
+# ---------------------------------------------------------------- formatting
+def money(value: float, currency: str) -> str:
+    sign = "-" if value < 0 else ""
+    symbol = _SYMBOLS.get(currency)
+    amount = f"{abs(value):,.0f}"
+    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
+
+
+def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
+    """A table value as text (Markdown and HTML)."""
+    if isinstance(value, Cell):
+        return format_value(value.value, value.kind, currency)
+    if value is None or value == "":
+        return "-" if kind != "text" else ""
+    if kind == "money":
+        return money(float(value), currency)
+    if kind == "pct":
+        return f"{float(value) * 100:,.1f}%"
+    if kind == "ratio":
+        return f"{float(value):,.2f}"
+    if kind in ("float", "hours"):
+        return f"{float(value):,.1f}"
+    if kind in ("int", "month"):
+        return f"{int(value):,}"
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind == "date":
+        return value.isoformat() if isinstance(value, date) else str(value)
+    return str(value)
+
+
+def _pairs(mapping: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in mapping.items())
+
+
+def _anyof(certs: Iterable[Sequence[str]]) -> str:
+    return "; ".join(" or ".join(group) for group in certs)
+
+
+# ---------------------------------------------------------------- sections
+def people_names(plan: Plan) -> dict[str, str]:
+    """Person id to display name: the scenario's people and the roadmaps' planned hires."""
+    names = {r.person: r.name for r in plan.roadmaps}
+    for person in plan.scenario.get("people", []) or []:
+        names[str(person.get("id"))] = str(person.get("name", person.get("id")))
+    return names
+
+
+def deadline_month(plan: Plan) -> int:
+    constraints = plan.scenario.get("constraints") or {}
+    month = constraints.get("deadline_month")
+    return int(month) if month else plan.gaps.month
+
+
+def _month_signature(m: TargetMonth) -> tuple[Any, ...]:
+    return (m.gpus, m.basis, m.slots, m.coverage)
+
+
+def month_runs(plan: Plan) -> list[tuple[TargetMonth, int]]:
+    """Consecutive target months with identical staffing, as (first month, last month number)."""
+    runs: list[tuple[TargetMonth, int]] = []
+    for m in plan.target.months:
+        if runs and _month_signature(runs[-1][0]) == _month_signature(m) and runs[-1][1] == m.month - 1:
+            runs[-1] = (runs[-1][0], m.month)
+        else:
+            runs.append((m, m.month))
+    return runs
+
+
+def contractor_hours_by_month(plan: Plan) -> list[float]:
+    hours = [0.0] * len(plan.target.months)
+    for need in plan.sourcing.contractors:
+        if 1 <= need.month <= len(hours):
+            hours[need.month - 1] += need.hours
+    return hours
+
+
+def _summary(plan: Plan) -> Section:
+    sc = plan.scenario
+    deadline = deadline_month(plan)
+    at_deadline = plan.target.at(deadline)
+    rows: list[tuple[Any, ...]] = [
+        ("Organisation", Cell(sc.get("organisation", ""), "text")),
+        ("Plan computed for", Cell(plan.generated_for, "date")),
+        ("Catalog version", Cell(plan.catalog_version, "text")),
+        ("Mode", Cell(plan.target.mode, "text")),
+        ("Start", Cell(sc.get("start"), "date")),
+        ("Horizon (months)", Cell(len(plan.target.months), "int")),
+        ("Deadline month", Cell(deadline, "month")),
+        ("GPUs at deadline", Cell(at_deadline.gpus, "int")),
+        ("Target headcount at deadline", Cell(at_deadline.headcount, "int")),
+        ("Current people", Cell(len(sc.get("people", []) or []), "int")),
+        ("People upskilled to a target role", Cell(len(plan.sourcing.assignments), "int")),
+        ("Hires", Cell(sum(h.count for h in plan.sourcing.hires), "int")),
+        ("Contractor hours", Cell(sum(c.hours for c in plan.sourcing.contractors), "hours")),
+        ("First-year cost", Cell(plan.costs.first_year, "money")),
+        ("Horizon cost", Cell(plan.costs.horizon, "money")),
+        ("Annual run rate", Cell(plan.costs.annual_run_rate, "money")),
+        ("Net ROI", Cell(plan.roi.net_roi, "pct")),
+        ("Benefit-cost ratio", Cell(plan.roi.benefit_cost_ratio, "ratio")),
+        ("Payback (months)", Cell(plan.roi.payback_months, "float")),
+        ("Warnings", Cell(len(plan.warnings), "int")),
+    ]
+    risk = plan.risk or {}
+    if "p_ready_by_deadline" in risk:
+        rows.append(("Probability ready by deadline", Cell(risk["p_ready_by_deadline"], "pct")))
+    return Section("summary", "Summary", (Table("summary", (Column("Item"), Column("Value")), tuple(rows)),))
+
+
+def _target(plan: Plan) -> Section:
+    slots: list[tuple[Any, ...]] = []
+    coverage: list[tuple[Any, ...]] = []
+    for first, last in month_runs(plan):
+        if not first.slots:
+            slots.append(
+                (
+                    first.month,
+                    last,
+                    first.date,
+                    first.gpus,
+                    first.basis,
+                    "(none)",
+                    None,
+                    None,
+                    None,
+                    "",
+                    "",
+                    "no GPUs to run yet",
+                )
+            )
+        for s in first.slots:
+            slots.append(
+                (
+                    first.month,
+                    last,
+                    first.date,
+                    first.gpus,
+                    first.basis,
+                    s.role,
+                    s.level_min,
+                    s.level_max,
+                    s.count,
+                    _pairs(s.domains),
+                    _anyof(s.certifications),
+                    s.rule,
+                )
+            )
+        for c in first.coverage:
+            coverage.append((first.month, last, c.domain, c.proficiency, c.people, c.rule))
+    cols = (
+        Column("From month", "month"),
+        Column("To month", "month"),
+        Column("From date", "date"),
+        Column("GPUs", "int"),
+        Column("Basis"),
+        Column("Role"),
+        Column("Level min", "int"),
+        Column("Level max", "int"),
+        Column("Count", "int"),
+        Column("Domains needed"),
+        Column("Certifications"),
+        Column("Rule"),
+    )
+    cover_cols = (
+        Column("From month", "month"),
+        Column("To month", "month"),
+        Column("Domain"),
+        Column("Proficiency", "int"),
+        Column("People", "int"),
+        Column("Rule"),
+    )
+    assumptions = tuple(
+        (k, Cell(v, "text" if isinstance(v, str) else "float")) for k, v in plan.target.assumptions.items()
+    )
+    return Section(
+        "target",
+        "Target team",
+        (
+            Table("target", cols, tuple(slots), title="Target roles by month"),
+            Table(
+                "target_coverage",
+                cover_cols,
+                tuple(coverage),
+                title="Skill coverage required",
+                empty="No extra skill coverage required.",
+            ),
+            Table(
+                "target_assumptions",
+                (Column("Assumption"), Column("Value")),
+                assumptions,
+                title="Assumptions",
+            ),
+        ),
+    )
+
+
+def _gaps(plan: Plan) -> Section:
+    g = plan.gaps
+    names = people_names(plan)
+    roles = tuple((r.role, r.needed, r.ready_now, r.missing) for r in g.roles)
+    domains = tuple((d, p) for d, p in g.domains.items())
+    certs = tuple((c, n) for c, n in g.certifications.items())
+    fits = tuple(
+        (
+            names.get(f.person, f.person),
+            f.role,
+            f.score,
+            f.level_gap,
+            _pairs(f.missing_domains),
+            ", ".join(f.missing_certifications),
+        )
+        for f in g.fits
+    )
+    return Section(
+        "gaps",
+        f"Gaps (against month {g.month})",
+        (
+            Table(
+                "gap_roles",
+                (
+                    Column("Role"),
+                    Column("Needed", "int"),
+                    Column("Ready now", "int"),
+                    Column("Missing", "int"),
+                ),
+                roles,
+                title="Roles",
+            ),
+            Table(
+                "gap_domains",
+                (Column("Domain"), Column("Proficiency missing", "int")),
+                domains,
+                title="Skill domains",
+            ),
+            Table(
+                "gap_certifications",
+                (Column("Certification"), Column("Holders missing", "int")),
+                certs,
+                title="Certifications",
+            ),
+            Table(
+                "gap_fits",
+                (
+                    Column("Person"),
+                    Column("Role"),
+                    Column("Fit", "pct"),
+                    Column("Level gap", "int"),
+                    Column("Missing domains"),
+                    Column("Missing certifications"),
+                ),
+                fits,
+                title="Fit of each person to each target role",
+            ),
+        ),
+    )
+
+
+def _sourcing(plan: Plan) -> Section:
+    s = plan.sourcing
+    names = people_names(plan)
+    info: list[tuple[Any, ...]] = [("Method", Cell(s.method, "text")), ("Status", Cell(s.status, "text"))]
+    for label, value, kind in (
+        ("Total cost", s.total_cost, "money"),
+        ("Greedy cost", s.greedy_cost, "money"),
+        ("MIP gap", s.mip_gap, "pct"),
+        ("Solve time (s)", s.solve_seconds, "float"),
+    ):
+        if value is not None:
+            info.append((label, Cell(value, kind)))  # type: ignore[arg-type]
+    assignments = tuple(
+        (names.get(a.person, a.person), a.role, a.level, a.ready_month, a.reason) for a in s.assignments
+    )
+    hires = tuple((h.role, h.level, h.count, h.requisition_month, h.arrival_month, h.reason) for h in s.hires)
+    contractors = tuple((c.month, c.role, c.level, c.hours, c.reason) for c in s.contractors)
+    coverage = tuple((i + 1, v) for i, v in enumerate(s.coverage_by_month))
+    open_items = tuple(("unassigned", names.get(p, p)) for p in s.unassigned) + tuple(
+        ("uncovered", u) for u in s.uncovered
+    )
+    return Section(
+        "sourcing",
+        "Sourcing decisions",
+        (
+            Table("sourcing", (Column("Item"), Column("Value")), tuple(info)),
+            Table(
+                "assignments",
+                (
+                    Column("Person"),
+                    Column("Role"),
+                    Column("Level", "int"),
+                    Column("Ready month", "month"),
+                    Column("Why"),
+                ),
+                assignments,
+                title="Upskill",
+                empty="Nobody on staff is upskilled to a target role.",
+            ),
+            Table(
+                "hires",
+                (
+                    Column("Role"),
+                    Column("Level", "int"),
+                    Column("Count", "int"),
+                    Column("Requisition month", "month"),
+                    Column("Arrival month", "month"),
+                    Column("Why"),
+                ),
+                hires,
+                title="Hire",
+                empty="No hires.",
+            ),
+            Table(
+                "contractors",
+                (
+                    Column("Month", "month"),
+                    Column("Role"),
+                    Column("Level", "int"),
+                    Column("Hours", "hours"),
+                    Column("Why"),
+                ),
+                contractors,
+                title="Contractors",
+                empty="No contractors.",
+            ),
+            Table(
+                "open",
+                (Column("What"), Column("Detail")),
+                open_items,
+                title="Left open",
+                empty="Every person has a target and every slot is covered.",
+            ),
+            Table(
+                "coverage",
+                (Column("Month", "month"), Column("Staffed share of target", "pct")),
+                coverage,
+                title="Coverage by staff",
+            ),
+        ),
+        notes=s.explanation,
+    )
+
+
+def _roadmaps(plan: Plan) -> Section:
+    summary = tuple(
+        (
+            r.name,
+            r.role or "",
+            r.hire,
+            r.ready,
+            r.ready_month,
+            r.level_at_ready,
+            len(r.items),
+            sum(i.hours for i in r.items),
+            sum(i.cost for i in r.items),
+        )
+        for r in plan.roadmaps
+    )
+    items = tuple(
+        (r.name, i.kind, i.name, i.ref, i.start, i.end, i.hours, i.cost, i.strategy or "", i.note)
+        for r in plan.roadmaps
+        for i in r.items
+    )
+    return Section(
+        "roadmaps",
+        "Roadmaps",
+        (
+            Table(
+                "roadmap_people",
+                (
+                    Column("Person"),
+                    Column("Role"),
+                    Column("Planned hire", "bool"),
+                    Column("Ready", "date"),
+                    Column("Ready month", "month"),
+                    Column("Level at ready", "int"),
+                    Column("Items", "int"),
+                    Column("Hours", "hours"),
+                    Column("Cost", "money"),
+                ),
+                summary,
+                title="People",
+                empty="No roadmaps: nobody on staff is upskilled.",
+            ),
+            Table(
+                "roadmap_items",
+                (
+                    Column("Person"),
+                    Column("Kind"),
+                    Column("Item"),
+                    Column("Ref"),
+                    Column("Start", "date"),
+                    Column("End", "date"),
+                    Column("Hours", "hours"),
+                    Column("Cost", "money"),
+                    Column("Strategy"),
+                    Column("Note"),
+                ),
+                items,
+                title="Courses, exams and renewals",
+                empty="No roadmap items.",
+            ),
+        ),
+    )
+
+
+def _costs(plan: Plan) -> Section:
+    c = plan.costs
+    lines = tuple((line.category, line.first_year, line.horizon, line.annual_run_rate) for line in c.lines)
+    lines += (("total", c.first_year, c.horizon, c.annual_run_rate),)
+    months = plan.target.months
+    by_month = tuple(
+        (i + 1, months[i].date if i < len(months) else None, v) for i, v in enumerate(c.by_month)
+    )
+    templates = tuple(
+        (t.template, t.computed_low, t.computed_high, t.article_low, t.article_high)
+        for t in c.template_comparison
+    )
+    return Section(
+        "costs",
+        f"Costs ({c.currency})",
+        (
+            Table(
+                "cost_lines",
+                (
+                    Column("Category"),
+                    Column("First year", "money"),
+                    Column("Horizon", "money"),
+                    Column("Annual run rate", "money"),
+                ),
+                lines,
+                title="By category",
+            ),
+            Table(
+                "cost_months",
+                (Column("Month", "month"), Column("Date", "date"), Column("Cost", "money")),
+                by_month,
+                title="By month",
+            ),
+            Table(
+                "cost_templates",
+                (
+                    Column("Template"),
+                    Column("Computed low", "money"),
+                    Column("Computed high", "money"),
+                    Column("Article low", "money"),
+                    Column("Article high", "money"),
+                ),
+                templates,
+                title="Team templates: computed from salary bands beside the article's totals",
+            ),
+            Table(
+                "cost_outsourced",
+                (Column("Item"), Column("Value", "money")),
+                (("The same target fully outsourced to contractors, per year", c.outsourced_annual),),
+            ),
+        ),
+    )
+
+
+def _roi(plan: Plan) -> Section:
+    r = plan.roi
+    rows: list[tuple[Any, ...]] = [("Investment", Cell(r.investment, "money"))]
+    rows += [(f"  investment: {k}", Cell(v, "money")) for k, v in r.investment_lines.items()]
+    rows.append(("Annual return", Cell(r.annual_return, "money")))
+    rows += [(f"  return: {k}", Cell(v, "money")) for k, v in r.return_lines.items()]
+    rows += [
+        ("Net ROI ((returns - investment) / investment)", Cell(r.net_roi, "pct")),
+        ("Benefit-cost ratio (returns / investment)", Cell(r.benefit_cost_ratio, "ratio")),
+        ("Payback (months)", Cell(r.payback_months, "float")),
+        ("Basis", Cell(r.basis, "text")),
+    ]
+    return Section(
+        "roi",
+        "Return on investment",
+        (Table("roi", (Column("Item"), Column("Value")), tuple(rows)),),
+        notes=r.notes,
+    )
+
+
+def _warnings(plan: Plan) -> Section:
+    rows = tuple((w.code, w.message, w.source or "") for w in plan.warnings)
+    return Section(
+        "warnings",
+        "Warnings",
+        (
+            Table(
+                "warnings", (Column("Code"), Column("Message"), Column("Source")), rows, empty="No warnings."
+            ),
+        ),
+    )
+
+
+def _risk(plan: Plan, risk: dict[str, Any]) -> Section:
+    tables: list[Table] = []
+    head: list[tuple[Any, ...]] = []
+    if "p_ready_by_deadline" in risk:
+        head.append(("Probability ready by deadline", Cell(risk["p_ready_by_deadline"], "pct")))
+    for key in ("p10", "p50", "p90"):
+        value = (risk.get("cost_percentiles") or {}).get(key)
+        if value is not None:
+            head.append((f"Cost {key.upper()}", Cell(value, "money")))
+    if risk.get("cost_samples"):
+        head.append(("Simulated runs", Cell(len(risk["cost_samples"]), "int")))
+    tables.append(Table("risk", (Column("Item"), Column("Value")), tuple(head)))
+    bands = risk.get("coverage_bands") or {}
+    n = max((len(bands.get(k) or ()) for k in ("p10", "p50", "p90")), default=0)
+
+    def band(key: str, i: int) -> Any:
+        values = bands.get(key) or ()
+        return values[i] if i < len(values) else None
+
+    tables.append(
+        Table(
+            "risk_coverage",
+            (
+                Column("Month", "month"),
+                Column("Coverage P10", "pct"),
+                Column("Coverage P50", "pct"),
+                Column("Coverage P90", "pct"),
+            ),
+            tuple((i + 1, band("p10", i), band("p50", i), band("p90", i)) for i in range(n)),
+            title="Coverage by month",
+        )
+    )
+    bus = []
+    for b in risk.get("bus_factors") or ():
+        by_month = list(b.get("holders_by_month") or ())
+        bus.append(
+            (
+                b.get("domain", ""),
+                b.get("holders_now"),
+                min(by_month) if by_month else None,
+                by_month[-1] if by_month else None,
+                b.get("p_zero"),
+            )
+        )
+    tables.append(
+        Table(
+            "risk_bus",
+            (
+                Column("Domain"),
+                Column("Holders now", "float"),
+                Column("Fewest holders (any month)", "float"),
+                Column("Holders at end", "float"),
+                Column("P(no holder)", "pct"),
+            ),
+            tuple(bus),
+            title="Key-person risk by skill domain",
+        )
+    )
+    sens = tuple(
+        (
+            s.get("assumption", ""),
+            s.get("low_value"),
+            s.get("high_value"),
+            s.get("roi_low"),
+            s.get("roi_high"),
+        )
+        for s in sensitivity(risk)
+    )
+    tables.append(
+        Table(
+            "risk_sensitivity",
+            (
+                Column("Assumption"),
+                Column("Low value", "float"),
+                Column("High value", "float"),
+                Column("Net ROI at low", "pct"),
+                Column("Net ROI at high", "pct"),
+            ),
+            sens,
+            title="ROI sensitivity",
+        )
+    )
+    return Section("risk", "Risk", tuple(tables))
+
+
+def sensitivity(risk: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sensitivity entries, widest ROI swing first."""
+
+    def swing(s: dict[str, Any]) -> float:
+        return abs(float(s.get("roi_high") or 0) - float(s.get("roi_low") or 0))
+
+    return sorted((s for s in risk.get("sensitivity") or () if isinstance(s, dict)), key=swing, reverse=True)
+
+
+def sections(plan: Plan) -> list[Section]:
+    """The plan's sections as typed tables, in report order."""
+    out = [
+        _summary(plan),
+        _target(plan),
+        _gaps(plan),
+        _sourcing(plan),
+        _roadmaps(plan),
+        _costs(plan),
+        _roi(plan),
+        _warnings(plan),
+    ]
+    if plan.risk:
+        out.append(_risk(plan, plan.risk))
+    return out
+
+
+# ---------------------------------------------------------------- Markdown
+_MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\|*`[]"} | {"<": "&lt;", ">": "&gt;", "\n": " "})
+
+
+def md_escape(text: str) -> str:
+    return text.replace("&", "&amp;").translate(_MD_ESCAPES)
+
+
+def _md_table(table: Table, currency: str) -> list[str]:
+    out = [f"### {md_escape(table.title)}", ""] if table.title else []
+    if not table.rows:
+        return [*out, md_escape(table.empty), ""]
+    out.append("| " + " | ".join(md_escape(c.title) for c in table.columns) + " |")
+    out.append(
+        "|"
+        + "|".join("---:" if c.kind not in ("text", "date", "bool") else "---" for c in table.columns)
+        + "|"
+    )
+    for row in table.rows:
+        cells = (
+            md_escape(format_value(v, c.kind, currency)) for v, c in zip(row, table.columns, strict=True)
+        )
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    return out
+
+
+def render(plan: Plan) -> bytes:
+    """The plan as a Markdown document (UTF-8)."""
+    currency = plan.costs.currency
+    organisation = plan.scenario.get("organisation", "")
+    lines = [
+        f"# Team plan: {md_escape(str(organisation))}",
+        "",
+        f"Computed for {plan.generated_for.isoformat()} with catalog {md_escape(plan.catalog_version)}.",
+        "",
+    ]
+    for section in sections(plan):
+        lines += [f"## {md_escape(section.title)}", ""]
+        for note in section.notes:
+            lines.append(f"- {md_escape(note)}")
+        if section.notes:
+            lines.append("")
+        for table in section.tables:
+            lines += _md_table(table, currency)
+    if not plan.risk:
+        lines += ["## Risk", "", "No risk simulation in this plan.", ""]
+    return "\n".join(lines).encode("utf-8")
