@@ -109,10 +109,8 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
     discount = 0.0
     if "vendor" in allowed and vendor and vendor.group_discount:
         discount = vendor.group_discount.mid
-    salaries = {p.id: (p.salary or band_mid(catalog, p.level)) for p in scenario.people}
-    seniors = sorted((s for p, s in salaries.items()
-                      if any(q.id == p and q.level >= 4 for q in scenario.people)), reverse=True)
-    mentor_salary = seniors[0] if seniors else band_mid(catalog, 4)
+    seniors = [p.salary or band_mid(catalog, p.level) for p in scenario.people if p.level >= 4]
+    mentor_salary = max(seniors) if seniors else band_mid(catalog, 4)
     appr = catalog.strategies.get("apprenticeship")
     share = appr.mentor_time_share if appr and appr.mentor_time_share else 0.2
     for rm in roadmaps:

@@ -25,9 +25,11 @@ Rules, in order:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months, month_of, weeks
@@ -35,6 +37,25 @@ from gputeam.catalog.models import Course
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
 from gputeam.planning.sizing import LEVEL_CERTS
 from gputeam.scenario import Person, Scenario
+
+
+_ALL_FIELDS = set(RoadmapItem.model_fields)
+
+
+def _item(**values: Any) -> RoadmapItem:
+    """A RoadmapItem without re-validation: every value here comes from typed catalog and
+    scenario models (tests check that validating the same values gives the same item).
+    Roadmaps are built for every person x role, so this is the planner's hot path."""
+    if "strategy" not in values:
+        values["strategy"] = None
+    if "note" not in values:
+        values["note"] = ""
+    item = RoadmapItem.__new__(RoadmapItem)
+    object.__setattr__(item, "__dict__", values)
+    object.__setattr__(item, "__pydantic_fields_set__", _ALL_FIELDS)  # frozen: never mutated
+    object.__setattr__(item, "__pydantic_extra__", None)
+    object.__setattr__(item, "__pydantic_private__", None)
+    return item
 
 
 @dataclass
@@ -149,7 +170,7 @@ def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rat
            strategy: str | None = None, note: str = "") -> None:
     end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
     end = max(end, state.cursor + timedelta(days=1))
-    state.items.append(RoadmapItem.model_construct(
+    state.items.append(_item(
         kind=kind, ref=ref, name=name, start=state.cursor, end=end, hours=hours, cost=cost, strategy=strategy, note=note))
     state.cursor = end
 
@@ -183,7 +204,7 @@ def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: flo
         hours = sum(c.hours or 0 for c in todo)
         span = boot.weeks.mid
         end = state.cursor + weeks(span)
-        state.items.append(RoadmapItem.model_construct(
+        state.items.append(_item(
             kind="bootcamp", ref="bootcamp", name=f"Bootcamp: {label}", start=state.cursor,
             end=end, hours=hours, cost=boot.cost_per_participant_usd.mid, strategy="bootcamp",
             note=",".join(c.id for c in todo)))
@@ -211,7 +232,7 @@ def _exam(cert_id: str, person: Person, state: _State, catalog: Catalog, rate: f
         if short > 0:
             earliest = max(earliest, add_months(plan_start, short))
     day = earliest
-    state.items.append(RoadmapItem.model_construct(
+    state.items.append(_item(
         kind="exam", ref=cert_id, name=cert.name, start=day, end=day + timedelta(days=1),
         hours=(cert.exam.minutes or 0) / 60, cost=cert.exam.price_usd or 0.0,
         note="" if cert.exam.price_usd is not None else "exam price unknown"))
@@ -253,7 +274,7 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
         if transition is not None:
             months = int(transition.months.low)
             end = add_months(state.cursor, months)
-            state.items.append(RoadmapItem.model_construct(
+            state.items.append(_item(
                 kind="practice", ref=domain, name=f"On the job: {name}", start=state.cursor,
                 end=end, hours=0, cost=0, note=f"{person.background} to {name}: "
                 f"{transition.months.low:g}-{transition.months.high:g} months ({transition.source})"))
@@ -261,7 +282,7 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
         elif "apprenticeship" in allowed and mentor_available and appr and appr.months:
             months = int(appr.months.low)
             end = add_months(state.cursor, months)
-            state.items.append(RoadmapItem.model_construct(
+            state.items.append(_item(
                 kind="apprenticeship", ref=domain, name=f"Apprenticeship: {name}",
                 start=state.cursor, end=end, hours=0, cost=0, strategy="apprenticeship",
                 note=f"shadowing a senior for {months} months; mentor loses "
@@ -286,7 +307,7 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
         day = add_months(expires, -1)
         if day >= horizon_end:
             continue
-        state.items.append(RoadmapItem.model_construct(
+        state.items.append(_item(
             kind="renewal", ref=cid, name=f"Renew {cert.name}", start=day,
             end=day + timedelta(days=1), hours=(cert.exam.minutes or 0) / 60,
             cost=cert.exam.price_usd or 0.0, note=f"expires {expires.isoformat()}"))
@@ -295,16 +316,23 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
 
 def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
                  plan_start: date, study_end: date) -> tuple[date | None, int]:
-    """First date (end of a plan month) when skills, certs and level all fit the slot."""
+    """First date when skills, certifications and level all fit the slot: the end of the
+    study and practice, or the end of the plan month in which the person reaches the
+    experience the slot's level needs (article §3), whichever is later."""
     practice_end = max((i.end for i in state.items if i.kind in ("practice", "apprenticeship")),
                        default=study_end)
     day = max(study_end, practice_end)
     certs = set(state.certs)
-    for extra in range(0, 121):
-        months_in = month_of(plan_start, day) + extra
-        lvl = level_eligible(person, catalog, certs, months_in)
-        if lvl >= slot.level_min:
-            if extra == 0:
-                return day, lvl
-            return add_months(plan_start, months_in) - timedelta(days=1), lvl
-    return None, person.level
+    first = month_of(plan_start, day)
+    if person.level < slot.level_min:
+        for lvl in range(person.level + 1, slot.level_min + 1):
+            options = LEVEL_CERTS.get(lvl, ())
+            if options and not certs.intersection(options):
+                return None, person.level
+    short = math.ceil(catalog.levels[slot.level_min].experience_months.low
+                      - person.experience_months)
+    months_in = max(first, short) if person.level < slot.level_min else first
+    lvl = level_eligible(person, catalog, certs, months_in)
+    if months_in == first:
+        return day, lvl
+    return add_months(plan_start, months_in) - timedelta(days=1), lvl
