@@ -32,12 +32,11 @@ from datetime import date, timedelta
 from typing import Any
 
 from gputeam.catalog import Catalog
-from gputeam.planning.calendar import add_months, month_of, weeks
 from gputeam.catalog.models import Course
+from gputeam.planning.calendar import add_months, month_of, weeks
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
 from gputeam.planning.sizing import LEVEL_CERTS
 from gputeam.scenario import Person, Scenario
-
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
 
@@ -171,7 +170,8 @@ def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rat
     end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
     end = max(end, state.cursor + timedelta(days=1))
     state.items.append(_item(
-        kind=kind, ref=ref, name=name, start=state.cursor, end=end, hours=hours, cost=cost, strategy=strategy, note=note))
+        kind=kind, ref=ref, name=name, start=state.cursor, end=end, hours=hours, cost=cost,
+        strategy=strategy, note=note))
     state.cursor = end
 
 
