@@ -370,8 +370,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         for group in _same_keys(rows):
             session.execute(update(Person), group)
     if ratings:
-        ids = dict(session.execute(select(Person.key, Person.id)
-                                   .where(Person.org_id == org_id)).tuples().all())
+        ids = {k: v for k, v in session.execute(select(Person.key, Person.id)
+                                                .where(Person.org_id == org_id))}
         session.execute(insert(SkillRating), [
             {"person_id": ids[k], "domain": d, "proficiency": p, "rated_at": now,
              "rated_by": actor, "note": f"import {table.name}"} for k, d, p in ratings])
@@ -408,8 +408,8 @@ def import_certifications(session: Session, org_id: int,
                          hint=f"or map one with --map 'COLUMN={required}'")
     problems.raise_if_any()
     cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}
-    people = dict(session.execute(select(Person.key, Person.id)
-                                  .where(Person.org_id == org_id)).tuples().all())
+    people = {k: v for k, v in session.execute(select(Person.key, Person.id)
+                                               .where(Person.org_id == org_id))}
     records: list[dict[str, Any]] = []
     first_row: dict[tuple[int, str, date], int] = {}
     for line, row in _cells(table, columns, problems):

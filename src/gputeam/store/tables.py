@@ -203,6 +203,8 @@ def day(value: Cell) -> date:
             if a == b:
                 return date(y, a, b)
             raise BadCell("ambiguous date (day/month or month/day?)", "YYYY-MM-DD")
+    except BadCell:
+        raise
     except ValueError:
         raise BadCell("no such date", DATE_FORMATS) from None
     raise BadCell("not a date", DATE_FORMATS)

@@ -1,0 +1,219 @@
+"""Repositories on both engines: people, skills, certifications, learning, plans, accounts,
+audit."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from gputeam.catalog import load_catalog
+from gputeam.errors import InputError
+from gputeam.store import (
+    Database,
+    NotFound,
+    StoreError,
+    add_certification,
+    add_person,
+    add_roadmap_item,
+    authenticate,
+    cert_status,
+    complete_roadmap_item,
+    create_team,
+    create_token,
+    create_user,
+    current_skills,
+    delete_person,
+    enrol,
+    expiring_certifications,
+    get_person,
+    get_person_by_key,
+    latest_plan,
+    latest_scenario,
+    list_audit,
+    list_certifications,
+    list_enrolments,
+    list_people,
+    list_scenarios,
+    overdue_roadmap_items,
+    rate_skill,
+    record_hours,
+    revoke_token,
+    save_plan,
+    save_scenario,
+    set_user_teams,
+    skill_history,
+    update_person,
+    update_user,
+    user_team_ids,
+    verify_token,
+)
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def test_people_crud_and_audit(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        team = create_team(s, org_id, "Ops")
+        p = add_person(s, org_id, key="p1", name="Ana", level=3, team_id=team.id, actor="admin")
+        add_person(s, org_id, key="p2", name="Bob")
+    with db.session() as s:
+        assert [x.key for x in list_people(s, org_id)] == ["p1", "p2"]
+        assert [x.key for x in list_people(s, org_id, team_id=team.id)] == ["p1"]
+        assert [x.key for x in list_people(s, org_id, search="BO")] == ["p2"]
+        update_person(s, p.id, {"level": 4, "title": "Lead"}, actor="admin")
+    with db.session() as s:
+        assert get_person(s, p.id).level == 4
+        entries = list_audit(s, entity="person", entity_id=p.id)
+        assert [e.action for e in entries] == ["update", "create"]
+        assert entries[0].before["level"] == 3 and entries[0].after["level"] == 4
+        assert entries[0].actor == "admin"
+
+
+def test_person_refusals_write_nothing(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        add_person(s, org_id, key="p1", name="Ana")
+    for bad in ({"key": "p1", "name": "Dup"}, {"key": "p3", "name": "X", "level": 9},
+                {"key": "", "name": "X"}, {"key": "p4", "name": "X", "shoe_size": 42}):
+        with pytest.raises(StoreError), db.session() as s:
+            add_person(s, org_id, **bad)
+    with db.session() as s:
+        assert [p.key for p in list_people(s, org_id)] == ["p1"]
+        with pytest.raises(NotFound):
+            get_person(s, 999_999)
+
+
+def test_skill_history_keeps_every_rating(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        pid = add_person(s, org_id, key="p1", name="Ana").id
+        rate_skill(s, pid, "linux", 1, rated_at=T0)
+        rate_skill(s, pid, "linux", 3, rated_at=T0 + timedelta(days=30), rated_by="mgr")
+        rate_skill(s, pid, "nccl", 2, rated_at=T0)
+        with pytest.raises(InputError):
+            rate_skill(s, pid, "nccl", 5)
+    with db.session() as s:
+        assert current_skills(s, [pid]) == {pid: {"linux": 3, "nccl": 2}}
+        assert current_skills(s, org_id=org_id) == {pid: {"linux": 3, "nccl": 2}}
+        history = skill_history(s, pid, "linux")
+        assert [(r.proficiency, r.rated_at) for r in history] == [
+            (1, T0), (3, T0 + timedelta(days=30))]
+        assert history[0].rated_at.tzinfo is not None
+
+
+def test_certifications_validity_status_and_expiry(db: Database, org_id: int) -> None:
+    cat = load_catalog()
+    months = cat.certifications["cka"].validity_months
+    with db.session() as s:
+        pid = add_person(s, org_id, key="p1", name="Ana").id
+        held = add_certification(s, pid, "cka", date(2025, 1, 31), catalog=cat, evidence="url")
+        old = add_certification(s, pid, "nca-aiio", date(2023, 1, 1), date(2025, 1, 1))
+        add_certification(s, pid, "nca-aiio", date(2025, 1, 1), date(2027, 1, 1))
+        with pytest.raises(StoreError):
+            add_certification(s, pid, "no-such-cert", date(2025, 1, 1), catalog=cat)
+        with pytest.raises(StoreError):
+            add_certification(s, pid, "cka", date(2025, 1, 1), date(2024, 1, 1))
+    assert months
+    assert held.valid_until is not None and held.valid_until.month == (1 + months - 1) % 12 + 1
+    today = held.valid_until - timedelta(days=10)
+    assert cert_status(held, today) == "expiring"
+    assert cert_status(held, held.valid_until + timedelta(days=1)) == "expired"
+    assert cert_status(held, held.valid_until - timedelta(days=200)) == "valid"
+    with db.session() as s:
+        assert len(list_certifications(s, org_id=org_id)) == 3
+        soon = expiring_certifications(s, today, 30, org_id=org_id)
+        assert [c.cert_id for c in soon] == ["cka"]
+        expired = expiring_certifications(s, date(2025, 6, 1), 0, include_expired=True)
+        assert old.id not in {c.id for c in expired}  # superseded by the renewal
+
+
+def test_enrolments_and_roadmap(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        pid = add_person(s, org_id, key="p1", name="Ana").id
+        e = enrol(s, pid, "intro-ai-infrastructure", date(2026, 1, 5))
+        record_hours(s, e.id, 6.5)
+        late = add_roadmap_item(s, pid, kind="exam", ref="nca-aiio", title="NCA-AIIO exam",
+                                start=date(2026, 2, 1), due=date(2026, 3, 1))
+        done = add_roadmap_item(s, pid, kind="course", ref="x", title="Course",
+                                start=date(2026, 1, 1), due=date(2026, 2, 1))
+        complete_roadmap_item(s, done.id, date(2026, 1, 30))
+        with pytest.raises(StoreError):
+            add_roadmap_item(s, pid, kind="party", ref="x", title="?", start=date(2026, 1, 1),
+                             due=date(2026, 1, 2))
+    with db.session() as s:
+        assert list_enrolments(s, org_id=org_id)[0].hours_done == 6.5
+        assert [i.id for i in overdue_roadmap_items(s, date(2026, 4, 1), org_id=org_id)] == \
+            [late.id]
+
+
+def test_scenarios_and_plans_are_versioned(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        v1 = save_scenario(s, org_id, "main", {"fleet": {"gpus": [{"month": 1, "count": 8}]}})
+        v2 = save_scenario(s, org_id, "main", {"fleet": {"gpus": [{"month": 1, "count": 16}]}})
+        save_scenario(s, org_id, "other", {})
+        save_plan(s, v2.id, {"target": {"months": []}, "warnings": []}, date(2026, 12, 2))
+        p2 = save_plan(s, v2.id, {"target": {"months": [1]}, "warnings": []}, date(2026, 12, 2))
+    assert (v1.version, v2.version, p2.version) == (1, 2, 2)
+    with db.session() as s:
+        latest = latest_scenario(s, org_id, "main")
+        assert latest is not None
+        assert latest.inputs["fleet"]["gpus"][0]["count"] == 16
+        assert [(x.name, x.version) for x in list_scenarios(s, org_id)] == [
+            ("main", 2), ("other", 1)]
+        plan = latest_plan(s, org_id)
+        assert plan is not None and plan.plan["target"]["months"] == [1]
+
+
+def test_users_passwords_teams_and_tokens(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        team = create_team(s, org_id, "Ops")
+        u = create_user(s, "mia", "correct horse", "manager", team_ids=[team.id])
+        with pytest.raises(StoreError):
+            create_user(s, "mia", "another password", "viewer")
+        with pytest.raises(StoreError):
+            create_user(s, "bad", "short", "viewer")
+        with pytest.raises(StoreError):
+            create_user(s, "bad", "long enough", "overlord")
+        token, secret = create_token(s, u.id, "ci", ["read", "write"])
+        expired, expired_secret = create_token(s, u.id, "old", ["read"],
+                                               expires_at=T0 - timedelta(days=1))
+    with db.session() as s:
+        assert authenticate(s, "mia", "correct horse") is not None
+        assert authenticate(s, "mia", "wrong horse") is None
+        assert authenticate(s, "nobody", "correct horse") is None
+        assert user_team_ids(s, u.id) == [team.id]
+        set_user_teams(s, u.id, [])
+        assert user_team_ids(s, u.id) == []
+        found = verify_token(s, secret, now=T0)
+        assert found is not None and found.scopes == ["read", "write"]
+        assert found.user.username == "mia"
+        assert verify_token(s, expired_secret, now=T0) is None
+        assert verify_token(s, secret + "x") is None
+        assert secret not in {t.token_hash for t in [token, expired]}
+        revoke_token(s, token.id)
+        assert verify_token(s, secret) is None
+        update_user(s, u.id, active=False)
+        assert authenticate(s, "mia", "correct horse") is None
+        for entry in list_audit(s, limit=1000):
+            assert "password_hash" not in (entry.after or {})
+            assert "token_hash" not in (entry.after or {})
+
+
+def test_delete_person_cascades(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        pid = add_person(s, org_id, key="p1", name="Ana").id
+        rate_skill(s, pid, "linux", 2)
+        add_certification(s, pid, "cka", date(2025, 1, 1))
+    with db.session() as s:
+        delete_person(s, pid)
+    with db.session() as s:
+        assert get_person_by_key(s, org_id, "p1") is None
+        assert list_certifications(s, org_id=org_id) == []
+        assert current_skills(s, org_id=org_id) == {}
+
+
+def test_session_rolls_back_on_error(db: Database, org_id: int) -> None:
+    with pytest.raises(RuntimeError), db.session() as s:
+        add_person(s, org_id, key="p1", name="Ana")
+        raise RuntimeError("boom")
+    with db.session() as s:
+        assert list_people(s, org_id) == []
