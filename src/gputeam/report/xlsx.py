@@ -1,0 +1,172 @@
+"""XLSX workbook: one sheet per section, real numbers with number formats.
+
+Sheets, in order: Summary, Target, Gaps, Sourcing, Roadmaps, Costs, ROI, Warnings and,
+when the plan carries a simulation, Risk. A section's tables are stacked on its sheet,
+each under its title; the first table's header row is frozen. Money, percentages and
+dates are stored as numbers and dates (never as text) and only formatted for display.
+
+The output is deterministic: the workbook's created/modified properties and the zip
+entries' timestamps come from ``plan.generated_for``, not the clock.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from datetime import date, datetime
+from typing import Any
+
+from gputeam.planning.result import Plan
+from gputeam.report.markdown import Cell, Section, Table, sections
+
+__all__ = ["SHEETS", "render"]
+
+SHEETS = {
+    "summary": "Summary",
+    "target": "Target",
+    "gaps": "Gaps",
+    "sourcing": "Sourcing",
+    "roadmaps": "Roadmaps",
+    "costs": "Costs",
+    "roi": "ROI",
+    "warnings": "Warnings",
+    "risk": "Risk",
+}
+"""Section id to sheet name."""
+
+_WIDTHS = {"text": 28, "date": 12, "bool": 8}
+_LONG_TEXT = 60
+
+
+def _money_format(currency: str) -> str:
+    symbols = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
+    symbol = symbols.get(currency)
+    return f'"{symbol}"#,##0;-"{symbol}"#,##0' if symbol else f'#,##0 "{currency}";-#,##0 "{currency}"'
+
+
+def _number_format(kind: str, currency: str) -> str | None:
+    return {
+        "money": _money_format(currency),
+        "pct": "0.0%",
+        "ratio": "0.00",
+        "float": "#,##0.0",
+        "hours": "#,##0.0",
+        "int": "#,##0",
+        "month": "0",
+        "date": "yyyy-mm-dd",
+    }.get(kind)
+
+
+def _cell_value(value: Any, kind: str) -> Any:
+    if value is None:
+        return None
+    if kind == "bool":
+        return bool(value)
+    if kind == "date" and isinstance(value, str):
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return value
+    if kind in ("money", "pct", "ratio", "float", "hours") and isinstance(value, int | float):
+        return float(value)
+    if kind in ("int", "month") and isinstance(value, int | float):
+        return int(value)
+    if kind == "text" and not isinstance(value, str):
+        return str(value)
+    return value
+
+
+def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str, Any]) -> tuple[int, int]:
+    """Write one table from ``row``; return (header row, next free row)."""
+    if table.title:
+        ws.cell(row=row, column=1, value=table.title).font = fonts["title"]
+        row += 1
+    header = row
+    for col, column in enumerate(table.columns, start=1):
+        cell = ws.cell(row=row, column=col, value=column.title)
+        cell.font = fonts["header"]
+        cell.fill = fonts["fill"]
+    row += 1
+    if not table.rows:
+        ws.cell(row=row, column=1, value=table.empty).font = fonts["muted"]
+        row += 1
+    for values in table.rows:
+        for col, (value, column) in enumerate(zip(values, table.columns, strict=True), start=1):
+            kind = value.kind if isinstance(value, Cell) else column.kind
+            raw = value.value if isinstance(value, Cell) else value
+            cell = ws.cell(row=row, column=col, value=_cell_value(raw, kind))
+            fmt = _number_format(kind, currency)
+            if fmt and cell.value is not None and not isinstance(cell.value, str):
+                cell.number_format = fmt
+        row += 1
+    return header, row + 1
+
+
+def _write_section(ws: Any, section: Section, currency: str, fonts: dict[str, Any]) -> None:
+    from openpyxl.utils import get_column_letter
+
+    row = 1
+    first_header = 0
+    if section.notes:
+        for note in section.notes:
+            ws.cell(row=row, column=1, value=note)
+            row += 1
+        row += 1
+    widths: dict[int, int] = {}
+    for table in section.tables:
+        header, row = _write_table(ws, table, row, currency, fonts)
+        first_header = first_header or header
+        for col, column in enumerate(table.columns, start=1):
+            longest = max(
+                [len(column.title)]
+                + [len(str(getattr(v, "value", v) or "")) for v in (r[col - 1] for r in table.rows)]
+            )
+            widths[col] = max(widths.get(col, 0), min(longest + 2, _LONG_TEXT), _WIDTHS.get(column.kind, 10))
+    for col, width in widths.items():
+        ws.column_dimensions[get_column_letter(col)].width = width
+    if first_header:
+        ws.freeze_panes = ws.cell(row=first_header + 1, column=1)
+
+
+class _FixedTimeZip(zipfile.ZipFile):
+    """A ZipFile whose entries all carry one timestamp, so the bytes depend only on the plan."""
+
+    def __init__(self, file: Any, when: datetime) -> None:
+        super().__init__(file, "w", zipfile.ZIP_DEFLATED)
+        self._when = (when.year, when.month, when.day, when.hour, when.minute, when.second)
+
+    def writestr(self, zinfo_or_arcname: Any, data: Any, *args: Any, **kwargs: Any) -> None:
+        if not isinstance(zinfo_or_arcname, zipfile.ZipInfo):
+            zinfo_or_arcname = zipfile.ZipInfo(zinfo_or_arcname, date_time=self._when)
+            zinfo_or_arcname.compress_type = zipfile.ZIP_DEFLATED
+            zinfo_or_arcname.external_attr = 0o600 << 16
+        super().writestr(zinfo_or_arcname, data, *args, **kwargs)
+
+
+def render(plan: Plan) -> bytes:
+    """The plan as an XLSX workbook."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font, PatternFill
+    from openpyxl.writer.excel import ExcelWriter
+
+    currency = plan.costs.currency
+    fonts = {
+        "title": Font(bold=True, size=12),
+        "header": Font(bold=True),
+        "muted": Font(italic=True, color="666666"),
+        "fill": PatternFill("solid", fgColor="EEF2F7"),
+    }
+    wb = Workbook()
+    wb.remove(wb.active)
+    for section in sections(plan):
+        ws = wb.create_sheet(SHEETS.get(section.id, section.title[:31]))
+        _write_section(ws, section, currency, fonts)
+    when = datetime(plan.generated_for.year, plan.generated_for.month, plan.generated_for.day)
+    wb.properties.creator = "gputeam"
+    wb.properties.title = f"Team plan: {plan.scenario.get('organisation', '')}"
+    wb.properties.created = when
+    wb.properties.modified = when
+    buffer = io.BytesIO()
+    with _FixedTimeZip(buffer, when) as archive:
+        ExcelWriter(wb, archive).save()
+    return buffer.getvalue()

@@ -1,0 +1,113 @@
+"""XLSX workbook read back with openpyxl: sheets, real numbers, formats, frozen headers."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime
+
+import openpyxl
+import pytest
+
+from gputeam.planning.result import Plan
+from gputeam.report import xlsx
+
+from .conftest import EXAMPLES
+
+BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings"]
+
+
+def _load(p: Plan) -> openpyxl.Workbook:
+    return openpyxl.load_workbook(io.BytesIO(xlsx.render(p)))
+
+
+def _rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> list[tuple[object, ...]]:
+    return [tuple(r) for r in ws.iter_rows(values_only=True)]
+
+
+def _table(ws: openpyxl.worksheet.worksheet.Worksheet, header_first: str) -> list[tuple[object, ...]]:
+    """Rows of the table whose header row starts with ``header_first``, up to the blank row."""
+    rows = _rows(ws)
+    start = next(i for i, r in enumerate(rows) if r and r[0] == header_first)
+    out = []
+    for r in rows[start + 1 :]:
+        if all(v is None for v in r):
+            break
+        out.append(r)
+    return out
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
+    p = plans[name]
+    wb = _load(p)
+    assert wb.sheetnames == BASE_SHEETS
+
+    summary = {r[0]: r[1] for r in _rows(wb["Summary"])[1:] if r[0]}
+    assert summary["First-year cost"] == pytest.approx(p.costs.first_year)
+    assert isinstance(summary["First-year cost"], int | float)
+    assert summary["Net ROI"] == pytest.approx(p.roi.net_roi)
+    assert summary["Benefit-cost ratio"] == pytest.approx(p.roi.benefit_cost_ratio)
+    assert summary["Hires"] == sum(h.count for h in p.sourcing.hires)
+    assert isinstance(summary["Plan computed for"], datetime)
+    assert summary["Plan computed for"].date() == p.generated_for
+
+    costs = wb["Costs"]
+    lines = {r[0]: r[1:4] for r in _table(costs, "Category")}
+    for line in p.costs.lines:
+        assert lines[line.category] == pytest.approx((line.first_year, line.horizon, line.annual_run_rate))
+    assert lines["total"] == pytest.approx((p.costs.first_year, p.costs.horizon, p.costs.annual_run_rate))
+    by_month = _table(costs, "Month")
+    assert [r[2] for r in by_month] == pytest.approx(list(p.costs.by_month))
+    templates = {r[0]: r[1:5] for r in _table(costs, "Template")}
+    for t in p.costs.template_comparison:
+        assert templates[t.template] == pytest.approx(
+            (t.computed_low, t.computed_high, t.article_low, t.article_high)
+        )
+
+    # real numbers carry number formats; headers are frozen
+    cell = next(c for row in costs.iter_rows() for c in row if c.value == p.costs.first_year)
+    assert "#,##0" in cell.number_format
+    roi = {r[0]: r[1] for r in _rows(wb["ROI"])[1:] if r[0]}
+    assert roi["Net ROI ((returns - investment) / investment)"] == pytest.approx(p.roi.net_roi)
+    formats = {row[0].value: row[1].number_format for row in wb["ROI"].iter_rows() if row[0].value}
+    assert formats["Net ROI ((returns - investment) / investment)"] == "0.0%"
+    assert formats["Benefit-cost ratio (returns / investment)"] == "0.00"
+    for ws in wb.worksheets:
+        assert ws.freeze_panes is not None, ws.title
+
+    people = _table(wb["Roadmaps"], "Person")  # the first table: one row per roadmap, or "No roadmaps"
+    assert [r[0] for r in people] == ([r.name for r in p.roadmaps] or [people[0][0]])
+    n_items = sum(len(r.items) for r in p.roadmaps)
+    items = [
+        r
+        for r in _rows(wb["Roadmaps"])
+        if r and r[1] in ("course", "bootcamp", "exam", "renewal", "practice", "apprenticeship")
+    ]
+    assert len(items) == n_items
+    assert all(isinstance(r[4], datetime) and isinstance(r[7], int | float) for r in items)
+    assert sum(r[7] for r in items) == pytest.approx(sum(i.cost for r in p.roadmaps for i in r.items))
+
+    assert len(_table(wb["Sourcing"], "Role") if p.sourcing.hires else []) == len(p.sourcing.hires)
+    warnings = _table(wb["Warnings"], "Code")
+    assert [w[0] for w in warnings] == [w.code for w in p.warnings]
+
+
+def test_risk_sheet(risk_plan: Plan) -> None:
+    wb = _load(risk_plan)
+    assert wb.sheetnames == [*BASE_SHEETS, "Risk"]
+    ws = wb["Risk"]
+    head = {r[0]: r[1] for r in _table(ws, "Item")}
+    assert head["Probability ready by deadline"] == pytest.approx(0.83)
+    assert head["Cost P50"] == pytest.approx(risk_plan.risk["cost_percentiles"]["p50"])
+    bands = _table(ws, "Month")
+    assert [r[2] for r in bands] == pytest.approx(risk_plan.risk["coverage_bands"]["p50"])
+    bus = {r[0]: r for r in _table(ws, "Domain")}
+    assert bus["infiniband"][4] == pytest.approx(0.21)
+
+
+def test_deterministic(plans: dict[str, Plan]) -> None:
+    p = plans["healthcare"]
+    assert xlsx.render(p) == xlsx.render(p)
+    wb = _load(p)
+    assert wb.properties.created.date() == p.generated_for
+    assert wb.properties.modified.date() == p.generated_for
