@@ -192,6 +192,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             }
         )
     shapes: list[dict[str, Any]] = []
+    notes: list[dict[str, Any]] = []
     deadline = deadline_month(plan)
     if 1 <= deadline <= len(plan.target.months):
         # the end of the deadline month
@@ -208,6 +209,19 @@ def _gantt_chart(plan: Plan) -> Chart | None:
                 "line": {"color": "#e45756", "dash": "dash", "width": 1.5},
             }
         )
+        notes.append(
+            {
+                "x": when,
+                "y": 1,
+                "xref": "x",
+                "yref": "paper",
+                "text": f"deadline (month {deadline})",
+                "showarrow": False,
+                "xanchor": "right",
+                "yanchor": "bottom",
+                "font": {"color": "#e45756"},
+            }
+        )
     layout = _layout(
         "Roadmaps: courses, exams and renewals per person",
         barmode="overlay",
@@ -219,6 +233,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             "automargin": True,
         },
         shapes=shapes,
+        annotations=notes,
     )
     return Chart(
         "gantt", "Roadmap Gantt", {"data": traces, "layout": layout}, height=max(320, 90 + 42 * len(rows))
@@ -517,7 +532,7 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
         f"Net ROI sensitivity (base {base:.1%})",
         barmode="overlay",
         shapes=shapes,
-        xaxis={"tickformat": ".0%", "title": {"text": "net ROI"}},
+        xaxis={"tickformat": ".0%"},
         yaxis={"type": "category", "automargin": True},
     )
     return Chart(

@@ -1,0 +1,218 @@
+"""HTML report: self-contained, escaped, and drawn by a real headless Chromium with no network.
+
+The browser tests use the system Chromium (``/usr/bin/chromium``) through Playwright; they never
+download a browser. Without it they are skipped locally, but fail under CI=true.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gputeam.planning.result import Plan
+from gputeam.report import html
+
+from .conftest import EXAMPLES, with_risk
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+BASE_CHARTS = {"headcount", "skills", "gantt", "cost-category", "cost-month"}
+RISK_CHARTS = {"risk-fan", "risk-cost", "risk-tornado"}
+
+
+def _chart_specs(page: str) -> dict[str, dict[str, Any]]:
+    found = re.findall(
+        r'<script type="application/json" id="chart-([a-z-]+)-spec">(.*?)</script>', page, re.S
+    )
+    return {chart_id: json.loads(spec) for chart_id, spec in found}
+
+
+def _expected_charts(p: Plan) -> set[str]:
+    expected = {"headcount", "cost-category", "cost-month"}
+    if any(r.items for r in p.roadmaps):
+        expected.add("gantt")
+    if p.scenario.get("people"):
+        expected.add("skills")
+    return expected | (RISK_CHARTS if p.risk else set())
+
+
+# ---------------------------------------------------------------- without a browser
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_self_contained_and_complete(plans: dict[str, Plan], name: str) -> None:
+    p = plans[name]
+    page = html.render(p).decode("utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
+    # nothing external: no src/href to another document, no stylesheet links, no CDN
+    assert not re.search(r"""<(script|img|iframe|link)[^>]+(src|href)=""", page)
+    assert "cdn.plot.ly" not in page.split("<script>")[0]
+    assert "plotly.js v" in page, "Plotly.js is embedded"
+    specs = _chart_specs(page)
+    assert set(specs) == _expected_charts(p)
+    assert page.count('data-chart="') == len(specs)
+    for section in ("summary", "target", "gaps", "sourcing", "roadmaps", "costs", "roi", "warnings", "risk"):
+        assert f'<section id="{section}"' in page
+    assert "This plan carries no risk simulation." in page
+    for a in p.sourcing.assignments:
+        assert a.reason in page
+    for t in p.costs.template_comparison:
+        assert "table-cost_templates" in page and t.template in page
+    assert "Net ROI ((returns - investment) / investment)" in page
+    assert "Benefit-cost ratio (returns / investment)" in page
+
+
+def test_chart_data_follows_the_plan(plans: dict[str, Plan]) -> None:
+    p = plans["healthcare"]
+    specs = _chart_specs(html.render(p).decode("utf-8"))
+    bars = [t for t in specs["headcount"]["data"] if t["type"] == "bar"]
+    totals = [sum(t["y"][i] for t in bars) for i in range(len(p.target.months))]
+    assert totals == [m.headcount for m in p.target.months]
+    assert specs["cost-month"]["data"][0]["y"] == pytest.approx(list(p.costs.by_month))
+    gantt_points = sum(len(t["y"]) for t in specs["gantt"]["data"])
+    assert gantt_points == sum(len(r.items) for r in p.roadmaps)
+    names, domains, held, needed = html.skill_matrix(p)
+    heat = specs["skills"]["data"][0]
+    assert heat["x"] == domains and len(heat["y"]) == len(p.scenario["people"])
+    assert heat["z"] == [
+        [h - n for h, n in zip(hr, nr, strict=True)] for hr, nr in zip(held, needed, strict=True)
+    ]
+
+
+def test_risk_sections(risk_plan: Plan) -> None:
+    page = html.render(risk_plan).decode("utf-8")
+    specs = _chart_specs(page)
+    assert set(specs) >= RISK_CHARTS
+    assert "This plan carries no risk simulation." not in page
+    assert "P(ready by deadline)" in page and "83.0%" in page
+    tornado = specs["risk-tornado"]["data"]
+    assert tornado[0]["y"][-1] == "downtime cost per hour", "widest swing on top"
+    assert specs["risk-cost"]["data"][0]["type"] == "histogram"
+    # without samples the cost distribution falls back to the percentiles
+    risk = {k: v for k, v in risk_plan.risk.items() if k != "cost_samples"}
+    specs = _chart_specs(html.render(risk_plan.model_copy(update={"risk": risk})).decode("utf-8"))
+    assert specs["risk-cost"]["data"][0]["type"] == "bar"
+
+
+def test_text_is_escaped(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    hostile = '</script><script>alert("x")</script><b onmouseover=1>&'
+    scenario = dict(p.scenario, organisation=hostile)
+    people = [
+        dict(person, name=hostile if i == 0 else person["name"])
+        for i, person in enumerate(p.scenario["people"])
+    ]
+    scenario["people"] = people
+    page = html.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
+    assert hostile not in page
+    assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in page
+    # inside the chart JSON the name is there, but cannot close the script element
+    specs = _chart_specs(page)
+    assert any(hostile in y for y in specs["skills"]["data"][0]["y"])
+
+
+def test_render_is_fast_and_pure(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    first = html.render(p)
+    start = time.perf_counter()
+    second = html.render(p)
+    assert time.perf_counter() - start < 0.3
+    assert first == second
+    assert len(first) < 6_000_000
+
+
+# ---------------------------------------------------------------- in Chromium
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing under CI: install Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium package to run the browser tests)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _open_offline(browser: Any, path: Path) -> tuple[Any, dict[str, list[str]]]:
+    """Open ``path`` with every request but the file itself blocked and recorded."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    seen: dict[str, list[str]] = {"blocked": [], "console": [], "errors": []}
+    url = path.as_uri()
+
+    def route(r: Any) -> None:
+        if r.request.url == url:
+            r.continue_()
+        else:
+            seen["blocked"].append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on(
+        "console",
+        lambda m: seen["console"].append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None,
+    )
+    page.on("pageerror", lambda e: seen["errors"].append(str(e)))
+    page.goto(url)
+    return page, seen
+
+
+@pytest.mark.browser
+def test_network_blocker_catches_requests(browser: Any, tmp_path: Path) -> None:
+    """The harness itself: a page that reaches out is caught, so a clean report is really offline."""
+    leaky = tmp_path / "leaky.html"
+    leaky.write_text(
+        '<img src="https://cdn.example.invalid/x.png"><script src="http://example.invalid/p.js"></script>',
+        encoding="utf-8",
+    )
+    page, seen = _open_offline(browser, leaky)
+    page.wait_for_load_state("load")
+    page.close()
+    assert sorted(seen["blocked"]) == ["http://example.invalid/p.js", "https://cdn.example.invalid/x.png"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk"])
+def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, tmp_path: Path) -> None:
+    p = with_risk(plans["finance"]) if name == "finance+risk" else plans[name]
+    path = tmp_path / "plan.html"
+    path.write_bytes(html.render(p))
+    page, seen = _open_offline(browser, path)
+    try:
+        page.wait_for_selector("body[data-charts-ready]", timeout=30_000)
+        expected = _expected_charts(p)
+        assert page.get_attribute("body", "data-charts-failed") is None
+        assert page.get_attribute("body", "data-charts-ready") == str(len(expected))
+        drawn = page.eval_on_selector_all(
+            "[data-chart]",
+            "els => els.map(e => [e.dataset.chart, e.dataset.chartReady, "
+            "e.querySelectorAll('.main-svg').length, e.querySelectorAll('.trace, .hm').length])",
+        )
+        assert {d[0] for d in drawn} == expected
+        for chart_id, ready, svgs, traces in drawn:
+            assert ready == "true", chart_id
+            assert svgs >= 1, f"{chart_id}: no SVG drawn"
+            assert traces >= 1, f"{chart_id}: no trace drawn"
+        assert page.title().startswith("Team plan: ")
+        assert page.locator("#table-cost_templates tbody tr").count() == len(p.costs.template_comparison)
+    finally:
+        page.close()
+    assert seen["blocked"] == [], "the report tried to reach the network"
+    assert seen["errors"] == []
+    assert seen["console"] == []
