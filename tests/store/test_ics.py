@@ -1,0 +1,60 @@
+"""ICS feeds: parsed back by icalendar, stable UIDs, alarms 90 and 30 days ahead."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from icalendar import Calendar
+
+from gputeam.store import (
+    Database,
+    add_certification,
+    add_roadmap_item,
+    get_person_by_key,
+    list_teams,
+    person_calendar,
+    team_calendar,
+)
+
+from .test_import import load
+
+
+def events(ics: bytes) -> dict[str, object]:
+    cal = Calendar.from_ical(ics)
+    return {str(e["UID"]): e for e in cal.walk("VEVENT")}
+
+
+def test_person_and_team_feeds(db: Database, org_id: int) -> None:
+    load(db, org_id)
+    with db.session() as s:
+        p2 = get_person_by_key(s, org_id, "p2")
+        assert p2 is not None
+        exam = add_roadmap_item(s, p2.id, kind="exam", ref="ncp-aii", title="NCP-AII exam",
+                                start=date(2026, 3, 1), due=date(2026, 3, 15))
+        add_roadmap_item(s, p2.id, kind="course", ref="x", title="A course",
+                         start=date(2026, 3, 1), due=date(2026, 3, 15))
+        first = person_calendar(s, p2.id)
+        team = team_calendar(s, org_id)
+        fabric = [t for t in list_teams(s, org_id) if t.name == "Fabric"][0]
+        fabric_feed = team_calendar(s, org_id, team_id=fabric.id)
+    evs = events(first)
+    # p2 holds cka and ncp-ain (both expire) and has one exam; courses are not in the feed
+    assert len(evs) == 3
+    kinds = sorted(str(e["CATEGORIES"].cats[0]) for e in evs.values())  # type: ignore[attr-defined]
+    assert kinds == ["exam", "expiry", "expiry"]
+    cka = evs[f"cert-expiry.{org_id}.p2.cka.20250210@gputeam"]
+    assert cka["DTSTART"].dt == date(2027, 2, 10)  # type: ignore[index]
+    triggers = sorted(a["TRIGGER"].dt for a in cka.walk("VALARM"))  # type: ignore[attr-defined]
+    assert triggers == [timedelta(days=-90), timedelta(days=-30)]
+    assert f"roadmap.{org_id}.p2.{exam.id}@gputeam" in evs
+    assert len(events(team)) == 4  # + p1's nca-aiio
+    assert set(events(fabric_feed)) == set(evs)
+
+    # stable: the same bytes again; adding something keeps the existing UIDs
+    with db.session() as s:
+        assert person_calendar(s, p2.id) == first
+        add_certification(s, p2.id, "cka", date(2027, 1, 20), date(2029, 1, 20))
+        again = events(person_calendar(s, p2.id))
+    assert f"cert-expiry.{org_id}.p2.cka.20270120@gputeam" in again
+    # the renewed certificate replaces the old expiry; the others keep their UIDs
+    assert set(evs) - set(again) == {f"cert-expiry.{org_id}.p2.cka.20250210@gputeam"}

@@ -1,0 +1,93 @@
+"""Reminders: expiring and expired certifications, overdue roadmap items; idempotent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from gputeam.store import (
+    Database,
+    SmtpSettings,
+    add_certification,
+    add_person,
+    add_roadmap_item,
+    due_reminders,
+    send_reminders,
+)
+
+TODAY = date(2026, 12, 2)
+
+
+@dataclass
+class FakeMailer:
+    sent: list[tuple[str, str, str]] = field(default_factory=list)
+    fail_for: set[str] = field(default_factory=set)
+
+    def send(self, to: str, subject: str, body: str) -> None:
+        if to in self.fail_for:
+            raise ConnectionError("mail server said no")
+        self.sent.append((to, subject, body))
+
+
+def seed(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        ana = add_person(s, org_id, key="p1", name="Ana", email="ana@example.org").id
+        bo = add_person(s, org_id, key="p2", name="Bo").id
+        add_certification(s, ana, "cka", date(2025, 1, 20), date(2027, 1, 20))  # 49 days
+        add_certification(s, ana, "nca-aiio", date(2024, 1, 1), date(2028, 1, 1))  # far
+        add_certification(s, bo, "ncp-aii", date(2024, 1, 1), date(2026, 11, 1))  # expired
+        add_roadmap_item(s, bo, kind="exam", ref="ncp-ain", title="NCP-AIN exam",
+                         start=date(2026, 10, 1), due=date(2026, 11, 20))  # overdue
+        add_roadmap_item(s, bo, kind="course", ref="c", title="Later",
+                         start=date(2026, 12, 1), due=date(2027, 1, 20))  # not yet due
+
+
+def test_remind_lists_then_sends_nothing_new(db: Database, org_id: int) -> None:
+    seed(db, org_id)
+    with db.session() as s:
+        due = due_reminders(s, TODAY, 60, org_id=org_id)
+    assert [r.kind for r in due] == ["certification-expired", "roadmap-overdue",
+                                     "certification-expiring"]
+    with db.session() as s:
+        dry = send_reminders(s, TODAY, 60, org_id=org_id, dry_run=True)
+    assert len(dry.new) == 3
+    with db.session() as s:
+        first = send_reminders(s, TODAY, 60, org_id=org_id)
+    assert len(first.new) == 3 and first.already_sent == 0
+    with db.session() as s:
+        second = send_reminders(s, TODAY, 60, org_id=org_id)
+    assert second.new == [] and second.already_sent == 3
+    # at 30 days the expiring certificate reaches a new stage: one new reminder
+    with db.session() as s:
+        later = send_reminders(s, date(2026, 12, 25), 60, org_id=org_id)
+    assert [r.kind for r in later.new] == ["certification-expiring"]
+
+
+def test_mail_is_grouped_per_recipient_and_failures_retry(db: Database, org_id: int) -> None:
+    seed(db, org_id)
+    mailer = FakeMailer(fail_for={"team@example.org"})
+    with db.session() as s:
+        result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer,
+                                fallback_to="team@example.org")
+    assert [m[0] for m in mailer.sent] == ["ana@example.org"]
+    assert "expires on 2027-01-20" in mailer.sent[0][1]
+    assert result.mailed == 1 and result.failed[0][0] == "team@example.org"
+    mailer.fail_for.clear()
+    with db.session() as s:
+        retry = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer,
+                               fallback_to="team@example.org")
+    assert retry.mailed == 2 and mailer.sent[-1][0] == "team@example.org"
+    assert "2 reminders" in mailer.sent[-1][1]
+    with db.session() as s:
+        assert send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer).new == []
+    assert len(mailer.sent) == 2
+
+
+def test_smtp_settings_from_env() -> None:
+    assert SmtpSettings.from_env({}) is None
+    s = SmtpSettings.from_env({"GPUTEAM_SMTP_HOST": "mail", "GPUTEAM_SMTP_PORT": "25",
+                               "GPUTEAM_SMTP_FROM": "gt@example.org"})
+    assert s is not None and (s.host, s.port, s.starttls, s.sender) == (
+        "mail", 25, False, "gt@example.org")
+    tls = SmtpSettings.from_env({"GPUTEAM_SMTP_HOST": "mail"})
+    assert tls is not None and tls.port == 587 and tls.starttls
