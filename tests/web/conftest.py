@@ -137,3 +137,15 @@ def token_for(app: Any, role: str, scopes: list[str]) -> str:
                headers={"X-CSRF-Token": c.csrf})
     assert r.status_code == 201, r.text
     return str(r.json()["token"])
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2 with minimal cost parameters, so seeding users and logging in is quick;
+    still the real argon2id (the production parameters are argon2-cffi's defaults)."""
+    from argon2 import PasswordHasher
+
+    from gputeam.store import accounts
+
+    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    monkeypatch.setattr(accounts, "_hasher", lambda: hasher)

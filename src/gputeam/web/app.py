@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import IntegrityError
 
 from gputeam.errors import InputError
 from gputeam.web.security import Session, SessionSigner
@@ -100,6 +101,12 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         return problem(422, "Invalid input", f"{len(exc.problems)} problem(s) in the {exc.kind}",
                        type_=f"urn:gputeam:problem:{exc.kind}",
                        problems=[p.as_dict() for p in exc.problems])
+
+    @app.exception_handler(IntegrityError)
+    async def conflict(request: Request, exc: IntegrityError) -> Response:
+        # a uniqueness or reference rule of the database (e.g. the same certificate twice)
+        return problem(409, "Conflict", "the change conflicts with data already stored",
+                       type_="urn:gputeam:problem:conflict")
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:

@@ -11,12 +11,12 @@ from fastapi.responses import Response
 from gputeam.web.auth import csrf_token, load_principal
 
 
-def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+def render(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
     context.setdefault("who", load_principal(request) if name != "login.html" else None)
     context["csrf"] = csrf_token(request)
     context["request"] = request
     return request.app.state.templates.TemplateResponse(request, name, context,
-                                                        status_code=status)
+                                                        status_code=status_code)
 
 
 def error_page(request: Request, status: int, detail: str) -> Response:
@@ -25,7 +25,7 @@ def error_page(request: Request, status: int, detail: str) -> Response:
         who = load_principal(request)
     except HTTPException:
         who = None
-    return render(request, "error.html", status, who=who, status=status,
+    return render(request, "error.html", status, who=who, code=status,
                   title=titles.get(status, "Error"), detail=detail)
 
 

@@ -1,0 +1,196 @@
+"""The role × endpoint authorisation matrix: every principal tries every endpoint; what
+its role allows succeeds, everything else is refused (401/403/404, or a redirect to the
+login page) and changes nothing (the audit log does not grow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from gputeam import store
+
+from .conftest import ROLES, ROSTER_CSV, World, logged_in, token_for
+
+ALL = set(ROLES)
+STAFF = {"admin", "manager", "engineer"}
+MGMT = {"admin", "manager"}
+ADMIN = {"admin"}
+
+
+def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[str]]]:
+    """(method, path, request kwargs, roles allowed). p1: the engineer's own record, in
+    Alpha (the manager's team); p2: Alpha; p3: Beta."""
+    p1, p2, p3 = w.people["p1"], w.people["p2"], w.people["p3"]
+    cert = {"cert_id": "nca-aiio", "valid_from": "2026-06-{day}"}
+    return [
+        ("GET", "/api/v1/me", {}, ALL),
+        ("GET", "/api/v1/dashboard", {}, ALL),
+        ("GET", "/api/v1/catalog", {}, ALL),
+        ("GET", "/api/v1/catalog/roles", {}, ALL),
+        ("GET", "/api/v1/teams", {}, ALL),
+        ("GET", "/api/v1/tokens", {}, ALL),
+        ("GET", "/api/v1/plans", {}, ALL),
+        ("GET", "/api/v1/plans/inputs", {}, ALL),
+        ("GET", "/api/v1/people", {}, STAFF),
+        ("GET", f"/api/v1/people/{p1}", {}, STAFF),
+        ("GET", f"/api/v1/people/{p2}", {}, MGMT),
+        ("GET", f"/api/v1/people/{p3}", {}, ADMIN),
+        ("GET", f"/api/v1/people/{p1}/roadmap", {}, STAFF),
+        ("GET", f"/api/v1/people/{p3}/certifications", {}, ADMIN),
+        ("GET", f"/api/v1/calendar/people/{p1}.ics", {}, STAFF),
+        ("GET", f"/api/v1/calendar/people/{p3}.ics", {}, ADMIN),
+        ("GET", f"/api/v1/calendar/teams/{w.alpha}.ics", {}, MGMT),
+        ("GET", f"/api/v1/calendar/teams/{w.beta}.ics", {}, ADMIN),
+        ("GET", "/api/v1/export", {}, ADMIN),
+        ("GET", "/api/v1/users", {}, ADMIN),
+        ("POST", "/api/v1/people", {"json": {"key": "new-{role}", "name": "N",
+                                             "team_id": w.alpha}}, MGMT),
+        ("POST", "/api/v1/people", {"json": {"key": "beta-{role}", "name": "N",
+                                             "team_id": w.beta}}, ADMIN),
+        ("PATCH", f"/api/v1/people/{p1}", {"json": {"title": "t-{role}"}}, MGMT),
+        ("PATCH", f"/api/v1/people/{p2}", {"json": {"title": "t-{role}"}}, MGMT),
+        ("PATCH", f"/api/v1/people/{p3}", {"json": {"title": "t-{role}"}}, ADMIN),
+        ("PUT", f"/api/v1/people/{p2}/skills/linux", {"json": {"proficiency": 2}}, MGMT),
+        ("PUT", f"/api/v1/people/{p3}/skills/linux", {"json": {"proficiency": 2}}, ADMIN),
+        ("POST", f"/api/v1/people/{p1}/certifications", {"json": cert}, STAFF),
+        ("POST", f"/api/v1/people/{p2}/certifications", {"json": cert}, MGMT),
+        ("POST", f"/api/v1/people/{p3}/certifications", {"json": cert}, ADMIN),
+        ("POST", f"/api/v1/people/{p3}/enrolments",
+         {"json": {"course_id": "{course}", "started_on": "2026-11-01"}}, ADMIN),
+        ("POST", "/api/v1/plans", {"json": {}}, MGMT),
+        ("POST", "/api/v1/import/roster",
+         {"files": {"file": ("r.csv", ROSTER_CSV.encode(), "text/csv")},
+          "data": {"dry_run": "true"}}, ADMIN),
+        ("POST", "/api/v1/teams", {"json": {"name": "team-{role}"}}, ADMIN),
+        ("POST", "/api/v1/users", {"json": {"username": "u-{role}", "password": "12345678x",
+                                            "role": "viewer"}}, ADMIN),
+        ("PATCH", f"/api/v1/users/{w.users['viewer']}", {"json": {"active": True}}, ADMIN),
+        ("DELETE", f"/api/v1/people/{victim}", {}, ADMIN),
+        # pages
+        ("GET", "/", {}, ALL),
+        ("GET", "/plan", {}, ALL),
+        ("GET", "/catalog", {}, ALL),
+        ("GET", "/account", {}, ALL),
+        ("GET", "/people", {}, STAFF),
+        ("GET", f"/people/{p1}", {}, STAFF),
+        ("GET", f"/people/{p3}", {}, ADMIN),
+        ("GET", "/import", {}, ADMIN),
+        ("GET", "/admin/users", {}, ADMIN),
+        ("POST", "/plan", {"data": {"gpus": "128", "action": "preview"}}, MGMT),
+        ("POST", f"/people/{p3}/certifications",
+         {"data": {"cert_id": "nca-aiio", "valid_from": "2026-05-{day}"}}, ADMIN),
+        ("POST", f"/people/{p1}/certifications",
+         {"data": {"cert_id": "nca-aiio", "valid_from": "2026-04-{day}"}}, STAFF),
+        ("POST", "/admin/users", {"data": {"username": "f-{role}", "password": "12345678x",
+                                           "role": "viewer"}}, ADMIN),
+    ]
+
+
+def _audit_count(db: Any) -> int:
+    with db.session() as s:
+        return int(s.scalar(select(func.count(store.AuditEntry.id))
+                            .where(store.AuditEntry.action != "login")) or 0)
+
+
+def _fill(kwargs: dict[str, Any], role: str, course: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in kwargs.items():
+        if isinstance(v, dict) and k in ("json", "data"):
+            day = f"{10 + len(role):02d}" if role != "manager" else "28"
+            out[k] = {kk: vv.replace("{role}", role).replace("{course}", course)
+                      .replace("{day}", day) if isinstance(vv, str) else vv
+                      for kk, vv in v.items()}
+        else:
+            out[k] = v
+    return out
+
+
+def _call(client: Any, method: str, path: str, kwargs: dict[str, Any], csrf: str | None
+          ) -> Any:
+    kwargs = dict(kwargs)
+    if method != "GET" and csrf is not None:
+        if path.startswith("/api/"):
+            kwargs["headers"] = {"X-CSRF-Token": csrf}
+        else:
+            kwargs["data"] = {**kwargs.get("data", {}), "csrf_token": csrf}
+    return client.request(method, path, follow_redirects=False, **kwargs)
+
+
+def _allowed_ok(r: Any) -> bool:
+    return r.status_code < 400
+
+
+def _denied_ok(r: Any, path: str) -> bool:
+    if path.startswith("/api/"):
+        return r.status_code in (401, 403, 404)
+    return r.status_code in (403, 404) or (
+        r.status_code == 303 and r.headers["location"].startswith("/login"))
+
+
+@pytest.fixture
+def victim(db: Any, world: World) -> int:
+    with db.session() as s:
+        return store.add_person(s, world.org_id, key="victim", name="To Be Deleted",
+                                team_id=world.beta).id
+
+
+def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> None:
+    from fastapi.testclient import TestClient
+
+    from gputeam.catalog import load_catalog
+
+    course = next(iter(load_catalog().courses))
+    principals: list[tuple[str, str | None, Any, str | None]] = [("anonymous", None,
+                                                                  TestClient(app), None)]
+    for role in ("viewer", "engineer", "manager", "admin"):  # admin last: it deletes
+        c = logged_in(app, role)
+        principals.append((role, role, c, c.csrf))
+    failures = []
+    for label, role, client, csrf in principals:
+        for method, path, kwargs, allowed in matrix(world, victim):
+            before = _audit_count(db)
+            r = _call(client, method, path, _fill(kwargs, label, course), csrf)
+            may = role is not None and role in allowed
+            if may and not _allowed_ok(r):
+                failures.append(f"{label} {method} {path}: expected success, got "
+                                f"{r.status_code} {r.text[:200]}")
+            if not may:
+                if not _denied_ok(r, path):
+                    failures.append(f"{label} {method} {path}: expected refusal, got "
+                                    f"{r.status_code}")
+                if _audit_count(db) != before:
+                    failures.append(f"{label} {method} {path}: refused but changed data")
+    assert not failures, "\n".join(failures)
+
+
+def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim: int) -> None:
+    """An admin's read-only token reads everything the admin may read, changes nothing."""
+    from fastapi.testclient import TestClient
+
+    from gputeam.catalog import load_catalog
+
+    course = next(iter(load_catalog().courses))
+    c = TestClient(app, headers={"Authorization": "Bearer "
+                                 + token_for(app, "admin", ["read"])})
+    for method, path, kwargs, allowed in matrix(world, victim):
+        if not path.startswith("/api/") or "admin" not in allowed:
+            continue
+        before = _audit_count(db)
+        r = c.request(method, path, **_fill(kwargs, "tok", course))
+        if path == "/api/v1/users":  # user administration needs the admin scope
+            assert r.status_code == 403
+        elif method == "GET":
+            assert r.status_code == 200, (path, r.text)
+        else:
+            assert r.status_code == 403, (method, path, r.status_code)
+            assert _audit_count(db) == before
+
+
+def test_engineer_sees_only_their_own_record(app: Any, world: World) -> None:
+    c = logged_in(app, "engineer")
+    assert [p["key"] for p in c.get("/api/v1/people").json()] == ["p1"]
+    assert "Grace" not in c.get("/people").text
+    m = logged_in(app, "manager")
+    assert sorted(p["key"] for p in m.get("/api/v1/people").json()) == ["p1", "p2"]
