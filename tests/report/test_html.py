@@ -216,3 +216,26 @@ def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, t
     assert seen["blocked"] == [], "the report tried to reach the network"
     assert seen["errors"] == []
     assert seen["console"] == []
+
+
+@pytest.mark.parametrize(
+    "risk",
+    [
+        {"p_ready_by_deadline": 0.5},
+        {"coverage_bands": {"p50": [0.5, float("nan")]}, "cost_percentiles": {"p50": 1.0}, "sensitivity": []},
+        {
+            "sensitivity": [{"assumption": "x", "roi_low": None, "roi_high": float("inf")}],
+            "bus_factors": [{}],
+        },
+    ],
+)
+def test_partial_risk_is_rendered_gracefully(plans: dict[str, Plan], risk: dict[str, Any]) -> None:
+    from gputeam.report import markdown, xlsx
+
+    p = plans["finance"].model_copy(update={"risk": risk})
+    page = html.render(p).decode("utf-8")
+    assert '<section id="risk"' in page
+    for spec in _chart_specs(page).values():
+        assert spec["data"], "no empty charts"
+    assert b"## Risk" in markdown.render(p)
+    assert xlsx.render(p)[:2] == b"PK"

@@ -14,6 +14,7 @@ type="application/json">`` block; once Plotly has drawn it, the div gets
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -58,8 +59,27 @@ class Chart:
 
     def spec_json(self) -> str:
         """The figure as JSON safe to embed in a <script> element."""
-        text = json.dumps(self.figure, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(_finite(self.figure), separators=(",", ":"), allow_nan=False)
         return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with NaN and infinities replaced by None (JSON has no such numbers)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _number(value: Any, default: float) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    return number if math.isfinite(number) else default
 
 
 # ---------------------------------------------------------------- charts
@@ -495,9 +515,9 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     names = [str(s.get("assumption", "")) for s in entries]
 
     def side(key: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
-        xs = [float(s.get(key) or base) - base for s in entries]
+        xs = [_number(s.get(key), base) - base for s in entries]
         text = [
-            f"{s.get('assumption', '')} = {s.get(value_key)}: net ROI {float(s.get(key) or base):.1%}"
+            f"{s.get('assumption', '')} = {s.get(value_key)}: net ROI {_number(s.get(key), base):.1%}"
             for s in entries
         ]
         return {

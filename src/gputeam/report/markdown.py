@@ -10,6 +10,7 @@ renderers format those same tables their own way, so the three always agree.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -72,6 +73,8 @@ def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
         return format_value(value.value, value.kind, currency)
     if value is None or value == "":
         return "-" if kind != "text" else ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "-"
     if kind == "money":
         return money(float(value), currency)
     if kind == "pct":
@@ -464,7 +467,9 @@ def _roadmaps(plan: Plan) -> Section:
 
 def _costs(plan: Plan) -> Section:
     c = plan.costs
-    lines = tuple((line.category, line.first_year, line.horizon, line.annual_run_rate) for line in c.lines)
+    lines: tuple[tuple[Any, ...], ...] = tuple(
+        (line.category, line.first_year, line.horizon, line.annual_run_rate) for line in c.lines
+    )
     lines += (("total", c.first_year, c.horizon, c.annual_run_rate),)
     months = plan.target.months
     by_month = tuple(
@@ -638,7 +643,11 @@ def sensitivity(risk: dict[str, Any]) -> list[dict[str, Any]]:
     """The sensitivity entries, widest ROI swing first."""
 
     def swing(s: dict[str, Any]) -> float:
-        return abs(float(s.get("roi_high") or 0) - float(s.get("roi_low") or 0))
+        try:
+            width = abs(float(s.get("roi_high", 0)) - float(s.get("roi_low", 0)))
+        except (TypeError, ValueError):
+            return 0.0
+        return width if math.isfinite(width) else 0.0
 
     return sorted((s for s in risk.get("sensitivity") or () if isinstance(s, dict)), key=swing, reverse=True)
 

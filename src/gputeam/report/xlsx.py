@@ -12,6 +12,7 @@ entries' timestamps come from ``plan.generated_for``, not the clock.
 from __future__ import annotations
 
 import io
+import math
 import zipfile
 from datetime import date, datetime
 from typing import Any
@@ -58,7 +59,7 @@ def _number_format(kind: str, currency: str) -> str | None:
 
 
 def _cell_value(value: Any, kind: str) -> Any:
-    if value is None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return None
     if kind == "bool":
         return bool(value)
