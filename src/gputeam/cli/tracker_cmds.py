@@ -103,10 +103,14 @@ def register(app: typer.Typer) -> None:
         fn = import_roster if kind == "roster" else import_certifications
         database = open_database(db)
         try:
-            with database.session() as s:
+            with database.sessions() as s:  # closing without commit rolls back
                 org_id = _org_id(s, org, create=kind == "roster")
                 report = fn(s, org_id, file, mapping=_mapping(map_), sheet=sheet,
                             dry_run=dry_run, catalog=catalog, actor=_actor())
+                if dry_run:
+                    s.rollback()  # not even a new organisation
+                else:
+                    s.commit()
         finally:
             database.dispose()
         _print_report(report)

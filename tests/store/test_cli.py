@@ -1,0 +1,89 @@
+"""`gputeam import|export|remind|db upgrade` on both engines."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gputeam.cli.main import app
+from gputeam.store import open_database
+
+from .test_import import CERTS, ROSTER
+
+runner = CliRunner()
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    (tmp_path / "roster.csv").write_text(ROSTER)
+    (tmp_path / "certs.csv").write_text(CERTS)
+    (tmp_path / "bad.csv").write_text("id,name,level\np1,Ana,3\np2,Bo,9\n,Cy,2\n")
+    return tmp_path
+
+
+def test_db_upgrade_creates_schema(empty_db_url: str) -> None:
+    code, out, _ = run("db", "upgrade", "--db", empty_db_url)
+    assert code == 0 and "empty -> " in out
+    code, out, _ = run("db", "upgrade", "--db", empty_db_url)
+    assert code == 0 and "schema 0001 -> 0001" in out
+
+
+def test_import_export_remind(db_url: str, files: Path) -> None:
+    code, out, err = run("import", "roster", str(files / "bad.csv"), "--db", db_url)
+    assert code == 2
+    assert "bad.csv:3: level: out of range" in err and "bad.csv:4: id: missing id" in err
+    code, out, _ = run("import", "roster", str(files / "roster.csv"), "--db", db_url,
+                       "--org", "Acme", "--dry-run")
+    assert code == 0 and "3 would be created" in out and "nothing written" in out
+    code, out, _ = run("export", "--db", db_url)
+    assert code == 2  # still no organisation: the dry run wrote nothing
+    code, out, _ = run("import", "roster", str(files / "roster.csv"), "--db", db_url,
+                       "--org", "Acme")
+    assert code == 0 and "3 were created" in out
+    code, out, _ = run("import", "certifications", str(files / "certs.csv"), "--db", db_url)
+    assert code == 0 and "3 were created" in out
+
+    code, out, _ = run("export", "--db", db_url)
+    assert code == 0 and len(json.loads(out)["tables"]["people"]) == 3
+    code, _, _ = run("export", "-f", "csv", "-o", str(files / "out"), "--db", db_url)
+    assert code == 0 and (files / "out" / "people.csv").read_text().startswith("id,name")
+    code, _, _ = run("export", "-f", "csv", "-o", str(files / "out.zip"), "--db", db_url)
+    assert "certifications.csv" in zipfile.ZipFile(files / "out.zip").namelist()
+    code, _, _ = run("export", "-f", "xlsx", "-o", str(files / "out.xlsx"), "--db", db_url)
+    assert code == 0 and (files / "out.xlsx").read_bytes()[:2] == b"PK"
+
+    env = {"GPUTEAM_SMTP_HOST": ""}
+    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url,
+                       env=env)
+    assert code == 0 and "2 new reminder(s) due" in out
+    assert "(CKA) expires on 2027-02-10" in out and "(NCA-AIIO) expires on 2027-01-10" in out
+    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url,
+                       env=env)
+    assert code == 0 and "0 new reminder(s) due; 2 sent before" in out
+
+
+def test_gputeam_db_environment_variable(tmp_path: Path, files: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'env.db'}"
+    code, _, _ = run("import", "roster", str(files / "roster.csv"), env={"GPUTEAM_DB": url})
+    assert code == 0
+    db = open_database(url)
+    try:
+        assert db.revision() is not None
+    finally:
+        db.dispose()
+
+
+def test_bad_options_exit_2(db_url: str, files: Path) -> None:
+    assert run("import", "roster", str(files / "roster.csv"), "--db", db_url,
+               "--map", "nonsense")[0] == 2
+    assert run("remind", "--today", "yesterday", "--db", db_url)[0] == 2
+    assert run("export", "-f", "pdf", "--db", db_url)[0] == 2
