@@ -1,0 +1,94 @@
+"""Sizing: templates inside the article's ranges, scaling beyond, features, modes."""
+
+from __future__ import annotations
+
+import math
+
+from gputeam.planning.sizing import oncall_people, size, size_for
+
+from .helpers import scenario
+
+
+def counts(tm):  # role -> count
+    return {s.role: s.count for s in tm.slots}
+
+
+def test_templates_apply_inside_their_ranges(catalog):
+    """Article §5: 10-100 GPUs small, 100-1,000 medium, 1,000 large."""
+    for gpus, template in ((50, "small"), (100, "small"), (500, "medium"), (1000, "medium")):
+        sc = scenario(fleet={"gpus": [{"month": 1, "count": gpus}], "interconnect": "ethernet"})
+        tm = size_for(sc, catalog, gpus, 1)
+        expected = {s.role: s.count for s in catalog.templates[template].slots}
+        assert counts(tm) == expected, (gpus, counts(tm))
+        assert tm.basis == template
+        assert all(s.rule for s in tm.slots)
+
+
+def test_small_template_is_four_people(catalog):
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 64}], "interconnect": "ethernet"})
+    assert size_for(sc, catalog, 64, 1).headcount == 4
+
+
+def test_beyond_1000_gpus_scales_each_role_by_its_exponent(catalog):
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 8000}], "interconnect": "ethernet"})
+    tm = size_for(sc, catalog, 8000, 1)
+    large = {s.role: s.count for s in catalog.templates["large"].slots}
+    exps = catalog.economics.template_scale_exponent
+    for role, base in large.items():
+        assert counts(tm)[role] == math.ceil(base * 8 ** exps[role])
+    assert "scaled beyond 1,000" in next(s.rule for s in tm.slots if s.role == "operations-engineer")
+
+
+def test_headcount_never_falls_as_gpus_grow(catalog):
+    previous = 0
+    for gpus in (10, 50, 100, 300, 1000, 2000, 5000, 20000, 100000):
+        sc = scenario(fleet={"gpus": [{"month": 1, "count": gpus}]})
+        n = size_for(sc, catalog, gpus, 1).headcount
+        assert n >= previous, gpus
+        previous = n
+
+
+def test_oncall_rotation_covers_168_hours(catalog):
+    e = catalog.economics
+    n = oncall_people(catalog)
+    assert n * e.shift_hours_per_week * (1 - e.leave_and_training_share) >= 168
+    assert (n - 1) * e.shift_hours_per_week * (1 - e.leave_and_training_share) < 168
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 64}], "on_call_24x7": True, "sites": 2})
+    tm = size_for(sc, catalog, 64, 1)
+    ops = sum(s.count for s in tm.slots if catalog.roles[s.role].operations)
+    assert ops == n * 2
+    assert "24/7" in next(s.rule for s in tm.slots if s.role == "operations-engineer")
+
+
+def test_fleet_features_add_specialists_and_skills(catalog):
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 64}], "storage": "gpudirect-storage",
+                         "compliance": ["HIPAA"], "cooling": "liquid", "interconnect": "roce",
+                         "deployment": "hybrid"})
+    tm = size_for(sc, catalog, 64, 1)
+    c = counts(tm)
+    assert c["storage-specialist"] == 1 and c["security-specialist"] == 1
+    net = next(s for s in tm.slots if s.role == "network-specialist")
+    assert "roce-ethernet" in net.domains and "infiniband" not in net.domains
+    covered = {d.domain for d in tm.coverage}
+    assert {"liquid-cooling", "cloud"} <= covered
+
+
+def test_lean_mode_matches_the_case_studies(catalog):
+    """Article §7B: 5 people for 400 GPUs; §7A: 5 engineers for 500 H100s with vendor support."""
+    health = scenario(mode="lean", fleet={"gpus": [{"month": 1, "count": 400}],
+                                          "interconnect": "roce"})
+    assert size_for(health, catalog, 400, 1).headcount == 5
+    fin = scenario(mode="lean", fleet={"gpus": [{"month": 1, "count": 500}], "vendor_support": True})
+    tm = size_for(fin, catalog, 500, 1)
+    assert tm.headcount == 5
+    assert all(s.level_min == 2 for s in tm.slots)
+
+
+def test_target_follows_the_gpu_schedule(catalog):
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 0}, {"month": 4, "count": 64},
+                                  {"month": 9, "count": 600}]})
+    t = size(sc, catalog)
+    assert len(t.months) == 12
+    assert t.at(1).headcount == 0 and t.at(4).headcount == 4 and t.at(9).headcount == 10
+    assert [m.month for m in t.months] == list(range(1, 13))
+    assert t.assumptions["gpus_per_engineer_lean"] == catalog.economics.gpus_per_engineer_lean
