@@ -239,3 +239,15 @@ def test_partial_risk_is_rendered_gracefully(plans: dict[str, Plan], risk: dict[
         assert spec["data"], "no empty charts"
     assert b"## Risk" in markdown.render(p)
     assert xlsx.render(p)[:2] == b"PK"
+
+
+def test_planned_hires_are_labelled_in_the_gantt(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    hired = p.roadmaps[0].model_copy(update={"hire": True, "person": "hire-1", "name": "New hire 1"})
+    p = p.model_copy(update={"roadmaps": (*p.roadmaps, hired)})
+    gantt = _chart_specs(html.render(p).decode("utf-8"))["gantt"]
+    rows = {y for trace in gantt["data"] for y in trace["y"]}
+    assert "New hire 1 (hire)" in rows
+    assert gantt["layout"]["yaxis"]["categoryarray"][0] == "New hire 1 (hire)", (
+        "listed last, drawn at the bottom"
+    )

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gputeam.planning.result import Plan
 from gputeam.report import markdown
@@ -67,3 +71,32 @@ def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     text = markdown.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
     assert "<script>" not in text
     assert "Evil \\| Corp &lt;script&gt;alert(1)&lt;/script&gt; \\*bold\\*" in text
+
+
+@given(st.text(min_size=1, max_size=40))
+@settings(max_examples=60, deadline=None)
+def test_any_name_keeps_tables_intact(name: str) -> None:
+    """A cell's text, whatever it holds, stays in its cell: the row keeps its column count."""
+    table = markdown.Table("t", (markdown.Column("A"), markdown.Column("B")), ((name, name),))
+    header, rule, row = markdown._md_table(table, "USD")[:3]
+    unescaped_bars = re.findall(r"(?<!\\)\|", row.replace("\\\\", ""))
+    assert len(unescaped_bars) == 3
+    assert "\n" not in row and "<" not in row
+
+
+def test_coverage_runs_cover_every_month(plans: dict[str, Plan]) -> None:
+    for p in plans.values():
+        section = next(s for s in markdown.sections(p) if s.id == "sourcing")
+        runs = next(t for t in section.tables if t.name == "coverage").rows
+        expanded = [share for first, last, share in runs for _ in range(first, last + 1)]
+        assert expanded == list(p.sourcing.coverage_by_month)
+
+
+def test_dispatch_by_format_name(plans: dict[str, Plan]) -> None:
+    """The lead's dispatcher reaches these renderers by name."""
+    from gputeam import report
+    from gputeam.report import html, ics, xlsx
+
+    p = plans["startup"]
+    for fmt, module in (("md", markdown), ("html", html), ("xlsx", xlsx), ("ics", ics)):
+        assert report.render(p, fmt) == module.render(p), fmt

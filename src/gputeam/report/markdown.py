@@ -335,7 +335,12 @@ def _sourcing(plan: Plan) -> Section:
     )
     hires = tuple((h.role, h.level, h.count, h.requisition_month, h.arrival_month, h.reason) for h in s.hires)
     contractors = tuple((c.month, c.role, c.level, c.hours, c.reason) for c in s.contractors)
-    coverage = tuple((i + 1, v) for i, v in enumerate(s.coverage_by_month))
+    coverage: list[list[Any]] = []
+    for month, share in enumerate(s.coverage_by_month, start=1):
+        if coverage and coverage[-1][2] == share:
+            coverage[-1][1] = month
+        else:
+            coverage.append([month, month, share])
     open_items = tuple(("unassigned", names.get(p, p)) for p in s.unassigned) + tuple(
         ("uncovered", u) for u in s.uncovered
     )
@@ -393,8 +398,8 @@ def _sourcing(plan: Plan) -> Section:
             ),
             Table(
                 "coverage",
-                (Column("Month", "month"), Column("Staffed share of target", "pct")),
-                coverage,
+                (Column("From month", "month"), Column("To month", "month"), Column("Staffed share", "pct")),
+                tuple(tuple(run) for run in coverage),
                 title="Coverage by staff",
             ),
         ),
