@@ -16,6 +16,10 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
     from ruamel.yaml.error import MarkedYAMLError
 
     yaml = YAML(typ="rt")
+    # Keep timestamps as text: the models parse dates, so a bad date is reported with its
+    # field path and line instead of failing the whole parse.
+    yaml.constructor.add_constructor(
+        "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
     try:
         doc = yaml.load(text)
     except MarkedYAMLError as exc:

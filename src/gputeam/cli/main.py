@@ -36,9 +36,10 @@ def friendly(func: F) -> F:
             return func(*args, **kwargs)
         except InputError as exc:
             err = _stderr()
-            err.print(f"[bold red]error:[/] {len(exc.problems)} problem(s) in the {exc.kind}")
+            err.print(f"[bold red]error:[/] {len(exc.problems)} problem(s) in the {exc.kind}",
+                      soft_wrap=True)
             for p in exc.problems:
-                err.print(f"  {p}", markup=False, highlight=False)
+                err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
