@@ -111,3 +111,16 @@ def test_deterministic(plans: dict[str, Plan]) -> None:
     wb = _load(p)
     assert wb.properties.created.date() == p.generated_for
     assert wb.properties.modified.date() == p.generated_for
+
+
+def test_frozen_below_the_first_header_and_notes_last(plans: dict[str, Plan]) -> None:
+    p = plans["healthcare"]
+    wb = _load(p)
+    assert wb["Summary"].freeze_panes == "A2"
+    ws = wb["Sourcing"]
+    assert ws.freeze_panes == "A2" and ws["A1"].value == "Item"
+    column_a = [r[0] for r in _rows(ws)]
+    notes_at = column_a.index("Notes")
+    assert column_a[notes_at + 1 : notes_at + 1 + len(p.sourcing.explanation)] == list(p.sourcing.explanation)
+    roadmaps = wb["Roadmaps"]
+    assert roadmaps["A1"].value == "People" and roadmaps.freeze_panes == "A3"

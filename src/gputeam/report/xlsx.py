@@ -2,7 +2,8 @@
 
 Sheets, in order: Summary, Target, Gaps, Sourcing, Roadmaps, Costs, ROI, Warnings and,
 when the plan carries a simulation, Risk. A section's tables are stacked on its sheet,
-each under its title; the first table's header row is frozen. Money, percentages and
+each under its title, then the section's notes; the rows down to the first table's header
+are frozen. Money, percentages and
 dates are stored as numbers and dates (never as text) and only formatted for display.
 
 The output is deterministic: the workbook's created/modified properties and the zip
@@ -108,11 +109,6 @@ def _write_section(ws: Any, section: Section, currency: str, fonts: dict[str, An
 
     row = 1
     first_header = 0
-    if section.notes:
-        for note in section.notes:
-            ws.cell(row=row, column=1, value=note)
-            row += 1
-        row += 1
     widths: dict[int, int] = {}
     for table in section.tables:
         header, row = _write_table(ws, table, row, currency, fonts)
@@ -123,6 +119,10 @@ def _write_section(ws: Any, section: Section, currency: str, fonts: dict[str, An
                 + [len(str(getattr(v, "value", v) or "")) for v in (r[col - 1] for r in table.rows)]
             )
             widths[col] = max(widths.get(col, 0), min(longest + 2, _LONG_TEXT), _WIDTHS.get(column.kind, 10))
+    if section.notes:
+        ws.cell(row=row, column=1, value="Notes").font = fonts["title"]
+        for offset, note in enumerate(section.notes, start=1):
+            ws.cell(row=row + offset, column=1, value=note)
     for col, width in widths.items():
         ws.column_dimensions[get_column_letter(col)].width = width
     if first_header:
