@@ -682,5 +682,6 @@ def render(plan: Plan) -> bytes:
     if not n_charts:
         return page.encode("utf-8")
     head, slot, tail = page.rpartition(_PLOTLY_SLOT)
-    assert slot, "the template lost its Plotly.js slot"
+    if not slot:  # pragma: no cover - the template always carries it
+        raise RuntimeError("the report template lost its Plotly.js slot")
     return b"".join((head.encode("utf-8"), _plotly_js(), tail.encode("utf-8")))
