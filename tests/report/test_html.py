@@ -118,9 +118,10 @@ def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     page = html.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
     assert hostile not in page
     assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in page
-    # inside the chart JSON the name is there, but cannot close the script element
+    # in the chart JSON the name is escaped for Plotly (which reads some tags), so it shows as written
     specs = _chart_specs(page)
-    assert any(hostile in y for y in specs["skills"]["data"][0]["y"])
+    plotly_text = hostile.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert any(y.startswith(plotly_text) for y in specs["skills"]["data"][0]["y"])
 
 
 def test_render_is_fast_and_pure(plans: dict[str, Plan]) -> None:
@@ -188,9 +189,23 @@ def test_network_blocker_catches_requests(browser: Any, tmp_path: Path) -> None:
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk"])
+def _hostile(p: Plan) -> Plan:
+    """Scenario text that would run script or load an image if it were not escaped."""
+    scenario = dict(p.scenario, organisation='<img src="x.png" onerror="window.pwned=1">')
+    scenario["people"] = [
+        dict(person, name=f"</script><script>window.pwned={i + 2}</script>")
+        for i, person in enumerate(p.scenario["people"])
+    ]
+    return p.model_copy(update={"scenario": scenario})
+
+
+@pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk", "finance+hostile"])
 def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, tmp_path: Path) -> None:
-    p = with_risk(plans["finance"]) if name == "finance+risk" else plans[name]
+    p = plans[name.split("+")[0]]
+    if name.endswith("+risk"):
+        p = with_risk(p)
+    elif name.endswith("+hostile"):
+        p = _hostile(p)
     path = tmp_path / "plan.html"
     path.write_bytes(html.render(p))
     page, seen = _open_offline(browser, path)
@@ -211,6 +226,12 @@ def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, t
             assert traces >= 1, f"{chart_id}: no trace drawn"
         assert page.title().startswith("Team plan: ")
         assert page.locator("#table-cost_templates tbody tr").count() == len(p.costs.template_comparison)
+        assert page.evaluate("typeof window.pwned") == "undefined", "scenario text ran as script"
+        if name.endswith("+hostile"):
+            ticks = page.eval_on_selector_all(
+                "#chart-skills .ytick text", "els => els.map(e => e.textContent)"
+            )
+            assert any(t.startswith("</script><script>window.pwned=") for t in ticks), ticks
     finally:
         page.close()
     assert seen["blocked"] == [], "the report tried to reach the network"
@@ -251,3 +272,11 @@ def test_planned_hires_are_labelled_in_the_gantt(plans: dict[str, Plan]) -> None
     assert gantt["layout"]["yaxis"]["categoryarray"][0] == "New hire 1 (hire)", (
         "listed last, drawn at the bottom"
     )
+
+
+def test_people_sharing_a_name_keep_their_own_rows(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    scenario = dict(p.scenario)
+    scenario["people"] = [dict(person, name="Sam Lee") for person in p.scenario["people"]]
+    names, *_ = html.skill_matrix(p.model_copy(update={"scenario": scenario}))
+    assert len(set(names)) == len(names) == len(scenario["people"])

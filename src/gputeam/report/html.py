@@ -74,6 +74,21 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def _ptext(text: Any) -> str:
+    """Text for Plotly, which reads a few HTML tags (<br>, <b>, <a> ...) in labels: escape them
+    so that scenario text is shown as written."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _unique(labels: dict[str, str]) -> dict[str, str]:
+    """Row labels by person id, with the id added where two people share a name (a category
+    axis would otherwise draw them on one row)."""
+    counts: dict[str, int] = {}
+    for label in labels.values():
+        counts[label] = counts.get(label, 0) + 1
+    return {pid: label if counts[label] == 1 else f"{label} [{pid}]" for pid, label in labels.items()}
+
+
 def _number(value: Any, default: float) -> float:
     try:
         number = float(value)
@@ -112,10 +127,10 @@ def _headcount_chart(plan: Plan) -> Chart | None:
     traces: list[dict[str, Any]] = [
         {
             "type": "bar",
-            "name": role,
+            "name": _ptext(role),
             "x": x,
             "y": counts,
-            "hovertemplate": f"{role}: %{{y}}<extra>%{{x}}</extra>",
+            "hovertemplate": _ptext(role).replace("%", "%%") + ": %{y}<extra>%{x}</extra>",
         }
         for role, counts in roles.items()
     ]
@@ -156,13 +171,14 @@ def _gantt_chart(plan: Plan) -> Chart | None:
     rows = [r for r in plan.roadmaps if r.items]
     if not rows:
         return None
-    labels = {r.person: f"{r.name} (hire)" if r.hire else r.name for r in rows}
+    raw = _unique({r.person: f"{r.name} (hire)" if r.hire else r.name for r in rows})
+    labels = {pid: _ptext(label) for pid, label in raw.items()}
     order = [labels[r.person] for r in rows]
     bars: dict[str, dict[str, list[Any]]] = {}
     marks: dict[str, dict[str, list[Any]]] = {}
     for r in rows:
         for item in r.items:
-            hover = f"{item.name}<br>{item.start} to {item.end}<br>{item.hours:g} h"
+            hover = f"{_ptext(item.name)}<br>{item.start} to {item.end}<br>{item.hours:g} h"
             if item.kind in ("exam", "renewal"):
                 m = marks.setdefault(item.kind, {"x": [], "y": [], "text": []})
                 m["x"].append(item.start.isoformat())
@@ -334,15 +350,17 @@ def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], lis
             if d not in domains:
                 domains.append(d)
     assigned = {a.person: a.role for a in plan.sourcing.assignments}
-    names, held, needed = [], [], []
+    labels: dict[str, str] = {}
+    held, needed = [], []
     for person in people:
         pid = str(person.get("id"))
         need = role_needs.get(assigned.get(pid, ""), any_need)
         skills = person.get("skills") or {}
         role = assigned.get(pid)
-        names.append(f"{person.get('name', pid)} ({role})" if role else f"{person.get('name', pid)}")
+        labels[pid] = f"{person.get('name', pid)} ({role})" if role else str(person.get("name", pid))
         held.append([int(skills.get(d, 0)) for d in domains])
         needed.append([int(need.get(d, 0)) for d in domains])
+    names = list(_unique(labels).values())
     return names, domains, held, needed
 
 
@@ -354,8 +372,8 @@ def _skills_chart(plan: Plan) -> Chart | None:
     text = [[f"{h}/{n}" for h, n in zip(hr, nr, strict=True)] for hr, nr in zip(held, needed, strict=True)]
     trace = {
         "type": "heatmap",
-        "x": domains,
-        "y": names,
+        "x": [_ptext(d) for d in domains],
+        "y": [_ptext(n) for n in names],
         "z": z,
         "text": text,
         "texttemplate": "%{text}",
@@ -512,13 +530,13 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
         return None
     base = plan.roi.net_roi
     entries = entries[::-1]  # widest at the top
-    names = [str(s.get("assumption", "")) for s in entries]
+    names = [_ptext(s.get("assumption", "")) for s in entries]
 
     def side(key: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
         xs = [_number(s.get(key), base) - base for s in entries]
         text = [
-            f"{s.get('assumption', '')} = {s.get(value_key)}: net ROI {_number(s.get(key), base):.1%}"
-            for s in entries
+            f"{name} = {_ptext(s.get(value_key))}: net ROI {_number(s.get(key), base):.1%}"
+            for name, s in zip(names, entries, strict=True)
         ]
         return {
             "type": "bar",
