@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.web import services
+from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import (
     LoginRefused,
     check_csrf,
@@ -116,7 +117,7 @@ def _visible(request: Request, who: Principal, s: Any, person_id: int) -> Any:
 
 
 @router.get("/people/{person_id}")
-def person_page(request: Request, person_id: int, who: Reader) -> Response:
+def person_page(request: Request, person_id: PathId, who: Reader) -> Response:
     with request.app.state.db.session() as s:
         p = _visible(request, who, s, person_id)
         d = services.person_detail(request.app, s, p, today(request))
@@ -136,13 +137,11 @@ def _back(person_id: int, flash: str) -> Response:
 
 
 @router.post("/people/{person_id}/certifications")
-def add_certification(request: Request, person_id: int, who: Recorder,
+def add_certification(request: Request, person_id: PathId, who: Recorder,
                       cert_id: Annotated[str, Form(max_length=100)],
                       valid_from: Annotated[date, Form()],
                       valid_until: Annotated[str, Form(max_length=10)] = "",
                       evidence: Annotated[str, Form(max_length=2000)] = "") -> Response:
-    from gputeam.web.api.common import actor
-
     with request.app.state.db.session() as s:
         p = _visible(request, who, s, person_id)
         if not who.may_change_records(p.id, p.team_id):
@@ -155,9 +154,7 @@ def add_certification(request: Request, person_id: int, who: Recorder,
 
 
 @router.post("/roadmap-items/{item_id}/done")
-def roadmap_done(request: Request, item_id: int, who: Recorder) -> Response:
-    from gputeam.web.api.common import actor
-
+def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
     with request.app.state.db.session() as s:
         item = s.get(store.RoadmapItem, item_id)
         if item is None:
@@ -171,10 +168,8 @@ def roadmap_done(request: Request, item_id: int, who: Recorder) -> Response:
 
 
 @router.post("/enrolments/{enrolment_id}/hours")
-def enrolment_hours(request: Request, enrolment_id: int, who: Recorder,
+def enrolment_hours(request: Request, enrolment_id: PathId, who: Recorder,
                     hours_done: Annotated[float, Form(ge=0, le=10000)]) -> Response:
-    from gputeam.web.api.common import actor
-
     with request.app.state.db.session() as s:
         e = s.get(store.Enrolment, enrolment_id)
         if e is None:

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.web import services
+from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
 from gputeam.web.render import render
@@ -47,7 +48,7 @@ def create_token(request: Request, who: Anyone, name: Annotated[str, Form(max_le
 
 
 @router.post("/account/tokens/{token_id}/revoke")
-def revoke_token(request: Request, token_id: int, who: Anyone) -> Response:
+def revoke_token(request: Request, token_id: PathId, who: Anyone) -> Response:
     with request.app.state.db.session() as s:
         t = s.get(store.ApiToken, token_id)
         if t is None or t.user_id != who.user_id:

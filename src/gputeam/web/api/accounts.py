@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import Field
 
 from gputeam import store
-from gputeam.web.api.common import ERRORS, Body, actor, db, forbid, not_found
+from gputeam.web.api.common import ERRORS, Body, PathId, RefId, actor, db, forbid, not_found
 from gputeam.web.auth import require
 from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
 
@@ -23,23 +23,23 @@ class UserIn(Body):
     username: str = Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9_.@-]+$")
     password: str = Field(min_length=8, max_length=1000)
     role: str = Field(pattern="^(admin|manager|engineer|viewer)$")
-    person_id: int | None = None
-    team_ids: list[int] = Field(default_factory=list, max_length=1000)
+    person_id: RefId | None = None
+    team_ids: list[RefId] = Field(default_factory=list, max_length=1000)
 
 
 class UserPatch(Body):
     role: str | None = Field(default=None, pattern="^(admin|manager|engineer|viewer)$")
     active: bool | None = None
-    person_id: int | None = None
+    person_id: RefId | None = None
     password: str | None = Field(default=None, min_length=8, max_length=1000)
-    team_ids: list[int] | None = Field(default=None, max_length=1000)
+    team_ids: list[RefId] | None = Field(default=None, max_length=1000)
 
 
 class TokenIn(Body):
     name: str = Field(min_length=1, max_length=100)
     scopes: list[str] = Field(min_length=1, max_length=3, description="read, write, admin")
     expires_in_days: int | None = Field(default=90, ge=1, le=3650)
-    user_id: int | None = Field(default=None, description="Admins only: for another user.")
+    user_id: RefId | None = Field(default=None, description="Admins only: for another user.")
 
 
 def user_json(s: Any, u: Any) -> dict[str, Any]:
@@ -91,7 +91,7 @@ def create_user(request: Request, body: UserIn, who: Admin) -> dict[str, Any]:
 
 
 @router.patch("/users/{user_id}", summary="Change a user (admin)")
-def update_user(request: Request, user_id: int, body: UserPatch, who: Admin) -> dict[str, Any]:
+def update_user(request: Request, user_id: PathId, body: UserPatch, who: Admin) -> dict[str, Any]:
     with db(request).session() as s:
         _check_refs(s, body.person_id, body.team_ids)
         if user_id == who.user_id and (body.active is False or
@@ -139,7 +139,7 @@ def create_token(request: Request, body: TokenIn, who: Anyone) -> dict[str, Any]
 
 
 @router.delete("/tokens/{token_id}", status_code=204, summary="Revoke an API token")
-def revoke_token(request: Request, token_id: int, who: Anyone) -> Response:
+def revoke_token(request: Request, token_id: PathId, who: Anyone) -> Response:
     with db(request).session() as s:
         t = s.get(store.ApiToken, token_id)
         if t is None or (t.user_id != who.user_id and not who.can(Perm.USERS)):

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request
-from pydantic import BaseModel, ConfigDict
+from fastapi import HTTPException, Path, Request
+from pydantic import BaseModel, ConfigDict, Field
 
 from gputeam.web.permissions import Principal
+
+#: Database ids fit a 32-bit signed integer on every engine.
+MAX_ID = 2_147_483_647
+PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+RefId = Annotated[int, Field(ge=1, le=MAX_ID)]
 
 PROBLEM = {"content": {"application/problem+json": {"schema": {
     "type": "object",

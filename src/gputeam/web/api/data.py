@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, actor, db, not_found
+from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
@@ -134,7 +134,7 @@ def _attach(name: str) -> dict[str, str]:
 @router.get("/calendar/people/{person_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one person (exams, renewals, expiries)",
             response_class=Response, responses={200: {"content": {"text/calendar": {}}}})
-def person_feed(request: Request, person_id: int, who: CalendarReader) -> Response:
+def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Response:
     from gputeam import store as st
 
     with db(request).session() as s:
@@ -147,7 +147,7 @@ def person_feed(request: Request, person_id: int, who: CalendarReader) -> Respon
 @router.get("/calendar/teams/{team_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one team", response_class=Response,
             responses={200: {"content": {"text/calendar": {}}}})
-def team_feed(request: Request, team_id: int, who: CalendarReader) -> Response:
+def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Response:
     from gputeam import store as st
 
     if not who.may_team(team_id):

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, Body, actor, db, forbid, not_found, today
+from gputeam.web.api.common import ERRORS, MAX_ID, Body, PathId, RefId, actor, db, forbid, not_found, today
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
@@ -48,7 +48,7 @@ class PersonIn(Body):
     weekly_study_hours: float = Field(default=4, ge=0, le=40)
     salary: float | None = Field(default=None, ge=0, le=1e9)
     role: str | None = Field(default=None, max_length=100)
-    team_id: int | None = None
+    team_id: RefId | None = None
     skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
 
 
@@ -63,7 +63,7 @@ class PersonPatch(Body):
     weekly_study_hours: float | None = Field(default=None, ge=0, le=40)
     salary: float | None = Field(default=None, ge=0, le=1e9)
     role: str | None = Field(default=None, max_length=100)
-    team_id: int | None = None
+    team_id: RefId | None = None
     active: bool | None = None
 
 
@@ -110,9 +110,9 @@ def _check_team(who: Principal, team_id: int | None) -> None:
 @router.get("/people", response_model=list[PersonOut], summary="List people")
 def list_people(request: Request, who: Reader,
                 search: Annotated[str | None, Query(max_length=100)] = None,
-                team_id: int | None = None,
+                team_id: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
                 limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                offset: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+                offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> list[dict[str, Any]]:
     """People the caller may see: everyone (admin), their teams (manager), themself
     (engineer)."""
     with db(request).session() as s:
@@ -147,14 +147,14 @@ def add_person(request: Request, body: PersonIn, who: Writer,
 
 @router.get("/people/{person_id}", summary="A person with skills, certifications, "
             "enrolments, roadmap and progress")
-def get_person(request: Request, person_id: int, who: Reader) -> dict[str, Any]:
+def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         return services.person_detail(request.app, s, p, today(request))
 
 
 @router.patch("/people/{person_id}", response_model=PersonOut, summary="Change a person")
-def update_person(request: Request, person_id: int, body: PersonPatch,
+def update_person(request: Request, person_id: PathId, body: PersonPatch,
                   who: Writer) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True)
     with db(request).session() as s:
@@ -174,7 +174,7 @@ def update_person(request: Request, person_id: int, body: PersonPatch,
 
 
 @router.delete("/people/{person_id}", status_code=204, summary="Delete a person")
-def delete_person(request: Request, person_id: int, who: Writer) -> Response:
+def delete_person(request: Request, person_id: PathId, who: Writer) -> Response:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         if not who.may_change_person(p.id, p.team_id):
@@ -193,7 +193,7 @@ def _known_domain(request: Request, domain: str) -> None:
 
 
 @router.put("/people/{person_id}/skills/{domain}", summary="Rate a skill (history kept)")
-def rate_skill(request: Request, person_id: int, domain: str, body: SkillIn,
+def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
                who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
@@ -207,7 +207,7 @@ def rate_skill(request: Request, person_id: int, domain: str, body: SkillIn,
 
 
 @router.get("/people/{person_id}/certifications", summary="Certifications held")
-def list_certifications(request: Request, person_id: int, who: Reader) -> list[dict[str, Any]]:
+def list_certifications(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         return services.person_detail(request.app, s, p, today(request))["certifications"]
@@ -215,7 +215,7 @@ def list_certifications(request: Request, person_id: int, who: Reader) -> list[d
 
 @router.post("/people/{person_id}/certifications", status_code=201,
              summary="Record a certification held")
-def add_certification(request: Request, person_id: int, body: CertificationIn,
+def add_certification(request: Request, person_id: PathId, body: CertificationIn,
                       who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
@@ -232,7 +232,7 @@ def add_certification(request: Request, person_id: int, body: CertificationIn,
 
 @router.delete("/certifications/{held_id}", status_code=204,
                summary="Remove a certification record")
-def remove_certification(request: Request, held_id: int, who: Recorder) -> Response:
+def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Response:
     with db(request).session() as s:
         held = s.get(store.CertificationHeld, held_id)
         if held is None:
@@ -245,14 +245,14 @@ def remove_certification(request: Request, held_id: int, who: Recorder) -> Respo
 
 
 @router.get("/people/{person_id}/enrolments", summary="Course enrolments with progress")
-def list_enrolments(request: Request, person_id: int, who: Reader) -> list[dict[str, Any]]:
+def list_enrolments(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         return services.person_detail(request.app, s, p, today(request))["enrolments"]
 
 
 @router.post("/people/{person_id}/enrolments", status_code=201, summary="Enrol in a course")
-def enrol(request: Request, person_id: int, body: EnrolmentIn, who: Recorder) -> dict[str, Any]:
+def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         if not who.may_change_records(p.id, p.team_id):
@@ -269,7 +269,7 @@ def enrol(request: Request, person_id: int, body: EnrolmentIn, who: Recorder) ->
 
 
 @router.patch("/enrolments/{enrolment_id}", summary="Record hours done (a total)")
-def record_hours(request: Request, enrolment_id: int, body: HoursIn,
+def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
                  who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         e = s.get(store.Enrolment, enrolment_id)
@@ -285,7 +285,7 @@ def record_hours(request: Request, enrolment_id: int, body: HoursIn,
 
 
 @router.get("/people/{person_id}/roadmap", summary="Roadmap items and progress")
-def roadmap(request: Request, person_id: int, who: Reader) -> dict[str, Any]:
+def roadmap(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
         d = services.person_detail(request.app, s, p, today(request))
@@ -293,7 +293,7 @@ def roadmap(request: Request, person_id: int, who: Reader) -> dict[str, Any]:
 
 
 @router.patch("/roadmap-items/{item_id}", summary="Mark roadmap progress")
-def update_roadmap_item(request: Request, item_id: int, body: RoadmapPatch,
+def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
                         who: Recorder) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True, exclude_none=True)
     with db(request).session() as s:

@@ -11,7 +11,7 @@ from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.scenario import Constraints, Fleet
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, Body, actor, db, not_found, today
+from gputeam.web.api.common import ERRORS, Body, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
@@ -139,7 +139,7 @@ def latest(request: Request, who: PlanReader) -> dict[str, Any]:
 
 
 @router.get("/plans/{plan_id}", tags=["plans"], summary="One saved plan")
-def get_plan(request: Request, plan_id: int, who: PlanReader) -> dict[str, Any]:
+def get_plan(request: Request, plan_id: PathId, who: PlanReader) -> dict[str, Any]:
     with db(request).session() as s:
         row = s.get(store.SavedPlan, plan_id)
         if row is None or row.scenario.org_id != services.org_id(request.app, s):
@@ -149,7 +149,7 @@ def get_plan(request: Request, plan_id: int, who: PlanReader) -> dict[str, Any]:
 
 @router.post("/plans/{plan_id}/adopt", tags=["plans"],
              summary="Turn a saved plan's roadmaps into tracked roadmap items")
-def adopt(request: Request, plan_id: int, who: Planner) -> dict[str, Any]:
+def adopt(request: Request, plan_id: PathId, who: Planner) -> dict[str, Any]:
     if who.role != "admin":
         raise HTTPException(403, "only admins adopt a plan for the whole organisation")
     with db(request).session() as s:
