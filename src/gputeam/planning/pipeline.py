@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from gputeam.catalog import Catalog
+from gputeam.planning.calendar import add_months
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_warnings
@@ -12,23 +13,33 @@ from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.roadmap import build_roadmap
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
-from gputeam.planning.sourcing import candidates, source
+from gputeam.planning.sourcing import candidates, peak_slots, source
 from gputeam.scenario import Scenario
 
 
-def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "rule") -> Plan:
+def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip") -> Plan:
     """Compute the whole plan for ``scenario`` against ``catalog``.
 
     ``today`` is passed in (never read from the clock) so the same inputs give the same plan.
+    ``method`` picks the sourcing decision: 'mip' (the exact optimiser, default) or 'rule'
+    (the greedy baseline).
     """
     target = size(scenario, catalog)
     gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
     cands = candidates(scenario, catalog, target)
     sourcing = source(scenario, catalog, target, cands, method=method)
     assigned = {a.person: a.role for a in sourcing.assignments}
+    delays = sourcing.details.get("start_delay_months", {})
+    slots = peak_slots(target)
+    mentor = any(p.level >= 4 for p in scenario.people)
     roadmaps: list[Roadmap] = []
     for p in scenario.people:
-        if p.id in assigned:
+        if p.id in assigned and delays.get(p.id):
+            # the optimiser starts this roadmap late to keep within the training capacity
+            roadmaps.append(build_roadmap(p, slots[assigned[p.id]], scenario, catalog,
+                                          start=add_months(scenario.start, delays[p.id]),
+                                          mentor_available=mentor))
+        elif p.id in assigned:
             roadmaps.append(cands[(p.id, assigned[p.id])])
         else:
             roadmaps.append(build_roadmap(p, None, scenario, catalog))

@@ -87,11 +87,20 @@ def roadmap_cost(r: Roadmap) -> float:
 
 
 def source(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates,
-           method: str = "rule") -> Sourcing:
-    """Decide upskilling, hires and contractors. ``method``: 'rule' (this module)."""
-    if method != "rule":
-        raise ValueError(f"unknown sourcing method {method!r}")
-    return _rule(scenario, catalog, target, cands)
+           method: str = "mip") -> Sourcing:
+    """Decide upskilling, hires and contractors.
+
+    ``method``: 'mip' (default), the exact optimiser of :mod:`gputeam.planning.optimiser`,
+    with the greedy rule's cost priced beside it (``greedy_cost``); 'rule' (alias 'greedy'),
+    the greedy baseline of this module.
+    """
+    if method in ("rule", "greedy"):
+        return _rule(scenario, catalog, target, cands)
+    if method == "mip":
+        from gputeam.planning.optimiser import optimise
+
+        return optimise(scenario, catalog, target, cands, greedy=_rule(scenario, catalog, target, cands))
+    raise ValueError(f"unknown sourcing method {method!r}: use 'mip', 'rule' or 'greedy'")
 
 
 def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates) -> Sourcing:

@@ -1,0 +1,654 @@
+"""The exact sourcing optimiser: a mixed-integer programme solved with HiGHS.
+
+Decisions, month by month over the horizon (see :mod:`gputeam.planning.optimiser_model`
+for the cost of each):
+
+* ``x[o]`` (binary): upskill option ``o`` = (person, role, start delay), ready in the month
+  its roadmap gives; each person takes at most one option;
+* ``h[r, l, t]`` (integer): hires of role r at level l opened in month t, arriving in
+  month ``t + hiring_lead_time_months``;
+* ``c[r, m]`` (continuous): contractor full-time equivalents for role r in month m;
+* ``u[r, m]`` (continuous): slots left open before the deadline, at a penalty above the
+  contractor price (so they stay open only when nothing else can fill them);
+* ``g[k]`` (binary), ``y[k]``: the vendor group discount on course k when enough people
+  take it.
+
+Constraints: every month, for every role and every level L demanded, staff at level >= L
+plus contractors (plus open slots before the deadline) cover the slots at level >= L (so a
+senior may fill a junior slot, never the reverse); from the deadline month on, no slot is
+open; contractors at most ``max_share`` of the month's target (none if unavailable); at most
+``max_hires_per_month`` requisitions a month; at most ``max_in_training`` people studying in
+any month (roadmaps may then start up to six months late); at most two apprentices per
+senior (Level 4+) on staff or hired; total cost over the horizon within the budget.
+
+Objective: total cost over the horizon, discounted monthly at the scenario's
+``discount_rate``. When no plan satisfies every constraint, :func:`diagnose` finds which
+constraints conflict by solving an elastic version (every constraint family softened with
+penalised slack) and by re-solving with each family dropped in turn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gputeam.catalog import Catalog
+from gputeam.planning.optimiser_model import MENTOR_RATIO, Decisions, HireOption, Instance, Option
+from gputeam.planning.result import Roadmap, Sourcing, Target
+from gputeam.scenario import Scenario
+
+FAMILIES = ("deadline", "lead", "contractors", "hires", "budget", "training", "mentors")
+INF = float("inf")
+PENALTY_OPEN = 1.5  # an open slot before the deadline, per FTE-month, x the contractor price
+PENALTY_SHORT = 3.0  # elastic: an open slot from the deadline on (other families: 50)
+
+
+def open_penalty(inst: Instance, d: Decisions) -> float:
+    """The objective's penalty for slots left open before the deadline (not a cost)."""
+    return sum(fte * PENALTY_OPEN * inst.contractor_fte_cost * inst.weights[m - 1]
+               for (_, m), fte in d.uncovered.items())
+
+
+@dataclass
+class Solution:
+    status: str  # optimal | time_limit | infeasible
+    objective: float | None
+    gap: float | None
+    seconds: float
+    decisions: Decisions | None
+    slack: dict[str, float] = field(default_factory=dict)
+    short: dict[tuple[str, int], float] = field(default_factory=dict)  # (role, month) -> FTE
+
+
+_BANNER_SHOWN = False
+
+
+def _highs() -> Any:
+    """A silent HiGHS instance. The first one a process makes prints a banner on file
+    descriptor 1, which would corrupt JSON written to stdout: send that one to /dev/null."""
+    import highspy
+
+    global _BANNER_SHOWN
+    if _BANNER_SHOWN:
+        return highspy.Highs()  # type: ignore[no-untyped-call]
+    import os
+    import sys
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        h = highspy.Highs()  # type: ignore[no-untyped-call]
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+        _BANNER_SHOWN = True
+    return h
+
+
+class _Lp:
+    """Columns and rows, gathered as plain lists and passed to HiGHS in one go."""
+
+    def __init__(self) -> None:
+        self.cost: list[float] = []
+        self.lb: list[float] = []
+        self.ub: list[float] = []
+        self.integer: list[bool] = []
+        self.rlb: list[float] = []
+        self.rub: list[float] = []
+        self.ri: list[int] = []
+        self.ci: list[int] = []
+        self.val: list[float] = []
+
+    def col(self, cost: float, lb: float = 0.0, ub: float = INF, integer: bool = False) -> int:
+        self.cost.append(cost)
+        self.lb.append(lb)
+        self.ub.append(ub)
+        self.integer.append(integer)
+        return len(self.cost) - 1
+
+    def row(self, entries: Iterable[tuple[int, float]], lb: float = -INF, ub: float = INF) -> int:
+        r = len(self.rlb)
+        self.rlb.append(lb)
+        self.rub.append(ub)
+        for c, v in entries:
+            self.ri.append(r)
+            self.ci.append(c)
+            self.val.append(v)
+        return r
+
+    def solve(self, gap: float, time_limit: float, threads: int | None = None
+              ) -> tuple[str, float | None, float | None, list[float]]:
+        import highspy
+        import numpy as np
+
+        n = len(self.cost)
+        h = _highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("mip_rel_gap", gap)
+        h.setOptionValue("time_limit", time_limit)
+        h.setOptionValue("random_seed", 0)
+        if threads:
+            h.setOptionValue("threads", threads)
+        lp = highspy.HighsLp()
+        lp.num_col_ = n
+        lp.num_row_ = len(self.rlb)
+        lp.col_cost_ = np.asarray(self.cost, dtype=np.float64)
+        lp.col_lower_ = np.asarray(self.lb, dtype=np.float64)
+        lp.col_upper_ = np.asarray(self.ub, dtype=np.float64)
+        lp.row_lower_ = np.asarray(self.rlb, dtype=np.float64)
+        lp.row_upper_ = np.asarray(self.rub, dtype=np.float64)
+        ci = np.asarray(self.ci, dtype=np.int64)
+        order = np.argsort(ci, kind="stable")
+        starts = np.searchsorted(ci[order], np.arange(n + 1))
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.num_col_ = n
+        lp.a_matrix_.num_row_ = len(self.rlb)
+        lp.a_matrix_.start_ = starts.astype(np.int32)
+        lp.a_matrix_.index_ = np.asarray(self.ri, dtype=np.int32)[order]
+        lp.a_matrix_.value_ = np.asarray(self.val, dtype=np.float64)[order]
+        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
+                           for i in self.integer]
+        h.passModel(lp)
+        h.run()
+        ms = h.getModelStatus()
+        info = h.getInfo()
+        if ms == highspy.HighsModelStatus.kOptimal:
+            status = "optimal"
+        elif ms in (highspy.HighsModelStatus.kInfeasible,
+                    highspy.HighsModelStatus.kUnboundedOrInfeasible):
+            return "infeasible", None, None, []
+        elif info.primal_solution_status == 2:  # feasible point found before a limit
+            status = "time_limit"
+        else:
+            return "infeasible" if ms != highspy.HighsModelStatus.kTimeLimit else "time_limit", \
+                None, None, []
+        values = list(h.getSolution().col_value)
+        gap_value = float(info.mip_gap) if any(self.integer) else 0.0
+        if gap_value > 1e20 or gap_value != gap_value:
+            gap_value = 0.0
+        return status, float(info.objective_function_value), gap_value, values
+
+
+def solve(inst: Instance, *, gap: float = 1e-4, time_limit: float = 30.0, elastic: bool = False,
+          drop: Iterable[str] = (), deadline: int | None = None, threads: int | None = None
+          ) -> Solution:
+    """Solve the sourcing MIP over ``inst``.
+
+    ``drop`` removes constraint families (see :data:`FAMILIES`); ``elastic`` keeps them but
+    lets each be violated at a penalty, which always gives a solution and shows where the
+    conflict lies; ``deadline`` overrides the instance's.
+    """
+    t0 = time.perf_counter()
+    dropped = set(drop)
+    lead = 0 if "lead" in dropped else inst.lead
+    due = inst.horizon + 1 if "deadline" in dropped else (deadline or inst.deadline)
+    lp = _Lp()
+    # objective scale: keep coefficients near 1 for the solver, report in money
+    scale = max(inst.contractor_fte_cost, 1.0)
+    penalty_open = PENALTY_OPEN
+    penalty_hard = 50.0
+    budget_flat: list[tuple[int, float]] = []
+    slack_cols: dict[str, list[int]] = defaultdict(list)
+
+    # upskill options
+    xs = [lp.col(o.cost / scale, 0, 1, True) for o in inst.options]
+    for j, o in enumerate(inst.options):
+        budget_flat.append((xs[j], o.flat_cost))
+    by_person: dict[str, list[int]] = defaultdict(list)
+    for j, o in enumerate(inst.options):
+        by_person[o.person].append(xs[j])
+    for cols in by_person.values():
+        if len(cols) > 1:
+            lp.row(((c, 1.0) for c in cols), ub=1.0)
+
+    # hires
+    hires: list[HireOption] = inst.hire_options(lead)
+    hs = []
+    for k in hires:
+        top = max(inst.demand_at(k.role, m) for m in range(1, inst.horizon + 1))
+        col = lp.col(k.cost / scale, 0, float(top), True)
+        hs.append(col)
+        budget_flat.append((col, k.flat_cost))
+
+    # cumulative staff by role, level bucket and month; coverage rows per level threshold
+    cover_cols: dict[tuple[str, int], list[int]] = {}
+    open_cols: dict[tuple[str, int], int] = {}
+    short_cols: dict[tuple[str, int], int] = {}
+    contractor_rows: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for role in inst.roles:
+        thresholds = inst.levels(role)
+
+        def bucket(level: int, thresholds: list[int] = thresholds) -> int | None:
+            fits = [t for t in thresholds if t <= level]
+            return fits[-1] if fits else None
+
+        arrivals: dict[tuple[int, int], list[int]] = defaultdict(list)  # (bucket, month) -> cols
+        for j, o in enumerate(inst.options):
+            b = bucket(o.level) if o.role == role else None
+            if b is not None:
+                arrivals[(b, o.ready)].append(xs[j])
+        for i, k in enumerate(hires):
+            if k.role == role and k.arrival <= inst.horizon:
+                arrivals[(k.level, k.arrival)].append(hs[i])
+        z: dict[tuple[int, int], int] = {}
+        for b in thresholds:
+            for m in range(1, inst.horizon + 1):
+                z[(b, m)] = lp.col(0.0)
+                entries = [(z[(b, m)], 1.0)] + [(c, -1.0) for c in arrivals.get((b, m), [])]
+                if m > 1:
+                    entries.append((z[(b, m - 1)], -1.0))
+                lp.row(entries, lb=0.0, ub=0.0)
+        for m in range(1, inst.horizon + 1):
+            if inst.demand_at(role, m) == 0:
+                continue
+            w = inst.weights[m - 1]
+            extra = []
+            c_col = lp.col(w * inst.contractor_fte_cost / scale)
+            contractor_rows[m].append((c_col, 1.0))
+            budget_flat.append((c_col, inst.contractor_fte_cost))
+            cover_cols[(role, m)] = [c_col]
+            extra.append(c_col)
+            if m < due:
+                u = lp.col(w * penalty_open)
+                open_cols[(role, m)] = u
+                extra.append(u)
+            elif elastic:
+                s = lp.col(PENALTY_SHORT)
+                short_cols[(role, m)] = s
+                slack_cols["deadline"].append(s)
+                extra.append(s)
+            for t in thresholds:
+                need = inst.demand_at(role, m, t)
+                if need == 0:
+                    continue
+                entries = [(z[(b, m)], 1.0) for b in thresholds if b >= t]
+                lp.row(entries + [(c, 1.0) for c in extra], lb=float(need))
+
+    # contractor share cap
+    for m, entries in contractor_rows.items():
+        cap = inst.contractor_cap[m - 1]
+        if "contractors" in dropped:
+            continue
+        if elastic:
+            s = lp.col(penalty_hard)
+            slack_cols["contractors"].append(s)
+            entries = entries + [(s, -1.0)]
+        lp.row(entries, ub=cap)
+
+    # hires per month
+    if inst.max_hires is not None and "hires" not in dropped:
+        per: dict[int, list[int]] = defaultdict(list)
+        for i, k in enumerate(hires):
+            per[k.requisition].append(hs[i])
+        for cols in per.values():
+            entries = [(c, 1.0) for c in cols]
+            if elastic:
+                s = lp.col(penalty_hard)
+                slack_cols["hires"].append(s)
+                entries.append((s, -1.0))
+            lp.row(entries, ub=float(inst.max_hires))
+
+    # training capacity
+    if inst.max_in_training is not None and "training" not in dropped:
+        per = defaultdict(list)
+        for j, o in enumerate(inst.options):
+            for m in o.training:
+                per[m].append(xs[j])
+        for cols in per.values():
+            if len(cols) <= inst.max_in_training:
+                continue
+            entries = [(c, 1.0) for c in cols]
+            if elastic:
+                s = lp.col(penalty_hard)
+                slack_cols["training"].append(s)
+                entries.append((s, -1.0))
+            lp.row(entries, ub=float(inst.max_in_training))
+
+    # mentors: at most MENTOR_RATIO apprentices per senior on staff or hired by then
+    if "mentors" not in dropped:
+        per = defaultdict(list)
+        for j, o in enumerate(inst.options):
+            for m in o.apprentice:
+                per[m].append(xs[j])
+        for m, cols in per.items():
+            entries = [(c, 1.0) for c in cols]
+            entries += [(hs[i], -float(MENTOR_RATIO)) for i, k in enumerate(hires)
+                        if k.level >= 4 and k.arrival <= m]
+            if elastic:
+                s = lp.col(penalty_hard)
+                slack_cols["mentors"].append(s)
+                entries.append((s, -1.0))
+            lp.row(entries, ub=float(MENTOR_RATIO * inst.seniors))
+
+    # vendor group discount
+    group_cols: dict[str, tuple[int, int]] = {}
+    if inst.group_min:
+        takers: dict[str, list[int]] = defaultdict(list)
+        people: dict[str, set[str]] = defaultdict(set)
+        for j, o in enumerate(inst.options):
+            for cid in o.courses:
+                takers[cid].append(xs[j])
+                people[cid].add(o.person)
+        for cid, cols in takers.items():
+            most = len(people[cid])
+            if most < inst.group_min:
+                continue
+            saving = inst.group_discount * inst.course_price[cid]
+            g = lp.col(0.0, 0, 1, True)
+            y = lp.col(-saving / scale, 0, float(most))
+            budget_flat.append((y, -saving))
+            lp.row([(y, 1.0)] + [(c, -1.0) for c in cols], ub=0.0)
+            lp.row([(y, 1.0), (g, -float(most))], ub=0.0)
+            lp.row([(g, float(inst.group_min))] + [(c, -1.0) for c in cols], ub=0.0)
+            group_cols[cid] = (g, y)
+
+    # budget over the horizon (undiscounted), fixed staff costs included
+    if inst.budget is not None and "budget" not in dropped:
+        entries = list(budget_flat)
+        if elastic:
+            s = lp.col(penalty_hard / scale)
+            slack_cols["budget"].append(s)
+            entries.append((s, -1.0))
+        lp.row(entries, ub=inst.budget - inst.fixed_flat)
+
+    status, obj, mip_gap, values = lp.solve(gap, time_limit, threads)
+    seconds = time.perf_counter() - t0
+    if not values:
+        return Solution(status, None, None, seconds, None)
+    chosen = tuple(o for j, o in enumerate(inst.options) if values[xs[j]] > 0.5)
+    hire_list: list[tuple[str, int, int, int]] = []
+    for i, k in enumerate(hires):
+        n = round(values[hs[i]])
+        if n > 0:
+            hire_list.append((k.role, k.level, k.requisition, n))
+    contractors = {key: values[cols[0]] for key, cols in cover_cols.items() if values[cols[0]] > 1e-6}
+    opened = {key: values[c] for key, c in open_cols.items() if values[c] > 1e-6}
+    short = {key: values[c] for key, c in short_cols.items() if values[c] > 1e-6}
+    slack = {f: sum(values[c] for c in cols) for f, cols in slack_cols.items()}
+    slack = {f: v for f, v in slack.items() if v > 1e-6}
+    d = Decisions(chosen, tuple(hire_list), contractors, opened)
+    cost = _money(inst, d, lead, group_cols, values)
+    return Solution(status, cost, mip_gap, seconds, d, slack, short)
+
+
+def _money(inst: Instance, d: Decisions, lead: int, group_cols: dict[str, tuple[int, int]],
+           values: list[float]) -> float:
+    total = inst.fixed_cost + sum(o.cost for o in d.options)
+    for role, level, req, n in d.hires:
+        total += n * inst.hire_cost(role, level, req, req + lead)[0]
+    for (_, m), fte in d.contractors.items():
+        total += fte * inst.contractor_fte_cost * inst.weights[m - 1]
+    for cid, (_, y) in group_cols.items():
+        total -= inst.group_discount * inst.course_price[cid] * values[y]
+    return total
+
+
+# ---------------------------------------------------------------- infeasibility
+@dataclass
+class Diagnosis:
+    conflicts: list[str]
+    fixes: dict[str, Any]
+    statement: str
+    elastic: Solution
+
+
+def present_families(inst: Instance) -> list[str]:
+    out = ["deadline"]
+    if inst.lead > 0:
+        out.append("lead")
+    if any(c < inst.total_demand(m + 1) for m, c in enumerate(inst.contractor_cap)):
+        out.append("contractors")
+    if inst.max_hires is not None:
+        out.append("hires")
+    if inst.budget is not None:
+        out.append("budget")
+    if inst.max_in_training is not None:
+        out.append("training")
+    if any(o.apprentice for o in inst.options):
+        out.append("mentors")
+    return out
+
+
+def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
+    """Which constraint families conflict, found by relaxing them (never guessed)."""
+    elastic = solve(inst, elastic=True, time_limit=time_limit)
+    families = present_families(inst)
+    fixes: dict[str, Any] = {}
+    for f in families:
+        if f == "deadline":
+            continue
+        if solve(inst, drop=[f], time_limit=time_limit).status != "infeasible":
+            fixes[f] = True
+    # the earliest deadline that works, by bisection (a later deadline never hurts)
+    lo, hi = inst.deadline + 1, inst.horizon
+    found: int | None = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if solve(inst, deadline=mid, time_limit=time_limit).status != "infeasible":
+            found, hi = mid, mid - 1
+        else:
+            lo = mid + 1
+    if found is not None:
+        fixes["deadline"] = found
+    if "budget" in fixes:
+        free = solve(inst, drop=["budget"], time_limit=time_limit)
+        if free.decisions is not None:
+            from gputeam.planning.optimiser_model import evaluate
+
+            fixes["budget"] = round(evaluate(inst, free.decisions, discounted=False), -3)
+    conflicts = ["deadline"] + [f for f in families if f != "deadline" and
+                                (f in fixes or f in elastic.slack)]
+    if len(conflicts) == 1:
+        conflicts += [f for f in families if f != "deadline"]
+    return Diagnosis(conflicts, fixes, _statement(inst, conflicts, fixes, elastic), elastic)
+
+
+def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution) -> str:
+    short_roles = sorted({r for r, _ in el.short}) or inst.roles
+    first_short = min((m for _, m in el.short), default=inst.deadline)
+    facts = []
+    unreachable = [inst.role_names.get(r, r) for r in short_roles
+                   if not any(o.role == r for o in inst.options)]
+    if unreachable:
+        who = "nobody on staff" if inst.people else "there is nobody on staff, so nobody"
+        facts.append(f"{who} can be upskilled to {_join(unreachable, 'or')} within the horizon")
+    for role in short_roles:
+        name = inst.role_names.get(role, role)
+        opts = [o for o in inst.options if o.role == role]
+        if opts:
+            best = min(opts, key=lambda o: o.ready)
+            if best.ready > first_short:
+                facts.append(f"nobody on staff can be ready as {name} before month {best.ready} "
+                             f"(earliest: {inst.names.get(best.person, best.person)})")
+    if "lead" in conflicts:
+        facts.append(f"the hiring lead time of {inst.lead} months means a hire opened in month 1 "
+                     f"arrives in month {1 + inst.lead}")
+    if "contractors" in conflicts:
+        if max(inst.contractor_cap, default=0) == 0:
+            facts.append("contractors are not allowed")
+        else:
+            facts.append("contractors may cover only part of the target (the share cap)")
+    labels = {"hires": f"at most {inst.max_hires} hire(s) a month",
+              "budget": f"the budget of {inst.budget:,.0f}" if inst.budget is not None else "",
+              "training": f"at most {inst.max_in_training} people in training at once",
+              "mentors": f"at most {MENTOR_RATIO} apprentices per senior mentor"}
+    for f in ("hires", "budget", "training", "mentors"):
+        if f in conflicts:
+            facts.append(labels[f])
+    text = (f"No plan meets every constraint. Full coverage from the deadline in month "
+            f"{inst.deadline} conflicts with: " + "; ".join(facts or ["the other constraints"]) + ".")
+    options = []
+    if "deadline" in fixes:
+        options.append(f"a deadline of month {fixes['deadline']} or later")
+    if "lead" in fixes:
+        options.append("a shorter hiring lead time")
+    if "contractors" in fixes:
+        options.append("allowing contractors to cover more of the target"
+                       if max(inst.contractor_cap, default=0) > 0 else "allowing contractors")
+    if "hires" in fixes:
+        options.append("more hires a month")
+    if "budget" in fixes:
+        options.append(f"a budget of at least {fixes['budget']:,.0f}")
+    if "training" in fixes:
+        options.append("more people in training at once")
+    if "mentors" in fixes:
+        options.append("more senior mentors")
+    if options:
+        text += " Any one of these makes a plan possible: " + _join(options, "or") + "."
+    else:
+        text += " No single change is enough; several constraints must be relaxed together."
+    return text
+
+
+def _join(items: list[str], word: str = "and") -> str:
+    items = [i for i in items if i]
+    if not items:
+        return "the other constraints"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def brute_force(inst: Instance) -> float | None:
+    """Optimal cost by enumeration (tiny instances only; used by the tests)."""
+    import itertools
+
+    from gputeam.planning.optimiser_model import evaluate, staff_by_month
+
+    per: dict[str, list[Option | None]] = defaultdict(lambda: [None])
+    for o in inst.options:
+        per[o.person].append(o)
+    best: float | None = None
+    hires = inst.hire_options()
+    for combo in itertools.product(*per.values()):
+        opts = [o for o in combo if o is not None]
+        # the cheapest hires and contractors for this upskilling choice: enumerate one hire
+        # month per open unit is exponential, so instances here have at most two units
+        for plan_hires in _hire_sets(inst, hires):
+            staff = staff_by_month(inst, opts, plan_hires)
+            d = _fill(inst, opts, plan_hires, staff)
+            if d is None:
+                continue
+            cost = evaluate(inst, d) + open_penalty(inst, d)
+            if best is None or cost < best - 1e-6:
+                best = cost
+    return best
+
+
+def _hire_sets(inst: Instance, hires: list[HireOption]) -> Iterable[list[tuple[str, int, int, int]]]:
+    import itertools
+
+    units = max(inst.total_demand(m) for m in range(1, inst.horizon + 1))
+    keys = [(k.role, k.level, k.requisition) for k in hires]
+    yield []
+    for n in range(1, units + 1):
+        for combo in itertools.combinations_with_replacement(keys, n):
+            counts: dict[tuple[str, int, int], int] = defaultdict(int)
+            for key in combo:
+                counts[key] += 1
+            if inst.max_hires is not None:
+                per: dict[int, int] = defaultdict(int)
+                for (_, _, t), c in counts.items():
+                    per[t] += c
+                if any(v > inst.max_hires for v in per.values()):
+                    continue
+            yield [(r, lv, t, c) for (r, lv, t), c in counts.items()]
+
+
+def _fill(inst: Instance, opts: list[Option], hires: list[tuple[str, int, int, int]],
+          staff: dict[tuple[str, int], list[int]]) -> Decisions | None:
+    """Contractors and open slots for fixed staff; None if infeasible."""
+    contractors: dict[tuple[str, int], float] = {}
+    opened: dict[tuple[str, int], float] = {}
+    if inst.max_in_training is not None:
+        for m in range(1, inst.horizon + 1):
+            if sum(1 for o in opts if m in o.training) > inst.max_in_training:
+                return None
+    for m in range(1, inst.horizon + 1):
+        apprentices = sum(1 for o in opts if m in o.apprentice)
+        seniors = inst.seniors + sum(c for _, lv, t, c in hires if lv >= 4 and t + inst.lead <= m)
+        if apprentices > MENTOR_RATIO * seniors:
+            return None
+    for m in range(1, inst.horizon + 1):
+        used = 0.0
+        for role in inst.roles:
+            gap = 0
+            for t in inst.levels(role):
+                have = sum(v[m - 1] for (r, lv), v in staff.items() if r == role and lv >= t)
+                gap = max(gap, inst.demand_at(role, m, t) - have)
+            if gap <= 0:
+                continue
+            take = min(float(gap), inst.contractor_cap[m - 1] - used)
+            rest = gap - take
+            if take > 0:
+                contractors[(role, m)] = take
+                used += take
+            if rest > 1e-9:
+                if m >= inst.deadline:
+                    return None
+                opened[(role, m)] = rest
+    d = Decisions(tuple(opts), tuple(hires), contractors, opened)
+    if inst.budget is not None:
+        from gputeam.planning.optimiser_model import evaluate
+
+        if evaluate(inst, d, discounted=False) > inst.budget + 1e-6:
+            return None
+    return d
+
+
+# ---------------------------------------------------------------- entry point
+def optimise(scenario: Scenario, catalog: Catalog, target: Target,
+             cands: Mapping[tuple[str, str], Roadmap], greedy: Sourcing | None = None, *,
+             gap: float = 1e-4, time_limit: float = 30.0) -> Sourcing:
+    """The optimal Sourcing for ``scenario`` (``greedy``: the rule's, priced for comparison)."""
+    from gputeam.planning.explain import build_sourcing, greedy_evaluation
+    from gputeam.planning.optimiser_model import build_instance, evaluate
+    from gputeam.planning.sourcing import peak_slots
+
+    slots = peak_slots(target)
+    inst = build_instance(scenario, catalog, target, cands, slots)
+    sol = solve(inst, gap=gap, time_limit=time_limit)
+    basis = (f"discounted at {scenario.constraints.discount_rate:.1%} a year"
+             if scenario.constraints.discount_rate else "undiscounted")
+    details: dict[str, Any] = {"cost_basis": f"horizon total incl. current salaries, {basis}",
+                               "options": len(inst.options), "solver": "HiGHS"}
+    greedy_cost = None
+    if greedy is not None:
+        greedy_cost, greedy_open = greedy_evaluation(inst, greedy)
+        details["greedy_open_slot_months"] = round(greedy_open, 2)
+    delays = {o.person: o.delay for o in (sol.decisions.options if sol.decisions else ()) if o.delay}
+    if delays:
+        details["start_delay_months"] = delays
+    cur = scenario.currency
+    if sol.decisions is not None:
+        d = sol.decisions
+        cost = evaluate(inst, d)
+        line = (f"optimal plan (HiGHS, gap {100 * (sol.gap or 0):.2f}%, {sol.seconds:.2f} s): "
+                f"{cur} {cost:,.0f} over {inst.horizon} months")
+        if sol.status == "time_limit":
+            line = line.replace("optimal plan", "best plan found within the time limit")
+        if greedy_cost is not None and greedy_cost > 0:
+            line += (f", {cur} {greedy_cost - cost:,.0f} ({(greedy_cost - cost) / greedy_cost:.1%}) "
+                     f"less than the greedy rule")
+        return build_sourcing(inst, d, scenario, catalog, slots, status=sol.status, total_cost=cost,
+                              greedy_cost=greedy_cost, mip_gap=sol.gap, seconds=sol.seconds,
+                              details=details, preface=(line,))
+    diag = diagnose(inst)
+    el = diag.elastic
+    details["conflict"] = {"constraints": diag.conflicts, "fixes": diag.fixes,
+                           "violations": {k: round(v, 4) for k, v in el.slack.items()}}
+    seconds = sol.seconds + el.seconds
+    if el.decisions is None:  # cannot happen: the elastic model is always feasible
+        d = Decisions((), (), {}, {})
+    else:
+        d = Decisions(el.decisions.options, el.decisions.hires, el.decisions.contractors,
+                      {**el.decisions.uncovered, **el.short})
+    return build_sourcing(inst, d, scenario, catalog, slots, status="infeasible",
+                          total_cost=evaluate(inst, d), greedy_cost=greedy_cost, mip_gap=None,
+                          seconds=seconds, details=details, preface=(diag.statement,))

@@ -1,0 +1,331 @@
+"""The sourcing optimiser's data: a plain numeric instance built from a scenario, and the
+cost of any set of decisions over it.
+
+The instance knows nothing of HiGHS: :mod:`gputeam.planning.optimiser` turns it into a
+mixed-integer programme, and :func:`evaluate` prices any decisions (the optimiser's, the
+greedy rule's, a brute-force enumeration's) with the same cost model, so their costs can be
+compared.
+
+Cost model (per plan month ``m``, weighted by ``(1 + discount_rate) ** (-(m - 1) / 12)``),
+the same as :mod:`gputeam.planning.costs` charges:
+
+* upskilling person p to role r: the roadmap's courses, bootcamps, practice, exams and
+  renewals beyond the renewals p would take anyway, certification bonuses, mentoring (20%
+  of a senior's loaded salary per apprentice-month, article §6) and, from the ready month,
+  the raise to the new level's band low end (times overhead and premium pay);
+* a hire of role r at level l: recruiting (``hiring_cost_share`` of the band middle) in the
+  requisition month, loaded salary and retention bonus from arrival, half salary during
+  ramp-up;
+* contractors: full-time-equivalent months at ``hours_per_fte_year / 12`` hours x the rate;
+* the vendor group discount (article §6): when ``group_min`` or more people take the same
+  priced course and vendor training is allowed, each pays ``1 - discount`` of its price;
+* current staff's salaries, retention bonuses and routine renewals are a fixed cost.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from gputeam.catalog import Catalog
+from gputeam.planning.calendar import add_months, month_of
+from gputeam.planning.result import Roadmap, Sourcing, Target, TargetSlot
+from gputeam.planning.roadmap import build_roadmap
+from gputeam.scenario import Scenario
+
+MENTOR_RATIO = 2  # apprentices per senior mentor (article §6: a junior shadows a senior)
+MAX_DELAY = 6  # months a roadmap may start late when training capacity is limited
+STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
+
+
+@dataclass(frozen=True)
+class Option:
+    """Upskill ``person`` to ``role``, starting ``delay`` months after the plan start."""
+
+    person: str
+    role: str
+    level: int
+    ready: int
+    delay: int
+    cost: float
+    flat_cost: float
+    training: tuple[int, ...] = ()
+    apprentice: tuple[int, ...] = ()
+    courses: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HireOption:
+    role: str
+    level: int
+    requisition: int
+    arrival: int
+    cost: float
+    flat_cost: float
+
+
+@dataclass
+class Instance:
+    """Everything the optimiser needs, as numbers. Months are 1..horizon."""
+
+    horizon: int
+    deadline: int
+    lead: int
+    demand: dict[tuple[str, int], list[int]]
+    options: list[Option]
+    people: tuple[str, ...]
+    names: dict[str, str]
+    hire_salary: dict[tuple[str, int], float]
+    contractor_fte_cost: float
+    contractor_cap: list[float]
+    max_hires: int | None
+    max_in_training: int | None
+    seniors: int
+    course_price: dict[str, float]
+    group_min: int | None
+    group_discount: float
+    budget: float | None
+    fixed_cost: float
+    fixed_flat: float
+    weights: list[float]
+    uplift: float
+    hiring_share: float
+    ramp_months: float
+    retention_bonus: float
+    hours_per_month: float
+    role_names: dict[str, str] = field(default_factory=dict)
+    slot_level: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def roles(self) -> list[str]:
+        return sorted({r for r, _ in self.demand})
+
+    def levels(self, role: str) -> list[int]:
+        """The levels demanded for ``role`` (coverage thresholds), lowest first."""
+        return sorted({lv for r, lv in self.demand if r == role})
+
+    def demand_at(self, role: str, month: int, at_least: int = 0) -> int:
+        return sum(v[month - 1] for (r, lv), v in self.demand.items() if r == role and lv >= at_least)
+
+    def total_demand(self, month: int) -> int:
+        return sum(v[month - 1] for v in self.demand.values())
+
+    def hire_cost(self, role: str, level: int, requisition: int, arrival: int) -> tuple[float, float]:
+        """(discounted, undiscounted) cost of one hire."""
+        salary = self.hire_salary[(role, level)]
+        disc = flat = 0.0
+        if 1 <= requisition <= self.horizon:
+            c = salary * self.hiring_share
+            disc += c * self.weights[requisition - 1]
+            flat += c
+        for m in range(max(arrival, 1), self.horizon + 1):
+            c = salary / 12 * self.uplift + self.retention_bonus / 12
+            if m < arrival + self.ramp_months:
+                c += salary / 12 * 0.5
+            disc += c * self.weights[m - 1]
+            flat += c
+        return disc, flat
+
+    def hire_options(self, lead: int | None = None) -> list[HireOption]:
+        lead = self.lead if lead is None else lead
+        out = []
+        for role, level in sorted(self.hire_salary):
+            for req in range(1, self.horizon - lead + 1):
+                disc, flat = self.hire_cost(role, level, req, req + lead)
+                out.append(HireOption(role, level, req, req + lead, disc, flat))
+        return out
+
+    @property
+    def contractor_cost(self) -> list[float]:
+        return [self.contractor_fte_cost * w for w in self.weights]
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A sourcing decision set over an :class:`Instance`."""
+
+    options: tuple[Option, ...]
+    hires: tuple[tuple[str, int, int, int], ...]  # role, level, requisition, count
+    contractors: Mapping[tuple[str, int], float]  # (role, month) -> FTE
+    uncovered: Mapping[tuple[str, int], float] = field(default_factory=dict)
+
+
+def month_weights(horizon: int, rate: float) -> list[float]:
+    return [(1 + rate) ** (-(m - 1) / 12) for m in range(1, horizon + 1)]
+
+
+def _months(start: int, end: int, horizon: int) -> tuple[int, ...]:
+    return tuple(m for m in range(max(start, 1), min(end, horizon) + 1))
+
+
+def roadmap_costs(rm: Roadmap, scenario: Scenario, catalog: Catalog, mentor_salary: float
+                  ) -> dict[int, float]:
+    """Cost by plan month of a roadmap's items (before any group discount), as costs.py."""
+    e = catalog.economics
+    appr = catalog.strategies.get("apprenticeship")
+    share = appr.mentor_time_share if appr and appr.mentor_time_share else 0.2
+    out: dict[int, float] = defaultdict(float)
+    for item in rm.items:
+        m = month_of(scenario.start, item.start)
+        if item.kind in ("course", "bootcamp", "practice"):
+            out[m] += item.cost
+        elif item.kind in ("exam", "renewal"):
+            out[m] += item.cost
+            if item.kind == "exam":
+                out[m] += scenario.retention.certification_bonus
+        elif item.kind == "apprenticeship":
+            for mm in range(m, month_of(scenario.start, item.end)):
+                out[mm] += mentor_salary * e.overhead_multiplier / 12 * share
+    return out
+
+
+def demand_by_level(target: Target) -> dict[tuple[str, int], list[int]]:
+    h = len(target.months)
+    out: dict[tuple[str, int], list[int]] = {}
+    for tm in target.months:
+        for s in tm.slots:
+            if s.count > 0:
+                out.setdefault((s.role, s.level_min), [0] * h)[tm.month - 1] += s.count
+    return out
+
+
+def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
+                   cands: Mapping[tuple[str, str], Roadmap],
+                   slots: Mapping[str, TargetSlot]) -> Instance:
+    """The numeric instance for ``scenario`` with the candidate roadmaps ``cands``."""
+    e = catalog.economics
+    c = scenario.constraints
+    h = scenario.horizon_months
+    weights = month_weights(h, c.discount_rate)
+    uplift = e.overhead_multiplier * (1 + scenario.retention.premium_pay)
+    demand = demand_by_level(target)
+    levels: dict[str, list[int]] = defaultdict(list)
+    for r, lv in demand:
+        levels[r].append(lv)
+    seniors = [p for p in scenario.people if p.level >= 4]
+    salaries = {p.id: p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
+                for p in scenario.people}
+    mentor_salary = max((salaries[p.id] for p in seniors), default=catalog.levels[4].salary_usd.mid)
+    vendor = catalog.strategies.get("vendor")
+    group = "vendor" in c.strategies and vendor is not None and vendor.group_min is not None \
+        and vendor.group_discount is not None
+    mentor = bool(seniors)
+    fixed = fixed_flat = 0.0
+    options: list[Option] = []
+    course_price: dict[str, float] = {}
+    delays = range(0, MAX_DELAY + 1) if c.max_in_training else range(0, 1)
+    for p in scenario.people:
+        base = build_roadmap(p, None, scenario, catalog)
+        base_cost = roadmap_costs(base, scenario, catalog, mentor_salary)
+        for m in range(1, h + 1):
+            amount = salaries[p.id] / 12 * uplift + scenario.retention.retention_bonus / 12 \
+                + base_cost.get(m, 0.0)
+            fixed += amount * weights[m - 1]
+            fixed_flat += amount
+        for role, slot in slots.items():
+            if role not in levels:
+                continue
+            for k in delays:
+                if k == 0:
+                    rm = cands[(p.id, role)]
+                else:
+                    rm = build_roadmap(p, slot, scenario, catalog,
+                                       start=add_months(scenario.start, k), mentor_available=mentor)
+                if rm.ready_month is None or rm.ready_month > h:
+                    continue
+                ready = max(rm.ready_month, 1)
+                lvl = max(slot.level_min, rm.level_at_ready or 0)
+                by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
+                raise_ = max(0.0, catalog.levels[lvl].salary_usd.low - salaries[p.id]) / 12 * uplift
+                disc = flat = 0.0
+                for m in range(1, h + 1):
+                    amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= ready else 0)
+                    disc += amount * weights[m - 1]
+                    flat += amount
+                training: set[int] = set()
+                apprentice: set[int] = set()
+                courses = []
+                for it in rm.items:
+                    m0 = month_of(scenario.start, it.start)
+                    if it.kind in STUDY_KINDS and it.hours > 0:
+                        training.update(_months(m0, month_of(scenario.start, it.end), h))
+                    elif it.kind == "apprenticeship":
+                        apprentice.update(_months(m0, month_of(scenario.start, it.end) - 1, h))
+                    if group and it.kind == "course" and it.cost > 0:
+                        courses.append(it.ref)
+                        course_price.setdefault(it.ref, it.cost)
+                options.append(Option(p.id, role, rm.level_at_ready or slot.level_min, ready, k,
+                                      disc, flat, tuple(sorted(training)), tuple(sorted(apprentice)),
+                                      tuple(courses)))
+                if k == 0 and not training:
+                    break  # nothing to schedule: a later start is never better
+    hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}
+    cs = c.contractors
+    rate = cs.rate_usd_h or e.contractor_rate_usd_h
+    hours_month = e.hours_per_fte_year / 12
+    cap = [cs.max_share * sum(v[m] for v in demand.values()) if cs.available else 0.0
+           for m in range(h)]
+    return Instance(
+        horizon=h, deadline=scenario.deadline, lead=c.hiring_lead_time_months, demand=demand,
+        options=options, people=tuple(p.id for p in scenario.people),
+        names={p.id: p.name for p in scenario.people}, hire_salary=hire_salary,
+        contractor_fte_cost=hours_month * rate, contractor_cap=cap,
+        max_hires=c.max_hires_per_month, max_in_training=c.max_in_training,
+        seniors=len(seniors), course_price=course_price,
+        group_min=vendor.group_min if group and vendor else None,
+        group_discount=vendor.group_discount.mid if group and vendor and vendor.group_discount else 0.0,
+        budget=c.budget, fixed_cost=fixed, fixed_flat=fixed_flat, weights=weights, uplift=uplift,
+        hiring_share=e.hiring_cost_share, ramp_months=e.ramp_up_months,
+        retention_bonus=scenario.retention.retention_bonus, hours_per_month=hours_month,
+        role_names={r: catalog.roles[r].name if r in catalog.roles else r for r in levels},
+        slot_level={r: slots[r].level_min for r in slots})
+
+
+def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
+    """Total cost over the horizon of decisions ``d`` (fixed staff costs included)."""
+    total = inst.fixed_cost if discounted else inst.fixed_flat
+    takers: dict[str, int] = defaultdict(int)
+    for o in d.options:
+        total += o.cost if discounted else o.flat_cost
+        for cid in o.courses:
+            takers[cid] += 1
+    if inst.group_min:
+        for cid, n in takers.items():
+            if n >= inst.group_min:
+                total -= inst.group_discount * inst.course_price[cid] * n
+    for role, level, req, count in d.hires:
+        disc, flat = inst.hire_cost(role, level, req, req + inst.lead)
+        total += count * (disc if discounted else flat)
+    for (_, m), fte in d.contractors.items():
+        if 1 <= m <= inst.horizon:
+            total += fte * inst.contractor_fte_cost * (inst.weights[m - 1] if discounted else 1.0)
+    return total
+
+
+def decisions_of(inst: Instance, s: Sourcing) -> Decisions:
+    """The decisions of a finished Sourcing (e.g. the greedy rule's), over ``inst``."""
+    by_key = {(o.person, o.role): o for o in inst.options if o.delay == 0}
+    opts = tuple(by_key[(a.person, a.role)] for a in s.assignments if (a.person, a.role) in by_key)
+    hires = tuple((h.role, h.level, h.requisition_month, h.count) for h in s.hires
+                  if (h.role, h.level) in inst.hire_salary)
+    contractors: dict[tuple[str, int], float] = defaultdict(float)
+    for n in s.contractors:
+        contractors[(n.role, n.month)] += n.hours / inst.hours_per_month
+    return Decisions(opts, hires, dict(contractors))
+
+
+def staff_by_month(inst: Instance, d: Decisions | Sequence[Option],
+                   hires: Sequence[tuple[str, int, int, int]] = ()) -> dict[tuple[str, int], list[int]]:
+    """Per (role, level), staff ready in each month (index 0 = month 1)."""
+    opts = d.options if isinstance(d, Decisions) else d
+    if isinstance(d, Decisions):
+        hires = d.hires
+    out: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0] * inst.horizon)
+    for o in opts:
+        for m in range(o.ready, inst.horizon + 1):
+            out[(o.role, o.level)][m - 1] += 1
+    for role, level, req, count in hires:
+        for m in range(req + inst.lead, inst.horizon + 1):
+            out[(role, level)][m - 1] += count
+    return out
