@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -130,7 +131,7 @@ def _headcount_chart(plan: Plan) -> Chart | None:
             "name": _ptext(role),
             "x": x,
             "y": counts,
-            "hovertemplate": _ptext(role).replace("%", "%%") + ": %{y}<extra>%{x}</extra>",
+            "hovertemplate": _ptext(role) + ": %{y}<extra>%{x}</extra>",
         }
         for role, counts in roles.items()
     ]
@@ -642,7 +643,7 @@ _PLOTLY_SLOT = '"<gputeam:plotly.js>"'
 def _plotly_js() -> bytes:
     js = (resources.files("plotly") / "package_data" / "plotly.min.js").read_bytes()
     # an inline script ends at the first "</script": make sure the library cannot contain one
-    return js.replace(b"</script", b"<\\/script")
+    return re.sub(rb"</(script)", rb"<\\/\1", js, flags=re.IGNORECASE)
 
 
 def _static(name: str) -> str:
