@@ -313,6 +313,7 @@ def _gaps(plan: Plan) -> Section:
                 ),
                 fits,
                 title="Fit of each person to each target role",
+                empty="No current people to compare with the target.",
             ),
         ),
     )
