@@ -251,6 +251,7 @@ def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, t
     ],
 )
 def test_partial_risk_is_rendered_gracefully(plans: dict[str, Plan], risk: dict[str, Any]) -> None:
+    """A risk section with keys missing, or NaN where a simulation had no data, still renders."""
     from gputeam.report import markdown, xlsx
 
     p = plans["finance"].model_copy(update={"risk": risk})
@@ -259,6 +260,45 @@ def test_partial_risk_is_rendered_gracefully(plans: dict[str, Plan], risk: dict[
     for spec in _chart_specs(page).values():
         assert spec["data"], "no empty charts"
     assert b"## Risk" in markdown.render(p)
+    assert xlsx.render(p)[:2] == b"PK"
+
+
+def test_numpy_risk_data(plans: dict[str, Plan]) -> None:
+    """The simulation may hand over NumPy arrays and scalars; every renderer takes them."""
+    import numpy as np
+
+    from gputeam.report import markdown, xlsx
+
+    p = plans["finance"]
+    n = len(p.target.months)
+    risk = {
+        "p_ready_by_deadline": np.float64(0.7),
+        "coverage_bands": {k: np.linspace(0, 1, n) for k in ("p10", "p50", "p90")},
+        "cost_percentiles": {"p10": np.float64(1e6), "p50": np.int64(1_100_000), "p90": np.float64(1.3e6)},
+        "cost_samples": np.linspace(9e5, 1.4e6, 500),
+        "bus_factors": [
+            {
+                "domain": "nccl",
+                "holders_now": np.int64(1),
+                "holders_by_month": np.ones(n),
+                "p_zero": np.float64(0.1),
+            }
+        ],
+        "sensitivity": [
+            {
+                "assumption": "pass rate",
+                "low_value": 0.5,
+                "high_value": 0.9,
+                "roi_low": np.float64(1.0),
+                "roi_high": np.float64(2.0),
+            }
+        ],
+    }
+    p = p.model_copy(update={"risk": risk})
+    specs = _chart_specs(html.render(p).decode("utf-8"))
+    assert set(specs) >= RISK_CHARTS
+    assert len(specs["risk-cost"]["data"][0]["x"]) == 500
+    assert b"| nccl | 1.0 |" in markdown.render(p)
     assert xlsx.render(p)[:2] == b"PK"
 
 

@@ -30,6 +30,7 @@ from gputeam.report.markdown import (
     contractor_hours_by_month,
     deadline_month,
     format_value,
+    plain_data,
     sections,
     sensitivity,
 )
@@ -60,19 +61,8 @@ class Chart:
 
     def spec_json(self) -> str:
         """The figure as JSON safe to embed in a <script> element."""
-        text = json.dumps(_finite(self.figure), separators=(",", ":"), allow_nan=False)
+        text = json.dumps(plain_data(self.figure), separators=(",", ":"), allow_nan=False)
         return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with NaN and infinities replaced by None (JSON has no such numbers)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
 
 
 def _ptext(text: Any) -> str:
@@ -458,7 +448,9 @@ def _fan_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
 def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     currency = plan.costs.currency
     pct = {k: v for k, v in (risk.get("cost_percentiles") or {}).items() if isinstance(v, int | float)}
-    samples = [float(v) for v in risk.get("cost_samples") or () if isinstance(v, int | float)]
+    pct = {k: v for k, v in pct.items() if not isinstance(v, bool)}
+    samples = [round(_number(v, math.nan), 2) for v in plain_data(risk.get("cost_samples") or [])]
+    samples = [v for v in samples if math.isfinite(v)]
     if samples:
         traces: list[dict[str, Any]] = [
             {
@@ -591,12 +583,13 @@ def charts(plan: Plan) -> dict[str, list[Chart]]:
         "costs": [_cost_category_chart(plan), _cost_month_chart(plan)],
     }
     if plan.risk:
+        risk = plain_data(plan.risk)
         out["risk"] = [
             c
             for c in (
-                _fan_chart(plan, plan.risk),
-                _cost_distribution_chart(plan, plan.risk),
-                _tornado_chart(plan, plan.risk),
+                _fan_chart(plan, risk),
+                _cost_distribution_chart(plan, risk),
+                _tornado_chart(plan, risk),
             )
             if c
         ]

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from gputeam.planning.result import Plan, TargetMonth
 
-__all__ = ["Cell", "Column", "Section", "Table", "format_value", "render", "sections"]
+__all__ = ["Cell", "Column", "Section", "Table", "format_value", "plain_data", "render", "sections"]
 
 Kind = Literal["text", "int", "float", "hours", "money", "pct", "ratio", "date", "month", "bool"]
 
@@ -90,6 +90,20 @@ def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
     if kind == "date":
         return value.isoformat() if isinstance(value, date) else str(value)
     return str(value)
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` as plain JSON data: NumPy arrays and scalars (from a simulation) as lists and
+    numbers, tuples as lists, NaN and infinities as None (JSON has no such numbers)."""
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        value = value.tolist()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(v) for v in value]
+    return value
 
 
 def _pairs(mapping: dict[str, Any]) -> str:
@@ -671,7 +685,7 @@ def sections(plan: Plan) -> list[Section]:
         _warnings(plan),
     ]
     if plan.risk:
-        out.append(_risk(plan, plan.risk))
+        out.append(_risk(plan, plain_data(plan.risk)))
     return out
 
 
