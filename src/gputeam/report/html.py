@@ -604,9 +604,8 @@ def _view_table(table: Table, currency: str) -> dict[str, Any]:
         cells = []
         for value, col in zip(row, table.columns, strict=True):
             kind = getattr(value, "kind", col.kind)
-            cells.append(
-                {"text": format_value(value, col.kind, currency), "css": "num" if kind in _NUMERIC else ""}
-            )
+            css = "num" if kind in _NUMERIC else "date" if kind == "date" else ""
+            cells.append({"text": format_value(value, col.kind, currency), "css": css})
         rows.append(cells)
     return {"id": table.name, "title": table.title, "columns": columns, "rows": rows, "empty": table.empty}
 
