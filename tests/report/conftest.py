@@ -26,10 +26,13 @@ def plans(catalog) -> dict[str, Plan]:  # type: ignore[no-untyped-def]
 
 
 def with_risk(p: Plan) -> Plan:
-    """The plan with a risk section shaped as issue 3's simulation fills it."""
+    """The plan with a synthetic risk section shaped as issue 3's simulation fills it, with
+    values chosen to test the rendering (escaping, ordering)."""
     n = len(p.target.months)
     base = p.costs.horizon
     risk = {
+        "runs": 100,
+        "seed": 7,
         "p_ready_by_deadline": 0.83,
         "coverage_bands": {
             "p10": [min(1.0, 0.1 * i) for i in range(n)],
@@ -72,6 +75,12 @@ def with_risk(p: Plan) -> Plan:
         ],
     }
     return p.model_copy(update={"risk": risk})
+
+
+@pytest.fixture(scope="session")
+def bare(plans: dict[str, Plan]) -> dict[str, Plan]:
+    """The same plans without a risk section (as with no simulation run)."""
+    return {name: p.model_copy(update={"risk": None}) for name, p in plans.items()}
 
 
 @pytest.fixture(scope="session")

@@ -50,9 +50,11 @@ def _expected_charts(p: Plan) -> set[str]:
 
 
 # ---------------------------------------------------------------- without a browser
-@pytest.mark.parametrize("name", EXAMPLES)
+@pytest.mark.parametrize("name", [*EXAMPLES, "finance-risk"])
 def test_self_contained_and_complete(plans: dict[str, Plan], name: str) -> None:
-    p = plans[name]
+    p = plans[name.removesuffix("-risk")]
+    if name.endswith("-risk"):
+        p = p.model_copy(update={"risk": None})
     page = html.render(p).decode("utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert "Content-Security-Policy" in page and "default-src 'none'" in page
@@ -65,7 +67,7 @@ def test_self_contained_and_complete(plans: dict[str, Plan], name: str) -> None:
     assert page.count('data-chart="') == len(specs)
     for section in ("summary", "target", "gaps", "sourcing", "roadmaps", "costs", "roi", "warnings", "risk"):
         assert f'<section id="{section}"' in page
-    assert "This plan carries no risk simulation." in page
+    assert ("This plan carries no risk simulation." in page) is (p.risk is None)
     for a in p.sourcing.assignments:
         assert a.reason in page
     for t in p.costs.template_comparison:
@@ -199,11 +201,13 @@ def _hostile(p: Plan) -> Plan:
     return p.model_copy(update={"scenario": scenario})
 
 
-@pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk", "finance+hostile"])
+@pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk", "finance-risk", "finance+hostile"])
 def test_charts_drawn_offline(browser: Any, plans: dict[str, Plan], name: str, tmp_path: Path) -> None:
-    p = plans[name.split("+")[0]]
+    p = plans[name.split("+")[0].split("-")[0]]
     if name.endswith("+risk"):
         p = with_risk(p)
+    elif name.endswith("-risk"):
+        p = p.model_copy(update={"risk": None})
     elif name.endswith("+hostile"):
         p = _hostile(p)
     path = tmp_path / "plan.html"

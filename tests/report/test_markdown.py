@@ -27,12 +27,13 @@ SECTION_HEADINGS = (
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_every_section_is_present(plans: dict[str, Plan], name: str) -> None:
+def test_every_section_is_present(plans: dict[str, Plan], bare: dict[str, Plan], name: str) -> None:
     p = plans[name]
     text = markdown.render(p).decode("utf-8")
     positions = [text.index(h) for h in SECTION_HEADINGS]
     assert positions == sorted(positions), "sections out of order"
-    assert "No risk simulation in this plan." in text
+    assert ("No risk simulation in this plan." in text) is (p.risk is None)
+    assert "No risk simulation in this plan." in markdown.render(bare[name]).decode("utf-8")
     for warning in p.warnings:
         assert warning.code in text
     for a in p.sourcing.assignments:

@@ -40,7 +40,8 @@ def _table(ws: openpyxl.worksheet.worksheet.Worksheet, header_first: str) -> lis
 def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     p = plans[name]
     wb = _load(p)
-    assert wb.sheetnames == BASE_SHEETS
+    assert wb.sheetnames == BASE_SHEETS + (["Risk"] if p.risk else [])
+    assert _load(p.model_copy(update={"risk": None})).sheetnames == BASE_SHEETS
 
     summary = {r[0]: r[1] for r in _rows(wb["Summary"])[1:] if r[0]}
     assert summary["First-year cost"] == pytest.approx(p.costs.first_year)
@@ -90,6 +91,12 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     assert len(_table(wb["Sourcing"], "Role") if p.sourcing.hires else []) == len(p.sourcing.hires)
     warnings = _table(wb["Warnings"], "Code")
     assert [w[0] for w in warnings] == [w.code for w in p.warnings]
+    if p.risk:  # the simulation's own figures, as numbers
+        head = {r[0]: r[1] for r in _table(wb["Risk"], "Item")}
+        assert head["Probability ready by deadline"] == pytest.approx(p.risk["p_ready_by_deadline"])
+        bus = _table(wb["Risk"], "Domain")
+        assert [r[0] for r in bus] == [b["domain"] for b in p.risk["bus_factors"]]
+        assert [r[4] for r in bus] == pytest.approx([b["p_zero"] for b in p.risk["bus_factors"]])
 
 
 def test_risk_sheet(risk_plan: Plan) -> None:

@@ -583,8 +583,10 @@ def _risk(plan: Plan, risk: dict[str, Any]) -> Section:
         value = (risk.get("cost_percentiles") or {}).get(key)
         if value is not None:
             head.append((f"Cost {key.upper()}", Cell(value, "money")))
-    if risk.get("cost_samples"):
-        head.append(("Simulated runs", Cell(len(risk["cost_samples"]), "int")))
+    if isinstance(risk.get("runs"), int):
+        head.append(("Simulated runs", Cell(risk["runs"], "int")))
+    if isinstance(risk.get("seed"), int):
+        head.append(("Random seed", Cell(risk["seed"], "int")))
     tables.append(Table("risk", (Column("Item"), Column("Value")), tuple(head)))
     bands = risk.get("coverage_bands") or {}
     n = max((len(bands.get(k) or ()) for k in ("p10", "p50", "p90")), default=0)
