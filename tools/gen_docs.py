@@ -131,9 +131,13 @@ def limits_text(field: Any) -> str:
             if getattr(meta, attr, None) is not None:
                 parts.append(f"{word} {getattr(meta, attr)}")
         if getattr(meta, "min_length", None) is not None:
-            parts.append(f"at least {meta.min_length} {_unit(field)}")
+            parts.append("not empty" if meta.min_length == 1 and _unit(field) == "characters"
+                          else f"at least {meta.min_length} {_unit(field)}")
         if getattr(meta, "max_length", None) is not None:
             parts.append(f"at most {meta.max_length} {_unit(field)}")
+    if len(parts) == 2 and parts[0].startswith("at least") and parts[1].startswith("at most") \
+            and parts[0].split()[2] == parts[1].split()[2]:
+        parts = [f"exactly {parts[0].split(maxsplit=2)[2]}"]
     return ", ".join(parts)
 
 
