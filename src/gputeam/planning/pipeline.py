@@ -10,6 +10,7 @@ from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_warnings
 from gputeam.planning.result import Plan, Roadmap
+from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
@@ -17,12 +18,14 @@ from gputeam.planning.sourcing import candidates, peak_slots, source
 from gputeam.scenario import Scenario
 
 
-def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip") -> Plan:
+def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip", seed: int = 0,
+         runs: int = 2000) -> Plan:
     """Compute the whole plan for ``scenario`` against ``catalog``.
 
     ``today`` is passed in (never read from the clock) so the same inputs give the same plan.
     ``method`` picks the sourcing decision: 'mip' (the exact optimiser, default) or 'rule'
-    (the greedy baseline).
+    (the greedy baseline). ``runs`` Monte Carlo runs (0: no risk section) from ``seed``
+    simulate the plan's risk (:mod:`gputeam.planning.risk`).
     """
     target = size(scenario, catalog)
     gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
@@ -47,6 +50,8 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip")
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
     roi = compute_roi(scenario, catalog, costs)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    risk = assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed) \
+        if runs > 0 else None
     return Plan(catalog_version=catalog.version, generated_for=today,
                 scenario=scenario.model_dump(mode="json"), target=target, gaps=gaps,
-                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, warnings=warnings)
+                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings)

@@ -1,0 +1,451 @@
+"""Risk: a Monte Carlo simulation of the chosen plan (NumPy, vectorised, seeded).
+
+Every planned person is a *unit*: a current person (with a target role or keeping their
+duties) or one head of a planned hire. Each run draws, for every unit:
+
+* exam attempts: each exam on the roadmap is failed ``Geometric(p) - 1`` times, where p is
+  the certification's ``exam.pass_probability`` from the catalog (0.7 when unknown, a
+  gputeam assumption); each retake waits ``exam.retake_wait_days`` (14 when unknown) plus
+  7 days of revision and costs the exam fee again;
+* course slippage: the study span stretches by a fraction drawn from a triangular
+  distribution (0, 0.1, 0.5), a gputeam assumption; readiness moves only if the stretched
+  study ends after the planned ready month;
+* hiring lead time: ``ceil(Gamma(4, lead / 4))`` months (mean the planned lead time,
+  coefficient of variation 0.5), a gputeam assumption;
+* attrition: a monthly hazard ``1 - (1 - a) ** (1 / 12)`` from the catalog's annual
+  ``attrition_by_level`` a, cut by ``retention.attrition_reduction`` (the retention
+  levers). A leaver with a target role is replaced by a hire after a fresh lead time
+  (the replacement does not leave again within the horizon).
+
+From these: coverage per month (staff present and ready, plus the planned contractors,
+against the target, role by role), the probability of full coverage in the deadline month,
+the cost over the horizon (the plan's cost plus retake fees, contractors backfilling slots
+left vacant when contractors are allowed, recruiting for replacements, less salaries not
+paid while a post is vacant), and per skill domain the number of holders by month and the
+probability that nobody holds it at some month from the deadline on (key-person risk;
+computed on the first 1,000 runs). The ROI tornado varies the six assumptions with the
+widest swing of net ROI between their low and high values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gputeam.catalog import Catalog
+from gputeam.planning.result import Costs, Roadmap, Roi, Sourcing, Target
+from gputeam.scenario import Scenario
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+DEFAULT_PASS = 0.7
+DEFAULT_WAIT_DAYS = 14
+REVISION_DAYS = 7
+SLIP = (0.0, 0.1, 0.5)
+LEAD_SHAPE = 4.0
+DAYS_PER_MONTH = 30.44
+BUS_RUNS = 1000
+CHUNK = 2500
+SAMPLES = 500
+STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
+
+
+@dataclass
+class RiskInputs:
+    """The plan as arrays: one entry per unit (U), per exam (E), per role (K), per month (H)."""
+
+    horizon: int
+    deadline: int
+    role: NDArray[np.int64]  # role index, -1 = not in the target
+    ready: NDArray[np.int64]  # planned month ready (or arriving)
+    present_from: NDArray[np.int64]  # month the unit is on the payroll
+    is_hire: NDArray[np.bool_]
+    requisition: NDArray[np.int64]
+    study_end_days: NDArray[np.float64]  # days from the plan start to the end of study (0: none)
+    study_days: NDArray[np.float64]  # length of the study span
+    hazard: NDArray[np.float64]  # monthly attrition probability
+    salary_month: NDArray[np.float64]
+    recruit_cost: NDArray[np.float64]
+    exam_unit: NDArray[np.int64]  # per exam: its unit (sorted)
+    exam_pass: NDArray[np.float64]
+    exam_wait: NDArray[np.float64]
+    exam_fee: NDArray[np.float64]
+    demand: NDArray[np.float64]  # (K, H)
+    contractors: NDArray[np.float64]  # (K, H) planned FTE
+    contractor_month: float  # cost of one contractor FTE-month (0 if contractors not allowed)
+    lead: int
+    base_cost: float
+    domains: tuple[str, ...]
+    holds_now: NDArray[np.bool_]  # (U, D)
+    gains: NDArray[np.bool_]  # (U, D): gains the domain when ready in their role
+    role_domains: NDArray[np.bool_]  # (K, D)
+
+
+def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+            roadmaps: Sequence[Roadmap], costs: Costs) -> RiskInputs:
+    import numpy as np
+
+    e = catalog.economics
+    c = scenario.constraints
+    h = scenario.horizon_months
+    uplift = e.overhead_multiplier * (1 + scenario.retention.premium_pay)
+    cut = 1 - scenario.retention.attrition_reduction
+    roles = sorted({s.role for tm in target.months for s in tm.slots})
+    ridx = {r: i for i, r in enumerate(roles)}
+    need: dict[str, int] = {}
+    role_needs: dict[str, dict[str, int]] = {r: {} for r in roles}
+    for tm in target.months:
+        for s in tm.slots:
+            for d, prof in s.domains.items():
+                need[d] = max(need.get(d, 0), prof)
+                role_needs[s.role][d] = max(role_needs[s.role].get(d, 0), prof)
+    domains = tuple(sorted(need))
+    didx = {d: i for i, d in enumerate(domains)}
+
+    def hazard(level: int) -> float:
+        a = catalog.economics.attrition_by_level.get(level, 0.15) * cut
+        return float(1 - (1 - min(max(a, 0.0), 1.0)) ** (1 / 12))
+
+    assigned = {a.person: a for a in sourcing.assignments}
+    by_person = {rm.person: rm for rm in roadmaps}
+    rows: list[dict[str, Any]] = []
+    exams: list[tuple[int, float, float, float]] = []
+    for p in scenario.people:
+        a = assigned.get(p.id)
+        rm = by_person.get(p.id)
+        study = [i for i in (rm.items if rm and a else ()) if i.kind in STUDY_KINDS and i.hours > 0]
+        first = min((i.start for i in study), default=scenario.start)
+        last = max((i.end for i in study), default=scenario.start)
+        u = len(rows)
+        for i in (rm.items if rm and a else ()):
+            if i.kind == "exam" and i.ref in catalog.certifications:
+                ex = catalog.certifications[i.ref].exam
+                exams.append((u, ex.pass_probability if ex.pass_probability is not None else DEFAULT_PASS,
+                              float(ex.retake_wait_days if ex.retake_wait_days is not None
+                                    else DEFAULT_WAIT_DAYS), i.cost))
+        salary = p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
+        rows.append(dict(role=ridx[a.role] if a and a.role in ridx else -1,
+                         ready=a.ready_month if a else 1, present_from=1, is_hire=False,
+                         requisition=0, study_end=(last - scenario.start).days if study else 0.0,
+                         study_days=(last - first).days if study else 0.0, hazard=hazard(p.level),
+                         salary=salary / 12 * uplift,
+                         recruit=catalog.levels[p.level].salary_usd.mid * e.hiring_cost_share,
+                         skills={d for d, v in p.skills.items() if d in need and v >= need[d]},
+                         gains=set(role_needs[a.role]) if a and a.role in role_needs else set()))
+    for hire in sourcing.hires:
+        band = catalog.levels[hire.level].salary_usd.mid
+        for _ in range(hire.count):
+            rows.append(dict(role=ridx.get(hire.role, -1), ready=hire.arrival_month,
+                             present_from=hire.arrival_month, is_hire=True,
+                             requisition=hire.requisition_month, study_end=0.0, study_days=0.0,
+                             hazard=hazard(hire.level), salary=band / 12 * uplift,
+                             recruit=band * e.hiring_cost_share,
+                             skills=set(role_needs.get(hire.role, {})), gains=set()))
+    n_u, n_d, n_k = len(rows), len(domains), len(roles)
+    holds = np.zeros((n_u, n_d), dtype=bool)
+    gains = np.zeros((n_u, n_d), dtype=bool)
+    for u, row in enumerate(rows):
+        for d in row["skills"]:
+            holds[u, didx[d]] = True
+        for d in row["gains"]:
+            gains[u, didx[d]] = not holds[u, didx[d]]
+    role_domains = np.zeros((n_k, n_d), dtype=bool)
+    for r, needs in role_needs.items():
+        for d in needs:
+            role_domains[ridx[r], didx[d]] = True
+    demand = np.zeros((n_k, h))
+    for tm in target.months:
+        for s in tm.slots:
+            demand[ridx[s.role], tm.month - 1] += s.count
+    hours = e.hours_per_fte_year / 12
+    contractors = np.zeros((n_k, h))
+    for n in sourcing.contractors:
+        if n.role in ridx and 1 <= n.month <= h:
+            contractors[ridx[n.role], n.month - 1] += n.hours / hours
+    rate = c.contractors.rate_usd_h or e.contractor_rate_usd_h
+    exams.sort(key=lambda x: x[0])
+
+    def col(key: str, dtype: Any) -> Any:
+        return np.array([r[key] for r in rows], dtype=dtype)
+
+    return RiskInputs(
+        horizon=h, deadline=scenario.deadline, role=col("role", np.int64), ready=col("ready", np.int64),
+        present_from=col("present_from", np.int64), is_hire=col("is_hire", bool),
+        requisition=col("requisition", np.int64), study_end_days=col("study_end", np.float64),
+        study_days=col("study_days", np.float64), hazard=col("hazard", np.float64),
+        salary_month=col("salary", np.float64), recruit_cost=col("recruit", np.float64),
+        exam_unit=np.array([x[0] for x in exams], dtype=np.int64),
+        exam_pass=np.array([x[1] for x in exams], dtype=np.float64),
+        exam_wait=np.array([x[2] for x in exams], dtype=np.float64),
+        exam_fee=np.array([x[3] for x in exams], dtype=np.float64),
+        demand=demand, contractors=contractors,
+        contractor_month=hours * rate if c.contractors.available else 0.0,
+        lead=c.hiring_lead_time_months, base_cost=costs.horizon, domains=domains,
+        holds_now=holds, gains=gains, role_domains=role_domains)
+
+
+@dataclass
+class Draws:
+    """One chunk of runs: per (run, unit) months ready, leaving and replaced; extra costs."""
+
+    ready: NDArray[np.int64]
+    leave: NDArray[np.int64]
+    replaced: NDArray[np.int64]
+    start: NDArray[np.int64]
+    cost: NDArray[np.float64]
+
+
+def _lead(rng: np.random.Generator, lead: int, shape: tuple[int, ...]) -> NDArray[np.int64]:
+    import numpy as np
+
+    if lead <= 0:
+        return np.zeros(shape, dtype=np.int64)
+    return np.ceil(rng.gamma(LEAD_SHAPE, lead / LEAD_SHAPE, size=shape)).astype(np.int64)
+
+
+def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
+    """Sample ``runs`` runs of every unit (vectorised over runs and units)."""
+    import numpy as np
+
+    h = x.horizon
+    n_u = len(x.role)
+    shape = (runs, n_u)
+    extra = np.zeros(runs)
+    # exams: failures before the pass, each a wait plus revision, and a fee
+    delay_days = np.zeros(shape)
+    if len(x.exam_unit):
+        fails = rng.geometric(x.exam_pass, size=(runs, len(x.exam_unit))) - 1
+        extra += fails @ x.exam_fee
+        starts = np.flatnonzero(np.r_[True, x.exam_unit[1:] != x.exam_unit[:-1]])
+        per_unit = np.add.reduceat(fails * (x.exam_wait + REVISION_DAYS), starts, axis=1)
+        delay_days[:, x.exam_unit[starts]] = per_unit
+    # course slippage stretches the study span; readiness moves if study ends later
+    studying = x.study_days > 0
+    slip = np.zeros(shape)
+    if studying.any():
+        slip[:, studying] = rng.triangular(*SLIP, size=(runs, int(studying.sum()))) * x.study_days[studying]
+    end = x.study_end_days + slip + delay_days
+    end_month = 1 + np.floor(end / DAYS_PER_MONTH).astype(np.int64)
+    ready = np.where(studying, np.maximum(x.ready, end_month), x.ready)
+    # hires: a random lead time from the requisition month
+    start = np.broadcast_to(x.present_from, shape).copy()
+    if x.is_hire.any():
+        arrive = x.requisition[x.is_hire] + _lead(rng, x.lead, (runs, int(x.is_hire.sum())))
+        start[:, x.is_hire] = arrive
+        ready[:, x.is_hire] = arrive
+        # salary runs from the actual arrival, not the planned one
+        shift = np.minimum(arrive, h + 1) - np.minimum(x.ready[x.is_hire], h + 1)
+        extra -= (shift * x.salary_month[x.is_hire]).sum(axis=1)
+    # attrition: a geometric number of months on the payroll
+    p = np.clip(x.hazard, 1e-12, 1.0)
+    stay = rng.geometric(p, size=shape)
+    leave = np.minimum(start + stay, h + 1)
+    in_role = x.role >= 0
+    replaced = np.where(in_role & (leave <= h), leave + _lead(rng, x.lead, shape), h + 1)
+    replaced = np.minimum(replaced, h + 1)
+    # cost: vacancy backfilled by contractors, salaries not paid, recruiting replacements
+    planned = np.where(in_role, np.clip(h + 1 - x.ready, 0, None), 0)
+    first = np.clip(leave - ready, 0, None)
+    actual = np.where(in_role, np.minimum(first, h + 1 - np.minimum(ready, h + 1))
+                      + (h + 1 - replaced), 0)
+    vacancy = np.clip(planned - actual, 0, None)
+    extra += (vacancy * x.contractor_month).sum(axis=1)
+    left = leave <= h
+    unpaid = np.where(in_role, replaced - leave, h + 1 - leave) * left
+    extra -= (unpaid * x.salary_month).sum(axis=1)
+    extra += ((in_role & left) * x.recruit_cost).sum(axis=1)
+    return Draws(ready, leave, replaced, start, x.base_cost + extra)
+
+
+def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[np.int64],
+           ends: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Per run, group and month: how many [start, end) intervals cover it. ``group``: (P,);
+    ``starts``/``ends``: (runs, P) months 1..h+1."""
+    import numpy as np
+
+    size = h + 2
+    base = (np.arange(runs)[:, None] * groups + group[None, :]) * size
+    ok = starts < ends
+    n = runs * groups * size
+    hist = np.bincount((base + starts)[ok], minlength=n) - np.bincount((base + ends)[ok], minlength=n)
+    return np.cumsum(hist.reshape(runs, groups, size), axis=2)[:, :, 1:h + 1]
+
+
+def staff_counts(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
+    """(runs, roles, months): staff ready and present in each role."""
+    import numpy as np
+
+    runs = d.ready.shape[0]
+    n_k, h = x.demand.shape
+    units = np.flatnonzero(x.role >= 0)
+    group = x.role[units]
+    first = _count(runs, n_k, h, group, np.minimum(d.ready[:, units], h + 1), d.leave[:, units])
+    second = _count(runs, n_k, h, group, d.replaced[:, units], np.full((runs, len(units)), h + 1))
+    return first + second
+
+
+def coverage(x: RiskInputs, staff: NDArray[np.int64]) -> NDArray[np.float64]:
+    """(runs, months): share of the target covered by staff plus planned contractors."""
+    import numpy as np
+
+    covered = np.minimum(staff + x.contractors[None, :, :], x.demand[None, :, :]).sum(axis=1)
+    total = x.demand.sum(axis=0)
+    return np.where(total > 0, covered / np.where(total > 0, total, 1), 1.0)
+
+
+def holders(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
+    """(runs, domains, months): people holding each target domain at its needed level."""
+    import numpy as np
+
+    runs = d.ready.shape[0]
+    h = x.horizon
+    n_d = len(x.domains)
+    out = np.zeros((runs, n_d, h), dtype=np.int64)
+    u, k = np.nonzero(x.holds_now)
+    if len(u):
+        out += _count(runs, n_d, h, k, d.start[:, u], d.leave[:, u])
+    u, k = np.nonzero(x.gains)
+    if len(u):
+        out += _count(runs, n_d, h, k, np.minimum(d.ready[:, u], h + 1), d.leave[:, u])
+    in_role = np.flatnonzero(x.role >= 0)
+    rd = x.role_domains[x.role[in_role]]
+    u, k = np.nonzero(rd)
+    if len(u):
+        units = in_role[u]
+        out += _count(runs, n_d, h, k, d.replaced[:, units], np.full((runs, len(units)), h + 1))
+    return out
+
+
+def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """The risk section (without sensitivity): seeded, so the same inputs give the same dict."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    h = x.horizon
+    cov = np.empty((runs, h))
+    cost = np.empty(runs)
+    bus: list[NDArray[np.int64]] = []
+    done = 0
+    while done < runs:
+        n = min(CHUNK, runs - done)
+        d = draw(x, rng, n)
+        cov[done:done + n] = coverage(x, staff_counts(x, d))
+        cost[done:done + n] = d.cost
+        if done < BUS_RUNS and len(x.domains):
+            keep = min(n, BUS_RUNS - done)
+            sub = Draws(d.ready[:keep], d.leave[:keep], d.replaced[:keep], d.start[:keep], d.cost[:keep])
+            bus.append(holders(x, sub))
+        done += n
+    bands = np.percentile(cov, [10, 50, 90], axis=0)
+    dl = min(max(x.deadline, 1), h)
+    out: dict[str, Any] = {
+        "runs": runs,
+        "seed": seed,
+        "p_ready_by_deadline": float(np.mean(cov[:, dl - 1] >= 1 - 1e-9)),
+        "coverage_bands": {k: [round(float(v), 4) for v in row] for k, row in zip(("p10", "p50", "p90"),
+                                                                                  bands, strict=True)},
+        "cost_percentiles": {k: round(float(v), 2) for k, v in
+                             zip(("p10", "p50", "p90"), np.percentile(cost, [10, 50, 90]), strict=True)},
+        "cost_samples": [round(float(v), 2) for v in cost[:SAMPLES]],
+        "bus_factors": [],
+    }
+    if bus:
+        held = np.concatenate(bus, axis=0)
+        now = x.holds_now[~x.is_hire].sum(axis=0)
+        med = np.median(held, axis=0)
+        zero = (held[:, :, dl - 1:] == 0).any(axis=2).mean(axis=0)
+        out["bus_factors"] = [{"domain": dom, "holders_now": int(now[i]),
+                               "holders_by_month": [int(v) for v in med[i]],
+                               "p_zero": round(float(zero[i]), 4)}
+                              for i, dom in enumerate(x.domains)]
+    return out
+
+
+# ---------------------------------------------------------------- ROI sensitivity
+def sensitivity(scenario: Scenario, catalog: Catalog, roi: Roi, top: int = 6) -> list[dict[str, Any]]:
+    """Net ROI at the low and high value of each assumption; the ``top`` widest swings.
+
+    Each return or investment line is linear in its assumption, so ROI is recomputed from
+    the plan's lines. Ranges: published ones where the catalog has them (bootcamp price
+    $15-25k, PUE 1.3-1.5 and $0.10-0.15/kWh from SEED_FACTS contradiction 3, vendor pass
+    rates +-0.15); otherwise +-25% around the value used (a gputeam assumption).
+    """
+    e = catalog.economics
+    f = scenario.fleet
+    inv = dict(roi.investment_lines)
+    ret = dict(roi.return_lines)
+    rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
+    pue = f.pue or e.pue
+    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
+    kw = f.kw_per_gpu or e.kw_per_gpu
+    boot = catalog.strategies.get("bootcamp")
+    # (name, value used, low, high, {line: factor at value v} as a function)
+    items: list[tuple[str, float, float, float, str, str, Any]] = [
+        ("downtime cost per GPU-year", e.downtime_cost_per_gpu_year, 0.75, 1.25, "ret",
+         "downtime avoided", lambda v, b=e.downtime_cost_per_gpu_year: v / b),
+        ("deployment speed-up value per GPU", e.deployment_speedup_value_per_gpu, 0.75, 1.25, "ret",
+         "faster deployment", lambda v, b=e.deployment_speedup_value_per_gpu: v / b),
+        ("contractor hours avoided per GPU-year", e.contractor_hours_avoided_per_gpu_year, 0.75, 1.25,
+         "ret", "contractor avoidance", lambda v, b=e.contractor_hours_avoided_per_gpu_year: v / b),
+        ("contractor rate (USD/h)", rate, 0.75, 1.25, "ret", "contractor avoidance",
+         lambda v, b=rate: (v - e.employee_rate_usd_h) / (b - e.employee_rate_usd_h)
+         if b != e.employee_rate_usd_h else 1.0),
+        ("power saving share", e.efficiency_power_share, 0.75, 1.25, "ret", "efficiency (power)",
+         lambda v, b=e.efficiency_power_share: v / b),
+        ("electricity price (USD/kWh)", price, 0.10 / price if price else 0.75,
+         0.15 / price if price else 1.25, "ret", "efficiency (power)",
+         lambda v, b=price: v / b if b else 1.0),
+        ("PUE", pue, 1.3 / pue, 1.5 / pue, "ret", "efficiency (power)", lambda v, b=pue: v / b),
+        ("kW per GPU", kw, 0.75, 1.25, "ret", "efficiency (power)", lambda v, b=kw: v / b),
+    ]
+    if boot and boot.cost_per_participant_usd:
+        mid = boot.cost_per_participant_usd.mid
+        items.append(("bootcamp price per participant", mid, boot.cost_per_participant_usd.low / mid,
+                      boot.cost_per_participant_usd.high / mid, "inv", "training",
+                      lambda v, b=mid: v / b))
+    passes = [c.exam.pass_probability for c in catalog.certifications.values()
+              if c.exam.pass_probability is not None]
+    q = sum(passes) / len(passes) if passes else DEFAULT_PASS
+    items.append(("exam pass rate", q, max(0.05, q - 0.15) / q, min(1.0, q + 0.15) / q, "inv", "exams",
+                  lambda v, b=q: b / v))  # expected attempts scale as 1 / pass rate
+    out: list[dict[str, Any]] = []
+    for name, value, lo, hi, side, line, factor in items:
+        rois = []
+        for v in (value * lo, value * hi):
+            i2, r2 = dict(inv), dict(ret)
+            target = r2 if side == "ret" else i2
+            if line not in target:
+                break
+            target[line] = target[line] * factor(v)
+            invest = sum(i2.values())
+            rois.append((sum(r2.values()) - invest) / invest if invest > 0 else 0.0)
+        if len(rois) == 2:
+            out.append({"assumption": name, "low_value": round(value * lo, 6),
+                        "high_value": round(value * hi, 6), "roi_low": round(rois[0], 6),
+                        "roi_high": round(rois[1], 6)})
+    out.sort(key=lambda s: -abs(float(s["roi_high"]) - float(s["roi_low"])))
+    return out[:top]
+
+
+def assess(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+           roadmaps: Sequence[Roadmap], costs: Costs, roi: Roi, runs: int = 2000, seed: int = 0
+           ) -> dict[str, Any]:
+    """The plan's ``risk`` section."""
+    x = prepare(scenario, catalog, target, sourcing, roadmaps, costs)
+    out = simulate(x, runs=runs, seed=seed)
+    out["sensitivity"] = sensitivity(scenario, catalog, roi)
+    return out
+
+
+def closed_form_survival(annual: float, months: int, reduction: float = 0.0) -> float:
+    """P(a person is still there after ``months``) under the simulation's attrition model."""
+    return float((1 - annual * (1 - reduction)) ** (months / 12))
+
+
+def closed_form_attempts(p: float) -> float:
+    """Expected exam attempts until a pass (geometric)."""
+    return 1 / p if p > 0 else math.inf
