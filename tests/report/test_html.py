@@ -302,7 +302,7 @@ def test_numpy_risk_data(plans: dict[str, Plan]) -> None:
     specs = _chart_specs(html.render(p).decode("utf-8"))
     assert set(specs) >= RISK_CHARTS
     assert len(specs["risk-cost"]["data"][0]["x"]) == 500
-    assert b"| nccl | 1.0 |" in markdown.render(p)
+    assert b"| nccl | 1 | 1 | 1 | 10.0% |" in markdown.render(p)
     assert xlsx.render(p)[:2] == b"PK"
 
 

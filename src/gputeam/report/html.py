@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["charts", "render"]
 
-_NUMERIC = frozenset({"int", "float", "hours", "money", "pct", "ratio", "month"})
+_NUMERIC = frozenset({"int", "float", "number", "hours", "money", "pct", "ratio", "month"})
 _KIND_COLOURS = {
     "course": "#4c78a8",
     "bootcamp": "#f58518",

@@ -20,7 +20,9 @@ from gputeam.planning.result import Plan, TargetMonth
 
 __all__ = ["Cell", "Column", "Section", "Table", "format_value", "plain_data", "render", "sections"]
 
-Kind = Literal["text", "int", "float", "hours", "money", "pct", "ratio", "date", "month", "bool"]
+Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
+"""How a value is shown: ``float`` with one decimal, ``number`` as written (whole numbers
+without decimals, others with up to four), ``pct`` a fraction as a percentage ..."""
 
 HOURS_PER_MONTH = 2080 / 12
 """Full-time hours in a month, used to turn contractor hours into FTEs."""
@@ -81,6 +83,11 @@ def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
         return f"{float(value) * 100:,.1f}%"
     if kind == "ratio":
         return f"{float(value):,.2f}"
+    if kind == "number":
+        number = float(value)
+        if number.is_integer():
+            return f"{number:,.0f}"
+        return f"{number:,.4f}".rstrip("0").rstrip(".") if abs(number) < 100 else f"{number:,.1f}"
     if kind in ("float", "hours"):
         return f"{float(value):,.1f}"
     if kind in ("int", "month"):
@@ -247,7 +254,7 @@ def _target(plan: Plan) -> Section:
         Column("Rule"),
     )
     assumptions = tuple(
-        (k, Cell(v, "text" if isinstance(v, str) else "float")) for k, v in plan.target.assumptions.items()
+        (k, Cell(v, "text" if isinstance(v, str) else "number")) for k, v in plan.target.assumptions.items()
     )
     return Section(
         "target",
@@ -625,9 +632,9 @@ def _risk(plan: Plan, risk: dict[str, Any]) -> Section:
             "risk_bus",
             (
                 Column("Domain"),
-                Column("Holders now", "float"),
-                Column("Fewest holders (any month)", "float"),
-                Column("Holders at end", "float"),
+                Column("Holders now", "number"),
+                Column("Fewest holders (any month)", "number"),
+                Column("Holders at end", "number"),
                 Column("P(no holder)", "pct"),
             ),
             tuple(bus),
@@ -649,8 +656,8 @@ def _risk(plan: Plan, risk: dict[str, Any]) -> Section:
             "risk_sensitivity",
             (
                 Column("Assumption"),
-                Column("Low value", "float"),
-                Column("High value", "float"),
+                Column("Low value", "number"),
+                Column("High value", "number"),
                 Column("Net ROI at low", "pct"),
                 Column("Net ROI at high", "pct"),
             ),

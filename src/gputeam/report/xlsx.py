@@ -52,6 +52,7 @@ def _number_format(kind: str, currency: str) -> str | None:
         "pct": "0.0%",
         "ratio": "0.00",
         "float": "#,##0.0",
+        "number": "General",
         "hours": "#,##0.0",
         "int": "#,##0",
         "month": "0",
@@ -69,7 +70,7 @@ def _cell_value(value: Any, kind: str) -> Any:
             return date.fromisoformat(value)
         except ValueError:
             return value
-    if kind in ("money", "pct", "ratio", "float", "hours") and isinstance(value, int | float):
+    if kind in ("money", "pct", "ratio", "float", "number", "hours") and isinstance(value, int | float):
         return float(value)
     if kind in ("int", "month") and isinstance(value, int | float):
         return int(value)
