@@ -95,9 +95,14 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> Response:
+        if exc.kind == "lookup" and not request.url.path.startswith(API_PREFIX):
+            return render.error_page(request, 404, str(exc))
         if exc.kind == "lookup":  # gputeam.store.NotFound
             return problem(404, "Not found", str(exc), type_="urn:gputeam:problem:lookup",
                            problems=[p.as_dict() for p in exc.problems])
+        if not request.url.path.startswith(API_PREFIX):
+            return render.render(request, "error.html", 422, code=422, title="Invalid input",
+                                 detail=str(exc), problems=[p.as_dict() for p in exc.problems])
         return problem(422, "Invalid input", f"{len(exc.problems)} problem(s) in the {exc.kind}",
                        type_=f"urn:gputeam:problem:{exc.kind}",
                        problems=[p.as_dict() for p in exc.problems])

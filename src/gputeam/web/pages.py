@@ -132,6 +132,19 @@ def person_page(request: Request, person_id: PathId, who: Reader) -> Response:
                   domains=cat.domains, certs=cat.certifications, courses=cat.courses)
 
 
+def _day(text: str, name: str) -> date:
+    from gputeam.errors import Problem
+
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        day = None
+    if day is None or not date(1950, 1, 1) <= day <= date(2199, 12, 31):
+        raise InputError([Problem(path=name, message="not a date", found=text,
+                                  expected="YYYY-MM-DD between 1950 and 2199")])
+    return day
+
+
 def _back(person_id: int, flash: str) -> Response:
     return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
 
@@ -139,15 +152,15 @@ def _back(person_id: int, flash: str) -> Response:
 @router.post("/people/{person_id}/certifications")
 def add_certification(request: Request, person_id: PathId, who: Recorder,
                       cert_id: Annotated[str, Form(max_length=100)],
-                      valid_from: Annotated[date, Form()],
+                      valid_from: Annotated[str, Form(max_length=10)],
                       valid_until: Annotated[str, Form(max_length=10)] = "",
                       evidence: Annotated[str, Form(max_length=2000)] = "") -> Response:
     with request.app.state.db.session() as s:
         p = _visible(request, who, s, person_id)
         if not who.may_change_records(p.id, p.team_id):
             raise HTTPException(403, "you may not change this person's records")
-        store.add_certification(s, p.id, cert_id, valid_from,
-                                date.fromisoformat(valid_until) if valid_until else None,
+        store.add_certification(s, p.id, cert_id, _day(valid_from, "valid_from"),
+                                _day(valid_until, "valid_until") if valid_until else None,
                                 evidence=evidence, catalog=services.catalog(request.app),
                                 actor=actor(who))
     return _back(person_id, f"Certification {cert_id} recorded.")

@@ -112,26 +112,37 @@ def apply_what_if(inputs: dict[str, Any], what: WhatIf) -> dict[str, Any]:
 
 def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
                   ) -> Scenario:
-    """The live team planned against ``inputs`` (cached per data version)."""
+    """The live team planned against ``inputs``. The team part is read from the database
+    once per data version; each what-if only swaps the fleet and constraints."""
+    from gputeam.errors import Problem, ScenarioError
     from gputeam.store.live import team_scenario
 
     org = org_id(app, s)
     start = today.replace(day=1)
-    key = ("scenario", data_version(s), repr(sorted(_freeze(inputs))), start)
+    key = ("team", data_version(s), start)
     cache = app.state.plan_cache
-    if key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+    team = cache.get(key)
+    if team is None:
+        team = team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
+                             start=start, catalog=catalog(app))
+        _remember(cache, key, team)
     fleet = Fleet.model_validate(inputs["fleet"])
     constraints = Constraints.model_validate(inputs.get("constraints") or {})
-    scenario = team_scenario(s, org, fleet, start=start, constraints=constraints,
-                             horizon_months=int(inputs.get("horizon_months", 12)),
-                             mode=str(inputs.get("mode", "template")), catalog=catalog(app))
-    _remember(cache, key, scenario)
-    return scenario
-
-
-def _freeze(d: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(k, repr(v)) for k, v in d.items()]
+    horizon = int(inputs.get("horizon_months", 12))
+    if not 1 <= horizon <= 120:
+        raise ScenarioError([Problem(path="horizon_months", message="out of range",
+                                     found=str(horizon), expected="1-120")])
+    if constraints.deadline_month and constraints.deadline_month > horizon:
+        raise ScenarioError([Problem(path="constraints.deadline_month",
+                                     message="beyond the horizon",
+                                     found=str(constraints.deadline_month),
+                                     expected=f"<= horizon_months ({horizon})")])
+    mode = str(inputs.get("mode", "template"))
+    if mode not in ("template", "lean"):
+        raise ScenarioError([Problem(path="mode", message="unknown mode", found=mode,
+                                     expected="template or lean")])
+    return team.model_copy(update={"fleet": fleet, "constraints": constraints,
+                                   "horizon_months": horizon, "mode": mode})
 
 
 _LOCK = threading.Lock()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Path, Request
@@ -13,6 +14,8 @@ from gputeam.web.permissions import Principal
 MAX_ID = 2_147_483_647
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
 RefId = Annotated[int, Field(ge=1, le=MAX_ID)]
+#: Calendar dates the store can do arithmetic on (expiries, alarms) without overflowing.
+Day = Annotated[date, Field(ge=date(1950, 1, 1), le=date(2199, 12, 31))]
 
 PROBLEM = {"content": {"application/problem+json": {"schema": {
     "type": "object",

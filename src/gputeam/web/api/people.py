@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -10,7 +9,19 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, MAX_ID, Body, PathId, RefId, actor, db, forbid, not_found, today
+from gputeam.web.api.common import (
+    ERRORS,
+    MAX_ID,
+    Body,
+    Day,
+    PathId,
+    RefId,
+    actor,
+    db,
+    forbid,
+    not_found,
+    today,
+)
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
@@ -74,25 +85,25 @@ class SkillIn(Body):
 
 class CertificationIn(Body):
     cert_id: str = Field(min_length=1, max_length=100, description="Catalog certification id.")
-    valid_from: date
-    valid_until: date | None = Field(default=None, description="Default: from its validity.")
+    valid_from: Day
+    valid_until: Day | None = Field(default=None, description="Default: from its validity.")
     evidence: str = Field(default="", max_length=2000)
 
 
 class EnrolmentIn(Body):
     course_id: str = Field(min_length=1, max_length=100)
-    started_on: date
+    started_on: Day
     hours_done: float = Field(default=0, ge=0, le=10000)
 
 
 class HoursIn(Body):
     hours_done: float = Field(ge=0, le=10000)
-    completed_on: date | None = None
+    completed_on: Day | None = None
 
 
 class RoadmapPatch(Body):
     status: str | None = Field(default=None, pattern="^(planned|in-progress|done|cancelled)$")
-    done_on: date | None = None
+    done_on: Day | None = None
 
 
 def _visible(who: Principal, s: Any, person_id: int) -> Any:

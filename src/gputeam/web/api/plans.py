@@ -87,6 +87,13 @@ def check_bounds(inputs: dict[str, Any]) -> None:
            for g in inputs["fleet"]["gpus"]):
         problems.append(Problem(path="fleet.gpus", message="a GPU step lies far beyond the "
                                 "horizon", expected="months within the horizon"))
+    limits = {"hiring_lead_time_months": 120, "max_hires_per_month": 10_000,
+              "max_in_training": 1_000_000}
+    for name, high in limits.items():
+        value = (inputs.get("constraints") or {}).get(name)
+        if value is not None and value > high:
+            problems.append(Problem(path=f"constraints.{name}", message="too large",
+                                    found=str(value), expected=f"<= {high}"))
     if problems:
         raise InputError(problems)
 
@@ -96,7 +103,7 @@ def plan_or_422(request: Request, s: Any, inputs: dict[str, Any]) -> Any:
         return services.run_plan(request.app, s, inputs, today(request))
     except InputError:
         raise
-    except ValueError as exc:  # a scenario the models accept but the planner cannot size
+    except (ValueError, OverflowError) as exc:  # accepted by the models, not plannable
         raise InputError([Problem(path="", message=f"cannot plan this scenario: {exc}")]
                          ) from None
 
