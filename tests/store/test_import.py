@@ -22,7 +22,7 @@ from gputeam.store import (
 )
 
 ROSTER = ("id,name,email,title,background,level,experience_months,weekly_study_hours,salary,"
-          "role,team,linux,networking,nccl\n") + """\
+          "role,team,linux,networking,cuda-drivers\n") + """\
 p1,Ana Lima,ana@example.org,SRE,sysadmin,3,24,4.5,120000,operations-engineer,Ops,3,2,
 p2,Bo Chen,,Network engineer,network-engineer,2,6,6,,network-specialist,Fabric,2,3,1
 p3,Cy Diaz,cy@example.org,,developer,1,0,8,90000.50,,Ops,1,,
@@ -58,7 +58,7 @@ def test_roster_and_certifications_happy_path(db: Database, org_id: int) -> None
         assert people["p3"].salary == 90000.5 and people["p3"].level == 1
         assert {t.name for t in list_teams(s, org_id)} == {"Ops", "Fabric"}
         skills = current_skills(s, org_id=org_id)
-        assert skills[people["p2"].id] == {"linux": 2, "networking": 3, "nccl": 1}
+        assert skills[people["p2"].id] == {"linux": 2, "networking": 3, "cuda-drivers": 1}
         certs = {(c.person.key, c.cert_id): c for c in list_certifications(s, org_id=org_id)}
         assert certs["p2", "cka"].valid_from == date(2025, 2, 10)
         assert certs["p1", "nca-aiio"].valid_until is not None  # from the catalog validity

@@ -33,8 +33,8 @@ CHILD = textwrap.dedent("""
 
     @event.listens_for(db.engine, "after_cursor_execute")
     def stall(conn, cursor, statement, *args):
-        # people rows are already written inside the open transaction: die here
-        if statement.lstrip().upper().startswith("INSERT INTO SKILL_RATINGS"):
+        # the new team and 2,000 new people are written in the open transaction by now
+        if statement.lstrip().upper().startswith("UPDATE PEOPLE"):
             print("MID-IMPORT", flush=True)
             time.sleep(120)
 

@@ -47,7 +47,7 @@ def test_team_scenario_validates(db: Database, org_id: int) -> None:
     assert sc.organisation == "Acme" and sc.deadline == 9
     people = {p.id: p for p in sc.people}
     assert set(people) == {"p1", "p2"}  # p3 is inactive
-    assert people["p2"].skills == {"linux": 4, "nccl": 1, "networking": 3}
+    assert people["p2"].skills == {"cuda-drivers": 1, "linux": 4, "networking": 3}
     assert people["p2"].role == "network-specialist"
     certs = {c.id: c for c in people["p2"].certifications}
     assert certs["cka"].earned == date(2027, 1, 1)  # only the latest certificate

@@ -29,12 +29,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import Problem
 from gputeam.store import audit
+from gputeam.store.bulk import bulk_insert
 from gputeam.store.certifications import default_valid_until
 from gputeam.store.errors import ImportRejected
 from gputeam.store.people import current_skills, get_organisation
@@ -95,8 +96,11 @@ class ImportReport:
         return asdict(self)
 
 
+_NON_WORD = re.compile(r"[^0-9a-z:]+")
+
+
 def normalise(header: str) -> str:
-    return re.sub(r"[^0-9a-z:]+", "_", header.strip().lower()).strip("_")
+    return _NON_WORD.sub("_", header.strip().lower()).strip("_")
 
 
 class _Problems:
@@ -202,7 +206,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     get_organisation(session, org_id)
     table = _table(source, filename, sheet)
     problems = _Problems(table.name)
-    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()}
+    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | \
+        {normalise(d): d for d in catalog.domains}
     role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
 
     def skill_column(n: str) -> str | None:
@@ -254,6 +259,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         raise BadCell("unknown role", "a catalog role id",) from None
 
     def proficiency(v: Cell) -> int:
+        if isinstance(v, str) and len(v) == 1 and v in "01234":
+            return int(v)  # fast path
         if isinstance(v, str) and normalise(v) in PROFICIENCY_NAMES:
             return PROFICIENCY_NAMES[normalise(v)]
         try:
@@ -360,7 +367,7 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             team = rec.pop("team", None)
             rows.append(defaults | rec | {"org_id": org_id, "team_id": teams.get(team or ""),
                                           "created_at": now, "updated_at": now})
-        session.execute(insert(Person), rows)
+        bulk_insert(session, Person, rows)
     if updates:
         rows = []
         for pid, changes in updates:
@@ -372,7 +379,7 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     if ratings:
         ids = {k: v for k, v in session.execute(select(Person.key, Person.id)
                                                 .where(Person.org_id == org_id))}
-        session.execute(insert(SkillRating), [
+        bulk_insert(session, SkillRating, [
             {"person_id": ids[k], "domain": d, "proficiency": p, "rated_at": now,
              "rated_by": actor, "note": f"import {table.name}"} for k, d, p in ratings])
     audit.record(session, actor, "import", "roster", org_id, None,
@@ -495,7 +502,8 @@ def import_certifications(session: Session, org_id: int,
         return report
     now = utcnow()
     if inserts:
-        session.execute(insert(CertificationHeld), [r | {"created_at": now} for r in inserts])
+        bulk_insert(session, CertificationHeld,
+                    [r | {"created_at": now, "evidence": r["evidence"]} for r in inserts])
     if updates:
         session.execute(update(CertificationHeld), updates)
     audit.record(session, actor, "import", "certifications", org_id, None,

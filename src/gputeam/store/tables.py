@@ -135,6 +135,8 @@ def text(value: Cell) -> str:
     return str(value).strip()
 
 
+_DOT_THOUSANDS = re.compile(r"-?\d{1,3}(\.\d{3})+")
+_PLAIN = re.compile(r"^-?\d{1,15}(\.\d+)?$")
 _SPACES = re.compile(r"[\s\u00a0\u202f']")
 
 
@@ -144,13 +146,15 @@ def number(value: Cell, decimal_comma: bool = False) -> float:
         raise BadCell("not a number", "a number")
     if isinstance(value, int | float):
         return float(value)
+    if isinstance(value, str) and _PLAIN.match(value):
+        return float(value)  # fast path: 42, -3, 4.5
     s = _SPACES.sub("", text(value))
     if not s:
         raise BadCell("empty", "a number")
     if "," in s and "." in s:
         comma_last = s.rfind(",") > s.rfind(".")
         s = s.replace(".", "").replace(",", ".") if comma_last else s.replace(",", "")
-    elif decimal_comma and re.fullmatch(r"-?\d{1,3}(\.\d{3})+", s):
+    elif decimal_comma and _DOT_THOUSANDS.fullmatch(s):
         s = s.replace(".", "")  # 1.234 in a decimal-comma file
     elif "," in s:
         whole, _, frac = s.rpartition(",")
@@ -168,6 +172,8 @@ def number(value: Cell, decimal_comma: bool = False) -> float:
 
 
 def integer(value: Cell, decimal_comma: bool = False) -> int:
+    if isinstance(value, str) and value.isdigit() and value.isascii():
+        return int(value)  # fast path
     n = number(value, decimal_comma)
     if not n.is_integer():
         raise BadCell("not a whole number", "a whole number")
