@@ -131,3 +131,20 @@ def test_frozen_below_the_first_header_and_notes_last(plans: dict[str, Plan]) ->
     assert column_a[notes_at + 1 : notes_at + 1 + len(p.sourcing.explanation)] == list(p.sourcing.explanation)
     roadmaps = wb["Roadmaps"]
     assert roadmaps["A1"].value == "People" and roadmaps.freeze_panes == "A3"
+
+
+def test_text_is_never_a_formula(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    formula = '=HYPERLINK("http://example.invalid","x")'
+    scenario = dict(p.scenario, organisation=formula)
+    scenario["people"] = [dict(person, name=formula) for person in p.scenario["people"]]
+    p = p.model_copy(update={"scenario": scenario})
+    data = xlsx.render(p)
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.value == formula]
+    assert cells, "the name is written"
+    assert all(c.data_type == "s" for c in cells)
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        assert not any(b"<f>" in z.read(n) for n in z.namelist() if n.startswith("xl/worksheets/"))

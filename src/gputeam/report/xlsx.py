@@ -79,6 +79,15 @@ def _cell_value(value: Any, kind: str) -> Any:
     return value
 
 
+def _put(ws: Any, row: int, column: int, value: Any) -> Any:
+    """Write a cell; text is always stored as text, never as a formula (a scenario name such as
+    ``=HYPERLINK(...)`` must not run in the reader's spreadsheet)."""
+    cell = ws.cell(row=row, column=column, value=value)
+    if isinstance(value, str) and cell.data_type == "f":
+        cell.data_type = "s"
+    return cell
+
+
 def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str, Any]) -> tuple[int, int]:
     """Write one table from ``row``; return (header row, next free row)."""
     if table.title:
@@ -97,7 +106,7 @@ def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str
         for col, (value, column) in enumerate(zip(values, table.columns, strict=True), start=1):
             kind = value.kind if isinstance(value, Cell) else column.kind
             raw = value.value if isinstance(value, Cell) else value
-            cell = ws.cell(row=row, column=col, value=_cell_value(raw, kind))
+            cell = _put(ws, row, col, _cell_value(raw, kind))
             fmt = _number_format(kind, currency)
             if fmt and cell.value is not None and not isinstance(cell.value, str):
                 cell.number_format = fmt
@@ -123,7 +132,7 @@ def _write_section(ws: Any, section: Section, currency: str, fonts: dict[str, An
     if section.notes:
         ws.cell(row=row, column=1, value="Notes").font = fonts["title"]
         for offset, note in enumerate(section.notes, start=1):
-            ws.cell(row=row + offset, column=1, value=note)
+            _put(ws, row + offset, 1, note)
     for col, width in widths.items():
         ws.column_dimensions[get_column_letter(col)].width = width
     if first_header:
