@@ -55,3 +55,15 @@ def test_finance_has_exams_and_a_renewal(plans: dict[str, Plan]) -> None:
         for e in _events(plans["finance"])
     ]
     assert "exam" in kinds and "renewal" in kinds
+
+
+def test_names_cannot_inject_properties(plans: dict[str, Plan]) -> None:
+    p = plans["finance"]
+    evil = "Eve\r\nBEGIN:VEVENT\r\nUID:evil\r\nEND:VEVENT; x, y"
+    roadmaps = tuple(r.model_copy(update={"name": evil}) for r in p.roadmaps)
+    p = p.model_copy(update={"roadmaps": roadmaps})
+    events = _events(p)
+    expected = sum(1 for r in p.roadmaps for i in r.items if i.kind in ("exam", "renewal"))
+    assert len(events) == expected
+    assert all(str(e["uid"]) != "evil" for e in events)
+    assert all(evil.replace("\r\n", "\n") in str(e["summary"]) or "Eve" in str(e["summary"]) for e in events)
