@@ -91,3 +91,72 @@ def test_smtp_settings_from_env() -> None:
         "mail", 25, False, "gt@example.org")
     tls = SmtpSettings.from_env({"GPUTEAM_SMTP_HOST": "mail"})
     assert tls is not None and tls.port == 587 and tls.starttls
+
+
+class _SmtpHandler:
+    """Just enough SMTP (RFC 5321) for smtplib to deliver a message."""
+
+    received: list[tuple[list[str], str]] = []
+
+
+def _smtp_server() -> tuple[object, int]:
+    import socketserver
+    import threading
+
+    class Handler(socketserver.StreamRequestHandler):
+        def handle(self) -> None:
+            def say(line: str) -> None:
+                self.wfile.write((line + "\r\n").encode())
+
+            say("220 localhost fake SMTP")
+            rcpt: list[str] = []
+            while raw := self.rfile.readline():
+                cmd = raw.decode().strip()
+                verb = cmd.split(" ", 1)[0].upper()
+                if verb in ("EHLO", "HELO"):
+                    say("250 localhost")
+                elif verb == "MAIL":
+                    rcpt = []
+                    say("250 OK")
+                elif verb == "RCPT":
+                    rcpt.append(cmd.split(":", 1)[1].strip(" <>"))
+                    say("250 OK")
+                elif verb == "DATA":
+                    say("354 end with .")
+                    lines = []
+                    while (line := self.rfile.readline().decode()) not in (".\r\n", ""):
+                        lines.append(line)
+                    _SmtpHandler.received.append((rcpt, "".join(lines)))
+                    say("250 OK")
+                elif verb == "QUIT":
+                    say("221 bye")
+                    return
+                else:
+                    say("250 OK")
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
+def test_smtp_mailer_delivers_to_a_real_smtp_server(db: Database, org_id: int) -> None:
+    from gputeam.store import SmtpMailer
+
+    server, port = _smtp_server()
+    _SmtpHandler.received.clear()
+    try:
+        seed(db, org_id)
+        settings = SmtpSettings.from_env({
+            "GPUTEAM_SMTP_HOST": "127.0.0.1", "GPUTEAM_SMTP_PORT": str(port),
+            "GPUTEAM_SMTP_STARTTLS": "false", "GPUTEAM_REMIND_TO": "team@example.org"})
+        assert settings is not None
+        with db.session() as s:
+            result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=SmtpMailer(settings),
+                                    fallback_to=settings.fallback_to)
+        assert result.mailed == 3 and not result.failed
+        assert sorted(r[0][0] for r in _SmtpHandler.received) == [
+            "ana@example.org", "team@example.org"]
+        assert any("expires on 2027-01-20" in body for _, body in _SmtpHandler.received)
+    finally:
+        server.shutdown()  # type: ignore[attr-defined]
