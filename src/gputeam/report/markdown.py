@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
@@ -58,14 +58,15 @@ class Section:
     id: str
     title: str
     tables: tuple[Table, ...]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- formatting
 def money(value: float, currency: str) -> str:
-    sign = "-" if value < 0 else ""
-    symbol = _SYMBOLS.get(currency)
+    """Whole currency units, with the symbol for the common currencies: $1,234, 1,234 SEK."""
     amount = f"{abs(value):,.0f}"
+    sign = "-" if value < 0 and amount != "0" else ""
+    symbol = _SYMBOLS.get(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
 
 
