@@ -217,3 +217,38 @@ def test_session_rolls_back_on_error(db: Database, org_id: int) -> None:
         raise RuntimeError("boom")
     with db.session() as s:
         assert list_people(s, org_id) == []
+
+
+def test_audit_counts_first_organisation_and_data_version(db: Database, org_id: int) -> None:
+    from gputeam.store import count_audit, create_organisation, data_version, first_organisation
+    from gputeam.store import record as audit_record
+
+    with db.session() as s:
+        before = data_version(s)
+        create_organisation(s, "Zeta")
+        first = first_organisation(s)
+        assert first is not None and first.id == org_id
+        for _ in range(3):
+            audit_record(s, "ip:10.0.0.1", "login-failed", "user", "mia", at=T0)
+        audit_record(s, "ip:10.0.0.2", "login-failed", "user", "mia",
+                     at=T0 + timedelta(hours=1))
+    with db.session() as s:
+        assert count_audit(s, "login-failed", entity_id="mia") == 4
+        assert count_audit(s, "login-failed", since=T0 + timedelta(minutes=30)) == 1
+        assert count_audit(s, "login-failed", actor="ip:10.0.0.1") == 3
+        add_person(s, org_id, key="p1", name="Ana")
+    with db.session() as s:
+        assert data_version(s) != before
+
+
+def test_token_use_is_recorded_at_most_every_few_minutes(db: Database, org_id: int) -> None:
+    with db.session() as s:
+        u = create_user(s, "tok", "password123", "viewer")
+        _, secret = create_token(s, u.id, "t", ["read"])
+    with db.session() as s:
+        t = verify_token(s, secret, now=T0)
+        assert t is not None and t.last_used_at == T0
+        t = verify_token(s, secret, now=T0 + timedelta(minutes=1))
+        assert t is not None and t.last_used_at == T0
+        t = verify_token(s, secret, now=T0 + timedelta(minutes=10))
+        assert t is not None and t.last_used_at == T0 + timedelta(minutes=10)

@@ -18,7 +18,7 @@ Repositories (all take a ``Session`` first; writes add an audit entry with ``act
 people:
     ``create_organisation(s, name, *, currency="USD", actor=None)``,
     ``get_or_create_organisation(s, name)``, ``get_organisation(s, org_id)``,
-    ``list_organisations(s)``; ``create_team(s, org_id, name)``,
+    ``first_organisation(s)``, ``list_organisations(s)``; ``create_team(s, org_id, name)``,
     ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``, ``list_teams(s, org_id)``;
     ``add_person(s, org_id, *, key, name, **fields)`` (fields: ``PERSON_FIELDS``),
     ``update_person(s, person_id, changes)``, ``delete_person(s, person_id)``,
@@ -57,11 +57,14 @@ accounts:
     ``update_user(s, user_id, *, role=None, active=None, person_id=None, password=None)``,
     ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``;
     ``create_token(s, user_id, name, scopes, *, expires_at=None) -> (ApiToken, secret)``,
-    ``verify_token(s, secret) -> ApiToken | None``, ``revoke_token(s, token_id)``,
+    ``verify_token(s, secret, *, now=None) -> ApiToken | None`` (last_used_at updated at
+    most every 5 minutes), ``revoke_token(s, token_id)``,
     ``list_tokens(s, user_id=None)``.
 audit:
     ``record(s, actor, action, entity, entity_id, before, after)``,
-    ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``.
+    ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``,
+    ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` (login rate
+    limiting), ``data_version(s) -> (max audit id, people count)`` (cache marker).
 
 Live team, import/export, calendars, reminders
 ----------------------------------------------
@@ -104,7 +107,7 @@ from gputeam.store.accounts import (
     verify_password,
     verify_token,
 )
-from gputeam.store.audit import list_audit, record
+from gputeam.store.audit import count_audit, data_version, list_audit, record
 from gputeam.store.certifications import (
     add_certification,
     cert_status,
@@ -147,6 +150,7 @@ from gputeam.store.people import (
     create_team,
     current_skills,
     delete_person,
+    first_organisation,
     get_or_create_organisation,
     get_or_create_team,
     get_organisation,
@@ -219,4 +223,5 @@ __all__ = [
     "Table", "due_reminders", "export_csv", "export_data", "export_json", "export_xlsx",
     "import_certifications", "import_roster", "person_calendar", "read_table",
     "send_reminders", "team_calendar", "to_csv", "to_xlsx",
+    "count_audit", "data_version", "first_organisation",
 ]

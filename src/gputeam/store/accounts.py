@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
 TOKEN_PREFIX = "gpt_"
+TOKEN_USE_RESOLUTION = timedelta(minutes=5)
 _DUMMY_HASH: list[str] = []
 
 
@@ -173,15 +174,17 @@ def create_token(session: Session, user_id: int, name: str, scopes: Iterable[str
 def verify_token(session: Session, secret: str, *, now: datetime | None = None
                  ) -> ApiToken | None:
     """The live (not revoked, not expired, user active) token with this secret, or None;
-    ``last_used_at`` is updated. ``token.user`` and ``token.scopes`` say what it may do."""
+    ``last_used_at`` is updated (at most every ``TOKEN_USE_RESOLUTION``).
+    ``token.user`` and ``token.scopes`` say what it may do."""
     now = now or utcnow()
     token = session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(secret)))
     if token is None or token.revoked_at is not None or not token.user.active:
         return None
     if token.expires_at is not None and token.expires_at <= now:
         return None
-    token.last_used_at = now
-    session.flush()
+    if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_RESOLUTION:
+        token.last_used_at = now  # not on every request: one write per few minutes
+        session.flush()
     return token
 
 

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from gputeam.store.schema import AuditEntry, Base, utcnow
+from gputeam.store.schema import AuditEntry, Base, Person, utcnow
 
 #: Columns never copied into the audit log.
 SECRET_COLUMNS = frozenset({"password_hash", "token_hash"})
@@ -53,3 +53,25 @@ def list_audit(session: Session, *, entity: str | None = None, entity_id: object
     if actor is not None:
         q = q.where(AuditEntry.actor == actor)
     return session.scalars(q.limit(limit).offset(offset)).all()
+
+
+def count_audit(session: Session, action: str, *, since: datetime | None = None,
+                entity_id: object = None, actor: str | None = None) -> int:
+    """How many entries with this ``action`` (e.g. ``login-failed``) since a time, for one
+    entity id or actor: what login rate limiting counts."""
+    q = select(func.count(AuditEntry.id)).where(AuditEntry.action == action)
+    if since is not None:
+        q = q.where(AuditEntry.at >= since)
+    if entity_id is not None:
+        q = q.where(AuditEntry.entity_id == str(entity_id))
+    if actor is not None:
+        q = q.where(AuditEntry.actor == actor)
+    return session.scalar(q) or 0
+
+
+def data_version(session: Session) -> tuple[int, int]:
+    """A cheap marker that changes when tracked data changes (latest audit entry id and
+    number of people): for caches of derived views such as the dashboard. Writes that
+    bypass the audit log (none in the store) would not change it."""
+    return (session.scalar(select(func.max(AuditEntry.id))) or 0,
+            session.scalar(select(func.count(Person.id))) or 0)

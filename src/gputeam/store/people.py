@@ -43,6 +43,11 @@ def get_organisation(session: Session, org_id: int) -> Organisation:
     return org
 
 
+def first_organisation(session: Session) -> Organisation | None:
+    """The oldest organisation (a single-organisation server tracks this one)."""
+    return session.scalar(select(Organisation).order_by(Organisation.id).limit(1))
+
+
 def list_organisations(session: Session) -> Sequence[Organisation]:
     return session.scalars(select(Organisation).order_by(Organisation.name)).all()
 
