@@ -60,3 +60,41 @@ def test_migrations_are_packaged() -> None:
     assert root.joinpath("alembic.ini").is_file()
     assert root.joinpath("migrations/env.py").is_file()
     assert any(p.name.endswith(".py") for p in root.joinpath("migrations/versions").iterdir())
+
+
+def test_processes_starting_together_migrate_once(empty_db_url: str) -> None:
+    """Several app processes opening a new database at the same moment all succeed."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from gputeam.store import open_database; "
+            "db = open_database(sys.argv[1]); print(db.revision()); db.dispose()")
+    procs = [subprocess.Popen([sys.executable, "-c", code, empty_db_url],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(4)]
+    results = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, [err for _, err in results]
+    assert {out.strip() for out, _ in results} == {head()}
+
+
+def test_a_change_in_one_process_is_seen_in_another(db_url: str) -> None:
+    """Stateless processes: what one process commits, another reads."""
+    import subprocess
+    import sys
+
+    from gputeam.store import get_or_create_organisation, list_people
+
+    write = ("import sys; from gputeam.store import *; db = open_database(sys.argv[1]); "
+             "s = db.sessions(); o = get_or_create_organisation(s, 'Acme'); "
+             "add_person(s, o.id, key='x1', name='From another process'); s.commit(); "
+             "db.dispose()")
+    done = subprocess.run([sys.executable, "-c", write, db_url], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    db = open_database(db_url)
+    try:
+        with db.session() as s:
+            org = get_or_create_organisation(s, "Acme")
+            assert [p.name for p in list_people(s, org.id)] == ["From another process"]
+    finally:
+        db.dispose()

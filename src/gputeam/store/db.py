@@ -112,11 +112,32 @@ def alembic_config(engine: Engine | None = None) -> Any:
     return cfg
 
 
+@contextmanager
+def _sqlite_file_lock(engine: Engine) -> Iterator[None]:
+    """Serialise migrations of one SQLite file across processes (POSIX advisory lock on a
+    sidecar file); PostgreSQL uses an advisory lock inside the transaction instead."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or database in (None, "", ":memory:"):
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: SQLite's own locking has to do
+        yield
+        return
+    with open(f"{database}.migrate-lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def _run_alembic(engine: Engine, command_name: str, revision: str) -> None:
     from alembic import command
 
     cfg = alembic_config(engine)
-    with engine.begin() as conn:
+    with _sqlite_file_lock(engine), engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
