@@ -19,7 +19,7 @@ from datetime import date, datetime
 from typing import Any
 
 from gputeam.planning.result import Plan
-from gputeam.report.markdown import Cell, Section, Table, sections
+from gputeam.report.sections import Cell, Section, Table, sections
 
 __all__ = ["SHEETS", "render"]
 

@@ -1,0 +1,107 @@
+"""Typed report tables: values plus a display kind per column, and their text formatting.
+
+Shared by every document renderer (Markdown, HTML, XLSX) through ``gputeam.report.sections``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Literal
+
+__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "format_value", "money",
+           "plain_data"]
+
+Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
+"""How a value is shown: ``float`` with one decimal, ``number`` as written (whole numbers
+without decimals, others with up to four), ``pct`` a fraction as a percentage ..."""
+
+HOURS_PER_MONTH = 2080 / 12
+"""Full-time hours in a month, used to turn contractor hours into FTEs."""
+
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CHF": "CHF "}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A value whose kind differs from its column's (key/value tables)."""
+
+    value: Any
+    kind: Kind
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    kind: Kind = "text"
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...] = ()
+    rows: tuple[tuple[Any, ...], ...] = ()
+    title: str = ""
+    empty: str = "None."
+
+
+@dataclass(frozen=True)
+class Section:
+    id: str
+    title: str
+    tables: tuple[Table, ...]
+    notes: tuple[str, ...] = ()
+
+
+# ---------------------------------------------------------------- formatting
+def money(value: float, currency: str) -> str:
+    """Whole currency units, with the symbol for the common currencies: $1,234, 1,234 SEK."""
+    amount = f"{abs(value):,.0f}"
+    sign = "-" if value < 0 and amount != "0" else ""
+    symbol = _SYMBOLS.get(currency)
+    return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
+
+
+def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
+    """A table value as text (Markdown and HTML)."""
+    if isinstance(value, Cell):
+        return format_value(value.value, value.kind, currency)
+    if value is None or value == "":
+        return "-" if kind != "text" else ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "-"
+    if kind == "money":
+        return money(float(value), currency)
+    if kind == "pct":
+        return f"{float(value) * 100:,.1f}%"
+    if kind == "ratio":
+        return f"{float(value):,.2f}"
+    if kind == "number":
+        number = float(value)
+        if number.is_integer():
+            return f"{number:,.0f}"
+        return f"{number:,.4f}".rstrip("0").rstrip(".") if abs(number) < 100 else f"{number:,.1f}"
+    if kind in ("float", "hours"):
+        return f"{float(value):,.1f}"
+    if kind in ("int", "month"):
+        return f"{int(value):,}"
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind == "date":
+        return value.isoformat() if isinstance(value, date) else str(value)
+    return str(value)
+
+
+def plain_data(value: Any) -> Any:
+    """``value`` as plain JSON data: NumPy arrays and scalars (from a simulation) as lists and
+    numbers, tuples as lists, NaN and infinities as None (JSON has no such numbers)."""
+    if hasattr(value, "tolist") and not isinstance(value, str | bytes):
+        value = value.tolist()
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain_data(v) for v in value]
+    return value
