@@ -66,7 +66,8 @@ def test_people_crud_and_audit(db: Database, org_id: int) -> None:
         assert get_person(s, p.id).level == 4
         entries = list_audit(s, entity="person", entity_id=p.id)
         assert [e.action for e in entries] == ["update", "create"]
-        assert entries[0].before["level"] == 3 and entries[0].after["level"] == 4
+        before, after = entries[0].before or {}, entries[0].after or {}
+        assert before["level"] == 3 and after["level"] == 4
         assert entries[0].actor == "admin"
 
 
