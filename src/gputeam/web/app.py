@@ -75,24 +75,6 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.catalog_cache = {}
     app.state.plan_cache = {}
 
-    @app.middleware("http")
-    async def session_cookie(request: Request, call_next: Any) -> Response:
-        signer: SessionSigner = request.app.state.signer
-        raw = request.cookies.get(SESSION_COOKIE)
-        session = signer.loads(raw)
-        fresh = session is None
-        if session is None:
-            session = Session.anonymous()
-        request.state.session = session
-        request.state.session_changed = fresh
-        response: Response = await call_next(request)
-        if request.state.session_changed and not request.url.path.startswith(API_PREFIX):
-            set_session_cookie(request, response, request.state.session)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
-
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> Response:
         if exc.kind == "lookup" and not request.url.path.startswith(API_PREFIX):
@@ -132,12 +114,50 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
         return render.error_page(request, exc.status_code, str(exc.detail))
 
+    app.add_middleware(SessionCookies)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)
     app.include_router(pages.router)
     app.include_router(pages_plan.router)
     app.include_router(pages_account.router)
     return app
+
+
+class SessionCookies:
+    """Pure ASGI middleware: reads the signed session cookie into ``request.state.session``
+    (a fresh anonymous session when absent or invalid) and sets the cookie on page
+    responses when the session changed; adds the security headers to every response."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from starlette.datastructures import MutableHeaders
+
+        request = Request(scope)
+        signer: SessionSigner = scope["app"].state.signer
+        session = signer.loads(request.cookies.get(SESSION_COOKIE))
+        state = scope.setdefault("state", {})
+        state["session"] = session or Session.anonymous()
+        state["session_changed"] = session is None
+        is_page = not scope["path"].startswith(API_PREFIX)
+
+        async def send_with_cookie(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                if state["session_changed"] and is_page:
+                    cookie = Response()
+                    set_session_cookie(request, cookie, state["session"])
+                    headers.append("set-cookie", cookie.headers["set-cookie"])
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+                headers.setdefault("Referrer-Policy", "same-origin")
+                headers.setdefault("X-Frame-Options", "DENY")
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
 
 
 _TITLES = {400: "Bad request", 401: "Not authenticated", 403: "Forbidden", 404: "Not found",

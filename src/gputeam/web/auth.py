@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session as DbSession
 
 from gputeam.web.permissions import Perm, Principal
@@ -27,43 +27,58 @@ CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 
 
-def _user_principal(db_session: DbSession, user: Any, **kw: Any) -> Principal:
-    from gputeam.store.schema import TeamMembership
+def _principal(s: DbSession, user_id: int, **kw: Any) -> tuple[Principal, str] | None:
+    """The active user as a Principal (one query for the user, one for their teams), with
+    their password hash's fingerprint; None when missing or deactivated."""
+    from gputeam.store.schema import TeamMembership, User
 
-    teams = frozenset(db_session.scalars(
-        select(TeamMembership.team_id).where(TeamMembership.user_id == user.id)))
-    return Principal(user_id=user.id, username=user.username, role=user.role,
-                     person_id=user.person_id, team_ids=teams, **kw)
+    row = s.execute(select(User.id, User.username, User.role, User.person_id,
+                           User.password_hash)
+                    .where(User.id == user_id, User.active.is_(True))).first()
+    if row is None:
+        return None
+    teams = frozenset(s.scalars(select(TeamMembership.team_id)
+                                .where(TeamMembership.user_id == user_id)))
+    who = Principal(user_id=row.id, username=row.username, role=row.role,
+                    person_id=row.person_id, team_ids=teams, **kw)
+    return who, password_fingerprint(row.password_hash)
 
 
 def load_principal(request: Request) -> Principal | None:
     """The caller, or ``None`` when anonymous. Cached on the request."""
     if hasattr(request.state, "principal"):
         return request.state.principal  # type: ignore[no-any-return]
-    from gputeam.store.schema import ApiToken, User
+    from gputeam.store.schema import ApiToken
 
     found: Principal | None = None
     header = request.headers.get("authorization", "")
     with request.app.state.db.session() as s:
         if header[:7].lower() == "bearer ":
-            token = s.scalar(select(ApiToken).where(
-                ApiToken.token_hash == hash_api_token(header[7:].strip())))
+            token = s.execute(select(ApiToken.id, ApiToken.user_id, ApiToken.scopes,
+                                     ApiToken.expires_at, ApiToken.revoked_at,
+                                     ApiToken.last_used_at)
+                              .where(ApiToken.token_hash == hash_api_token(header[7:].strip()))
+                              ).first()
             now = datetime.now(UTC)
-            if (token is None or token.revoked_at is not None
-                    or (token.expires_at is not None and token.expires_at <= now)
-                    or not token.user.active):
+            loaded = None
+            if (token is not None and token.revoked_at is None
+                    and (token.expires_at is None or token.expires_at > now)):
+                loaded = _principal(s, token.user_id, scopes=frozenset(token.scopes),
+                                    via="token")
+            if loaded is None:
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+            found = loaded[0]
             if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
-                token.last_used_at = now
-            found = _user_principal(s, token.user, scopes=frozenset(token.scopes), via="token")
+                # at most one write per token per 5 minutes, not one per request
+                s.execute(update(ApiToken).where(ApiToken.id == token.id)
+                          .values(last_used_at=now))
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                user = s.get(User, session.uid)
-                if (user is not None and user.active
-                        and password_fingerprint(user.password_hash) == session.fp):
-                    found = _user_principal(s, user)
+                loaded = _principal(s, session.uid)
+                if loaded is not None and loaded[1] == session.fp:
+                    found = loaded[0]
     request.state.principal = found
     return found
 

@@ -63,7 +63,7 @@ def plan_page(request: Request, who: PlanReader) -> Response:
         plan, saved, error = None, None, None
         if who.can(Perm.PLANS_RUN):
             try:
-                plan = services.run_plan(request.app, s, inputs, today(request))
+                plan = services.run_plan(request.app, s, inputs, today(request), preview=True)
             except (InputError, ValueError) as exc:
                 error = str(exc)
         elif latest is not None:
@@ -103,7 +103,8 @@ def plan_submit(request: Request, who: Planner,
                                        if k != "budget"}
             inputs = services.apply_what_if(base, what)
             check_bounds(inputs)
-            plan = services.run_plan(request.app, s, inputs, today(request))
+            plan = services.run_plan(request.app, s, inputs, today(request),
+                                     preview=action == "preview")
         except (InputError, ValueError) as exc:
             error, inputs = str(exc), base
         if plan is not None and action == "save":

@@ -68,8 +68,9 @@ def org_id(app: FastAPI, s: DbSession) -> int:
 def data_version(s: DbSession) -> tuple[int, int]:
     from gputeam.store.schema import AuditEntry, Person
 
-    return (s.scalar(select(func.max(AuditEntry.id))) or 0,
-            s.scalar(select(func.count(Person.id))) or 0)
+    row = s.execute(select(select(func.max(AuditEntry.id)).scalar_subquery(),
+                           select(func.count(Person.id)).scalar_subquery())).one()
+    return (row[0] or 0, row[1] or 0)
 
 
 # ---------------------------------------------------------------- plan inputs
@@ -155,11 +156,19 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = 32) -> N
         cache[key] = value
 
 
-def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date) -> Any:
-    """Plan the live team against ``inputs``. Raises InputError for bad inputs."""
+#: Monte Carlo runs for a what-if preview (a saved plan gets the planner's default).
+PREVIEW_RISK_RUNS = 200
+
+
+def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date,
+             preview: bool = False) -> Any:
+    """Plan the live team against ``inputs``. Raises InputError for bad inputs. A
+    ``preview`` (what-if) runs fewer risk simulations so it redraws quickly."""
     from gputeam.planning import plan
 
     scenario = live_scenario(app, s, inputs, today)
+    if preview:
+        return plan(scenario, catalog(app), today, runs=PREVIEW_RISK_RUNS)
     return plan(scenario, catalog(app), today)
 
 
@@ -175,10 +184,16 @@ def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, tod
 
 def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
     """The newest saved plan as a Plan model and its row, or None."""
-    from gputeam.planning import Plan
-    from gputeam.store.plans import latest_plan as _latest
+    from sqlalchemy.orm import defer
 
-    row = _latest(s, org_id(app, s))
+    from gputeam.planning import Plan
+    from gputeam.store.schema import SavedPlan, SavedScenario
+
+    # the newest plan's row without its (large) JSON; the parsed Plan is cached by id
+    row = s.scalar(select(SavedPlan).options(defer(SavedPlan.plan))
+                   .join(SavedScenario, SavedScenario.id == SavedPlan.scenario_id)
+                   .where(SavedScenario.org_id == org_id(app, s))
+                   .order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
     if row is None:
         return None
     cache = app.state.plan_cache
@@ -206,6 +221,19 @@ def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
         data["plan"]["computed_for"] = latest[1].computed_for.isoformat()
     _remember(cache, key, data)
     return data
+
+
+def dashboard_json(app: FastAPI, s: DbSession, today: date) -> bytes:
+    """The dashboard serialised once per data version (it lists every expiring
+    certificate, so it can be large)."""
+    import json
+
+    data = dashboard_data(app, s, today)
+    key = ("dashboard.json", id(data))
+    cache = app.state.plan_cache
+    if key not in cache:
+        _remember(cache, key, (data, json.dumps(data, separators=(",", ":")).encode()))
+    return cache[key][1]  # type: ignore[no-any-return]
 
 
 def gpus_peak(inputs: dict[str, Any]) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import Field
 
 from gputeam import store
@@ -45,10 +45,12 @@ class PlanIn(Body):
 
 
 @router.get("/dashboard", tags=["dashboard"], summary="Coverage, compliance, expiries, "
-            "bus factor, headcount and cost")
-def get_dashboard(request: Request, who: Viewer) -> dict[str, Any]:
+            "bus factor, headcount and cost", response_class=Response,
+            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
+def get_dashboard(request: Request, who: Viewer) -> Response:
     with db(request).session() as s:
-        return services.dashboard_data(request.app, s, today(request))
+        return Response(services.dashboard_json(request.app, s, today(request)),
+                        media_type="application/json")
 
 
 @router.get("/plans/inputs", tags=["plans"], summary="The saved fleet scenario of the live team")
@@ -98,9 +100,9 @@ def check_bounds(inputs: dict[str, Any]) -> None:
         raise InputError(problems)
 
 
-def plan_or_422(request: Request, s: Any, inputs: dict[str, Any]) -> Any:
+def plan_or_422(request: Request, s: Any, inputs: dict[str, Any], preview: bool) -> Any:
     try:
-        return services.run_plan(request.app, s, inputs, today(request))
+        return services.run_plan(request.app, s, inputs, today(request), preview=preview)
     except InputError:
         raise
     except (ValueError, OverflowError) as exc:  # accepted by the models, not plannable
@@ -113,7 +115,7 @@ def plan_or_422(request: Request, s: Any, inputs: dict[str, Any]) -> Any:
 def run_plan(request: Request, body: PlanIn, who: Planner) -> dict[str, Any]:
     with db(request).session() as s:
         inputs = merged_inputs(services.plan_inputs(s, services.org_id(request.app, s)), body)
-        plan = plan_or_422(request, s, inputs)
+        plan = plan_or_422(request, s, inputs, preview=not body.save)
         out: dict[str, Any] = {"inputs": inputs, "plan": plan.to_json(), "saved": None}
         if body.save:
             out["saved"] = services.save_plan(request.app, s, inputs, plan, today(request),

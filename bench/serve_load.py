@@ -1,0 +1,305 @@
+"""Load benchmark of `gputeam serve` on loopback, for SQLite and PostgreSQL.
+
+For each engine: a fresh database with --people people (imported through the store's
+roster import, with certifications and a saved plan), a real server (uvicorn, --workers
+processes), then --clients concurrent clients for --duration seconds against the dashboard
+(page and API) and the people API (list and detail). Prints p50 / p95 / p99 latency and
+errors per endpoint and overall. Then times the import of --import-rows roster rows.
+
+    python bench/serve_load.py                      # 200 clients, 60 s, 5,000 people
+    python bench/serve_load.py --duration 10 --engines sqlite --import-rows 10000
+
+Targets (issue 4): p99 <= 150 ms with 0 errors; 100,000 roster rows imported in <= 15 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter, defaultdict
+from contextlib import contextmanager
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+SECRET = "bench-secret-" + "b" * 40
+PASSWORD = "bench password"
+TODAY = date(2026, 12, 2)
+DOMAIN_COLUMNS = ("linux", "GPU architecture", "Monitoring and observability")
+
+
+# ---------------------------------------------------------------- data
+def roster_csv(n: int, seed: int = 1) -> bytes:
+    rng = random.Random(seed)
+    lines = ["id,name,email,title,level,experience_months,team," + ",".join(DOMAIN_COLUMNS)]
+    teams = [f"Team {i}" for i in range(1, 21)]
+    for i in range(n):
+        skills = ",".join(str(rng.randint(0, 4)) for _ in DOMAIN_COLUMNS)
+        lines.append(f"e{i:06d},Person {i},p{i}@example.org,Engineer,{rng.randint(1, 5)},"
+                     f"{rng.randint(0, 120)},{rng.choice(teams)},{skills}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def certs_csv(n: int, seed: int = 2) -> bytes:
+    rng = random.Random(seed)
+    lines = ["person,certification,valid_from"]
+    for i in range(n):
+        earned = TODAY - timedelta(days=rng.randint(30, 900))
+        lines.append(f"e{i:06d},nca-aiio,{earned.isoformat()}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+@contextmanager
+def fresh_database(engine: str, pg_url: str, workdir: Path) -> Any:
+    if engine == "sqlite":
+        yield f"sqlite:///{workdir}/bench-{uuid.uuid4().hex[:6]}.db"
+        return
+    import psycopg
+
+    name = f"gputeam_bench_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield pg_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def populate(url: str, people: int) -> dict[str, float]:
+    """Admin user, roster, certifications, and a saved plan (planned on a sample of the
+    team: the planner's optimiser on thousands of people is the lead's benchmark)."""
+    from gputeam import store
+    from gputeam.catalog import load_catalog
+    from gputeam.planning import plan
+    from gputeam.scenario import Fleet
+
+    catalog = load_catalog()
+    db = store.open_database(url)
+    times = {}
+    with db.session() as s:
+        org = store.create_organisation(s, "Bench Corp").id
+        store.create_user(s, "admin", PASSWORD, "admin")
+    t0 = time.perf_counter()
+    with db.session() as s:
+        store.import_roster(s, org, roster_csv(people), filename="roster.csv",
+                            catalog=catalog)
+    times["roster_import_s"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with db.session() as s:
+        store.import_certifications(s, org, certs_csv(people), filename="certs.csv",
+                                    catalog=catalog)
+    times["cert_import_s"] = time.perf_counter() - t0
+    inputs = {"fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 1024}]},
+              "constraints": {"deadline_month": 9}, "horizon_months": 12, "mode": "template"}
+    with db.session() as s:
+        sc = store.team_scenario(s, org, Fleet.model_validate(inputs["fleet"]),
+                                 start=TODAY.replace(day=1), catalog=catalog)
+        sample = sc.model_copy(update={"people": sc.people[:60]})
+        result = plan(sample, catalog, TODAY, runs=200)
+        saved = store.save_scenario(s, org, "live", inputs)
+        store.save_plan(s, saved.id, result.to_json(), TODAY)
+    db.dispose()
+    return times
+
+
+# ---------------------------------------------------------------- server
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def server(url: str, workers: int) -> Any:
+    import httpx
+
+    port = free_port()
+    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--factory", "gputeam.web:create_app_from_env",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+         "--log-level", "warning", "--no-access-log", "--backlog", "4096"],
+        env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/login", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit("server did not start")
+            time.sleep(0.3)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def credentials(base: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A browser session cookie and an API token for the admin."""
+    import httpx
+
+    c = httpx.Client(base_url=base)
+    page = c.get("/login")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+    assert token
+    r = c.post("/login", data={"username": "admin", "password": PASSWORD,
+                               "csrf_token": token.group(1), "next": "/"})
+    assert r.status_code == 303, r.text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', c.get("/account").text)
+    assert csrf
+    r = c.post("/api/v1/tokens", json={"name": "bench", "scopes": ["read"]},
+               headers={"X-CSRF-Token": csrf.group(1)})
+    assert r.status_code == 201, r.text
+    cookies = dict(c.cookies)
+    return cookies, {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+# ---------------------------------------------------------------- load
+async def load(base: str, clients: int, duration: float, think: float, people: int,
+               cookies: dict[str, str], auth: dict[str, str]) -> dict[str, list[Any]]:
+    import httpx
+
+    results: dict[str, list[Any]] = defaultdict(list)  # endpoint -> [latency or error]
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
+        ids = [int(p["id"]) for p in (await http.get(
+            "/api/v1/people", params={"limit": 1000}, headers=auth)).json()]
+        stop = time.monotonic() + duration
+
+        async def client(n: int) -> None:
+            rng = random.Random(n)
+            i = n
+            while time.monotonic() < stop:
+                i += 1
+                kind = ("dashboard page", "dashboard api", "people list",
+                        "person detail")[i % 4]
+                t0 = time.perf_counter()
+                try:
+                    if kind == "dashboard page":
+                        r = await http.get("/", cookies=cookies)
+                    elif kind == "dashboard api":
+                        r = await http.get("/api/v1/dashboard", headers=auth)
+                    elif kind == "people list":
+                        r = await http.get("/api/v1/people", headers=auth, params={
+                            "limit": 50, "offset": rng.randrange(0, max(people - 50, 1))})
+                    else:
+                        r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
+                    ok = r.status_code == 200
+                    results[kind].append(time.perf_counter() - t0 if ok
+                                         else f"HTTP {r.status_code}")
+                except httpx.HTTPError as exc:
+                    results[kind].append(type(exc).__name__)
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+
+        await asyncio.gather(*(client(n) for n in range(clients)))
+    return results
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def report(engine: str, results: dict[str, list[Any]], duration: float) -> None:
+    print(f"\n== {engine}: latency in ms ==")
+    print(f"{'endpoint':<16}{'requests':>10}{'req/s':>8}{'p50':>8}{'p95':>8}{'p99':>8}"
+          f"{'errors':>8}")
+    every: list[float] = []
+    errors_total = 0
+    for kind in sorted(results):
+        lat = [v for v in results[kind] if isinstance(v, float)]
+        errs = [v for v in results[kind] if not isinstance(v, float)]
+        every += lat
+        errors_total += len(errs)
+        print(f"{kind:<16}{len(results[kind]):>10}{len(results[kind]) / duration:>8.0f}"
+              f"{pct(lat, 50) * 1000:>8.0f}{pct(lat, 95) * 1000:>8.0f}"
+              f"{pct(lat, 99) * 1000:>8.0f}{len(errs):>8}")
+        if errs:
+            print(f"{'':<16}errors: {dict(Counter(errs))}")
+    n = sum(len(v) for v in results.values())
+    print(f"{'all':<16}{n:>10}{n / duration:>8.0f}{pct(every, 50) * 1000:>8.0f}"
+          f"{pct(every, 95) * 1000:>8.0f}{pct(every, 99) * 1000:>8.0f}{errors_total:>8}")
+
+
+def time_import(engine: str, pg_url: str, rows: int, workdir: Path) -> None:
+    from gputeam import store
+    from gputeam.catalog import load_catalog
+
+    data = roster_csv(rows, seed=7)
+    catalog = load_catalog()
+    with fresh_database(engine, pg_url, workdir) as url:
+        db = store.open_database(url)
+        with db.session() as s:
+            org = store.create_organisation(s, "Import Corp").id
+        t0 = time.perf_counter()
+        with db.session() as s:
+            rep = store.import_roster(s, org, data, filename="big.csv", catalog=catalog)
+        elapsed = time.perf_counter() - t0
+        db.dispose()
+    print(f"import {rows:,} roster rows on {engine}: {elapsed:.1f} s "
+          f"({rep.created:,} created, {rep.skill_ratings:,} skill ratings)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--duration", type=float, default=60, help="seconds of load per engine")
+    ap.add_argument("--clients", type=int, default=200)
+    ap.add_argument("--people", type=int, default=5000)
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean pause between a client's requests, seconds (0: closed loop)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--engines", default="sqlite,postgresql")
+    ap.add_argument("--pg-url", default=os.environ.get(
+        "GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"))
+    ap.add_argument("--import-rows", type=int, default=100_000,
+                    help="roster rows for the import timing (0: skip)")
+    args = ap.parse_args()
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    print(f"gputeam serve load: {args.clients} clients, {args.duration:g} s, "
+          f"{args.people:,} people, {args.workers} worker(s), think {args.think:g} s, "
+          f"{os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        for engine in engines:
+            with fresh_database(engine, args.pg_url, workdir) as url:
+                times = populate(url, args.people)
+                print(f"\n[{engine}] populated: roster {times['roster_import_s']:.1f} s, "
+                      f"certifications {times['cert_import_s']:.1f} s")
+                with server(url, args.workers) as base:
+                    cookies, auth = credentials(base)
+                    asyncio.run(load(base, 4, 3, 0, args.people, cookies, auth))  # warm up
+                    cpu0 = time.process_time()
+                    results = asyncio.run(load(base, args.clients, args.duration, args.think,
+                                               args.people, cookies, auth))
+                    client_cpu = time.process_time() - cpu0
+                report(engine, results, args.duration)
+                print(f"(load generator used {client_cpu:.1f} CPU s of the machine's "
+                      f"{args.duration * (os.cpu_count() or 1):.0f})")
+        if args.import_rows:
+            print()
+            for engine in engines:
+                time_import(engine, args.pg_url, args.import_rows, workdir)
+
+
+if __name__ == "__main__":
+    main()
