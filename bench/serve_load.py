@@ -3,8 +3,11 @@
 For each engine: a fresh database with --people people (imported through the store's
 roster import, with certifications and a saved plan), a real server (uvicorn, --workers
 processes), then --clients concurrent clients for --duration seconds against the dashboard
-(page and API) and the people API (list and detail). Prints p50 / p95 / p99 latency and
-errors per endpoint and overall. Then times the import of --import-rows roster rows.
+(page and API) and the people API (list and detail). Each client pauses --think seconds
+on average between requests, like a person using the app; --think 0 makes it a closed
+loop that measures the server's capacity instead (then latency = clients / throughput).
+Prints p50 / p95 / p99 latency and errors per endpoint and overall. Then times the import
+of --import-rows roster rows.
 
     python bench/serve_load.py                      # 200 clients, 60 s, 5,000 people
     python bench/serve_load.py --duration 10 --engines sqlite --import-rows 10000
@@ -265,8 +268,9 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=60, help="seconds of load per engine")
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--people", type=int, default=5000)
-    ap.add_argument("--think", type=float, default=0.0,
-                    help="mean pause between a client's requests, seconds (0: closed loop)")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="mean pause between a client's requests, seconds (uniform 0-2x): "
+                    "200 people using the app; 0 = closed loop, which measures capacity")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--engines", default="sqlite,postgresql")
     ap.add_argument("--pg-url", default=os.environ.get(
