@@ -102,8 +102,10 @@ def test_every_command_has_an_example() -> None:
 
 
 def _example_command_lines() -> list[str]:
+    """`gputeam ...` lines of the shell examples in docs/commands.md and README.md."""
     lines = []
-    for block in re.findall(r"```sh\n(.*?)```", COMMANDS_MD, re.S):
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for block in re.findall(r"```sh\n(.*?)```", COMMANDS_MD + readme, re.S):
         for line in block.replace("\\\n", " ").splitlines():
             if "gputeam " not in line:
                 continue
@@ -115,7 +117,8 @@ def _example_command_lines() -> list[str]:
 
 @pytest.mark.parametrize("line", _example_command_lines())
 def test_command_examples_parse(line: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every example in docs/commands.md names real commands and options with valid values
+    """Every example in docs/commands.md and the README names real commands and options
+    with valid values
     (parsed by the real command, not run; the files it names exist, empty, in a temp dir)."""
     args = shlex.split(line)[1:]
     monkeypatch.chdir(tmp_path)
@@ -186,6 +189,23 @@ def _yaml_block(text: str) -> str:
     m = re.search(r"```yaml\n(.*?)```", text, re.S)
     assert m, "no ```yaml block"
     return m.group(1)
+
+
+def test_scenario_doc_error_example_is_real() -> None:
+    """The error output shown in docs/scenario.md is what gputeam says for the annotated
+    example with those two mistakes."""
+    from gputeam.errors import ScenarioError
+    from gputeam.scenario import load_scenario_text
+
+    bad = _yaml_block(SCENARIO_MD).replace("horizon_months:", "horizon_month:").replace(
+        "infiniband: 1}", "infiniband: 7}")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(bad, "lab.yaml")
+    shown = re.search(r"```text\n(.*?)```", SCENARIO_MD, re.S)
+    assert shown is not None
+    lines = [ln.strip() for ln in shown.group(1).splitlines()]
+    assert lines[0] == f"error: {len(info.value.problems)} problem(s) in the scenario"
+    assert sorted(str(p) for p in info.value.problems) == sorted(lines[1:])
 
 
 def test_scenario_doc_example_plans() -> None:
