@@ -125,7 +125,8 @@ def test_plan_run_save_dashboard_and_adopt(app: Any, world: World) -> None:
     assert c.get("/api/v1/plans/latest").status_code == 404
     dash = c.get("/api/v1/dashboard").json()
     assert dash["headcount"] == 3 and dash["plan"] is None
-    assert dash["expiring"]["90"][0]["person"] == "p1"  # expires 2027-01-15
+    assert dash["expiring"][0]["person"] == "p1"  # expires 2027-01-15, in 44 days
+    assert dash["expiring_counts"] == {"30": 0, "60": 1, "90": 1}
     assert {r["domain"]: r["people"] for r in dash["bus_factor"]}["linux"] == 3
 
     body = {"fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 256}]},

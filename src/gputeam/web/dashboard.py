@@ -46,23 +46,20 @@ def valid_cert_ids(person: Person, catalog: Catalog, today: date) -> set[str]:
             if cert_status(cert_expiry(h, catalog), today) != "expired"}
 
 
-def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> dict[int, list]:
-    """Certifications expiring within 30 / 60 / 90 days (each window includes the shorter)."""
-    out: dict[int, list[dict[str, Any]]] = {d: [] for d in EXPIRY_WINDOWS}
+def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[dict[str, Any]]:
+    """Certifications expiring within the longest window (90 days), soonest first; each
+    row has ``days`` left, so the 30- and 60-day lists are its prefixes."""
+    rows: list[dict[str, Any]] = []
     horizon = today + timedelta(days=max(EXPIRY_WINDOWS))
     for p in people:
         for h in p.certifications:
             exp = cert_expiry(h, catalog)
             if exp is None or exp < today or exp > horizon:
                 continue
-            row = {"person": p.id, "name": p.name, "certification": h.id,
-                   "expires": exp.isoformat(), "days": (exp - today).days}
-            for d in EXPIRY_WINDOWS:
-                if exp <= today + timedelta(days=d):
-                    out[d].append(row)
-    for rows in out.values():
-        rows.sort(key=lambda r: (r["days"], r["name"]))
-    return out
+            rows.append({"person": p.id, "name": p.name, "certification": h.id,
+                         "expires": exp.isoformat(), "days": (exp - today).days})
+    rows.sort(key=lambda r: (r["days"], r["name"]))
+    return rows
 
 
 def bus_factor(people: tuple[Person, ...], catalog: Catalog) -> list[dict[str, Any]]:
@@ -130,6 +127,7 @@ def annual_cost(people: tuple[Person, ...], catalog: Catalog) -> float:
 def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -> dict[str, Any]:
     """The dashboard as one JSON-ready dict."""
     people = scenario.people
+    soon = expiring(people, catalog, today)
     out: dict[str, Any] = {
         "organisation": scenario.organisation,
         "today": today.isoformat(),
@@ -137,7 +135,9 @@ def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -
         "headcount": len(people),
         "annual_salary_cost": annual_cost(people, catalog),
         "by_role": dict(sorted(Counter(p.role or "(none)" for p in people).items())),
-        "expiring": {str(d): rows for d, rows in expiring(people, catalog, today).items()},
+        "expiring": soon,
+        "expiring_counts": {str(d): sum(1 for r in soon if r["days"] <= d)
+                            for d in EXPIRY_WINDOWS},
         "bus_factor": bus_factor(people, catalog),
         "plan": None,
     }
