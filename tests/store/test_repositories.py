@@ -253,3 +253,27 @@ def test_token_use_is_recorded_at_most_every_few_minutes(db: Database, org_id: i
         assert t is not None and t.last_used_at == T0
         t = verify_token(s, secret, now=T0 + timedelta(minutes=10))
         assert t is not None and t.last_used_at == T0 + timedelta(minutes=10)
+
+
+def test_links_to_missing_or_foreign_records_are_refused(db: Database, org_id: int) -> None:
+    from gputeam.store import create_organisation
+
+    with db.session() as s:
+        other = create_organisation(s, "Other").id
+        foreign = create_team(s, other, "Theirs").id
+        pid = add_person(s, org_id, key="p1", name="Ana").id
+        u = create_user(s, "mia", "password123", "manager")
+    for attempt in (
+        lambda s: add_person(s, org_id, key="p2", name="Bo", team_id=foreign),
+        lambda s: update_person(s, pid, {"team_id": foreign}),
+        lambda s: add_person(s, org_id, key="p3", name="Cy", team_id=999_999),
+        lambda s: create_user(s, "x", "password123", "viewer", person_id=999_999),
+        lambda s: create_user(s, "y", "password123", "manager", team_ids=[999_999]),
+        lambda s: set_user_teams(s, u.id, [999_999]),
+        lambda s: update_user(s, u.id, person_id=999_999),
+    ):
+        with pytest.raises(InputError), db.session() as s:
+            attempt(s)
+    with db.session() as s:
+        assert [p.key for p in list_people(s, org_id)] == ["p1"]
+        assert get_person(s, pid).team_id is None

@@ -57,6 +57,7 @@ def create_user(session: Session, username: str, password: str, role: str, *,
         raise refused("username", "must not be empty", username)
     if get_user_by_username(session, username) is not None:
         raise refused("username", "already taken", username)
+    _check_links(session, person_id, team_ids := list(team_ids))
     user = User(username=username, password_hash=hash_password(password), role=role,
                 person_id=person_id)
     session.add(user)
@@ -66,6 +67,15 @@ def create_user(session: Session, username: str, password: str, role: str, *,
     session.flush()
     audit.record(session, actor, "create", "user", user.id, None, audit.snapshot(user))
     return user
+
+
+def _check_links(session: Session, person_id: int | None, team_ids: Iterable[int]) -> None:
+    from gputeam.store.people import get_person, get_team
+
+    if person_id is not None:
+        get_person(session, person_id)
+    for team_id in team_ids:
+        get_team(session, team_id)
 
 
 def authenticate(session: Session, username: str, password: str, *,
@@ -114,6 +124,7 @@ def update_user(session: Session, user_id: int, *, role: str | None = None,
                 active: bool | None = None, person_id: int | None = None,
                 password: str | None = None, actor: str | None = None) -> User:
     user = get_user(session, user_id)
+    _check_links(session, person_id, ())
     before = audit.snapshot(user)
     if role is not None:
         if role not in ROLES:
@@ -137,13 +148,14 @@ def set_user_teams(session: Session, user_id: int, team_ids: Iterable[int], *,
                    actor: str | None = None) -> None:
     """Replace the user's team memberships (the teams a manager manages)."""
     get_user(session, user_id)
+    _check_links(session, None, team_ids := sorted(set(team_ids)))
     before = user_team_ids(session, user_id)
     session.execute(delete(TeamMembership).where(TeamMembership.user_id == user_id))
-    for team_id in sorted(set(team_ids)):
+    for team_id in team_ids:
         session.add(TeamMembership(user_id=user_id, team_id=team_id))
     session.flush()
     audit.record(session, actor, "update", "user_teams", user_id, {"teams": before},
-                 {"teams": sorted(set(team_ids))})
+                 {"teams": team_ids})
 
 
 def user_team_ids(session: Session, user_id: int) -> list[int]:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Literal
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import exists, select
+from sqlalchemy.orm import Session, aliased, joinedload
 
 from gputeam.catalog import Catalog
 from gputeam.store import audit
@@ -109,23 +109,17 @@ def expiring_certifications(session: Session, today: date, within_days: int, *,
     """Certifications of active people whose ``valid_until`` falls within ``within_days``
     from ``today`` (and, with ``include_expired``, those already expired), soonest first.
     A certification superseded by a later one of the same id is left out."""
+    later = aliased(CertificationHeld)
+    renewed = exists().where(later.person_id == CertificationHeld.person_id,
+                             later.cert_id == CertificationHeld.cert_id,
+                             later.valid_from > CertificationHeld.valid_from)
     q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
          .options(joinedload(CertificationHeld.person))
          .where(Person.active.is_(True), CertificationHeld.valid_until.is_not(None),
-                CertificationHeld.valid_until <= today + timedelta(days=within_days)))
+                CertificationHeld.valid_until <= today + timedelta(days=within_days),
+                ~renewed))
     if not include_expired:
         q = q.where(CertificationHeld.valid_until >= today)
     if org_id is not None:
         q = q.where(Person.org_id == org_id)
-    rows = session.scalars(q.order_by(CertificationHeld.valid_until, CertificationHeld.id)).all()
-    if not rows:
-        return rows
-    # drop renewed ones: a later certificate of the same id for the same person
-    pids = {r.person_id for r in rows}
-    latest: dict[tuple[int, str], date] = {}
-    for pid, cid, vf in session.execute(
-            select(CertificationHeld.person_id, CertificationHeld.cert_id,
-                   CertificationHeld.valid_from)
-            .where(CertificationHeld.person_id.in_(pids))):
-        latest[pid, cid] = max(vf, latest.get((pid, cid), vf))
-    return [r for r in rows if latest[r.person_id, r.cert_id] == r.valid_from]
+    return session.scalars(q.order_by(CertificationHeld.valid_until, CertificationHeld.id)).all()

@@ -100,12 +100,18 @@ def _check_person(values: Mapping[str, Any]) -> None:
             raise refused(f"person.{name}", "must not be empty", values[name])
 
 
+def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
+    if team_id is not None and get_team(session, team_id).org_id != org_id:
+        raise refused("person.team_id", "team of another organisation", team_id)
+
+
 def add_person(session: Session, org_id: int, *, key: str, name: str,
                actor: str | None = None, **fields: Any) -> Person:
     """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
     values = {"key": key, "name": name, **fields}
     _check_person(values)
     get_organisation(session, org_id)
+    _check_team(session, org_id, values.get("team_id"))
     if get_person_by_key(session, org_id, key) is not None:
         raise refused("person.key", "a person with this id exists", key)
     person = Person(org_id=org_id, **values)
@@ -119,6 +125,7 @@ def update_person(session: Session, person_id: int, changes: Mapping[str, Any], 
                   actor: str | None = None) -> Person:
     _check_person(changes)
     person = get_person(session, person_id)
+    _check_team(session, person.org_id, changes.get("team_id"))
     if "key" in changes and changes["key"] != person.key and \
             get_person_by_key(session, person.org_id, changes["key"]) is not None:
         raise refused("person.key", "a person with this id exists", changes["key"])
