@@ -33,7 +33,10 @@ _EXPORTS = {
     "Problem": "gputeam.errors",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "__version__", "Catalog", "CatalogError", "InputError", "Plan", "Problem", "Scenario",
+    "ScenarioError", "article_roi", "load_catalog", "load_example", "load_scenario", "plan",
+]
 
 if TYPE_CHECKING:
     from gputeam.catalog import Catalog, load_catalog

@@ -83,11 +83,21 @@ def problems_from_validation(
     """Turn a pydantic ValidationError into Problems with lines and hints."""
     import difflib
 
+    from gputeam.errors import FieldConflicts
+
     problems = []
     for err in exc.errors(include_url=False):
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, FieldConflicts):
+            base = tuple(err["loc"])
+            for sub, message, found in cause.conflicts:
+                full = (*base, *sub)
+                problems.append(Problem(path=_dotted(full), message=message, found=found,
+                                        file=file, line=line_for(full, lines)))
+            continue
         loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
         loc = tuple(x for x in loc if x not in {"tagged-union", "lax-or-strict", "json-or-python"})
-        path = ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
+        path = _dotted(loc)
         found = None if err["type"] == "missing" else _short(err.get("input"))
         hint = None
         message = err["msg"]
@@ -105,6 +115,10 @@ def problems_from_validation(
         problems.append(Problem(path=path, message=message, found=found, expected=expected,
                                 file=file, line=line_for(loc, lines), hint=hint))
     return problems
+
+
+def _dotted(loc: Sequence[str | int]) -> str:
+    return ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
 
 
 def _expected(err: Any) -> str | None:

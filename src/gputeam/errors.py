@@ -54,3 +54,13 @@ class CatalogError(InputError):
 
 class ScenarioError(InputError):
     kind = "scenario"
+
+
+class FieldConflicts(ValueError):
+    """Raised inside model validators for checks that span fields: each conflict names the
+    field it is about, so the error can point at that field (and its line) rather than at
+    the whole document. ``conflicts`` holds (path, message, found) triples."""
+
+    def __init__(self, conflicts: Sequence[tuple[tuple[str | int, ...], str, str | None]]) -> None:
+        self.conflicts = tuple(conflicts)
+        super().__init__("; ".join(f"{'.'.join(map(str, p))}: {m}" for p, m, _ in self.conflicts))

@@ -43,23 +43,24 @@ def merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
     """Patch catalog data: keyed entries are added or updated field by field."""
     out = copy.deepcopy(dict(base))
     for section, value in extra.items():
-        if section in KEYED:
+        if section in KEYED and isinstance(value, list):
             key = KEYED[section]
-            entries = {e[key]: e for e in out.get(section, [])}
-            for item in value or []:
-                if isinstance(item, Mapping) and key in item and item[key] in entries:
-                    entries[item[key]] = _deep_update(entries[item[key]], item)
-                elif isinstance(item, Mapping) and key in item:
-                    entries[item[key]] = dict(item)
-                else:
-                    entries[f"<entry without {key}>#{len(entries)}"] = item
+            entries: dict[Any, Any] = {e[key]: e for e in out.get(section, [])}
+            for i, item in enumerate(value):
+                ident = item.get(key) if isinstance(item, Mapping) else None
+                if isinstance(ident, str | int) and ident in entries:
+                    entries[ident] = _deep_update(entries[ident], item)
+                elif isinstance(ident, str | int):
+                    entries[ident] = dict(item)
+                else:  # no usable id: keep it so validation reports the entry
+                    entries[f"<entry {i} without a valid {key}>"] = item
             out[section] = list(entries.values())
-        elif section in APPENDED:
-            out[section] = [*out.get(section, []), *(value or [])]
+        elif section in APPENDED and isinstance(value, list):
+            out[section] = [*out.get(section, []), *value]
         elif section in PATCHED and isinstance(value, Mapping):
             out[section] = _deep_update(out.get(section, {}), value)
         else:
-            out[section] = value  # unknown section: validation reports it
+            out[section] = value  # wrong shape or unknown section: validation reports it
     return out
 
 
@@ -79,21 +80,24 @@ def build(raw: Mapping[str, Any], file: str | None = None) -> Catalog:
             continue
         if section in KEYED and isinstance(value, list):
             key = KEYED[section]
-            data[section] = {
-                (e.get(key, i) if isinstance(e, Mapping) else i): e for i, e in enumerate(value)
-            }
+            data[section] = {}
+            for i, e in enumerate(value):
+                ident = e.get(key) if isinstance(e, Mapping) else None
+                data[section][ident if isinstance(ident, str | int) else f"#{i}"] = e
         else:
             data[section] = value
     try:
         return Catalog.model_validate(data)
     except ValidationError as exc:
-        problems = []
-        for err in exc.errors(include_url=False):
-            loc = ".".join(str(x) for x in err["loc"])
-            problems.append(Problem(path=loc, message=err["msg"], file=file,
-                                    found=None if err["type"] == "missing"
-                                    else repr(err.get("input"))[:60]))
-        raise CatalogError(problems) from None
+        import dataclasses
+        import re
+
+        from gputeam._yaml import problems_from_validation
+
+        # levels are keyed by number: show 'levels.6.number', not a list index 'levels[6]'
+        raise CatalogError([
+            dataclasses.replace(p, path=re.sub(r"^levels\[(\d+)\]", r"levels.\1", p.path))
+            for p in problems_from_validation(exc, {}, file)]) from None
 
 
 @cache

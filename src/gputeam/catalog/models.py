@@ -1,8 +1,8 @@
 """Catalog models: the data behind every default, each entry with its source.
 
-Nothing here imports the rest of gputeam. Every entry carries ``source`` (where the figure
-comes from, e.g. ``article §4`` or a vendor page) and ``as_of`` (when it was true). Values
-that nobody has published are ``None``, never invented.
+Nothing here imports the rest of gputeam but its shared error types. Every entry carries
+``source`` (where the figure comes from, e.g. ``article §4`` or a vendor page) and ``as_of``
+(when it was true). Values that nobody has published are ``None``, never invented.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from gputeam.errors import FieldConflicts
 
 Proficiency = int  # 0 none, 1 aware, 2 working, 3 proficient, 4 expert
 PROFICIENCY_NAMES = ("none", "aware", "working", "proficient", "expert")
@@ -261,40 +263,54 @@ class Catalog(BaseModel):
 
     @model_validator(mode="after")
     def _references(self) -> Catalog:
-        problems: list[str] = []
+        problems: list[tuple[tuple[str | int, ...], str, str | None]] = []
+
+        def unknown(path: tuple[str | int, ...], what: str, value: str) -> None:
+            problems.append((path, f"unknown {what} {value!r}", repr(value)))
+
         for c in self.courses.values():
-            problems += [f"course {c.id}: unknown domain {g.domain!r}"
-                         for g in c.grants if g.domain not in self.domains]
+            for i, g in enumerate(c.grants):
+                if g.domain not in self.domains:
+                    unknown(("courses", c.id, "grants", i, "domain"), "skill domain", g.domain)
         for cert in self.certifications.values():
-            problems += [f"certification {cert.id}: unknown prerequisite {p!r}"
-                         for p in cert.prerequisites if p not in self.certifications]
-            problems += [f"certification {cert.id}: unknown domain {g.domain!r}"
-                         for g in cert.grants if g.domain not in self.domains]
+            for i, pre in enumerate(cert.prerequisites):
+                if pre not in self.certifications:
+                    unknown(("certifications", cert.id, "prerequisites", i), "certification", pre)
+            for i, g in enumerate(cert.grants):
+                if g.domain not in self.domains:
+                    unknown(("certifications", cert.id, "grants", i, "domain"), "skill domain",
+                            g.domain)
         for p in self.paths.values():
-            problems += [f"path {p.id}: unknown course {c!r}"
-                         for c in p.courses if c not in self.courses]
+            for i, course in enumerate(p.courses):
+                if course not in self.courses:
+                    unknown(("paths", p.id, "courses", i), "course", course)
             if p.exam not in self.certifications:
-                problems.append(f"path {p.id}: unknown exam {p.exam!r}")
+                unknown(("paths", p.id, "exam"), "certification", p.exam)
         for r in self.roles.values():
-            problems += [f"role {r.id}: unknown domain {n.domain!r}"
-                         for n in r.domains if n.domain not in self.domains]
+            for i, n in enumerate(r.domains):
+                if n.domain not in self.domains:
+                    unknown(("roles", r.id, "domains", i, "domain"), "skill domain", n.domain)
             if r.level_min > r.level_max:
-                problems.append(f"role {r.id}: level_min above level_max")
+                problems.append((("roles", r.id, "level_min"), "above level_max", str(r.level_min)))
         for t in self.templates.values():
-            problems += [f"template {t.id}: unknown role {s.role!r}"
-                         for s in t.slots if s.role not in self.roles]
+            for i, s in enumerate(t.slots):
+                if s.role not in self.roles:
+                    unknown(("templates", t.id, "slots", i, "role"), "role", s.role)
             for role, certs in t.certifications.items():
                 if role not in self.roles:
-                    problems.append(f"template {t.id}: unknown role {role!r}")
-                problems += [f"template {t.id}: unknown certification {c!r}"
-                             for group in certs for c in group if c not in self.certifications]
-        for tr in self.transitions:
+                    unknown(("templates", t.id, "certifications", role), "role", role)
+                for group in certs:
+                    for cid in group:
+                        if cid not in self.certifications:
+                            unknown(("templates", t.id, "certifications", role), "certification",
+                                    cid)
+        for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
-                problems.append(f"transition {tr.background}: unknown domain {tr.domain!r}")
+                unknown(("transitions", i, "domain"), "skill domain", tr.domain)
         if set(self.levels) != {1, 2, 3, 4, 5}:
-            problems.append("levels must be exactly 1-5")
+            problems.append((("levels",), "levels must be exactly 1-5", str(sorted(self.levels))))
         if problems:
-            raise ValueError("; ".join(problems))
+            raise FieldConflicts(problems)
         return self
 
     def level_for_salary(self, salary: float) -> int:

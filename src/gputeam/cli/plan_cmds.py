@@ -61,15 +61,32 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all (a temporary file renamed into place),
+    with the permissions a new file would get under the user's umask."""
     import os
     import tempfile
 
-    path = path.resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    target = path.expanduser()
+    if target.is_dir():
+        raise _bad("--out", "is a directory", found=str(path), expected="a file path")
+    parent = target.parent.resolve() if str(target.parent) else Path.cwd()
+    if not parent.is_dir():
+        raise _bad("--out", "its directory does not exist", found=str(path.parent),
+                   expected="an existing directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
+    except OSError as exc:
+        raise _bad("--out", f"cannot write there: {exc.strerror}", found=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(tmp, path)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, parent / target.name)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise _bad("--out", f"cannot write: {exc.strerror}", found=str(path)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

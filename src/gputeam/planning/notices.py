@@ -50,6 +50,11 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
     if c.budget is not None and costs.horizon > c.budget:
         yield Warning(code="over-budget", message=f"the plan costs {costs.horizon:,.0f} over the "
                       f"horizon, above the budget of {c.budget:,.0f}")
+    if scenario.currency != "USD" and scenario.usd_rate is None:
+        yield Warning(code="currency-not-converted",
+                      message=f"currency is {scenario.currency} but no usd_rate is given: the "
+                      "catalog's US-dollar figures (salary bands, prices, contractor rate) are "
+                      f"shown unconverted as {scenario.currency}; set usd_rate to convert them")
     # The article's own contradictions, where they touch this plan.
     peak = max(scenario.fleet.peak_gpus, 1)
     other = "lean" if scenario.mode == "template" else "template"

@@ -27,6 +27,10 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     (the greedy baseline). ``runs`` Monte Carlo runs (0: no risk section) from ``seed``
     simulate the plan's risk (:mod:`gputeam.planning.risk`).
     """
+    if scenario.usd_rate is not None:
+        from gputeam.catalog.currency import in_currency
+
+        catalog = in_currency(catalog, scenario.usd_rate)
     target = size(scenario, catalog)
     gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
     cands = candidates(scenario, catalog, target)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import zipfile
 from datetime import date, datetime
 from typing import Any
@@ -79,9 +80,15 @@ def _cell_value(value: Any, kind: str) -> Any:
     return value
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _put(ws: Any, row: int, column: int, value: Any) -> Any:
     """Write a cell; text is always stored as text, never as a formula (a scenario name such as
-    ``=HYPERLINK(...)`` must not run in the reader's spreadsheet)."""
+    ``=HYPERLINK(...)`` must not run in the reader's spreadsheet). Control characters, which
+    XLSX cannot hold, are shown as U+FFFD."""
+    if isinstance(value, str):
+        value = _CONTROL.sub("\ufffd", value)
     cell = ws.cell(row=row, column=column, value=value)
     if isinstance(value, str) and cell.data_type == "f":
         cell.data_type = "s"
@@ -91,11 +98,11 @@ def _put(ws: Any, row: int, column: int, value: Any) -> Any:
 def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str, Any]) -> tuple[int, int]:
     """Write one table from ``row``; return (header row, next free row)."""
     if table.title:
-        ws.cell(row=row, column=1, value=table.title).font = fonts["title"]
+        _put(ws, row, 1, table.title).font = fonts["title"]
         row += 1
     header = row
     for col, column in enumerate(table.columns, start=1):
-        cell = ws.cell(row=row, column=col, value=column.title)
+        cell = _put(ws, row, col, column.title)
         cell.font = fonts["header"]
         cell.fill = fonts["fill"]
     row += 1

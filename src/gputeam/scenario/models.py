@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gputeam.errors import FieldConflicts
+
 Interconnect = Literal["infiniband", "roce", "ethernet"]
 StorageKind = Literal["parallel-fs", "gpudirect-storage", "nfs", "object", "san", "local"]
 Cooling = Literal["air", "liquid"]
@@ -27,7 +29,7 @@ class Model(BaseModel):
 
 class GpuStep(Model):
     month: int = Field(ge=1, description="Plan month (1 = the start month) from which this count holds.")
-    count: int = Field(ge=0, description="GPUs in service from that month on.")
+    count: int = Field(ge=0, le=1_000_000, description="GPUs in service from that month on.")
 
 
 class Fleet(Model):
@@ -143,7 +145,13 @@ class Constraints(Model):
 class Scenario(Model):
     organisation: str = Field(min_length=1, description="Organisation name.")
     start: date = Field(description="First day of plan month 1.")
-    currency: str = Field(default="USD", min_length=3, max_length=3, description="ISO 4217 code.")
+    currency: str = Field(default="USD", min_length=3, max_length=3, description="ISO 4217 code. "
+                          "Your own amounts (salaries, budget, bonuses) are in this currency.")
+    usd_rate: float | None = Field(
+        default=None, gt=0,
+        description="Units of `currency` per US dollar, to convert the catalog's USD figures "
+        "(salary bands, prices, rates). Needed for a currency other than USD; without it the "
+        "catalog's figures are used unconverted and the plan warns.")
     horizon_months: int = Field(default=12, ge=1, le=120, description="Months to plan.")
     mode: Mode = Field(default="template", description="template (article §5) or lean "
                        "(vendor-supported, as in the case studies).")
@@ -157,13 +165,22 @@ class Scenario(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
-        ids = [p.id for p in self.people]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
-            raise ValueError(f"person ids must be unique, repeated: {', '.join(dupes)}")
-        if self.constraints.deadline_month and self.constraints.deadline_month > self.horizon_months:
-            raise ValueError(f"deadline_month {self.constraints.deadline_month} is beyond "
-                             f"horizon_months {self.horizon_months}")
+        conflicts: list[tuple[tuple[str | int, ...], str, str | None]] = []
+        seen: set[str] = set()
+        for i, p in enumerate(self.people):
+            if p.id in seen:
+                conflicts.append((("people", i, "id"), "person id repeated; ids must be unique",
+                                  repr(p.id)))
+            seen.add(p.id)
+        if self.currency == "USD" and self.usd_rate not in (None, 1):
+            conflicts.append((("usd_rate",), "must be 1 (or left out) when currency is USD",
+                              str(self.usd_rate)))
+        deadline = self.constraints.deadline_month
+        if deadline and deadline > self.horizon_months:
+            conflicts.append((("constraints", "deadline_month"),
+                              f"beyond horizon_months ({self.horizon_months})", str(deadline)))
+        if conflicts:
+            raise FieldConflicts(conflicts)
         return self
 
     @property
