@@ -223,3 +223,14 @@ def test_unreadable_xlsx_is_rejected(db: Database, org_id: int) -> None:
     with pytest.raises(ImportRejected) as info, db.session() as s:
         import_roster(s, org_id, b"PK\x03\x04 not really a zip", filename="r.xlsx")
     assert "XLSX" in info.value.problems[0].message
+
+
+def test_mapping_to_an_unknown_field_is_reported(db: Database, org_id: int) -> None:
+    with pytest.raises(ImportRejected) as info, db.session() as s:
+        import_roster(s, org_id, b"Nr;Name;Kenntnisse Linux\n1;A;2\n", filename="m.csv",
+                      mapping={"Nr": "id", "Kenntnisse Linux": "shoe"})
+    assert [(p.line, p.path) for p in info.value.problems] == [(1, "Kenntnisse Linux")]
+    with db.session() as s:
+        import_roster(s, org_id, b"Nr;Name;Kenntnisse Linux\n1;A;2\n", filename="m.csv",
+                      mapping={"Nr": "id", "Kenntnisse Linux": "Linux"})
+        assert current_skills(s, org_id=org_id) != {}

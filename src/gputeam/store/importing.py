@@ -140,7 +140,12 @@ def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tup
             target = None if not target or target == IGNORE else target
             if target is not None and target not in fields and not target.startswith("skill:"):
                 t2 = normalise(target)
-                target = t2 if t2 in fields else aliases.get(t2, target)
+                wanted = target
+                target = t2 if t2 in fields else aliases.get(t2) or (extra(t2) if extra else None)
+                if target is None:
+                    problems.add(1, header, None, f"--map names an unknown field {wanted!r}",
+                                 expected=", ".join(fields),
+                                 hint=_did_you_mean(t2, [*fields, *aliases]))
         elif not header:
             target = None
         elif n in fields:
