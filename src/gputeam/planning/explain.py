@@ -77,13 +77,16 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                                       ready_month=o.ready, reason=why))
 
     hires = []
+    skills: dict[str, str | None] = {}
     for role_id, level, req, count in sorted(d.hires, key=lambda h: (h[2], -h[1], h[0])):
         arrival = req + inst.lead
         role = inst.role_names.get(role_id, role_id)
         need = max(arrival, first_need(inst, role_id, level) or arrival)
         head = (f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
                 f"(arriving in month {arrival})")
-        why = _hire_reason(inst, d, scenario, catalog, slots, role_id, need, chosen, options_by_role)
+        if role_id not in skills:
+            skills[role_id] = missing_skill(scenario, catalog, slots[role_id]) if role_id in slots else None
+        why = _hire_reason(inst, skills[role_id], role_id, need, chosen, options_by_role)
         hires.append(Hire(role=role_id, level=level, count=count, requisition_month=req,
                           arrival_month=arrival, reason=f"{head}: {why}"))
 
@@ -130,8 +133,9 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                            f"(>= {inst.group_min}), saving "
                            f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}")
     unassigned = tuple(p for p in inst.people if p not in chosen)
+    with_options = {o.person for o in inst.options}
     for pid in unassigned:
-        reachable = [o for o in inst.options if o.person == pid]
+        reachable = pid in with_options
         explanation.append(f"{inst.names.get(pid, pid)} keeps their current duties: "
                            + ("the target does not need them in a role they can reach"
                               if reachable else "no target role is reachable within the horizon"))
@@ -156,10 +160,8 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                     details=details)
 
 
-def _hire_reason(inst: Instance, d: Decisions, scenario: Scenario, catalog: Catalog,
-                 slots: Mapping[str, TargetSlot], role_id: str, need: int,
+def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,
                  chosen: Mapping[str, Option], options_by_role: Mapping[str, list[Option]]) -> str:
-    skill = missing_skill(scenario, catalog, slots[role_id]) if role_id in slots else None
     opts = options_by_role.get(role_id, [])
     deadline = inst.deadline
     if not inst.people:

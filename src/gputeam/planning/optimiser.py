@@ -124,6 +124,49 @@ class _Lp:
 
     def solve(self, gap: float, time_limit: float, threads: int | None = None
               ) -> tuple[str, float | None, float | None, list[float]]:
+        """Solve; returns (status, objective, proven relative gap, column values).
+
+        The sourcing LP relaxation is nearly integral (an assignment structure with a few
+        group-discount and hire variables), so: solve the LP (its optimum is a lower bound);
+        if its integer columns are integral, that is the optimum; otherwise fix the integral
+        ones and solve the small MIP left. Its solution is feasible, and its gap to the LP
+        bound is a proven bound on the true gap; only if that exceeds ``gap`` does the full
+        MIP run, started from that solution.
+        """
+        import numpy as np
+
+        t0 = time.perf_counter()
+        integer = np.asarray(self.integer, dtype=bool)
+        lb = np.asarray(self.lb, dtype=np.float64)
+        ub = np.asarray(self.ub, dtype=np.float64)
+        if not integer.any():
+            return self._run(lb, ub, integer, gap, time_limit, threads)
+        status, bound, _, values = self._run(lb, ub, np.zeros_like(integer), gap, time_limit, threads)
+        if status != "optimal" or bound is None:
+            return status, None, None, []
+        v = np.asarray(values)
+        frac = integer & (np.abs(v - np.round(v)) > 1e-6)
+        if not frac.any():
+            v[integer] = np.round(v[integer])
+            return "optimal", bound, 0.0, list(v)
+        fixed = integer & ~frac
+        lb2, ub2 = lb.copy(), ub.copy()
+        lb2[fixed] = ub2[fixed] = np.round(v[fixed])
+        left = max(time_limit - (time.perf_counter() - t0), 0.1)
+        status, obj, _, values = self._run(lb2, ub2, integer, gap, left, threads)
+        if status in ("optimal", "time_limit") and obj is not None:
+            proven = (obj - bound) / max(abs(obj), 1e-9)
+            if proven <= gap:
+                return "optimal", obj, max(proven, 0.0), values
+            start = values
+        else:
+            start = None
+        left = max(time_limit - (time.perf_counter() - t0), 0.1)
+        return self._run(lb, ub, integer, gap, left, threads, start)
+
+    def _run(self, lb: Any, ub: Any, integer: Any, gap: float, time_limit: float,
+             threads: int | None, start: list[float] | None = None
+             ) -> tuple[str, float | None, float | None, list[float]]:
         import highspy
         import numpy as np
 
@@ -139,8 +182,8 @@ class _Lp:
         lp.num_col_ = n
         lp.num_row_ = len(self.rlb)
         lp.col_cost_ = np.asarray(self.cost, dtype=np.float64)
-        lp.col_lower_ = np.asarray(self.lb, dtype=np.float64)
-        lp.col_upper_ = np.asarray(self.ub, dtype=np.float64)
+        lp.col_lower_ = lb
+        lp.col_upper_ = ub
         lp.row_lower_ = np.asarray(self.rlb, dtype=np.float64)
         lp.row_upper_ = np.asarray(self.rub, dtype=np.float64)
         ci = np.asarray(self.ci, dtype=np.int64)
@@ -152,9 +195,16 @@ class _Lp:
         lp.a_matrix_.start_ = starts.astype(np.int32)
         lp.a_matrix_.index_ = np.asarray(self.ri, dtype=np.int32)[order]
         lp.a_matrix_.value_ = np.asarray(self.val, dtype=np.float64)[order]
-        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
-                           for i in self.integer]
+        mip = bool(np.any(integer))
+        if mip:
+            lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
+                               for i in integer]
         h.passModel(lp)
+        if start is not None:
+            sol = highspy.HighsSolution()
+            sol.col_value = list(start)
+            sol.value_valid = True
+            h.setSolution(sol)
         h.run()
         ms = h.getModelStatus()
         info = h.getInfo()
@@ -169,7 +219,7 @@ class _Lp:
             return "infeasible" if ms != highspy.HighsModelStatus.kTimeLimit else "time_limit", \
                 None, None, []
         values = list(h.getSolution().col_value)
-        gap_value = float(info.mip_gap) if any(self.integer) else 0.0
+        gap_value = float(info.mip_gap) if mip else 0.0
         if gap_value > 1e20 or gap_value != gap_value:
             gap_value = 0.0
         return status, float(info.objective_function_value), gap_value, values
@@ -197,7 +247,7 @@ def solve(inst: Instance, *, gap: float = 1e-4, time_limit: float = 30.0, elasti
     slack_cols: dict[str, list[int]] = defaultdict(list)
 
     # upskill options
-    xs = [lp.col(o.cost / scale, 0, 1, True) for o in inst.options]
+    xs = [lp.col((o.cost + o.prefer) / scale, 0, 1, True) for o in inst.options]
     for j, o in enumerate(inst.options):
         budget_flat.append((xs[j], o.flat_cost))
     by_person: dict[str, list[int]] = defaultdict(list)

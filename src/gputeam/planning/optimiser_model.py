@@ -37,6 +37,7 @@ from gputeam.scenario import Scenario
 MENTOR_RATIO = 2  # apprentices per senior mentor (article §6: a junior shadows a senior)
 MAX_DELAY = 6  # months a roadmap may start late when training capacity is limited
 STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
+TIE_BREAK = 1.0  # USD-sized nudge per month of readiness / proficiency step, objective only
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Option:
     training: tuple[int, ...] = ()
     apprentice: tuple[int, ...] = ()
     courses: tuple[str, ...] = ()
+    prefer: float = 0.0  # tie-break only (not money): sooner ready, deeper skills in the role
 
 
 @dataclass(frozen=True)
@@ -255,9 +257,10 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                     if group and it.kind == "course" and it.cost > 0:
                         courses.append(it.ref)
                         course_price.setdefault(it.ref, it.cost)
+                depth = sum(p.skills.get(d, 0) for d in slot.domains)
                 options.append(Option(p.id, role, rm.level_at_ready or slot.level_min, ready, k,
                                       disc, flat, tuple(sorted(training)), tuple(sorted(apprentice)),
-                                      tuple(courses)))
+                                      tuple(courses), TIE_BREAK * (ready - depth)))
                 if k == 0 and not training:
                     break  # nothing to schedule: a later start is never better
     hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}

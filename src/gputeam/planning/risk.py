@@ -49,7 +49,7 @@ SLIP = (0.0, 0.1, 0.5)
 LEAD_SHAPE = 4.0
 DAYS_PER_MONTH = 30.44
 BUS_RUNS = 1000
-CHUNK = 2500
+CHUNK = 250  # runs per batch: small enough that the (runs x units) arrays stay in cache
 SAMPLES = 500
 STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
 
@@ -190,21 +190,62 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
 
 @dataclass
 class Draws:
-    """One chunk of runs: per (run, unit) months ready, leaving and replaced; extra costs."""
+    """One chunk of runs. For the units in a target role (``in_role(x)``, R of them): months
+    ready, on the payroll from and replaced after leaving; for every unit: month leaving
+    (``horizon + 1``: stays). Cost of each run."""
 
-    ready: NDArray[np.int64]
-    leave: NDArray[np.int64]
-    replaced: NDArray[np.int64]
-    start: NDArray[np.int64]
-    cost: NDArray[np.float64]
+    ready: NDArray[np.int64]  # (runs, R)
+    start: NDArray[np.int64]  # (runs, R)
+    replaced: NDArray[np.int64]  # (runs, R)
+    leave: NDArray[np.float32]  # (runs, U), whole months
+    cost: NDArray[np.float64]  # (runs,)
+
+    def head(self, n: int) -> Draws:
+        return Draws(self.ready[:n], self.start[:n], self.replaced[:n], self.leave[:n], self.cost[:n])
 
 
-def _lead(rng: np.random.Generator, lead: int, shape: tuple[int, ...]) -> NDArray[np.int64]:
+def in_role(x: RiskInputs) -> NDArray[np.int64]:
+    import numpy as np
+
+    return np.flatnonzero(x.role >= 0)
+
+
+def lead_cdf(lead: int) -> NDArray[np.float64]:
+    """P(actual lead <= k months) for k = 0, 1, ...: ``ceil(Gamma(4, lead / 4))``, closed form
+    for the integer shape: P(G <= t) = 1 - exp(-t/s) (1 + t/s + (t/s)^2/2 + (t/s)^3/6)."""
     import numpy as np
 
     if lead <= 0:
-        return np.zeros(shape, dtype=np.int64)
-    return np.ceil(rng.gamma(LEAD_SHAPE, lead / LEAD_SHAPE, size=shape)).astype(np.int64)
+        return np.ones(1)
+    scale = lead / LEAD_SHAPE
+    k = np.arange(0, 20 * lead + 10, dtype=np.float64)
+    t = k / scale
+    cdf = 1 - np.exp(-t) * (1 + t + t**2 / 2 + t**3 / 6)
+    cdf[-1] = 1.0
+    return cdf
+
+
+def _lead(rng: np.random.Generator, cdf: NDArray[np.float64], n: int) -> NDArray[np.int64]:
+    import numpy as np
+
+    if len(cdf) == 1:
+        return np.zeros(n, dtype=np.int64)
+    return np.searchsorted(cdf, rng.random(n), side="left").astype(np.int64)
+
+
+def _geometric_failures(rng: np.random.Generator, p: NDArray[np.float64], runs: int,
+                        cap: float = 1e9) -> NDArray[np.float32]:
+    """Failures before the first success, per column of success probability ``p`` (inverse
+    CDF: floor(log U / log(1 - p)), single precision: months and attempts need no more)."""
+    import numpy as np
+
+    inv = np.where(p < 1, 1 / np.log1p(-np.minimum(p, 1 - 1e-12)), 0.0).astype(np.float32)
+    u = rng.random((runs, len(p)), dtype=np.float32)
+    np.subtract(np.float32(1), u, out=u)  # (0, 1]: log never sees 0
+    np.log(u, out=u)
+    np.multiply(u, inv, out=u)
+    np.minimum(u, np.float32(cap), out=u)
+    return np.floor(u, out=u)
 
 
 def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
@@ -212,66 +253,79 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
     import numpy as np
 
     h = x.horizon
-    n_u = len(x.role)
-    shape = (runs, n_u)
+    r_idx = in_role(x)
+    n_r = len(r_idx)
+    cdf = lead_cdf(x.lead)
     extra = np.zeros(runs)
     # exams: failures before the pass, each a wait plus revision, and a fee
-    delay_days = np.zeros(shape)
+    delay = np.zeros((runs, n_r))
     if len(x.exam_unit):
-        fails = rng.geometric(x.exam_pass, size=(runs, len(x.exam_unit))) - 1
-        extra += fails @ x.exam_fee
-        starts = np.flatnonzero(np.r_[True, x.exam_unit[1:] != x.exam_unit[:-1]])
-        per_unit = np.add.reduceat(fails * (x.exam_wait + REVISION_DAYS), starts, axis=1)
-        delay_days[:, x.exam_unit[starts]] = per_unit
+        fails = _geometric_failures(rng, x.exam_pass, runs)
+        extra += fails @ x.exam_fee.astype(np.float32)
+        first = np.flatnonzero(np.r_[True, x.exam_unit[1:] != x.exam_unit[:-1]])
+        per_unit = np.add.reduceat(fails * (x.exam_wait + REVISION_DAYS), first, axis=1)
+        delay[:, np.searchsorted(r_idx, x.exam_unit[first])] = per_unit
     # course slippage stretches the study span; readiness moves if study ends later
-    studying = x.study_days > 0
-    slip = np.zeros(shape)
-    if studying.any():
-        slip[:, studying] = rng.triangular(*SLIP, size=(runs, int(studying.sum()))) * x.study_days[studying]
-    end = x.study_end_days + slip + delay_days
-    end_month = 1 + np.floor(end / DAYS_PER_MONTH).astype(np.int64)
-    ready = np.where(studying, np.maximum(x.ready, end_month), x.ready)
-    # hires: a random lead time from the requisition month
-    start = np.broadcast_to(x.present_from, shape).copy()
-    if x.is_hire.any():
-        arrive = x.requisition[x.is_hire] + _lead(rng, x.lead, (runs, int(x.is_hire.sum())))
-        start[:, x.is_hire] = arrive
-        ready[:, x.is_hire] = arrive
-        # salary runs from the actual arrival, not the planned one
-        shift = np.minimum(arrive, h + 1) - np.minimum(x.ready[x.is_hire], h + 1)
-        extra -= (shift * x.salary_month[x.is_hire]).sum(axis=1)
-    # attrition: a geometric number of months on the payroll
-    p = np.clip(x.hazard, 1e-12, 1.0)
-    stay = rng.geometric(p, size=shape)
-    leave = np.minimum(start + stay, h + 1)
-    in_role = x.role >= 0
-    replaced = np.where(in_role & (leave <= h), leave + _lead(rng, x.lead, shape), h + 1)
-    replaced = np.minimum(replaced, h + 1)
+    ready0 = x.ready[r_idx]
+    study = x.study_days[r_idx]
+    studying = np.flatnonzero(study > 0)
+    ready = np.broadcast_to(ready0, (runs, n_r)).copy()
+    if len(studying):
+        end = x.study_end_days[r_idx][studying] + delay[:, studying] \
+            + rng.triangular(*SLIP, size=(runs, len(studying))) * study[studying]
+        ready[:, studying] = np.maximum(ready0[studying], 1 + (end / DAYS_PER_MONTH).astype(np.int64))
+    # hires: a random lead time from the requisition month; salary runs from arrival
+    start = np.broadcast_to(x.present_from[r_idx], (runs, n_r)).copy()
+    hires = np.flatnonzero(x.is_hire[r_idx])
+    if len(hires):
+        arrive = x.requisition[r_idx][hires] + _lead(rng, cdf, runs * len(hires)).reshape(runs, len(hires))
+        start[:, hires] = arrive
+        ready[:, hires] = arrive
+        shift = np.minimum(arrive, h + 1) - np.minimum(ready0[hires], h + 1)
+        extra -= shift @ x.salary_month[r_idx][hires]
+    # attrition: a geometric number of months on the payroll, for every unit
+    stay = _geometric_failures(rng, x.hazard, runs, cap=h + 1)  # months on the payroll - 1
+    leave_r = np.minimum(stay[:, r_idx].astype(np.int64) + 1 + start, h + 1)
+    np.add(stay, (x.present_from + 1).astype(np.float32), out=stay)
+    np.minimum(stay, np.float32(h + 1), out=stay)
+    stay[:, r_idx] = leave_r
+    leave = stay  # float32 months, whole numbers
+    # a leaver in a target role is replaced after a fresh lead time
+    left = leave_r <= h
+    replaced = np.full((runs, n_r), h + 1, dtype=np.int64)
+    n_left = int(left.sum())
+    replaced[left] = np.minimum(leave_r[left] + _lead(rng, cdf, n_left), h + 1)
     # cost: vacancy backfilled by contractors, salaries not paid, recruiting replacements
-    planned = np.where(in_role, np.clip(h + 1 - x.ready, 0, None), 0)
-    first = np.clip(leave - ready, 0, None)
-    actual = np.where(in_role, np.minimum(first, h + 1 - np.minimum(ready, h + 1))
-                      + (h + 1 - replaced), 0)
-    vacancy = np.clip(planned - actual, 0, None)
-    extra += (vacancy * x.contractor_month).sum(axis=1)
-    left = leave <= h
-    unpaid = np.where(in_role, replaced - leave, h + 1 - leave) * left
-    extra -= (unpaid * x.salary_month).sum(axis=1)
-    extra += ((in_role & left) * x.recruit_cost).sum(axis=1)
-    return Draws(ready, leave, replaced, start, x.base_cost + extra)
+    ready_c = np.minimum(ready, h + 1)
+    planned = np.maximum(h + 1 - ready0, 0)
+    actual = np.minimum(np.maximum(leave_r - ready_c, 0), h + 1 - ready_c) + (h + 1 - replaced)
+    vacancy = np.maximum(planned - actual, 0)
+    extra += vacancy.sum(axis=1) * x.contractor_month
+    extra -= ((replaced - leave_r) * left).astype(np.float64) @ x.salary_month[r_idx]
+    extra += left.astype(np.float64) @ x.recruit_cost[r_idx]
+    if (x.role < 0).any():  # people outside the target: their salary stops when they leave
+        pay = np.where(x.role < 0, x.salary_month, 0.0).astype(np.float32)
+        extra -= (np.float32(h + 1) - leave) @ pay
+    return Draws(ready, start, replaced, leave, x.base_cost + extra)
 
 
-def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[np.int64],
-           ends: NDArray[np.int64]) -> NDArray[np.int64]:
+def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[Any],
+           ends: NDArray[Any] | int) -> NDArray[np.int64]:
     """Per run, group and month: how many [start, end) intervals cover it. ``group``: (P,);
-    ``starts``/``ends``: (runs, P) months 1..h+1."""
+    ``starts``/``ends``: (runs, P) months 1..h+1 (an empty interval adds nothing)."""
     import numpy as np
 
     size = h + 2
-    base = (np.arange(runs)[:, None] * groups + group[None, :]) * size
-    ok = starts < ends
     n = runs * groups * size
-    hist = np.bincount((base + starts)[ok], minlength=n) - np.bincount((base + ends)[ok], minlength=n)
+    base = (np.arange(runs)[:, None] * groups + group[None, :]) * size
+    starts = starts.astype(np.int64, copy=False)
+    if not isinstance(ends, int):
+        ends = ends.astype(np.int64, copy=False)
+    if isinstance(ends, int):
+        hist = np.bincount((base + starts).ravel(), minlength=n)  # open-ended: runs to the horizon
+    else:
+        hist = np.bincount((base + np.minimum(starts, ends)).ravel(), minlength=n) \
+            - np.bincount((base + ends).ravel(), minlength=n)
     return np.cumsum(hist.reshape(runs, groups, size), axis=2)[:, :, 1:h + 1]
 
 
@@ -281,11 +335,10 @@ def staff_counts(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
 
     runs = d.ready.shape[0]
     n_k, h = x.demand.shape
-    units = np.flatnonzero(x.role >= 0)
-    group = x.role[units]
-    first = _count(runs, n_k, h, group, np.minimum(d.ready[:, units], h + 1), d.leave[:, units])
-    second = _count(runs, n_k, h, group, d.replaced[:, units], np.full((runs, len(units)), h + 1))
-    return first + second
+    r_idx = in_role(x)
+    group = x.role[r_idx]
+    first = _count(runs, n_k, h, group, np.minimum(d.ready, h + 1), d.leave[:, r_idx])
+    return first + _count(runs, n_k, h, group, d.replaced, h + 1)
 
 
 def coverage(x: RiskInputs, staff: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -301,27 +354,30 @@ def holders(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
     """(runs, domains, months): people holding each target domain at its needed level."""
     import numpy as np
 
-    runs = d.ready.shape[0]
+    runs = d.leave.shape[0]
     h = x.horizon
     n_d = len(x.domains)
+    r_idx = in_role(x)
+    pos = np.full(len(x.role), -1)
+    pos[r_idx] = np.arange(len(r_idx))
+    start_all = np.broadcast_to(x.present_from, d.leave.shape).copy()
+    start_all[:, r_idx] = d.start
     out = np.zeros((runs, n_d, h), dtype=np.int64)
     u, k = np.nonzero(x.holds_now)
     if len(u):
-        out += _count(runs, n_d, h, k, d.start[:, u], d.leave[:, u])
-    u, k = np.nonzero(x.gains)
+        out += _count(runs, n_d, h, k, start_all[:, u], d.leave[:, u])
+    u, k = np.nonzero(x.gains & (x.role >= 0)[:, None])
     if len(u):
-        out += _count(runs, n_d, h, k, np.minimum(d.ready[:, u], h + 1), d.leave[:, u])
-    in_role = np.flatnonzero(x.role >= 0)
-    rd = x.role_domains[x.role[in_role]]
-    u, k = np.nonzero(rd)
+        out += _count(runs, n_d, h, k, np.minimum(d.ready[:, pos[u]], h + 1), d.leave[:, u])
+    u, k = np.nonzero(x.role_domains[x.role[r_idx]])
     if len(u):
-        units = in_role[u]
-        out += _count(runs, n_d, h, k, d.replaced[:, units], np.full((runs, len(units)), h + 1))
+        out += _count(runs, n_d, h, k, d.replaced[:, u], h + 1)
     return out
 
 
-def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """The risk section (without sensitivity): seeded, so the same inputs give the same dict."""
+def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS_RUNS) -> dict[str, Any]:
+    """The risk section (without sensitivity): seeded, so the same inputs give the same dict.
+    Key-person risk is counted on the first ``bus_runs`` runs."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
@@ -335,10 +391,9 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0) -> dict[str, Any]:
         d = draw(x, rng, n)
         cov[done:done + n] = coverage(x, staff_counts(x, d))
         cost[done:done + n] = d.cost
-        if done < BUS_RUNS and len(x.domains):
-            keep = min(n, BUS_RUNS - done)
-            sub = Draws(d.ready[:keep], d.leave[:keep], d.replaced[:keep], d.start[:keep], d.cost[:keep])
-            bus.append(holders(x, sub))
+        if done < bus_runs and len(x.domains):
+            keep = min(n, bus_runs - done)
+            bus.append(holders(x, d.head(keep)))
         done += n
     bands = np.percentile(cov, [10, 50, 90], axis=0)
     dl = min(max(x.deadline, 1), h)

@@ -1,0 +1,121 @@
+"""Sourcing optimiser against the greedy rule on synthetic organisations.
+
+For organisations of 100, 1,000 and 5,000 people over 36 months (a GPU fleet growing with
+them, template staffing), prints the optimiser's cost, the greedy rule's cost under the same
+cost model, their ratio, the MIP gap and the solve time. Targets (issue 3): 1,000 people
+optimal (gap <= 0.1%) in <= 2 s; 5,000 people in <= 15 s; the optimiser >= 10% cheaper than
+greedy over the set.
+
+    python bench/sourcing.py [--sizes 100,1000,5000] [--months 36] [--seed 11]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+BACKGROUNDS = ("sysadmin", "network-engineer", "storage-admin", "developer", "gpu-engineer")
+GPUS_PER_PERSON = 20
+
+
+def synthetic(people: int, months: int, seed: int) -> dict[str, Any]:
+    """A scenario: GPUs ramp in steps to ``people x 20``; people with random skills."""
+    from gputeam.catalog import load_catalog
+
+    cat = load_catalog()
+    rng = random.Random(seed)
+    domains = sorted(cat.domains)
+    gpus = people * GPUS_PER_PERSON
+    steps = [{"month": 1, "count": gpus // 10}]
+    for m in range(4, months + 1, 4):
+        steps.append({"month": m, "count": min(gpus, gpus // 10 + gpus * m // months)})
+    persons = []
+    for i in range(people):
+        level = rng.choices([1, 2, 3, 4, 5], weights=[30, 30, 25, 10, 5])[0]
+        skills = {d: rng.randint(0, 4) for d in rng.sample(domains, rng.randint(2, 8))}
+        persons.append({
+            "id": f"p{i:05d}", "name": f"Person {i}", "background": rng.choice(BACKGROUNDS),
+            "level": level, "experience_months": rng.randint(0, 12 * level),
+            "skills": skills, "weekly_study_hours": rng.choice([2, 4, 6, 8]),
+            "salary": round(rng.uniform(0.85, 1.15) * cat.levels[level].salary_usd.mid, -3),
+            "certifications": ([{"id": "nca-aiio", "earned": "2026-06-01"}]
+                               if level >= 2 and rng.random() < 0.5 else []),
+        })
+    return {
+        "organisation": f"Synthetic {people}", "start": "2027-01-01", "horizon_months": months,
+        "mode": "template",
+        "fleet": {"gpus": steps, "sites": 2, "interconnect": "infiniband",
+                  "storage": "gpudirect-storage", "cooling": "liquid", "on_call_24x7": True,
+                  "compliance": ["SOC 2"], "orchestration": "both", "deployment": "hybrid"},
+        "people": persons,
+        "constraints": {"deadline_month": 12, "hiring_lead_time_months": 3,
+                        "max_hires_per_month": max(3, people // 50),
+                        "contractors": {"available": True, "max_share": 0.5}},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sizes", default="100,1000,5000")
+    ap.add_argument("--months", type=int, default=36)
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args(argv)
+
+    import highspy  # noqa: F401  (imported before timing: the import is not solve time)
+
+    from gputeam.catalog import load_catalog
+    from gputeam.planning.explain import greedy_evaluation
+    from gputeam.planning.optimiser import optimise, solve
+    from gputeam.planning.optimiser_model import build_instance
+    from gputeam.planning.sizing import size
+    from gputeam.planning.sourcing import candidates, peak_slots, source
+    from gputeam.scenario import parse_scenario
+
+    catalog = load_catalog()
+    rows = []
+    print("decision cost = horizon cost the sourcing decides (upskilling, raises, hires, contractors, "
+          "group discounts),\n  i.e. the total less current staff's own salaries, which no decision changes")
+    print(f"{'people':>7} {'slots':>6} {'options':>8} {'optimiser':>13} {'greedy':>13} {'greedy/opt':>10} "
+          f"{'saving':>7} {'gap':>8} {'solve s':>8} {'sourcing s':>10} {'prep s':>7}  "
+          "total cost opt / greedy")
+    for n in [int(s) for s in args.sizes.split(",")]:
+        sc = parse_scenario(synthetic(n, args.months, args.seed + n), f"<synthetic {n}>")
+        t0 = time.perf_counter()
+        target = size(sc, catalog)
+        cands = candidates(sc, catalog, target)
+        inst = build_instance(sc, catalog, target, cands, peak_slots(target))
+        prep = time.perf_counter() - t0
+        sol = solve(inst, gap=1e-4, time_limit=60)
+        greedy = source(sc, catalog, target, cands, method="rule")
+        greedy_cost, greedy_open = greedy_evaluation(inst, greedy)
+        t1 = time.perf_counter()
+        full = optimise(sc, catalog, target, cands, greedy=greedy)
+        sourcing_s = time.perf_counter() - t1
+        assert sol.objective is not None, sol.status
+        total = sol.objective
+        opened = sum(sol.decisions.uncovered.values()) if sol.decisions else 0.0
+        cost, g_cost = total - inst.fixed_cost, greedy_cost - inst.fixed_cost
+        ratio = g_cost / cost
+        rows.append((cost, g_cost, total, greedy_cost))
+        peak = max(tm.headcount for tm in target.months)
+        print(f"{n:>7,} {peak:>6,} {len(inst.options):>8,} {cost:>13,.0f} {g_cost:>13,.0f} "
+              f"{ratio:>10.3f} {1 - cost / g_cost:>7.1%} {100 * (sol.gap or 0):>7.3f}% "
+              f"{sol.seconds:>8.2f} {sourcing_s:>10.2f} {prep:>7.2f}  {total:,.0f} / {greedy_cost:,.0f}"
+              + f"  open slot-months before the deadline: optimiser {opened:g}, greedy {greedy_open:g}")
+        assert full.status in ("optimal", "time_limit")
+    opt = sum(r[0] for r in rows)
+    greedy_total = sum(r[1] for r in rows)
+    print(f"set (decision cost): optimiser {opt:,.0f}, greedy {greedy_total:,.0f}, greedy/optimiser "
+          f"{greedy_total / opt:.3f}, optimiser {1 - opt / greedy_total:.1%} cheaper")
+    t_opt, t_greedy = sum(r[2] for r in rows), sum(r[3] for r in rows)
+    print(f"set (total incl. current salaries): optimiser {t_opt:,.0f}, greedy {t_greedy:,.0f}, "
+          f"optimiser {1 - t_opt / t_greedy:.1%} cheaper")
+    print("USD over the horizon, undiscounted; 'solve s' is the MIP alone (HiGHS), 'sourcing s' the "
+          "whole optimise() with the greedy pricing and explanations; 'prep s' sizing, roadmaps, instance")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
