@@ -49,6 +49,9 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = settings.threads
         if app.state.db is None:
             from gputeam.store import open_database
 

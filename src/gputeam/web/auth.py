@@ -27,56 +27,62 @@ CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
 
 
-def _principal(s: DbSession, user_id: int, **kw: Any) -> tuple[Principal, str] | None:
-    """The active user as a Principal (one query for the user, one for their teams), with
-    their password hash's fingerprint; None when missing or deactivated."""
-    from gputeam.store.schema import TeamMembership, User
+def _principal(s: DbSession, where: Any, **kw: Any) -> tuple[Principal, str, Any] | None:
+    """The active user matching ``where`` as a Principal, with their password hash's
+    fingerprint and the token row (when ``where`` selects a token): one query, joining
+    the user's team memberships."""
+    from gputeam.store.schema import ApiToken, TeamMembership, User
 
-    row = s.execute(select(User.id, User.username, User.role, User.person_id,
-                           User.password_hash)
-                    .where(User.id == user_id, User.active.is_(True))).first()
-    if row is None:
+    columns = [User.id, User.username, User.role, User.person_id, User.password_hash,
+               TeamMembership.team_id]
+    by_token = kw.get("via") == "token"
+    if by_token:
+        columns += [ApiToken.id.label("token_id"), ApiToken.scopes, ApiToken.expires_at,
+                    ApiToken.revoked_at, ApiToken.last_used_at]
+    q = select(*columns)
+    if by_token:
+        q = q.select_from(ApiToken).join(User, User.id == ApiToken.user_id)
+    q = (q.outerjoin(TeamMembership, TeamMembership.user_id == User.id)
+         .where(User.active.is_(True), where))
+    rows = s.execute(q).all()
+    if not rows:
         return None
-    teams = frozenset(s.scalars(select(TeamMembership.team_id)
-                                .where(TeamMembership.user_id == user_id)))
+    row = rows[0]
+    teams = frozenset(r.team_id for r in rows if r.team_id is not None)
+    if by_token:
+        kw["scopes"] = frozenset(row.scopes)
     who = Principal(user_id=row.id, username=row.username, role=row.role,
                     person_id=row.person_id, team_ids=teams, **kw)
-    return who, password_fingerprint(row.password_hash)
+    return who, password_fingerprint(row.password_hash), row
 
 
 def load_principal(request: Request) -> Principal | None:
     """The caller, or ``None`` when anonymous. Cached on the request."""
     if hasattr(request.state, "principal"):
         return request.state.principal  # type: ignore[no-any-return]
-    from gputeam.store.schema import ApiToken
+    from gputeam.store.schema import ApiToken, User
 
     found: Principal | None = None
     header = request.headers.get("authorization", "")
     with request.app.state.db.session() as s:
         if header[:7].lower() == "bearer ":
-            token = s.execute(select(ApiToken.id, ApiToken.user_id, ApiToken.scopes,
-                                     ApiToken.expires_at, ApiToken.revoked_at,
-                                     ApiToken.last_used_at)
-                              .where(ApiToken.token_hash == hash_api_token(header[7:].strip()))
-                              ).first()
+            digest = hash_api_token(header[7:].strip())
+            loaded = _principal(s, ApiToken.token_hash == digest, via="token")
             now = datetime.now(UTC)
-            loaded = None
-            if (token is not None and token.revoked_at is None
-                    and (token.expires_at is None or token.expires_at > now)):
-                loaded = _principal(s, token.user_id, scopes=frozenset(token.scopes),
-                                    via="token")
-            if loaded is None:
+            token = loaded[2] if loaded else None
+            if (token is None or token.revoked_at is not None
+                    or (token.expires_at is not None and token.expires_at <= now)):
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
-            found = loaded[0]
+            found = loaded[0] if loaded else None
             if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
                 # at most one write per token per 5 minutes, not one per request
-                s.execute(update(ApiToken).where(ApiToken.id == token.id)
+                s.execute(update(ApiToken).where(ApiToken.id == token.token_id)
                           .values(last_used_at=now))
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                loaded = _principal(s, session.uid)
+                loaded = _principal(s, User.id == session.uid)
                 if loaded is not None and loaded[1] == session.fp:
                     found = loaded[0]
     request.state.principal = found

@@ -47,6 +47,10 @@ class Settings(BaseSettings):
         default=5, ge=1, description="Failed logins allowed per account or address per window.")
     login_window_seconds: int = Field(default=300, ge=1,
                                       description="Login rate-limit window in seconds.")
+    threads: int = Field(
+        default=8, ge=1, le=200,
+        description="Threads per process running request handlers (database work). Few "
+        "threads queue requests fairly; many threads fight over the GIL.")
     organisation: str = Field(default="My organisation",
                               description="Name of the organisation created on first use.")
     catalog_extra: str | None = Field(
