@@ -90,3 +90,19 @@ def test_empty_organisation_exports_headers(db: Database, org_id: int) -> None:
         files = export_csv(s, org_id, include_audit=False)
     assert files["people.csv"].startswith("id,name,")
     assert files["certifications.csv"].startswith("person,certification,valid_from")
+
+
+def test_control_characters_do_not_break_any_format(db: Database, org_id: int) -> None:
+    from openpyxl import load_workbook
+
+    from gputeam.store import add_person
+
+    with db.session() as s:
+        add_person(s, org_id, key="ctl", name="Bell\x07Name", title="Tab\tand")
+        assert "Bell\\u0007Name" in export_json(s, org_id)
+        assert "Bell\x07Name" in export_csv(s, org_id)["people.csv"]
+        book = export_xlsx(s, org_id)
+    import io
+
+    ws = load_workbook(io.BytesIO(book))["people"]
+    assert ws["B2"].value == "Bell\ufffdName"

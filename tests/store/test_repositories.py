@@ -277,3 +277,16 @@ def test_links_to_missing_or_foreign_records_are_refused(db: Database, org_id: i
     with db.session() as s:
         assert [p.key for p in list_people(s, org_id)] == ["p1"]
         assert get_person(s, pid).team_id is None
+
+
+def test_nul_characters_are_refused_on_both_engines(db: Database, org_id: int) -> None:
+    from gputeam.store import ImportRejected, import_roster
+
+    with pytest.raises(StoreError) as info, db.session() as s:
+        add_person(s, org_id, key="n1", name="Nul\x00Name")
+    assert info.value.problems[0].path == "people.name"
+    with pytest.raises(ImportRejected) as rejected, db.session() as s:
+        import_roster(s, org_id, b"id,name\nn2,Nul\x00Name\n", filename="nul.csv")
+    assert [(p.line, p.path) for p in rejected.value.problems] == [(2, "name")]
+    with db.session() as s:
+        assert list_people(s, org_id) == []

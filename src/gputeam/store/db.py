@@ -30,6 +30,7 @@ class Database:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        event.listen(self.sessions, "before_flush", _refuse_nul)
 
     @property
     def url(self) -> str:
@@ -60,6 +61,21 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:
+    """PostgreSQL cannot store NUL in text; refuse it on every engine alike."""
+    from gputeam.store.errors import refused
+
+    for obj in (*session.new, *session.dirty):
+        table = getattr(obj, "__table__", None)
+        if table is None:
+            continue
+        for col in table.columns:
+            value = getattr(obj, col.key, None)
+            if isinstance(value, str) and "\x00" in value:
+                raise refused(f"{table.name}.{col.key}", "contains a NUL character",
+                              value.replace("\x00", "\\x00"), "text without NUL")
 
 
 def create_db_engine(url: str, **kwargs: Any) -> Engine:

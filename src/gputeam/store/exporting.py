@@ -183,6 +183,11 @@ def _xlsx_cell(column: str, v: Any) -> Any:
     if column in _DATE_COLUMNS and isinstance(v, str) and v:
         return date.fromisoformat(v)
     v = _flat(v)
+    if isinstance(v, str):
+        # XLSX (XML 1.0) cannot hold most control characters: show them as U+FFFD
+        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+        v = ILLEGAL_CHARACTERS_RE.sub("\ufffd", v)
     return None if v == "" else v
 
 

@@ -107,9 +107,14 @@ class _Problems:
     def __init__(self, source: str) -> None:
         self.source = source
         self.items: list[Problem] = []
+        self.cells: set[tuple[int, str]] = set()
 
     def add(self, line: int, column: str, value: Cell, reason: str,
             expected: str | None = None, hint: str | None = None) -> None:
+        """Record a problem; only the first one for each cell is kept."""
+        if (line, column) in self.cells:
+            return
+        self.cells.add((line, column))
         found = None if value is None else repr(text(value))
         self.items.append(Problem(path=column, message=reason, found=found, expected=expected,
                                   file=self.source, line=line, hint=hint))
@@ -183,8 +188,14 @@ def _cells(table: Table, columns: list[str | None], problems: _Problems
             if not is_blank(cells[i]):
                 problems.add(line, f"column {i + 1}", cells[i], "value outside the header's "
                              "columns", hint="a separator inside an unquoted value?")
-        yield line, {f: (table.header[i], cells[i] if i < len(cells) else None)
-                     for i, f in enumerate(columns) if f is not None}
+        row = {f: (table.header[i], cells[i] if i < len(cells) else None)
+               for i, f in enumerate(columns) if f is not None}
+        for f, (column, value) in list(row.items()):
+            if isinstance(value, str) and "\x00" in value:
+                problems.add(line, column, value.replace("\x00", "\\x00"),
+                             "contains a NUL character", "text without NUL")
+                row[f] = (column, None)
+        yield line, row
 
 
 def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str | None
