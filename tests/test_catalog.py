@@ -4,11 +4,14 @@ code, or are refused with a CatalogError that says where."""
 
 from __future__ import annotations
 
+import copy
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from gputeam.catalog import SECTIONS, load_catalog
@@ -346,6 +349,17 @@ def test_bad_extra_names_the_path(extra: Any, path: str) -> None:
     assert path in [p.path for p in _problems(extra)]
 
 
+@pytest.mark.parametrize("extra", [
+    {"levels": 5}, {"transitions": 5},
+    {"levels": [{"number": [1]}]}, {"domains": [{"id": {"a": 1}}]},
+], ids=["keyed-int", "appended-int", "list-key", "mapping-key"])
+def test_wrongly_shaped_sections_are_catalog_errors(extra: Any) -> None:
+    """A section of the wrong shape, or an id that is a list or mapping, is a CatalogError
+    naming the section (not a TypeError from merging)."""
+    section = next(iter(extra))
+    assert any(p.path.startswith(section) for p in _problems(extra))
+
+
 def test_unknown_section_hint() -> None:
     (p,) = _problems({"economicks": {}})
     assert p.hint == "did you mean 'economics'?"
@@ -354,21 +368,21 @@ def test_unknown_section_hint() -> None:
 
 def test_extra_must_be_a_mapping() -> None:
     _problems(["economics"])
+    _problems({"certifications": "nca-aiio"})
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: catalog cross-reference errors are reported at "
-                   "the top level (path '') with the first 60 characters of the whole catalog "
-                   "as 'found', instead of the entry's path (e.g. courses.c1.grants)")
 def test_bad_reference_names_the_entry() -> None:
+    """A dangling reference names the entry and the value, not the whole catalog."""
     (p,) = _problems({"courses": [{"id": "c1", "name": "C", "hours": 3, "source": "s",
                                    "grants": [{"domain": "nope", "to": 2}]}]})
     assert p.path.startswith("courses.c1")
     assert p.found in (None, "'nope'")
 
 
-def test_bad_reference_is_still_a_catalog_error() -> None:
+def test_bad_reference_in_a_path() -> None:
     (p,) = _problems({"paths": [{"id": "foundation", "exam": "no-such-exam"}]})
-    assert "no-such-exam" in p.message
+    assert p.path == "paths.foundation.exam"
+    assert "no-such-exam" in str(p)
 
 
 def test_catalog_check_command(tmp_path: Path) -> None:
@@ -393,3 +407,76 @@ def test_catalog_model_refuses_wrong_levels() -> None:
 
         build(data)
     assert isinstance(CAT, Catalog)
+
+
+# --- property: mutated extra files ------------------------------------------------------
+
+EXTRA = {
+    "economics": {"contractor_rate_usd_h": 250, "retention_premium": {"low": 0.1, "high": 0.2}},
+    "certifications": [{"id": "nca-aiio", "exam": {"price_usd": 150}, "source": "quote"},
+                       {"id": "acme", "name": "ACME", "vendor": "ACME", "source": "ours",
+                        "prerequisites": ["nca-aiio"], "grants": [{"domain": "linux", "to": 2}]}],
+    "levels": [{"number": 2, "salary_usd": {"low": 90000, "high": 120000}}],
+    "courses": [{"id": "c1", "name": "C", "hours": 3, "source": "s",
+                 "grants": [{"domain": "linux", "to": 2}]}],
+    "paths": [{"id": "foundation", "months": 4}],
+    "templates": [{"id": "small", "article_cost_usd": {"low": 1, "high": 2}}],
+    "transitions": [{"background": "facilities", "domain": "liquid-cooling",
+                     "months": {"low": 3, "high": 6}, "source": "ours"}],
+    "roi_example": {"gpus": 200},
+}
+JUNK = st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats() | st.text(max_size=8) \
+    | st.lists(st.integers(0, 3) | st.text(max_size=3), max_size=2) \
+    | st.dictionaries(st.text(max_size=5), st.integers(), max_size=2) \
+    | st.sampled_from(["nca-aiio", "linux", "small", 5, [1], {"a": 1}, {"low": 2, "high": 1}])
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [path] if path else []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*path, i))
+    return out
+
+
+@st.composite
+def mutated_extras(draw: st.DrawFn) -> Any:
+    doc: Any = copy.deepcopy(EXTRA)
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(doc)
+        if not paths:
+            break
+        *head, last = draw(st.sampled_from(paths))
+        parent = doc
+        for step in head:
+            parent = parent[step]
+        op = draw(st.sampled_from(["drop", "replace", "replace", "add-key"]))
+        if op == "drop":
+            del parent[last]
+        elif op == "replace":
+            parent[last] = draw(JUNK)
+        elif isinstance(parent, dict):
+            parent[draw(st.sampled_from(["bogus", "economicks", "id", "number", "as_of"]))] = \
+                draw(JUNK)
+    return doc
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_extras())
+def test_mutated_extras_load_or_raise_catalog_error(extra: Any) -> None:
+    """Rule: an extra file either patches the catalog or is refused with a CatalogError
+    whose problems name the file and a path; nothing else escapes (no TypeError from
+    merging oddly shaped sections)."""
+    try:
+        cat = load_catalog(extra, file="extra.yaml")
+    except CatalogError as exc:
+        assert exc.problems
+        assert all(p.file == "extra.yaml" and isinstance(p.path, str) for p in exc.problems)
+        assert all(str(p) for p in exc.problems)
+        return
+    assert set(cat.levels) == {1, 2, 3, 4, 5}
+    assert load_catalog().economics.contractor_rate_usd_h == 300  # packaged data untouched

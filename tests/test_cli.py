@@ -242,53 +242,73 @@ def _control_char_scenario(tmp_path: Path) -> Path:
     return path
 
 
-def test_failing_render_leaves_no_file(tmp_path: Path) -> None:
-    """A render that fails half-way writes nothing: no partial report, no temp file, and
-    an existing report is kept."""
-    scenario = _control_char_scenario(tmp_path)
+def test_killed_plan_never_leaves_a_partial_report(tmp_path: Path) -> None:
+    """A plan killed at any moment (here: SIGKILL at a few points while it plans, renders
+    and writes a 5 MB HTML report) leaves either no report or the whole report, never a
+    half-written one."""
+    reference = tmp_path / "reference.html"
+    assert invoke("plan", "--example", "finance", "--out", str(reference), "--today",
+                  TODAY).exit_code == 0
+    whole = reference.read_bytes()
+    assert whole.rstrip().endswith(b"</html>")
+    for delay in (0.3, 0.6, 0.9, 1.2):
+        out = tmp_path / f"killed-{delay}.html"
+        proc = subprocess.Popen([*gputeam_exe(), "plan", "--example", "finance", "--out",
+                                 str(out), "--today", TODAY],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        proc.kill()
+        proc.wait(timeout=30)
+        if out.exists():  # then it is whole: same size (but for a few digits), closed
+            data = out.read_bytes()
+            assert abs(len(data) - len(whole)) < 100, f"partial report after {delay} s"
+            assert data.rstrip().endswith(b"</html>"), f"partial report after {delay} s"
+
+
+@pytest.mark.xfail(strict=True, reason="BUG (report/xlsx.py): cells show control characters "
+                   "as U+FFFD, but the workbook title property (docProps/core.xml, 'Team plan: "
+                   "<organisation>') keeps them raw, so the file is corrupt: openpyxl and Excel "
+                   "cannot open it")
+def test_control_characters_reach_the_xlsx_report(tmp_path: Path) -> None:
+    """Text XLSX cannot store (control characters) does not break the report."""
+    import openpyxl
+
     out = tmp_path / "plan.xlsx"
-    assert invoke_raw("plan", str(scenario), "--out", str(out), "--today", TODAY).exit_code != 0
-    assert not out.exists()
-    out.write_bytes(b"previous")
-    assert invoke_raw("plan", str(scenario), "--out", str(out), "--today", TODAY).exit_code != 0
-    assert out.read_bytes() == b"previous"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ctl.yaml", "plan.xlsx"]
+    result = invoke_raw("plan", str(_control_char_scenario(tmp_path)), "--out", str(out),
+                        "--today", TODAY)
+    assert not crashed(result) and result.exit_code == 0, result.output
+    book = openpyxl.load_workbook(out, read_only=True)
+    cells = [str(c) for ws in book.worksheets for row in ws.iter_rows(values_only=True)
+             for c in row if c is not None]
+    book.close()
+    assert any("Bad" in c and "Org" in c for c in cells)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the xlsx renderer raises openpyxl's "
-                   "IllegalCharacterError (traceback, exit 1) on control characters that the "
-                   "scenario accepted; it should strip/escape them or the scenario reject them")
-def test_control_characters_do_not_crash_xlsx(tmp_path: Path) -> None:
-    result = invoke_raw("plan", str(_control_char_scenario(tmp_path)), "--out",
-                        str(tmp_path / "plan.xlsx"), "--today", TODAY)
-    assert not crashed(result)
-    assert result.exit_code in (0, 2)
-
-
-@pytest.mark.xfail(strict=True, reason="BUG: --out into a missing directory ends in a "
-                   "FileNotFoundError traceback from tempfile.mkstemp in _write_atomic")
 def test_out_into_a_missing_directory_is_an_input_error(tmp_path: Path) -> None:
     result = invoke_raw("plan", "--example", "finance", "--out", str(tmp_path / "no" / "p.json"))
     assert not crashed(result)
-    assert result.exit_code == 2
+    assert result.exit_code == 2 and "directory does not exist" in result.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: --out naming a directory ends in an "
-                   "IsADirectoryError traceback from os.replace in _write_atomic")
 def test_out_naming_a_directory_is_an_input_error(tmp_path: Path) -> None:
     result = invoke_raw("plan", "--example", "finance", "--format", "json", "--out", str(tmp_path))
     assert not crashed(result)
-    assert result.exit_code == 2
+    assert result.exit_code == 2 and "is a directory" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+    forced = invoke_raw("example", "finance", "--out", str(tmp_path), "--force")
+    assert not crashed(forced) and forced.exit_code == 2
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: _write_atomic keeps mkstemp's 0600 mode, so "
-                   "reports and examples are unreadable to group/others whatever the umask")
 def test_written_files_follow_the_umask(tmp_path: Path) -> None:
-    out = tmp_path / "plan.json"
+    """Reports and examples get the permissions any new file gets, not mkstemp's 0600."""
+    out, example = tmp_path / "plan.json", tmp_path / "ex.yaml"
     assert invoke("plan", "--example", "finance", "--out", str(out)).exit_code == 0
+    assert invoke("example", "finance", "--out", str(example)).exit_code == 0
     umask = os.umask(0)
     os.umask(umask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert example.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 # --- --catalog-extra changes the plan --------------------------------------------------
@@ -512,17 +532,27 @@ def test_same_inputs_give_the_same_plan_but_for_timings() -> None:
     assert len(outputs) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: scenario.currency only relabels figures: with "
-                   "currency EUR the plan shows the catalog's USD amounts as EUR, with no "
-                   "conversion and no warning")
-def test_non_usd_currency_is_converted_or_flagged(tmp_path: Path,
-                                                  plans: dict[str, dict[str, Any]]) -> None:
+def test_non_usd_currency_without_rate_is_flagged(tmp_path: Path) -> None:
     scenario = tmp_path / "eur.yaml"
     scenario.write_text(example_text("finance").replace("currency: USD", "currency: EUR"), "utf-8")
     result = invoke("plan", str(scenario), "--format", "json", "--today", TODAY)
-    assert result.exit_code in (0, 2)
-    if result.exit_code == 0:
-        eur = json.loads(result.stdout)
-        flagged = any("USD" in w["message"] or "currency" in w["message"].lower()
-                      for w in eur["warnings"])
-        assert flagged or eur["costs"]["first_year"] != plans["finance"]["costs"]["first_year"]
+    assert result.exit_code == 0
+    eur = json.loads(result.stdout)
+    assert eur["costs"]["currency"] == "EUR"
+    assert "currency-not-converted" in [w["code"] for w in eur["warnings"]]
+
+
+def test_usd_rate_converts_catalog_figures(tmp_path: Path,
+                                           plans: dict[str, dict[str, Any]]) -> None:
+    """With usd_rate the catalog's dollar figures are converted: exam fees scale by the
+    rate; the people's own salaries are already in the scenario's currency."""
+    scenario = tmp_path / "eur.yaml"
+    scenario.write_text(example_text("finance").replace(
+        "currency: USD", "currency: EUR\nusd_rate: 0.5"), "utf-8")
+    result = invoke("plan", str(scenario), "--format", "json", "--today", TODAY)
+    assert result.exit_code == 0, result.output
+    eur = json.loads(result.stdout)
+    assert "currency-not-converted" not in [w["code"] for w in eur["warnings"]]
+    usd = plans["finance"]
+    assert cost(eur, "exams") == pytest.approx(cost(usd, "exams") * 0.5)
+    assert cost(eur, "contractors") < cost(usd, "contractors")

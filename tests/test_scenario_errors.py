@@ -161,15 +161,13 @@ def test_not_a_mapping(text: str) -> None:
     assert "mapping" in problem.message
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: cross-field checks in Scenario._consistent are "
-                   "reported at the top level with no line and the whole document as 'found'; "
-                   "they should name constraints.deadline_month / people[i].id and their lines")
 @pytest.mark.parametrize(("edit", "path", "marker", "nth"), [
     (("deadline_month: 6", "deadline_month: 30"), "constraints.deadline_month", "deadline_month", 1),
     (("id: fin-02", "id: fin-01"), "people[1].id", "id: fin-01", 2),
 ])
 def test_cross_field_errors_name_the_field(edit: tuple[str, str], path: str, marker: str,
                                            nth: int) -> None:
+    """Checks that span fields point at the field they are about, with its line."""
     text = mutate(*edit)
     problem = the_problem(text, path)
     assert problem.line == line_of(text, marker, nth)
@@ -231,18 +229,13 @@ def test_cli_missing_and_unreadable_files(tmp_path: Path) -> None:
     assert unreadable.exit_code == 2 and isinstance(unreadable.exception, SystemExit | None)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: fleet.gpus[].count has no upper bound; a "
-                   "billion GPUs sizes millions of slots and the plan runs for minutes using "
-                   "GBs (seen with the fuzzer). Fix: Field(ge=0, le=1_000_000) on GpuStep.count")
-def test_absurd_gpu_count_is_refused_quickly(tmp_path: Path) -> None:
-    bad = tmp_path / "team.yaml"
-    bad.write_text(mutate("count: 500", "count: 1000000000"), "utf-8")
-    try:
-        proc = subprocess.run([gputeam_exe(), "plan", str(bad), "--format", "json"],
-                              capture_output=True, text=True, timeout=4)
-    except subprocess.TimeoutExpired:
-        pytest.fail("planning a billion GPUs did not finish in 4 s")
-    assert proc.returncode in (0, 2) and "Traceback" not in proc.stderr
+def test_absurd_gpu_count_is_refused() -> None:
+    """GPU counts are capped (a billion GPUs would size millions of slots and plan for
+    minutes): the file is refused at once, naming the field and the limit."""
+    text = mutate("count: 500", "count: 1000000000")
+    problem = the_problem(text, "fleet.gpus[1].count")
+    assert problem.line == line_of(text, "count: 1000000000")
+    assert "1000000" in (problem.expected or "")
 
 
 # --- property: many mutated scenarios ---------------------------------------------------
@@ -250,8 +243,8 @@ def test_absurd_gpu_count_is_refused_quickly(tmp_path: Path) -> None:
 BASES = {name: yaml.safe_load(example_text(name)) for name in EXAMPLES}
 
 #: Values put in place of a field: wrong types, out-of-range and edge numbers, junk.
-#: Integers stay within +-100,000: bigger GPU counts hit the known unbounded-count problem
-#: (test_absurd_gpu_count_is_refused_quickly), which this test is not about.
+#: Integers stay within +-100,000: valid GPU counts near the 1,000,000 cap take seconds
+#: to plan, which would make this test slow without testing anything more.
 JUNK = st.recursive(
     st.none() | st.booleans() | st.integers(-100_000, 100_000)
     | st.floats(allow_nan=True, allow_infinity=True) | st.dates() | st.text(max_size=12)
@@ -261,6 +254,14 @@ JUNK = st.recursive(
                                                                  max_size=3),
     max_leaves=6,
 )
+#: Valid catalog overrides, added to some documents so that mutations reach them too.
+OVERRIDES = {
+    "economics": {"contractor_rate_usd_h": 250, "retention_premium": {"low": 0.1, "high": 0.2}},
+    "certifications": [{"id": "nca-aiio", "exam": {"price_usd": 150}, "source": "quote"}],
+    "levels": [{"number": 2, "salary_usd": {"low": 90000, "high": 120000}}],
+    "transitions": [{"background": "facilities", "domain": "liquid-cooling",
+                     "months": {"low": 3, "high": 6}, "source": "ours"}],
+}
 OPS = ("drop", "replace", "replace", "unknown-key", "duplicate", "empty", "nudge", "nudge")
 
 
@@ -304,11 +305,14 @@ def _apply(doc: dict[str, Any], path: tuple[Any, ...], op: str, junk: Any, key: 
 @st.composite
 def mutated_scenarios(draw: st.DrawFn) -> str:
     doc = copy.deepcopy(BASES[draw(st.sampled_from(EXAMPLES))])
+    if draw(st.booleans()):
+        doc["overrides"] = copy.deepcopy(OVERRIDES)
     for _ in range(draw(st.integers(1, 4))):
         paths = _paths(doc)
         if not paths:
             break
-        path = draw(st.sampled_from(paths))
+        inside = [p for p in paths if p[0] == "overrides"]
+        path = draw(st.sampled_from(inside if inside and draw(st.booleans()) else paths))
         _apply(doc, path, draw(st.sampled_from(OPS)), draw(JUNK),
                draw(st.sampled_from(["horizon_month", "gpu", "skils", "x", "Organisation", "id"])),
                draw(st.sampled_from([0.0, 0.5, 2.0, 10.0, -1.0, -2.0, 1e-9])))

@@ -129,7 +129,7 @@ def limits_text(field: Any) -> str:
     for meta in field.metadata:
         for attr, word in words.items():
             if getattr(meta, attr, None) is not None:
-                parts.append(f"{word} {getattr(meta, attr)}")
+                parts.append(f"{word} {_number(getattr(meta, attr))}")
         if getattr(meta, "min_length", None) is not None:
             parts.append("not empty" if meta.min_length == 1 and _unit(field) == "characters"
                           else f"at least {meta.min_length} {_unit(field)}")
@@ -139,6 +139,10 @@ def limits_text(field: Any) -> str:
             and parts[0].split()[2] == parts[1].split()[2]:
         parts = [f"exactly {parts[0].split(maxsplit=2)[2]}"]
     return ", ".join(parts)
+
+
+def _number(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) and abs(value) >= 10_000 else str(value)
 
 
 def _unit(field: Any) -> str:
