@@ -344,3 +344,23 @@ def test_mutated_scenarios_plan_or_raise_input_error(text: str) -> None:
     result = plan(scenario, catalog_for(scenario), TODAY)
     assert result.scenario["organisation"] == scenario.organisation
     result.to_json()
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated_scenarios(), st.sampled_from(["table", "json", "md"]))
+def test_mutated_scenarios_through_the_cli(text: str, fmt: str) -> None:
+    """Rule: `gputeam plan FILE` (which reads files its own way, applying overrides and
+    --catalog-extra before validation) exits 0 or 2 and never ends in a traceback."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "mutant.yaml"
+        path.write_text(text, "utf-8")
+        result = CliRunner().invoke(app, ["plan", str(path), "--format", fmt,
+                                          "--today", TODAY.isoformat()])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"{type(result.exception).__name__}: {result.exception}")
+    assert result.exit_code in (0, 2)
+    if result.exit_code == 2:
+        assert "problem(s) in the" in result.stderr and "mutant.yaml" in result.stderr
