@@ -70,10 +70,15 @@ Live team, import/export, calendars, reminders
 ----------------------------------------------
 ``team_scenario(s, org_id, fleet, *, start, team_id=None, constraints=None, retention=None,
 horizon_months=12, mode="template", currency=None, overrides=None, catalog=None) -> Scenario``
-``import_roster(s, org_id, source, *, filename=None, mapping=None, dry_run=False,
-catalog=None, actor=None) -> ImportReport`` and ``import_certifications(...)``: CSV/XLSX
-(bytes or path), all-or-nothing; bad rows raise :class:`ImportRejected` (an InputError: one
-Problem per bad cell, ``line`` = row number, ``path`` = column).
+``import_roster(s, org_id, source, *, filename=None, mapping=None, sheet=None,
+dry_run=False, catalog=None, actor=None) -> ImportReport`` and
+``import_certifications(...)`` (same arguments): CSV/XLSX (a path, bytes with ``filename``,
+or a ``Table``), all-or-nothing in the caller's transaction; bad rows raise
+:class:`ImportRejected` (an InputError: one Problem per bad cell, ``line`` = row number,
+``path`` = column, ``found`` = value, ``message`` = reason). ``ImportReport``: ``created``,
+``updated``, ``unchanged``, ``skill_ratings``, ``teams_created``, ``notes``, ``as_dict()``.
+A dry run writes nothing itself, but roll back the session if you created the
+organisation in it.
 ``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX).
 ``export_data(s, org_id, *, include_audit=True) -> dict`` (built once), rendered by
 ``export_json(s, org_id) -> str``, ``export_csv(s, org_id) -> {"people.csv": text, ...}``,
