@@ -238,6 +238,28 @@ def test_absurd_gpu_count_is_refused() -> None:
     assert "1000000" in (problem.expected or "")
 
 
+def _yaml_bomb(depth: int) -> str:
+    """A 'billion laughs' document: each anchor repeats the previous one nine times."""
+    lines = ['l0: &l0 ["ha", "ha", "ha", "ha", "ha", "ha", "ha", "ha", "ha"]']
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, depth + 1)]
+    return "\n".join(lines) + "\n" + FINANCE
+
+
+@pytest.mark.xfail(strict=True, reason="BUG (_yaml.load_with_lines): aliases are expanded "
+                   "without limit, so a 1 KB 'billion laughs' file makes plan/catalog check "
+                   "run for minutes and eat memory; refuse aliases or cap the expanded size")
+def test_yaml_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(_yaml_bomb(7), "utf-8")  # 9**8 = 43 million strings once expanded
+    assert bomb.stat().st_size < 4_000
+    try:
+        proc = subprocess.run([gputeam_exe(), "plan", str(bomb)], capture_output=True,
+                              text=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a 4 KB YAML bomb kept gputeam plan busy for more than 5 s")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
 # --- property: many mutated scenarios ---------------------------------------------------
 
 BASES = {name: yaml.safe_load(example_text(name)) for name in EXAMPLES}
