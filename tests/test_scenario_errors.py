@@ -174,6 +174,16 @@ def test_cross_field_errors_name_the_field(edit: tuple[str, str], path: str, mar
     assert len(problem.found or "") < 40
 
 
+@pytest.mark.xfail(strict=True, reason="BUG: a held certification whose 'expires' is before "
+                   "its 'earned' date is accepted silently; it should be a ScenarioError at "
+                   "people[i].certifications[j].expires (a check in HeldCertification)")
+def test_certification_expiring_before_it_was_earned() -> None:
+    text = mutate("{id: comptia-linux-plus, earned: 2024-03-15}",
+                  "{id: comptia-linux-plus, earned: 2024-03-15, expires: 2020-01-01}")
+    problem = the_problem(text, "people[0].certifications[0].expires")
+    assert problem.line == line_of(text, "expires: 2020-01-01")
+
+
 def test_cross_field_errors_are_still_scenario_errors() -> None:
     for edit in (("deadline_month: 6", "deadline_month: 30"), ("id: fin-02", "id: fin-01")):
         with pytest.raises(ScenarioError) as info:
