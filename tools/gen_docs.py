@@ -224,6 +224,14 @@ def _table(headers: list[str], rows: list[list[Any]]) -> list[str]:
     return [*out, ""]
 
 
+def _gpus(template: Any, cat: Any) -> str:
+    """GPU range; the largest template is open-ended ('1,000+')."""
+    top = max(t.gpus.low for t in cat.templates.values())
+    if template.gpus.low == top:
+        return f"{template.gpus.low:,.0f}+"
+    return f"{template.gpus.low:,.0f}-{template.gpus.high:,.0f}"
+
+
 def _grants(grants: Any) -> str:
     return ", ".join(f"{g.domain} -> {g.to}" for g in grants) or "-"
 
@@ -254,12 +262,15 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         [[c.id, c.name, c.provider, c.hours, c.price_usd, _grants(c.grants), c.source, c.as_of]
          for c in cat.courses.values()])
     yield "Certifications", "`certifications`, keyed by `id`. `null` means nobody has " \
-        "published the figure.", _table(
+        "published the figure. No vendor publishes pass rates: the pass probabilities are " \
+        "gputeam assumptions (the source says so).", _table(
         ["id", "name", "vendor", "level", "questions", "minutes", "price (USD)", "hands-on",
-         "valid (months)", "prerequisites", "min. experience (months)", "source", "as of"],
+         "exam domains", "valid (months)", "prerequisites", "min. experience (months)",
+         "study hours", "grants", "pass probability", "source", "as of"],
         [[c.id, c.name, c.vendor, c.level, _questions(c.exam), c.exam.minutes,
-          c.exam.price_usd, "yes" if c.exam.hands_on else "no", c.validity_months,
-          _ids(c.prerequisites), c.min_experience_months, c.source, c.as_of]
+          c.exam.price_usd, "yes" if c.exam.hands_on else "no", _weights(c.exam),
+          c.validity_months, _ids(c.prerequisites), c.min_experience_months, c.study_hours,
+          _grants(c.grants), c.exam.pass_probability, c.source, c.as_of]
          for c in cat.certifications.values()])
     yield "Training paths", "`paths`, keyed by `id` (article §4).", _table(
         ["id", "name", "months", "courses", "exam", "source", "as of"],
@@ -274,7 +285,7 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         "separated by `/` mean 'any one of'.", _table(
         ["id", "GPUs", "roster (count x role, levels)", "certifications by role",
          "article's total (USD/yr)", "source", "as of"],
-        [[t.id, _range(t.gpus), "; ".join(f"{s.count} x {s.role} (L{s.level_min}"
+        [[t.id, _gpus(t, cat), "; ".join(f"{s.count} x {s.role} (L{s.level_min}"
                                           + (f"-{s.level_max})" if s.level_max != s.level_min
                                              else ")") for s in t.slots),
           "; ".join(f"{role}: " + ", ".join(" / ".join(g) for g in groups)
@@ -349,7 +360,13 @@ def _questions(exam: Any) -> str:
     lo, hi = exam.questions_min, exam.questions_max
     if lo is None and hi is None:
         return "null"
+    if lo is None:
+        return f"up to {hi}"
     return str(lo) if lo == hi or hi is None else f"{lo}-{hi}"
+
+
+def _weights(exam: Any) -> str:
+    return ", ".join(f"{k} {v:.0%}" for k, v in exam.domain_weights.items()) or "-"
 
 
 def catalog_reference() -> str:
