@@ -466,6 +466,18 @@ def test_scenario_schema_validates_examples() -> None:
         assert not validator.is_valid({k: v for k, v in data.items() if k != "fleet"})
 
 
+def test_scenario_schema_describes_every_field() -> None:
+    """Editors show the descriptions: every property has one, or refers to a model that
+    is described field by field."""
+    schema = _schema("scenario")
+    models = [("Scenario", schema), *schema.get("$defs", {}).items()]
+    bare = [f"{name}.{prop}" for name, model in models
+            for prop, spec in model.get("properties", {}).items()
+            if "description" not in spec and "$ref" not in spec]
+    assert bare == []
+    assert len(models) >= 8
+
+
 def test_unknown_schema() -> None:
     assert invoke("schema", "catalog").exit_code == 2
 
