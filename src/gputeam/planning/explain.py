@@ -173,7 +173,7 @@ def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,
     name = inst.names.get(best.person, best.person)
     if best.ready > need:
         what = f"reach {skill}" if skill else "be ready"
-        when = f"the deadline in month {deadline}" if need <= deadline else f"month {need}, when it is needed"
+        when = f"the deadline in month {deadline}" if need == deadline else f"month {need}, when it is needed"
         return f"nobody on staff can {what} before {when} (earliest: {name}, month {best.ready})"
     in_time = [o for o in opts if o.ready <= need]
     same = {o.person for o in in_time if o.person in chosen and chosen[o.person].role == role_id}

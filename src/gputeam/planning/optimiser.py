@@ -54,7 +54,7 @@ def open_penalty(inst: Instance, d: Decisions) -> float:
 
 @dataclass
 class Solution:
-    status: str  # optimal | time_limit | infeasible
+    status: str  # optimal | time_limit | infeasible | error
     objective: float | None
     gap: float | None
     seconds: float
@@ -215,9 +215,8 @@ class _Lp:
             return "infeasible", None, None, []
         elif info.primal_solution_status == 2:  # feasible point found before a limit
             status = "time_limit"
-        else:
-            return "infeasible" if ms != highspy.HighsModelStatus.kTimeLimit else "time_limit", \
-                None, None, []
+        else:  # a limit without a feasible point, or a solver error: no answer either way
+            return "time_limit" if ms == highspy.HighsModelStatus.kTimeLimit else "error", None, None, []
         values = list(h.getSolution().col_value)
         gap_value = float(info.mip_gap) if mip else 0.0
         if gap_value > 1e20 or gap_value != gap_value:
@@ -467,20 +466,20 @@ def present_families(inst: Instance) -> list[str]:
 
 def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
     """Which constraint families conflict, found by relaxing them (never guessed)."""
-    elastic = solve(inst, elastic=True, time_limit=time_limit)
+    elastic = solve(inst, elastic=True, time_limit=time_limit, gap=1e-2)  # for display: 1% will do
     families = present_families(inst)
     fixes: dict[str, Any] = {}
     for f in families:
         if f == "deadline":
             continue
-        if solve(inst, drop=[f], time_limit=time_limit).status != "infeasible":
+        if solve(inst, drop=[f], time_limit=time_limit).decisions is not None:
             fixes[f] = True
     # the earliest deadline that works, by bisection (a later deadline never hurts)
     lo, hi = inst.deadline + 1, inst.horizon
     found: int | None = None
     while lo <= hi:
         mid = (lo + hi) // 2
-        if solve(inst, deadline=mid, time_limit=time_limit).status != "infeasible":
+        if solve(inst, deadline=mid, time_limit=time_limit).decisions is not None:
             found, hi = mid, mid - 1
         else:
             lo = mid + 1
@@ -492,8 +491,16 @@ def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
             from gputeam.planning.optimiser_model import evaluate
 
             fixes["budget"] = round(evaluate(inst, free.decisions, discounted=False), -3)
+    if not fixes and len(inst.options) <= 2000:  # no single relaxation: try them in pairs
+        import itertools
+
+        pairs = [list(pair) for pair in itertools.combinations([f for f in families if f != "deadline"], 2)
+                 if solve(inst, drop=pair, time_limit=time_limit).decisions is not None]
+        if pairs:
+            fixes["pairs"] = pairs
+    in_pairs = {f for pair in fixes.get("pairs", []) for f in pair}
     conflicts = ["deadline"] + [f for f in families if f != "deadline" and
-                                (f in fixes or f in elastic.slack)]
+                                (f in fixes or f in in_pairs or f in elastic.slack)]
     if len(conflicts) == 1:
         conflicts += [f for f in families if f != "deadline"]
     return Diagnosis(conflicts, fixes, _statement(inst, conflicts, fixes, elastic), elastic)
@@ -549,8 +556,15 @@ def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: 
         options.append("more people in training at once")
     if "mentors" in fixes:
         options.append("more senior mentors")
+    names = {"lead": "the hiring lead time", "contractors": "the contractor limit",
+             "hires": "the hiring capacity", "budget": "the budget", "training": "the training capacity",
+             "mentors": "the mentor limit"}
     if options:
         text += " Any one of these makes a plan possible: " + _join(options, "or") + "."
+    elif fixes.get("pairs"):
+        text += (" No single change is enough; relaxing " + _join(
+            [f"{names[a]} and {names[b]}" for a, b in fixes["pairs"]], "or")
+            + " together makes a plan possible.")
     else:
         text += " No single change is enough; several constraints must be relaxed together."
     return text
@@ -689,6 +703,14 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
         return build_sourcing(inst, d, scenario, catalog, slots, status=sol.status, total_cost=cost,
                               greedy_cost=greedy_cost, mip_gap=sol.gap, seconds=sol.seconds,
                               details=details, preface=(line,))
+    if sol.status in ("time_limit", "error") and greedy is not None:
+        # no feasible point within the time limit: keep the greedy plan, and say so
+        note = (f"the optimiser found no plan within {time_limit:g} s; this is the greedy rule's plan"
+                if sol.status == "time_limit" else "the solver failed; this is the greedy rule's plan")
+        return greedy.model_copy(update={
+            "explanation": (note, *greedy.explanation), "status": "time_limit",
+            "solve_seconds": round(sol.seconds, 4), "greedy_cost": greedy_cost, "total_cost": greedy_cost,
+            "details": details})
     diag = diagnose(inst)
     el = diag.elastic
     details["conflict"] = {"constraints": diag.conflicts, "fixes": diag.fixes,
