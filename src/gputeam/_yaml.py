@@ -31,40 +31,77 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
     except Exception as exc:  # ruamel raises a few unmarked errors (duplicate keys etc.)
         raise InputError([Problem(path="", message=f"not valid YAML: {exc}", file=file)]) from None
     lines: dict[Path, int] = {}
-    return _plain(doc, (), lines), lines
+    walker = _Plain(lines)
+    data = walker.convert(doc, ())
+    if walker.expanded > MAX_VALUES:
+        raise InputError([Problem(
+            path="", file=file, message="too large once its aliases are expanded",
+            found=f"more than {MAX_VALUES:,} values", expected="a document without alias bombs")])
+    return data, lines
 
 
-def _plain(node: Any, path: Path, lines: dict[Path, int]) -> Any:
-    if isinstance(node, Mapping):
-        out: dict[Any, Any] = {}
-        lc = getattr(node, "lc", None)
-        for key, value in node.items():
-            child = (*path, str(key))
-            if lc is not None:
-                try:
-                    lines[child] = lc.key(key)[0] + 1
-                except (KeyError, TypeError):
-                    pass
-            out[str(key) if not isinstance(key, int) else key] = _plain(value, child, lines)
+#: Values a document may hold once YAML aliases are expanded ('billion laughs' guard).
+MAX_VALUES = 2_000_000
+
+
+class _Plain:
+    """Convert ruamel's round-trip nodes to builtins, recording each value's line.
+
+    An alias converts to the same object as its anchor (no copy); ``expanded`` counts the
+    values the document would hold with every alias expanded, so a tiny file that expands
+    to millions of values is refused before anything walks it.
+    """
+
+    def __init__(self, lines: dict[Path, int]) -> None:
+        self.lines = lines
+        self.seen: dict[int, tuple[Any, int]] = {}
+        self.expanded = 0
+
+    def convert(self, node: Any, path: Path) -> Any:
+        if isinstance(node, Mapping | list | tuple) and id(node) in self.seen:
+            value, size = self.seen[id(node)]
+            self.expanded += size
+            return value
+        before = self.expanded
+        if self.expanded > MAX_VALUES:
+            return None
+        out = self._convert(node, path)
+        if isinstance(node, Mapping | list | tuple):
+            self.seen[id(node)] = (out, self.expanded - before)
         return out
-    if isinstance(node, Sequence) and not isinstance(node, str | bytes):
-        lc = getattr(node, "lc", None)
-        items = []
-        for i, value in enumerate(node):
-            child = (*path, i)
-            if lc is not None:
-                try:
-                    lines[child] = lc.item(i)[0] + 1
-                except (KeyError, TypeError, IndexError):
-                    pass
-            items.append(_plain(value, child, lines))
-        return items
-    if type(node).__module__.startswith("ruamel"):
-        # ScalarFloat, ScalarBoolean, TaggedScalar ...: back to builtins
-        for base in (bool, int, float, str):
-            if isinstance(node, base):
-                return base(node)
-    return node
+
+    def _convert(self, node: Any, path: Path) -> Any:
+        self.expanded += 1
+        if isinstance(node, Mapping):
+            out: dict[Any, Any] = {}
+            lc = getattr(node, "lc", None)
+            for key, value in node.items():
+                child = (*path, str(key))
+                if lc is not None:
+                    try:
+                        self.lines[child] = lc.key(key)[0] + 1
+                    except (KeyError, TypeError):
+                        pass
+                out[str(key) if not isinstance(key, int) else key] = self.convert(value, child)
+            return out
+        if isinstance(node, Sequence) and not isinstance(node, str | bytes):
+            lc = getattr(node, "lc", None)
+            items = []
+            for i, value in enumerate(node):
+                child = (*path, i)
+                if lc is not None:
+                    try:
+                        self.lines[child] = lc.item(i)[0] + 1
+                    except (KeyError, TypeError, IndexError):
+                        pass
+                items.append(self.convert(value, child))
+            return items
+        if type(node).__module__.startswith("ruamel"):
+            # ScalarFloat, ScalarBoolean, TaggedScalar ...: back to builtins
+            for base in (bool, int, float, str):
+                if isinstance(node, base):
+                    return base(node)
+        return node
 
 
 def line_for(path: Sequence[str | int], lines: Mapping[Path, int]) -> int | None:

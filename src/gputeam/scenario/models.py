@@ -47,9 +47,11 @@ class Fleet(Model):
         default=(), description="Compliance regimes, e.g. PCI-DSS, HIPAA, SOC 2.")
     vendor_support: bool = Field(
         default=False, description="A vendor support contract covers escalations (lean mode).")
-    kw_per_gpu: float | None = Field(default=None, gt=0, description="kW per GPU incl. server share.")
-    pue: float | None = Field(default=None, ge=1, description="Power usage effectiveness.")
-    usd_per_kwh: float | None = Field(default=None, ge=0, description="Electricity price.")
+    kw_per_gpu: float | None = Field(default=None, gt=0, le=20,
+                                     description="kW per GPU incl. server share.")
+    pue: float | None = Field(default=None, ge=1, le=5, description="Power usage effectiveness.")
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=10,
+                                      description="Electricity price per kWh.")
 
     @field_validator("gpus")
     @classmethod
@@ -75,6 +77,13 @@ class HeldCertification(Model):
     id: str = Field(description="Catalog certification id, e.g. nca-aiio.")
     earned: date = Field(description="Date earned.")
     expires: date | None = Field(default=None, description="Expiry; default from its validity.")
+
+    @model_validator(mode="after")
+    def _after_earned(self) -> HeldCertification:
+        if self.expires is not None and self.expires < self.earned:
+            raise FieldConflicts([(("expires",), f"before the date earned ({self.earned})",
+                                   self.expires.isoformat())])
+        return self
 
 
 class Person(Model):
