@@ -19,8 +19,11 @@ from .helpers import person, scenario
 TODAY = date(2026, 12, 2)
 
 
-def tiny(seed: int, *, training: int | None = None, budget: float | None = None) -> Instance:
-    """A random instance small enough to enumerate: <= 3 people, <= 2 roles, 6 months."""
+def tiny(seed: int, *, training: int | None = None, budget: float | None = None,
+         extras: bool = False) -> Instance:
+    """A random instance small enough to enumerate: <= 3 people, <= 2 roles, 6 months.
+    ``extras``: apprenticeships needing the one senior mentor, and a course whose group
+    discount needs two takers."""
     rng = random.Random(seed)
     h = 6
     roles = ["ops", "net"][: rng.randint(1, 2)]
@@ -36,8 +39,11 @@ def tiny(seed: int, *, training: int | None = None, budget: float | None = None)
             if rng.random() < 0.7:
                 ready = rng.randint(1, h)
                 cost = float(rng.randint(1, 40) * 1000)
+                appr = tuple(range(1, ready)) if extras and rng.random() < 0.6 else ()
+                courses = ("c1",) if extras and rng.random() < 0.7 else ()
                 options.append(Option(p, r, rng.choice([2, 3]), ready, 0, cost, cost,
-                                      training=tuple(range(1, ready + 1))))
+                                      training=tuple(range(1, ready + 1)), apprentice=appr,
+                                      courses=courses))
     total = [sum(v[m] for v in demand.values()) for m in range(h)]
     share = rng.choice([0.0, 0.5, 1.0])
     return Instance(
@@ -45,16 +51,17 @@ def tiny(seed: int, *, training: int | None = None, budget: float | None = None)
         options=options, people=people, names={p: p for p in people},
         hire_salary={k: 100_000.0 + 20_000 * rng.random() for k in demand},
         contractor_fte_cost=52_000.0, contractor_cap=[share * t for t in total],
-        max_hires=rng.choice([1, 2, None]), max_in_training=training, seniors=0,
-        course_price={}, group_min=None, group_discount=0.0, budget=budget, fixed_cost=0.0,
+        max_hires=rng.choice([1, 2, None]), max_in_training=training, seniors=1 if extras else 0,
+        course_price={"c1": 5000.0} if extras else {}, group_min=2 if extras else None,
+        group_discount=0.6 if extras else 0.0, budget=budget, fixed_cost=0.0,
         fixed_flat=0.0, weights=month_weights(h, 0.0), uplift=1.3, hiring_share=0.2,
         ramp_months=3, retention_bonus=0.0, hours_per_month=2080 / 12)
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(32))
 def test_optimal_against_brute_force(seed: int) -> None:
     """The MIP's penalised cost equals the best found by enumerating every decision."""
-    inst = tiny(seed, training=1 if seed % 3 == 0 else None)
+    inst = tiny(seed, training=1 if seed % 3 == 0 else None, extras=seed >= 20)
     best = brute_force(inst)
     sol = solve(inst, gap=1e-9)
     if best is None:
