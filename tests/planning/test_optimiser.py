@@ -129,13 +129,15 @@ def test_mentors_limit_apprentices() -> None:
 def test_examples_beat_or_match_greedy() -> None:
     catalog = load_catalog()
     for name in ("finance", "healthcare", "startup"):
-        s = plan(load_example(name), catalog, TODAY).sourcing
+        p = plan(load_example(name), catalog, TODAY, runs=0)
+        s = p.sourcing
         assert s.method == "mip" and s.status == "optimal"
         assert s.total_cost is not None and s.greedy_cost is not None
         assert s.total_cost <= s.greedy_cost + 1e-6
         assert s.mip_gap is not None and s.mip_gap <= 1e-4
         assert s.solve_seconds is not None
         assert s.explanation and all(a.reason for a in s.assignments)
+        assert s.total_cost == pytest.approx(p.costs.horizon, abs=0.05)  # one cost model
 
 
 def test_rule_method_is_kept_as_baseline() -> None:

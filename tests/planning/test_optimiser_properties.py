@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,8 @@ def test_plan_invariants(sc: Any) -> None:
                             if n.month == tm.month and n.role == slot.role) / hours
                 assert have + extra >= slot.count - 1e-5, (tm.month, slot.role)
         assert s.total_cost is not None
+        # the optimiser prices its plan exactly as the costs module does
+        assert s.total_cost == pytest.approx(p.costs.horizon, rel=1e-6, abs=0.05)
         if s.greedy_cost is not None and s.details.get("greedy_open_slot_months") == 0:
             assert s.total_cost <= s.greedy_cost + 1e-3
     else:
