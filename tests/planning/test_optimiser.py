@@ -10,10 +10,12 @@ import pytest
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
-from gputeam.planning.optimiser import brute_force, diagnose, open_penalty, solve
+from gputeam.planning.infeasibility import diagnose
+from gputeam.planning.optimiser import open_penalty, solve
 from gputeam.planning.optimiser_model import Instance, Option, evaluate, month_weights
 from gputeam.scenario import load_example
 
+from .bruteforce import brute_force
 from .helpers import person, scenario
 
 TODAY = date(2026, 12, 2)
