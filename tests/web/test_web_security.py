@@ -233,4 +233,5 @@ def test_security_headers(app: Any, world: World) -> None:
     r = TestClient(app).get("/login")
     assert r.headers["x-frame-options"] == "DENY"
     assert r.headers["x-content-type-options"] == "nosniff"
+    assert "script-src 'self'" in r.headers["content-security-policy"]
     assert SECRET not in r.text
