@@ -73,13 +73,14 @@ def test_kill_during_import(db_url: str, db: Any, world: World, app: Any) -> Non
             try:
                 httpx.post(base + "/api/v1/import/roster", headers=headers, timeout=120,
                            data={"dry_run": "false"},
-                           files={"file": ("big.csv", _big_roster(60_000))})
+                           files={"file": ("big.csv", big)})
             except httpx.HTTPError as exc:
                 errors.append(type(exc).__name__)
 
+        big = _big_roster(200_000)  # takes several seconds to import on any machine
         t = threading.Thread(target=upload)
         t.start()
-        time.sleep(1.5)  # the upload is in and the import is running
+        time.sleep(1.0)  # the upload is in and the import is running
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         t.join(timeout=30)
