@@ -422,8 +422,10 @@ def test_example_to_stdout() -> None:
 
 
 def test_unknown_example() -> None:
-    result = invoke("example", "bank")
-    assert result.exit_code == 2 and "finance" in result.output
+    for args in (["example", "bank"], ["plan", "--example", "bank"], ["roi", "--example", "bank"]):
+        result = invoke_raw(*args)
+        assert result.exit_code == 2 and not crashed(result), args
+        assert "finance" in result.output
 
 
 # --- schema -----------------------------------------------------------------------------

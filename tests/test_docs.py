@@ -101,6 +101,19 @@ def test_every_command_has_an_example() -> None:
     assert not missing, f"no ```sh example for: {', '.join(missing)}"
 
 
+def test_every_plan_format_and_catalog_section_is_documented() -> None:
+    from gputeam.cli.plan_cmds import FORMATS
+
+    plan_text = _section(("plan",))
+    assert [f for f in FORMATS if f"`{f}`" not in plan_text] == []
+    show = COMMANDS[("catalog", "show")]
+    (section_arg,) = [p for p in show.params if p.name == "section"]
+    sections = section_arg.help.split(":", 1)[1].replace(" ", "").split(",")
+    assert len(sections) >= 8
+    show_text = _section(("catalog", "show"))
+    assert [s for s in sections if f"`{s}`" not in show_text] == []
+
+
 def _example_command_lines() -> list[str]:
     """`gputeam ...` lines of the shell examples in docs/commands.md and README.md."""
     lines = []
