@@ -40,6 +40,7 @@ def scenarios(draw: st.DrawFn) -> Any:
         constraints={"deadline_month": draw(st.integers(1, horizon)),
                      "hiring_lead_time_months": draw(st.integers(0, 4)),
                      "max_hires_per_month": draw(st.integers(1, 3)),
+                     "max_in_training": draw(st.sampled_from([None, None, 1, 2])),
                      "contractors": {"available": draw(st.booleans()),
                                      "max_share": draw(st.sampled_from([0.25, 0.5, 1.0]))}})
 
@@ -79,6 +80,14 @@ def test_plan_invariants(sc: Any) -> None:
     by_person = {rm.person: rm for rm in p.roadmaps}
     for a in s.assignments:
         assert by_person[a.person].ready_month == a.ready_month
+    # at most max_in_training people studying in any month
+    if c.max_in_training is not None and s.status == "optimal":
+        chosen = {a.person for a in s.assignments}
+        for m in range(1, sc.horizon_months + 1):
+            busy = sum(1 for rm in p.roadmaps if rm.person in chosen and any(
+                month_of(sc.start, i.start) <= m <= month_of(sc.start, i.end) for i in rm.items
+                if i.kind in ("course", "bootcamp", "exam", "practice") and i.hours > 0))
+            assert busy <= c.max_in_training, (m, busy)
     # "the target is covered every month" from the deadline on, within the contractor cap
     hours = CATALOG.economics.hours_per_fte_year / 12
     if s.status == "optimal":

@@ -216,7 +216,9 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
     fixed = fixed_flat = 0.0
     options: list[Option] = []
     course_price: dict[str, float] = {}
-    delays = range(0, MAX_DELAY + 1) if c.max_in_training else range(0, 1)
+    delays: Sequence[int] = (0,)
+    if c.max_in_training:  # later starts let the training capacity bind; fewer on big teams
+        delays = range(0, MAX_DELAY + 1) if len(scenario.people) * len(slots) <= 2000 else (0, 2, 4, 6)
     for p in scenario.people:
         base = build_roadmap(p, None, scenario, catalog)
         base_cost = roadmap_costs(base, scenario, catalog, mentor_salary)
