@@ -125,6 +125,27 @@ def test_error_names_file_line_path_found_expected(
     assert text_form.startswith(f"team.yaml:{problem.line}: {path}: ")
 
 
+@pytest.mark.parametrize(("edit", "path", "expected"), [
+    (("{month: 5, count: 500}", "{month: 5, count: 500.5}"), "fleet.gpus[1].count",
+     "a whole number"),
+    (("currency: USD", "currency: EURO"), "currency", "at most 3 characters"),
+    (("organisation: Example Capital Markets", "organisation: ''"), "organisation",
+     "at least 1 character"),
+    (("start: 2027-01-01", "start: 2027-01-01T10:00:00"), "start", "a date YYYY-MM-DD"),
+    (("strategies: [bootcamp, vendor, internal]", "strategies: {a: 1}"),
+     "constraints.strategies", "a list"),
+    (("max_share: 1.0", "max_share: .nan"), "constraints.contractors.max_share", "<= 1"),
+])
+def test_every_wrong_value_says_what_was_expected(edit: tuple[str, str], path: str,
+                                                  expected: str) -> None:
+    assert expected in (the_problem(mutate(*edit), path).expected or "")
+
+
+def test_an_empty_list_says_what_was_expected() -> None:
+    text = FINANCE.split("  gpus:\n")[0] + "  gpus: []\n" + FINANCE.split("contractor team\n", 1)[1]
+    assert the_problem(text, "fleet.gpus").expected == "at least 1 item"
+
+
 def test_every_problem_is_reported_at_once() -> None:
     text = mutate("horizon_months: 12", "horizon_month: 12",
                   mutate("cooling: air", "cooling: water",

@@ -166,7 +166,12 @@ def _expected(err: Any) -> str | None:
         if key in ctx:
             return f"a number {word} {ctx[key]}"
     kind = err["type"]
+    for key, word in (("min_length", "at least"), ("max_length", "at most")):
+        if key in ctx:
+            unit = "character" if kind.startswith("string") else "item"
+            return f"{word} {ctx[key]} {unit}{'' if ctx[key] == 1 else 's'}"
     names = {"int_parsing": "a whole number", "int_type": "a whole number",
+             "int_from_float": "a whole number", "date_from_datetime_inexact": "a date YYYY-MM-DD",
              "float_parsing": "a number", "float_type": "a number",
              "bool_parsing": "true or false", "bool_type": "true or false",
              "date_from_datetime_parsing": "a date YYYY-MM-DD", "date_parsing": "a date YYYY-MM-DD",
