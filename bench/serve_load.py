@@ -131,7 +131,8 @@ def server(url: str, workers: int) -> Any:
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "--factory", "gputeam.web:create_app_from_env",
          "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-         "--log-level", "warning", "--no-access-log", "--backlog", "4096"],
+         "--log-level", "warning", "--no-access-log", "--backlog", "4096",
+         "--timeout-keep-alive", "75"],  # longer than any client idles: no close races
         env=env)
     base = f"http://127.0.0.1:{port}"
     try:
