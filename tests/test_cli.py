@@ -349,12 +349,18 @@ def test_scenario_overrides_win_over_catalog_extra(tmp_path: Path,
 
 
 def test_bad_catalog_extra_exits_2(tmp_path: Path) -> None:
+    """Problems in a --catalog-extra file are reported against that file (not as the
+    scenario's 'overrides')."""
     extra = tmp_path / "extra.yaml"
     extra.write_text("economics:\n  contractor_rate_usd_h: cheap\n", "utf-8")
-    proc = run("plan", "--example", "finance", "--catalog-extra", str(extra))
+    scenario = tmp_path / "team.yaml"
+    scenario.write_text(example_text("finance"), "utf-8")
+    proc = run("plan", str(scenario), "--catalog-extra", str(extra))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert "economics.contractor_rate_usd_h" in proc.stderr and "'cheap'" in proc.stderr
+    assert "problem(s) in the catalog" in proc.stderr
+    assert f"{extra}: economics.contractor_rate_usd_h: " in proc.stderr and "'cheap'" in proc.stderr
+    assert "overrides" not in proc.stderr and f"{scenario}:" not in proc.stderr
 
 
 # --- roi --------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def _bad(path: str, message: str, found: str | None = None, expected: str | None
 def load_input(file: Path | None, example: str | None, catalog_extra: Path | None) -> Any:
     """(scenario, catalog) from a file or a bundled example, with --catalog-extra applied."""
     from gputeam._yaml import load_with_lines
-    from gputeam.cli.common import read_catalog_extra
+    from gputeam.cli.common import load_catalog_file, read_catalog_extra
     from gputeam.scenario import catalog_for, example_text, parse_scenario
     from gputeam.scenario.models import Scenario
 
@@ -48,6 +48,8 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
         except (OSError, UnicodeDecodeError) as exc:
             raise _bad("FILE", f"cannot read: {exc}", found=str(file)) from None
     extra = read_catalog_extra(catalog_extra)
+    if extra:  # checked alone first, so that its problems name it, not the scenario's overrides
+        load_catalog_file(catalog_extra)
     data, lines = load_with_lines(text, name)
     if isinstance(data, dict):
         try:
