@@ -233,8 +233,8 @@ def test_failed_plan_leaves_an_existing_report_untouched(tmp_path: Path) -> None
 
 
 def _control_char_scenario(tmp_path: Path) -> Path:
-    """A valid scenario whose organisation holds control characters, which XLSX cannot
-    store: a real input on which the xlsx renderer fails."""
+    """A valid scenario whose organisation holds control characters, which XML (so XLSX)
+    cannot store as they are."""
     text = example_text("startup")
     org = ORGS["startup"]
     path = tmp_path / "ctl.yaml"
