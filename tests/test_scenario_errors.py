@@ -361,6 +361,17 @@ def _apply(doc: dict[str, Any], path: tuple[Any, ...], op: str, junk: Any, key: 
         parent[last] = type(parent[last])() if isinstance(parent[last], list | dict | str) else None
 
 
+def _plan_schema() -> Any:
+    import jsonschema_rs
+
+    from gputeam.report.json_out import schema
+
+    return jsonschema_rs.validator_for(schema("plan"))
+
+
+PLAN_SCHEMA = _plan_schema()
+
+
 @st.composite
 def mutated_scenarios(draw: st.DrawFn) -> str:
     doc = copy.deepcopy(BASES[draw(st.sampled_from(EXAMPLES))])
@@ -386,8 +397,9 @@ def mutated_scenarios(draw: st.DrawFn) -> str:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(mutated_scenarios())
 def test_mutated_scenarios_plan_or_raise_input_error(text: str) -> None:
-    """Rule: a scenario file either plans, or loading it raises InputError with at least
-    one problem that names a path and a message; no other exception ever escapes."""
+    """Rule: a scenario file either plans (into strict JSON that matches the published
+    plan schema), or loading it raises InputError with at least one problem that names a
+    path and a message; no other exception ever escapes."""
     try:
         scenario = load_scenario_text(text, "mutant.yaml")
     except InputError as exc:
@@ -402,7 +414,9 @@ def test_mutated_scenarios_plan_or_raise_input_error(text: str) -> None:
     event("planned")
     result = plan(scenario, catalog_for(scenario), TODAY)
     assert result.scenario["organisation"] == scenario.organisation
-    result.to_json()
+    data = json.loads(json.dumps(result.to_json(), allow_nan=False))  # strict JSON
+    errors = [e.message for e in PLAN_SCHEMA.iter_errors(data)]
+    assert errors == [], errors[:3]  # and it keeps the published contract
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,
