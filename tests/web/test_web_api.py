@@ -170,6 +170,16 @@ def test_calendars_and_catalog(app: Any, world: World) -> None:
     assert b"BEGIN:VCALENDAR" in r.content and b"nca-aiio" in r.content.lower()
     r = c.get(f"/api/v1/calendar/teams/{world.alpha}.ics")
     assert r.status_code == 200 and b"BEGIN:VEVENT" in r.content
+    # a subscription URL carries the token in the query (calendar programs send no headers)
+    from fastapi.testclient import TestClient
+
+    feed = TestClient(app)
+    secret = c.headers["Authorization"].split()[1]
+    assert feed.get(f"/api/v1/calendar/people/{world.people['p1']}.ics",
+                    params={"token": secret}).status_code == 200
+    assert feed.get(f"/api/v1/calendar/people/{world.people['p1']}.ics",
+                    params={"token": "gpt_wrong"}).status_code == 401
+    assert feed.get("/api/v1/me", params={"token": secret}).status_code == 401  # feeds only
     idx = c.get("/api/v1/catalog").json()
     assert idx["sections"]["certifications"] > 0
     certs = c.get("/api/v1/catalog/certifications").json()

@@ -64,6 +64,10 @@ def load_principal(request: Request) -> Principal | None:
 
     found: Principal | None = None
     header = request.headers.get("authorization", "")
+    if (not header and request.method == "GET" and request.url.path.endswith(".ics")
+            and "token" in request.query_params):
+        # calendar programs subscribe by URL and cannot send headers
+        header = "Bearer " + request.query_params["token"]
     with request.app.state.db.session() as s:
         if header[:7].lower() == "bearer ":
             digest = hash_api_token(header[7:].strip())
