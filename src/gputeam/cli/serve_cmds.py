@@ -60,8 +60,13 @@ def register(app: typer.Typer) -> None:
 
             uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
             return
-        # each worker builds its own app from the same (validated) settings
-        for name, value in settings.model_dump().items():
+        # each worker builds its own app from the same (validated) settings; in development
+        # mode without a key, one random key shared by the workers keeps sessions valid
+        import secrets
+
+        values = settings.model_dump()
+        values["secret_key"] = values["secret_key"] or secrets.token_urlsafe(48)
+        for name, value in values.items():
             if value is not None:
                 os.environ[f"GPUTEAM_{name.upper()}"] = str(value)
         uvicorn.run("gputeam.web:create_app_from_env", factory=True, workers=workers,
