@@ -52,6 +52,9 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                    greedy_cost: float | None, mip_gap: float | None, seconds: float,
                    details: dict[str, object], preface: tuple[str, ...] = ()) -> Sourcing:
     cur = scenario.currency
+    delays = {o.person: o.delay for o in d.options if o.delay}
+    if delays:  # the pipeline rebuilds these roadmaps from the later start
+        details = {**details, "start_delay_months": delays}
     staff = staff_by_month(inst, d)
     chosen = {o.person: o for o in d.options}
     options_by_role: dict[str, list[Option]] = defaultdict(list)

@@ -459,9 +459,6 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
     if greedy is not None:
         greedy_cost, greedy_open = greedy_evaluation(inst, greedy)
         details["greedy_open_slot_months"] = round(greedy_open, 2)
-    delays = {o.person: o.delay for o in (sol.decisions.options if sol.decisions else ()) if o.delay}
-    if delays:
-        details["start_delay_months"] = delays
     cur = scenario.currency
     if sol.decisions is not None:
         d = sol.decisions
