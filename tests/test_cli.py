@@ -505,9 +505,6 @@ def test_catalog_show_json(section: str) -> None:
     assert entries and all(e["source"] for e in entries)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: catalog show takes any --format and prints a "
-                   "table for anything but json; fix in cli/catalog_cmds.py show(): refuse a "
-                   "format outside ('table', 'json') with an InputError like roi does")
 def test_catalog_show_unknown_format() -> None:
     result = invoke_raw("catalog", "show", "levels", "--format", "xml")
     assert result.exit_code == 2 and "table or json" in result.output

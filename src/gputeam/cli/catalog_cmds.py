@@ -23,12 +23,16 @@ def register(app: typer.Typer) -> None:
     def show(
         section: Annotated[str, typer.Argument(help="One of: " + ", ".join(SHOWABLE))] = "levels",
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
-        format: Annotated[str, typer.Option(help="table or json")] = "table",
+        format: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
     ) -> None:
         """Print a catalog section."""
-        from gputeam.report.catalog_view import render_section
+        if format not in ("table", "json"):
+            from gputeam.errors import InputError, Problem
 
+            raise InputError([Problem(path="--format", message="unknown format",
+                                      found=repr(format), expected="table or json")])
         from gputeam.cli.common import load_catalog_file
+        from gputeam.report.catalog_view import render_section
 
         if section not in SHOWABLE:
             from gputeam.errors import InputError, Problem

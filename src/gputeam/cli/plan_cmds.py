@@ -172,6 +172,8 @@ def roi_cmd(
                                           "(§9).")] = False,
     example: Annotated[str | None, typer.Option(help="Bundled example.")] = None,
     format: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
+    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
+                                                       "(YAML).")] = None,
     today: Annotated[str | None, typer.Option(help="Plan as of this date.")] = None,
 ) -> None:
     """Return on the training investment: net ROI, benefit-cost ratio, payback."""
@@ -185,9 +187,11 @@ def roi_cmd(
     if format not in ("table", "json"):
         raise _bad("--format", "unknown format", found=repr(format), expected="table or json")
     if article:
-        roi = article_roi(load_catalog())
+        from gputeam.cli.common import load_catalog_file
+
+        roi = article_roi(load_catalog_file(catalog_extra))
     else:
-        scenario, catalog = load_input(file, example, None)
+        scenario, catalog = load_input(file, example, catalog_extra)
         roi = plan(scenario, catalog or load_catalog(), _date(today)).roi
     if format == "json":
         sys.stdout.write(json.dumps(roi.model_dump(mode="json"), indent=2) + "\n")

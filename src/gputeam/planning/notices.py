@@ -50,6 +50,12 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
     if c.budget is not None and costs.horizon > c.budget:
         yield Warning(code="over-budget", message=f"the plan costs {costs.horizon:,.0f} over the "
                       f"horizon, above the budget of {c.budget:,.0f}")
+    beyond = [s for s in scenario.fleet.gpus if s.month > scenario.horizon_months]
+    if beyond:
+        yield Warning(code="gpus-beyond-horizon",
+                      message=f"{len(beyond)} GPU step(s) start after the {scenario.horizon_months}"
+                      f"-month horizon (first: month {beyond[0].month}, {beyond[0].count:,} GPUs) "
+                      "and are not planned for; lengthen horizon_months to include them")
     if scenario.currency != "USD" and scenario.usd_rate is None:
         yield Warning(code="currency-not-converted",
                       message=f"currency is {scenario.currency} but no usd_rate is given: the "
