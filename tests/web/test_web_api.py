@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from datetime import date
 from typing import Any
 
 from gputeam import store
@@ -209,3 +210,20 @@ def test_tokens_and_users(app: Any, world: World, db: Any) -> None:
     assert other.get("/api/v1/me").status_code == 401
     r = c.post("/api/v1/tokens", json={"name": "x", "scopes": ["admin"], "user_id": uid})
     assert r.status_code == 422  # a manager's token cannot carry the admin scope
+
+
+def test_dashboard_names_only_people_the_caller_may_read(app: Any, world: World, db: Any) -> None:
+    from gputeam import store as st
+
+    with db.session() as s:  # p3 (team Beta) renews into the 90-day window too
+        st.add_certification(s, world.people["p3"], "nca-aiio", date(2025, 1, 20),
+                             date(2027, 2, 1))
+    names = {}
+    for role in ("admin", "manager", "engineer", "viewer"):
+        rows = bearer(app, role, ["read"]).get("/api/v1/dashboard").json()["expiring"]
+        assert len(rows) == 2  # the figures are the organisation's
+        names[role] = sorted(r["name"] or "-" for r in rows)
+    assert names["admin"] == ["Ada Lovelace", "Linus T"]
+    assert names["manager"] == ["-", "Ada Lovelace"]  # Alpha only
+    assert names["engineer"] == ["-", "Ada Lovelace"]  # themself
+    assert names["viewer"] == ["-", "-"]

@@ -81,7 +81,7 @@ def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf
 @router.get("/")
 def dashboard_page(request: Request, who: Viewer) -> Response:
     with request.app.state.db.session() as s:
-        d = services.dashboard_data(request.app, s, today(request))
+        d = services.dashboard_for(request.app, s, today(request), who)
     return render(request, "dashboard.html", who=who, d=d)
 
 

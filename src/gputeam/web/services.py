@@ -223,11 +223,44 @@ def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
     return data
 
 
-def dashboard_json(app: FastAPI, s: DbSession, today: date) -> bytes:
-    """The dashboard serialised once per data version (it lists every expiring
-    certificate, so it can be large)."""
+def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str, Any]:
+    """The dashboard as ``who`` may see it: the figures are organisation-wide, but the
+    expiring certificates name only people the caller may read (admin: everyone; manager:
+    their teams; engineer: themself; viewer: nobody)."""
+    data = dashboard_data(app, s, today)
+    if who.sees_everyone():
+        return data
+    teams = person_teams(app, s)
+    rows = []
+    for row in data["expiring"]:
+        pid, team = teams.get(row["person"], (None, None))
+        if pid is not None and who.may_read_person(pid, team):
+            rows.append(row)
+        else:
+            rows.append({**row, "person": None, "name": None})
+    return {**data, "expiring": rows}
+
+
+def person_teams(app: FastAPI, s: DbSession) -> dict[str, tuple[int, int | None]]:
+    """Person key to (id, team id) for the organisation, cached per data version."""
+    from gputeam.store.schema import Person
+
+    key = ("person_teams", data_version(s))
+    cache = app.state.plan_cache
+    if key not in cache:
+        rows = s.execute(select(Person.key, Person.id, Person.team_id)
+                         .where(Person.org_id == org_id(app, s)))
+        _remember(cache, key, {k: (i, t) for k, i, t in rows})
+    return cache[key]  # type: ignore[no-any-return]
+
+
+def dashboard_json(app: FastAPI, s: DbSession, today: date, who: Any) -> bytes:
+    """The dashboard as JSON; the full one (admins) is serialised once per data version
+    (it lists every expiring certificate, so it can be large)."""
     import json
 
+    if not who.sees_everyone():
+        return json.dumps(dashboard_for(app, s, today, who), separators=(",", ":")).encode()
     data = dashboard_data(app, s, today)
     key = ("dashboard.json", id(data))
     cache = app.state.plan_cache

@@ -49,7 +49,7 @@ class PlanIn(Body):
             responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
 def get_dashboard(request: Request, who: Viewer) -> Response:
     with db(request).session() as s:
-        return Response(services.dashboard_json(request.app, s, today(request)),
+        return Response(services.dashboard_json(request.app, s, today(request), who),
                         media_type="application/json")
 
 
