@@ -107,8 +107,13 @@ def plan_cmd(
     catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
                                                        "(YAML).")] = None,
     today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
+    method: Annotated[str, typer.Option(help="Sourcing: mip (exact optimiser) or rule (greedy "
+                                        "baseline).")] = "mip",
+    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs for the risk "
+                                      "section (0: none).")] = 2000,
+    seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
 ) -> None:
-    """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI."""
+    """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
     from rich.console import Console
 
     from gputeam.report import EXTENSIONS, render
@@ -118,6 +123,9 @@ def plan_cmd(
         fmt = EXTENSIONS.get(out.suffix.lstrip(".").lower(), "table") if out else "table"
     if fmt not in FORMATS:
         raise _bad("--format", "unknown format", found=repr(fmt), expected=", ".join(FORMATS))
+    if method not in ("mip", "rule", "greedy"):
+        raise _bad("--method", "unknown sourcing method", found=repr(method),
+                   expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
         raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
     if fmt == "table" and out is not None:
@@ -134,7 +142,7 @@ def plan_cmd(
         from gputeam.catalog import load_catalog
         from gputeam.planning import plan
 
-        result = plan(scenario, catalog or load_catalog(), when)
+        result = plan(scenario, catalog or load_catalog(), when, method=method, seed=seed, runs=runs)
         data = render(result, fmt) if fmt != "table" else b""
     if out is not None:
         _write_atomic(out, data)

@@ -30,20 +30,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         t.add_row(s.role, f"{s.level_min}-{s.level_max}", str(s.count), s.rule)
     console.print(t)
 
-    t = Table(title=f"Sourcing ({plan.sourcing.method}, status {plan.sourcing.status})")
-    t.add_column("decision", overflow="fold")
-    for a in plan.sourcing.assignments:
-        t.add_row(f"upskill {a.person} -> {a.role} (L{a.level}), ready month {a.ready_month}: "
-                  f"{a.reason}")
-    for h in plan.sourcing.hires:
-        t.add_row(f"hire {h.count} x L{h.level} {h.role}: requisition month "
-                  f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}")
-    hours = sum(c.hours for c in plan.sourcing.contractors)
-    if hours:
-        t.add_row(f"contractors: {hours:,.0f} hours over the plan")
-    for p in plan.sourcing.unassigned:
-        t.add_row(f"{p}: no target role")
-    console.print(t)
+    _sourcing(plan, console, cur)
 
     t = Table(title="Roadmaps")
     for col in ("person", "role", "ready", "items", "exams"):
@@ -76,6 +63,39 @@ def print_plan(plan: Plan, console: Console) -> None:
         console.print("[bold yellow]Warnings[/]")
         for w in plan.warnings:
             console.print(f"  - [{w.code}] {w.message}", markup=False, highlight=False)
+
+
+def _sourcing(plan: Plan, console: Console, cur: str) -> None:
+    src = plan.sourcing
+    title = f"Sourcing ({src.method}, {src.status}"
+    if src.total_cost is not None:
+        title += f", cost {money(src.total_cost, cur)}"
+    if src.greedy_cost is not None:
+        title += f" vs greedy {money(src.greedy_cost, cur)}"
+    if src.mip_gap is not None:
+        title += f", gap {src.mip_gap:.2%}"
+    if src.solve_seconds is not None:
+        title += f", {src.solve_seconds:.2f} s"
+    title += ")"
+    if src.status == "infeasible":
+        console.print("[bold red]The constraints cannot all hold:[/]")
+        for line in src.explanation[:1]:
+            console.print(f"  {line}", markup=False, highlight=False)
+    t = Table(title=title)
+    t.add_column("decision", overflow="fold")
+    lines = list(src.explanation)
+    if not lines:  # a method without explanations: list the decisions themselves
+        lines = [f"upskill {a.person} -> {a.role} (L{a.level}), ready month {a.ready_month}: "
+                 f"{a.reason}" for a in src.assignments]
+        lines += [f"hire {h.count} x L{h.level} {h.role}: requisition month "
+                  f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}" for h in src.hires]
+    for line in lines:
+        t.add_row(line)
+    for p in src.unassigned:
+        t.add_row(f"{p}: no target role")
+    for u in src.uncovered[:5]:
+        t.add_row(f"uncovered: {u}")
+    console.print(t)
 
 
 def _risk(risk: dict[str, Any], console: Console, cur: str) -> None:
