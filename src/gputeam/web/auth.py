@@ -33,7 +33,7 @@ def _principal(s: DbSession, where: Any, **kw: Any) -> tuple[Principal, str, Any
     the user's team memberships."""
     from gputeam.store.schema import ApiToken, TeamMembership, User
 
-    columns = [User.id, User.username, User.role, User.person_id, User.password_hash,
+    columns: list[Any] = [User.id, User.username, User.role, User.person_id, User.password_hash,
                TeamMembership.team_id]
     by_token = kw.get("via") == "token"
     if by_token:

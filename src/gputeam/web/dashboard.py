@@ -158,4 +158,4 @@ def _planned(plan: Any) -> float | None:
     cov = plan.sourcing.coverage_by_month
     if not cov:
         return None
-    return round(cov[min(plan.gaps.month, len(cov)) - 1], 3)
+    return round(float(cov[min(plan.gaps.month, len(cov)) - 1]), 3)

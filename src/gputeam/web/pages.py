@@ -102,7 +102,7 @@ def people_page(request: Request, who: Reader,
                                           limit=per_page + 1, offset=(page - 1) * per_page))
         teams = {t.id: t.name for t in store.list_teams(s, org)}
     more = len(rows) > per_page
-    context = {"who": who, "people": rows[:per_page], "teams": teams, "search": search or "",
+    context: dict[str, Any] = {"who": who, "people": rows[:per_page], "teams": teams, "search": search or "",
                "page": page, "more": more}
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "people-rows":
         return render(request, "people_rows.html", **context)

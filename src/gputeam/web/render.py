@@ -15,8 +15,9 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     context.setdefault("who", load_principal(request) if name != "login.html" else None)
     context["csrf"] = csrf_token(request)
     context["request"] = request
-    return request.app.state.templates.TemplateResponse(request, name, context,
-                                                        status_code=status_code)
+    response: Response = request.app.state.templates.TemplateResponse(
+        request, name, context, status_code=status_code)
+    return response
 
 
 def error_page(request: Request, status: int, detail: str) -> Response:

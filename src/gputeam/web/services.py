@@ -122,7 +122,7 @@ def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: dat
     start = today.replace(day=1)
     key = ("team", data_version(s), start)
     cache = app.state.plan_cache
-    team = cache.get(key)
+    team: Scenario | None = cache.get(key)
     if team is None:
         team = team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
                              start=start, catalog=catalog(app))

@@ -91,8 +91,9 @@ def load_settings(**overrides: object) -> Settings:
         raise
     except ValidationError as exc:
         inner = [e.get("ctx", {}).get("error") for e in exc.errors()]
-        if inner and all(isinstance(e, SettingsError) for e in inner):
-            raise inner[0] from None
+        first = inner[0] if inner else None
+        if isinstance(first, SettingsError) and all(isinstance(e, SettingsError) for e in inner):
+            raise first from None
         raise SettingsError([
             Problem(path="GPUTEAM_" + "_".join(str(p) for p in e["loc"]).upper(),
                     message=e["msg"], found=repr(e.get("input")))

@@ -221,7 +221,7 @@ def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
 def list_certifications(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
-        return services.person_detail(request.app, s, p, today(request))["certifications"]
+        return list(services.person_detail(request.app, s, p, today(request))["certifications"])
 
 
 @router.post("/people/{person_id}/certifications", status_code=201,
@@ -259,7 +259,7 @@ def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Re
 def list_enrolments(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
-        return services.person_detail(request.app, s, p, today(request))["enrolments"]
+        return list(services.person_detail(request.app, s, p, today(request))["enrolments"])
 
 
 @router.post("/people/{person_id}/enrolments", status_code=201, summary="Enrol in a course")

@@ -127,7 +127,7 @@ def run_plan(request: Request, body: PlanIn, who: Planner) -> dict[str, Any]:
 def list_plans(request: Request, who: PlanReader) -> list[dict[str, Any]]:
     with db(request).session() as s:
         org = services.org_id(request.app, s)
-        out = []
+        out: list[dict[str, Any]] = []
         for sc in store.list_scenarios(s, org, all_versions=True):
             for p in store.list_plans(s, sc.id):
                 out.append({"id": p.id, "version": p.version, "scenario": sc.name,
