@@ -134,15 +134,16 @@ def plan_cmd(
     if fmt in ("xlsx",) and out is None:
         raise _bad("--out", f"{fmt} output needs a file", expected="--out plan.xlsx")
     when = _date(today)
-    err = Console(stderr=True)
-    with err.status("planning ...", spinner="dots") if err.is_terminal else _null():
+    with _Bar(Console(stderr=True)) as bar:
         scenario, catalog = load_input(file, example, catalog_extra)
         if mode is not None:
             scenario = scenario.model_copy(update={"mode": mode})
         from gputeam.catalog import load_catalog
         from gputeam.planning import plan
 
-        result = plan(scenario, catalog or load_catalog(), when, method=method, seed=seed, runs=runs)
+        result = plan(scenario, catalog or load_catalog(), when, method=method, seed=seed,
+                      runs=runs, progress=bar.update)
+        bar.update("rendering", 0, 1)
         data = render(result, fmt) if fmt != "table" else b""
     if out is not None:
         _write_atomic(out, data)
@@ -157,12 +158,43 @@ def plan_cmd(
         sys.stdout.flush()
 
 
-class _null:
-    def __enter__(self) -> None:
-        return None
+class _Bar:
+    """A progress bar on a terminal's stderr, shown only once work has taken 0.3 s."""
 
-    def __exit__(self, *a: object) -> None:
-        return None
+    def __init__(self, console: Any) -> None:
+        import time
+
+        self.console = console
+        self.clock = time.monotonic
+        self.started = self.clock()
+        self.progress: Any = None
+        self.task: Any = None
+        self.stage = ""
+
+    def update(self, stage: str, done: int, total: int) -> None:
+        if not self.console.is_terminal:
+            return
+        if self.progress is None:
+            if self.clock() - self.started < 0.3:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self.progress = Progress(TextColumn("{task.description:<10}"), BarColumn(),
+                                     MofNCompleteColumn(), console=self.console, transient=True)
+            self.progress.start()
+        if stage != self.stage or self.task is None:
+            if self.task is not None:
+                self.progress.remove_task(self.task)
+            self.task = self.progress.add_task(stage, total=total)
+            self.stage = stage
+        self.progress.update(self.task, completed=done, total=total)
+
+    def __enter__(self) -> _Bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
 
 
 def _date(text: str | None) -> date:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 from gputeam.catalog import Catalog
@@ -17,24 +18,37 @@ from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates, peak_slots, source
 from gputeam.scenario import Scenario
 
+#: The pipeline's stages, in order, as reported to a ``progress`` callback.
+STAGES = ("sizing", "roadmaps", "sourcing", "costs", "risk")
+
 
 def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip", seed: int = 0,
-         runs: int = 2000) -> Plan:
+         runs: int = 2000, progress: Callable[[str, int, int], None] | None = None) -> Plan:
     """Compute the whole plan for ``scenario`` against ``catalog``.
 
     ``today`` is passed in (never read from the clock) so the same inputs give the same plan.
     ``method`` picks the sourcing decision: 'mip' (the exact optimiser, default) or 'rule'
     (the greedy baseline). ``runs`` Monte Carlo runs (0: no risk section) from ``seed``
-    simulate the plan's risk (:mod:`gputeam.planning.risk`).
+    simulate the plan's risk (:mod:`gputeam.planning.risk`). ``progress(stage, done, total)``,
+    if given, is told how far each of :data:`STAGES` has got (it must not change anything).
     """
+    def tell(stage: str, done: int = 1, total: int = 1) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
     if scenario.usd_rate is not None:
         from gputeam.catalog.currency import in_currency
 
         catalog = in_currency(catalog, scenario.usd_rate)
+    tell("sizing", 0)
     target = size(scenario, catalog)
+    tell("sizing")
     gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
-    cands = candidates(scenario, catalog, target)
+    cands = candidates(scenario, catalog, target,
+                       progress=lambda done, total: tell("roadmaps", done, total))
+    tell("sourcing", 0)
     sourcing = source(scenario, catalog, target, cands, method=method)
+    tell("sourcing")
     assigned = {a.person: a.role for a in sourcing.assignments}
     delays = sourcing.details.get("start_delay_months", {})
     slots = peak_slots(target)
@@ -51,11 +65,15 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
         else:
             roadmaps.append(build_roadmap(p, None, scenario, catalog))
     rm = tuple(roadmaps)
+    tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
     roi = compute_roi(scenario, catalog, costs)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    tell("costs")
+    tell("risk", 0)
     risk = assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed) \
         if runs > 0 else None
+    tell("risk")
     return Plan(catalog_version=catalog.version, generated_for=today,
                 scenario=scenario.model_dump(mode="json"), target=target, gaps=gaps,
                 sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings)

@@ -20,7 +20,7 @@ method is a documented greedy rule:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
@@ -74,12 +74,21 @@ def units(scenario: Scenario, target: Target) -> list[Unit]:
     return out
 
 
-def candidates(scenario: Scenario, catalog: Catalog, target: Target) -> Candidates:
-    """Roadmap of every current person towards every role in the target."""
+def candidates(scenario: Scenario, catalog: Catalog, target: Target,
+               progress: Callable[[int, int], None] | None = None) -> Candidates:
+    """Roadmap of every current person towards every role in the target.
+
+    ``progress(done, total)`` is called every 100 people (the front end draws a bar)."""
     mentor = any(p.level >= 4 for p in scenario.people)
     slots = peak_slots(target)
-    return {(p.id, role): build_roadmap(p, slot, scenario, catalog, mentor_available=mentor)
-            for p in scenario.people for role, slot in slots.items()}
+    out: Candidates = {}
+    total = len(scenario.people)
+    for i, p in enumerate(scenario.people, start=1):
+        for role, slot in slots.items():
+            out[(p.id, role)] = build_roadmap(p, slot, scenario, catalog, mentor_available=mentor)
+        if progress is not None and (i % 100 == 0 or i == total):
+            progress(i, total)
+    return out
 
 
 def roadmap_cost(r: Roadmap) -> float:
