@@ -10,48 +10,11 @@ the large plan's time per person to the finance plan's.
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import sys
 import time
 import tracemalloc
 from datetime import date
-from typing import Any
-
-BACKGROUNDS = ("sysadmin", "network-engineer", "storage-admin", "developer", "gpu-engineer")
-
-
-def synthetic(people: int, gpus: int, months: int, seed: int = 7) -> dict[str, Any]:
-    """A scenario dict: GPUs ramp to ``gpus`` in steps; ``people`` with random skills."""
-    from gputeam.catalog import load_catalog
-
-    cat = load_catalog()
-    rng = random.Random(seed)
-    domains = sorted(cat.domains)
-    steps = [{"month": 1, "count": gpus // 10}]
-    for m in range(4, months + 1, 4):
-        steps.append({"month": m, "count": min(gpus, gpus // 10 + gpus * m // months)})
-    persons = []
-    for i in range(people):
-        level = rng.choices([1, 2, 3, 4, 5], weights=[30, 30, 25, 10, 5])[0]
-        skills = {d: rng.randint(0, 4) for d in rng.sample(domains, rng.randint(2, 8))}
-        persons.append({
-            "id": f"p{i:05d}", "name": f"Person {i}", "background": rng.choice(BACKGROUNDS),
-            "level": level, "experience_months": rng.randint(0, 12 * level),
-            "skills": skills, "weekly_study_hours": rng.choice([2, 4, 6, 8]),
-            "certifications": ([{"id": "nca-aiio", "earned": "2026-06-01"}]
-                               if level >= 2 and rng.random() < 0.5 else []),
-        })
-    return {
-        "organisation": "Synthetic Hyperscaler", "start": "2027-01-01",
-        "horizon_months": months, "mode": "template",
-        "fleet": {"gpus": steps, "sites": 4, "interconnect": "infiniband",
-                  "storage": "gpudirect-storage", "cooling": "liquid", "on_call_24x7": True,
-                  "compliance": ["SOC 2"], "orchestration": "both", "deployment": "hybrid"},
-        "people": persons,
-        "constraints": {"deadline_month": 12, "hiring_lead_time_months": 3,
-                        "max_hires_per_month": 20},
-    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(runs):
         plan(finance, catalog, today)
     finance_s = (time.perf_counter() - t0) / runs
+
+    from synthetic import synthetic
 
     data = synthetic(args.people, args.gpus, args.months)
     tracemalloc.start()

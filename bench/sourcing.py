@@ -12,48 +12,19 @@ greedy over the set.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
-BACKGROUNDS = ("sysadmin", "network-engineer", "storage-admin", "developer", "gpu-engineer")
 GPUS_PER_PERSON = 20
 
 
 def synthetic(people: int, months: int, seed: int) -> dict[str, Any]:
     """A scenario: GPUs ramp in steps to ``people x 20``; people with random skills."""
-    from gputeam.catalog import load_catalog
+    from synthetic import synthetic as make
 
-    cat = load_catalog()
-    rng = random.Random(seed)
-    domains = sorted(cat.domains)
-    gpus = people * GPUS_PER_PERSON
-    steps = [{"month": 1, "count": gpus // 10}]
-    for m in range(4, months + 1, 4):
-        steps.append({"month": m, "count": min(gpus, gpus // 10 + gpus * m // months)})
-    persons = []
-    for i in range(people):
-        level = rng.choices([1, 2, 3, 4, 5], weights=[30, 30, 25, 10, 5])[0]
-        skills = {d: rng.randint(0, 4) for d in rng.sample(domains, rng.randint(2, 8))}
-        persons.append({
-            "id": f"p{i:05d}", "name": f"Person {i}", "background": rng.choice(BACKGROUNDS),
-            "level": level, "experience_months": rng.randint(0, 12 * level),
-            "skills": skills, "weekly_study_hours": rng.choice([2, 4, 6, 8]),
-            "salary": round(rng.uniform(0.85, 1.15) * cat.levels[level].salary_usd.mid, -3),
-            "certifications": ([{"id": "nca-aiio", "earned": "2026-06-01"}]
-                               if level >= 2 and rng.random() < 0.5 else []),
-        })
-    return {
-        "organisation": f"Synthetic {people}", "start": "2027-01-01", "horizon_months": months,
-        "mode": "template",
-        "fleet": {"gpus": steps, "sites": 2, "interconnect": "infiniband",
-                  "storage": "gpudirect-storage", "cooling": "liquid", "on_call_24x7": True,
-                  "compliance": ["SOC 2"], "orchestration": "both", "deployment": "hybrid"},
-        "people": persons,
-        "constraints": {"deadline_month": 12, "hiring_lead_time_months": 3,
-                        "max_hires_per_month": max(3, people // 50),
-                        "contractors": {"available": True, "max_share": 0.5}},
-    }
+    return make(people, people * GPUS_PER_PERSON, months, seed, sites=2, salaries=True,
+                max_hires=max(3, people // 50),
+                contractors={"available": True, "max_share": 0.5})
 
 
 def main(argv: list[str] | None = None) -> int:
