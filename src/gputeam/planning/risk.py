@@ -239,11 +239,15 @@ def _geometric_failures(rng: np.random.Generator, p: NDArray[np.float64], runs: 
     CDF: floor(log U / log(1 - p)), single precision: months and attempts need no more)."""
     import numpy as np
 
-    inv = np.where(p < 1, 1 / np.log1p(-np.minimum(p, 1 - 1e-12)), 0.0).astype(np.float32)
+    # p = 0 never succeeds: its column is the cap. p = 1 always does: 0 failures.
+    with np.errstate(divide="ignore"):
+        inv = np.where(p < 1, 1 / np.log1p(-np.minimum(p, 1 - 1e-12)), 0.0).astype(np.float32)
+    inv = np.where(p <= 0, np.float32(-cap), inv).astype(np.float32)
     u = rng.random((runs, len(p)), dtype=np.float32)
     np.subtract(np.float32(1), u, out=u)  # (0, 1]: log never sees 0
     np.log(u, out=u)
     np.multiply(u, inv, out=u)
+    u[:, p <= 0] = cap
     np.minimum(u, np.float32(cap), out=u)
     return np.floor(u, out=u)
 
