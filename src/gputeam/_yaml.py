@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from gputeam.errors import InputError, Problem
 
@@ -102,6 +102,70 @@ class _Plain:
                 if isinstance(node, base):
                     return base(node)
         return node
+
+
+_MISS = object()
+_FAST_LOADER: Any = None
+
+
+def _fast_loader() -> Any:
+    """libyaml's C loader, keeping timestamps as text and refusing duplicate keys (as the
+    round-trip parser does), or None where libyaml is not available."""
+    global _FAST_LOADER
+    if _FAST_LOADER is None:
+        import yaml
+
+        base = getattr(yaml, "CSafeLoader", None)
+        if base is None:
+            _FAST_LOADER = False
+            return None
+
+        class Loader(base):  # type: ignore[misc, valid-type]
+            def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+                keys = [k.value for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"]
+                if len(keys) != len(set(keys)):
+                    raise yaml.YAMLError("duplicate key")
+                return super().construct_mapping(node, deep=deep)
+
+        Loader.add_constructor("tag:yaml.org,2002:timestamp",
+                               lambda loader, node: loader.construct_scalar(node))
+        _FAST_LOADER = Loader
+    return _FAST_LOADER or None
+
+
+def fast_load(text: str) -> Any:
+    """Parse with libyaml (no line numbers); ``_MISS`` when the text needs the careful
+    parser: a syntax error, a duplicate key, an alias bomb, or no libyaml."""
+    import yaml
+
+    loader = _fast_loader()
+    if loader is None:
+        return _MISS
+    try:
+        data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except Exception:
+        return _MISS
+    walker = _Plain({})
+    data = walker.convert(data, ())
+    return _MISS if walker.expanded > MAX_VALUES else data
+
+
+T = TypeVar("T")
+
+
+def parse_yaml(text: str, file: str | None,
+               build: Callable[[Any, Mapping[Path, int]], T]) -> T:
+    """``build(data, lines)`` on the parsed text. The fast C parser goes first; if it fails,
+    or ``build`` finds a problem, the text is parsed again with line numbers so that every
+    error says where it is."""
+    data = fast_load(text)
+    if data is not _MISS:
+        try:
+            return build(data, {})
+        except InputError:
+            pass
+    data, lines = load_with_lines(text, file)
+    return build(data, lines)
 
 
 def line_for(path: Sequence[str | int], lines: Mapping[Path, int]) -> int | None:

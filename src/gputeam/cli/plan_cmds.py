@@ -29,10 +29,9 @@ def _bad(path: str, message: str, found: str | None = None, expected: str | None
 
 def load_input(file: Path | None, example: str | None, catalog_extra: Path | None) -> Any:
     """(scenario, catalog) from a file or a bundled example, with --catalog-extra applied."""
-    from gputeam._yaml import load_with_lines
     from gputeam.cli.common import load_catalog_file, read_catalog_extra
-    from gputeam.scenario import catalog_for, example_text, parse_scenario
-    from gputeam.scenario.models import Scenario
+    from gputeam.scenario import example_text
+    from gputeam.scenario.load import load_with_catalog
 
     if (file is None) == (example is None):
         raise _bad("FILE", "give a scenario file or --example NAME (one of them)",
@@ -50,16 +49,7 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
     extra = read_catalog_extra(catalog_extra)
     if extra:  # checked alone first, so that its problems name it, not the scenario's overrides
         load_catalog_file(catalog_extra)
-    data, lines = load_with_lines(text, name)
-    if isinstance(data, dict):
-        try:
-            probe = Scenario.model_validate(data)
-        except Exception:
-            probe = None
-        if probe is not None:
-            catalog = catalog_for(probe, name, lines, extra)
-            return parse_scenario(data, name, lines, catalog), catalog
-    return parse_scenario(data, name, lines), None
+    return load_with_catalog(text, name, extra=extra)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

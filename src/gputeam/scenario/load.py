@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gputeam._yaml import line_for, load_with_lines, problems_from_validation
+from gputeam._yaml import line_for, parse_yaml, problems_from_validation
 from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import InputError, Problem, ScenarioError
 from gputeam.scenario.models import Scenario, field_names
@@ -86,13 +86,36 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
 
 def load_scenario_text(text: str, file: str | None = None,
                        catalog: Catalog | None = None) -> Scenario:
-    data, lines = load_with_lines(text, file)
-    try:
-        return parse_scenario(data, file, lines, catalog)
-    except InputError as exc:
-        if isinstance(exc, ScenarioError):
-            raise
-        raise ScenarioError(exc.problems) from None
+    return load_with_catalog(text, file, catalog=catalog)[0]
+
+
+def load_with_catalog(text: str, file: str | None = None, *, catalog: Catalog | None = None,
+                      extra: Mapping[str, Any] | None = None) -> tuple[Scenario, Catalog]:
+    """Parse and validate a scenario's text; with it the catalog it plans against: ``catalog``
+    if given, else the packaged one patched by ``extra`` (a --catalog-extra file's contents)
+    and by the scenario's own ``overrides``."""
+
+    def build(data: Any, lines: Mapping[tuple[str | int, ...], int]) -> tuple[Scenario, Catalog]:
+        try:
+            if catalog is not None:
+                return parse_scenario(data, file, lines, catalog), catalog
+            if not isinstance(data, Mapping):
+                parse_scenario(data, file, lines)  # raises the 'must be a mapping' problem
+            try:
+                scenario = Scenario.model_validate(data)
+            except ValidationError:
+                return parse_scenario(data, file, lines), load_catalog()  # raises, with lines
+            cat = catalog_for(scenario, file, lines, extra)
+            problems = _check_ids(scenario, cat, file, lines)
+            if problems:
+                raise ScenarioError(problems)
+            return scenario, cat
+        except InputError as exc:
+            if isinstance(exc, ScenarioError):
+                raise
+            raise ScenarioError(exc.problems) from None
+
+    return parse_yaml(text, file, build)
 
 
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
