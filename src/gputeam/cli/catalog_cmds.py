@@ -10,7 +10,8 @@ import typer
 from gputeam.cli.main import friendly
 
 SHOWABLE = ("levels", "domains", "courses", "paths", "certs", "roles", "templates",
-            "strategies", "economics", "contradictions")
+            "strategies", "economics", "transitions", "case-studies", "contradictions",
+            "vendors", "specialisations", "roi-example")
 
 
 def register(app: typer.Typer) -> None:

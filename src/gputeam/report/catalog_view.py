@@ -10,7 +10,8 @@ from rich.table import Table
 
 from gputeam.catalog import Catalog
 
-ATTR = {"certs": "certifications"}
+ATTR = {"certs": "certifications", "case-studies": "case_studies", "vendors": "vendor_tracks",
+        "roi-example": "roi_example"}
 
 
 def section_data(catalog: Catalog, section: str) -> Any:
@@ -52,6 +53,10 @@ def _columns(section: str, rows: list[dict[str, Any]]) -> list[str]:
         "strategies": ["id", "name", "weeks", "cost_per_participant_usd", "mentor_time_share",
                        "group_discount", "source"],
         "contradictions": ["id", "title", "detail", "source"],
+        "transitions": ["background", "domain", "months", "source"],
+        "case-studies": ["id", "name", "summary", "outcomes", "source"],
+        "vendors": ["vendor", "programme", "formal_certification", "note", "source"],
+        "specialisations": ["id", "name", "source"],
     }
     if section in preferred:
         return preferred[section]
