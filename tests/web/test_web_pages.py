@@ -105,6 +105,29 @@ def test_plan_what_if_is_fast_and_partial(app: Any, world: World) -> None:
     assert r.status_code == 422 and "must be a whole number" in r.text
 
 
+def test_only_the_native_submission_saves(app: Any, world: World) -> None:
+    """htmx repeats the last-clicked submit button ('save') in a what-if request fired as
+    focus moves to it; that preview must not save a second, racing copy of the plan."""
+    from sqlalchemy import func, select
+
+    from gputeam.store.schema import SavedPlan
+
+    c = logged_in(app, "manager")
+
+    def saved() -> int:
+        with app.state.db.session() as s:
+            return int(s.scalar(select(func.count(SavedPlan.id))) or 0)
+
+    before = saved()
+    r = c.post("/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf},
+               headers={"HX-Request": "true"})
+    assert r.status_code == 200 and "<html" not in r.text
+    assert saved() == before
+    r = c.post("/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf},
+               follow_redirects=False)
+    assert r.status_code == 303 and saved() == before + 1
+
+
 def test_viewer_sees_saved_plan_read_only(app: Any, world: World) -> None:
     m = logged_in(app, "manager")
     m.post("/api/v1/plans", json={"save": True}, headers={"X-CSRF-Token": m.csrf})

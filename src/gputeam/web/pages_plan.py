@@ -84,6 +84,10 @@ def plan_submit(request: Request, who: Planner,
                 action: Annotated[str, Form(pattern="^(preview|save)$")] = "preview") -> Response:
     from gputeam.web.api.common import actor
 
+    if request.headers.get("HX-Request"):
+        # htmx sends the last-clicked submit button along with later requests from the form
+        # (a 'change' as focus moves to "Save"): only the native form submission saves.
+        action = "preview"
     partial = bool(request.headers.get("HX-Request")) and action == "preview"
     with request.app.state.db.session() as s:
         base = services.plan_inputs(s, services.org_id(request.app, s))
