@@ -148,3 +148,21 @@ def test_text_is_never_a_formula(plans: dict[str, Plan]) -> None:
 
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         assert not any(b"<f>" in z.read(n) for n in z.namelist() if n.startswith("xl/worksheets/"))
+
+
+def test_every_zip_entry_is_dated_by_the_plan_not_the_clock() -> None:
+    """The workbook's bytes depend only on the plan: every part carries generated_for as its
+    timestamp (worksheets go through temporary files whose mtime is 'now')."""
+    import io
+    import zipfile
+    from datetime import date
+
+    from gputeam.catalog import load_catalog
+    from gputeam.planning import plan
+    from gputeam.scenario import load_example
+
+    p = plan(load_example("finance"), load_catalog(), date(2026, 12, 2), runs=50)
+    with zipfile.ZipFile(io.BytesIO(xlsx.render(p))) as z:
+        stamps = {info.filename: info.date_time for info in z.infolist()}
+    assert any(name.startswith("xl/worksheets/") for name in stamps)
+    assert set(stamps.values()) == {(2026, 12, 2, 0, 0, 0)}, stamps

@@ -160,6 +160,18 @@ class _FixedTimeZip(zipfile.ZipFile):
             zinfo_or_arcname.external_attr = 0o600 << 16
         super().writestr(zinfo_or_arcname, data, *args, **kwargs)
 
+    def write(self, filename: Any, arcname: Any = None, *args: Any, **kwargs: Any) -> None:
+        # openpyxl writes worksheets through temporary files: their mtime is 'now'
+        with open(filename, "rb") as f:
+            self.writestr(arcname or str(filename), f.read())
+
+    def open(self, name: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if mode == "w" and not isinstance(name, zipfile.ZipInfo):
+            name = zipfile.ZipInfo(name, date_time=self._when)
+            name.compress_type = zipfile.ZIP_DEFLATED
+            name.external_attr = 0o600 << 16
+        return super().open(name, mode, *args, **kwargs)
+
 
 def render(plan: Plan) -> bytes:
     """The plan as an XLSX workbook."""
