@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -126,12 +125,11 @@ def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     assert any(y.startswith(plotly_text) for y in specs["skills"]["data"][0]["y"])
 
 
-def test_render_is_fast_and_pure(plans: dict[str, Plan]) -> None:
+def test_render_is_pure(plans: dict[str, Plan]) -> None:
+    """Same plan, same bytes (its speed is measured by bench/whatif.py)."""
     p = plans["finance"]
     first = html.render(p)
-    start = time.perf_counter()
     second = html.render(p)
-    assert time.perf_counter() - start < 0.3
     assert first == second
     assert len(first) < 6_000_000
 
