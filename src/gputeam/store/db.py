@@ -78,9 +78,14 @@ def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:
                               value.replace("\x00", "\\x00"), "text without NUL")
 
 
-def create_db_engine(url: str, **kwargs: Any) -> Engine:
+def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> Engine:
     """An engine with the settings gputeam relies on: foreign keys and WAL on SQLite,
-    one shared connection for in-memory SQLite, pre-ping on servers."""
+    one shared connection for in-memory SQLite, pre-ping on servers.
+
+    ``threads``: how many threads use the engine at once (the web app's request threads).
+    The pool then keeps that many connections open: with fewer (SQLAlchemy's default is
+    5), every request beyond the fifth opens a new connection and closes it again on
+    return, which on PostgreSQL costs a backend process start per request."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         memory = parsed.database in (None, "", ":memory:")
@@ -88,6 +93,7 @@ def create_db_engine(url: str, **kwargs: Any) -> Engine:
             kwargs.setdefault("poolclass", StaticPool)
             kwargs.setdefault("connect_args", {"check_same_thread": False})
         else:
+            _size_pool(kwargs, threads)
             Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True)
             kwargs.setdefault("connect_args", {"timeout": 30})
         engine = create_engine(url, **kwargs)
@@ -103,14 +109,23 @@ def create_db_engine(url: str, **kwargs: Any) -> Engine:
 
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    _size_pool(kwargs, threads)
     return create_engine(url, **kwargs)
 
 
+def _size_pool(kwargs: dict[str, Any], threads: int | None) -> None:
+    if threads and "poolclass" not in kwargs:
+        kwargs.setdefault("pool_size", threads)
+        kwargs.setdefault("max_overflow", 4)
+
+
 def open_database(url: str | None = None, *, env: Mapping[str, str] | None = None,
-                  migrate: bool = True, **engine_kwargs: Any) -> Database:
+                  migrate: bool = True, threads: int | None = None,
+                  **engine_kwargs: Any) -> Database:
     """Open the database at ``url`` (default: :func:`gputeam.store.database_url`), creating
-    it and applying migrations on first use unless ``migrate`` is false."""
-    db = Database(create_db_engine(database_url(url, env), **engine_kwargs))
+    it and applying migrations on first use unless ``migrate`` is false; ``threads`` sizes
+    the connection pool (see :func:`create_db_engine`)."""
+    db = Database(create_db_engine(database_url(url, env), threads=threads, **engine_kwargs))
     if migrate:
         db.upgrade()
     return db

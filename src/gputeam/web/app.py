@@ -55,7 +55,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         if app.state.db is None:
             from gputeam.store import open_database
 
-            app.state.db = open_database(settings.db)
+            # one pooled connection per request thread (no connect/close per request)
+            app.state.db = open_database(settings.db, threads=settings.threads)
         yield
         if owns_db and app.state.db is not None:
             app.state.db.dispose()
