@@ -108,9 +108,43 @@ def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> 
             cur.close()
 
         return engine
-    kwargs.setdefault("pool_pre_ping", True)
+    pre_ping = kwargs.pop("pool_pre_ping", None)
     _size_pool(kwargs, threads)
-    return create_engine(url, **kwargs)
+    engine = create_engine(url, pool_pre_ping=bool(pre_ping), **kwargs)
+    if pre_ping is None:
+        _ping_when_idle(engine)
+    return engine
+
+
+#: A pooled server connection that has been idle this long is pinged before it is used.
+PING_AFTER_IDLE_SECONDS = 2.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Pre-ping, but only connections idle for :data:`PING_AFTER_IDLE_SECONDS`: a
+    connection the server dropped (restart, idle timeout, failover) is replaced before a
+    request uses it, while a busy pool does not pay an extra round trip per checkout
+    (SQLAlchemy's ``pool_pre_ping`` pings on every one, twice per web request)."""
+    import time
+
+    from sqlalchemy.exc import DisconnectionError
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        if record is not None:
+            record.info["gputeam_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("gputeam_idle_since")
+        if since is None or time.monotonic() - since < PING_AFTER_IDLE_SECONDS:
+            return  # new, or used a moment ago
+        try:
+            alive = engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:  # the pool discards the connection and takes another
+            raise DisconnectionError("stale pooled connection") from exc
+        if not alive:
+            raise DisconnectionError("stale pooled connection")
 
 
 def _size_pool(kwargs: dict[str, Any], threads: int | None) -> None:
