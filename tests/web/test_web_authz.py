@@ -85,7 +85,20 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
          {"data": {"cert_id": "nca-aiio", "valid_from": "2026-04-{day}"}}, STAFF),
         ("POST", "/admin/users", {"data": {"username": "f-{role}", "password": "12345678x",
                                            "role": "viewer"}}, ADMIN),
+        ("GET", "/people/new", {}, MGMT),
+        ("POST", "/people/new", {"data": person("pg-{role}", w.alpha)}, MGMT),
+        ("GET", f"/people/{p1}/edit", {}, MGMT),
+        ("GET", f"/people/{p3}/edit", {}, ADMIN),
+        ("POST", f"/people/{p1}/edit", {"data": person("p1", w.alpha, "t-{role}")}, MGMT),
+        ("POST", f"/people/{p2}/edit", {"data": person("p2", w.alpha, "t-{role}")}, MGMT),
+        ("POST", f"/people/{p3}/edit", {"data": person("p3", w.beta, "t-{role}")}, ADMIN),
     ]
+
+
+def person(key: str, team: int, title: str = "") -> dict[str, str]:
+    """The person form's fields."""
+    return {"key": key, "name": "N " + key, "title": title, "level": "2",
+            "experience_months": "0", "weekly_study_hours": "4", "team_id": str(team)}
 
 
 def _audit_count(db: Any) -> int:

@@ -123,11 +123,13 @@ def person_page(request: Request, person_id: PathId, who: Reader) -> Response:
         d = services.person_detail(request.app, s, p, today(request))
         team = store.get_team(s, p.team_id).name if p.team_id else None
         can_edit = who.may_change_records(p.id, p.team_id)
+        can_change = who.may_change_person(p.id, p.team_id)
     bars = [Bar(i["title"], date.fromisoformat(i["start"]), date.fromisoformat(i["due"]),
                 i["kind"], 1.0 if i["status"] == "done" else 0.0)
             for i in d["roadmap"] if i["status"] != "cancelled"]
     cat = services.catalog(request.app)
     return render(request, "person.html", who=who, p=d, team=team, can_edit=can_edit,
+                  can_change=can_change,
                   gantt=gantt_svg(bars, today(request), f"Roadmap of {d['name']}"),
                   domains=cat.domains, certs=cat.certifications, courses=cat.courses)
 

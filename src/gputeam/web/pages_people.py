@@ -1,0 +1,186 @@
+"""Person pages that change data: create and edit a person (admin; a manager within their
+teams), rate a skill (admin, the person's managers, the engineer on their own record).
+
+Forms are validated here and by the store; a refused form is shown again with the errors
+next to the fields, status 422, and nothing is written (the store call runs in one
+transaction that rolls back on error). Every write goes through :mod:`gputeam.store`, which
+records it in the audit log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam import store
+from gputeam.errors import InputError
+from gputeam.web import services
+from gputeam.web.api.common import PathId, actor
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+Writer = Annotated[Principal, Depends(require(Perm.PEOPLE_WRITE))]
+Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
+
+#: (form field, label, lowest, highest, integer?) of the numeric person fields
+NUMBERS = (("level", "Level", 1, 5, True), ("experience_months", "Experience (months)", 0, 1200, True),
+           ("weekly_study_hours", "Weekly study hours", 0, 40, False),
+           ("salary", "Salary (optional)", 0, 1e9, False))
+TEXTS = (("key", "Id", 100, True), ("name", "Name", 200, True), ("title", "Title", 200, False))
+
+
+def _teams_for(who: Principal, s: Any, org: int) -> dict[int, str]:
+    return {t.id: t.name for t in store.list_teams(s, org) if who.may_team(t.id)}
+
+
+def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: bool
+                      ) -> tuple[dict[str, Any], dict[str, str]]:
+    """The form's values as store fields, and errors by field (empty when valid)."""
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for name, label, longest, required in TEXTS:
+        text = form.get(name, "").strip()
+        if required and not text:
+            errors[name] = f"{label} is required."
+        elif len(text) > longest:
+            errors[name] = f"{label} is at most {longest} characters."
+        values[name] = text
+    for name, label, low, high, integer in NUMBERS:
+        text = form.get(name, "").strip().replace(",", ".")
+        if not text and name == "salary":
+            values[name] = None
+            continue
+        try:
+            number: float = int(text) if integer else float(text)
+        except ValueError:
+            errors[name] = f"{label}: enter a {'whole ' if integer else ''}number."
+            continue
+        if not low <= number <= high or number != number:
+            errors[name] = f"{label}: between {low:g} and {high:g}."
+            continue
+        values[name] = number
+    team = form.get("team_id", "").strip()
+    if not team:
+        if not admin:
+            errors["team_id"] = "Choose one of your teams."
+        values["team_id"] = None
+    elif not team.isdigit() or int(team) not in teams:
+        errors["team_id"] = "Choose a team from the list."
+    else:
+        values["team_id"] = int(team)
+    return values, errors
+
+
+def _form_page(request: Request, who: Principal, *, person_id: int | None, form: dict[str, str],
+               teams: dict[int, str], errors: dict[str, str], status: int = 200) -> Response:
+    return render(request, "person_form.html", status, who=who, person_id=person_id, form=form,
+                  teams=teams, errors=errors, numbers=NUMBERS, texts=TEXTS)
+
+
+def _store_errors(exc: InputError) -> dict[str, str]:
+    errors: dict[str, str] = {}
+    for p in exc.problems:
+        field = p.path.split(".")[-1] if p.path else ""
+        text = p.message + (f" ({p.found})" if p.found is not None else "")
+        errors[field if field in {n for n, *_ in TEXTS + NUMBERS} | {"team_id"} else "_"] = text
+    return errors
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str) and len(v) <= 1000}
+
+
+@router.get("/people/new")
+def new_person_page(request: Request, who: Writer) -> Response:
+    with request.app.state.db.session() as s:
+        teams = _teams_for(who, s, services.org_id(request.app, s))
+    form = {"level": "1", "experience_months": "0", "weekly_study_hours": "4"}
+    return _form_page(request, who, person_id=None, form=form, teams=teams, errors={})
+
+
+@router.post("/people/new")
+async def create_person(request: Request, who: Writer) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = await _form(request)
+    return await run_in_threadpool(_create_person, request, who, form)
+
+
+def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Response:
+    with request.app.state.db.session() as s:
+        org = services.org_id(request.app, s)
+        teams = _teams_for(who, s, org)
+    values, errors = parse_person_form(form, teams, admin=who.role == "admin")
+    if not errors:
+        try:
+            with request.app.state.db.session() as s:
+                key, name = values.pop("key"), values.pop("name")
+                p = store.add_person(s, org, key=key, name=name, actor=actor(who), **values)
+                pid = p.id
+        except InputError as exc:
+            errors = _store_errors(exc)
+    if errors:
+        return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors,
+                          status=422)
+    return RedirectResponse(f"/people/{pid}?flash={quote('Person added.')}", status_code=303)
+
+
+def _changeable(who: Principal, s: Any, person_id: int) -> Any:
+    p = s.get(store.Person, person_id)
+    if p is None or not who.may_read_person(p.id, p.team_id):
+        raise HTTPException(404, "no such person, or not one you may see")
+    if not who.may_change_person(p.id, p.team_id):
+        raise HTTPException(403, "you may not change this person")
+    return p
+
+
+def _num(v: Any) -> str:
+    if v is None:
+        return ""
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+@router.get("/people/{person_id}/edit")
+def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Response:
+    with request.app.state.db.session() as s:
+        p = _changeable(who, s, person_id)
+        teams = _teams_for(who, s, services.org_id(request.app, s))
+        form = {"key": p.key, "name": p.name, "title": p.title or "",
+                "team_id": str(p.team_id or "")}
+        form |= {n: _num(getattr(p, n)) for n, *_ in NUMBERS}
+    return _form_page(request, who, person_id=person_id, form=form, teams=teams, errors={})
+
+
+@router.post("/people/{person_id}/edit")
+async def update_person(request: Request, person_id: PathId, who: Writer) -> Response:
+    from starlette.concurrency import run_in_threadpool
+
+    form = await _form(request)
+    return await run_in_threadpool(_update_person, request, who, person_id, form)
+
+
+def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]
+                   ) -> Response:
+    with request.app.state.db.session() as s:
+        _changeable(who, s, person_id)
+        teams = _teams_for(who, s, services.org_id(request.app, s))
+    values, errors = parse_person_form(form, teams, admin=who.role == "admin")
+    if not errors:
+        try:
+            with request.app.state.db.session() as s:
+                p = _changeable(who, s, person_id)  # again, in the writing transaction
+                changes = {k: v for k, v in values.items() if getattr(p, k) != v}
+                if changes:
+                    store.update_person(s, p.id, changes, actor=actor(who))
+        except InputError as exc:
+            errors = _store_errors(exc)
+    if errors:
+        return _form_page(request, who, person_id=person_id, form=form, teams=teams,
+                          errors=errors, status=422)
+    return RedirectResponse(f"/people/{person_id}?flash={quote('Saved.')}", status_code=303)
