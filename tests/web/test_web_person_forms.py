@@ -97,3 +97,39 @@ def test_admin_and_manager_edit_a_person(app: Any, db: Any, world: World) -> Non
     # the engineer sees no edit link on their own record
     e = logged_in(app, "engineer")
     assert "/edit" not in e.get(f"/people/{world.people['p1']}").text
+
+
+def test_skill_rating_form_keeps_history(app: Any, db: Any, world: World) -> None:
+    p1, p2 = world.people["p1"], world.people["p2"]
+    e = logged_in(app, "engineer")  # their own record
+    page = e.get(f"/people/{p1}")
+    assert f'action="/people/{p1}/skills"' in page.text and "Rating history" in page.text
+    r = e.post(f"/people/{p1}/skills", data={"domain": "linux", "proficiency": "4",
+                                             "note": "RHCE", "csrf_token": e.csrf},
+               follow_redirects=False)
+    assert r.status_code == 303, r.text
+    m = logged_in(app, "manager")
+    r = m.post(f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "0",
+                                             "csrf_token": m.csrf}, follow_redirects=False)
+    assert r.status_code == 303
+    with db.session() as s:
+        assert store.current_skills(s, [p1, p2]) == {p1: {"linux": 4}, p2: {"linux": 0}}
+        history = store.skill_history(s, p1, "linux")
+        assert [(h.proficiency, h.rated_by, h.note) for h in history] == [
+            (3, None, ""), (4, "engineer", "RHCE")]
+    assert "RHCE" in e.get(f"/people/{p1}").text
+    # refused: unknown domain, proficiency out of range; nothing written, form shown again
+    before = _audit(db)
+    for data in ({"domain": "no-such", "proficiency": "2"},
+                 {"domain": "linux", "proficiency": "5"},
+                 {"domain": "linux", "proficiency": "x"}):
+        r = e.post(f"/people/{p1}/skills", data=data | {"csrf_token": e.csrf})
+        assert r.status_code == 422 and "The rating was not saved" in r.text
+        assert "Traceback" not in r.text and 'class="error"' in r.text
+    assert _audit(db) == before
+    # the engineer may not rate anyone else; without the CSRF field nothing happens
+    assert e.post(f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "1",
+                                                "csrf_token": e.csrf}).status_code == 404
+    assert m.post(f"/people/{p2}/skills",
+                  data={"domain": "linux", "proficiency": "1"}).status_code == 403
+    assert _audit(db) == before

@@ -118,18 +118,28 @@ def _visible(request: Request, who: Principal, s: Any, person_id: int) -> Any:
 
 @router.get("/people/{person_id}")
 def person_page(request: Request, person_id: PathId, who: Reader) -> Response:
+    return person_response(request, who, person_id)
+
+
+def person_response(request: Request, who: Principal, person_id: int, status: int = 200,
+                    **extra: Any) -> Response:
+    """The person page (``extra``: a refused form's values and errors)."""
     with request.app.state.db.session() as s:
         p = _visible(request, who, s, person_id)
         d = services.person_detail(request.app, s, p, today(request))
         team = store.get_team(s, p.team_id).name if p.team_id else None
         can_edit = who.may_change_records(p.id, p.team_id)
         can_change = who.may_change_person(p.id, p.team_id)
+        history = [{"domain": r.domain, "proficiency": r.proficiency,
+                    "rated_at": r.rated_at, "rated_by": r.rated_by or "", "note": r.note or ""}
+                   for r in store.skill_history(s, p.id)]
     bars = [Bar(i["title"], date.fromisoformat(i["start"]), date.fromisoformat(i["due"]),
                 i["kind"], 1.0 if i["status"] == "done" else 0.0)
             for i in d["roadmap"] if i["status"] != "cancelled"]
     cat = services.catalog(request.app)
-    return render(request, "person.html", who=who, p=d, team=team, can_edit=can_edit,
-                  can_change=can_change,
+    return render(request, "person.html", status, who=who, p=d, team=team, can_edit=can_edit,
+                  can_change=can_change, history=history, skill_form=extra.get("skill_form", {}),
+                  skill_errors=extra.get("skill_errors", {}),
                   gantt=gantt_svg(bars, today(request), f"Roadmap of {d['name']}"),
                   domains=cat.domains, certs=cat.certifications, courses=cat.courses)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
@@ -184,3 +184,40 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
         return _form_page(request, who, person_id=person_id, form=form, teams=teams,
                           errors=errors, status=422)
     return RedirectResponse(f"/people/{person_id}?flash={quote('Saved.')}", status_code=303)
+
+
+# ---------------------------------------------------------------- skills
+@router.post("/people/{person_id}/skills")
+def rate_skill(request: Request, person_id: PathId, who: Recorder,
+               domain: Annotated[str, Form(max_length=100)] = "",
+               proficiency: Annotated[str, Form(max_length=20)] = "",
+               note: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    """Rate a skill: admin, the person's managers, or the engineer on their own record.
+    Earlier ratings stay as history."""
+    from gputeam.web.pages import person_response
+
+    with request.app.state.db.session() as s:
+        p = s.get(store.Person, person_id)
+        if p is None or not who.may_read_person(p.id, p.team_id):
+            raise HTTPException(404, "no such person, or not one you may see")
+        if not who.may_change_records(p.id, p.team_id):
+            raise HTTPException(403, "you may not rate this person's skills")
+    errors: dict[str, str] = {}
+    if domain not in services.catalog(request.app).domains:
+        errors["domain"] = "Choose a skill domain from the catalog."
+    level = int(proficiency) if proficiency.strip().isdigit() else -1
+    if not 0 <= level <= 4:
+        errors["proficiency"] = "Proficiency is a whole number from 0 (none) to 4 (expert)."
+    if not errors:
+        try:
+            with request.app.state.db.session() as s:
+                store.rate_skill(s, person_id, domain, level, rated_by=actor(who),
+                                 note=note.strip())
+        except InputError as exc:
+            errors["proficiency"] = str(exc.problems[0].message if exc.problems else exc)
+    if errors:
+        return person_response(request, who, person_id, 422, skill_errors=errors,
+                               skill_form={"domain": domain, "proficiency": proficiency,
+                                           "note": note})
+    return RedirectResponse(f"/people/{person_id}?flash={quote('Skill rated.')}#skills",
+                            status_code=303)

@@ -208,8 +208,8 @@ def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
                who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id)
-        if not who.may_change_person(p.id, p.team_id):
-            raise forbid("only admins and the person's managers rate skills")
+        if not who.may_change_records(p.id, p.team_id):
+            raise forbid("only admins, the person's managers and the person rate skills")
         _known_domain(request, domain)
         r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who),
                              note=body.note)
