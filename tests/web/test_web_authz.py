@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from gputeam import store
 
-from .conftest import ROLES, ROSTER_CSV, World, logged_in, token_for
+from .conftest import PASSWORD, ROLES, ROSTER_CSV, World, logged_in, token_for
 
 ALL = set(ROLES)
 STAFF = {"admin", "manager", "engineer"}
@@ -93,6 +93,10 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("POST", f"/people/{p3}/skills", {"data": {"domain": "linux", "proficiency": "3"}},
          ADMIN),
         ("GET", "/people/new", {}, MGMT),
+        ("POST", "/account/password", {"data": {"current_password": PASSWORD,
+                                                "new_password": "{role}-new-password",
+                                                "new_password_again": "{role}-new-password"}},
+         ALL),
         ("POST", "/people/new", {"data": person("pg-{role}", w.alpha)}, MGMT),
         ("GET", f"/people/{p1}/edit", {}, MGMT),
         ("GET", f"/people/{p3}/edit", {}, ADMIN),

@@ -133,3 +133,63 @@ def test_skill_rating_form_keeps_history(app: Any, db: Any, world: World) -> Non
     assert m.post(f"/people/{p2}/skills",
                   data={"domain": "linux", "proficiency": "1"}).status_code == 403
     assert _audit(db) == before
+
+
+def test_password_change_ends_other_sessions(app: Any, db: Any, world: World) -> None:
+    from fastapi.testclient import TestClient
+
+    from .conftest import PASSWORD, login
+
+    here, elsewhere = logged_in(app, "viewer"), logged_in(app, "viewer")
+    page = here.get("/account")
+    assert 'action="/account/password"' in page.text and 'minlength="8"' in page.text
+    form = {"current_password": PASSWORD, "new_password": "a much better one",
+            "new_password_again": "a much better one", "csrf_token": here.csrf}
+    r = here.post("/account/password", data=form, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/account?changed=1"
+    page = here.get("/account?changed=1", follow_redirects=False)  # this session continues
+    assert page.status_code == 200 and "Password changed" in page.text
+    r = elsewhere.get("/account", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/login")
+    assert login(TestClient(app), "viewer").status_code == 401
+    assert login(TestClient(app), "viewer", "a much better one").status_code == 303
+    with db.session() as s:
+        entries = store.list_audit(s, entity="user", entity_id=world.users["viewer"])
+        updates = [e for e in entries if e.action == "update"]
+        assert [(e.actor, e.after["password_changed"]) for e in updates] == [("viewer", True)]
+        assert "password_hash" not in str(updates[0].after) or \
+            updates[0].after.get("password_hash") in (None, "***")
+
+
+def test_password_change_errors_change_nothing(app: Any, db: Any, world: World) -> None:
+    from fastapi.testclient import TestClient
+
+    from .conftest import PASSWORD, login
+
+    c = logged_in(app, "engineer")
+    with db.session() as s:
+        before = store.get_user(s, world.users["engineer"]).password_hash
+    cases = [({"current_password": "wrong", "new_password": "long enough 1",
+               "new_password_again": "long enough 1"}, "current_password"),
+             ({"current_password": PASSWORD, "new_password": "short",
+               "new_password_again": "short"}, "new_password"),
+             ({"current_password": PASSWORD, "new_password": "long enough 1",
+               "new_password_again": "long enough 2"}, "new_password_again")]
+    for data, field in cases:
+        r = c.post("/account/password", data=data | {"csrf_token": c.csrf})
+        assert r.status_code == 422 and f'id="err-{field}"' in r.text, (field, r.text[-500:])
+        assert "Traceback" not in r.text and "The password was not changed" in r.text
+    # no CSRF field: refused
+    ok = {"current_password": PASSWORD, "new_password": "long enough 1",
+          "new_password_again": "long enough 1"}
+    assert c.post("/account/password", data=ok).status_code == 403
+    assert TestClient(app).post("/account/password", data=ok,
+                                follow_redirects=False).status_code in (303, 403)
+    with db.session() as s:
+        assert store.get_user(s, world.users["engineer"]).password_hash == before
+    assert login(TestClient(app), "engineer").status_code == 303
+    # wrong current passwords are rate-limited like logins
+    for _ in range(6):
+        r = c.post("/account/password", data=ok | {"current_password": "wrong",
+                                                   "csrf_token": c.csrf})
+    assert r.status_code == 429 and "Retry-After" in r.headers

@@ -24,10 +24,65 @@ Admin = Annotated[Principal, Depends(require(Perm.USERS))]
 
 @router.get("/account")
 def account_page(request: Request, who: Anyone, new_token: str | None = None) -> Response:
+    return _account(request, who)
+
+
+def _account(request: Request, who: Principal, status: int = 200,
+             password_errors: dict[str, str] | None = None) -> Response:
     with request.app.state.db.session() as s:
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
-    return render(request, "account.html", who=who, tokens=tokens, new_token=None,
-                  scopes=allowed_scopes(who.role))
+    return render(request, "account.html", status, who=who, tokens=tokens, new_token=None,
+                  scopes=allowed_scopes(who.role), password_errors=password_errors or {},
+                  min_password=MIN_PASSWORD)
+
+
+MIN_PASSWORD = 8  # what ``gputeam admin create`` (store.hash_password) demands
+
+
+@router.post("/account/password")
+def change_password(request: Request, who: Anyone,
+                    current_password: Annotated[str, Form(max_length=1000)] = "",
+                    new_password: Annotated[str, Form(max_length=1000)] = "",
+                    new_password_again: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    """Change your own password. Your other sessions end (their cookies carry the old
+    password's fingerprint); this one continues (same session id, so its CSRF token and
+    other tabs stay valid). Wrong current passwords are rate-limited like failed logins."""
+    from gputeam.store import audit
+    from gputeam.web.security import Session, password_fingerprint
+
+    settings = request.app.state.settings
+    since = datetime.now(UTC) - timedelta(seconds=settings.login_window_seconds)
+    errors: dict[str, str] = {}
+    with request.app.state.db.session() as s:
+        if store.count_audit(s, "password-failed", since=since,
+                             entity_id=who.user_id) >= settings.login_max_failures:
+            raise HTTPException(429, "too many wrong passwords; wait a few minutes and retry",
+                                headers={"Retry-After": str(settings.login_window_seconds)})
+        user = store.get_user(s, who.user_id)
+        if not store.verify_password(user.password_hash, current_password):
+            errors["current_password"] = "This is not your current password."
+            audit.record(s, who.username, "password-failed", "user", who.user_id)
+    if not errors:
+        if len(new_password) < MIN_PASSWORD:
+            errors["new_password"] = f"At least {MIN_PASSWORD} characters."
+        elif new_password != new_password_again:
+            errors["new_password_again"] = "The two new passwords differ."
+        elif new_password == current_password:
+            errors["new_password"] = "Choose a password different from the current one."
+    if not errors:
+        try:
+            with request.app.state.db.session() as s:
+                user = store.update_user(s, who.user_id, password=new_password,
+                                         actor=who.username)
+                fingerprint = password_fingerprint(user.password_hash)
+        except InputError as exc:
+            errors["new_password"] = str(exc.problems[0].message if exc.problems else exc)
+    if errors:
+        return _account(request, who, 422, errors)
+    request.state.session = Session(sid=request.state.session.sid, uid=who.user_id,
+                                    fp=fingerprint)
+    request.state.session_changed = True
+    return RedirectResponse("/account?changed=1", status_code=303)
 
 
 @router.post("/account/tokens")
@@ -44,7 +99,7 @@ def create_token(request: Request, who: Anyone, name: Annotated[str, Form(max_le
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
     # shown once, in this response only (never in a URL)
     return render(request, "account.html", who=who, tokens=tokens, new_token=secret,
-                  scopes=allowed_scopes(who.role))
+                  scopes=allowed_scopes(who.role), min_password=MIN_PASSWORD)
 
 
 @router.post("/account/tokens/{token_id}/revoke")
