@@ -164,7 +164,8 @@ def test_pages_render_without_javascript(app: Any, world: World) -> None:
     """Every page's content is in the HTML itself; scripts only enhance."""
     c = logged_in(app, "admin")
     for path in ("/", "/people", f"/people/{world.people['p1']}", "/plan", "/catalog",
-                 "/import", "/account", "/admin/users"):
+                 "/import", "/account", "/admin/users", "/people/new",
+                 f"/people/{world.people['p2']}/edit"):
         r = c.get(path)
         assert r.status_code == 200, path
         assert len(_text(r.text)) > 200, path
