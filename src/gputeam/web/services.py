@@ -10,6 +10,7 @@ next request.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -121,12 +122,9 @@ def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: dat
     org = org_id(app, s)
     start = today.replace(day=1)
     key = ("team", data_version(s), start)
-    cache = app.state.plan_cache
-    team: Scenario | None = cache.get(key)
-    if team is None:
-        team = team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
-                             start=start, catalog=catalog(app))
-        _remember(cache, key, team)
+    team: Scenario = _cached(app.state.plan_cache, key, lambda: team_scenario(
+        s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]), start=start,
+        catalog=catalog(app)))
     fleet = Fleet.model_validate(inputs["fleet"])
     constraints = Constraints.model_validate(inputs.get("constraints") or {})
     horizon = int(inputs.get("horizon_months", 12))
@@ -154,6 +152,34 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int = 32) -> N
         while len(cache) >= limit:
             cache.pop(next(iter(cache)))
         cache[key] = value
+
+
+#: (id of the cache, key) -> the lock held while that entry is being built.
+_BUILDING: dict[tuple[int, Any], threading.Lock] = {}
+_MISSING = object()
+
+
+def _cached(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
+    """``cache[key]``, built by ``build()`` if missing. Single flight: when several threads
+    miss the same key at once, one builds it and the others wait for its result instead
+    of repeating the work. If the build raises, nothing is cached and a waiting thread
+    tries again."""
+    value = cache.get(key, _MISSING)
+    if value is not _MISSING:
+        return value
+    with _LOCK:
+        lock = _BUILDING.setdefault((id(cache), key), threading.Lock())
+    try:
+        with lock:
+            value = cache.get(key, _MISSING)
+            if value is _MISSING:
+                value = build()
+                _remember(cache, key, value)
+            return value
+    finally:
+        with _LOCK:
+            if _BUILDING.get((id(cache), key)) is lock and not lock.locked():
+                del _BUILDING[(id(cache), key)]
 
 
 #: Monte Carlo runs for a what-if preview (a saved plan gets the planner's default).
@@ -196,21 +222,21 @@ def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
                    .order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
     if row is None:
         return None
-    cache = app.state.plan_cache
-    key = ("plan", row.id)
-    if key not in cache:
-        try:
-            _remember(cache, key, Plan.model_validate(row.plan))
-        except ValueError:  # saved by an older gputeam with another plan shape
-            return None
-    return cache[key], row
+    try:
+        parsed = _cached(app.state.plan_cache, ("plan", row.id),
+                         lambda: Plan.model_validate(row.plan))
+    except ValueError:  # saved by an older gputeam with another plan shape
+        return None
+    return parsed, row
 
 
 def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
     key = ("dashboard", data_version(s), today)
-    cache = app.state.plan_cache
-    if key in cache:
-        return cache[key]  # type: ignore[no-any-return]
+    return _cached(app.state.plan_cache, key,  # type: ignore[no-any-return]
+                   lambda: _build_dashboard(app, s, today))
+
+
+def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
     latest = latest_plan(app, s)
     inputs = plan_inputs(s, org_id(app, s))
     scenario = live_scenario(app, s, inputs, today)
@@ -219,7 +245,6 @@ def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
         data["plan"]["id"] = latest[1].id
         data["plan"]["version"] = latest[1].version
         data["plan"]["computed_for"] = latest[1].computed_for.isoformat()
-    _remember(cache, key, data)
     return data
 
 
@@ -245,13 +270,13 @@ def person_teams(app: FastAPI, s: DbSession) -> dict[str, tuple[int, int | None]
     """Person key to (id, team id) for the organisation, cached per data version."""
     from gputeam.store.schema import Person
 
-    key = ("person_teams", data_version(s))
-    cache = app.state.plan_cache
-    if key not in cache:
+    def build() -> dict[str, tuple[int, int | None]]:
         rows = s.execute(select(Person.key, Person.id, Person.team_id)
                          .where(Person.org_id == org_id(app, s)))
-        _remember(cache, key, {k: (i, t) for k, i, t in rows})
-    return cache[key]  # type: ignore[no-any-return]
+        return {k: (i, t) for k, i, t in rows}
+
+    key = ("person_teams", data_version(s))
+    return _cached(app.state.plan_cache, key, build)  # type: ignore[no-any-return]
 
 
 def dashboard_json(app: FastAPI, s: DbSession, today: date, who: Any) -> bytes:
@@ -263,10 +288,9 @@ def dashboard_json(app: FastAPI, s: DbSession, today: date, who: Any) -> bytes:
         return json.dumps(dashboard_for(app, s, today, who), separators=(",", ":")).encode()
     data = dashboard_data(app, s, today)
     key = ("dashboard.json", id(data))
-    cache = app.state.plan_cache
-    if key not in cache:
-        _remember(cache, key, (data, json.dumps(data, separators=(",", ":")).encode()))
-    return cache[key][1]  # type: ignore[no-any-return]
+    entry = _cached(app.state.plan_cache, key,
+                    lambda: (data, json.dumps(data, separators=(",", ":")).encode()))
+    return entry[1]  # type: ignore[no-any-return]
 
 
 def gpus_peak(inputs: dict[str, Any]) -> int:
