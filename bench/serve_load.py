@@ -3,7 +3,9 @@
 For each engine: a fresh database with --people people (imported through the store's
 roster import, with certifications and a saved plan), a real server (uvicorn, --workers
 processes), then --clients concurrent clients for --duration seconds against the dashboard
-(page and API) and the people API (list and detail). Each client pauses --think seconds
+(page and API) and the people API (list and detail). Each client has its own connection
+and the server is warmed up first (every client requests every endpoint, then check rounds
+until one has no slow request); the figures are steady state after that. Each client pauses --think seconds
 on average between requests, like a person using the app; --think 0 makes it a closed
 loop that measures the server's capacity instead (then latency = clients / throughput).
 Prints p50 / p95 / p99 latency and errors per endpoint and overall. Then times the import
@@ -176,45 +178,96 @@ def credentials(base: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 # ---------------------------------------------------------------- load
+KINDS = ("dashboard page", "dashboard api", "people list", "person detail")
+#: Warm-up ends when a check round (every client one request, 4 in flight) has no request
+#: slower than this, or after WARMUP_MAX_ROUNDS rounds.
+WARMUP_SLOW_S = 0.15
+WARMUP_MAX_ROUNDS = 8
+
+
 async def load(base: str, clients: int, duration: float, think: float, people: int,
-               cookies: dict[str, str], auth: dict[str, str]) -> dict[str, list[Any]]:
+               cookies: dict[str, str], auth: dict[str, str]
+               ) -> tuple[dict[str, list[Any]], float, str]:
+    """Each simulated user has its own connection (its own client with one keep-alive
+    connection), as a browser would. Before the clock starts every user connects and
+    requests every endpoint, in rounds, until the workers' caches are warm; then the
+    measured run. Returns the results, the load generator's CPU seconds during the measured
+    run, and a line describing the warm-up."""
     import httpx
 
-    results: dict[str, list[Any]] = defaultdict(list)  # endpoint -> [latency or error]
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        ids = [int(p["id"]) for p in (await http.get(
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    users = [httpx.AsyncClient(base_url=base, limits=limits, timeout=60, cookies=cookies)
+             for _ in range(clients)]
+    try:
+        ids = [int(p["id"]) for p in (await users[0].get(
             "/api/v1/people", params={"limit": 1000}, headers=auth)).json()]
+
+        async def request(http: httpx.AsyncClient, kind: str, rng: random.Random
+                          ) -> float | str:
+            t0 = time.perf_counter()
+            try:
+                if kind == "dashboard page":
+                    r = await http.get("/")
+                elif kind == "dashboard api":
+                    r = await http.get("/api/v1/dashboard", headers=auth)
+                elif kind == "people list":
+                    r = await http.get("/api/v1/people", headers=auth, params={
+                        "limit": 50, "offset": rng.randrange(0, max(people - 50, 1))})
+                else:
+                    r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
+                return time.perf_counter() - t0 if r.status_code == 200 \
+                    else f"HTTP {r.status_code}"
+            except httpx.HTTPError as exc:
+                return type(exc).__name__
+
+        # warm-up: first every user connects and requests every endpoint (a burst that
+        # reaches every worker and fills its caches); then check rounds, 4 requests in
+        # flight, every user one endpoint each, until a round has no slow request
+        warm_rng = random.Random(-1)
+        t_warm = time.perf_counter()
+        got = await asyncio.gather(*(request(http, kind, warm_rng)
+                                     for http in users for kind in KINDS))
+        warm_errors = sum(1 for v in got if not isinstance(v, float))
+        gate = asyncio.Semaphore(4)
+
+        async def gated(http: httpx.AsyncClient, kind: str) -> float | str:
+            async with gate:
+                return await request(http, kind, warm_rng)
+
+        rounds, slowest = 0, float("inf")
+        while rounds < WARMUP_MAX_ROUNDS and slowest > WARMUP_SLOW_S:
+            got = await asyncio.gather(*(gated(http, KINDS[(n + rounds) % len(KINDS)])
+                                         for n, http in enumerate(users)))
+            rounds += 1
+            lat = [v for v in got if isinstance(v, float)]
+            warm_errors += len(got) - len(lat)
+            slowest = max(lat, default=float("inf"))
+        warm = (f"warm-up: {clients} users x {len(KINDS)} endpoints, then {rounds} check "
+                f"round(s) of {clients} requests; {time.perf_counter() - t_warm:.1f} s, "
+                f"slowest request of the last round {slowest * 1000:.0f} ms, "
+                f"{warm_errors} error(s); not counted below")
+
+        results: dict[str, list[Any]] = defaultdict(list)  # endpoint -> [latency or error]
+        cpu0 = time.process_time()
         stop = time.monotonic() + duration
 
-        async def client(n: int) -> None:
+        async def user(n: int, http: httpx.AsyncClient) -> None:
             rng = random.Random(n)
             i = n
+            # spread the first requests over the think time, as in steady state
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))
             while time.monotonic() < stop:
                 i += 1
-                kind = ("dashboard page", "dashboard api", "people list",
-                        "person detail")[i % 4]
-                t0 = time.perf_counter()
-                try:
-                    if kind == "dashboard page":
-                        r = await http.get("/", cookies=cookies)
-                    elif kind == "dashboard api":
-                        r = await http.get("/api/v1/dashboard", headers=auth)
-                    elif kind == "people list":
-                        r = await http.get("/api/v1/people", headers=auth, params={
-                            "limit": 50, "offset": rng.randrange(0, max(people - 50, 1))})
-                    else:
-                        r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
-                    ok = r.status_code == 200
-                    results[kind].append(time.perf_counter() - t0 if ok
-                                         else f"HTTP {r.status_code}")
-                except httpx.HTTPError as exc:
-                    results[kind].append(type(exc).__name__)
+                kind = KINDS[i % len(KINDS)]
+                results[kind].append(await request(http, kind, rng))
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
 
-        await asyncio.gather(*(client(n) for n in range(clients)))
-    return results
+        await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
+        return results, time.process_time() - cpu0, warm
+    finally:
+        await asyncio.gather(*(http.aclose() for http in users))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -292,11 +345,12 @@ def main() -> None:
                       f"certifications {times['cert_import_s']:.1f} s")
                 with server(url, args.workers) as base:
                     cookies, auth = credentials(base)
-                    asyncio.run(load(base, 4, 3, 0, args.people, cookies, auth))  # warm up
-                    cpu0 = time.process_time()
-                    results = asyncio.run(load(base, args.clients, args.duration, args.think,
-                                               args.people, cookies, auth))
-                    client_cpu = time.process_time() - cpu0
+                    results, client_cpu, warm = asyncio.run(load(
+                        base, args.clients, args.duration, args.think, args.people, cookies,
+                        auth))
+                print(warm)
+                print("latencies below are steady state, measured after the warm-up; every "
+                      "request of the measured run is counted, errors and slow ones included")
                 report(engine, results, args.duration)
                 print(f"(load generator used {client_cpu:.1f} CPU s of the machine's "
                       f"{args.duration * (os.cpu_count() or 1):.0f})")
