@@ -1,4 +1,5 @@
-"""Pages that change people: create and edit a person, rate a skill, change your password.
+"""Pages that change people: create and edit a person (with e-mail, background and role),
+rate a skill, change your password.
 Refused forms are shown again with the errors (422), with no traceback and nothing written."""
 
 from __future__ import annotations
@@ -97,6 +98,128 @@ def test_admin_and_manager_edit_a_person(app: Any, db: Any, world: World) -> Non
     # the engineer sees no edit link on their own record
     e = logged_in(app, "engineer")
     assert "/edit" not in e.get(f"/people/{world.people['p1']}").text
+
+
+def _person(db: Any, pid: int) -> tuple[Any, ...]:
+    with db.session() as s:
+        p = store.get_person(s, pid)
+        return (p.key, p.name, p.email, p.title, p.background, p.level, p.role, p.team_id)
+
+
+def test_person_form_sets_email_background_and_role(app: Any, db: Any, world: World) -> None:
+    from gputeam.web import services
+
+    roles = services.catalog(app).roles
+    m = logged_in(app, "manager")
+    page = m.get("/people/new").text
+    assert 'name="email"' in page and 'value="sysadmin"' in page  # the API's default
+    assert 'list="backgrounds"' in page and '<option value="network-engineer">' in page
+    assert '<option value="">(none)</option>' in page
+    for rid, role in roles.items():  # every catalog role, shown by name
+        assert f'<option value="{rid}">{role.name}</option>' in page, rid
+    form = _person_form(m, team_id=str(world.alpha), email=" new@example.org ",
+                        background="network-engineer", role="operations-engineer")
+    r = m.post("/people/new", data=form, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    pid = int(r.headers["location"].split("?")[0].rsplit("/", 1)[1])
+    got = m.get(f"/api/v1/people/{pid}").json()
+    assert (got["email"], got["background"], got["role"]) == (
+        "new@example.org", "network-engineer", "operations-engineer")
+    shown = m.get(f"/people/{pid}").text
+    assert "new@example.org" in shown and "network-engineer" in shown
+    assert "<strong>operations-engineer</strong>" in shown
+    # the edit page is filled in with them
+    page = m.get(f"/people/{pid}/edit").text
+    assert 'value="new@example.org"' in page and 'value="network-engineer"' in page
+    assert '<option value="operations-engineer" selected>' in page
+    # changed, then cleared: e-mail and role become None, background blank (as the API's PATCH)
+    r = m.post(f"/people/{pid}/edit", data=form | {"email": "n.p@example.org",
+                                                    "role": "senior-engineer"},
+               follow_redirects=False)
+    assert r.status_code == 303, r.text
+    got = m.get(f"/api/v1/people/{pid}").json()
+    assert (got["email"], got["role"]) == ("n.p@example.org", "senior-engineer")
+    r = m.post(f"/people/{pid}/edit", data=form | {"email": "", "background": " ", "role": ""},
+               follow_redirects=False)
+    assert r.status_code == 303, r.text
+    got = m.get(f"/api/v1/people/{pid}").json()
+    assert (got["email"], got["background"], got["role"]) == (None, "", None)
+    page = m.get(f"/people/{pid}/edit").text
+    assert 'name="email" type="email" value=""' in page and " selected>" not in page.split(
+        'name="role"')[1].split("</select>")[0]
+    with db.session() as s:
+        entries = store.list_audit(s, entity="person", entity_id=pid)
+        assert sorted(e.action for e in entries) == ["create", "update", "update"]
+        last = max(entries, key=lambda e: e.id)
+        assert last.before["email"] == "n.p@example.org" and last.after["email"] is None
+        assert last.before["role"] == "senior-engineer" and last.after["role"] is None
+    # a form without the new fields (opened before they existed) leaves them alone
+    p1 = world.people["p1"]
+    a = logged_in(app, "admin")
+    full = form | {"key": "p1", "email": "ada@example.org", "csrf_token": a.csrf}
+    a.post(f"/people/{p1}/edit", data=full).raise_for_status()
+    stale = {k: v for k, v in full.items() if k not in ("email", "background", "role")}
+    r = a.post(f"/people/{p1}/edit", data=stale | {"name": "Ada L"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert _person(db, p1)[1:3] == ("Ada L", "ada@example.org")
+    assert _person(db, p1)[4] == "network-engineer" and _person(db, p1)[6] == "operations-engineer"
+
+
+def test_person_form_refuses_bad_email_and_unknown_role(app: Any, db: Any,
+                                                        world: World) -> None:
+    from gputeam.web import services
+
+    roles = services.catalog(app).roles
+    a = logged_in(app, "admin")
+    before = _audit(db)
+    for email in ("not-an-email", "a@b", "a b@example.org", "@example.org",
+                  "x@@example.org", "x" * 320 + "@example.org"):
+        r = a.post("/people/new", data=_person_form(a, email=email, role="senior-engineer"))
+        assert r.status_code == 422, email
+        assert 'id="err-email"' in r.text and 'id="err-role"' not in r.text, email
+        assert f'value="{email}"' in r.text and "nothing was saved" in r.text
+        assert '<option value="senior-engineer" selected>' in r.text  # the input is kept
+    r = a.post("/people/new", data=_person_form(a, role="wizard", background="b" * 51,
+                                                email="ok@example.org"))
+    assert r.status_code == 422 and "Traceback" not in r.text
+    assert 'id="err-email"' not in r.text and 'id="err-background"' in r.text
+    error = re.search(r'<span class="error" id="err-role">([^<]*)</span>', r.text)
+    assert error and "Role" in error.group(1) and "wizard" in error.group(1)
+    assert all(rid in error.group(1) for rid in roles) and "none" in error.group(1)
+    assert '<option value="wizard" selected>wizard (not in the catalog)</option>' in r.text
+    assert 'value="ok@example.org"' in r.text
+    # editing: refused the same way, the person unchanged
+    p1 = world.people["p1"]
+    was = _person(db, p1)
+    edit = _person_form(a, key="p1", name="Ada", email="ada@example.org",
+                        role="operations-engineer", team_id=str(world.alpha))
+    for bad, field in (({"email": "ada at example.org"}, "email"), ({"role": "wizard"}, "role"),
+                       ({"role": "Operations Engineer"}, "role")):
+        r = a.post(f"/people/{p1}/edit", data=edit | bad)
+        assert r.status_code == 422 and f'id="err-{field}"' in r.text, bad
+        assert 'value="Ada"' in r.text
+    assert _person(db, p1) == was and _audit(db) == before
+    with db.session() as s:
+        assert store.count_people(s, world.org_id) == 3
+
+
+def test_person_form_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any,
+                                                            world: World) -> None:
+    p2 = world.people["p2"]
+    with db.session() as s:  # e.g. from a catalog extension since removed
+        store.update_person(s, p2, {"role": "legacy-role"})
+    m = logged_in(app, "manager")
+    page = m.get(f"/people/{p2}/edit").text
+    assert '<option value="legacy-role" selected>legacy-role (not in the catalog)' in page
+    form = _person_form(m, key="p2", name="Grace Hopper", role="legacy-role",
+                        team_id=str(world.alpha))
+    r = m.post(f"/people/{p2}/edit", data=form | {"level": "3"}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    assert _person(db, p2)[5:7] == (3, "legacy-role")
+    # another role outside the catalog is still refused
+    r = m.post(f"/people/{p2}/edit", data=form | {"role": "other-legacy"})
+    assert r.status_code == 422 and 'id="err-role"' in r.text
+    assert _person(db, p2)[6] == "legacy-role"
 
 
 def test_skill_rating_form_keeps_history(app: Any, db: Any, world: World) -> None:

@@ -1,5 +1,7 @@
 """Person pages that change data: create and edit a person (admin; a manager within their
 teams), rate a skill (admin, the person's managers, the engineer on their own record).
+The person form has the fields the API sets, except ``active`` and skills (rated on the
+person page).
 
 Forms are validated here and by the store; a refused form is shown again with the errors
 next to the fields, status 422, and nothing is written (the store call runs in one
@@ -8,6 +10,7 @@ records it in the audit log."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -16,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
+from gputeam.store.importing import EMAIL
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
@@ -32,15 +36,37 @@ NUMBERS = (("level", "Level", 1, 5, True), ("experience_months", "Experience (mo
            ("weekly_study_hours", "Weekly study hours", 0, 40, False),
            ("salary", "Salary (optional)", 0, 1e9, False))
 TEXTS = (("key", "Id", 100, True), ("name", "Name", 200, True), ("title", "Title", 200, False))
+#: the optional fields after the texts: e-mail (checked like the roster import's), background
+#: (free text, as in the scenario and the API; the catalog's transitions are suggested) and role
+#: (a catalog role id, or none)
+EXTRAS = ("email", "background", "role")
+EMAIL_LONGEST, BACKGROUND_LONGEST = 320, 50
 
 
 def _teams_for(who: Principal, s: Any, org: int) -> dict[int, str]:
     return {t.id: t.name for t in store.list_teams(s, org) if who.may_team(t.id)}
 
 
-def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: bool
+def _roles(request: Request) -> dict[str, str]:
+    """Catalog role ids and names, in catalog order."""
+    return {r.id: r.name for r in services.catalog(request.app).roles.values()}
+
+
+def _backgrounds(request: Request) -> list[str]:
+    """Backgrounds to suggest: the default and those the catalog's transitions know."""
+    known = {t.background for t in services.catalog(request.app).transitions}
+    return sorted(known | {"sysadmin"})
+
+
+def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: bool,
+                      roles: Mapping[str, str], current_role: str | None = None
                       ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The form's values as store fields, and errors by field (empty when valid)."""
+    """The form's values as store fields, and errors by field (empty when valid).
+
+    ``roles`` are the catalog's role ids (to names); ``current_role`` (editing) is the
+    person's role, accepted unchanged even when the catalog no longer has it. Blank e-mail
+    and role are stored as None, a blank background as "" (as the API's PATCH does); an
+    e-mail, background or role missing from the form is not set (unchanged, or the default)."""
     values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for name, label, longest, required in TEXTS:
@@ -50,6 +76,24 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
         elif len(text) > longest:
             errors[name] = f"{label} is at most {longest} characters."
         values[name] = text
+    email = form.get("email", "").strip()
+    if len(email) > EMAIL_LONGEST:
+        errors["email"] = f"E-mail is at most {EMAIL_LONGEST} characters."
+    elif email and not EMAIL.fullmatch(email):
+        errors["email"] = "E-mail: not an e-mail address (expected like name@example.org)."
+    values["email"] = email or None
+    background = form.get("background", "").strip()
+    if len(background) > BACKGROUND_LONGEST:
+        errors["background"] = f"Background is at most {BACKGROUND_LONGEST} characters."
+    values["background"] = background
+    role = form.get("role", "").strip()
+    if role and role not in roles and role != current_role:
+        errors["role"] = (f"Role: unknown role '{role}'; choose one of "
+                          f"{', '.join(roles)}, or none.")
+    values["role"] = role or None
+    for name in EXTRAS:  # absent (a form from before these fields): left as it is
+        if name not in form:
+            values.pop(name)
     for name, label, low, high, integer in NUMBERS:
         text = form.get(name, "").strip().replace(",", ".")
         if not text and name == "salary":
@@ -79,7 +123,9 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
 def _form_page(request: Request, who: Principal, *, person_id: int | None, form: dict[str, str],
                teams: dict[int, str], errors: dict[str, str], status: int = 200) -> Response:
     return render(request, "person_form.html", status, who=who, person_id=person_id, form=form,
-                  teams=teams, errors=errors, numbers=NUMBERS, texts=TEXTS)
+                  teams=teams, errors=errors, numbers=NUMBERS, texts=TEXTS,
+                  roles=_roles(request), backgrounds=_backgrounds(request),
+                  email_longest=EMAIL_LONGEST, background_longest=BACKGROUND_LONGEST)
 
 
 def _store_errors(exc: InputError) -> dict[str, str]:
@@ -87,7 +133,8 @@ def _store_errors(exc: InputError) -> dict[str, str]:
     for p in exc.problems:
         field = p.path.split(".")[-1] if p.path else ""
         text = p.message + (f" ({p.found})" if p.found is not None else "")
-        errors[field if field in {n for n, *_ in TEXTS + NUMBERS} | {"team_id"} else "_"] = text
+        known = {n for n, *_ in TEXTS + NUMBERS} | {"team_id", *EXTRAS}
+        errors[field if field in known else "_"] = text
     return errors
 
 
@@ -100,7 +147,8 @@ async def _form(request: Request) -> dict[str, str]:
 def new_person_page(request: Request, who: Writer) -> Response:
     with request.app.state.db.session() as s:
         teams = _teams_for(who, s, services.org_id(request.app, s))
-    form = {"level": "1", "experience_months": "0", "weekly_study_hours": "4"}
+    form = {"level": "1", "experience_months": "0", "weekly_study_hours": "4",
+            "background": "sysadmin"}
     return _form_page(request, who, person_id=None, form=form, teams=teams, errors={})
 
 
@@ -116,7 +164,8 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
         teams = _teams_for(who, s, org)
-    values, errors = parse_person_form(form, teams, admin=who.role == "admin")
+    values, errors = parse_person_form(form, teams, admin=who.role == "admin",
+                                       roles=_roles(request))
     if not errors:
         try:
             with request.app.state.db.session() as s:
@@ -152,6 +201,7 @@ def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Respon
         p = _changeable(who, s, person_id)
         teams = _teams_for(who, s, services.org_id(request.app, s))
         form = {"key": p.key, "name": p.name, "title": p.title or "",
+                "email": p.email or "", "background": p.background or "", "role": p.role or "",
                 "team_id": str(p.team_id or "")}
         form |= {n: _num(getattr(p, n)) for n, *_ in NUMBERS}
     return _form_page(request, who, person_id=person_id, form=form, teams=teams, errors={})
@@ -168,9 +218,10 @@ async def update_person(request: Request, person_id: PathId, who: Writer) -> Res
 def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]
                    ) -> Response:
     with request.app.state.db.session() as s:
-        _changeable(who, s, person_id)
+        current_role = _changeable(who, s, person_id).role
         teams = _teams_for(who, s, services.org_id(request.app, s))
-    values, errors = parse_person_form(form, teams, admin=who.role == "admin")
+    values, errors = parse_person_form(form, teams, admin=who.role == "admin",
+                                       roles=_roles(request), current_role=current_role)
     if not errors:
         try:
             with request.app.state.db.session() as s:
