@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import re
@@ -248,6 +249,11 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
                 f"{warm_errors} error(s); not counted below")
 
         results: dict[str, list[Any]] = defaultdict(list)  # endpoint -> [latency or error]
+        # the generator's own full GC pauses would be counted as server latency: keep its
+        # warm state (200 clients, connections) out of them, and report what remains
+        gc.collect()
+        gc.freeze()
+        pauses = GcPauses()
         cpu0 = time.process_time()
         stop = time.monotonic() + duration
 
@@ -264,10 +270,38 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
 
-        await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
-        return results, time.process_time() - cpu0, warm
+        with pauses:
+            await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
+        return results, time.process_time() - cpu0, f"{warm}\n{pauses}"
     finally:
         await asyncio.gather(*(http.aclose() for http in users))
+
+
+class GcPauses:
+    """Counts and times this process's garbage collections while active."""
+
+    def __init__(self) -> None:
+        self.times: list[tuple[int, float]] = []
+        self._t0 = 0.0
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        else:
+            self.times.append((info["generation"], time.perf_counter() - self._t0))
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def __str__(self) -> str:
+        full = [t for g, t in self.times if g == 2]
+        return (f"load generator GC during the run: {len(self.times)} collections, "
+                f"{sum(t for _, t in self.times) * 1000:.0f} ms in all; {len(full)} full, "
+                f"longest {max(full, default=0) * 1000:.0f} ms")
 
 
 def pct(values: list[float], p: float) -> float:

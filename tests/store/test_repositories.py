@@ -220,12 +220,11 @@ def test_session_rolls_back_on_error(db: Database, org_id: int) -> None:
         assert list_people(s, org_id) == []
 
 
-def test_audit_counts_first_organisation_and_data_version(db: Database, org_id: int) -> None:
-    from gputeam.store import count_audit, create_organisation, data_version, first_organisation
+def test_audit_counts_and_first_organisation(db: Database, org_id: int) -> None:
+    from gputeam.store import count_audit, create_organisation, first_organisation
     from gputeam.store import record as audit_record
 
     with db.session() as s:
-        before = data_version(s)
         create_organisation(s, "Zeta")
         first = first_organisation(s)
         assert first is not None and first.id == org_id
@@ -237,9 +236,40 @@ def test_audit_counts_first_organisation_and_data_version(db: Database, org_id: 
         assert count_audit(s, "login-failed", entity_id="mia") == 4
         assert count_audit(s, "login-failed", since=T0 + timedelta(minutes=30)) == 1
         assert count_audit(s, "login-failed", actor="ip:10.0.0.1") == 3
+
+
+def test_data_version_counts_commits_of_tracked_data_only(db: Database, org_id: int) -> None:
+    from sqlalchemy import select
+
+    from gputeam.store import data_version
+    from gputeam.store import record as audit_record
+    from gputeam.store.schema import Person
+
+    def version() -> int:
+        with db.session() as s:
+            return data_version(s)
+
+    start = version()
+    with db.session() as s:  # two changes, one commit: one bump
         add_person(s, org_id, key="p1", name="Ana")
+        add_person(s, org_id, key="p2", name="Bo")
+    assert version() == start + 1
+    with db.session() as s:  # accounts, tokens and logins are not tracked data
+        user = create_user(s, "mia", "a long password", "viewer")
+        create_token(s, user.id, "ci", ["read"])
+        audit_record(s, "ip:10.0.0.1", "login-failed", "user", "mia")
+        audit_record(s, "mia", "login", "user", user.id)
+    assert version() == start + 1
+    with pytest.raises(RuntimeError), db.session() as s:  # rolled back: no bump
+        add_person(s, org_id, key="p3", name="Cy")
+        raise RuntimeError("boom")
+    assert version() == start + 1
+    with db.session() as s:  # the rollback's flag did not leak into this commit
+        s.execute(select(Person.id)).all()
+    assert version() == start + 1
     with db.session() as s:
-        assert data_version(s) != before
+        rate_skill(s, get_person_by_key(s, org_id, "p1").id, "linux", 3)  # type: ignore[union-attr]
+    assert version() == start + 2
 
 
 def test_token_use_is_recorded_at_most_every_few_minutes(db: Database, org_id: int) -> None:

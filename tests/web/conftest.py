@@ -149,3 +149,13 @@ def fast_password_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 
     hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     monkeypatch.setattr(accounts, "_hasher", lambda: hasher)
+
+
+@pytest.fixture(autouse=True)
+def unfreeze_after_test() -> Iterator[None]:
+    """The app freezes its long-lived objects (gputeam.web.heap); a test process builds
+    and drops many apps, so give what a test froze back to the collector afterwards."""
+    import gc
+
+    yield
+    gc.unfreeze()

@@ -64,7 +64,7 @@ audit:
     ``record(s, actor, action, entity, entity_id, before, after)``,
     ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``,
     ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` (login rate
-    limiting), ``data_version(s) -> (max audit id, people count)`` (cache marker).
+    limiting), ``data_version(s) -> int`` (cache marker: bumped by each commit of tracked data).
 
 Live team, import/export, calendars, reminders
 ----------------------------------------------

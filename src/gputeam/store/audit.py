@@ -6,13 +6,19 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from gputeam.store.schema import AuditEntry, Base, Person, utcnow
+from gputeam.store.schema import AuditEntry, Base, DataVersion, utcnow
 
 #: Columns never copied into the audit log.
 SECRET_COLUMNS = frozenset({"password_hash", "token_hash"})
+#: Audit entities that are not tracked data: changing them (a login, a new token, a user's
+#: role) leaves :func:`data_version` alone, so cached dashboards stay valid.
+ACCOUNT_ENTITIES = frozenset({"user", "user_teams", "api_token"})
+#: The :class:`DataVersion` row of tracked data.
+TRACKED = "tracked"
+_CHANGED = "gputeam_data_changed"
 
 
 def snapshot(obj: Base | None) -> dict[str, Any] | None:
@@ -38,6 +44,8 @@ def record(session: Session, actor: str | None, action: str, entity: str,
                        entity_id=None if entity_id is None else str(entity_id),
                        before=before, after=after, at=at or utcnow())
     session.add(entry)
+    if entity not in ACCOUNT_ENTITIES:
+        session.info[_CHANGED] = True
     return entry
 
 
@@ -69,9 +77,24 @@ def count_audit(session: Session, action: str, *, since: datetime | None = None,
     return session.scalar(q) or 0
 
 
-def data_version(session: Session) -> tuple[int, int]:
-    """A cheap marker that changes when tracked data changes (latest audit entry id and
-    number of people): for caches of derived views such as the dashboard. Writes that
-    bypass the audit log (none in the store) would not change it."""
-    return (session.scalar(select(func.max(AuditEntry.id))) or 0,
-            session.scalar(select(func.count(Person.id))) or 0)
+def data_version(session: Session) -> int:
+    """A marker that changes with every committed change of tracked data (anything audited
+    except accounts, tokens and logins): the key of caches of derived views such as the
+    live team and the dashboard. Bumped by :func:`bump_data_version` at commit."""
+    return session.scalar(select(DataVersion.n).where(DataVersion.scope == TRACKED)) or 0
+
+
+def bump_data_version(session: Session) -> None:
+    """Before commit: if the transaction recorded a tracked-data change, increment the
+    counter (the row lock is held only from here to the commit)."""
+    if session.info.pop(_CHANGED, False):
+        done = session.execute(update(DataVersion).where(DataVersion.scope == TRACKED)
+                               .values(n=DataVersion.n + 1))
+        if not getattr(done, "rowcount", 1):  # the row is made by the migration
+            session.add(DataVersion(scope=TRACKED, n=1))
+            session.flush()
+
+
+def forget_data_change(session: Session) -> None:
+    """After rollback: the recorded change was not committed."""
+    session.info.pop(_CHANGED, None)

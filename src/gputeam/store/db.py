@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from gputeam.store.audit import bump_data_version, forget_data_change
 from gputeam.store.settings import database_url
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -31,6 +32,8 @@ class Database:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         event.listen(self.sessions, "before_flush", _refuse_nul)
+        event.listen(self.sessions, "before_commit", bump_data_version)
+        event.listen(self.sessions, "after_rollback", forget_data_change)
 
     @property
     def url(self) -> str:

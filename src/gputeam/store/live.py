@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.scenario import Constraints, Fleet, Retention, Scenario, parse_scenario
-from gputeam.store.people import current_skills, get_organisation, list_people
+from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import CertificationHeld, Person
 
 
@@ -28,10 +28,17 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
     longer fits the catalog, e.g. a skill domain that was removed.
     """
     org = get_organisation(session, org_id)
-    people = list_people(session, org_id, team_id=team_id)
+    # plain column rows, not ORM objects: for thousands of people, building entities
+    # (identity map, attribute instrumentation, datetime conversion) was most of the time
+    session.flush()  # Core execution (no autoflush) reads what this session added, too
+    where = [Person.org_id == org_id, Person.active.is_(True)]
+    if team_id is not None:
+        where.append(Person.team_id == team_id)
+    people = session.connection().execute(select(*_PERSON_COLUMNS).where(*where)
+                             .order_by(Person.name, Person.id)).all()
     skills = current_skills(session, [p.id for p in people]) if team_id is not None \
         else current_skills(session, org_id=org_id)
-    certs = _latest_certifications(session, org_id, team_id)
+    certs = _latest_certifications(session, where)
     data: dict[str, Any] = {
         "organisation": org.name,
         "start": start,
@@ -47,13 +54,18 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
     return parse_scenario(data, file="<database>", catalog=catalog)
 
 
-def _person(p: Person, skills: dict[str, int], certs: list[CertificationHeld]) -> dict[str, Any]:
+_PERSON_COLUMNS = (Person.id, Person.key, Person.name, Person.title, Person.background,
+                   Person.level, Person.experience_months, Person.weekly_study_hours,
+                   Person.salary, Person.role)
+
+
+def _person(p: Any, skills: dict[str, int], certs: list[dict[str, Any]]
+            ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": p.key, "name": p.name, "title": p.title, "background": p.background,
         "level": p.level, "experience_months": p.experience_months,
         "weekly_study_hours": p.weekly_study_hours, "skills": dict(sorted(skills.items())),
-        "certifications": [{"id": c.cert_id, "earned": c.valid_from, "expires": c.valid_until}
-                           for c in certs],
+        "certifications": certs,
     }
     if p.salary is not None:
         out["salary"] = p.salary
@@ -62,17 +74,18 @@ def _person(p: Person, skills: dict[str, int], certs: list[CertificationHeld]) -
     return out
 
 
-def _latest_certifications(session: Session, org_id: int, team_id: int | None
-                           ) -> dict[int, list[CertificationHeld]]:
-    """Per person, the most recent certificate of each certification id."""
-    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
-         .where(Person.org_id == org_id, Person.active.is_(True)))
-    if team_id is not None:
-        q = q.where(Person.team_id == team_id)
-    latest: dict[tuple[int, str], CertificationHeld] = {}
-    for c in session.scalars(q.order_by(CertificationHeld.valid_from, CertificationHeld.id)):
-        latest[c.person_id, c.cert_id] = c
-    out: dict[int, list[CertificationHeld]] = {}
-    for (pid, _), c in sorted(latest.items()):
-        out.setdefault(pid, []).append(c)
+def _latest_certifications(session: Session, where: list[Any]
+                           ) -> dict[int, list[dict[str, Any]]]:
+    """Per person, the most recent certificate of each certification id, as scenario
+    ``certifications`` entries."""
+    q = (select(CertificationHeld.person_id, CertificationHeld.cert_id,
+                CertificationHeld.valid_from, CertificationHeld.valid_until)
+         .join(Person, Person.id == CertificationHeld.person_id).where(*where)
+         .order_by(CertificationHeld.valid_from, CertificationHeld.id))
+    latest: dict[tuple[int, str], tuple[date, date | None]] = {}
+    for pid, cert_id, valid_from, valid_until in session.connection().execute(q):
+        latest[pid, cert_id] = (valid_from, valid_until)
+    out: dict[int, list[dict[str, Any]]] = {}
+    for (pid, cert_id), (earned, expires) in sorted(latest.items()):
+        out.setdefault(pid, []).append({"id": cert_id, "earned": earned, "expires": expires})
     return out

@@ -214,7 +214,8 @@ def current_skills(session: Session, person_ids: Sequence[int] | None = None, *,
         return out
     q = q.order_by(SkillRating.person_id, SkillRating.domain, SkillRating.rated_at,
                    SkillRating.id)
-    for pid, domain, proficiency in session.execute(q):
+    session.flush()  # Core execution below does not autoflush pending ratings
+    for pid, domain, proficiency in session.connection().execute(q):
         out.setdefault(pid, {})[domain] = proficiency  # later rows overwrite earlier ones
     return out
 

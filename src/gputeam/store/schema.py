@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     Date,
@@ -284,6 +285,18 @@ class AuditEntry(Base):
     entity_id: Mapped[str | None] = mapped_column(String(100))
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class DataVersion(Base):
+    """A counter bumped by every commit that changes tracked data (people, certificates,
+    skills, learning, plans; not accounts, tokens or logins). Caches of derived views
+    (the live team, the dashboard) are keyed by it. One row per ``scope``; an UPDATE of
+    the row serialises concurrent writers at commit, so the counter follows commit order
+    (an id sequence would not: a lower id can commit after a higher one is read)."""
+
+    __tablename__ = "data_versions"
+    scope: Mapped[str] = mapped_column(String(30), primary_key=True)
+    n: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
 class ReminderSent(Base):

@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import IntegrityError
 
 from gputeam.errors import InputError
+from gputeam.web.dbretry import DatabaseRetry
 from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
 
@@ -57,6 +58,9 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
             # one pooled connection per request thread (no connect/close per request)
             app.state.db = open_database(settings.db, threads=settings.threads)
+        from gputeam.web import heap
+
+        heap.settle()  # modules, templates, catalog: alive until the process ends
         yield
         if owns_db and app.state.db is not None:
             app.state.db.dispose()
@@ -118,6 +122,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
         return render.error_page(request, exc.status_code, str(exc.detail))
 
+    app.add_middleware(DatabaseRetry)  # inside SessionCookies: a retry sets no cookie twice
     app.add_middleware(SessionCookies)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)

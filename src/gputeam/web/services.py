@@ -2,9 +2,9 @@
 planner; the page renders it as HTML, the API returns it as JSON.
 
 The live team (a :class:`~gputeam.scenario.Scenario` built from the database) and the latest
-plan are cached per process, keyed by a cheap database "version" (the newest audit entry
-and the head count), so a change made through any process is seen by every process on its
-next request.
+plan are cached per process, keyed by the database's data version (a counter every commit of
+tracked data bumps; logins and account changes do not), so a change made through any
+process is seen by every process on its next request.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from datetime import date
 from typing import Any
 
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
 from gputeam.catalog import Catalog
 from gputeam.scenario import Constraints, Fleet, GpuStep, Scenario
-from gputeam.web import dashboard
+from gputeam.web import dashboard, heap
 
 LIVE_SCENARIO = "live"
 #: Used until someone saves a fleet: one small H100 cluster.
@@ -47,6 +47,7 @@ def catalog(app: FastAPI) -> Catalog:
 
             extra = read_catalog_extra(Path(path))
         cache["catalog"] = load_catalog(extra, file=path)
+        heap.settle()
     return cache["catalog"]  # type: ignore[no-any-return]
 
 
@@ -66,12 +67,10 @@ def org_id(app: FastAPI, s: DbSession) -> int:
     return int(first)
 
 
-def data_version(s: DbSession) -> tuple[int, int]:
-    from gputeam.store.schema import AuditEntry, Person
+def data_version(s: DbSession) -> int:
+    from gputeam.store.audit import data_version as version
 
-    row = s.execute(select(select(func.max(AuditEntry.id)).scalar_subquery(),
-                           select(func.count(Person.id)).scalar_subquery())).one()
-    return (row[0] or 0, row[1] or 0)
+    return version(s)
 
 
 # ---------------------------------------------------------------- plan inputs
@@ -175,6 +174,7 @@ def _cached(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
             if value is _MISSING:
                 value = build()
                 _remember(cache, key, value)
+                heap.settle()  # long-lived from now on: keep it out of full collections
             return value
     finally:
         with _LOCK:
