@@ -1,4 +1,11 @@
-"""Saved scenarios (inputs) and the plans computed from them, both versioned."""
+"""Saved scenarios (inputs) and the plans computed from them, both versioned.
+
+Versions are allocated as ``max(version) + 1`` under a lock on the parent row (the
+organisation for scenarios, the scenario for plans), held until the caller's transaction
+ends, so that concurrent saves (threads or processes) get consecutive versions instead of
+one of them violating ``uq_scenarios_version`` / ``uq_plans_version``. Save as the last
+step of a unit of work (after the planner ran): the lock lasts until it commits.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +13,41 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.orm import Session
 
 from gputeam.store import audit
 from gputeam.store.errors import not_found
-from gputeam.store.people import get_organisation
-from gputeam.store.schema import SavedPlan, SavedScenario
+from gputeam.store.schema import Organisation, SavedPlan, SavedScenario
+
+
+def _lock_versions_of(session: Session, parent: Table, parent_id: int) -> bool:
+    """Serialise version allocation under the ``parent`` row until this transaction ends;
+    false if there is no such row.
+
+    PostgreSQL: ``SELECT ... FOR NO KEY UPDATE`` of the row. Concurrent savers wait here
+    and, under READ COMMITTED, then read the max including what the first one committed;
+    inserts of other rows referencing the parent (``FOR KEY SHARE``) are not blocked.
+
+    SQLite: a write to the row takes the database's write lock now, before the max is
+    read, waiting up to the busy timeout for another writer to commit. Reading first and
+    writing afterwards would either compute a stale max or, inside a transaction that
+    already read, fail with "database is locked" (SQLITE_BUSY_SNAPSHOT, which the busy
+    timeout does not wait out)."""
+    if session.get_bind().dialect.name == "sqlite":
+        done = session.execute(update(parent).where(parent.c.id == parent_id)
+                               .values({parent.c.created_at: parent.c.created_at}))
+        return bool(getattr(done, "rowcount", 0))
+    return session.scalar(select(parent.c.id).where(parent.c.id == parent_id)
+                          .with_for_update(key_share=True)) is not None
 
 
 def save_scenario(session: Session, org_id: int, name: str, inputs: Mapping[str, Any], *,
                   actor: str | None = None) -> SavedScenario:
     """Save scenario inputs (JSON-safe, e.g. ``Scenario.model_dump(mode="json")``) as the
     next version of ``name``."""
-    get_organisation(session, org_id)
+    if not _lock_versions_of(session, Organisation.__table__, org_id):
+        raise not_found("organisation", org_id)
     last = session.scalar(select(func.max(SavedScenario.version))
                           .where(SavedScenario.org_id == org_id, SavedScenario.name == name))
     row = SavedScenario(org_id=org_id, name=name, version=(last or 0) + 1, inputs=dict(inputs),
@@ -60,7 +88,8 @@ def list_scenarios(session: Session, org_id: int, *, all_versions: bool = False
 def save_plan(session: Session, scenario_id: int, plan: Mapping[str, Any], computed_for: date,
               *, actor: str | None = None) -> SavedPlan:
     """Store a plan (``Plan.to_json()``) as the next version for the scenario."""
-    get_scenario(session, scenario_id)
+    if not _lock_versions_of(session, SavedScenario.__table__, scenario_id):
+        raise not_found("scenario", scenario_id)
     last = session.scalar(select(func.max(SavedPlan.version))
                           .where(SavedPlan.scenario_id == scenario_id))
     row = SavedPlan(scenario_id=scenario_id, version=(last or 0) + 1, plan=dict(plan),
