@@ -98,6 +98,8 @@ class Person(Base):
     __tablename__ = "people"
     __table_args__ = (
         UniqueConstraint("org_id", "key", name="uq_people_org_key"),
+        # the people list's order: pages of it are read from the index, not sorted
+        Index("ix_people_org_name", "org_id", "name", "id"),
         CheckConstraint("level BETWEEN 1 AND 5", name="level"),
         CheckConstraint("experience_months >= 0", name="experience"),
         CheckConstraint("weekly_study_hours BETWEEN 0 AND 40", name="study_hours"),

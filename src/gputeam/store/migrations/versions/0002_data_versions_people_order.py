@@ -1,4 +1,5 @@
-"""data versions: a counter of tracked-data commits, for caches of derived views
+"""data versions (a counter of tracked-data commits, for caches of derived views); an
+index in the people list's order
 
 Revision ID: 0002
 Revises: 0001
@@ -24,7 +25,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("scope", name=op.f("pk_data_versions")),
     )
     op.bulk_insert(table, [{"scope": "tracked", "n": 0}])
+    op.create_index("ix_people_org_name", "people", ["org_id", "name", "id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_people_org_name", table_name="people")
     op.drop_table("data_versions")
