@@ -39,6 +39,8 @@ from gputeam.store.bulk import bulk_insert
 from gputeam.store.certifications import default_valid_until
 from gputeam.store.errors import ImportRejected
 from gputeam.store.people import current_skills, get_organisation
+from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
+from gputeam.store.person_rules import EMAIL_EXAMPLE, email_fault, role_allowed
 from gputeam.store.schema import CertificationHeld, Person, SkillRating, Team, utcnow
 from gputeam.store.tables import (
     BadCell,
@@ -74,8 +76,6 @@ CERT_ALIASES = {
 }
 PROFICIENCY_NAMES = {"none": 0, "aware": 1, "working": 2, "proficient": 3, "expert": 4}
 IGNORE = "-"
-#: what passes for an e-mail address (roster import, the person form of the web app)
-EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 @dataclass
@@ -263,13 +263,13 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
 
     def email(v: Cell) -> str:
         s = text(v)
-        if not EMAIL.match(s) or len(s) > 320:
-            raise BadCell("not an e-mail address", "name@example.org")
+        if email_fault(s) is not None:  # too long is "not an e-mail address" here too
+            raise BadCell("not an e-mail address", EMAIL_EXAMPLE)
         return s
 
     def role(v: Cell) -> str:
         s = text(v)
-        if s in catalog.roles:
+        if role_allowed(s, catalog.roles):
             return s
         if normalise(s) in role_by_name:
             return role_by_name[normalise(s)]

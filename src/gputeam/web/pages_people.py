@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.store.importing import EMAIL
+from gputeam.store.person_rules import EMAIL_EXAMPLE, EMAIL_LONGEST, email_fault, role_allowed
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
@@ -36,11 +36,11 @@ NUMBERS = (("level", "Level", 1, 5, True), ("experience_months", "Experience (mo
            ("weekly_study_hours", "Weekly study hours", 0, 40, False),
            ("salary", "Salary (optional)", 0, 1e9, False))
 TEXTS = (("key", "Id", 100, True), ("name", "Name", 200, True), ("title", "Title", 200, False))
-#: the optional fields after the texts: e-mail (checked like the roster import's), background
-#: (free text, as in the scenario and the API; the catalog's transitions are suggested) and role
-#: (a catalog role id, or none)
+#: the optional fields after the texts: e-mail (checked as the roster import and the API check
+#: it, gputeam.store.person_rules), background (free text, as in the scenario and the API; the
+#: catalog's transitions are suggested) and role (a catalog role id, or none)
 EXTRAS = ("email", "background", "role")
-EMAIL_LONGEST, BACKGROUND_LONGEST = 320, 50
+BACKGROUND_LONGEST = 50
 
 
 def _teams_for(who: Principal, s: Any, org: int) -> dict[int, str]:
@@ -77,17 +77,17 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
             errors[name] = f"{label} is at most {longest} characters."
         values[name] = text
     email = form.get("email", "").strip()
-    if len(email) > EMAIL_LONGEST:
-        errors["email"] = f"E-mail is at most {EMAIL_LONGEST} characters."
-    elif email and not EMAIL.fullmatch(email):
-        errors["email"] = "E-mail: not an e-mail address (expected like name@example.org)."
+    if email and email_fault(email) is not None:
+        errors["email"] = (f"E-mail is at most {EMAIL_LONGEST} characters."
+                           if len(email) > EMAIL_LONGEST else
+                           f"E-mail: not an e-mail address (expected like {EMAIL_EXAMPLE}).")
     values["email"] = email or None
     background = form.get("background", "").strip()
     if len(background) > BACKGROUND_LONGEST:
         errors["background"] = f"Background is at most {BACKGROUND_LONGEST} characters."
     values["background"] = background
     role = form.get("role", "").strip()
-    if role and role not in roles and role != current_role:
+    if role and not role_allowed(role, roles, current_role):
         errors["role"] = (f"Role: unknown role '{role}'; choose one of "
                           f"{', '.join(roles)}, or none.")
     values["role"] = role or None

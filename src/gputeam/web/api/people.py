@@ -8,6 +8,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field
 
 from gputeam import store
+from gputeam.errors import InputError, Problem
+from gputeam.store.person_rules import EMAIL_EXAMPLE, EMAIL_LONGEST, email_fault, role_allowed
 from gputeam.web import services
 from gputeam.web.api.common import (
     ERRORS,
@@ -48,17 +50,23 @@ class PersonOut(Body):
     active: bool
 
 
+EMAIL_DOC = (f"An e-mail address like {EMAIL_EXAMPLE} (checked as the person form and the "
+             "roster import check it); null for none.")
+ROLE_DOC = ("A catalog role id (`GET /api/v1/catalog/roles`), or null for none. On PATCH, the "
+            "person's current role is also accepted, even if the catalog no longer has it.")
+
+
 class PersonIn(Body):
     key: str = Field(min_length=1, max_length=100, description="Stable identifier.")
     name: str = Field(min_length=1, max_length=200)
-    email: str | None = Field(default=None, max_length=320)
+    email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
     title: str = Field(default="", max_length=200)
     background: str = Field(default="sysadmin", max_length=50)
     level: int = Field(default=1, ge=1, le=5)
     experience_months: int = Field(default=0, ge=0, le=1200)
     weekly_study_hours: float = Field(default=4, ge=0, le=40)
     salary: float | None = Field(default=None, ge=0, le=1e9)
-    role: str | None = Field(default=None, max_length=100)
+    role: str | None = Field(default=None, max_length=100, description=ROLE_DOC)
     team_id: RefId | None = None
     skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
 
@@ -66,14 +74,14 @@ class PersonIn(Body):
 class PersonPatch(Body):
     key: str | None = Field(default=None, min_length=1, max_length=100)
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    email: str | None = Field(default=None, max_length=320)
+    email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
     title: str | None = Field(default=None, max_length=200)
     background: str | None = Field(default=None, max_length=50)
     level: int | None = Field(default=None, ge=1, le=5)
     experience_months: int | None = Field(default=None, ge=0, le=1200)
     weekly_study_hours: float | None = Field(default=None, ge=0, le=40)
     salary: float | None = Field(default=None, ge=0, le=1e9)
-    role: str | None = Field(default=None, max_length=100)
+    role: str | None = Field(default=None, max_length=100, description=ROLE_DOC)
     team_id: RefId | None = None
     active: bool | None = None
 
@@ -113,6 +121,26 @@ def _visible(who: Principal, s: Any, person_id: int) -> Any:
     return p
 
 
+def _check_email_and_role(request: Request, fields: dict[str, Any],
+                          current_role: str | None = None) -> None:
+    """Refuse (422, every problem at once) an e-mail or role the person form and the roster
+    import would refuse; ``current_role`` (PATCH) is accepted unchanged even when the
+    catalog no longer has it. Null (none) is always accepted."""
+    problems = []
+    email, role = fields.get("email"), fields.get("role")
+    if email is not None and (fault := email_fault(email)) is not None:
+        problems.append(Problem(path="email", message=fault, found=email,
+                                expected=f"an e-mail address like {EMAIL_EXAMPLE}, or null"))
+    if role is not None:
+        roles = services.catalog(request.app).roles
+        if not role_allowed(role, roles, current_role):
+            allowed = ", ".join(roles) + (f", {current_role}" if current_role else "")
+            problems.append(Problem(path="role", message="unknown role", found=role,
+                                    expected=f"a catalog role id ({allowed}), or null"))
+    if problems:
+        raise InputError(problems)
+
+
 def _check_team(who: Principal, team_id: int | None) -> None:
     if who.role != "admin" and (team_id is None or not who.may_team(team_id)):
         raise forbid("managers may only place people in their own teams")
@@ -143,6 +171,7 @@ def list_people(request: Request, who: Reader,
 def add_person(request: Request, body: PersonIn, who: Writer,
                response: Response) -> dict[str, Any]:
     _check_team(who, body.team_id)
+    _check_email_and_role(request, body.model_dump(include={"email", "role"}))
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         if body.team_id is not None:
@@ -172,6 +201,7 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch,
         p = _visible(who, s, person_id)
         if not who.may_change_person(p.id, p.team_id):
             raise forbid()
+        _check_email_and_role(request, changes, current_role=p.role)
         if "team_id" in changes:
             _check_team(who, changes["team_id"])
             if changes["team_id"] is not None:
@@ -195,8 +225,6 @@ def delete_person(request: Request, person_id: PathId, who: Writer) -> Response:
 
 
 def _known_domain(request: Request, domain: str) -> None:
-    from gputeam.errors import InputError, Problem
-
     cat = services.catalog(request.app)
     if domain not in cat.domains:
         raise InputError([Problem(path="domain", message="unknown skill domain", found=domain,
@@ -269,8 +297,6 @@ def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         if body.course_id not in services.catalog(request.app).courses:
-            from gputeam.errors import InputError, Problem
-
             raise InputError([Problem(path="course_id", message="not in the catalog",
                                       found=body.course_id, expected="a catalog course id")])
         e = store.enrol(s, p.id, body.course_id, body.started_on, hours_done=body.hours_done,

@@ -1,0 +1,138 @@
+"""The JSON API checks a person's e-mail and role as the person form and the roster import
+do: a malformed e-mail or a role the catalog does not have is a 422 problem document naming
+the field, the value and what was expected, and nothing is written. A role the catalog no
+longer has is kept when a PATCH leaves it unchanged. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select
+
+from gputeam import store
+
+from .conftest import World, token_for
+
+BAD_EMAILS = ("not-an-email", "a@b", "a b@example.org", "@example.org", "x@@example.org",
+              " ada@example.org", "ada@example.org\n", "")
+GOOD_EMAILS = ("ada@example.org", "n.p+gpu@sub.example.co.uk")
+
+
+def _bearer(app: Any) -> Any:
+    from fastapi.testclient import TestClient
+
+    c = TestClient(app)
+    c.headers["Authorization"] = "Bearer " + token_for(app, "admin", ["read", "write"])
+    return c
+
+
+def _state(db: Any) -> tuple[Any, ...]:
+    """Every person's stored fields and the number of audit entries (logins aside)."""
+    with db.session() as s:
+        people = tuple(s.execute(select(
+            store.Person.key, store.Person.name, store.Person.email, store.Person.role,
+            store.Person.level, store.Person.title).order_by(store.Person.key)))
+        audits = int(s.scalar(select(func.count(store.AuditEntry.id))
+                              .where(store.AuditEntry.action != "login")) or 0)
+    return people, audits
+
+
+def _problems(r: Any) -> dict[str, dict[str, Any]]:
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    body = r.json()
+    assert body["status"] == 422 and body["type"].startswith("urn:gputeam:problem:")
+    return {p["path"]: p for p in body["problems"]}
+
+
+def _roles(app: Any) -> list[str]:
+    from gputeam.web import services
+
+    return list(services.catalog(app).roles)
+
+
+def test_post_refuses_bad_email_and_unknown_role(app: Any, db: Any, world: World) -> None:
+    c = _bearer(app)
+    before = _state(db)
+    for email in BAD_EMAILS:
+        r = c.post("/api/v1/people", json={"key": "n1", "name": "New", "email": email})
+        got = _problems(r)
+        assert set(got) == {"email"}, (email, got)
+        assert got["email"]["found"] == email and "name@example.org" in got["email"]["expected"]
+    r = c.post("/api/v1/people", json={"key": "n1", "name": "New",
+                                       "email": "x" * 320 + "@example.org"})
+    assert [p["path"] for p in r.json()["problems"]] == ["body.email"]  # the schema's limit
+    roles = _roles(app)
+    for role in ("wizard", "Operations Engineer", ""):
+        got = _problems(c.post("/api/v1/people", json={"key": "n1", "name": "New",
+                                                       "role": role}))
+        assert set(got) == {"role"} and got["role"]["found"] == role
+        assert all(rid in got["role"]["expected"] for rid in roles)
+    # both at once: both reported, in one answer
+    got = _problems(c.post("/api/v1/people", json={"key": "n1", "name": "New",
+                                                   "email": "nope", "role": "wizard"}))
+    assert set(got) == {"email", "role"}
+    assert _state(db) == before
+
+
+def test_post_accepts_good_email_and_catalog_role(app: Any, db: Any, world: World) -> None:
+    c = _bearer(app)
+    roles = _roles(app)
+    for i, email in enumerate(GOOD_EMAILS):
+        r = c.post("/api/v1/people", json={"key": f"n{i}", "name": "New", "email": email,
+                                           "role": roles[i % len(roles)]})
+        assert r.status_code == 201, r.text
+        assert (r.json()["email"], r.json()["role"]) == (email, roles[i % len(roles)])
+    r = c.post("/api/v1/people", json={"key": "n9", "name": "None", "email": None,
+                                       "role": None})
+    assert r.status_code == 201 and (r.json()["email"], r.json()["role"]) == (None, None)
+    with db.session() as s:
+        assert store.count_people(s, world.org_id) == 3 + len(GOOD_EMAILS) + 1
+
+
+def test_patch_refuses_bad_email_and_unknown_role(app: Any, db: Any, world: World) -> None:
+    c = _bearer(app)
+    p1 = world.people["p1"]
+    before = _state(db)
+    for email in BAD_EMAILS:
+        got = _problems(c.patch(f"/api/v1/people/{p1}", json={"email": email, "level": 4}))
+        assert set(got) == {"email"} and got["email"]["found"] == email
+    roles = _roles(app)
+    for role in ("wizard", "Operations Engineer"):
+        got = _problems(c.patch(f"/api/v1/people/{p1}", json={"role": role, "title": "x"}))
+        assert set(got) == {"role"} and got["role"]["found"] == role
+        assert all(rid in got["role"]["expected"] for rid in roles)
+    assert _state(db) == before
+
+
+def test_patch_accepts_good_email_and_catalog_role(app: Any, db: Any, world: World) -> None:
+    c = _bearer(app)
+    p2 = world.people["p2"]
+    role = _roles(app)[-1]
+    r = c.patch(f"/api/v1/people/{p2}", json={"email": "grace@example.org", "role": role})
+    assert r.status_code == 200, r.text
+    assert (r.json()["email"], r.json()["role"]) == ("grace@example.org", role)
+    r = c.patch(f"/api/v1/people/{p2}", json={"email": None, "role": None})
+    assert r.status_code == 200 and (r.json()["email"], r.json()["role"]) == (None, None)
+
+
+def test_patch_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any,
+                                                      world: World) -> None:
+    p2 = world.people["p2"]
+    with db.session() as s:  # e.g. from a catalog extension since removed
+        store.update_person(s, p2, {"role": "legacy-role"})
+    c = _bearer(app)
+    r = c.patch(f"/api/v1/people/{p2}", json={"level": 3})
+    assert r.status_code == 200 and r.json()["role"] == "legacy-role"
+    r = c.patch(f"/api/v1/people/{p2}", json={"role": "legacy-role", "level": 4})
+    assert r.status_code == 200, r.text
+    assert (r.json()["role"], r.json()["level"]) == ("legacy-role", 4)
+    before = _state(db)
+    got = _problems(c.patch(f"/api/v1/people/{p2}", json={"role": "other-legacy"}))
+    assert got["role"]["found"] == "other-legacy"
+    assert _state(db) == before
+    # another person may not be given the legacy role
+    got = _problems(c.patch(f"/api/v1/people/{world.people['p3']}",
+                            json={"role": "legacy-role"}))
+    assert got["role"]["found"] == "legacy-role"
+    assert _state(db) == before
