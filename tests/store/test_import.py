@@ -234,3 +234,43 @@ def test_mapping_to_an_unknown_field_is_reported(db: Database, org_id: int) -> N
         import_roster(s, org_id, b"Nr;Name;Kenntnisse Linux\n1;A;2\n", filename="m.csv",
                       mapping={"Nr": "id", "Kenntnisse Linux": "Linux"})
         assert current_skills(s, org_id=org_id) != {}
+
+
+def _statistics(db: Database, table: str) -> int:
+    """How many statistics rows the database keeps about ``table`` (0: never analysed)."""
+    from sqlalchemy import text
+
+    with db.engine.connect() as conn:
+        if db.dialect == "postgresql":
+            return int(conn.execute(text(
+                "SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() "
+                "AND tablename = :t"), {"t": table}).scalar_one())
+        has = conn.execute(text("SELECT count(*) FROM sqlite_master "
+                                "WHERE name = 'sqlite_stat1'")).scalar_one()
+        if not has:
+            return 0
+        return int(conn.execute(text("SELECT count(*) FROM sqlite_stat1 WHERE tbl = :t"),
+                                {"t": table}).scalar_one())
+
+
+def test_large_import_refreshes_planner_statistics(db: Database, org_id: int) -> None:
+    """A large import leaves the planner statistics of what it wrote up to date (else
+    PostgreSQL plans queries on the new rows as if the table were empty); a dry run or a
+    small import does not analyse."""
+    rows = ["id,name,level,linux"] + [f"e{i},Person {i},2,3" for i in range(600)]
+    small = b"id,name,level\nx1,Xena,2\n"
+    with db.session() as s:
+        import_roster(s, org_id, small)
+    assert _statistics(db, "people") == 0
+    with db.session() as s:
+        import_roster(s, org_id, "\n".join(rows).encode(), dry_run=True)
+    assert _statistics(db, "people") == 0
+    with db.session() as s:
+        import_roster(s, org_id, "\n".join(rows).encode())
+    assert _statistics(db, "people") > 0
+    assert _statistics(db, "skill_ratings") > 0
+    certs = ["person,certification,valid_from"] + [f"e{i},nca-aiio,2025-01-0{1 + i % 9}"
+                                                   for i in range(600)]
+    with db.session() as s:
+        import_certifications(s, org_id, "\n".join(certs).encode())
+    assert _statistics(db, "certifications_held") > 0

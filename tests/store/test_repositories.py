@@ -238,38 +238,49 @@ def test_audit_counts_and_first_organisation(db: Database, org_id: int) -> None:
         assert count_audit(s, "login-failed", actor="ip:10.0.0.1") == 3
 
 
-def test_data_version_counts_commits_of_tracked_data_only(db: Database, org_id: int) -> None:
+def test_versions_count_commits_of_tracked_data_and_of_accounts(db: Database,
+                                                                 org_id: int) -> None:
     from sqlalchemy import select
 
-    from gputeam.store import data_version
+    from gputeam.store import data_version, revoke_token, update_user, versions
     from gputeam.store import record as audit_record
     from gputeam.store.schema import Person
 
-    def version() -> int:
+    def now() -> tuple[int, int]:
         with db.session() as s:
-            return data_version(s)
+            assert data_version(s) == versions(s)[0]
+            return versions(s)
 
-    start = version()
+    data, accounts = now()
     with db.session() as s:  # two changes, one commit: one bump
         add_person(s, org_id, key="p1", name="Ana")
         add_person(s, org_id, key="p2", name="Bo")
-    assert version() == start + 1
-    with db.session() as s:  # accounts, tokens and logins are not tracked data
+    assert now() == (data + 1, accounts)
+    with db.session() as s:  # accounts and tokens: the accounts version only
         user = create_user(s, "mia", "a long password", "viewer")
-        create_token(s, user.id, "ci", ["read"])
+        token, _secret = create_token(s, user.id, "ci", ["read"])
+    assert now() == (data + 1, accounts + 1)
+    with db.session() as s:  # logins and failures change nothing stored about anyone
         audit_record(s, "ip:10.0.0.1", "login-failed", "user", "mia")
         audit_record(s, "mia", "login", "user", user.id)
-    assert version() == start + 1
+        audit_record(s, "mia", "password-failed", "user", user.id)
+    assert now() == (data + 1, accounts + 1)
+    with db.session() as s:  # both kinds in one transaction: both bumped
+        update_user(s, user.id, role="engineer")
+        revoke_token(s, token.id)
+        add_person(s, org_id, key="p4", name="Di")
+    assert now() == (data + 2, accounts + 2)
     with pytest.raises(RuntimeError), db.session() as s:  # rolled back: no bump
         add_person(s, org_id, key="p3", name="Cy")
+        update_user(s, user.id, role="viewer")
         raise RuntimeError("boom")
-    assert version() == start + 1
-    with db.session() as s:  # the rollback's flag did not leak into this commit
+    assert now() == (data + 2, accounts + 2)
+    with db.session() as s:  # the rollback's flags did not leak into this commit
         s.execute(select(Person.id)).all()
-    assert version() == start + 1
+    assert now() == (data + 2, accounts + 2)
     with db.session() as s:
         rate_skill(s, get_person_by_key(s, org_id, "p1").id, "linux", 3)  # type: ignore[union-attr]
-    assert version() == start + 2
+    assert now() == (data + 3, accounts + 2)
 
 
 def test_token_use_is_recorded_at_most_every_few_minutes(db: Database, org_id: int) -> None:

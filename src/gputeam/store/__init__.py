@@ -64,7 +64,8 @@ audit:
     ``record(s, actor, action, entity, entity_id, before, after)``,
     ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``,
     ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` (login rate
-    limiting), ``data_version(s) -> int`` (cache marker: bumped by each commit of tracked data).
+    limiting), ``data_version(s) -> int`` and ``versions(s) -> (tracked, accounts)``
+    (cache markers, bumped by each commit of tracked data or of accounts).
 
 Live team, import/export, calendars, reminders
 ----------------------------------------------
@@ -112,7 +113,7 @@ from gputeam.store.accounts import (
     verify_password,
     verify_token,
 )
-from gputeam.store.audit import count_audit, data_version, list_audit, record
+from gputeam.store.audit import count_audit, data_version, list_audit, record, versions
 from gputeam.store.certifications import (
     add_certification,
     cert_status,
@@ -228,5 +229,5 @@ __all__ = [
     "Table", "due_reminders", "export_csv", "export_data", "export_json", "export_xlsx",
     "import_certifications", "import_roster", "person_calendar", "read_table",
     "send_reminders", "team_calendar", "to_csv", "to_xlsx",
-    "count_audit", "data_version", "first_organisation",
+    "count_audit", "data_version", "versions", "first_organisation",
 ]

@@ -13,12 +13,16 @@ from gputeam.store.schema import AuditEntry, Base, DataVersion, utcnow
 
 #: Columns never copied into the audit log.
 SECRET_COLUMNS = frozenset({"password_hash", "token_hash"})
-#: Audit entities that are not tracked data: changing them (a login, a new token, a user's
-#: role) leaves :func:`data_version` alone, so cached dashboards stay valid.
+#: Audit entities that are not tracked data: changing them (a new token, a user's role)
+#: leaves the tracked version alone, so cached dashboards stay valid; it bumps the
+#: accounts version instead, which caches of who is calling are keyed by.
 ACCOUNT_ENTITIES = frozenset({"user", "user_teams", "api_token"})
-#: The :class:`DataVersion` row of tracked data.
+#: Audited events that change nothing stored about anyone (rate limiting counts them).
+EVENTS = frozenset({"login", "login-failed", "password-failed"})
+#: The :class:`DataVersion` rows.
 TRACKED = "tracked"
-_CHANGED = "gputeam_data_changed"
+ACCOUNTS = "accounts"
+_CHANGED = "gputeam_changed_scopes"
 
 
 def snapshot(obj: Base | None) -> dict[str, Any] | None:
@@ -44,8 +48,9 @@ def record(session: Session, actor: str | None, action: str, entity: str,
                        entity_id=None if entity_id is None else str(entity_id),
                        before=before, after=after, at=at or utcnow())
     session.add(entry)
-    if entity not in ACCOUNT_ENTITIES:
-        session.info[_CHANGED] = True
+    if action not in EVENTS:
+        scope = ACCOUNTS if entity in ACCOUNT_ENTITIES else TRACKED
+        session.info.setdefault(_CHANGED, set()).add(scope)
     return entry
 
 
@@ -81,17 +86,28 @@ def data_version(session: Session) -> int:
     """A marker that changes with every committed change of tracked data (anything audited
     except accounts, tokens and logins): the key of caches of derived views such as the
     live team and the dashboard. Bumped by :func:`bump_data_version` at commit."""
-    return session.scalar(select(DataVersion.n).where(DataVersion.scope == TRACKED)) or 0
+    return session.scalar(_TRACKED_VERSION) or 0
+
+
+def versions(session: Session) -> tuple[int, int]:
+    """``(tracked data version, accounts version)`` in one query. The accounts version
+    changes with every committed change of users, their teams or API tokens."""
+    found = {scope: n for scope, n in session.execute(_ALL_VERSIONS)}
+    return found.get(TRACKED, 0), found.get(ACCOUNTS, 0)
+
+
+_TRACKED_VERSION = select(DataVersion.n).where(DataVersion.scope == TRACKED)
+_ALL_VERSIONS = select(DataVersion.scope, DataVersion.n)
 
 
 def bump_data_version(session: Session) -> None:
-    """Before commit: if the transaction recorded a tracked-data change, increment the
-    counter (the row lock is held only from here to the commit)."""
-    if session.info.pop(_CHANGED, False):
-        done = session.execute(update(DataVersion).where(DataVersion.scope == TRACKED)
+    """Before commit: increment the version of each scope the transaction changed (the
+    row lock is held only from here to the commit)."""
+    for scope in sorted(session.info.pop(_CHANGED, ())):  # one order: no deadlock
+        done = session.execute(update(DataVersion).where(DataVersion.scope == scope)
                                .values(n=DataVersion.n + 1))
-        if not getattr(done, "rowcount", 1):  # the row is made by the migration
-            session.add(DataVersion(scope=TRACKED, n=1))
+        if not getattr(done, "rowcount", 1):  # the rows are made by the migration
+            session.add(DataVersion(scope=scope, n=1))
             session.flush()
 
 

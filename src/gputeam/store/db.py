@@ -34,6 +34,8 @@ class Database:
         event.listen(self.sessions, "before_flush", _refuse_nul)
         event.listen(self.sessions, "before_commit", bump_data_version)
         event.listen(self.sessions, "after_rollback", forget_data_change)
+        event.listen(self.sessions, "after_commit", self.analyze_pending)
+        event.listen(self.sessions, "after_rollback", _forget_analyze)
 
     @property
     def url(self) -> str:
@@ -47,6 +49,24 @@ class Database:
     def session(self) -> Iterator[Session]:
         with self.sessions() as session, session.begin():
             yield session
+
+    def analyze_pending(self, session: Session) -> None:
+        """After a commit that asked for it (a large import): refresh the statistics of
+        the tables it wrote, on a connection of its own. Statistics only guide the query
+        planner, so a failure here is ignored: the committed data is not affected."""
+        tables = sorted(session.info.pop("gputeam_analyze", ()))
+        if not tables:
+            return
+        try:
+            with self.engine.connect() as conn:
+                if self.dialect == "postgresql":
+                    conn.execute(text("ANALYZE " + ", ".join(f'"{t}"' for t in tables)))
+                else:
+                    for t in tables:
+                        conn.execute(text(f'ANALYZE "{t}"'))
+                conn.commit()
+        except Exception:  # noqa: BLE001 - see the docstring
+            pass
 
     def upgrade(self, revision: str = "head") -> None:
         """Apply migrations up to ``revision``."""
@@ -64,6 +84,10 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def _forget_analyze(session: Session) -> None:
+    session.info.pop("gputeam_analyze", None)
 
 
 def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:

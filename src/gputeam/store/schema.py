@@ -290,11 +290,12 @@ class AuditEntry(Base):
 
 
 class DataVersion(Base):
-    """A counter bumped by every commit that changes tracked data (people, certificates,
-    skills, learning, plans; not accounts, tokens or logins). Caches of derived views
-    (the live team, the dashboard) are keyed by it. One row per ``scope``; an UPDATE of
-    the row serialises concurrent writers at commit, so the counter follows commit order
-    (an id sequence would not: a lower id can commit after a higher one is read)."""
+    """Counters bumped by every commit that changes what they count: scope ``tracked``
+    for tracked data (people, certificates, skills, learning, plans), ``accounts`` for
+    users, their teams and API tokens (logins change neither). Caches are keyed by them:
+    the live team and dashboard by ``tracked``, who is calling by both. An UPDATE of the
+    row serialises concurrent writers at commit, so a counter follows commit order (an
+    id sequence would not: a lower id can commit after a higher one is read)."""
 
     __tablename__ = "data_versions"
     scope: Mapped[str] = mapped_column(String(30), primary_key=True)

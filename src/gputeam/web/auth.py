@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
@@ -56,10 +57,29 @@ def _principal(s: DbSession, where: Any, **kw: Any) -> tuple[Principal, str, Any
     return who, password_fingerprint(row.password_hash), row
 
 
+@dataclass
+class _Known:
+    """A caller as last read from the database, valid while the versions are unchanged."""
+
+    versions: tuple[int, int]
+    who: Principal
+    fingerprint: str
+    token: Any = None  # the token's row (id, expires_at, revoked_at) when by token
+    last_used_at: datetime | None = None
+
+
+#: Callers remembered per process; beyond this many, the oldest are forgotten.
+KNOWN_CALLERS = 10_000
+
+
 def load_principal(request: Request) -> Principal | None:
-    """The caller, or ``None`` when anonymous. Cached on the request."""
+    """The caller, or ``None`` when anonymous. Cached on the request, and per process
+    while the database's tracked and accounts versions are unchanged: every request still
+    reads those versions, so a revoked token, a deactivated user, a changed role, team or
+    password takes effect at once, in every process."""
     if hasattr(request.state, "principal"):
         return request.state.principal  # type: ignore[no-any-return]
+    from gputeam.store import versions
     from gputeam.store.schema import ApiToken, User
 
     found: Principal | None = None
@@ -68,29 +88,52 @@ def load_principal(request: Request) -> Principal | None:
             and "token" in request.query_params):
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]
+    known: dict[Any, _Known] = request.app.state.known_callers
     with request.app.state.db.session() as s:
         if header[:7].lower() == "bearer ":
             digest = hash_api_token(header[7:].strip())
-            loaded = _principal(s, ApiToken.token_hash == digest, via="token")
             now = datetime.now(UTC)
-            token = loaded[2] if loaded else None
-            if (token is None or token.revoked_at is not None
+            current = versions(s)
+            entry = known.get(("token", digest))
+            if entry is None or entry.versions != current:
+                loaded = _principal(s, ApiToken.token_hash == digest, via="token")
+                entry = None if loaded is None else _Known(
+                    current, loaded[0], loaded[1], loaded[2], loaded[2].last_used_at)
+                _remember(known, ("token", digest), entry)
+            token = entry.token if entry else None
+            if (entry is None or token.revoked_at is not None
                     or (token.expires_at is not None and token.expires_at <= now)):
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
-            found = loaded[0] if loaded else None
-            if token.last_used_at is None or now - token.last_used_at > timedelta(minutes=5):
+            found = entry.who
+            if entry.last_used_at is None or now - entry.last_used_at > timedelta(minutes=5):
                 # at most one write per token per 5 minutes, not one per request
                 s.execute(update(ApiToken).where(ApiToken.id == token.token_id)
                           .values(last_used_at=now))
+                entry.last_used_at = now
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                loaded = _principal(s, User.id == session.uid)
-                if loaded is not None and loaded[1] == session.fp:
-                    found = loaded[0]
+                current = versions(s)
+                entry = known.get(("user", session.uid))
+                if entry is None or entry.versions != current or entry.fingerprint != session.fp:
+                    # (a password rehashed at login changes the fingerprint unaudited)
+                    loaded = _principal(s, User.id == session.uid)
+                    entry = None if loaded is None else _Known(current, loaded[0], loaded[1])
+                    _remember(known, ("user", session.uid), entry)
+                if entry is not None and entry.fingerprint == session.fp:
+                    found = entry.who
     request.state.principal = found
     return found
+
+
+def _remember(known: dict[Any, _Known], key: Any, entry: _Known | None) -> None:
+    if entry is None:
+        known.pop(key, None)
+        return
+    if key not in known and len(known) >= KNOWN_CALLERS:
+        known.pop(next(iter(known)), None)
+    known[key] = entry
 
 
 async def form_csrf(request: Request) -> str | None:

@@ -24,7 +24,7 @@ def upgrade() -> None:
         sa.Column("n", sa.BigInteger(), nullable=False),
         sa.PrimaryKeyConstraint("scope", name=op.f("pk_data_versions")),
     )
-    op.bulk_insert(table, [{"scope": "tracked", "n": 0}])
+    op.bulk_insert(table, [{"scope": "tracked", "n": 0}, {"scope": "accounts", "n": 0}])
     op.create_index("ix_people_org_name", "people", ["org_id", "name", "id"])
 
 
