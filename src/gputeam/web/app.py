@@ -174,7 +174,12 @@ class SessionCookies:
                 headers.setdefault("Content-Security-Policy", CSP)
             await send(message)
 
-        await self.app(scope, receive, send_with_cookie)
+        try:
+            await self.app(scope, receive, send_with_cookie)
+        finally:
+            from gputeam.web import heap
+
+            heap.settle_if_pending()  # after the response: cache entries built for it
 
 
 _TITLES = {400: "Bad request", 401: "Not authenticated", 403: "Forbidden", 404: "Not found",

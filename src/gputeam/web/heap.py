@@ -21,14 +21,29 @@ import gc
 import threading
 
 _LOCK = threading.Lock()
+_pending = False
 
 
 def settle() -> None:
     """Collect garbage (so none is frozen), then move every surviving object into the
     permanent generation."""
+    global _pending
     with _LOCK:
+        _pending = False
         gc.collect()
         gc.freeze()
+
+
+def settle_soon() -> None:
+    """Ask for :func:`settle` once the current request has been answered (a request that
+    builds several cache entries then pays for one collection, after its response)."""
+    global _pending
+    _pending = True
+
+
+def settle_if_pending() -> None:
+    if _pending:
+        settle()
 
 
 def frozen() -> int:

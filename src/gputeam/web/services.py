@@ -47,7 +47,7 @@ def catalog(app: FastAPI) -> Catalog:
 
             extra = read_catalog_extra(Path(path))
         cache["catalog"] = load_catalog(extra, file=path)
-        heap.settle()
+        heap.settle_soon()
     return cache["catalog"]  # type: ignore[no-any-return]
 
 
@@ -174,7 +174,7 @@ def _cached(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
             if value is _MISSING:
                 value = build()
                 _remember(cache, key, value)
-                heap.settle()  # long-lived from now on: keep it out of full collections
+                heap.settle_soon()  # long-lived from now on: keep it out of full collections
             return value
     finally:
         with _LOCK:
@@ -209,14 +209,20 @@ def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, tod
 
 
 def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
-    """The newest saved plan as a Plan model and its row, or None."""
+    """The newest saved plan as a Plan model and its row (without the plan JSON, which
+    is not loaded), or None. Looked up once per data version."""
+    return _cached(app.state.plan_cache,  # type: ignore[no-any-return]
+                   ("latest plan", data_version(s)), lambda: _latest_plan(app, s))
+
+
+def _latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
     from sqlalchemy.orm import defer
 
     from gputeam.planning import Plan
     from gputeam.store.schema import SavedPlan, SavedScenario
 
     # the newest plan's row without its (large) JSON; the parsed Plan is cached by id
-    row = s.scalar(select(SavedPlan).options(defer(SavedPlan.plan))
+    row = s.scalar(select(SavedPlan).options(defer(SavedPlan.plan, raiseload=True))
                    .join(SavedScenario, SavedScenario.id == SavedPlan.scenario_id)
                    .where(SavedScenario.org_id == org_id(app, s))
                    .order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
@@ -224,10 +230,16 @@ def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
         return None
     try:
         parsed = _cached(app.state.plan_cache, ("plan", row.id),
-                         lambda: Plan.model_validate(row.plan))
+                         lambda: Plan.model_validate(_plan_json(s, row.id)))
     except ValueError:  # saved by an older gputeam with another plan shape
         return None
     return parsed, row
+
+
+def _plan_json(s: DbSession, plan_id: int) -> Any:
+    from gputeam.store.schema import SavedPlan
+
+    return s.scalar(select(SavedPlan.plan).where(SavedPlan.id == plan_id))
 
 
 def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
@@ -306,11 +318,39 @@ def person_summary(p: Any) -> dict[str, Any]:
             "team_id": p.team_id, "active": p.active}
 
 
+def _person_statements() -> tuple[Any, Any, Any]:
+    """One person's certificates, enrolments and roadmap items, as plain rows: built once
+    (the hottest page after the dashboard; ORM entities and per-request statement building
+    were most of its cost)."""
+    from sqlalchemy import bindparam
+
+    from gputeam.store.schema import CertificationHeld, Enrolment, RoadmapItem
+
+    pid = bindparam("pid")
+    certs = (select(CertificationHeld.id, CertificationHeld.cert_id,
+                    CertificationHeld.valid_from, CertificationHeld.valid_until,
+                    CertificationHeld.evidence)
+             .where(CertificationHeld.person_id == pid)
+             .order_by(CertificationHeld.cert_id, CertificationHeld.valid_from))
+    enrolments = (select(Enrolment.id, Enrolment.course_id, Enrolment.started_on,
+                         Enrolment.hours_done, Enrolment.completed_on)
+                  .where(Enrolment.person_id == pid)
+                  .order_by(Enrolment.started_on, Enrolment.id))
+    roadmap = (select(RoadmapItem.id, RoadmapItem.kind, RoadmapItem.ref, RoadmapItem.title,
+                      RoadmapItem.start, RoadmapItem.due, RoadmapItem.status,
+                      RoadmapItem.done_on, RoadmapItem.hours)
+               .where(RoadmapItem.person_id == pid)
+               .order_by(RoadmapItem.start, RoadmapItem.id))
+    return certs, enrolments, roadmap
+
+
+_PERSON_CERTS, _PERSON_ENROLMENTS, _PERSON_ROADMAP = _person_statements()
+
+
 def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, Any]:
     """One person: record, current skills, certifications with status, enrolments with
     progress, roadmap items (tracked, or else the latest plan's) and overall progress."""
-    from gputeam.store.certifications import cert_status, list_certifications
-    from gputeam.store.learning import list_enrolments, list_roadmap_items
+    from gputeam.store.certifications import cert_status
     from gputeam.store.people import current_skills
 
     cat = catalog(app)
@@ -321,9 +361,9 @@ def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, 
               "valid_from": c.valid_from.isoformat(),
               "valid_until": c.valid_until.isoformat() if c.valid_until else None,
               "status": cert_status(c, today), "evidence": c.evidence}
-             for c in list_certifications(s, person_id=p.id)]
+             for c in s.execute(_PERSON_CERTS, {"pid": p.id})]
     enrolments = []
-    for e in list_enrolments(s, person_id=p.id):
+    for e in s.execute(_PERSON_ENROLMENTS, {"pid": p.id}):
         course = cat.courses.get(e.course_id)
         total = course.hours if course and course.hours else None
         enrolments.append({
@@ -339,7 +379,7 @@ def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, 
               "done_on": i.done_on.isoformat() if i.done_on else None, "hours": i.hours,
               "overdue": i.status in ("planned", "in-progress") and i.due < today,
               "source": "tracked"}
-             for i in list_roadmap_items(s, person_id=p.id)]
+             for i in s.execute(_PERSON_ROADMAP, {"pid": p.id})]
     if not items:
         latest = latest_plan(app, s)
         if latest is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from gputeam import store
@@ -163,8 +164,10 @@ def list_people(request: Request, who: Reader,
             return [services.person_summary(p)] if p is not None else []
         team_ids = None if who.role == "admin" else sorted(who.team_ids)
         rows = store.list_people(s, org, team_id=team_id, team_ids=team_ids, search=search,
-                                 limit=limit, offset=offset)
-        return [services.person_summary(p) for p in rows]
+                                 limit=limit, offset=offset, columns=True)
+        # plain rows, serialised directly: the same fields as PersonOut, without
+        # validating each one again on the way out
+        return JSONResponse([services.person_summary(p) for p in rows])  # type: ignore[return-value]
 
 
 @router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
