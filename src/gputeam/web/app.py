@@ -82,6 +82,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.templates = _templates()
     app.state.catalog_cache = {}
     app.state.plan_cache = {}
+    app.state.text_cache = {}  # gputeam.web.services.cached_text
     app.state.known_callers = {}  # gputeam.web.auth.load_principal
 
     @app.exception_handler(InputError)

@@ -80,9 +80,25 @@ def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf
 # ---------------------------------------------------------------- dashboard
 @router.get("/")
 def dashboard_page(request: Request, who: Viewer) -> Response:
-    with request.app.state.db.session() as s:
-        d = services.dashboard_for(request.app, s, today(request), who)
-    return render(request, "dashboard.html", who=who, d=d)
+    from markupsafe import Markup
+
+    app = request.app
+    day = today(request)
+    # callers who see every name (admins) or none (viewers) all get the same content:
+    # rendered once per data version; managers and engineers see some names
+    sees = "all" if who.sees_everyone() else None if who.can(Perm.PEOPLE_READ) else "none"
+    with app.state.db.session() as s:
+        if sees is None:
+            body = _dashboard_body(app, services.dashboard_for(app, s, day, who))
+        else:
+            body = services.cached_text(
+                app, ("dashboard body", sees, services.data_version(s), day),
+                lambda: _dashboard_body(app, services.dashboard_for(app, s, day, who)))
+    return render(request, "dashboard.html", who=who, body=Markup(body))
+
+
+def _dashboard_body(app: Any, d: dict[str, Any]) -> str:
+    return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
 
 
 # ---------------------------------------------------------------- people

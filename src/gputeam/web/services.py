@@ -182,6 +182,25 @@ def _cached(cache: dict[Any, Any], key: Any, build: Callable[[], Any]) -> Any:
                 del _BUILDING[(id(cache), key)]
 
 
+#: Rendered pages and JSON documents kept per process (str / bytes: the garbage collector
+#: does not walk them, so they cost no pause time); the oldest are dropped beyond this.
+TEXT_CACHE_ENTRIES = 4096
+
+
+def cached_text(app: FastAPI, key: Any, build: Callable[[], Any]) -> Any:
+    """``build()`` (a str or bytes) cached under ``key``, which must name everything the
+    text depends on (a data version, the day, who may see what)."""
+    cache = app.state.text_cache
+    value = cache.get(key)
+    if value is None:
+        value = build()
+        with _LOCK:
+            while len(cache) >= TEXT_CACHE_ENTRIES:
+                cache.pop(next(iter(cache)), None)
+            cache[key] = value
+    return value
+
+
 #: Monte Carlo runs for a what-if preview (a saved plan gets the planner's default).
 PREVIEW_RISK_RUNS = 200
 

@@ -191,9 +191,17 @@ def add_person(request: Request, body: PersonIn, who: Writer,
 @router.get("/people/{person_id}", summary="A person with skills, certifications, "
             "enrolments, roadmap and progress")
 def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
+    import json
+
+    day = today(request)
     with db(request).session() as s:
         p = _visible(who, s, person_id)
-        return services.person_detail(request.app, s, p, today(request))
+        # the same for every caller allowed to see this person: once per data version
+        body = services.cached_text(
+            request.app, ("person.json", services.data_version(s), p.id, day),
+            lambda: json.dumps(services.person_detail(request.app, s, p, day),
+                               separators=(",", ":")).encode())
+    return Response(body, media_type="application/json")  # type: ignore[return-value]
 
 
 @router.patch("/people/{person_id}", response_model=PersonOut, summary="Change a person")
