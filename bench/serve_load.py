@@ -149,7 +149,7 @@ def server(url: str, workers: int) -> Any:
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise SystemExit("server did not start")
             time.sleep(0.3)
-        yield base
+        yield base, proc.pid
     finally:
         proc.terminate()
         try:
@@ -187,7 +187,8 @@ WARMUP_MAX_ROUNDS = 8
 
 
 async def load(base: str, clients: int, duration: float, think: float, people: int,
-               cookies: dict[str, str], auth: dict[str, str]
+               cookies: dict[str, str], auth: dict[str, str],
+               server_cpu: Any = lambda: float("nan")
                ) -> tuple[dict[str, list[Any]], float, str]:
     """Each simulated user has its own connection (its own client with one keep-alive
     connection), as a browser would. Before the clock starts every user connects and
@@ -254,7 +255,8 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
         gc.collect()
         gc.freeze()
         pauses = GcPauses()
-        cpu0 = time.process_time()
+        speed = reference_loop_ms()
+        cpu0, server0 = time.process_time(), server_cpu()
         stop = time.monotonic() + duration
 
         async def user(n: int, http: httpx.AsyncClient) -> None:
@@ -272,9 +274,48 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
 
         with pauses:
             await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
-        return results, time.process_time() - cpu0, f"{warm}\n{pauses}"
+        served = sum(len(v) for v in results.values())
+        server_ms = (server_cpu() - server0) / max(served, 1) * 1000
+        return results, time.process_time() - cpu0, (
+            f"{warm}\n{pauses}\nserver CPU per request (all its processes, user + system): "
+            f"{server_ms:.2f} ms\nhost speed: a reference Python loop took {speed:.0f} ms "
+            f"just before the run (this machine's CPU time varies with its neighbours; "
+            f"compare runs only with similar figures)")
     finally:
         await asyncio.gather(*(http.aclose() for http in users))
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its children (the
+    server's workers), read from /proc; NaN where /proc is not available."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        stats = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    except OSError:
+        return float("nan")
+    tree, total = {pid}, 0
+    for _ in range(3):  # parent, workers, their children
+        tree |= {p for p, (ppid, _) in stats.items() if ppid in tree}
+    for p in tree:
+        total += stats.get(p, (0, 0))[1]
+    return total / tick
+
+
+def reference_loop_ms() -> float:
+    """Milliseconds for a fixed pure-Python loop: how fast this machine is right now."""
+    t0 = time.perf_counter()
+    total = 0
+    for i in range(2_000_000):
+        total += i
+    return (time.perf_counter() - t0) * 1000
 
 
 class GcPauses:
@@ -377,11 +418,11 @@ def main() -> None:
                 times = populate(url, args.people)
                 print(f"\n[{engine}] populated: roster {times['roster_import_s']:.1f} s, "
                       f"certifications {times['cert_import_s']:.1f} s")
-                with server(url, args.workers) as base:
+                with server(url, args.workers) as (base, pid):
                     cookies, auth = credentials(base)
                     results, client_cpu, warm = asyncio.run(load(
                         base, args.clients, args.duration, args.think, args.people, cookies,
-                        auth))
+                        auth, lambda: tree_cpu(pid)))
                 print(warm)
                 print("latencies below are steady state, measured after the warm-up; every "
                       "request of the measured run is counted, errors and slow ones included")
