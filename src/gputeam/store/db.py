@@ -50,6 +50,17 @@ class Database:
         with self.sessions() as session, session.begin():
             yield session
 
+    @contextmanager
+    def read_session(self) -> Iterator[Session]:
+        """A session for reading, each statement on its own (autocommit): no BEGIN and
+        COMMIT round trips. On PostgreSQL's default isolation (READ COMMITTED) every
+        statement sees the latest committed data whether or not it is in a transaction,
+        so readers lose nothing; anything written through it (rare: a token's last use)
+        is committed at once, statement by statement. Use :meth:`session` for changes."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn, \
+                self.sessions(bind=conn) as session, session.begin():
+            yield session
+
     def analyze_pending(self, session: Session) -> None:
         """After a commit that asked for it (a large import): refresh the statistics of
         the tables it wrote, on a connection of its own. Statistics only guide the query

@@ -89,7 +89,7 @@ def load_principal(request: Request) -> Principal | None:
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]
     known: dict[Any, _Known] = request.app.state.known_callers
-    with request.app.state.db.session() as s:
+    with request.app.state.db.read_session() as s:
         if header[:7].lower() == "bearer ":
             digest = hash_api_token(header[7:].strip())
             now = datetime.now(UTC)

@@ -87,7 +87,7 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
     # callers who see every name (admins) or none (viewers) all get the same content:
     # rendered once per data version; managers and engineers see some names
     sees = "all" if who.sees_everyone() else None if who.can(Perm.PEOPLE_READ) else "none"
-    with app.state.db.session() as s:
+    with app.state.db.read_session() as s:
         if sees is None:
             body = _dashboard_body(app, services.dashboard_for(app, s, day, who))
         else:

@@ -155,7 +155,7 @@ def list_people(request: Request, who: Reader,
                 offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> list[dict[str, Any]]:
     """People the caller may see: everyone (admin), their teams (manager), themself
     (engineer)."""
-    with db(request).session() as s:
+    with db(request).read_session() as s:
         org = services.org_id(request.app, s)
         if who.role == "engineer":
             if who.person_id is None:
@@ -194,7 +194,7 @@ def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, An
     import json
 
     day = today(request)
-    with db(request).session() as s:
+    with db(request).read_session() as s:
         p = _visible(who, s, person_id)
         # the same for every caller allowed to see this person: once per data version
         body = services.cached_text(

@@ -48,7 +48,7 @@ class PlanIn(Body):
             "bus factor, headcount and cost", response_class=Response,
             responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
 def get_dashboard(request: Request, who: Viewer) -> Response:
-    with db(request).session() as s:
+    with db(request).read_session() as s:
         return Response(services.dashboard_json(request.app, s, today(request), who),
                         media_type="application/json")
 
