@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,23 @@ def test_stale_catalog_ids_are_reported(db: Database, org_id: int) -> None:
         with pytest.raises(ScenarioError) as info:
             team_scenario(s, org_id, FLEET, start=date(2027, 1, 1))
     assert "quantum-plumbing" in str(info.value)
+
+
+def test_stale_catalog_ids_can_be_left_out_and_listed(db: Database, org_id: int,
+                                                      catalog: Any) -> None:
+    from gputeam.errors import Problem
+
+    load(db, org_id)
+    with db.session() as s:
+        p1 = get_person_by_key(s, org_id, "p1")
+        assert p1 is not None
+        rate_skill(s, p1.id, "quantum-plumbing", 2)
+        notices: list[Problem] = []
+        sc = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), catalog=catalog,
+                           notices=notices)
+    [notice] = notices
+    assert notice.path.startswith("person p1 (") and notice.path.endswith(
+        ".skills.quantum-plumbing")
+    assert notice.found == "'quantum-plumbing'" and "not in the catalog" in notice.message
+    person = next(p for p in sc.people if p.id == "p1")
+    assert "quantum-plumbing" not in person.skills and person.skills  # the rest is kept

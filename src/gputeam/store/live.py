@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
+from gputeam.errors import Problem
 from gputeam.scenario import Constraints, Fleet, Retention, Scenario, parse_scenario
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import CertificationHeld, Person
@@ -19,13 +20,17 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
                   team_id: int | None = None, constraints: Constraints | None = None,
                   retention: Retention | None = None, horizon_months: int = 12,
                   mode: str = "template", currency: str | None = None,
-                  overrides: Mapping[str, Any] | None = None, catalog: Catalog | None = None
-                  ) -> Scenario:
+                  overrides: Mapping[str, Any] | None = None, catalog: Catalog | None = None,
+                  notices: list[Problem] | None = None) -> Scenario:
     """A validated scenario of the organisation's (or one team's) active people with their
     current skills and latest certifications, planned against ``fleet``.
 
-    Raises :class:`gputeam.errors.ScenarioError` (path ``people[i]...``) when stored data no
-    longer fits the catalog, e.g. a skill domain that was removed.
+    Stored data may no longer fit the catalog (a role, skill domain or certification the
+    catalog in use does not have: renamed in an update, or from a removed
+    ``--catalog-extra``). By default that raises :class:`gputeam.errors.ScenarioError`
+    (path ``people[i]...``). Given a ``notices`` list (and the ``catalog``), such values are
+    left out of the scenario instead and each is described there, so one stale value does
+    not stop the whole team from being planned.
     """
     org = get_organisation(session, org_id)
     # plain column rows, not ORM objects: for thousands of people, building entities
@@ -39,6 +44,10 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
     skills = current_skills(session, [p.id for p in people]) if team_id is not None \
         else current_skills(session, org_id=org_id)
     certs = _latest_certifications(session, where)
+    entries = [_person(p, skills.get(p.id, {}), certs.get(p.id, [])) for p in people]
+    if notices is not None and catalog is not None:
+        for entry in entries:
+            notices.extend(_drop_unknown(entry, catalog))
     data: dict[str, Any] = {
         "organisation": org.name,
         "start": start,
@@ -46,12 +55,39 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
         "horizon_months": horizon_months,
         "mode": mode,
         "fleet": fleet.model_dump(),
-        "people": [_person(p, skills.get(p.id, {}), certs.get(p.id, [])) for p in people],
+        "people": entries,
         "constraints": (constraints or Constraints()).model_dump(),
         "retention": (retention or Retention()).model_dump(),
         "overrides": dict(overrides or {}),
     }
     return parse_scenario(data, file="<database>", catalog=catalog)
+
+
+def _drop_unknown(entry: dict[str, Any], catalog: Catalog) -> list[Problem]:
+    """Remove from one scenario person what the catalog does not know; say what and why."""
+    who = f"person {entry['id']} ({entry['name']})"
+    out = []
+
+    def note(field: str, value: str, what: str, effect: str) -> None:
+        out.append(Problem(path=f"{who}.{field}", message=f"{what} not in the catalog; {effect}",
+                           found=repr(value), expected=f"a catalog {what} id",
+                           file="<database>"))
+
+    role = entry.get("role")
+    if role is not None and role not in catalog.roles:
+        del entry["role"]
+        note("role", role, "role", "planned as having no role")
+    for domain in [d for d in entry["skills"] if d not in catalog.domains]:
+        del entry["skills"][domain]
+        note(f"skills.{domain}", domain, "skill domain", "rating left out of the plan")
+    kept = []
+    for held in entry["certifications"]:
+        if held["id"] in catalog.certifications:
+            kept.append(held)
+        else:
+            note("certifications", held["id"], "certification", "left out of the plan")
+    entry["certifications"] = kept
+    return out
 
 
 _PERSON_COLUMNS = (Person.id, Person.key, Person.name, Person.title, Person.background,

@@ -111,19 +111,39 @@ def apply_what_if(inputs: dict[str, Any], what: WhatIf) -> dict[str, Any]:
     return out
 
 
+def _live_team(app: FastAPI, s: DbSession, today: date
+               ) -> tuple[Scenario, list[dict[str, Any]]]:
+    """The live team (read once per data version) and what of its stored data the catalog
+    does not know (left out, each described: see ``team_scenario(notices=...)``)."""
+    from gputeam.store.live import team_scenario
+
+    org = org_id(app, s)
+    start = today.replace(day=1)
+
+    def build() -> tuple[Scenario, list[dict[str, Any]]]:
+        from gputeam.errors import Problem
+
+        notices: list[Problem] = []
+        team = team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
+                             start=start, catalog=catalog(app), notices=notices)
+        return team, [n.as_dict() for n in notices]
+
+    return _cached(app.state.plan_cache,  # type: ignore[no-any-return]
+                   ("team", data_version(s), start), build)
+
+
+def data_problems(app: FastAPI, s: DbSession, today: date) -> list[dict[str, Any]]:
+    """Stored values the catalog does not know, which plans and the dashboard leave out."""
+    return _live_team(app, s, today)[1]
+
+
 def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
                   ) -> Scenario:
     """The live team planned against ``inputs``. The team part is read from the database
     once per data version; each what-if only swaps the fleet and constraints."""
     from gputeam.errors import Problem, ScenarioError
-    from gputeam.store.live import team_scenario
 
-    org = org_id(app, s)
-    start = today.replace(day=1)
-    key = ("team", data_version(s), start)
-    team: Scenario = _cached(app.state.plan_cache, key, lambda: team_scenario(
-        s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]), start=start,
-        catalog=catalog(app)))
+    team = _live_team(app, s, today)[0]
     fleet = Fleet.model_validate(inputs["fleet"])
     constraints = Constraints.model_validate(inputs.get("constraints") or {})
     horizon = int(inputs.get("horizon_months", 12))
@@ -272,6 +292,7 @@ def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
     inputs = plan_inputs(s, org_id(app, s))
     scenario = live_scenario(app, s, inputs, today)
     data = dashboard.build(scenario, catalog(app), today, latest[0] if latest else None)
+    data["data_problems"] = data_problems(app, s, today)
     if latest:
         data["plan"]["id"] = latest[1].id
         data["plan"]["version"] = latest[1].version
@@ -294,7 +315,9 @@ def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str
             rows.append(row)
         else:
             rows.append({**row, "person": None, "name": None})
-    return {**data, "expiring": rows}
+    # stored values the catalog does not know: what, not whose (admins fix them)
+    problems = [{**p, "path": None} for p in data.get("data_problems", [])]
+    return {**data, "expiring": rows, "data_problems": problems}
 
 
 def person_teams(app: FastAPI, s: DbSession) -> dict[str, tuple[int, int | None]]:
