@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.doc_paths import doc_paths
 from typer.testing import CliRunner
 
 from gputeam.catalog import SECTIONS, load_catalog
@@ -431,22 +432,11 @@ JUNK = st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats() | st.te
     | st.sampled_from(["nca-aiio", "linux", "small", 5, [1], {"a": 1}, {"low": 2, "high": 1}])
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
 @st.composite
 def mutated_extras(draw: st.DrawFn) -> Any:
     doc: Any = copy.deepcopy(EXTRA)
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(doc)
+        paths = doc_paths(doc)
         if not paths:
             break
         *head, last = draw(st.sampled_from(paths))

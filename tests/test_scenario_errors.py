@@ -20,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.doc_paths import doc_paths
 from typer.testing import CliRunner
 
 from gputeam.cli.main import app
@@ -324,17 +325,6 @@ OVERRIDES = {
 OPS = ("drop", "replace", "replace", "unknown-key", "duplicate", "empty", "nudge", "nudge")
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path] if path else []
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
 def _apply(doc: dict[str, Any], path: tuple[Any, ...], op: str, junk: Any, key: str,
            factor: float) -> None:
     parent: Any = doc
@@ -378,7 +368,7 @@ def mutated_scenarios(draw: st.DrawFn) -> str:
     if draw(st.booleans()):
         doc["overrides"] = copy.deepcopy(OVERRIDES)
     for _ in range(draw(st.integers(1, 4))):
-        paths = _paths(doc)
+        paths = doc_paths(doc)
         if not paths:
             break
         inside = [p for p in paths if p[0] == "overrides"]
