@@ -50,24 +50,19 @@ class DatabaseRetry:
                 started = True
             await send(message)
 
-        try:
-            await self.app(scope, receive, tracking_send)
-            return
-        except Exception as exc:
-            if started or not lost_connection(exc):
-                raise
-        if scope["method"] in RETRY_METHODS:
-            replayed = False
+        replayed = False
 
-            async def replay(message: Any = None) -> Any:
-                nonlocal replayed
-                if not replayed:  # a GET's (empty) body, once more
-                    replayed = True
-                    return {"type": "http.request", "body": b"", "more_body": False}
+        async def replay() -> Any:  # a GET's (empty) body once more, then the client's
+            nonlocal replayed
+            if replayed:
                 return await receive()
+            replayed = True
+            return {"type": "http.request", "body": b"", "more_body": False}
 
+        attempts = 2 if scope["method"] in RETRY_METHODS else 1
+        for attempt in range(attempts):
             try:
-                await self.app(scope, replay, tracking_send)
+                await self.app(scope, receive if attempt == 0 else replay, tracking_send)
                 return
             except Exception as exc:
                 if started or not lost_connection(exc):

@@ -88,17 +88,14 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
     # rendered once per data version; managers and engineers see some names
     sees = "all" if who.sees_everyone() else None if who.can(Perm.PEOPLE_READ) else "none"
     with app.state.db.read_session() as s:
-        if sees is None:
-            body = _dashboard_body(app, services.dashboard_for(app, s, day, who))
-        else:
-            body = services.cached_text(
-                app, ("dashboard body", sees, services.data_version(s), day),
-                lambda: _dashboard_body(app, services.dashboard_for(app, s, day, who)))
+
+        def build() -> str:
+            d = services.dashboard_for(app, s, day, who)
+            return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
+
+        body = build() if sees is None else services.cached_text(
+            app, ("dashboard body", sees, services.data_version(s), day), build)
     return render(request, "dashboard.html", who=who, body=Markup(body))
-
-
-def _dashboard_body(app: Any, d: dict[str, Any]) -> str:
-    return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
 
 
 # ---------------------------------------------------------------- people

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session as DbSession
 
 from gputeam.catalog import Catalog
 from gputeam.scenario import Constraints, Fleet, GpuStep, Scenario
+from gputeam.store.audit import data_version
 from gputeam.web import dashboard, heap
 
 LIVE_SCENARIO = "live"
@@ -65,12 +66,6 @@ def org_id(app: FastAPI, s: DbSession) -> int:
         s.flush()
     app.state.catalog_cache["org_id"] = first
     return int(first)
-
-
-def data_version(s: DbSession) -> int:
-    from gputeam.store.audit import data_version as version
-
-    return version(s)
 
 
 # ---------------------------------------------------------------- plan inputs
