@@ -45,7 +45,3 @@ def settle_if_pending() -> None:
     if _pending:
         settle()
 
-
-def frozen() -> int:
-    """How many objects the permanent generation holds."""
-    return gc.get_freeze_count()

@@ -205,14 +205,10 @@ TEXT_CACHE_ENTRIES = 4096
 def cached_text(app: FastAPI, key: Any, build: Callable[[], Any]) -> Any:
     """``build()`` (a str or bytes) cached under ``key``, which must name everything the
     text depends on (a data version, the day, who may see what)."""
-    cache = app.state.text_cache
-    value = cache.get(key)
+    value = app.state.text_cache.get(key)
     if value is None:
         value = build()
-        with _LOCK:
-            while len(cache) >= TEXT_CACHE_ENTRIES:
-                cache.pop(next(iter(cache)), None)
-            cache[key] = value
+        _remember(app.state.text_cache, key, value, TEXT_CACHE_ENTRIES)
     return value
 
 
