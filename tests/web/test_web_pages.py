@@ -56,6 +56,9 @@ def test_person_page_colours_gantt_and_forms(app: Any, world: World) -> None:
     c.post(f"/api/v1/plans/{plan_id}/adopt", headers={"X-CSRF-Token": c.csrf})
     html = c.get(f"/people/{world.people['p1']}").text
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="gantt"' in html
+    items = len(re.findall(r'action="/roadmap-items/\d+/done"', html))
+    assert items and f"0 of {items} roadmap items done" in _text(html)
+    assert "built-in method" not in html
     assert 'class="badge valid"' in html or 'class="badge expiring"' in html
     p3 = c.get(f"/people/{world.people['p3']}").text
     assert 'class="badge expired"' in p3  # expired 2025-01-01
