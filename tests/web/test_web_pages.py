@@ -27,6 +27,9 @@ def test_dashboard_without_and_with_plan(app: Any, world: World) -> None:
     c = logged_in(app, "manager")
     text = _text(c.get("/").text)
     assert "Headcount 3" in text
+    # nobody in the roster has a salary: the figure says it is an estimate, and from what
+    assert "Annual salary cost (partly estimated)" in text
+    assert "estimated for 3 without a salary, from level band mid-points (article §3)" in text
     assert "Bus factor per skill domain" in text
     assert "Certifications expiring in 90 days 1" in text
     assert "No plan yet" in text
