@@ -9,17 +9,25 @@ from typing import Annotated, Any
 import typer
 
 
-def _read_json(path: Path, what: str) -> Any:
-    """The JSON in ``path``, or exit 2 saying why it can't be read (never a traceback)."""
+def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
+    """The JSON in ``path`` (or, with ``jwt``, a VC-JWT compact string), or exit 2 saying why
+    it can't be read (never a traceback)."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         typer.echo(f"error: {path}: cannot read the {what}: {exc.strerror or exc}", err=True)
         raise typer.Exit(2) from None
     try:
-        return json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        if jwt:
+            from gputeam.credentials.vcjwt import looks_like_jwt
+
+            if looks_like_jwt(text):
+                return text.strip()
+        return json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        typer.echo(f"error: {path}: the {what} is not JSON: {exc}", err=True)
+        kind = "JSON or a VC-JWT" if jwt else "JSON"
+        typer.echo(f"error: {path}: the {what} is not {kind}: {exc}", err=True)
         raise typer.Exit(2) from None
 
 
@@ -30,7 +38,8 @@ def register(app: typer.Typer) -> None:
 
     @credential.command("verify")
     def verify_cmd(
-        file: Annotated[Path, typer.Argument(help="The credential (JSON).")],
+        file: Annotated[Path, typer.Argument(
+            help="The credential: JSON with an embedded proof, or a VC-JWT.")],
         status_list: Annotated[Path | None, typer.Option(
             "--status-list", help="The issuer's status list credential (JSON), to check "
             "revocation offline.")] = None,
@@ -46,7 +55,7 @@ def register(app: typer.Typer) -> None:
 
         from gputeam.credentials import verify
 
-        cred = _read_json(file, "credential")
+        cred = _read_json(file, "credential", jwt=True)
         listed = _read_json(status_list, "status list") if status_list else None
         if listed is not None and not isinstance(listed, dict):
             typer.echo(f"error: {status_list}: the status list is not a JSON object", err=True)

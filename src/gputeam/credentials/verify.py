@@ -67,8 +67,10 @@ def _id(node: Any) -> str | None:
     return None
 
 
-def structure_problems(cred: Any) -> list[str]:
-    """What makes ``cred`` not an OB 3.0 credential in the VC 2.0 data model (empty: fine)."""
+def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
+    """What makes ``cred`` not an OB 3.0 credential in the VC 2.0 data model (empty: fine).
+    ``embedded_proof``: a Data Integrity credential must carry a ``proof`` (a VC-JWT's proof
+    is the JWS around it)."""
     if not isinstance(cred, dict):
         return ["the credential is not a JSON object"]
     out: list[str] = []
@@ -100,7 +102,7 @@ def structure_problems(cred: Any) -> list[str]:
         out.append("credentialSubject must be an object")
     elif not isinstance(subject.get("achievement"), dict):
         out.append("credentialSubject.achievement must be an Achievement object")
-    if "proof" not in cred:
+    if embedded_proof and "proof" not in cred:
         out.append("the credential has no proof")
     return out
 
@@ -248,13 +250,35 @@ def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
     return Check("recipient", False, f"not issued to {recipient}")
 
 
+def check_jwt(token: str, cred: dict[str, Any]) -> Check:
+    from gputeam.credentials import vcjwt
+
+    try:
+        kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "")
+    except ProofError as exc:
+        return Check("proof", False, str(exc))
+    return Check("proof", True, f"VC-JWT signature by {kid} is valid")
+
+
 def verify(cred: Any, *, now: datetime, status_list: dict[str, Any] | None = None,
            recipient: str | None = None) -> Verification:
-    """Every check of ``cred``; stops after the structure check when that fails."""
-    problems = structure_problems(cred)
+    """Every check of ``cred`` (a credential with an embedded Data Integrity proof, or a
+    VC-JWT compact string); stops after the structure check when that fails."""
+    token = None
+    if isinstance(cred, str):
+        from gputeam.credentials import vcjwt
+
+        token = cred
+        try:
+            cred = vcjwt.unverified_payload(token)
+        except ProofError as exc:
+            return Verification((Check("structure", False, str(exc)),))
+        cred = {k: v for k, v in cred.items() if k not in ("iss", "jti", "sub", "nbf", "exp")}
+    problems = structure_problems(cred, embedded_proof=token is None)
     if problems:
         return Verification((Check("structure", False, "; ".join(problems)),))
     checks = [Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
-              check_proof(cred), check_validity(cred, now), check_status(cred, status_list, now),
+              check_proof(cred) if token is None else check_jwt(token, cred),
+              check_validity(cred, now), check_status(cred, status_list, now),
               check_recipient(cred, recipient)]
     return Verification(tuple(checks))
