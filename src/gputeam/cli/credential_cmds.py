@@ -17,6 +17,14 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
     except OSError as exc:
         typer.echo(f"error: {path}: cannot read the {what}: {exc.strerror or exc}", err=True)
         raise typer.Exit(2) from None
+    if jwt and (raw.startswith(b"\x89PNG") or b"<svg" in raw[:4096]):
+        from gputeam.credentials.baking import BakingError, unbake
+
+        try:
+            raw = unbake(raw).encode()
+        except BakingError as exc:
+            typer.echo(f"error: {path}: {exc}", err=True)
+            raise typer.Exit(2) from None
     try:
         text = raw.decode("utf-8-sig")
         if jwt:
@@ -32,14 +40,15 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    credential = typer.Typer(help="Open Badges 3.0 credentials: verify (offline).",
+    credential = typer.Typer(help="Open Badges 3.0 credentials: verify (offline), bake.",
                              no_args_is_help=True)
     app.add_typer(credential, name="credential")
 
     @credential.command("verify")
     def verify_cmd(
         file: Annotated[Path, typer.Argument(
-            help="The credential: JSON with an embedded proof, or a VC-JWT.")],
+            help="The credential: JSON with an embedded proof, a VC-JWT, or a badge image "
+            "(PNG or SVG) with either baked in.")],
         status_list: Annotated[Path | None, typer.Option(
             "--status-list", help="The issuer's status list credential (JSON), to check "
             "revocation offline.")] = None,
@@ -68,3 +77,39 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}")
             typer.echo("valid" if result.valid else "INVALID")
         raise typer.Exit(0 if result.valid else 1)
+
+    @credential.command("bake")
+    def bake_cmd(
+        file: Annotated[Path, typer.Argument(help="The credential: JSON or a VC-JWT.")],
+        out: Annotated[Path, typer.Option("--out", "-o", help="The badge image to write: "
+                                          "a .png or .svg file.")],
+        image: Annotated[Path | None, typer.Option(
+            help="Artwork to bake into (PNG or SVG, as --out); default: a plain round badge.")
+        ] = None,
+    ) -> None:
+        """Bake a credential into a badge image (Open Badges 3.0 baking), so the image carries
+        its own proof: `gputeam credential verify badge.png` reads it back."""
+        from gputeam.credentials import baking
+
+        cred = _read_json(file, "credential", jwt=True)
+        is_jwt = isinstance(cred, str)
+        text = cred if is_jwt else json.dumps(cred, ensure_ascii=False)
+        kind = out.suffix.lower()
+        if kind not in (".png", ".svg"):
+            typer.echo(f"error: --out {out}: expected a .png or .svg file name", err=True)
+            raise typer.Exit(2)
+        try:
+            if kind == ".png":
+                art = image.read_bytes() if image else baking.badge_png()
+                data = baking.bake_png(art, text)
+            else:
+                title = "" if is_jwt else str(cred.get("name", ""))
+                svg = image.read_text(encoding="utf-8-sig") if image else baking.badge_svg(title)
+                data = baking.bake_svg(svg, text, jwt=is_jwt).encode("utf-8")
+        except (OSError, UnicodeDecodeError, baking.BakingError) as exc:
+            typer.echo(f"error: {image or out}: {exc}", err=True)
+            raise typer.Exit(2) from None
+        tmp = out.with_name(out.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(out)  # never a half-written badge
+        typer.echo(f"wrote {out} ({len(data):,} bytes)")
