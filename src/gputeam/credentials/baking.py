@@ -150,7 +150,7 @@ def unbake_svg(svg: str) -> str:
 
 def unbake(data: bytes) -> str:
     """The credential text baked into a PNG or SVG file's bytes."""
-    if data.startswith(PNG_SIGNATURE):
+    if data[:4] == PNG_SIGNATURE[:4]:
         return unbake_png(data)
     try:
         text = data.decode("utf-8-sig")
