@@ -126,6 +126,9 @@ def test_structure_problems_are_named() -> None:
     assert "OpenBadgeCredential" in only[0].message and "evil.example" in only[0].message
     for bad in ([], "text", {"@context": "x"}, None):
         assert not verify(bad, now=NOW).valid
+    huge = _issued()
+    huge["description"] = "x" * 300_000
+    assert "more than the 262,144 verified" in verify(huge, now=NOW).checks[0].message
 
 
 def test_a_key_that_is_not_the_issuers_is_refused() -> None:

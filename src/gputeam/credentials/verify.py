@@ -19,6 +19,9 @@ from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, Unknow
 from gputeam.credentials.proof import ProofError, verify_proof
 
 BADGE_TYPES = ("OpenBadgeCredential", "AchievementCredential")
+#: The largest credential verified (its compact JSON, bytes): canonicalisation costs time in
+#: proportion, and a real OB 3.0 credential (even a CLR) fits well within it.
+MAX_CREDENTIAL_BYTES = 262_144
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,15 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     is the JWS around it)."""
     if not isinstance(cred, dict):
         return ["the credential is not a JSON object"]
+    import json
+
+    try:
+        size = len(json.dumps(cred, separators=(",", ":")).encode())
+    except (TypeError, ValueError):
+        return ["the credential is not plain JSON"]
+    if size > MAX_CREDENTIAL_BYTES:
+        return [f"the credential has {size:,} bytes, more than the {MAX_CREDENTIAL_BYTES:,} "
+                "verified"]
     out: list[str] = []
     ctx = cred.get("@context")
     if not isinstance(ctx, list) or not ctx or ctx[0] != CREDENTIALS_V2:
