@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from gputeam.planning.result import Plan
+from gputeam.report.sections import people_names
 
 
 def money(x: float, currency: str = "USD") -> str:
@@ -77,24 +78,27 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     if src.solve_seconds is not None:
         title += f", {src.solve_seconds:.2f} s"
     title += ")"
+    lines = list(src.explanation)
     if src.status == "infeasible":
         console.print("[bold red]The constraints cannot all hold:[/]")
-        for line in src.explanation[:1]:
+        for line in lines[:1]:  # the statement: shown here, not again in the table
             console.print(f"  {line}", markup=False, highlight=False)
+        lines = lines[1:]
     t = Table(title=title)
     t.add_column("decision", overflow="fold")
-    lines = list(src.explanation)
-    if not lines:  # a method without explanations: list the decisions themselves
-        lines = [f"upskill {a.person} -> {a.role} (L{a.level}), ready month {a.ready_month}: "
-                 f"{a.reason}" for a in src.assignments]
+    names = people_names(plan)
+    if not src.explanation:  # a method without explanations: list the decisions themselves
+        lines = [f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
+                 f"{a.ready_month}: {a.reason}" for a in src.assignments]
         lines += [f"hire {h.count} x L{h.level} {h.role}: requisition month "
                   f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}" for h in src.hires]
+    # the people left out and the open slots, unless the explanation already says so
+    said = "\n".join(src.explanation)
+    lines += [f"{names.get(p, p)}: no target role" for p in src.unassigned
+              if f"{names.get(p, p)} keeps" not in said]
+    lines += [f"uncovered: {u}" for u in src.uncovered[:5] if u not in said]
     for line in lines:
         t.add_row(line)
-    for p in src.unassigned:
-        t.add_row(f"{p}: no target role")
-    for u in src.uncovered[:5]:
-        t.add_row(f"uncovered: {u}")
     console.print(t)
 
 
