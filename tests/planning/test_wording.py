@@ -230,3 +230,40 @@ def test_explanations_on_generated_scenarios(sc: Any, method: str) -> None:
     sourcing = terminal(p).split("Roadmaps")[0]
     for line in s.explanation[1:] if s.status == "infeasible" else s.explanation:
         assert sourcing.count(line) == 1, line
+
+
+# ---------------------------------------------------------------- warnings and notes
+ARTICLE_NOTES = {"team-totals", "power-saving", "roi-measures", "titles"}
+
+
+@pytest.mark.parametrize("name", ["finance", "healthcare", "startup"])
+def test_article_notes_are_apart_from_the_plans_warnings(name: str) -> None:
+    """Warnings are about the plan (act on them); the article's own contradictions are
+    notes: their own key in the JSON, their own report section, one line in the terminal."""
+    p = plan(load_example(name), CATALOG, TODAY, runs=0)
+    data = p.to_json()
+    assert {w["code"] for w in data["warnings"]}.isdisjoint(ARTICLE_NOTES)
+    assert {"power-saving", "roi-measures"} <= {n["code"] for n in data["notes"]}
+    for n in data["notes"]:
+        assert n["source"].startswith("article §")
+    text = terminal(p)
+    for n in p.notes:
+        assert n.message not in text
+    assert f"{len(p.notes)} notes on the article's figures" in text
+    from gputeam.report.sections import sections
+
+    by_id = {s.id: s for s in sections(p)}
+    assert [r[0] for r in by_id["notes"].tables[0].rows] == [n.code for n in p.notes]
+    assert [r[0] for r in by_id["warnings"].tables[0].rows] == [w.code for w in p.warnings]
+
+
+def test_template_totals_and_titles_are_notes() -> None:
+    sc = scenario(people=[person("ann", name="Ann Ode", title="GPU Architect", level=4)])
+    p = plan(sc, CATALOG, TODAY, runs=0)
+    assert {"team-totals", "titles"} <= {n.code for n in p.notes}
+    assert not {"team-totals", "titles"} & {w.code for w in p.warnings}
+
+
+def test_staffing_density_stays_a_warning() -> None:
+    p = plan(load_example("finance"), CATALOG, TODAY, runs=0)
+    assert "staffing-density" in {w.code for w in p.warnings}

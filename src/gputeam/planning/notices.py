@@ -1,5 +1,12 @@
-"""Plan warnings: the article's contradictions where they matter to this plan, and
-problems with the plan itself (late hires, uncovered slots, unknown prices)."""
+"""What a plan says besides its figures, in two kinds.
+
+* **Warnings** are about the user's plan and ask for action: late hires, uncovered slots,
+  unknown prices, a budget overrun, people with no study time, and the one contradiction in
+  the article that changes this plan's size (staffing density: template or lean).
+* **Notes** are background about the article's own figures: where they disagree with each
+  other (team totals, the power saving, what "465% ongoing" measures, titles). They go to
+  their own section and do not crowd the terminal summary.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,7 @@ import math
 from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
-from gputeam.planning.result import Costs, Roadmap, Sourcing, Target, Warning
+from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
 from gputeam.scenario import Scenario
 
@@ -61,7 +68,7 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
                       message=f"currency is {scenario.currency} but no usd_rate is given: the "
                       "catalog's US-dollar figures (salary bands, prices, contractor rate) are "
                       f"shown unconverted as {scenario.currency}; set usd_rate to convert them")
-    # The article's own contradictions, where they touch this plan.
+    # The one contradiction of the article that changes this plan: how densely to staff.
     peak = max(scenario.fleet.peak_gpus, 1)
     other = "lean" if scenario.mode == "template" else "template"
     alt = size_for(scenario.model_copy(update={"mode": other}), catalog, peak, 1).headcount
@@ -71,15 +78,16 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
         yield Warning(code=d.id, source=d.source,
                       message=f"{d.title}: at {peak:,} GPUs this {scenario.mode} plan needs "
                       f"{here} people; {other} mode would need {alt}. {d.detail}")
-    if scenario.mode == "template":
-        d = con["team-totals"]
-        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    d = con["power-saving"]
-    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    d = con["roi-measures"]
-    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
-        d = con["titles"]
-        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
     if math.isclose(costs.horizon, 0.0):
         yield Warning(code="no-cost", message="the plan has no cost: is the fleet empty?")
+
+
+def plan_notes(scenario: Scenario, catalog: Catalog) -> tuple[Note, ...]:
+    """The article's contradictions that bear on this plan's figures, as background."""
+    con = catalog.contradictions
+    ids = ["team-totals"] if scenario.mode == "template" else []
+    ids += ["power-saving", "roi-measures"]
+    if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
+        ids.append("titles")
+    return tuple(Note(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+                 for d in (con[i] for i in ids if i in con))

@@ -64,6 +64,11 @@ def print_plan(plan: Plan, console: Console) -> None:
         console.print("[bold yellow]Warnings[/]")
         for w in plan.warnings:
             console.print(f"  - [{w.code}] {w.message}", markup=False, highlight=False)
+    if plan.notes:  # background on the article's figures: in the reports, not here
+        n = len(plan.notes)
+        console.print(f"{n} {'note' if n == 1 else 'notes'} on the article's figures "
+                      f"({', '.join(x.code for x in plan.notes)}): in the report's Notes section "
+                      "(--format html, md, xlsx or json)", markup=False, highlight=False)
 
 
 def _sourcing(plan: Plan, console: Console, cur: str) -> None:
