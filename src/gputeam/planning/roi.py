@@ -6,7 +6,7 @@ Returns per year, computed from the scenario's inputs:
 * contractor avoidance: ``contractor_hours_avoided_per_gpu_year`` x GPUs x (contractor rate
   - employee rate) ($200,000 for 100 GPUs at $300 vs $70 an hour, §9);
 * efficiency: GPUs x kW per GPU x PUE x 8,760 h x $/kWh x ``efficiency_power_share`` (the
-  article's 15% of power; computed from physical inputs, see SEED_FACTS contradiction 3);
+  article's 15% of power; computed from physical inputs, see the power-saving contradiction);
 * faster deployment: ``deployment_speedup_value_per_gpu`` x GPUs deployed in the first
   year ($300,000 for 100 GPUs, §9).
 
@@ -80,7 +80,7 @@ def compute_roi(scenario: Scenario, catalog: Catalog, costs: Costs) -> Roi:
     notes = (
         f"Power bill computed from inputs: {gpus:,} GPUs x {kw:g} kW x PUE {pue:g} x 8,760 h x "
         f"${price:g}/kWh = ${power_bill:,.0f}/year; the article's figure would imply a "
-        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (SEED_FACTS contradiction 3).",
+        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (article §9; see the power-saving note).",
         "net_roi is (returns - investment) / investment; benefit_cost_ratio is returns / "
         "investment (the article's '465% ongoing' is the latter).",
     )
