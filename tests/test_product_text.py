@@ -36,3 +36,31 @@ def test_no_product_file_names_the_teams_working_files() -> None:
 def test_no_plan_output_names_them(name: str) -> None:
     text = json.dumps(plan(load_example(name), load_catalog(), TODAY, runs=0).to_json())
     assert not WORKING_FILES.search(text)
+
+
+# ---------------------------------------------------------------- absurd input
+def test_terminal_clips_absurd_names_and_files_keep_them(tmp_path: Path) -> None:
+    """A 100 KB organisation name and a 50 KB person name: the terminal summary shows a
+    clipped name (its size bounded, so it stays fast), the JSON keeps both whole; markup-like
+    text in a name is shown as typed, never read as rich markup."""
+    import io
+
+    import yaml
+    from rich.console import Console
+
+    from gputeam.report.table import NAME_LIMIT, print_plan
+    from gputeam.scenario import example_text, parse_scenario
+
+    data = yaml.safe_load(example_text("finance"))
+    data["organisation"] = "[/bold]" + "A" * 100_000
+    data["people"][0]["name"] = "B" * 50_000
+    p = plan(parse_scenario(data), load_catalog(), TODAY, runs=0)
+    out = io.StringIO()
+    print_plan(p, Console(file=out, width=100, color_system=None))
+    text = out.getvalue()
+    assert len(text) < 40_000
+    assert "[/bold]" + "A" * (NAME_LIMIT - 8) + "…" in text.replace("\n", "")
+    assert "B" * 50_000 not in text.replace("\n", "")
+    whole = p.to_json()
+    assert whole["scenario"]["organisation"] == data["organisation"]
+    assert any(r["name"] == "B" * 50_000 for r in whole["roadmaps"])

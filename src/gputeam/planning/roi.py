@@ -80,7 +80,8 @@ def compute_roi(scenario: Scenario, catalog: Catalog, costs: Costs) -> Roi:
     notes = (
         f"Power bill computed from inputs: {gpus:,} GPUs x {kw:g} kW x PUE {pue:g} x 8,760 h x "
         f"${price:g}/kWh = ${power_bill:,.0f}/year; the article's figure would imply a "
-        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (article §9; see the power-saving note).",
+        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (article §9; see the "
+        "power-saving note).",
         "net_roi is (returns - investment) / investment; benefit_cost_ratio is returns / "
         "investment (the article's '465% ongoing' is the latter).",
     )
