@@ -267,3 +267,29 @@ def test_template_totals_and_titles_are_notes() -> None:
 def test_staffing_density_stays_a_warning() -> None:
     p = plan(load_example("finance"), CATALOG, TODAY, runs=0)
     assert "staffing-density" in {w.code for w in p.warnings}
+
+
+# ---------------------------------------------------------------- item 7
+def test_an_infeasible_plan_gives_the_earliest_deadline_as_a_date() -> None:
+    sc = scenario(people=[person("ann", weekly_study_hours=0)],
+                  constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
+                               "contractors": {"available": False}})
+    p = plan(sc, CATALOG, TODAY, runs=0)
+    fixes = p.sourcing.details["conflict"]["fixes"]
+    month = fixes["deadline"]
+    y, m = divmod(sc.start.month - 1 + month - 1, 12)
+    first = date(sc.start.year + y, m + 1, sc.start.day)
+    assert fixes["deadline_date"] == first.isoformat()
+    assert (f"a deadline of month {month} (from {first.day} {first.strftime('%B')} "
+            f"{first.year}) or later") in p.sourcing.explanation[0]
+
+
+def test_people_without_study_time_are_named_in_a_warning() -> None:
+    sc = scenario(people=[person("ann", name="Ann Ode", weekly_study_hours=0),
+                          person("bob", name="Bob Roy", weekly_study_hours=6),
+                          person("cy", name="Cy Diaz", weekly_study_hours=0)])
+    p = plan(sc, CATALOG, TODAY, runs=0)
+    w = [x for x in p.warnings if x.code == "no-study-time"]
+    assert len(w) == 1
+    assert "Ann Ode and Cy Diaz have no weekly study hours" in w[0].message
+    assert "Bob Roy" not in w[0].message and "weekly_study_hours" in w[0].message

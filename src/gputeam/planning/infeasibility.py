@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from gputeam.planning.calendar import month_with_date
+from gputeam.planning.calendar import month_start, month_with_date
 from gputeam.planning.optimiser import Solution, solve
 from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
 
@@ -72,6 +72,8 @@ def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None)
             lo = mid + 1
     if found is not None:
         fixes["deadline"] = found
+        if start is not None:
+            fixes["deadline_date"] = month_start(start, found).isoformat()
     if "budget" in fixes:
         free = solve(inst, drop=["budget"], time_limit=time_limit)
         if free.decisions is not None:

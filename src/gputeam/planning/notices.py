@@ -52,8 +52,11 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
                       + ", ".join(unknown))
     idle = [p.name for p in scenario.people if p.weekly_study_hours <= 0]
     if idle:
-        yield Warning(code="no-study-time", message="no weekly study hours, so no roadmap: "
-                      + ", ".join(idle))
+        who = idle[0] if len(idle) == 1 else ", ".join(idle[:-1]) + " and " + idle[-1]
+        yield Warning(code="no-study-time",
+                      message=f"{who} {'has' if len(idle) == 1 else 'have'} no weekly study "
+                      "hours: no training can be planned for them, so they can take only a "
+                      "role they already fit; set weekly_study_hours to plan their training")
     if c.budget is not None and costs.horizon > c.budget:
         yield Warning(code="over-budget", message=f"the plan costs {costs.horizon:,.0f} over the "
                       f"horizon, above the budget of {c.budget:,.0f}")
