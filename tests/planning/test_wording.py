@@ -293,3 +293,35 @@ def test_people_without_study_time_are_named_in_a_warning() -> None:
     assert len(w) == 1
     assert "Ann Ode and Cy Diaz have no weekly study hours" in w[0].message
     assert "Bob Roy" not in w[0].message and "weekly_study_hours" in w[0].message
+
+
+# ---------------------------------------------------------------- item 4
+def test_the_power_saving_note_names_an_option_that_exists() -> None:
+    """The note promised a way to 'take the article's figure': fleet.power_saving: article
+    exists, and it gives the article's saving per GPU (§9) in the ROI's efficiency line."""
+    physical = load_example("finance")
+    note = next(n for n in plan(physical, CATALOG, TODAY, runs=0).notes if n.code == "power-saving")
+    assert "fleet.power_saving: article" in note.message
+    fleet = physical.fleet.model_copy(update={"power_saving": "article"})
+    article = physical.model_copy(update={"fleet": fleet})
+    a = plan(article, CATALOG, TODAY, runs=0).roi
+    p = plan(physical, CATALOG, TODAY, runs=0).roi
+    gpus = max(physical.fleet.gpus_at(m) for m in range(1, 13))
+    ex = CATALOG.roi_example
+    assert a.return_lines["efficiency (power)"] == pytest.approx(
+        ex.returns["efficiency (15% power)"] / ex.gpus * gpus, abs=0.01)
+    e = CATALOG.economics
+    assert p.return_lines["efficiency (power)"] == pytest.approx(
+        gpus * e.kw_per_gpu * e.pue * 8760 * e.usd_per_kwh * e.efficiency_power_share, abs=0.01)
+    assert {k: v for k, v in a.return_lines.items() if k != "efficiency (power)"} == \
+        {k: v for k, v in p.return_lines.items() if k != "efficiency (power)"}
+
+
+def test_power_saving_is_validated_like_the_rest_of_the_scenario() -> None:
+    from gputeam.errors import ScenarioError
+    from gputeam.scenario import example_text, load_scenario_text
+
+    text = example_text("finance").replace("fleet:\n", "fleet:\n  power_saving: guess\n", 1)
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, "team.yaml")
+    assert [p.path for p in info.value.problems] == ["fleet.power_saving"]
