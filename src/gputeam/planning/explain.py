@@ -1,10 +1,13 @@
 """Plain-words explanations of the optimiser's decisions, and the Sourcing they make.
 
 Every decision gets a reason computed from the instance, never a template filled with
-guesses: a hire says why nobody on staff could take the slot (no one can reach the skill
-within the horizon, no one can be ready before the month it is needed, the people who could
-are needed elsewhere, or upskilling them costs more); an upskilling says what it costs
-against a hire for the same months; contractors say what they bridge and until when.
+guesses: a hire says why nobody on staff could take the slot (nobody can qualify within the
+horizon, and what the closest person still needs; nobody can be ready before the month it is
+needed, and what the earliest person still needs; the people who could are needed
+elsewhere; or upskilling them costs more); an upskilling says what it costs against a hire
+for the same months; contractors say what they bridge and how each run of months ends.
+Months read as words ('month 5', 'months 1-3 and 16-18'), part-covered slots as full-time
+equivalents, and people by name.
 """
 
 from __future__ import annotations
@@ -56,22 +59,6 @@ def _needs_text(needs: list[str]) -> str:
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def missing_skill(scenario: Scenario, catalog: Catalog, slot: TargetSlot) -> str | None:
-    """A skill ``slot`` needs that nobody on staff holds, the one most of them lack, e.g.
-    'proficient InfiniBand / RDMA'; None when each skill is held by someone."""
-    counts: Counter[tuple[str, int]] = Counter()
-    for p in scenario.people:
-        f = fit(p, slot, set(held_valid(p, catalog, scenario.start)))
-        for d, _ in f.missing_domains.items():
-            counts[(d, slot.domains.get(d, 0))] += 1
-    nobody = [(key, n) for key, n in counts.most_common() if n == len(scenario.people)]
-    if not nobody:
-        return None
-    (domain, prof), _ = nobody[0]
-    name = catalog.domains[domain].name if domain in catalog.domains else domain
-    return f"{_proficiency(prof)} {name}"
 
 
 def versus_greedy(cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float,
@@ -138,7 +125,6 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                                       ready_month=o.ready, reason=why))
 
     hires = []
-    skills: dict[str, str | None] = {}
     people = {p.id: p for p in scenario.people}
 
     def needs_of(pid: str, role_id: str) -> list[str]:
@@ -152,9 +138,7 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
         need = max(arrival, first_need(inst, role_id, level) or arrival)
         head = (f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
                 f"(arriving in month {arrival})")
-        if role_id not in skills:
-            skills[role_id] = missing_skill(scenario, catalog, slots[role_id]) if role_id in slots else None
-        why = _hire_reason(inst, skills[role_id], role_id, need, chosen, options_by_role, needs_of)
+        why = _hire_reason(inst, role_id, need, chosen, options_by_role, needs_of)
         hires.append(Hire(role=role_id, level=level, count=count, requisition_month=req,
                           arrival_month=arrival, reason=f"{head}: {why}"))
 
@@ -175,8 +159,9 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                 + open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
                 + " open")
         if m < inst.deadline:
+            cap = inst.contractor_cap[m - 1]
             what += (" before the deadline: nobody can be ready, no hire can arrive yet and contractors "
-                     f"are {'capped' if inst.contractor_cap[m - 1] else 'not allowed'}")
+                     + (f"are capped at {cap:g} FTE that month" if cap else "are not allowed"))
         else:
             what += " after the deadline: the constraints conflict (see the explanation)"
         uncovered.append(what)
@@ -255,7 +240,7 @@ def _bridged_until(inst: Instance, staff: Mapping[tuple[str, int], list[int]], r
     return " (no staff planned)"
 
 
-def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,
+def _hire_reason(inst: Instance, role_id: str, need: int,
                  chosen: Mapping[str, Option], options_by_role: Mapping[str, list[Option]],
                  needs_of: Callable[[str, str], list[str]]) -> str:
     opts = options_by_role.get(role_id, [])
@@ -263,8 +248,6 @@ def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,
     if not inst.people:
         return "there is nobody on staff to upskill"
     if not opts:
-        if skill:
-            return f"nobody on staff can reach {skill} within the {inst.horizon}-month horizon"
         closest = [(len(n), pid, n) for pid in inst.people if (n := needs_of(pid, role_id))]
         text = f"nobody on staff can qualify for the role within the {inst.horizon}-month horizon"
         if closest:

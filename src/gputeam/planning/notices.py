@@ -11,9 +11,11 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
+from gputeam.planning.calendar import month_list
 from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
 from gputeam.scenario import Scenario
@@ -38,9 +40,11 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
         yield Warning(code="hires-after-deadline",
                       message=f"{sum(h.count for h in late)} hire(s) arrive after the deadline "
                       f"(month {deadline}); contractors bridge until then")
-    if sourcing.uncovered:
-        yield Warning(code="uncovered", message=f"{len(sourcing.uncovered)} slot-month(s) "
-                      "stay uncovered; first: " + sourcing.uncovered[0])
+    if sourcing.uncovered:  # each line starts 'month N:' (the sourcing explains them)
+        months = [int(m.group(1)) for u in sourcing.uncovered if (m := re.match(r"month (\d+):", u))]
+        where = f" in {month_list(months)}" if months else ""
+        yield Warning(code="uncovered", message=f"{len(sourcing.uncovered)} slot-month(s) stay "
+                      f"uncovered{where}; the sourcing decisions say why")
     if deadline <= len(sourcing.coverage_by_month) and sourcing.coverage_by_month[deadline - 1] < 1:
         yield Warning(code="not-ready-by-deadline",
                       message=f"staff cover {sourcing.coverage_by_month[deadline - 1]:.0%} of the "
