@@ -23,7 +23,7 @@ from gputeam.scenario import EXAMPLES, example_text
 
 TODAY = "2026-12-02"
 PLAN_KEYS = {"catalog_version", "scenario", "target", "gaps", "sourcing", "roadmaps", "costs",
-             "roi", "warnings"}
+             "roi", "warnings", "notes"}
 #: The sections issue 2 asks `catalog show` for, and the two more it offers.
 SHOWABLE = ("levels", "domains", "courses", "paths", "certs", "roles", "templates",
             "strategies", "economics", "contradictions")

@@ -187,7 +187,15 @@ def problems_from_validation(
     from gputeam.errors import FieldConflicts
 
     problems = []
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    # one message per fault: a list whose every item failed also reports itself as too
+    # short ("at least 1 item after validation, not 0"); its items' errors say it already
+    locs = [tuple(map(str, e["loc"])) for e in errors]
+    for err in errors:
+        here = tuple(map(str, err["loc"]))
+        if err["type"] == "too_short" and any(len(o) > len(here) and o[:len(here)] == here
+                                              for o in locs):
+            continue
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, FieldConflicts):
             base = tuple(err["loc"])

@@ -64,7 +64,8 @@ def test_self_contained_and_complete(plans: dict[str, Plan], name: str) -> None:
     specs = _chart_specs(page)
     assert set(specs) == _expected_charts(p)
     assert page.count('data-chart="') == len(specs)
-    for section in ("summary", "target", "gaps", "sourcing", "roadmaps", "costs", "roi", "warnings", "risk"):
+    for section in ("summary", "target", "gaps", "sourcing", "roadmaps", "costs", "roi", "warnings", "notes",
+                    "risk"):
         assert f'<section id="{section}"' in page
     assert ("This plan carries no risk simulation." in page) is (p.risk is None)
     for a in p.sourcing.assignments:

@@ -13,7 +13,8 @@ from gputeam.report import xlsx
 
 from .conftest import EXAMPLES
 
-BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings"]
+BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings",
+               "Notes"]
 
 
 def _load(p: Plan) -> openpyxl.Workbook:
@@ -91,6 +92,7 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     assert len(_table(wb["Sourcing"], "Role") if p.sourcing.hires else []) == len(p.sourcing.hires)
     warnings = _table(wb["Warnings"], "Code")
     assert [w[0] for w in warnings] == [w.code for w in p.warnings]
+    assert [n[0] for n in _table(wb["Notes"], "Code")] == [n.code for n in p.notes]
     if p.risk:  # the simulation's own figures, as numbers
         head = {r[0]: r[1] for r in _table(wb["Risk"], "Item")}
         assert head["Probability ready by deadline"] == pytest.approx(p.risk["p_ready_by_deadline"])

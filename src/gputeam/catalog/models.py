@@ -8,13 +8,15 @@ Nothing here imports the rest of gputeam but its shared error types. Every entry
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gputeam.errors import FieldConflicts
 
 Proficiency = int  # 0 none, 1 aware, 2 working, 3 proficient, 4 expert
+NonNegative = Annotated[float, Field(ge=0)]
+Share = Annotated[float, Field(ge=0, le=1)]
 PROFICIENCY_NAMES = ("none", "aware", "working", "proficient", "expert")
 
 
@@ -30,8 +32,8 @@ class Entry(BaseModel):
 class Range(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    low: float
-    high: float
+    low: float = Field(ge=0)
+    high: float = Field(ge=0)
 
     @model_validator(mode="after")
     def _ordered(self) -> Range:
@@ -76,22 +78,22 @@ class Course(Entry):
     name: str
     provider: str = "NVIDIA"
     hours: float | None = Field(ge=0)
-    price_usd: float | None = None
+    price_usd: float | None = Field(default=None, ge=0)
     grants: tuple[DomainGain, ...] = ()
 
 
 class Exam(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    questions_min: int | None = None
-    questions_max: int | None = None
-    minutes: int | None = None
-    price_usd: float | None = None
+    questions_min: int | None = Field(default=None, ge=0)
+    questions_max: int | None = Field(default=None, ge=0)
+    minutes: int | None = Field(default=None, ge=0)
+    price_usd: float | None = Field(default=None, ge=0)
     hands_on: bool = False
     remote_proctored: bool | None = None
     domain_weights: dict[str, float] = Field(default_factory=dict)
     pass_probability: float | None = Field(default=None, ge=0, le=1)
-    retake_wait_days: int | None = None
+    retake_wait_days: int | None = Field(default=None, ge=0)
 
 
 class Certification(Entry):
@@ -100,11 +102,11 @@ class Certification(Entry):
     vendor: str
     level: int | None = Field(default=None, ge=1, le=5, description="Competency level it marks.")
     exam: Exam = Field(default_factory=Exam)
-    validity_months: int | None = None
+    validity_months: int | None = Field(default=None, ge=1)
     prerequisites: tuple[str, ...] = ()
-    min_experience_months: int | None = None
+    min_experience_months: int | None = Field(default=None, ge=0)
     study_hours: float | None = Field(
-        default=None, description="Self-study besides courses before the exam."
+        default=None, ge=0, description="Self-study besides courses before the exam."
     )
     grants: tuple[DomainGain, ...] = ()
 
@@ -112,7 +114,7 @@ class Certification(Entry):
 class TrainingPath(Entry):
     id: str
     name: str
-    months: int
+    months: int = Field(ge=0)
     courses: tuple[str, ...]
     exam: str
 
@@ -160,10 +162,10 @@ class Strategy(Entry):
     name: str
     weeks: Range | None = None
     cost_per_participant_usd: Range | None = None
-    mentor_time_share: float | None = None
+    mentor_time_share: float | None = Field(default=None, ge=0, le=1)
     months: Range | None = None
     group_discount: Range | None = None
-    group_min: int | None = None
+    group_min: int | None = Field(default=None, ge=1)
     description: str = ""
 
 
@@ -174,42 +176,43 @@ class Transition(Entry):
 
 
 class Economics(Entry):
-    contractor_rate_usd_h: float
-    employee_rate_usd_h: float
+    contractor_rate_usd_h: float = Field(ge=0)
+    employee_rate_usd_h: float = Field(ge=0)
     retention_premium: Range
     efficiency_gain: Range
-    overhead_multiplier: float = Field(description="Salary to fully loaded cost.")
-    hours_per_fte_year: float
-    hiring_cost_share: float = Field(description="Recruiting cost as a share of salary.")
-    ramp_up_months: float
+    overhead_multiplier: float = Field(ge=1, description="Salary to fully loaded cost.")
+    hours_per_fte_year: float = Field(gt=0, le=8760)
+    hiring_cost_share: float = Field(ge=0, description="Recruiting cost as a share of salary.")
+    ramp_up_months: float = Field(ge=0)
     leave_and_training_share: float = Field(
-        description="Share of contracted hours lost to leave, sickness and training."
+        ge=0, lt=1, description="Share of contracted hours lost to leave, sickness and training."
     )
-    gpus_per_engineer_lean: float = Field(description="Lean staffing density (GPUs per person).")
+    gpus_per_engineer_lean: float = Field(gt=0, description="Lean staffing density (GPUs per person).")
     gpus_per_engineer_vendor_supported: float = Field(
-        description="Lean density when a vendor support contract covers escalations.")
-    oncall_hours_per_week: float = Field(description="Hours a 24/7 rotation must cover.")
-    shift_hours_per_week: float = Field(description="Contracted hours a week per engineer.")
-    course_cost_per_hour_usd: float = Field(description="List price of course time.")
+        gt=0, description="Lean density when a vendor support contract covers escalations.")
+    oncall_hours_per_week: float = Field(ge=0, le=168, description="Hours a 24/7 rotation must cover.")
+    shift_hours_per_week: float = Field(gt=0, le=168,
+                                        description="Contracted hours a week per engineer.")
+    course_cost_per_hour_usd: float = Field(ge=0, description="List price of course time.")
     practice_hours_per_step: float = Field(
-        description="Hands-on hours to raise a domain one proficiency step without a course.")
-    contractor_hours_avoided_per_gpu_year: float
-    efficiency_power_share: float = Field(description="Share of the power bill saved.")
-    kw_per_gpu: float
-    pue: float
-    usd_per_kwh: float
-    downtime_cost_per_gpu_year: float
-    deployment_speedup_value_per_gpu: float
-    attrition_by_level: dict[int, float]
-    template_scale_exponent: dict[str, float] = Field(
+        ge=0, description="Hands-on hours to raise a domain one proficiency step without a course.")
+    contractor_hours_avoided_per_gpu_year: float = Field(ge=0)
+    efficiency_power_share: float = Field(ge=0, le=1, description="Share of the power bill saved.")
+    kw_per_gpu: float = Field(gt=0)
+    pue: float = Field(ge=1)
+    usd_per_kwh: float = Field(ge=0)
+    downtime_cost_per_gpu_year: float = Field(ge=0)
+    deployment_speedup_value_per_gpu: float = Field(ge=0)
+    attrition_by_level: dict[int, Share]
+    template_scale_exponent: dict[str, NonNegative] = Field(
         default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent.")
 
 
 class RoiExample(Entry):
-    gpus: int
-    engineers: int
-    investment: dict[str, float]
-    returns: dict[str, float]
+    gpus: int = Field(ge=1)
+    engineers: int = Field(ge=1)
+    investment: dict[str, NonNegative]
+    returns: dict[str, NonNegative]
     stated_first_year: float
     stated_ongoing: float
 

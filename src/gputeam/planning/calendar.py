@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 
@@ -36,3 +37,35 @@ def month_of(start: date, d: date) -> int:
 
 def weeks(n: float) -> timedelta:
     return timedelta(days=round(7 * n))
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December")
+
+
+def month_spans(months: Iterable[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of plan months as (first, last): [1, 2, 3, 7] -> [(1, 3), (7, 7)]."""
+    runs: list[tuple[int, int]] = []
+    for m in sorted(set(months)):
+        if runs and m == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], m)
+        else:
+            runs.append((m, m))
+    return runs
+
+
+def month_list(months: Iterable[int]) -> str:
+    """Plan months in words, runs joined: 'month 5', 'months 1-3', 'months 1-3 and 16-18'."""
+    runs = month_spans(months)
+    if not runs:
+        return "no month"
+    parts = [str(a) if a == b else f"{a}-{b}" for a, b in runs]
+    word = "month" if len(runs) == 1 and runs[0][0] == runs[0][1] else "months"
+    text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{word} {text}"
+
+
+def month_with_date(start: date, month: int) -> str:
+    """'month 9 (from 1 September 2027)': a plan month with the calendar date it starts on."""
+    first = month_start(start, month)
+    return f"month {month} (from {first.day} {_MONTH_NAMES[first.month - 1]} {first.year})"

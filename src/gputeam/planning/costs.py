@@ -134,7 +134,7 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
 
 def template_costs(catalog: Catalog) -> tuple[TemplateCost, ...]:
     """Each template's roster priced at the salary bands, beside the article's total
-    (SEED_FACTS contradiction 1)."""
+    (the team-totals contradiction, article §3 and §5)."""
     out = []
     for t in catalog.templates.values():
         low = sum(s.count * catalog.levels[s.level_min].salary_usd.low for s in t.slots)

@@ -1,24 +1,29 @@
 """Plain-words explanations of the optimiser's decisions, and the Sourcing they make.
 
 Every decision gets a reason computed from the instance, never a template filled with
-guesses: a hire says why nobody on staff could take the slot (no one can reach the skill
-within the horizon, no one can be ready before the month it is needed, the people who could
-are needed elsewhere, or upskilling them costs more); an upskilling says what it costs
-against a hire for the same months; contractors say what they bridge and until when.
+guesses: a hire says why nobody on staff could take the slot (nobody can qualify within the
+horizon, and what the closest person still needs; nobody can be ready before the month it is
+needed, and what the earliest person still needs; the people who could are needed
+elsewhere; or upskilling them costs more); an upskilling says what it costs against a hire
+for the same months; contractors say what they bridge and how each run of months ends.
+Months read as words ('month 5', 'months 1-3 and 16-18'), part-covered slots as full-time
+equivalents, and people by name.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from datetime import date
 
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import PROFICIENCY_NAMES
+from gputeam.planning.calendar import month_list, month_spans
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser_model import Decisions, Instance, Option, evaluate, staff_by_month
 from gputeam.planning.result import Assignment, ContractorNeed, Hire, Sourcing, TargetSlot
 from gputeam.planning.roadmap import held_valid
-from gputeam.scenario import Scenario
+from gputeam.scenario import Person, Scenario
 
 
 def _money(x: float, currency: str) -> str:
@@ -29,18 +34,58 @@ def _plural(n: int | float, word: str) -> str:
     return word if n == 1 else (word[:-1] + "ies" if word.endswith("y") else word + "s")
 
 
-def missing_skill(scenario: Scenario, catalog: Catalog, slot: TargetSlot) -> str | None:
-    """The skill most of the staff lack for ``slot``, e.g. 'proficient InfiniBand / RDMA'."""
-    counts: Counter[tuple[str, int]] = Counter()
-    for p in scenario.people:
-        f = fit(p, slot, set(held_valid(p, catalog, scenario.start)))
-        for d, _ in f.missing_domains.items():
-            counts[(d, slot.domains.get(d, 0))] += 1
-    if not counts:
-        return None
-    (domain, prof), _ = counts.most_common(1)[0]
-    name = catalog.domains[domain].name if domain in catalog.domains else domain
-    return f"{PROFICIENCY_NAMES[prof] if 0 <= prof < len(PROFICIENCY_NAMES) else prof} {name}"
+def _proficiency(prof: int) -> str:
+    return PROFICIENCY_NAMES[prof] if 0 <= prof < len(PROFICIENCY_NAMES) else str(prof)
+
+
+def person_needs(person: Person, slot: TargetSlot, catalog: Catalog, on: date) -> list[str]:
+    """What ``person`` still lacks for ``slot``, in words: 'Level 4', 'proficient GPU
+    architecture', 'NCP-AII' (empty when they already fit)."""
+    f = fit(person, slot, set(held_valid(person, catalog, on)))
+    out = [f"Level {slot.level_min}"] if f.level_gap else []
+    for d in f.missing_domains:
+        name = catalog.domains[d].name if d in catalog.domains else d
+        out.append(f"{_proficiency(slot.domains.get(d, 0))} {name}")
+    for c in f.missing_certifications:
+        out.append(catalog.certifications[c].name if c in catalog.certifications else c)
+    return out
+
+
+def _needs_text(needs: list[str]) -> str:
+    if len(needs) <= 3:
+        return _and(needs)
+    return ", ".join(needs[:3]) + f" and {len(needs) - 3} more"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def versus_greedy(cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float,
+                  currency: str) -> str:
+    """How the plan's cost compares with the greedy rule's, in words (never a negative 'less')."""
+    if greedy_cost is None or greedy_cost <= 0:
+        return ""
+    diff = greedy_cost - cost
+    if abs(diff) < 0.5:
+        return ", the same cost as the greedy rule"
+    share = abs(diff) / greedy_cost
+    if diff > 0:
+        return f", {_money(diff, currency)} ({share:.1%}) less than the greedy rule"
+    text = f", {_money(-diff, currency)} ({share:.1%}) more than the greedy rule"
+    if greedy_open > plan_open:
+        text += (f": the greedy rule leaves {greedy_open:g} slot-month(s) uncovered, this plan "
+                 f"{plan_open:g}")
+    return text
+
+
+def open_slots(fte: float, demand: int, role: str) -> str:
+    """'2 of 3 Operations Engineer slots', or for a part-covered month '1.5 full-time
+    equivalents of the 3 Operations Engineer slots'."""
+    slots = "slot" if demand == 1 else "slots"
+    if float(fte).is_integer():
+        return f"{fte:g} of {demand} {role} {slots}"
+    return f"{fte:g} full-time equivalents of the {demand} {role} {slots}"
 
 
 def first_need(inst: Instance, role: str, level: int = 0) -> int | None:
@@ -80,16 +125,20 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                                       ready_month=o.ready, reason=why))
 
     hires = []
-    skills: dict[str, str | None] = {}
+    people = {p.id: p for p in scenario.people}
+
+    def needs_of(pid: str, role_id: str) -> list[str]:
+        if pid not in people or role_id not in slots:
+            return []
+        return person_needs(people[pid], slots[role_id], catalog, scenario.start)
+
     for role_id, level, req, count in sorted(d.hires, key=lambda h: (h[2], -h[1], h[0])):
         arrival = req + inst.lead
         role = inst.role_names.get(role_id, role_id)
         need = max(arrival, first_need(inst, role_id, level) or arrival)
         head = (f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
                 f"(arriving in month {arrival})")
-        if role_id not in skills:
-            skills[role_id] = missing_skill(scenario, catalog, slots[role_id]) if role_id in slots else None
-        why = _hire_reason(inst, skills[role_id], role_id, need, chosen, options_by_role)
+        why = _hire_reason(inst, role_id, need, chosen, options_by_role, needs_of)
         hires.append(Hire(role=role_id, level=level, count=count, requisition_month=req,
                           arrival_month=arrival, reason=f"{head}: {why}"))
 
@@ -101,15 +150,18 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
         staffed = sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
         contractors.append(ContractorNeed(
             month=m, role=role_id, level=min(inst.levels(role_id), default=1), hours=fte * hours,
-            reason=f"{fte:g} of {inst.demand_at(role_id, m)} {inst.role_names.get(role_id, role_id)} "
-                   f"slot(s) not yet staffed ({staffed} staff ready)"))
+            reason=open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
+            + f" not yet staffed ({staffed} staff ready)"))
 
     uncovered = []
     for (role_id, m), fte in sorted(d.uncovered.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        what = f"month {m}: {fte:g} {inst.role_names.get(role_id, role_id)} slot(s) open"
+        what = (f"month {m}: "
+                + open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
+                + " open")
         if m < inst.deadline:
+            cap = inst.contractor_cap[m - 1]
             what += (" before the deadline: nobody can be ready, no hire can arrive yet and contractors "
-                     f"are {'capped' if inst.contractor_cap[m - 1] else 'not allowed'}")
+                     + (f"are capped at {cap:g} FTE that month" if cap else "are not allowed"))
         else:
             what += " after the deadline: the constraints conflict (see the explanation)"
         uncovered.append(what)
@@ -118,15 +170,18 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
     explanation += [a.reason for a in assignments]
     explanation += [h.reason for h in hires]
     for role_id, months in by_role.items():
-        first, last = months[0][0], months[-1][0]
         total = sum(f for _, f in months)
-        ready = next((m for m in range(1, inst.horizon + 1)
-                      if sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
-                      >= inst.demand_at(role_id, m) > 0), None)
-        until = f" until staff cover it in month {ready}" if ready else " (no staff planned)"
+        runs: list[tuple[list[int], str]] = []  # spans that end the same way, together
+        for a, b in month_spans(m for m, _ in months):
+            until = _bridged_until(inst, staff, role_id, b)
+            if runs and runs[-1][1] == until:
+                runs[-1][0].extend(range(a, b + 1))
+            else:
+                runs.append((list(range(a, b + 1)), until))
+        spans = [f"in {month_list(ms)}{until}" for ms, until in runs]
         name = inst.role_names.get(role_id, role_id)
-        explanation.append(f"contractors bridge {total:g} FTE-months of {name} "
-                           f"in months {first}-{last} ({total * hours:,.0f} h){until}")
+        explanation.append(f"contractors bridge {total:g} {_plural(total, 'FTE-month')} "
+                           f"({total * hours:,.0f} h) of {name} " + ", and ".join(spans))
     explanation += uncovered
     takers: Counter[str] = Counter(c for o in d.options for c in o.courses)
     groups = {c: n for c, n in takers.items() if inst.group_min and n >= inst.group_min}
@@ -138,10 +193,13 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
     unassigned = tuple(p for p in inst.people if p not in chosen)
     with_options = {o.person for o in inst.options}
     for pid in unassigned:
-        reachable = pid in with_options
-        explanation.append(f"{inst.names.get(pid, pid)} keeps their current duties: "
-                           + ("the target does not need them in a role they can reach"
-                              if reachable else "no target role is reachable within the horizon"))
+        if pid in with_options:
+            why = "the target does not need them in a role they can reach"
+        elif pid in people and people[pid].weekly_study_hours <= 0:
+            why = "with no weekly study hours they cannot train for a target role"
+        else:
+            why = "no target role is reachable within the horizon"
+        explanation.append(f"{inst.names.get(pid, pid)} keeps their current duties: {why}")
 
     coverage = []
     for m in range(1, inst.horizon + 1):
@@ -163,21 +221,46 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                     details=details)
 
 
-def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,
-                 chosen: Mapping[str, Option], options_by_role: Mapping[str, list[Option]]) -> str:
+def _bridged_until(inst: Instance, staff: Mapping[tuple[str, int], list[int]], role_id: str,
+                   last: int) -> str:
+    """Why contractors stop after ``last``: staff cover the role, it is no longer needed, or
+    the horizon ends."""
+    def staffed(m: int) -> int:
+        return sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
+
+    after = range(last + 1, inst.horizon + 1)
+    ready = next((m for m in after if staffed(m) >= inst.demand_at(role_id, m) > 0), None)
+    unneeded = next((m for m in after if inst.demand_at(role_id, m) == 0), None)
+    if ready is not None and (unneeded is None or ready < unneeded):
+        return f" until staff cover it in month {ready}"
+    if unneeded is not None:
+        return f" until the role is no longer needed in month {unneeded}"
+    if last == inst.horizon:
+        return " to the end of the horizon"
+    return " (no staff planned)"
+
+
+def _hire_reason(inst: Instance, role_id: str, need: int,
+                 chosen: Mapping[str, Option], options_by_role: Mapping[str, list[Option]],
+                 needs_of: Callable[[str, str], list[str]]) -> str:
     opts = options_by_role.get(role_id, [])
     deadline = inst.deadline
     if not inst.people:
         return "there is nobody on staff to upskill"
     if not opts:
-        what = f"reach {skill}" if skill else "qualify for the role"
-        return f"nobody on staff can {what} within the {inst.horizon}-month horizon"
+        closest = [(len(n), pid, n) for pid in inst.people if (n := needs_of(pid, role_id))]
+        text = f"nobody on staff can qualify for the role within the {inst.horizon}-month horizon"
+        if closest:
+            _, pid, needs = min(closest)
+            text += f" (closest: {inst.names.get(pid, pid)}, who needs {_needs_text(needs)})"
+        return text
     best = min(opts, key=lambda o: (o.ready, o.flat_cost))
     name = inst.names.get(best.person, best.person)
     if best.ready > need:
-        what = f"reach {skill}" if skill else "be ready"
         when = f"the deadline in month {deadline}" if need == deadline else f"month {need}, when it is needed"
-        return f"nobody on staff can {what} before {when} (earliest: {name}, month {best.ready})"
+        needs = needs_of(best.person, role_id)
+        lacks = f", who needs {_needs_text(needs)}" if needs else ""
+        return f"nobody on staff can be ready before {when} (earliest: {name}, month {best.ready}{lacks})"
     in_time = [o for o in opts if o.ready <= need]
     same = {o.person for o in in_time if o.person in chosen and chosen[o.person].role == role_id}
     other = {o.person for o in in_time if o.person in chosen and chosen[o.person].role != role_id}

@@ -15,8 +15,10 @@ The statement in plain words is built from those results only, never guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
+from gputeam.planning.calendar import month_start, month_with_date
 from gputeam.planning.optimiser import Solution, solve
 from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
 
@@ -46,8 +48,11 @@ def present_families(inst: Instance) -> list[str]:
     return out
 
 
-def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
-    """Which constraint families conflict, found by relaxing them (never guessed)."""
+def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None) -> Diagnosis:
+    """Which constraint families conflict, found by relaxing them (never guessed).
+
+    ``start`` (the plan's first day), if given, lets the statement name the calendar date
+    of the earliest deadline that works, besides its month number."""
     elastic = solve(inst, elastic=True, time_limit=time_limit, gap=1e-2)  # for display: 1% will do
     families = present_families(inst)
     fixes: dict[str, Any] = {}
@@ -67,6 +72,8 @@ def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
             lo = mid + 1
     if found is not None:
         fixes["deadline"] = found
+        if start is not None:
+            fixes["deadline_date"] = month_start(start, found).isoformat()
     if "budget" in fixes:
         free = solve(inst, drop=["budget"], time_limit=time_limit)
         if free.decisions is not None:
@@ -83,10 +90,11 @@ def diagnose(inst: Instance, time_limit: float = 5.0) -> Diagnosis:
                                 (f in fixes or f in in_pairs or f in elastic.slack)]
     if len(conflicts) == 1:
         conflicts += [f for f in families if f != "deadline"]
-    return Diagnosis(conflicts, fixes, _statement(inst, conflicts, fixes, elastic), elastic)
+    return Diagnosis(conflicts, fixes, _statement(inst, conflicts, fixes, elastic, start), elastic)
 
 
-def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution) -> str:
+def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution,
+               start: date | None = None) -> str:
     short_roles = sorted({r for r, _ in el.short}) or inst.roles
     first_short = min((m for _, m in el.short), default=inst.deadline)
     facts = []
@@ -122,7 +130,9 @@ def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: 
             f"{inst.deadline} conflicts with: " + "; ".join(facts or ["the other constraints"]) + ".")
     options = []
     if "deadline" in fixes:
-        options.append(f"a deadline of month {fixes['deadline']} or later")
+        month = int(fixes["deadline"])
+        when = month_with_date(start, month) if start is not None else f"month {month}"
+        options.append(f"a deadline of {when} or later")
     if "lead" in fixes:
         options.append("a shorter hiring lead time")
     if "contractors" in fixes:

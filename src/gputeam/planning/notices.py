@@ -1,13 +1,22 @@
-"""Plan warnings: the article's contradictions where they matter to this plan, and
-problems with the plan itself (late hires, uncovered slots, unknown prices)."""
+"""What a plan says besides its figures, in two kinds.
+
+* **Warnings** are about the user's plan and ask for action: late hires, uncovered slots,
+  unknown prices, a budget overrun, people with no study time, and the one contradiction in
+  the article that changes this plan's size (staffing density: template or lean).
+* **Notes** are background about the article's own figures: where they disagree with each
+  other (team totals, the power saving, what "465% ongoing" measures, titles). They go to
+  their own section and do not crowd the terminal summary.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
-from gputeam.planning.result import Costs, Roadmap, Sourcing, Target, Warning
+from gputeam.planning.calendar import month_list
+from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
 from gputeam.scenario import Scenario
 
@@ -31,9 +40,11 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
         yield Warning(code="hires-after-deadline",
                       message=f"{sum(h.count for h in late)} hire(s) arrive after the deadline "
                       f"(month {deadline}); contractors bridge until then")
-    if sourcing.uncovered:
-        yield Warning(code="uncovered", message=f"{len(sourcing.uncovered)} slot-month(s) "
-                      "stay uncovered; first: " + sourcing.uncovered[0])
+    if sourcing.uncovered:  # each line starts 'month N:' (the sourcing explains them)
+        months = [int(m.group(1)) for u in sourcing.uncovered if (m := re.match(r"month (\d+):", u))]
+        where = f" in {month_list(months)}" if months else ""
+        yield Warning(code="uncovered", message=f"{len(sourcing.uncovered)} slot-month(s) stay "
+                      f"uncovered{where}; the sourcing decisions say why")
     if deadline <= len(sourcing.coverage_by_month) and sourcing.coverage_by_month[deadline - 1] < 1:
         yield Warning(code="not-ready-by-deadline",
                       message=f"staff cover {sourcing.coverage_by_month[deadline - 1]:.0%} of the "
@@ -45,8 +56,11 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
                       + ", ".join(unknown))
     idle = [p.name for p in scenario.people if p.weekly_study_hours <= 0]
     if idle:
-        yield Warning(code="no-study-time", message="no weekly study hours, so no roadmap: "
-                      + ", ".join(idle))
+        who = idle[0] if len(idle) == 1 else ", ".join(idle[:-1]) + " and " + idle[-1]
+        yield Warning(code="no-study-time",
+                      message=f"{who} {'has' if len(idle) == 1 else 'have'} no weekly study "
+                      "hours: no training can be planned for them, so they can take only a "
+                      "role they already fit; set weekly_study_hours to plan their training")
     if c.budget is not None and costs.horizon > c.budget:
         yield Warning(code="over-budget", message=f"the plan costs {costs.horizon:,.0f} over the "
                       f"horizon, above the budget of {c.budget:,.0f}")
@@ -61,7 +75,7 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
                       message=f"currency is {scenario.currency} but no usd_rate is given: the "
                       "catalog's US-dollar figures (salary bands, prices, contractor rate) are "
                       f"shown unconverted as {scenario.currency}; set usd_rate to convert them")
-    # The article's own contradictions, where they touch this plan.
+    # The one contradiction of the article that changes this plan: how densely to staff.
     peak = max(scenario.fleet.peak_gpus, 1)
     other = "lean" if scenario.mode == "template" else "template"
     alt = size_for(scenario.model_copy(update={"mode": other}), catalog, peak, 1).headcount
@@ -71,15 +85,16 @@ def _warnings(scenario: Scenario, catalog: Catalog, target: Target, sourcing: So
         yield Warning(code=d.id, source=d.source,
                       message=f"{d.title}: at {peak:,} GPUs this {scenario.mode} plan needs "
                       f"{here} people; {other} mode would need {alt}. {d.detail}")
-    if scenario.mode == "template":
-        d = con["team-totals"]
-        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    d = con["power-saving"]
-    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    d = con["roi-measures"]
-    yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
-    if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
-        d = con["titles"]
-        yield Warning(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
     if math.isclose(costs.horizon, 0.0):
         yield Warning(code="no-cost", message="the plan has no cost: is the fleet empty?")
+
+
+def plan_notes(scenario: Scenario, catalog: Catalog) -> tuple[Note, ...]:
+    """The article's contradictions that bear on this plan's figures, as background."""
+    con = catalog.contradictions
+    ids = ["team-totals"] if scenario.mode == "template" else []
+    ids += ["power-saving", "roi-measures"]
+    if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
+        ids.append("titles")
+    return tuple(Note(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+                 for d in (con[i] for i in ids if i in con))

@@ -444,7 +444,7 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
              cands: Mapping[tuple[str, str], Roadmap], greedy: Sourcing | None = None, *,
              gap: float = 1e-4, time_limit: float = 30.0) -> Sourcing:
     """The optimal Sourcing for ``scenario`` (``greedy``: the rule's, priced for comparison)."""
-    from gputeam.planning.explain import build_sourcing, greedy_evaluation
+    from gputeam.planning.explain import build_sourcing, greedy_evaluation, versus_greedy
     from gputeam.planning.optimiser_model import build_instance, evaluate
     from gputeam.planning.sourcing import peak_slots
 
@@ -455,7 +455,8 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
              if scenario.constraints.discount_rate else "undiscounted")
     details: dict[str, Any] = {"cost_basis": f"horizon total incl. current salaries, {basis}",
                                "options": len(inst.options), "solver": "HiGHS"}
-    greedy_cost = None
+    greedy_cost: float | None = None
+    greedy_open = 0.0
     if greedy is not None:
         greedy_cost, greedy_open = greedy_evaluation(inst, greedy)
         details["greedy_open_slot_months"] = round(greedy_open, 2)
@@ -468,9 +469,7 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
                 f"{cur} {cost:,.0f} over {inst.horizon} months")
         if sol.status == "time_limit":
             line = line.replace("optimal plan", "best plan found within the time limit")
-        if greedy_cost is not None and greedy_cost > 0:
-            line += (f", {cur} {greedy_cost - cost:,.0f} ({(greedy_cost - cost) / greedy_cost:.1%}) "
-                     f"less than the greedy rule")
+        line += versus_greedy(cost, greedy_cost, greedy_open, sum(d.uncovered.values()), cur)
         return build_sourcing(inst, d, scenario, catalog, slots, status=sol.status, total_cost=cost,
                               greedy_cost=greedy_cost, mip_gap=sol.gap, seconds=sol.seconds,
                               details=details, preface=(line,))
@@ -484,7 +483,7 @@ def optimise(scenario: Scenario, catalog: Catalog, target: Target,
             "details": details})
     from gputeam.planning.infeasibility import diagnose
 
-    diag = diagnose(inst)
+    diag = diagnose(inst, start=scenario.start)
     el = diag.elastic
     details["conflict"] = {"constraints": diag.conflicts, "fixes": diag.fixes,
                            "violations": {k: round(v, 4) for k, v in el.slack.items()}}

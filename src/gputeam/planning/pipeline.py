@@ -9,7 +9,7 @@ from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
-from gputeam.planning.notices import plan_warnings
+from gputeam.planning.notices import plan_notes, plan_warnings
 from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap
@@ -76,4 +76,5 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     tell("risk")
     return Plan(catalog_version=catalog.version, generated_for=today,
                 scenario=scenario.model_dump(mode="json"), target=target, gaps=gaps,
-                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings)
+                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings,
+                notes=plan_notes(scenario, catalog))

@@ -197,6 +197,17 @@ class Roi(Result):
 
 
 class Warning(Result):
+    """Something about the user's plan to act on (a late hire, an open slot, a price unknown)."""
+
+    code: str
+    message: str
+    source: str | None = None
+
+
+class Note(Result):
+    """Background about the article's own figures (where they disagree, what a figure
+    measures): nothing in the plan to fix."""
+
     code: str
     message: str
     source: str | None = None
@@ -213,7 +224,9 @@ class Plan(Result):
     costs: Costs
     roi: Roi
     risk: dict[str, Any] | None = None
-    warnings: tuple[Warning, ...]
+    warnings: tuple[Warning, ...] = Field(description="About this plan: act on these.")
+    notes: tuple[Note, ...] = Field(
+        default=(), description="About the article's own figures: background, not faults.")
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

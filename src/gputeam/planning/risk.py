@@ -430,7 +430,7 @@ def sensitivity(scenario: Scenario, catalog: Catalog, roi: Roi, top: int = 6) ->
 
     Each return or investment line is linear in its assumption, so ROI is recomputed from
     the plan's lines. Ranges: published ones where the catalog has them (bootcamp price
-    $15-25k, PUE 1.3-1.5 and $0.10-0.15/kWh from SEED_FACTS contradiction 3, vendor pass
+    $15-25k, PUE 1.3-1.5 and $0.10-0.15/kWh from the power-saving contradiction, vendor pass
     rates +-0.15); otherwise +-25% around the value used (a gputeam assumption).
     """
     e = catalog.economics

@@ -6,7 +6,7 @@ Returns per year, computed from the scenario's inputs:
 * contractor avoidance: ``contractor_hours_avoided_per_gpu_year`` x GPUs x (contractor rate
   - employee rate) ($200,000 for 100 GPUs at $300 vs $70 an hour, §9);
 * efficiency: GPUs x kW per GPU x PUE x 8,760 h x $/kWh x ``efficiency_power_share`` (the
-  article's 15% of power; computed from physical inputs, see SEED_FACTS contradiction 3);
+  article's 15% of power; computed from physical inputs, see the power-saving contradiction);
 * faster deployment: ``deployment_speedup_value_per_gpu`` x GPUs deployed in the first
   year ($300,000 for 100 GPUs, §9).
 
@@ -17,6 +17,7 @@ payback = investment / monthly returns.
 from __future__ import annotations
 
 from gputeam.catalog import Catalog
+from gputeam.planning.power import power_bill_per_gpu_year, saving_per_gpu_year
 from gputeam.planning.result import Costs, Roi
 from gputeam.scenario import Scenario
 
@@ -67,20 +68,28 @@ def compute_roi(scenario: Scenario, catalog: Catalog, costs: Costs) -> Roi:
     pue = f.pue or e.pue
     price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
     rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
-    power_bill = gpus * kw * pue * HOURS_PER_YEAR * price
+    power_bill = gpus * power_bill_per_gpu_year(scenario, catalog)
     returns = {
         "downtime avoided": gpus * e.downtime_cost_per_gpu_year,
         "contractor avoidance": gpus * e.contractor_hours_avoided_per_gpu_year
         * (rate - e.employee_rate_usd_h),
-        "efficiency (power)": power_bill * e.efficiency_power_share,
+        "efficiency (power)": gpus * saving_per_gpu_year(scenario, catalog),
         "faster deployment": gpus * e.deployment_speedup_value_per_gpu,
     }
     article_eff = catalog.roi_example.returns.get("efficiency (15% power)", 0.0) / \
         catalog.roi_example.gpus * gpus
-    notes = (
+    power_note = (
         f"Power bill computed from inputs: {gpus:,} GPUs x {kw:g} kW x PUE {pue:g} x 8,760 h x "
         f"${price:g}/kWh = ${power_bill:,.0f}/year; the article's figure would imply a "
-        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (SEED_FACTS contradiction 3).",
+        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (article §9; see the "
+        "power-saving note).")
+    if f.power_saving == "article":
+        power_note = (f"Power saving taken from the article (fleet.power_saving: article): "
+                      f"${article_eff:,.0f}/year for {gpus:,} GPUs (§9); physical inputs would "
+                      f"give {e.efficiency_power_share:.0%} of a ${power_bill:,.0f} power bill, "
+                      f"${power_bill * e.efficiency_power_share:,.0f} (see the power-saving note).")
+    notes = (
+        power_note,
         "net_roi is (returns - investment) / investment; benefit_cost_ratio is returns / "
         "investment (the article's '465% ongoing' is the latter).",
     )

@@ -1,6 +1,6 @@
 """Sizing: the target team by month (role x level x count), each count with its rule.
 
-Two modes (SEED_FACTS contradiction 4):
+Two modes (the staffing-density contradiction, article §5 and §7):
 
 * ``template``: the article's team templates (§5) inside their GPU ranges; beyond 1,000
   GPUs each role of the large template grows as ``count x (GPUs / 1000) ^ exponent``

@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
+from gputeam.planning.calendar import month_list
+from gputeam.planning.explain import open_slots
 from gputeam.planning.gaps import fit
 from gputeam.planning.result import (
     Assignment,
@@ -170,15 +172,14 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
     hires = _merge_hires(hires)
     contractors, coverage, uncovered = _bridge(scenario, catalog, target, assignments, hires)
     for a in assignments:
-        explanation.append(f"upskill {people[a.person].name} to {a.role} (ready month "
-                           f"{a.ready_month})")
+        explanation.append(f"upskill {people[a.person].name} to {catalog.roles[a.role].name} "
+                           f"(ready month {a.ready_month})")
     for h in hires:
-        explanation.append(f"hire {h.count} x Level-{h.level} {h.role}: requisition month "
-                           f"{h.requisition_month}, arrives month {h.arrival_month}")
+        explanation.append(f"hire {h.count} x Level-{h.level} {catalog.roles[h.role].name}: "
+                           f"requisition month {h.requisition_month}, arrives month {h.arrival_month}")
     if contractors:
-        months = sorted({n.month for n in contractors})
         explanation.append(f"contractors bridge {sum(n.hours for n in contractors):,.0f} h in "
-                           f"months {months[0]}-{months[-1]}")
+                           + month_list(n.month for n in contractors))
     return Sourcing(method="rule", assignments=tuple(assignments), hires=tuple(hires),
                     contractors=tuple(contractors),
                     unassigned=tuple(p for p in free if p not in taken), uncovered=tuple(uncovered),
@@ -248,16 +249,18 @@ def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
             covered += have
             short = slot.count - have
             take = min(short, cap - used)
+            role_name = catalog.roles[slot.role].name if slot.role in catalog.roles else slot.role
             if take > 0:
                 used += take
                 needs.append(ContractorNeed(
                     month=tm.month, role=slot.role, level=slot.level_min,
                     hours=take * hours_month,
-                    reason=f"{take} of {slot.count} {slot.role} slot(s) not yet staffed"))
+                    reason=open_slots(take, slot.count, role_name) + " not yet staffed"))
             if short - max(take, 0) > 0:
-                uncovered.append(f"month {tm.month}: {short - max(take, 0)} {slot.role} slot(s) "
-                                 "uncovered (contractor share cap reached)" if c.available else
-                                 f"month {tm.month}: {short} {slot.role} slot(s) uncovered "
-                                 "(no contractors allowed)")
+                uncovered.append(f"month {tm.month}: "
+                                 + open_slots(short - max(take, 0), slot.count, role_name)
+                                 + " uncovered (contractor share cap reached)" if c.available else
+                                 f"month {tm.month}: " + open_slots(short, slot.count, role_name)
+                                 + " uncovered (no contractors allowed)")
         coverage.append(covered / total if total else 1.0)
     return needs, coverage, uncovered

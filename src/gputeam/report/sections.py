@@ -1,7 +1,7 @@
 """The section tables every document format shares.
 
 ``sections(plan)`` builds the plan's sections (Summary, Target, Gaps, Sourcing, Roadmaps,
-Costs, ROI, Warnings and, when the plan carries a simulation, Risk) once, as typed tables:
+Costs, ROI, Warnings, Notes and, when the plan carries a simulation, Risk) once, as typed tables:
 raw values plus a *kind* per column (money, pct, date ...). The Markdown, HTML and XLSX
 renderers format those same tables their own way, so the three always agree.
 """
@@ -100,6 +100,7 @@ def _summary(plan: Plan) -> Section:
         ("Benefit-cost ratio", Cell(plan.roi.benefit_cost_ratio, "ratio")),
         ("Payback (months)", Cell(plan.roi.payback_months, "float")),
         ("Warnings", Cell(len(plan.warnings), "int")),
+        ("Notes on the article's figures", Cell(len(plan.notes), "int")),
     ]
     risk = plan.risk or {}
     if "p_ready_by_deadline" in risk:
@@ -497,6 +498,19 @@ def _warnings(plan: Plan) -> Section:
     )
 
 
+def _notes(plan: Plan) -> Section:
+    rows = tuple((n.code, n.message, n.source or "") for n in plan.notes)
+    return Section(
+        "notes",
+        "Notes on the article's figures",
+        (
+            Table(
+                "notes", (Column("Code"), Column("Note"), Column("Source")), rows, empty="No notes."
+            ),
+        ),
+    )
+
+
 def sections(plan: Plan) -> list[Section]:
     """The plan's sections as typed tables, in report order."""
     out = [
@@ -508,6 +522,7 @@ def sections(plan: Plan) -> list[Section]:
         _costs(plan),
         _roi(plan),
         _warnings(plan),
+        _notes(plan),
     ]
     if plan.risk:
         out.append(risk_section(plan, plain_data(plan.risk)))

@@ -6,8 +6,24 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from gputeam.planning.result import Plan
+from gputeam.report.sections import people_names
+
+#: Longest text shown for a name (organisation, person) and for a sentence in the terminal;
+#: files (JSON, HTML, Markdown, XLSX ...) keep the text whole.
+NAME_LIMIT = 120
+SENTENCE_LIMIT = 1000
+
+
+def shown(text: object, limit: int = SENTENCE_LIMIT) -> Text:
+    """``text`` for the terminal: clipped to ``limit`` characters (absurd input stays fast
+    and readable) and never read as rich markup."""
+    value = str(text)
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return Text(value)
 
 
 def money(x: float, currency: str = "USD") -> str:
@@ -20,14 +36,16 @@ def print_plan(plan: Plan, console: Console) -> None:
     cur = plan.costs.currency
     deadline = (sc["constraints"].get("deadline_month") or sc["horizon_months"])
     tm = plan.target.at(deadline)
-    console.print(f"[bold]{sc['organisation']}[/] - {plan.target.mode} plan, "
-                  f"{sc['horizon_months']} months from {sc['start']}, deadline month {deadline}, "
-                  f"catalog {plan.catalog_version}")
+    head = Text.assemble((shown(sc["organisation"], NAME_LIMIT).plain, "bold"),
+                         f" - {plan.target.mode} plan, {sc['horizon_months']} months from "
+                         f"{sc['start']}, deadline month {deadline}, catalog {plan.catalog_version}")
+    console.print(head)
     t = Table(title=f"Target team at month {deadline} ({tm.gpus:,} GPUs, basis {tm.basis})")
     for col in ("role", "levels", "count", "rule"):
         t.add_column(col, overflow="fold")
     for s in tm.slots:
-        t.add_row(s.role, f"{s.level_min}-{s.level_max}", str(s.count), s.rule)
+        t.add_row(shown(s.role, NAME_LIMIT), f"{s.level_min}-{s.level_max}", str(s.count),
+                  shown(s.rule))
     console.print(t)
 
     _sourcing(plan, console, cur)
@@ -37,8 +55,9 @@ def print_plan(plan: Plan, console: Console) -> None:
         t.add_column(col, overflow="fold")
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
-        t.add_row(r.name, r.role or "-", f"month {r.ready_month}" if r.ready_month else "-",
-                  str(len(r.items)), exams or "-")
+        t.add_row(shown(r.name, NAME_LIMIT), shown(r.role or "-", NAME_LIMIT),
+                  f"month {r.ready_month}" if r.ready_month else "-", str(len(r.items)),
+                  shown(exams or "-"))
     console.print(t)
 
     t = Table(title=f"Costs ({cur})")
@@ -62,7 +81,12 @@ def print_plan(plan: Plan, console: Console) -> None:
     if plan.warnings:
         console.print("[bold yellow]Warnings[/]")
         for w in plan.warnings:
-            console.print(f"  - [{w.code}] {w.message}", markup=False, highlight=False)
+            console.print(Text(f"  - [{w.code}] ") + shown(w.message), highlight=False)
+    if plan.notes:  # background on the article's figures: in the reports, not here
+        n = len(plan.notes)
+        console.print(f"{n} {'note' if n == 1 else 'notes'} on the article's figures "
+                      f"({', '.join(x.code for x in plan.notes)}): in the report's Notes section "
+                      "(--format html, md, xlsx or json)", markup=False, highlight=False)
 
 
 def _sourcing(plan: Plan, console: Console, cur: str) -> None:
@@ -77,24 +101,27 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     if src.solve_seconds is not None:
         title += f", {src.solve_seconds:.2f} s"
     title += ")"
+    lines = list(src.explanation)
     if src.status == "infeasible":
         console.print("[bold red]The constraints cannot all hold:[/]")
-        for line in src.explanation[:1]:
-            console.print(f"  {line}", markup=False, highlight=False)
+        for line in lines[:1]:  # the statement: shown here, not again in the table
+            console.print(Text("  ") + shown(line), highlight=False)
+        lines = lines[1:]
     t = Table(title=title)
     t.add_column("decision", overflow="fold")
-    lines = list(src.explanation)
-    if not lines:  # a method without explanations: list the decisions themselves
-        lines = [f"upskill {a.person} -> {a.role} (L{a.level}), ready month {a.ready_month}: "
-                 f"{a.reason}" for a in src.assignments]
+    names = people_names(plan)
+    if not src.explanation:  # a method without explanations: list the decisions themselves
+        lines = [f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
+                 f"{a.ready_month}: {a.reason}" for a in src.assignments]
         lines += [f"hire {h.count} x L{h.level} {h.role}: requisition month "
                   f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}" for h in src.hires]
+    # the people left out and the open slots, unless the explanation already says so
+    said = "\n".join(src.explanation)
+    lines += [f"{names.get(p, p)}: no target role" for p in src.unassigned
+              if f"{names.get(p, p)} keeps" not in said]
+    lines += [f"uncovered: {u}" for u in src.uncovered[:5] if u not in said]
     for line in lines:
-        t.add_row(line)
-    for p in src.unassigned:
-        t.add_row(f"{p}: no target role")
-    for u in src.uncovered[:5]:
-        t.add_row(f"uncovered: {u}")
+        t.add_row(shown(line))
     console.print(t)
 
 
@@ -110,8 +137,8 @@ def _risk(risk: dict[str, Any], console: Console, cur: str) -> None:
     console.print(text)
     weak = [b for b in risk.get("bus_factors", []) if b.get("p_zero", 0) > 0.05]
     for b in weak[:5]:
-        console.print(f"  key-person risk: {b['domain']} held by {b['holders_now']} now, "
-                      f"P(none) {b['p_zero']:.0%}")
+        console.print(shown(f"  key-person risk: {b['domain']} held by {b['holders_now']} now, "
+                            f"P(none) {b['p_zero']:.0%}"), highlight=False)
 
 
 def print_roi(roi: Any, console: Console) -> None:

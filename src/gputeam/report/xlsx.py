@@ -1,6 +1,6 @@
 """XLSX workbook: one sheet per section, real numbers with number formats.
 
-Sheets, in order: Summary, Target, Gaps, Sourcing, Roadmaps, Costs, ROI, Warnings and,
+Sheets, in order: Summary, Target, Gaps, Sourcing, Roadmaps, Costs, ROI, Warnings, Notes and,
 when the plan carries a simulation, Risk. A section's tables are stacked on its sheet,
 each under its title, then the section's notes; the rows down to the first table's header
 are frozen. Money, percentages and
@@ -33,6 +33,7 @@ SHEETS = {
     "costs": "Costs",
     "roi": "ROI",
     "warnings": "Warnings",
+    "notes": "Notes",
     "risk": "Risk",
 }
 """Section id to sheet name."""

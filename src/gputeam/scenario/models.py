@@ -21,6 +21,7 @@ Orchestration = Literal["slurm", "kubernetes", "both", "none"]
 Deployment = Literal["on-prem", "cloud", "hybrid"]
 StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
 Mode = Literal["template", "lean"]
+PowerSaving = Literal["physical", "article"]
 
 
 class Model(BaseModel):
@@ -52,6 +53,11 @@ class Fleet(Model):
     pue: float | None = Field(default=None, ge=1, le=5, description="Power usage effectiveness.")
     usd_per_kwh: float | None = Field(default=None, ge=0, le=10,
                                       description="Electricity price per kWh.")
+    power_saving: PowerSaving = Field(
+        default="physical",
+        description="Basis of the ROI's power saving: physical (kW per GPU x PUE x hours x "
+        "price x the saved share) or article (the article's $75,000 per 100 GPUs, §9, which "
+        "implies an unusually high power bill).")
 
     @field_validator("gpus")
     @classmethod
