@@ -1,41 +1,63 @@
-"""ROI: what the training investment returns (article §9).
+"""ROI: what the plan's in-house path returns against the alternative (article §9).
 
-Returns per year, computed from the scenario's inputs:
+The plan is compared, month by month, with what the organisation would otherwise do
+(``scenario.roi.counterfactual``): ``outsourced`` (the slots staff cover run by contractors
+at the contractor rate) or ``hire-only`` (the same target filled by hires, bridged by
+contractors until they arrive, nobody upskilled: the greedy rule with no current staff).
+``g1`` is the first month with GPUs in service.
 
-* downtime avoided: ``downtime_cost_per_gpu_year`` x GPUs ($100,000 for 100 GPUs, §9);
-* contractor avoidance: ``contractor_hours_avoided_per_gpu_year`` x GPUs x (contractor rate
-  - employee rate) ($200,000 for 100 GPUs at $300 vs $70 an hour, §9);
-* efficiency: GPUs x kW per GPU x PUE x 8,760 h x $/kWh x ``efficiency_power_share`` (the
-  article's 15% of power; computed from physical inputs, see SEED_FACTS contradiction 3);
-* faster deployment: ``deployment_speedup_value_per_gpu`` x GPUs deployed in the first
-  year ($300,000 for 100 GPUs, §9).
+Investment (one-off costs of building the capability, in the month paid), for the GPU team
+(people assigned a target role, and hires): training, exams, certification bonuses, study
+time (roadmap hours of current staff at their loaded hourly cost: salary x overhead x
+premium / ``hours_per_fte_year``), mentoring, recruiting, hire ramp-up, hires' pay before
+``g1``, raises paid up to the deadline month, and contractors paid before ``g1``.
 
-net ROI = (returns - investment) / investment; benefit-cost ratio = returns / investment;
-payback = investment / monthly returns.
+Returns, per month:
+
+* contractor cost the alternative pays and the plan does not, from ``g1`` (outsourced: the
+  slots staff cover x ``hours_per_fte_year / 12`` x the rate, so the plan's own bridging
+  contractors, paid in both, cancel out);
+* less the in-house run cost from ``g1``: the loaded pay and retention bonuses of the team
+  (a current person from their ready month, whose former duties are assumed backfilled at
+  the same cost; a hire from arrival), raises after the deadline, certificate renewals;
+* hire-only only: the alternative's own pay and building costs, avoided;
+* operational benefits x (staff coverage - the alternative's coverage), from the article's
+  100-GPU example per GPU: downtime ($1,000 per GPU-year) / 12 x GPUs in service;
+  efficiency: GPUs whose power the organisation pays x kW x PUE x 730 h x $/kWh x the
+  power share (15%); faster deployment ($3,000 per GPU) once, for GPUs added after month 1,
+  in the month they arrive. A month whose target is empty, or before ``g1``, earns nothing.
+
+Measures: ``net_roi = (returns - investment) / investment``, ``benefit_cost_ratio = returns
+/ investment`` over the horizon; ``payback_months`` from the cumulative cash flow
+(``returns - investment`` by month); ``npv`` = sum of the cash flow x ``(1 + r) ** (-(m -
+1) / 12)``. A measure that is undefined is None, with the reason in ``reasons``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from gputeam.catalog import Catalog
-from gputeam.planning.result import Costs, Roi
+from gputeam.planning.calendar import month_of
+from gputeam.planning.costs import base_salary, contractor_rate, ledger, loaded_uplift
+from gputeam.planning.result import Roadmap, Roi, RoiMonth, Sourcing, Target
 from gputeam.scenario import Scenario
 
 HOURS_PER_YEAR = 8760
 
+INVESTMENT_LINES = ("training", "exams", "certification bonuses", "study time", "mentoring",
+                    "recruiting", "hire ramp-up", "hires' pay before the first GPU",
+                    "raises during the build-up", "contractors before the first GPU")
+BENEFIT_LINES = ("downtime avoided", "efficiency (power)", "faster deployment")
+_BY_ITEM = {"course": "training", "bootcamp": "training", "practice": "training",
+            "exam": "exams", "certification bonus": "certification bonuses",
+            "mentoring": "mentoring", "recruiting": "recruiting", "ramp-up": "hire ramp-up"}
 
-def _roi(investment_lines: dict[str, float], return_lines: dict[str, float], basis: str,
-         notes: tuple[str, ...] = ()) -> Roi:
-    investment = sum(investment_lines.values())
-    returns = sum(return_lines.values())
-    if investment > 0:
-        net = (returns - investment) / investment
-        bcr = returns / investment
-    else:
-        net = bcr = 0.0
-    payback = investment / (returns / 12) if returns > 0 else None
-    return Roi(investment=investment, investment_lines=investment_lines, annual_return=returns,
-               return_lines=return_lines, net_roi=net, benefit_cost_ratio=bcr,
-               payback_months=payback, basis=basis, notes=notes)
+
+def discount_factor(month: int, rate: float) -> float:
+    """Weight of plan month ``month``'s cash at an annual ``rate`` (month 1 undiscounted)."""
+    return float((1 + rate) ** (-(month - 1) / 12))
 
 
 def article_roi(catalog: Catalog) -> Roi:
@@ -50,40 +72,258 @@ def article_roi(catalog: Catalog) -> Roi:
         f"The article's '{ex.stated_ongoing:.0%} ongoing' is the benefit-cost ratio "
         f"{total_ret:,.0f} / {total_inv:,.0f} = {total_ret / total_inv:.3f}, a different measure, "
         "not an ROI.",
+        "Payback here is investment / (annual return / 12), the article's simple measure.",
     )
-    return _roi(inv, ret, basis=f"article §9 worked example ({ex.gpus} GPUs, {ex.engineers} "
-                "engineers)", notes=notes)
+    return Roi(basis=f"article §9 worked example ({ex.gpus} GPUs, {ex.engineers} engineers)",
+               counterfactual="article", investment=total_inv, investment_lines=inv,
+               returns=total_ret, return_lines=ret, annual_return=total_ret,
+               net_roi=(total_ret - total_inv) / total_inv,
+               benefit_cost_ratio=total_ret / total_inv,
+               payback_months=total_inv / (total_ret / 12), npv=None,
+               reasons={"npv": "the article's example gives one year's totals, not a monthly "
+                        "cash flow"}, notes=notes)
 
 
-def compute_roi(scenario: Scenario, catalog: Catalog, costs: Costs) -> Roi:
+def hire_only(scenario: Scenario, catalog: Catalog, target: Target) -> Sourcing:
+    """The hire-only alternative: the greedy rule with nobody on staff to upskill."""
+    from gputeam.planning.sourcing import source
+
+    return source(scenario.model_copy(update={"people": ()}), catalog, target, {}, method="rule")
+
+
+class _World:
+    """One side's costs by month (index 0 = month 1), split as the ROI needs them."""
+
+    def __init__(self, scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
+                 roadmaps: Sequence[Roadmap], g1: int, price: float = 1.0) -> None:
+        h = scenario.horizon_months
+        self.build: dict[str, list[float]] = {k: [0.0] * h for k in INVESTMENT_LINES}
+        self.run = [0.0] * h
+        self.contractors = [0.0] * h
+        self.coverage = list(sourcing.coverage_by_month)
+        team = {a.person: a.ready_month for a in sourcing.assignments}
+        team.update({f"hire:{i}": x.arrival_month for i, x in enumerate(sourcing.hires)})
+        for c in ledger(scenario, catalog, sourcing, roadmaps):
+            i = c.month - 1
+            if c.item == "contractors":
+                if c.month < g1:
+                    self.build["contractors before the first GPU"][i] += c.amount
+                else:
+                    self.contractors[i] += c.amount
+                continue
+            if c.who not in team:
+                continue  # keeps their former duties: no part of the GPU team's costs
+            hire = c.who.startswith("hire:")
+            if c.item in _BY_ITEM:
+                scale = price if c.category in ("training", "exams") else 1.0
+                self.build[_BY_ITEM[c.item]][i] += c.amount * scale
+            elif c.item == "renewal":
+                (self.run if c.month >= g1 else self.build["exams"])[i] += c.amount * price
+            elif c.item == "raise":
+                if c.month <= scenario.deadline or c.month < g1:
+                    self.build["raises during the build-up"][i] += c.amount
+                else:
+                    self.run[i] += c.amount
+            elif hire:  # pay and retention bonus from arrival
+                if c.month < g1:
+                    self.build["hires' pay before the first GPU"][i] += c.amount
+                else:
+                    self.run[i] += c.amount
+            elif c.month >= max(team[c.who], g1):
+                self.run[i] += c.amount
+        uplift = loaded_uplift(scenario, catalog)
+        people = {p.id: p for p in scenario.people}
+        for rm in roadmaps:
+            if rm.person not in people or rm.person not in team:
+                continue
+            hourly = base_salary(catalog, people[rm.person]) * uplift / \
+                catalog.economics.hours_per_fte_year
+            for item in rm.items:
+                m = month_of(scenario.start, item.start)
+                if item.kind != "renewal" and 1 <= m <= h:
+                    self.build["study time"][m - 1] += item.hours * hourly
+
+
+def compute_roi(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None,
+                adjust: dict[str, float] | None = None) -> Roi:
+    """The plan's ROI against ``scenario.roi.counterfactual`` (see the module docstring).
+
+    ``alternative`` is the hire-only sourcing when already computed. ``adjust`` overrides
+    single assumptions by name (the sensitivity analysis): ``price_factor`` (training and
+    exam prices) and ``discount_rate``; catalog figures through a modified ``catalog``."""
+    adj = adjust or {}
+    settings = scenario.roi
     e = catalog.economics
     f = scenario.fleet
-    year = range(1, min(12, scenario.horizon_months) + 1)
-    gpus = max(f.gpus_at(m) for m in year) if year else f.peak_gpus
-    first = {x.category: x.first_year for x in costs.lines}
-    investment = {"training": first.get("training", 0.0), "exams": first.get("exams", 0.0),
-                  "mentoring": first.get("mentoring", 0.0)}
+    h = scenario.horizon_months
+    rate = contractor_rate(scenario, catalog)
+    disc = adj.get("discount_rate", settings.discount_rate)
+    gpus = [f.gpus_at(m) for m in range(1, h + 1)]
+    g1 = next((m for m, g in enumerate(gpus, start=1) if g > 0), h + 1)
+    heads = [target.at(m).headcount for m in range(1, h + 1)]
+    price = adj.get("price_factor", 1.0)
+    plan = _World(scenario, catalog, sourcing, roadmaps, g1, price)
+    alt: _World | None = None
+    if settings.counterfactual == "hire-only":
+        alt_sourcing = alternative or hire_only(scenario, catalog, target)
+        alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (), g1)
+    hours_month = e.hours_per_fte_year / 12
     kw = f.kw_per_gpu or e.kw_per_gpu
     pue = f.pue or e.pue
-    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
-    rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
-    power_bill = gpus * kw * pue * HOURS_PER_YEAR * price
-    returns = {
-        "downtime avoided": gpus * e.downtime_cost_per_gpu_year,
-        "contractor avoidance": gpus * e.contractor_hours_avoided_per_gpu_year
-        * (rate - e.employee_rate_usd_h),
-        "efficiency (power)": power_bill * e.efficiency_power_share,
-        "faster deployment": gpus * e.deployment_speedup_value_per_gpu,
-    }
-    article_eff = catalog.roi_example.returns.get("efficiency (15% power)", 0.0) / \
-        catalog.roi_example.gpus * gpus
+    kwh_price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
+    paid = settings.paid_share(f.deployment)
+    avoided = "outsourcing cost avoided" if alt is None else "contractor cost avoided"
+
+    def cover(w: _World | None, m: int) -> float:
+        if w is None or m < g1 or heads[m - 1] == 0 or m > len(w.coverage):
+            return 0.0
+        return w.coverage[m - 1]
+
+    months: list[RoiMonth] = []
+    cumulative = 0.0
+    peak = gpus[0] if gpus else 0
+    for m in range(1, h + 1):
+        i = m - 1
+        c, c_alt = cover(plan, m), cover(alt, m)
+        invest = {k: round(plan.build[k][i], 2) for k in INVESTMENT_LINES}
+        ret: dict[str, float] = {}
+        if alt is None:
+            ret[avoided] = c * heads[i] * hours_month * rate if m >= g1 else 0.0
+        else:
+            ret[avoided] = alt.contractors[i] - plan.contractors[i]
+            ret["hire-only pay avoided"] = alt.run[i]
+            ret["hire-only building costs avoided"] = sum(v[i] for v in alt.build.values())
+        ret["in-house run cost"] = -plan.run[i]
+        added = max(0, gpus[i] - peak) if m > 1 else 0
+        peak = max(peak, gpus[i])
+        ret["downtime avoided"] = gpus[i] * e.downtime_cost_per_gpu_year / 12 * (c - c_alt)
+        ret["efficiency (power)"] = gpus[i] * paid * kw * pue * HOURS_PER_YEAR / 12 * kwh_price \
+            * e.efficiency_power_share * (c - c_alt)
+        ret["faster deployment"] = added * e.deployment_speedup_value_per_gpu * (c - c_alt)
+        ret = {k: round(v, 2) + 0.0 for k, v in ret.items()}
+        flow = round(sum(ret.values()) - sum(invest.values()), 2)
+        cumulative = round(cumulative + flow, 2)
+        months.append(RoiMonth(month=m, gpus=gpus[i], coverage=round(c, 6),
+                               alternative_coverage=round(c_alt, 6), investment=invest,
+                               returns=ret, cash_flow=flow, cumulative=cumulative,
+                               discount_factor=round(discount_factor(m, disc), 8)))
+    return _measures(scenario, months, disc, rate, kw, pue, kwh_price, paid, g1)
+
+
+def _measures(scenario: Scenario, months: list[RoiMonth], disc: float, rate: float, kw: float,
+              pue: float, kwh_price: float, paid: float, g1: int) -> Roi:
+    h = scenario.horizon_months
+    inv_lines = {k: round(sum(x.investment[k] for x in months), 2) for k in months[0].investment}
+    ret_lines = {k: round(sum(x.returns[k] for x in months), 2) for k in months[0].returns}
+    investment = round(sum(inv_lines.values()), 2)
+    returns = round(sum(ret_lines.values()), 2)
+    last = months[-min(12, h):]
+    annual = round(sum(sum(x.returns.values()) for x in last) * 12 / len(last), 2)
+    reasons: dict[str, str] = {}
+    net = bcr = payback = None
+    if investment > 0:
+        net = (returns - investment) / investment
+        bcr = returns / investment
+        payback = payback_month(months)
+        if payback is None:
+            reasons["payback_months"] = (f"not paid back within the {h}-month horizon "
+                                         f"(cumulative cash flow {months[-1].cumulative:,.0f})")
+    else:
+        why = "no investment: the plan pays no building cost, so there is nothing to return on"
+        reasons.update(net_roi=why, benefit_cost_ratio=why, payback_months=why)
+    npv = round(sum(x.cash_flow * x.discount_factor for x in months), 2)
+    cf = scenario.roi.counterfactual
+    alt = ("fully outsourced operation (contractors at "
+           f"{rate:,.0f}/h for the slots staff cover)" if cf == "outsourced" else
+           "hire-only (the target filled by hires and bridging contractors, nobody upskilled)")
+    first = f"first GPU in month {g1}" if g1 <= h else "no GPUs within the horizon"
     notes = (
-        f"Power bill computed from inputs: {gpus:,} GPUs x {kw:g} kW x PUE {pue:g} x 8,760 h x "
-        f"${price:g}/kWh = ${power_bill:,.0f}/year; the article's figure would imply a "
-        f"{e.efficiency_power_share:.0%} saving of ${article_eff:,.0f} (SEED_FACTS contradiction 3).",
-        "net_roi is (returns - investment) / investment; benefit_cost_ratio is returns / "
-        "investment (the article's '465% ongoing' is the latter).",
+        f"Counterfactual: {alt}; {first}; returns counted from then on.",
+        f"Power saving on {paid:.0%} of the GPUs (those whose power the organisation pays): "
+        f"GPUs x {kw:g} kW x PUE {pue:g} x 730 h x {kwh_price:g}/kWh a month x the saving share.",
+        f"NPV discounts each month's cash flow at {disc:.1%} a year; net ROI and the "
+        "benefit-cost ratio are over the horizon, undiscounted.",
     )
-    return _roi({k: round(v, 2) for k, v in investment.items()},
-                {k: round(v, 2) for k, v in returns.items()},
-                basis=f"computed from the scenario: {gpus:,} GPUs in the first year", notes=notes)
+    return Roi(basis=f"the plan against {cf} over {h} months", counterfactual=cf,
+               investment=investment, investment_lines=inv_lines, returns=returns,
+               return_lines=ret_lines, annual_return=annual, net_roi=net,
+               benefit_cost_ratio=bcr, payback_months=payback, npv=npv, discount_rate=disc,
+               reasons=reasons, months=tuple(months), notes=notes)
+
+
+def payback_month(months: Sequence[RoiMonth]) -> float | None:
+    """Months until the cumulative cash flow turns non-negative for good: after the last
+    month ``k`` that ends below zero, ``k + (-cumulative_k) / cash_flow_{k+1}``; 0.0 when it
+    never goes below zero; None when it ends below zero."""
+    if not months or months[-1].cumulative < 0:
+        return None
+    k = max((x.month for x in months if x.cumulative < 0), default=0)
+    if k == 0:
+        return 0.0
+    before = months[k - 1].cumulative
+    return k + (-before) / months[k].cash_flow
+
+
+# ---------------------------------------------------------------- sensitivity
+def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                roadmaps: Sequence[Roadmap], top: int = 6) -> list[dict[str, Any]]:
+    """NPV and net ROI with each ROI assumption at its low and high value, the team plan
+    held fixed; the ``top`` widest NPV swings first.
+
+    Ranges: published ones where the article gives them (PUE 1.3-1.5 and $0.10-0.15/kWh
+    from its power figures, contractor rate and the bootcamp price $15-25k as +-25%),
+    discount rate 4-12%; otherwise +-25% around the value used (a gputeam assumption).
+    """
+    e = catalog.economics
+    f = scenario.fleet
+    alt = hire_only(scenario, catalog, target) if scenario.roi.counterfactual == "hire-only" \
+        else None
+    rate = contractor_rate(scenario, catalog)
+    pue = f.pue or e.pue
+    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
+    kw = f.kw_per_gpu or e.kw_per_gpu
+    disc = scenario.roi.discount_rate
+    # (name, value used, low, high, (how to apply a value, which field))
+    items: list[tuple[str, float, float, float, tuple[str, str]]] = [
+        ("contractor rate (per hour)", rate, rate * 0.75, rate * 1.25, ("rate", "")),
+        ("downtime cost per GPU-year", e.downtime_cost_per_gpu_year,
+         e.downtime_cost_per_gpu_year * 0.75, e.downtime_cost_per_gpu_year * 1.25,
+         ("econ", "downtime_cost_per_gpu_year")),
+        ("deployment speed-up value per GPU", e.deployment_speedup_value_per_gpu,
+         e.deployment_speedup_value_per_gpu * 0.75, e.deployment_speedup_value_per_gpu * 1.25,
+         ("econ", "deployment_speedup_value_per_gpu")),
+        ("power saving share", e.efficiency_power_share, e.efficiency_power_share * 0.75,
+         e.efficiency_power_share * 1.25, ("econ", "efficiency_power_share")),
+        ("electricity price (per kWh)", price, 0.10, 0.15, ("fleet", "usd_per_kwh")),
+        ("PUE", pue, 1.3, 1.5, ("fleet", "pue")),
+        ("kW per GPU", kw, kw * 0.75, kw * 1.25, ("fleet", "kw_per_gpu")),
+        ("overhead multiplier (loaded cost)", e.overhead_multiplier, e.overhead_multiplier * 0.9,
+         e.overhead_multiplier * 1.1, ("econ", "overhead_multiplier")),
+        ("training and exam prices (factor)", 1.0, 0.75, 1.25, ("adj", "price_factor")),
+        ("discount rate", disc, max(0.0, disc - 0.04), disc + 0.04, ("adj", "discount_rate")),
+    ]
+    out: list[dict[str, Any]] = []
+    for name, value, lo, hi, (kind, key) in items:
+        res = []
+        for v in (lo, hi):
+            sc, cat, adj = scenario, catalog, dict[str, float]()
+            if kind == "rate":
+                c = scenario.constraints
+                sc = scenario.model_copy(update={"constraints": c.model_copy(update={
+                    "contractors": c.contractors.model_copy(update={"rate_usd_h": v})})})
+            elif kind == "econ":
+                cat = catalog.model_copy(update={"economics": e.model_copy(update={key: v})})
+            elif kind == "fleet":
+                sc = scenario.model_copy(update={"fleet": f.model_copy(update={key: v})})
+            else:
+                adj = {key: v}
+            res.append(compute_roi(sc, cat, target, sourcing, roadmaps, alternative=alt,
+                                   adjust=adj))
+        out.append({"assumption": name, "value": round(value, 6), "low_value": round(lo, 6),
+                    "high_value": round(hi, 6),
+                    "npv_low": res[0].npv, "npv_high": res[1].npv,
+                    "roi_low": None if res[0].net_roi is None else round(res[0].net_roi, 6),
+                    "roi_high": None if res[1].net_roi is None else round(res[1].net_roi, 6)})
+    out.sort(key=lambda s: -abs(float(s["npv_high"] or 0) - float(s["npv_low"] or 0)))
+    return out[:top]
