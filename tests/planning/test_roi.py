@@ -224,3 +224,29 @@ def test_sensitivity_recomputes_npv_by_its_definition(catalog: Any, today: Any) 
     assert c["npv_low"] < p.roi.npv < c["npv_high"]
     swings = [abs(s["npv_high"] - s["npv_low"]) for s in sens]
     assert swings == sorted(swings, reverse=True)
+
+
+@pytest.mark.parametrize("counterfactual", ["outsourced", "hire-only"])
+def test_sensitivity_matches_a_full_replan_of_the_roi(counterfactual: str, catalog: Any,
+                                                      today: Any) -> None:
+    """The tornado's contractor-rate and overhead entries equal the ROI computed afresh with
+    that value (the same team plan)."""
+    from gputeam.planning.roi import compute_roi
+
+    sc = with_roi(load_example("healthcare"), counterfactual=counterfactual)
+    p = plan(sc, catalog, today, runs=0)
+    names = {s["assumption"]: s for s in sensitivity(sc, catalog, p.target, p.sourcing,
+                                                        p.roadmaps, top=20)}
+    c = sc.constraints
+    rate = names["contractor rate (per hour)"]["low_value"]
+    cheaper = sc.model_copy(update={"constraints": c.model_copy(update={
+        "contractors": c.contractors.model_copy(update={"rate_usd_h": rate})})})
+    roi = compute_roi(cheaper, catalog, p.target, p.sourcing, p.roadmaps)
+    assert names["contractor rate (per hour)"]["npv_low"] == pytest.approx(roi.npv, abs=2)
+    assert names["contractor rate (per hour)"]["roi_low"] == pytest.approx(roi.net_roi, abs=1e-5)
+    e = catalog.economics
+    high = names["overhead multiplier (loaded cost)"]["high_value"]
+    dearer = catalog.model_copy(update={"economics": e.model_copy(
+        update={"overhead_multiplier": high})})
+    roi = compute_roi(sc, dearer, p.target, p.sourcing, p.roadmaps)
+    assert names["overhead multiplier (loaded cost)"]["npv_high"] == pytest.approx(roi.npv, abs=2)

@@ -35,7 +35,8 @@ Measures: ``net_roi = (returns - investment) / investment``, ``benefit_cost_rati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from gputeam.catalog import Catalog
@@ -92,17 +93,23 @@ def hire_only(scenario: Scenario, catalog: Catalog, target: Target) -> Sourcing:
 
 
 class _World:
-    """One side's costs by month (index 0 = month 1), split as the ROI needs them."""
+    """One side's costs by month (index 0 = month 1), split as the ROI needs them.
+
+    Contractor amounts are at ``self.rate``; ``training`` and ``exams`` and ``renewals`` at
+    list prices (the sensitivity analysis scales both)."""
 
     def __init__(self, scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-                 roadmaps: Sequence[Roadmap], g1: int, price: float = 1.0) -> None:
+                 roadmaps: Sequence[Roadmap], g1: int) -> None:
         h = scenario.horizon_months
+        self.rate = contractor_rate(scenario, catalog)
         self.build: dict[str, list[float]] = {k: [0.0] * h for k in INVESTMENT_LINES}
         self.run = [0.0] * h
+        self.renewals = [0.0] * h
         self.contractors = [0.0] * h
         self.coverage = list(sourcing.coverage_by_month)
         team = {a.person: a.ready_month for a in sourcing.assignments}
         team.update({f"hire:{i}": x.arrival_month for i, x in enumerate(sourcing.hires)})
+        deadline = scenario.deadline
         for c in ledger(scenario, catalog, sourcing, roadmaps):
             i = c.month - 1
             if c.item == "contractors":
@@ -115,12 +122,11 @@ class _World:
                 continue  # keeps their former duties: no part of the GPU team's costs
             hire = c.who.startswith("hire:")
             if c.item in _BY_ITEM:
-                scale = price if c.category in ("training", "exams") else 1.0
-                self.build[_BY_ITEM[c.item]][i] += c.amount * scale
+                self.build[_BY_ITEM[c.item]][i] += c.amount
             elif c.item == "renewal":
-                (self.run if c.month >= g1 else self.build["exams"])[i] += c.amount * price
+                (self.renewals if c.month >= g1 else self.build["exams"])[i] += c.amount
             elif c.item == "raise":
-                if c.month <= scenario.deadline or c.month < g1:
+                if c.month <= deadline or c.month < g1:
                     self.build["raises during the build-up"][i] += c.amount
                 else:
                     self.run[i] += c.amount
@@ -144,75 +150,127 @@ class _World:
                     self.build["study time"][m - 1] += item.hours * hourly
 
 
-def compute_roi(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None,
-                adjust: dict[str, float] | None = None) -> Roi:
-    """The plan's ROI against ``scenario.roi.counterfactual`` (see the module docstring).
+@dataclass(frozen=True)
+class _Assumptions:
+    """The figures the returns are computed from (the sensitivity analysis varies them)."""
 
-    ``alternative`` is the hire-only sourcing when already computed. ``adjust`` overrides
-    single assumptions by name (the sensitivity analysis): ``price_factor`` (training and
-    exam prices) and ``discount_rate``; catalog figures through a modified ``catalog``."""
-    adj = adjust or {}
-    settings = scenario.roi
-    e = catalog.economics
-    f = scenario.fleet
-    h = scenario.horizon_months
-    rate = contractor_rate(scenario, catalog)
-    disc = adj.get("discount_rate", settings.discount_rate)
-    gpus = [f.gpus_at(m) for m in range(1, h + 1)]
-    g1 = next((m for m, g in enumerate(gpus, start=1) if g > 0), h + 1)
-    heads = [target.at(m).headcount for m in range(1, h + 1)]
-    price = adj.get("price_factor", 1.0)
-    plan = _World(scenario, catalog, sourcing, roadmaps, g1, price)
-    alt: _World | None = None
-    if settings.counterfactual == "hire-only":
-        alt_sourcing = alternative or hire_only(scenario, catalog, target)
-        alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (), g1)
-    hours_month = e.hours_per_fte_year / 12
-    kw = f.kw_per_gpu or e.kw_per_gpu
-    pue = f.pue or e.pue
-    kwh_price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
-    paid = settings.paid_share(f.deployment)
-    avoided = "outsourcing cost avoided" if alt is None else "contractor cost avoided"
+    rate: float  # contractor rate per hour
+    hours_month: float
+    downtime: float  # per GPU-year
+    deploy: float  # per GPU added
+    power_share: float
+    kw: float
+    pue: float
+    kwh_price: float
+    paid: float  # share of GPUs whose power the organisation pays
+    disc: float  # annual discount rate
+    price: float = 1.0  # factor on training, exam and renewal prices
 
-    def cover(w: _World | None, m: int) -> float:
-        if w is None or m < g1 or heads[m - 1] == 0 or m > len(w.coverage):
+    @classmethod
+    def of(cls, scenario: Scenario, catalog: Catalog) -> _Assumptions:
+        e = catalog.economics
+        f = scenario.fleet
+        return cls(rate=contractor_rate(scenario, catalog), hours_month=e.hours_per_fte_year / 12,
+                   downtime=e.downtime_cost_per_gpu_year,
+                   deploy=e.deployment_speedup_value_per_gpu,
+                   power_share=e.efficiency_power_share, kw=f.kw_per_gpu or e.kw_per_gpu,
+                   pue=f.pue or e.pue,
+                   kwh_price=f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh,
+                   paid=scenario.roi.paid_share(f.deployment), disc=scenario.roi.discount_rate)
+
+
+@dataclass(frozen=True)
+class _Sides:
+    """The plan's and the alternative's costs, with the fleet and target by month."""
+
+    plan: _World
+    alt: _World | None
+    gpus: list[int]
+    heads: list[int]
+    g1: int
+
+    @classmethod
+    def of(cls, scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+           roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None) -> _Sides:
+        h = scenario.horizon_months
+        gpus = [scenario.fleet.gpus_at(m) for m in range(1, h + 1)]
+        g1 = next((m for m, g in enumerate(gpus, start=1) if g > 0), h + 1)
+        heads = [target.at(m).headcount for m in range(1, h + 1)]
+        plan = _World(scenario, catalog, sourcing, roadmaps, g1)
+        alt: _World | None = None
+        if scenario.roi.counterfactual == "hire-only":
+            alt_sourcing = alternative or hire_only(scenario, catalog, target)
+            alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (),
+                         g1)
+        return cls(plan, alt, gpus, heads, g1)
+
+    def cover(self, w: _World | None, m: int) -> float:
+        if w is None or m < self.g1 or self.heads[m - 1] == 0 or m > len(w.coverage):
             return 0.0
         return w.coverage[m - 1]
 
-    months: list[RoiMonth] = []
-    cumulative = 0.0
-    peak = gpus[0] if gpus else 0
-    for m in range(1, h + 1):
-        i = m - 1
-        c, c_alt = cover(plan, m), cover(alt, m)
-        invest = {k: round(plan.build[k][i], 2) for k in INVESTMENT_LINES}
+
+_Flow = tuple[float, float, dict[str, float], dict[str, float]]  # coverage, alt's, lines
+
+
+def _flows(s: _Sides, a: _Assumptions) -> list[_Flow]:
+    """Each month's coverage, investment lines and return lines, rounded to cents."""
+    plan, alt = s.plan, s.alt
+    avoided = "outsourcing cost avoided" if alt is None else "contractor cost avoided"
+    power = a.paid * a.kw * a.pue * HOURS_PER_YEAR / 12 * a.kwh_price * a.power_share
+    out: list[_Flow] = []
+    peak = s.gpus[0] if s.gpus else 0
+    priced = ("training", "exams")
+    k_plan = a.rate / plan.rate if plan.rate else 1.0  # contractor amounts at the rate used
+    k_alt = a.rate / alt.rate if alt is not None and alt.rate else 1.0
+    for i, gpus in enumerate(s.gpus):
+        m = i + 1
+        c, c_alt = s.cover(plan, m), s.cover(alt, m)
+        invest = {k: _cents(plan.build[k][i] * (a.price if k in priced else 1.0)) for k in
+                  INVESTMENT_LINES}
+        invest["contractors before the first GPU"] = _cents(
+            plan.build["contractors before the first GPU"][i] * k_plan)
         ret: dict[str, float] = {}
         if alt is None:
-            ret[avoided] = c * heads[i] * hours_month * rate if m >= g1 else 0.0
+            ret[avoided] = c * s.heads[i] * a.hours_month * a.rate if m >= s.g1 else 0.0
         else:
-            ret[avoided] = alt.contractors[i] - plan.contractors[i]
-            ret["hire-only pay avoided"] = alt.run[i]
-            ret["hire-only building costs avoided"] = sum(v[i] for v in alt.build.values())
-        ret["in-house run cost"] = -plan.run[i]
-        added = max(0, gpus[i] - peak) if m > 1 else 0
-        peak = max(peak, gpus[i])
-        ret["downtime avoided"] = gpus[i] * e.downtime_cost_per_gpu_year / 12 * (c - c_alt)
-        ret["efficiency (power)"] = gpus[i] * paid * kw * pue * HOURS_PER_YEAR / 12 * kwh_price \
-            * e.efficiency_power_share * (c - c_alt)
-        ret["faster deployment"] = added * e.deployment_speedup_value_per_gpu * (c - c_alt)
-        ret = {k: round(v, 2) + 0.0 for k, v in ret.items()}
+            ret[avoided] = alt.contractors[i] * k_alt - plan.contractors[i] * k_plan
+            ret["hire-only pay avoided"] = alt.run[i] + alt.renewals[i] * a.price
+            ret["hire-only building costs avoided"] = sum(v[i] for v in alt.build.values()) + \
+                alt.build["contractors before the first GPU"][i] * (k_alt - 1)
+        ret["in-house run cost"] = -(plan.run[i] + plan.renewals[i] * a.price)
+        added = max(0, gpus - peak) if m > 1 else 0
+        peak = max(peak, gpus)
+        ret["downtime avoided"] = gpus * a.downtime / 12 * (c - c_alt)
+        ret["efficiency (power)"] = gpus * power * (c - c_alt)
+        ret["faster deployment"] = added * a.deploy * (c - c_alt)
+        out.append((c, c_alt, invest, {k: _cents(v) for k, v in ret.items()}))
+    return out
+
+
+def _cents(v: float) -> float:
+    return round(v, 2) + 0.0 if v else 0.0  # + 0.0: no "-0.0" in the JSON
+
+
+def compute_roi(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None) -> Roi:
+    """The plan's ROI against ``scenario.roi.counterfactual`` (see the module docstring).
+    ``alternative`` is the hire-only sourcing when already computed."""
+    sides = _Sides.of(scenario, catalog, target, sourcing, roadmaps, alternative)
+    a = _Assumptions.of(scenario, catalog)
+    months: list[RoiMonth] = []
+    cumulative = 0.0
+    for m, (c, c_alt, invest, ret) in enumerate(_flows(sides, a), start=1):
         flow = round(sum(ret.values()) - sum(invest.values()), 2)
         cumulative = round(cumulative + flow, 2)
-        months.append(RoiMonth(month=m, gpus=gpus[i], coverage=round(c, 6),
+        months.append(RoiMonth(month=m, gpus=sides.gpus[m - 1], coverage=round(c, 6),
                                alternative_coverage=round(c_alt, 6), investment=invest,
                                returns=ret, cash_flow=flow, cumulative=cumulative,
-                               discount_factor=round(discount_factor(m, disc), 8)))
-    return _measures(scenario, months, disc, rate, kw, pue, kwh_price, paid, g1)
+                               discount_factor=round(discount_factor(m, a.disc), 8)))
+    return _measures(scenario, months, a, sides.g1)
 
 
-def _measures(scenario: Scenario, months: list[RoiMonth], disc: float, rate: float, kw: float,
-              pue: float, kwh_price: float, paid: float, g1: int) -> Roi:
+def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: int) -> Roi:
     h = scenario.horizon_months
     inv_lines = {k: round(sum(x.investment[k] for x in months), 2) for k in months[0].investment}
     ret_lines = {k: round(sum(x.returns[k] for x in months), 2) for k in months[0].returns}
@@ -235,20 +293,21 @@ def _measures(scenario: Scenario, months: list[RoiMonth], disc: float, rate: flo
     npv = round(sum(x.cash_flow * x.discount_factor for x in months), 2)
     cf = scenario.roi.counterfactual
     alt = ("fully outsourced operation (contractors at "
-           f"{rate:,.0f}/h for the slots staff cover)" if cf == "outsourced" else
+           f"{a.rate:,.0f}/h for the slots staff cover)" if cf == "outsourced" else
            "hire-only (the target filled by hires and bridging contractors, nobody upskilled)")
     first = f"first GPU in month {g1}" if g1 <= h else "no GPUs within the horizon"
     notes = (
         f"Counterfactual: {alt}; {first}; returns counted from then on.",
-        f"Power saving on {paid:.0%} of the GPUs (those whose power the organisation pays): "
-        f"GPUs x {kw:g} kW x PUE {pue:g} x 730 h x {kwh_price:g}/kWh a month x the saving share.",
-        f"NPV discounts each month's cash flow at {disc:.1%} a year; net ROI and the "
+        f"Power saving on {a.paid:.0%} of the GPUs (those whose power the organisation pays): "
+        f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g}/kWh a month x "
+        f"{a.power_share:.0%}.",
+        f"NPV discounts each month's cash flow at {a.disc:.1%} a year; net ROI and the "
         "benefit-cost ratio are over the horizon, undiscounted.",
     )
     return Roi(basis=f"the plan against {cf} over {h} months", counterfactual=cf,
                investment=investment, investment_lines=inv_lines, returns=returns,
                return_lines=ret_lines, annual_return=annual, net_roi=net,
-               benefit_cost_ratio=bcr, payback_months=payback, npv=npv, discount_rate=disc,
+               benefit_cost_ratio=bcr, payback_months=payback, npv=npv, discount_rate=a.disc,
                reasons=reasons, months=tuple(months), notes=notes)
 
 
@@ -272,58 +331,58 @@ def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
     held fixed; the ``top`` widest NPV swings first.
 
     Ranges: published ones where the article gives them (PUE 1.3-1.5 and $0.10-0.15/kWh
-    from its power figures, contractor rate and the bootcamp price $15-25k as +-25%),
-    discount rate 4-12%; otherwise +-25% around the value used (a gputeam assumption).
+    from its power figures; training prices +-25%, the bootcamp range $15-25k, §6), overhead
+    +-10%, discount rate +-4 points; otherwise +-25% around the value used (a gputeam
+    assumption). Costs are rebuilt only for the overhead; the other figures are linear.
     """
     e = catalog.economics
-    f = scenario.fleet
     alt = hire_only(scenario, catalog, target) if scenario.roi.counterfactual == "hire-only" \
         else None
-    rate = contractor_rate(scenario, catalog)
-    pue = f.pue or e.pue
-    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
-    kw = f.kw_per_gpu or e.kw_per_gpu
-    disc = scenario.roi.discount_rate
-    # (name, value used, low, high, (how to apply a value, which field))
-    items: list[tuple[str, float, float, float, tuple[str, str]]] = [
-        ("contractor rate (per hour)", rate, rate * 0.75, rate * 1.25, ("rate", "")),
-        ("downtime cost per GPU-year", e.downtime_cost_per_gpu_year,
-         e.downtime_cost_per_gpu_year * 0.75, e.downtime_cost_per_gpu_year * 1.25,
-         ("econ", "downtime_cost_per_gpu_year")),
-        ("deployment speed-up value per GPU", e.deployment_speedup_value_per_gpu,
-         e.deployment_speedup_value_per_gpu * 0.75, e.deployment_speedup_value_per_gpu * 1.25,
-         ("econ", "deployment_speedup_value_per_gpu")),
-        ("power saving share", e.efficiency_power_share, e.efficiency_power_share * 0.75,
-         e.efficiency_power_share * 1.25, ("econ", "efficiency_power_share")),
-        ("electricity price (per kWh)", price, 0.10, 0.15, ("fleet", "usd_per_kwh")),
-        ("PUE", pue, 1.3, 1.5, ("fleet", "pue")),
-        ("kW per GPU", kw, kw * 0.75, kw * 1.25, ("fleet", "kw_per_gpu")),
-        ("overhead multiplier (loaded cost)", e.overhead_multiplier, e.overhead_multiplier * 0.9,
-         e.overhead_multiplier * 1.1, ("econ", "overhead_multiplier")),
-        ("training and exam prices (factor)", 1.0, 0.75, 1.25, ("adj", "price_factor")),
-        ("discount rate", disc, max(0.0, disc - 0.04), disc + 0.04, ("adj", "discount_rate")),
+    base_sides = _Sides.of(scenario, catalog, target, sourcing, roadmaps, alt)
+    a = _Assumptions.of(scenario, catalog)
+
+    def with_overhead(v: float) -> _Sides:
+        cat = catalog.model_copy(update={"economics": e.model_copy(
+            update={"overhead_multiplier": v})})
+        return _Sides.of(scenario, cat, target, sourcing, roadmaps, alt)
+
+    # (name, value used, low, high, assumption field or None, costs rebuilt for a value)
+    Rebuild = Callable[[float], _Sides] | None
+    items: list[tuple[str, float, float, float, str | None, Rebuild]] = [
+        ("contractor rate (per hour)", a.rate, a.rate * 0.75, a.rate * 1.25, "rate", None),
+        ("downtime cost per GPU-year", a.downtime, a.downtime * 0.75, a.downtime * 1.25,
+         "downtime", None),
+        ("deployment speed-up value per GPU", a.deploy, a.deploy * 0.75, a.deploy * 1.25,
+         "deploy", None),
+        ("power saving share", a.power_share, a.power_share * 0.75, a.power_share * 1.25,
+         "power_share", None),
+        ("electricity price (per kWh)", a.kwh_price, 0.10, 0.15, "kwh_price", None),
+        ("PUE", a.pue, 1.3, 1.5, "pue", None),
+        ("kW per GPU", a.kw, a.kw * 0.75, a.kw * 1.25, "kw", None),
+        ("overhead multiplier (loaded cost)", e.overhead_multiplier,
+         e.overhead_multiplier * 0.9, e.overhead_multiplier * 1.1, None, with_overhead),
+        ("training and exam prices (factor)", 1.0, 0.75, 1.25, "price", None),
+        ("discount rate", a.disc, max(0.0, a.disc - 0.04), a.disc + 0.04, "disc", None),
     ]
     out: list[dict[str, Any]] = []
-    for name, value, lo, hi, (kind, key) in items:
+    for name, value, lo, hi, field, rebuild in items:
         res = []
         for v in (lo, hi):
-            sc, cat, adj = scenario, catalog, dict[str, float]()
-            if kind == "rate":
-                c = scenario.constraints
-                sc = scenario.model_copy(update={"constraints": c.model_copy(update={
-                    "contractors": c.contractors.model_copy(update={"rate_usd_h": v})})})
-            elif kind == "econ":
-                cat = catalog.model_copy(update={"economics": e.model_copy(update={key: v})})
-            elif kind == "fleet":
-                sc = scenario.model_copy(update={"fleet": f.model_copy(update={key: v})})
-            else:
-                adj = {key: v}
-            res.append(compute_roi(sc, cat, target, sourcing, roadmaps, alternative=alt,
-                                   adjust=adj))
+            sides = rebuild(v) if rebuild else base_sides
+            res.append(_quick(_flows(sides, replace(a, **{field: v}) if field else a),
+                              a.disc if field != "disc" else v))
         out.append({"assumption": name, "value": round(value, 6), "low_value": round(lo, 6),
-                    "high_value": round(hi, 6),
-                    "npv_low": res[0].npv, "npv_high": res[1].npv,
-                    "roi_low": None if res[0].net_roi is None else round(res[0].net_roi, 6),
-                    "roi_high": None if res[1].net_roi is None else round(res[1].net_roi, 6)})
-    out.sort(key=lambda s: -abs(float(s["npv_high"] or 0) - float(s["npv_low"] or 0)))
+                    "high_value": round(hi, 6), "npv_low": res[0][0], "npv_high": res[1][0],
+                    "roi_low": res[0][1], "roi_high": res[1][1]})
+    out.sort(key=lambda s: -abs(float(s["npv_high"]) - float(s["npv_low"])))
     return out[:top]
+
+
+def _quick(flows: list[_Flow], disc: float) -> tuple[float, float | None]:
+    """NPV and net ROI of monthly flows (the same definitions as :func:`compute_roi`)."""
+    inv = ret = npv = 0.0
+    for m, (_, _, invest, returns) in enumerate(flows, start=1):
+        i, r = sum(invest.values()), sum(returns.values())
+        inv, ret = inv + i, ret + r
+        npv += round(r - i, 2) * discount_factor(m, disc)
+    return round(npv, 2), (round((ret - inv) / inv, 6) if inv > 0 else None)
