@@ -9,11 +9,7 @@ from rich.table import Table
 
 from gputeam.planning.result import Plan, Roi
 from gputeam.report.sections import roi_text
-from gputeam.report.tables import money as _money
-
-
-def money(x: float, currency: str = "USD") -> str:
-    return _money(x, currency)
+from gputeam.report.tables import money
 
 
 def print_plan(plan: Plan, console: Console) -> None:
