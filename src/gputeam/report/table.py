@@ -34,7 +34,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         t.add_column(col, overflow="fold")
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
-        t.add_row(r.name, r.role or "-", f"month {r.ready_month}" if r.ready_month else "-",
+        t.add_row(r.name, r.role or "-", f"month {r.ready_month}" if r.ready_month is not None else "-",
                   str(len(r.items)), exams or "-")
     console.print(t)
 
