@@ -50,7 +50,6 @@ HOURS_PER_YEAR = 8760
 INVESTMENT_LINES = ("training", "exams", "certification bonuses", "study time", "mentoring",
                     "recruiting", "hire ramp-up", "hires' pay before the first GPU",
                     "raises during the build-up", "contractors before the first GPU")
-BENEFIT_LINES = ("downtime avoided", "efficiency (power)", "faster deployment")
 _BY_ITEM = {"course": "training", "bootcamp": "training", "practice": "training",
             "exam": "exams", "certification bonus": "certification bonuses",
             "mentoring": "mentoring", "recruiting": "recruiting", "ramp-up": "hire ramp-up"}
@@ -292,15 +291,17 @@ def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: i
         reasons.update(net_roi=why, benefit_cost_ratio=why, payback_months=why)
     npv = round(sum(x.cash_flow * x.discount_factor for x in months), 2)
     cf = scenario.roi.counterfactual
-    alt = ("fully outsourced operation (contractors at "
-           f"{a.rate:,.0f}/h for the slots staff cover)" if cf == "outsourced" else
-           "hire-only (the target filled by hires and bridging contractors, nobody upskilled)")
+    if cf == "outsourced":
+        alt = (f"fully outsourced operation (contractors at {a.rate:,.0f} {scenario.currency}/h "
+               "for the slots staff cover)")
+    else:
+        alt = "hire-only (the target filled by hires and bridging contractors, nobody upskilled)"
     first = f"first GPU in month {g1}" if g1 <= h else "no GPUs within the horizon"
     notes = (
         f"Counterfactual: {alt}; {first}; returns counted from then on.",
         f"Power saving on {a.paid:.0%} of the GPUs (those whose power the organisation pays): "
-        f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g}/kWh a month x "
-        f"{a.power_share:.0%}.",
+        f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g} {scenario.currency}/kWh "
+        f"a month x {a.power_share:.0%}.",
         f"NPV discounts each month's cash flow at {a.disc:.1%} a year; net ROI and the "
         "benefit-cost ratio are over the horizon, undiscounted.",
     )
