@@ -105,8 +105,9 @@ def check_shape(risk: dict[str, Any], months: int) -> None:
     sens = risk["sensitivity"]
     assert len(sens) <= 6
     for s in sens:
-        assert set(s) == {"assumption", "low_value", "high_value", "roi_low", "roi_high"}
-    swings = [abs(s["roi_high"] - s["roi_low"]) for s in sens]
+        assert set(s) == {"assumption", "value", "low_value", "high_value", "npv_low", "npv_high",
+                          "roi_low", "roi_high"}
+    swings = [abs(s["npv_high"] - s["npv_low"]) for s in sens]
     assert swings == sorted(swings, reverse=True)
 
 

@@ -306,13 +306,18 @@ def test_the_power_saving_note_names_an_option_that_exists() -> None:
     article = physical.model_copy(update={"fleet": fleet})
     a = plan(article, CATALOG, TODAY, runs=0).roi
     p = plan(physical, CATALOG, TODAY, runs=0).roi
-    gpus = max(physical.fleet.gpus_at(m) for m in range(1, 13))
-    ex = CATALOG.roi_example
-    assert a.return_lines["efficiency (power)"] == pytest.approx(
-        ex.returns["efficiency (15% power)"] / ex.gpus * gpus, abs=0.01)
-    e = CATALOG.economics
-    assert p.return_lines["efficiency (power)"] == pytest.approx(
-        gpus * e.kw_per_gpu * e.pue * 8760 * e.usd_per_kwh * e.efficiency_power_share, abs=0.01)
+    ex, e = CATALOG.roi_example, CATALOG.economics
+    paid = physical.roi.paid_share(physical.fleet.deployment)
+    per_gpu_year = {"article": ex.returns["efficiency (15% power)"] / ex.gpus,
+                    "physical": e.kw_per_gpu * e.pue * 8760 * e.usd_per_kwh
+                    * e.efficiency_power_share}
+    for roi, basis in ((a, "article"), (p, "physical")):
+        # the documented definition, month by month from the JSON
+        for m in roi.months:
+            expected = m.gpus * paid * per_gpu_year[basis] / 12 * \
+                (m.coverage - m.alternative_coverage)
+            assert m.returns["efficiency (power)"] == pytest.approx(expected, abs=0.01)
+    assert a.return_lines["efficiency (power)"] > p.return_lines["efficiency (power)"] > 0
     assert {k: v for k, v in a.return_lines.items() if k != "efficiency (power)"} == \
         {k: v for k, v in p.return_lines.items() if k != "efficiency (power)"}
 

@@ -219,16 +219,17 @@ def roi_cmd(
     if article:
         from gputeam.cli.common import load_catalog_file
 
-        roi = article_roi(load_catalog_file(catalog_extra))
+        roi, currency = article_roi(load_catalog_file(catalog_extra)), "USD"
     else:
         scenario, catalog = load_input(file, example, catalog_extra)
-        roi = plan(scenario, catalog or load_catalog(), _date(today)).roi
+        roi = plan(scenario, catalog or load_catalog(), _date(today), runs=0).roi
+        currency = scenario.currency
     if format == "json":
         sys.stdout.write(json.dumps(roi.model_dump(mode="json"), indent=2) + "\n")
         return
     from gputeam.report.table import print_roi
 
-    print_roi(roi, Console())
+    print_roi(roi, Console(), currency)
 
 
 def example_cmd(

@@ -19,55 +19,104 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import month_of
 from gputeam.planning.result import CostLine, Costs, Roadmap, Sourcing, Target, TemplateCost
-from gputeam.scenario import Scenario
+from gputeam.scenario import Person, Scenario
 
 CATEGORIES = ("salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention")
+
+
+@dataclass(frozen=True)
+class Charge:
+    """One amount the plan pays in one month, and what for.
+
+    ``item`` refines the category: ``pay`` and ``raise`` (salaries: the pay before the plan,
+    and the excess over it from the ready month), ``recruiting`` and ``ramp-up`` (hiring),
+    the roadmap item kind (``course``, ``bootcamp``, ``practice``, ``exam``, ``renewal``),
+    ``mentoring``, ``contractors``, ``retention bonus`` and ``certification bonus``.
+    ``who`` is a person's id, ``hire:<i>`` for the i-th entry of ``Sourcing.hires`` (all its
+    heads), or ``""`` (contractors). The ROI (:mod:`gputeam.planning.roi`) reads these."""
+
+    category: str
+    item: str
+    who: str
+    month: int
+    amount: float
 
 
 def band_mid(catalog: Catalog, level: int) -> float:
     return catalog.levels[level].salary_usd.mid
 
 
-def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                  roadmaps: Sequence[Roadmap]) -> Costs:
+def base_salary(catalog: Catalog, person: Person) -> float:
+    """A person's annual salary before the plan: their own, else their level's band middle."""
+    return person.salary if person.salary is not None else band_mid(catalog, person.level)
+
+
+def loaded_uplift(scenario: Scenario, catalog: Catalog) -> float:
+    """Salary to fully loaded cost: the overhead multiplier times any premium pay."""
+    return catalog.economics.overhead_multiplier * (1 + scenario.retention.premium_pay)
+
+
+def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
+           roadmaps: Sequence[Roadmap]) -> list[Charge]:
+    """Every amount the plan pays, month by month (months outside the horizon dropped)."""
     e = catalog.economics
     h = scenario.horizon_months
     r = scenario.retention
-    uplift = e.overhead_multiplier * (1 + r.premium_pay)
-    months: dict[str, list[float]] = {c: [0.0] * h for c in CATEGORIES}
+    uplift = loaded_uplift(scenario, catalog)
+    out: list[Charge] = []
 
-    def add(cat: str, month: int, amount: float) -> None:
-        if 1 <= month <= h:
-            months[cat][month - 1] += amount
+    def add(cat: str, month: int, amount: float, item: str = "", who: str = "") -> None:
+        if 1 <= month <= h and amount:
+            out.append(Charge(cat, item or cat, who, month, amount))
 
     by_person = {rm.person: rm for rm in roadmaps}
     ready_level = {a.person: (a.ready_month, a.level) for a in sourcing.assignments}
     for p in scenario.people:
-        base = p.salary if p.salary is not None else band_mid(catalog, p.level)
+        base = base_salary(catalog, p)
         rm = by_person.get(p.id)
         for m in range(1, h + 1):
             salary = base
             if p.id in ready_level and m >= ready_level[p.id][0]:
                 lvl = max(ready_level[p.id][1], rm.level_at_ready or 0) if rm else ready_level[p.id][1]
                 salary = max(salary, catalog.levels[lvl].salary_usd.low)
-            add("salaries", m, salary / 12 * uplift)
-            add("retention", m, r.retention_bonus / 12)
-    for hire in sourcing.hires:
+            add("salaries", m, base / 12 * uplift, "pay", p.id)
+            add("salaries", m, (salary - base) / 12 * uplift, "raise", p.id)
+            add("retention", m, r.retention_bonus / 12, "retention bonus", p.id)
+    for i, hire in enumerate(sourcing.hires):
+        who = f"hire:{i}"
         salary = band_mid(catalog, hire.level)
-        add("hiring", hire.requisition_month, hire.count * salary * e.hiring_cost_share)
+        add("hiring", hire.requisition_month, hire.count * salary * e.hiring_cost_share,
+            "recruiting", who)
         for m in range(hire.arrival_month, h + 1):
-            add("salaries", m, hire.count * salary / 12 * uplift)
-            add("retention", m, hire.count * r.retention_bonus / 12)
+            add("salaries", m, hire.count * salary / 12 * uplift, "pay", who)
+            add("retention", m, hire.count * r.retention_bonus / 12, "retention bonus", who)
             if m < hire.arrival_month + e.ramp_up_months:
-                add("hiring", m, hire.count * salary / 12 * 0.5)
-    rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
+                add("hiring", m, hire.count * salary / 12 * 0.5, "ramp-up", who)
+    rate = contractor_rate(scenario, catalog)
     for need in sourcing.contractors:
         add("contractors", need.month, need.hours * rate)
     _training(scenario, catalog, roadmaps, add)
+    return out
+
+
+def contractor_rate(scenario: Scenario, catalog: Catalog) -> float:
+    """The contractor hourly rate: the scenario's, else the catalog's ($300/h, article §9)."""
+    return scenario.constraints.contractors.rate_usd_h or catalog.economics.contractor_rate_usd_h
+
+
+def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
+                  roadmaps: Sequence[Roadmap]) -> Costs:
+    e = catalog.economics
+    h = scenario.horizon_months
+    rate = contractor_rate(scenario, catalog)
+    months: dict[str, list[float]] = {c: [0.0] * h for c in CATEGORIES}
+    for c in ledger(scenario, catalog, sourcing, roadmaps):
+        months[c.category][c.month - 1] += c.amount
     by_month = tuple(round(sum(months[c][i] for c in CATEGORIES), 2) for i in range(h))
     lines = []
     for cat in CATEGORIES:
@@ -100,7 +149,7 @@ def _first_year(series: Sequence[float]) -> float:
 
 
 def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
-              add: Callable[[str, int, float], None]) -> None:
+              add: Callable[[str, int, float, str, str], None]) -> None:
     e = catalog.economics
     allowed = set(scenario.constraints.strategies)
     vendor = catalog.strategies.get("vendor")
@@ -121,15 +170,17 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
                 if item.kind == "course" and vendor and vendor.group_min and \
                         takers[item.ref] >= vendor.group_min:
                     cost *= 1 - discount
-                add("training", month, cost)
+                add("training", month, cost, item.kind, rm.person)
             elif item.kind in ("exam", "renewal"):
-                add("exams", month, item.cost)
+                add("exams", month, item.cost, item.kind, rm.person)
                 if item.kind == "exam" and scenario.retention.certification_bonus:
-                    add("retention", month, scenario.retention.certification_bonus)
+                    add("retention", month, scenario.retention.certification_bonus,
+                        "certification bonus", rm.person)
             elif item.kind == "apprenticeship":
                 end = month_of(scenario.start, item.end)
                 for m in range(month, end):
-                    add("mentoring", m, mentor_salary * e.overhead_multiplier / 12 * share)
+                    add("mentoring", m, mentor_salary * e.overhead_multiplier / 12 * share,
+                        "mentoring", rm.person)
 
 
 def template_costs(catalog: Catalog) -> tuple[TemplateCost, ...]:

@@ -67,7 +67,7 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     rm = tuple(roadmaps)
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
-    roi = compute_roi(scenario, catalog, costs)
+    roi = compute_roi(scenario, catalog, target, sourcing, rm)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
     tell("costs")
     tell("risk", 0)

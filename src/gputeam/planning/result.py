@@ -184,15 +184,47 @@ class Costs(Result):
     template_comparison: tuple[TemplateCost, ...]
 
 
+class RoiMonth(Result):
+    """One plan month of the ROI's cash flow; ``investment`` and ``returns`` hold every line
+    (zeros included) so the totals can be recomputed by hand."""
+
+    month: int
+    gpus: int = Field(description="GPUs in service that month.")
+    coverage: float = Field(
+        description="Share of the target that staff cover that month (0 before the first GPU).")
+    alternative_coverage: float = Field(
+        description="The same share in the alternative (0 when it is fully outsourced).")
+    investment: dict[str, float] = Field(description="One-off building costs paid that month.")
+    returns: dict[str, float] = Field(
+        description="Costs avoided against the alternative, less the in-house run cost, plus "
+        "operational benefits, that month.")
+    cash_flow: float = Field(description="sum(returns) - sum(investment).")
+    cumulative: float = Field(description="Cash flow summed from month 1 to this month.")
+    discount_factor: float = Field(description="(1 + discount_rate) ** (-(month - 1) / 12).")
+
+
 class Roi(Result):
-    investment: float
-    investment_lines: dict[str, float]
-    annual_return: float
-    return_lines: dict[str, float]
-    net_roi: float = Field(description="(returns - investment) / investment, a fraction.")
-    benefit_cost_ratio: float = Field(description="returns / investment.")
-    payback_months: float | None
     basis: str
+    counterfactual: Literal["outsourced", "hire-only", "article"] = Field(
+        description="What the plan is compared with; 'article' for the article's own example.")
+    investment: float = Field(description="Sum of investment_lines.")
+    investment_lines: dict[str, float]
+    returns: float = Field(description="Sum of return_lines: returns over the whole period.")
+    return_lines: dict[str, float]
+    annual_return: float = Field(
+        description="Returns in the last 12 months of the horizon (annualised if shorter).")
+    net_roi: float | None = Field(
+        description="(returns - investment) / investment, a fraction; None when undefined.")
+    benefit_cost_ratio: float | None = Field(description="returns / investment; None when undefined.")
+    payback_months: float | None = Field(
+        description="Plan months until the cumulative cash flow turns non-negative for good "
+        "(linear within the month); None when undefined or not within the horizon.")
+    npv: float | None = Field(
+        default=None, description="Net present value: sum of cash_flow x discount_factor.")
+    discount_rate: float | None = None
+    reasons: dict[str, str] = Field(
+        default_factory=dict, description="Measure name to why it is None (undefined).")
+    months: tuple[RoiMonth, ...] = ()
     notes: tuple[str, ...] = ()
 
 

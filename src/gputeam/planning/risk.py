@@ -23,8 +23,7 @@ the cost over the horizon (the plan's cost plus retake fees, contractors backfil
 left vacant when contractors are allowed, recruiting for replacements, less salaries not
 paid while a post is vacant), and per skill domain the number of holders by month and the
 probability that nobody holds it at some month from the deadline on (key-person risk;
-computed on the first 1,000 runs). The ROI tornado varies the six assumptions with the
-widest swing of net ROI between their low and high values.
+computed on the first 1,000 runs). The ROI tornado is :func:`gputeam.planning.roi.sensitivity`.
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from gputeam.catalog import Catalog
 from gputeam.planning.result import Costs, Roadmap, Roi, Sourcing, Target
+from gputeam.planning.roi import sensitivity
 from gputeam.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -424,79 +424,13 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
     return out
 
 
-# ---------------------------------------------------------------- ROI sensitivity
-def sensitivity(scenario: Scenario, catalog: Catalog, roi: Roi, top: int = 6) -> list[dict[str, Any]]:
-    """Net ROI at the low and high value of each assumption; the ``top`` widest swings.
-
-    Each return or investment line is linear in its assumption, so ROI is recomputed from
-    the plan's lines. Ranges: published ones where the catalog has them (bootcamp price
-    $15-25k, PUE 1.3-1.5 and $0.10-0.15/kWh from the power-saving contradiction, vendor pass
-    rates +-0.15); otherwise +-25% around the value used (a gputeam assumption).
-    """
-    e = catalog.economics
-    f = scenario.fleet
-    inv = dict(roi.investment_lines)
-    ret = dict(roi.return_lines)
-    rate = scenario.constraints.contractors.rate_usd_h or e.contractor_rate_usd_h
-    pue = f.pue or e.pue
-    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
-    kw = f.kw_per_gpu or e.kw_per_gpu
-    boot = catalog.strategies.get("bootcamp")
-    # (name, value used, low, high, {line: factor at value v} as a function)
-    items: list[tuple[str, float, float, float, str, str, Any]] = [
-        ("downtime cost per GPU-year", e.downtime_cost_per_gpu_year, 0.75, 1.25, "ret",
-         "downtime avoided", lambda v, b=e.downtime_cost_per_gpu_year: v / b),
-        ("deployment speed-up value per GPU", e.deployment_speedup_value_per_gpu, 0.75, 1.25, "ret",
-         "faster deployment", lambda v, b=e.deployment_speedup_value_per_gpu: v / b),
-        ("contractor hours avoided per GPU-year", e.contractor_hours_avoided_per_gpu_year, 0.75, 1.25,
-         "ret", "contractor avoidance", lambda v, b=e.contractor_hours_avoided_per_gpu_year: v / b),
-        ("contractor rate (USD/h)", rate, 0.75, 1.25, "ret", "contractor avoidance",
-         lambda v, b=rate: (v - e.employee_rate_usd_h) / (b - e.employee_rate_usd_h)
-         if b != e.employee_rate_usd_h else 1.0),
-        ("power saving share", e.efficiency_power_share, 0.75, 1.25, "ret", "efficiency (power)",
-         lambda v, b=e.efficiency_power_share: v / b),
-        ("electricity price (USD/kWh)", price, 0.10 / price if price else 0.75,
-         0.15 / price if price else 1.25, "ret", "efficiency (power)",
-         lambda v, b=price: v / b if b else 1.0),
-        ("PUE", pue, 1.3 / pue, 1.5 / pue, "ret", "efficiency (power)", lambda v, b=pue: v / b),
-        ("kW per GPU", kw, 0.75, 1.25, "ret", "efficiency (power)", lambda v, b=kw: v / b),
-    ]
-    if boot and boot.cost_per_participant_usd:
-        mid = boot.cost_per_participant_usd.mid
-        items.append(("bootcamp price per participant", mid, boot.cost_per_participant_usd.low / mid,
-                      boot.cost_per_participant_usd.high / mid, "inv", "training",
-                      lambda v, b=mid: v / b))
-    passes = [c.exam.pass_probability for c in catalog.certifications.values()
-              if c.exam.pass_probability is not None]
-    q = sum(passes) / len(passes) if passes else DEFAULT_PASS
-    items.append(("exam pass rate", q, max(0.05, q - 0.15) / q, min(1.0, q + 0.15) / q, "inv", "exams",
-                  lambda v, b=q: b / v))  # expected attempts scale as 1 / pass rate
-    out: list[dict[str, Any]] = []
-    for name, value, lo, hi, side, line, factor in items:
-        rois = []
-        for v in (value * lo, value * hi):
-            i2, r2 = dict(inv), dict(ret)
-            target = r2 if side == "ret" else i2
-            if line not in target:
-                break
-            target[line] = target[line] * factor(v)
-            invest = sum(i2.values())
-            rois.append((sum(r2.values()) - invest) / invest if invest > 0 else 0.0)
-        if len(rois) == 2:
-            out.append({"assumption": name, "low_value": round(value * lo, 6),
-                        "high_value": round(value * hi, 6), "roi_low": round(rois[0], 6),
-                        "roi_high": round(rois[1], 6)})
-    out.sort(key=lambda s: -abs(float(s["roi_high"]) - float(s["roi_low"])))
-    return out[:top]
-
-
 def assess(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
            roadmaps: Sequence[Roadmap], costs: Costs, roi: Roi, runs: int = 2000, seed: int = 0
            ) -> dict[str, Any]:
     """The plan's ``risk`` section."""
     x = prepare(scenario, catalog, target, sourcing, roadmaps, costs)
     out = simulate(x, runs=runs, seed=seed)
-    out["sensitivity"] = sensitivity(scenario, catalog, roi)
+    out["sensitivity"] = sensitivity(scenario, catalog, target, sourcing, roadmaps)
     return out
 
 

@@ -16,6 +16,7 @@ from gputeam.report.sections import (
     HOURS_PER_MONTH,
     contractor_hours_by_month,
     deadline_month,
+    money,
     plain_data,
     sensitivity,
 )
@@ -502,14 +503,25 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     entries = sensitivity(risk)
     if not entries:
         return None
-    base = plan.roi.net_roi
+    # NPV when the entries carry it (always defined); else net ROI, when the plan has one
+    npv = any("npv_low" in s for s in entries) and plan.roi.npv is not None
+    key, base_value = ("npv", plan.roi.npv) if npv else ("roi", plan.roi.net_roi)
+    if base_value is None:
+        return None
+    base = float(base_value)
+    currency = plan.costs.currency
+
+    def show(v: float) -> str:
+        return money(v, currency) if npv else f"{v:.1%}"
+
     entries = entries[::-1]  # widest at the top
     names = [_ptext(s.get("assumption", "")) for s in entries]
 
-    def side(key: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
-        xs = [_number(s.get(key), base) - base for s in entries]
+    def side(which: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
+        xs = [_number(s.get(f"{key}_{which}"), base) - base for s in entries]
         text = [
-            f"{name} = {_ptext(s.get(value_key))}: net ROI {_number(s.get(key), base):.1%}"
+            f"{name} = {_ptext(s.get(value_key))}: "
+            f"{'NPV' if npv else 'net ROI'} {show(_number(s.get(f'{key}_{which}'), base))}"
             for name, s in zip(names, entries, strict=True)
         ]
         return {
@@ -525,8 +537,8 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
         }
 
     traces = [
-        side("roi_low", "low_value", "assumption at low value", "#e45756"),
-        side("roi_high", "high_value", "assumption at high value", "#4c78a8"),
+        side("low", "low_value", "assumption at low value", "#e45756"),
+        side("high", "high_value", "assumption at high value", "#4c78a8"),
     ]
     shapes = [
         {
@@ -541,10 +553,10 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
         }
     ]
     layout = _layout(
-        f"Net ROI sensitivity (base {base:.1%})",
+        f"{'Net present value' if npv else 'Net ROI'} sensitivity (base {show(base)})",
         barmode="overlay",
         shapes=shapes,
-        xaxis={"tickformat": ".0%"},
+        xaxis={"tickformat": ",.0f" if npv else ".0%"},
         yaxis={"type": "category", "automargin": True},
     )
     return Chart(

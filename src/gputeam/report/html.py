@@ -24,6 +24,7 @@ from gputeam.report.sections import (
     Table,
     deadline_month,
     format_value,
+    roi_text,
     sections,
 )
 
@@ -100,8 +101,9 @@ def _cards(plan: Plan) -> list[dict[str, str]]:
         ),
         ("First-year cost", format_value(plan.costs.first_year, "money", currency)),
         ("Annual run rate", format_value(plan.costs.annual_run_rate, "money", currency)),
-        ("Net ROI", format_value(plan.roi.net_roi, "pct")),
-        ("Benefit-cost ratio", format_value(plan.roi.benefit_cost_ratio, "ratio")),
+        ("Net ROI", roi_text(plan.roi, "net_roi")),
+        ("Payback (months)", roi_text(plan.roi, "payback_months")),
+        ("Net present value", roi_text(plan.roi, "npv", currency)),
     ]
     if plan.risk and "p_ready_by_deadline" in plan.risk:
         cards.append(("P(ready by deadline)", format_value(plan.risk["p_ready_by_deadline"], "pct")))

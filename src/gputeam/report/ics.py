@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from gputeam.planning.result import Plan, Roadmap, RoadmapItem
+from gputeam.report.tables import money
 
 if TYPE_CHECKING:
     from icalendar import Event
@@ -41,7 +42,7 @@ def _event(roadmap: Roadmap, item: RoadmapItem, uid: str, stamp: datetime, curre
     if roadmap.role:
         details.append(f"Target role: {roadmap.role}")
     if item.cost:
-        details.append(f"Fee: {item.cost:,.0f} {currency}")
+        details.append(f"Fee: {money(item.cost, currency)}")
     if item.note:
         details.append(item.note)
     end = item.end if item.end > item.start else item.start + timedelta(days=1)

@@ -77,6 +77,8 @@ def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
             s.get("assumption", ""),
             s.get("low_value"),
             s.get("high_value"),
+            s.get("npv_low"),
+            s.get("npv_high"),
             s.get("roi_low"),
             s.get("roi_high"),
         )
@@ -89,22 +91,26 @@ def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
                 Column("Assumption"),
                 Column("Low value", "number"),
                 Column("High value", "number"),
+                Column("NPV at low", "money"),
+                Column("NPV at high", "money"),
                 Column("Net ROI at low", "pct"),
                 Column("Net ROI at high", "pct"),
             ),
             sens,
-            title="ROI sensitivity",
+            title="ROI sensitivity (the team plan held fixed)",
         )
     )
     return Section("risk", "Risk", tuple(tables))
 
 
 def sensitivity(risk: dict[str, Any]) -> list[dict[str, Any]]:
-    """The sensitivity entries, widest ROI swing first."""
+    """The sensitivity entries, widest NPV swing first (net ROI swing for entries without
+    NPV figures)."""
 
     def swing(s: dict[str, Any]) -> float:
+        key = "npv" if "npv_low" in s else "roi"
         try:
-            width = abs(float(s.get("roi_high", 0)) - float(s.get("roi_low", 0)))
+            width = abs(float(s.get(f"{key}_high", 0)) - float(s.get(f"{key}_low", 0)))
         except (TypeError, ValueError):
             return 0.0
         return width if math.isfinite(width) else 0.0

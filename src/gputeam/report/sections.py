@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from gputeam.planning.result import Plan, TargetMonth
+from gputeam.planning.result import Plan, Roi, TargetMonth
 from gputeam.report.risk_section import risk_section, sensitivity
 from gputeam.report.tables import (
     HOURS_PER_MONTH,
@@ -26,7 +26,8 @@ from gputeam.report.tables import (
 )
 
 __all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
-           "deadline_month", "format_value", "money", "plain_data", "sections", "sensitivity"]
+           "deadline_month", "format_value", "money", "plain_data", "roi_cell", "roi_text", "sections",
+           "sensitivity"]
 
 
 def _pairs(mapping: dict[str, Any]) -> str:
@@ -96,9 +97,11 @@ def _summary(plan: Plan) -> Section:
         ("First-year cost", Cell(plan.costs.first_year, "money")),
         ("Horizon cost", Cell(plan.costs.horizon, "money")),
         ("Annual run rate", Cell(plan.costs.annual_run_rate, "money")),
-        ("Net ROI", Cell(plan.roi.net_roi, "pct")),
-        ("Benefit-cost ratio", Cell(plan.roi.benefit_cost_ratio, "ratio")),
-        ("Payback (months)", Cell(plan.roi.payback_months, "float")),
+        ("ROI investment", Cell(plan.roi.investment, "money")),
+        ("Net ROI", roi_cell(plan.roi, "net_roi")),
+        ("Benefit-cost ratio", roi_cell(plan.roi, "benefit_cost_ratio")),
+        ("Payback (months)", roi_cell(plan.roi, "payback_months")),
+        ("Net present value", roi_cell(plan.roi, "npv")),
         ("Warnings", Cell(len(plan.warnings), "int")),
         ("Notes on the article's figures", Cell(len(plan.notes), "int")),
     ]
@@ -465,24 +468,50 @@ def _costs(plan: Plan) -> Section:
     )
 
 
+ROI_KINDS: dict[str, Kind] = {"net_roi": "pct", "benefit_cost_ratio": "ratio",
+                              "payback_months": "float", "npv": "money"}
+
+
+def roi_cell(roi: Roi, name: str) -> Cell:
+    """An ROI measure as a cell: its value, or "n/a (why)" when it is undefined (None)."""
+    value = getattr(roi, name)
+    if value is None:
+        return Cell(f"n/a ({roi.reasons.get(name, 'undefined')})", "text")
+    return Cell(value, ROI_KINDS[name])
+
+
+def roi_text(roi: Roi, name: str, currency: str = "USD") -> str:
+    """An ROI measure as text, the same in every door (terminal, reports, web)."""
+    return format_value(roi_cell(roi, name), "text", currency)
+
+
 def _roi(plan: Plan) -> Section:
     r = plan.roi
-    rows: list[tuple[Any, ...]] = [("Investment", Cell(r.investment, "money"))]
+    rows: list[tuple[Any, ...]] = [("Compared with", Cell(r.counterfactual, "text")),
+                                   ("Investment", Cell(r.investment, "money"))]
     rows += [(f"  investment: {k}", Cell(v, "money")) for k, v in r.investment_lines.items()]
-    rows.append(("Annual return", Cell(r.annual_return, "money")))
+    rows.append(("Returns", Cell(r.returns, "money")))
     rows += [(f"  return: {k}", Cell(v, "money")) for k, v in r.return_lines.items()]
     rows += [
-        ("Net ROI ((returns - investment) / investment)", Cell(r.net_roi, "pct")),
-        ("Benefit-cost ratio (returns / investment)", Cell(r.benefit_cost_ratio, "ratio")),
-        ("Payback (months)", Cell(r.payback_months, "float")),
+        ("Annual return (last 12 months)", Cell(r.annual_return, "money")),
+        ("Net ROI ((returns - investment) / investment)", roi_cell(r, "net_roi")),
+        ("Benefit-cost ratio (returns / investment)", roi_cell(r, "benefit_cost_ratio")),
+        ("Payback (months)", roi_cell(r, "payback_months")),
+        (f"Net present value at {r.discount_rate or 0:.1%} a year", roi_cell(r, "npv")),
         ("Basis", Cell(r.basis, "text")),
     ]
-    return Section(
-        "roi",
-        "Return on investment",
-        (Table("roi", (Column("Item"), Column("Value")), tuple(rows)),),
-        notes=r.notes,
-    )
+    flows = tuple((x.month, x.gpus, x.coverage, sum(x.investment.values()), sum(x.returns.values()),
+                   x.cash_flow, x.cumulative, x.discount_factor) for x in r.months)
+    tables = [Table("roi", (Column("Item"), Column("Value")), tuple(rows))]
+    if flows:
+        tables.append(Table(
+            "roi_months",
+            (Column("Month", "month"), Column("GPUs", "int"), Column("Staff coverage", "pct"),
+             Column("Investment", "money"), Column("Returns", "money"),
+             Column("Cash flow", "money"), Column("Cumulative", "money"),
+             Column("Discount factor", "number")),
+            flows, title="Cash flow by month"))
+    return Section("roi", "Return on investment", tuple(tables), notes=r.notes)
 
 
 def _warnings(plan: Plan) -> Section:

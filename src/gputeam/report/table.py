@@ -8,8 +8,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gputeam.planning.result import Plan
-from gputeam.report.sections import people_names
+from gputeam.planning.result import Plan, Roi
+from gputeam.report.sections import people_names, roi_text
+from gputeam.report.tables import money
 
 #: Longest text shown for a name (organisation, person) and for a sentence in the terminal;
 #: files (JSON, HTML, Markdown, XLSX ...) keep the text whole.
@@ -25,10 +26,6 @@ def shown(text: object, limit: int = SENTENCE_LIMIT) -> Text:
         value = value[: limit - 1] + "…"
     return Text(value)
 
-
-def money(x: float, currency: str = "USD") -> str:
-    sign = "$" if currency == "USD" else f"{currency} "
-    return f"{sign}{x:,.0f}"
 
 
 def print_plan(plan: Plan, console: Console) -> None:
@@ -56,8 +53,8 @@ def print_plan(plan: Plan, console: Console) -> None:
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
         t.add_row(shown(r.name, NAME_LIMIT), shown(r.role or "-", NAME_LIMIT),
-                  f"month {r.ready_month}" if r.ready_month else "-", str(len(r.items)),
-                  shown(exams or "-"))
+                  f"month {r.ready_month}" if r.ready_month is not None else "-",
+                  str(len(r.items)), shown(exams or "-"))
     console.print(t)
 
     t = Table(title=f"Costs ({cur})")
@@ -72,10 +69,12 @@ def print_plan(plan: Plan, console: Console) -> None:
     console.print(t)
 
     roi = plan.roi
-    console.print(f"[bold]ROI[/]: investment {money(roi.investment, cur)}, annual return "
-                  f"{money(roi.annual_return, cur)}, net ROI {roi.net_roi:.1%}, benefit-cost "
-                  f"ratio {roi.benefit_cost_ratio:.2f}, payback "
-                  + (f"{roi.payback_months:.1f} months" if roi.payback_months else "never"))
+    payback = roi_text(roi, "payback_months")
+    console.print(f"ROI against {roi.counterfactual}: investment {money(roi.investment, cur)}, "
+                  f"returns {money(roi.returns, cur)} over {len(roi.months)} months, net ROI "
+                  f"{roi_text(roi, 'net_roi')}, NPV {roi_text(roi, 'npv', cur)}, payback "
+                  + (f"{payback} months" if roi.payback_months is not None else payback),
+                  markup=False, highlight=False)
     if plan.risk:
         _risk(plan.risk, console, cur)
     if plan.warnings:
@@ -141,20 +140,24 @@ def _risk(risk: dict[str, Any], console: Console, cur: str) -> None:
                             f"P(none) {b['p_zero']:.0%}"), highlight=False)
 
 
-def print_roi(roi: Any, console: Console) -> None:
+def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
     t = Table(title=f"ROI - {roi.basis}")
     t.add_column("item")
-    t.add_column("USD", justify="right")
+    t.add_column(currency, justify="right")
     for k, v in roi.investment_lines.items():
-        t.add_row(f"investment: {k}", money(v))
-    t.add_row("[bold]investment", money(roi.investment))
+        t.add_row(f"investment: {k}", money(v, currency))
+    t.add_row("[bold]investment", money(roi.investment, currency))
     for k, v in roi.return_lines.items():
-        t.add_row(f"annual return: {k}", money(v))
-    t.add_row("[bold]annual return", money(roi.annual_return))
-    t.add_row("net ROI ((return - investment) / investment)", f"{roi.net_roi:.1%}")
-    t.add_row("benefit-cost ratio (return / investment)", f"{roi.benefit_cost_ratio:.3f}")
-    if roi.payback_months is not None:
-        t.add_row("payback", f"{roi.payback_months:.1f} months")
+        t.add_row(f"return: {k}", money(v, currency))
+    t.add_row("[bold]returns", money(roi.returns, currency))
+    if roi.months:
+        t.add_row("annual return (last 12 months)", money(roi.annual_return, currency))
+    t.add_row("net ROI ((returns - investment) / investment)", roi_text(roi, "net_roi"))
+    t.add_row("benefit-cost ratio (returns / investment)",
+              f"{roi.benefit_cost_ratio:.3f}" if roi.benefit_cost_ratio is not None
+              else roi_text(roi, "benefit_cost_ratio"))
+    t.add_row("payback (months)", roi_text(roi, "payback_months"))
+    t.add_row("net present value", roi_text(roi, "npv", currency))
     console.print(t)
     for n in roi.notes:
         console.print(f"note: {n}", markup=False, highlight=False)

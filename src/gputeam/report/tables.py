@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "format_value", "money",
+__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "currency_symbol",
+           "format_value", "money",
            "plain_data"]
 
 Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
@@ -55,11 +56,17 @@ class Section:
 
 
 # ---------------------------------------------------------------- formatting
+def currency_symbol(currency: str) -> str | None:
+    """The symbol written before amounts in ``currency``, or None to write the code after."""
+    return _SYMBOLS.get(currency)
+
+
 def money(value: float, currency: str) -> str:
-    """Whole currency units, with the symbol for the common currencies: $1,234, 1,234 SEK."""
+    """Whole currency units, with the symbol for the common currencies: $1,234, 1,234 SEK.
+    The one way gputeam writes money: every report, the terminal and the web call it."""
     amount = f"{abs(value):,.0f}"
     sign = "-" if value < 0 and amount != "0" else ""
-    symbol = _SYMBOLS.get(currency)
+    symbol = currency_symbol(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from gputeam.planning.result import Plan
 from gputeam.report.sections import Cell, Section, Table, sections
+from gputeam.report.tables import currency_symbol
 
 __all__ = ["SHEETS", "render"]
 
@@ -43,8 +44,7 @@ _LONG_TEXT = 60
 
 
 def _money_format(currency: str) -> str:
-    symbols = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥"}
-    symbol = symbols.get(currency)
+    symbol = currency_symbol(currency)
     return f'"{symbol}"#,##0;-"{symbol}"#,##0' if symbol else f'#,##0 "{currency}";-#,##0 "{currency}"'
 
 

@@ -17,9 +17,10 @@ from gputeam.scenario.models import (
     HeldCertification,
     Person,
     Retention,
+    RoiSettings,
     Scenario,
 )
 
 __all__ = ["EXAMPLES", "Constraints", "Contractors", "Fleet", "GpuStep", "HeldCertification",
-           "Person", "Retention", "Scenario", "catalog_for", "example_text", "load_example",
+           "Person", "Retention", "RoiSettings", "Scenario", "catalog_for", "example_text", "load_example",
            "load_scenario", "load_scenario_text", "parse_scenario"]

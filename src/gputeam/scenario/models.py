@@ -22,6 +22,7 @@ Deployment = Literal["on-prem", "cloud", "hybrid"]
 StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
 Mode = Literal["template", "lean"]
 PowerSaving = Literal["physical", "article"]
+Counterfactual = Literal["outsourced", "hire-only"]
 
 
 class Model(BaseModel):
@@ -157,6 +158,31 @@ class Constraints(Model):
     discount_rate: float = Field(default=0, ge=0, le=1, description="Annual discount rate.")
 
 
+class RoiSettings(Model):
+    counterfactual: Counterfactual = Field(
+        default="outsourced",
+        description="What the plan's in-house path is compared with: `outsourced` (the same "
+        "target run entirely by contractors at the contractor rate) or `hire-only` (the "
+        "target filled by hires, bridged by contractors until they arrive, nobody upskilled).")
+    discount_rate: float = Field(
+        default=0.08, ge=0, le=1,
+        description="Annual rate at which the ROI's net present value discounts the monthly "
+        "cash flows. Default 8%, a gputeam assumption: a common corporate cost of capital "
+        "(US OMB Circular A-94, 1992, prescribed 7% real for public cost-benefit analyses); use "
+        "your finance team's hurdle rate. `constraints.discount_rate` is separate: it only "
+        "weights costs inside the optimiser.")
+    power_paid_share: float | None = Field(
+        default=None, ge=0, le=1,
+        description="Share of the GPUs whose power bill the organisation pays (the efficiency "
+        "saving counts only on those). Default from `fleet.deployment`: on-prem 1, cloud 0 "
+        "(rented GPUs' power is in the rent), hybrid 0.5.")
+
+    def paid_share(self, deployment: Deployment) -> float:
+        if self.power_paid_share is not None:
+            return self.power_paid_share
+        return {"on-prem": 1.0, "cloud": 0.0, "hybrid": 0.5}[deployment]
+
+
 class Scenario(Model):
     organisation: str = Field(min_length=1, description="Organisation name.")
     start: date = Field(description="First day of plan month 1.")
@@ -174,6 +200,8 @@ class Scenario(Model):
     people: tuple[Person, ...] = Field(default=(), description="The current team.")
     constraints: Constraints = Field(default_factory=Constraints)
     retention: Retention = Field(default_factory=Retention)
+    roi: RoiSettings = Field(default_factory=RoiSettings,
+                             description="How the ROI is measured: the alternative and the discount rate.")
     overrides: dict[str, Any] = Field(
         default_factory=dict,
         description="Catalog overrides, same shape as a --catalog-extra file.")
@@ -207,6 +235,6 @@ def field_names() -> list[str]:
     """Every field name in the scenario models (for 'did you mean' hints)."""
     names: set[str] = set()
     for model in (GpuStep, Fleet, HeldCertification, Person, Contractors, Retention,
-                  Constraints, Scenario):
+                  Constraints, RoiSettings, Scenario):
         names.update(model.model_fields)
     return sorted(names)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from gputeam.report.tables import money as report_money
+
 
 def money(value: Any, currency: str = "USD") -> str:
     if value is None:
         return "–"
-    return f"{currency} {float(value):,.0f}"
+    return report_money(float(value), currency)
 
 
 def pct(value: Any) -> str:

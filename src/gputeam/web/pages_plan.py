@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam.errors import InputError
+from gputeam.report.sections import roi_text
 from gputeam.web import services
 from gputeam.web.api.plans import MAX_GPUS, MAX_HORIZON, check_bounds
 from gputeam.web.auth import require
@@ -39,6 +40,9 @@ def plan_view(plan: Any, today_: date) -> dict[str, Any]:
         "sourcing": plan.sourcing,
         "costs": plan.costs,
         "roi": plan.roi,
+        "roi_net": roi_text(plan.roi, "net_roi"),
+        "roi_payback": roi_text(plan.roi, "payback_months"),
+        "roi_npv": roi_text(plan.roi, "npv", plan.costs.currency),
         "warnings": plan.warnings,
         "currency": plan.costs.currency,
         "gantt": gantt_svg(bars, today_, "Roadmaps (first people)") if bars else "",
