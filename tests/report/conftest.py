@@ -8,7 +8,7 @@ import pytest
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
-from gputeam.planning.result import Plan
+from gputeam.planning.result import Plan, Risk
 from gputeam.scenario import load_example
 
 EXAMPLES = ("finance", "healthcare", "startup")
@@ -33,7 +33,15 @@ def with_risk(p: Plan) -> Plan:
     risk = {
         "runs": 100,
         "seed": 7,
+        "deadline_month": n,
+        "readiness_threshold": 0.95,
         "p_ready_by_deadline": 0.83,
+        "p_fully_covered": 0.61,
+        "mean_cost": base * 1.01,
+        "plan_cost": base,
+        "plan_cost_percentile": 0.4,
+        "cost_drivers": {"exam_retakes": 100.0, "contractor_backfill": base * 0.02,
+                         "recruiting": 500.0, "salaries": -base * 0.01 - 600.0},
         "coverage_bands": {
             "p10": [min(1.0, 0.1 * i) for i in range(n)],
             "p50": [min(1.0, 0.15 * i) for i in range(n)],
@@ -74,7 +82,7 @@ def with_risk(p: Plan) -> Plan:
             },
         ],
     }
-    return p.model_copy(update={"risk": risk})
+    return p.model_copy(update={"risk": Risk.model_validate(risk)})
 
 
 @pytest.fixture(scope="session")

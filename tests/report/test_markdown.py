@@ -60,6 +60,10 @@ def test_risk_section(risk_plan: Plan) -> None:
     text = markdown.render(risk_plan).decode("utf-8")
     assert "## Risk" in text and "No risk simulation" not in text
     assert "| Probability ready by deadline | 83.0% |" in text
+    assert "| Readiness threshold (share of the deadline month's slots covered) | 95.0% |" in text
+    assert "| Probability every slot is covered at the deadline | 61.0% |" in text
+    assert "| Share of runs costing no more than the plan | 40.0% |" in text
+    assert "40% of the simulated runs cost no more than that" in text
     assert "### Key-person risk by skill domain" in text
     assert "exam pass rate &lt;NCA-AIIO&gt;" in text
     # widest ROI swing first

@@ -93,10 +93,10 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     assert [w[0] for w in warnings] == [w.code for w in p.warnings]
     if p.risk:  # the simulation's own figures, as numbers
         head = {r[0]: r[1] for r in _table(wb["Risk"], "Item")}
-        assert head["Probability ready by deadline"] == pytest.approx(p.risk["p_ready_by_deadline"])
+        assert head["Probability ready by deadline"] == pytest.approx(p.risk.p_ready_by_deadline)
         bus = _table(wb["Risk"], "Domain")
-        assert [r[0] for r in bus] == [b["domain"] for b in p.risk["bus_factors"]]
-        assert [r[4] for r in bus] == pytest.approx([b["p_zero"] for b in p.risk["bus_factors"]])
+        assert [r[0] for r in bus] == [b.domain for b in p.risk.bus_factors]
+        assert [r[4] for r in bus] == pytest.approx([b.p_zero for b in p.risk.bus_factors])
 
 
 def test_risk_sheet(risk_plan: Plan) -> None:
@@ -105,9 +105,10 @@ def test_risk_sheet(risk_plan: Plan) -> None:
     ws = wb["Risk"]
     head = {r[0]: r[1] for r in _table(ws, "Item")}
     assert head["Probability ready by deadline"] == pytest.approx(0.83)
-    assert head["Cost P50"] == pytest.approx(risk_plan.risk["cost_percentiles"]["p50"])
+    assert risk_plan.risk is not None
+    assert head["Cost P50"] == pytest.approx(risk_plan.risk.cost_percentiles.p50)
     bands = _table(ws, "Month")
-    assert [r[2] for r in bands] == pytest.approx(risk_plan.risk["coverage_bands"]["p50"])
+    assert [r[2] for r in bands] == pytest.approx(risk_plan.risk.coverage_bands.p50)
     bus = {r[0]: r for r in _table(ws, "Domain")}
     assert bus["infiniband"][4] == pytest.approx(0.21)
 

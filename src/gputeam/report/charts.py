@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from gputeam.planning.result import Plan
+from gputeam.planning.result import Plan, Risk
 from gputeam.report.sections import (
     HOURS_PER_MONTH,
     contractor_hours_by_month,
@@ -375,9 +375,9 @@ def _skills_chart(plan: Plan) -> Chart | None:
     )
 
 
-def _fan_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
-    bands = risk.get("coverage_bands") or {}
-    p10, p50, p90 = (list(bands.get(k) or ()) for k in ("p10", "p50", "p90"))
+def _fan_chart(plan: Plan, risk: Risk) -> Chart | None:
+    p10, p50, p90 = (list(v) for v in (risk.coverage_bands.p10, risk.coverage_bands.p50,
+                                       risk.coverage_bands.p90))
     if not p50 and not p10:
         return None
     labels = _month_labels(plan)
@@ -426,12 +426,11 @@ def _fan_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     return Chart("risk-fan", "Coverage fan chart", {"data": traces, "layout": layout})
 
 
-def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
+def _cost_distribution_chart(plan: Plan, risk: Risk) -> Chart | None:
     currency = plan.costs.currency
-    pct = {k: v for k, v in (risk.get("cost_percentiles") or {}).items() if isinstance(v, int | float)}
-    pct = {k: v for k, v in pct.items() if not isinstance(v, bool)}
-    samples = [round(_number(v, math.nan), 2) for v in plain_data(risk.get("cost_samples") or [])]
-    samples = [v for v in samples if math.isfinite(v)]
+    pct = {k: v for k, v in risk.cost_percentiles.model_dump().items() if math.isfinite(v)}
+    pct["plan"] = risk.plan_cost
+    samples = [v for v in risk.cost_samples if math.isfinite(v)]
     if samples:
         traces: list[dict[str, Any]] = [
             {
@@ -477,7 +476,7 @@ def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
             yaxis={"title": {"text": "runs"}},
         )
     elif pct:
-        keys = [k for k in ("p10", "p50", "p90") if k in pct]
+        keys = [k for k in ("p10", "p50", "p90", "plan") if k in pct]
         traces = [
             {
                 "type": "bar",
@@ -498,18 +497,18 @@ def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     return Chart("risk-cost", "Cost distribution", {"data": traces, "layout": layout})
 
 
-def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
-    entries = sensitivity(risk)
+def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
+    entries = [s.model_dump() for s in sensitivity(risk)]
     if not entries:
         return None
     base = plan.roi.net_roi
     entries = entries[::-1]  # widest at the top
-    names = [_ptext(s.get("assumption", "")) for s in entries]
+    names = [_ptext(s["assumption"]) for s in entries]
 
     def side(key: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
-        xs = [_number(s.get(key), base) - base for s in entries]
+        xs = [_number(s[key], base) - base for s in entries]
         text = [
-            f"{name} = {_ptext(s.get(value_key))}: net ROI {_number(s.get(key), base):.1%}"
+            f"{name} = {_ptext(s[value_key])}: net ROI {_number(s[key], base):.1%}"
             for name, s in zip(names, entries, strict=True)
         ]
         return {
@@ -563,8 +562,8 @@ def charts(plan: Plan) -> dict[str, list[Chart]]:
         "roadmaps": [c for c in (_gantt_chart(plan),) if c],
         "costs": [_cost_category_chart(plan), _cost_month_chart(plan)],
     }
-    if plan.risk:
-        risk = plain_data(plan.risk)
+    if plan.risk is not None:
+        risk = plan.risk
         out["risk"] = [
             c
             for c in (

@@ -103,8 +103,8 @@ def _cards(plan: Plan) -> list[dict[str, str]]:
         ("Net ROI", format_value(plan.roi.net_roi, "pct")),
         ("Benefit-cost ratio", format_value(plan.roi.benefit_cost_ratio, "ratio")),
     ]
-    if plan.risk and "p_ready_by_deadline" in plan.risk:
-        cards.append(("P(ready by deadline)", format_value(plan.risk["p_ready_by_deadline"], "pct")))
+    if plan.risk is not None:
+        cards.append(("P(ready by deadline)", format_value(plan.risk.p_ready_by_deadline, "pct")))
     return [{"label": label, "value": value} for label, value in cards]
 
 
@@ -120,7 +120,7 @@ def render(plan: Plan) -> bytes:
         title=f"Team plan: {plan.scenario.get('organisation', '')}",
         plan=plan,
         sections=views,
-        has_risk=bool(plan.risk),
+        has_risk=plan.risk is not None,
         n_charts=n_charts,
         cards=_cards(plan),
         css=Markup(_static("report.css")),

@@ -101,9 +101,9 @@ def _summary(plan: Plan) -> Section:
         ("Payback (months)", Cell(plan.roi.payback_months, "float")),
         ("Warnings", Cell(len(plan.warnings), "int")),
     ]
-    risk = plan.risk or {}
-    if "p_ready_by_deadline" in risk:
-        rows.append(("Probability ready by deadline", Cell(risk["p_ready_by_deadline"], "pct")))
+    if plan.risk is not None:
+        rows.append((f"Probability ready by deadline (at least {plan.risk.readiness_threshold:.0%} "
+                     "covered)", Cell(plan.risk.p_ready_by_deadline, "pct")))
     return Section("summary", "Summary", (Table("summary", (Column("Item"), Column("Value")), tuple(rows)),))
 
 
@@ -509,6 +509,6 @@ def sections(plan: Plan) -> list[Section]:
         _roi(plan),
         _warnings(plan),
     ]
-    if plan.risk:
-        out.append(risk_section(plan, plain_data(plan.risk)))
+    if plan.risk is not None:
+        out.append(risk_section(plan, plan.risk))
     return out

@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from gputeam.planning.result import Plan
+from gputeam.planning.result import Plan, Risk
 
 
 def money(x: float, currency: str = "USD") -> str:
@@ -57,7 +57,7 @@ def print_plan(plan: Plan, console: Console) -> None:
                   f"{money(roi.annual_return, cur)}, net ROI {roi.net_roi:.1%}, benefit-cost "
                   f"ratio {roi.benefit_cost_ratio:.2f}, payback "
                   + (f"{roi.payback_months:.1f} months" if roi.payback_months else "never"))
-    if plan.risk:
+    if plan.risk is not None:
         _risk(plan.risk, console, cur)
     if plan.warnings:
         console.print("[bold yellow]Warnings[/]")
@@ -98,20 +98,15 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     console.print(t)
 
 
-def _risk(risk: dict[str, Any], console: Console, cur: str) -> None:
-    p = risk.get("p_ready_by_deadline")
-    cp = risk.get("cost_percentiles") or {}
-    text = "[bold]Risk[/]:"
-    if p is not None:
-        text += f" P(ready by deadline) {p:.0%};"
-    if cp:
-        text += (" cost P10/P50/P90 " + " / ".join(money(cp.get(k, 0), cur)
-                                                   for k in ("p10", "p50", "p90")) + ";")
-    console.print(text)
-    weak = [b for b in risk.get("bus_factors", []) if b.get("p_zero", 0) > 0.05]
-    for b in weak[:5]:
-        console.print(f"  key-person risk: {b['domain']} held by {b['holders_now']} now, "
-                      f"P(none) {b['p_zero']:.0%}")
+def _risk(risk: Risk, console: Console, cur: str) -> None:
+    cp = risk.cost_percentiles
+    console.print(f"[bold]Risk[/]: P(ready by deadline, at least {risk.readiness_threshold:.0%} "
+                  f"covered) {risk.p_ready_by_deadline:.0%}; cost P10/P50/P90 "
+                  + " / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90))
+                  + f"; the plan's own cost is at P{risk.plan_cost_percentile * 100:.0f}")
+    for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
+        console.print(f"  key-person risk: {b.domain} held by {b.holders_now} now, "
+                      f"P(none) {b.p_zero:.0%}")
 
 
 def print_roi(roi: Any, console: Console) -> None:
