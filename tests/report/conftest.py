@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 import pytest
@@ -83,6 +84,17 @@ def with_risk(p: Plan) -> Plan:
         ],
     }
     return p.model_copy(update={"risk": Risk.model_validate(risk)})
+
+
+def renamed(p: Plan, organisation: str | None = None,
+            name: Callable[[int, str], str] | None = None) -> Plan:
+    """The plan with its scenario's organisation and people's names replaced."""
+    sc = p.scenario
+    people = tuple(person.model_copy(update={"name": name(i, person.name)}) if name else person
+                   for i, person in enumerate(sc.people))
+    scenario = sc.model_copy(update={"organisation": organisation or sc.organisation,
+                                     "people": people})
+    return p.model_copy(update={"scenario": scenario})
 
 
 @pytest.fixture(scope="session")

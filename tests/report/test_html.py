@@ -18,7 +18,7 @@ import pytest
 from gputeam.planning.result import Plan
 from gputeam.report import html
 
-from .conftest import EXAMPLES, with_risk
+from .conftest import EXAMPLES, renamed, with_risk
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,7 +43,7 @@ def _expected_charts(p: Plan) -> set[str]:
     expected = {"headcount", "cost-category", "cost-month"}
     if any(r.items for r in p.roadmaps):
         expected.add("gantt")
-    if p.scenario.get("people"):
+    if p.scenario.people:
         expected.add("skills")
     return expected | (RISK_CHARTS if p.risk else set())
 
@@ -86,7 +86,7 @@ def test_chart_data_follows_the_plan(plans: dict[str, Plan]) -> None:
     assert gantt_points == sum(len(r.items) for r in p.roadmaps)
     names, domains, held, needed = html.skill_matrix(p)
     heat = specs["skills"]["data"][0]
-    assert heat["x"] == domains and len(heat["y"]) == len(p.scenario["people"])
+    assert heat["x"] == domains and len(heat["y"]) == len(p.scenario.people)
     assert heat["z"] == [
         [h - n for h, n in zip(hr, nr, strict=True)] for hr, nr in zip(held, needed, strict=True)
     ]
@@ -111,13 +111,7 @@ def test_risk_sections(risk_plan: Plan) -> None:
 def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
     hostile = '</script><script>alert("x")</script><b onmouseover=1>&'
-    scenario = dict(p.scenario, organisation=hostile)
-    people = [
-        dict(person, name=hostile if i == 0 else person["name"])
-        for i, person in enumerate(p.scenario["people"])
-    ]
-    scenario["people"] = people
-    page = html.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
+    page = html.render(renamed(p, hostile, lambda i, name: hostile if i == 0 else name)).decode("utf-8")
     assert hostile not in page
     assert "&lt;/script&gt;&lt;script&gt;alert(&#34;x&#34;)" in page
     # in the chart JSON the name is escaped for Plotly (which reads some tags), so it shows as written
@@ -192,12 +186,8 @@ def test_network_blocker_catches_requests(browser: Any, tmp_path: Path) -> None:
 @pytest.mark.browser
 def _hostile(p: Plan) -> Plan:
     """Scenario text that would run script or load an image if it were not escaped."""
-    scenario = dict(p.scenario, organisation='<img src="x.png" onerror="window.pwned=1">')
-    scenario["people"] = [
-        dict(person, name=f"</script><script>window.pwned={i + 2}</script>")
-        for i, person in enumerate(p.scenario["people"])
-    ]
-    return p.model_copy(update={"scenario": scenario})
+    return renamed(p, '<img src="x.png" onerror="window.pwned=1">',
+                   lambda i, _: f"</script><script>window.pwned={i + 2}</script>")
 
 
 @pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk", "finance-risk", "finance+hostile"])
@@ -275,7 +265,5 @@ def test_planned_hires_are_labelled_in_the_gantt(plans: dict[str, Plan]) -> None
 
 def test_people_sharing_a_name_keep_their_own_rows(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
-    scenario = dict(p.scenario)
-    scenario["people"] = [dict(person, name="Sam Lee") for person in p.scenario["people"]]
-    names, *_ = html.skill_matrix(p.model_copy(update={"scenario": scenario}))
-    assert len(set(names)) == len(names) == len(scenario["people"])
+    names, *_ = html.skill_matrix(renamed(p, name=lambda i, _: "Sam Lee"))
+    assert len(set(names)) == len(names) == len(p.scenario.people)

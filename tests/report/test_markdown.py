@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gputeam.planning.result import Plan
 from gputeam.report import markdown
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, renamed
 
 SECTION_HEADINGS = (
     "## Summary",
@@ -72,8 +72,7 @@ def test_risk_section(risk_plan: Plan) -> None:
 
 def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
-    scenario = dict(p.scenario, organisation="Evil | Corp <script>alert(1)</script> *bold*")
-    text = markdown.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
+    text = markdown.render(renamed(p, "Evil | Corp <script>alert(1)</script> *bold*")).decode("utf-8")
     assert "<script>" not in text
     assert "Evil \\| Corp &lt;script&gt;alert(1)&lt;/script&gt; \\*bold\\*" in text
 

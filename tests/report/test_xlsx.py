@@ -11,7 +11,7 @@ import pytest
 from gputeam.planning.result import Plan
 from gputeam.report import xlsx
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, renamed
 
 BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings"]
 
@@ -137,9 +137,7 @@ def test_frozen_below_the_first_header_and_notes_last(plans: dict[str, Plan]) ->
 def test_text_is_never_a_formula(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
     formula = '=HYPERLINK("http://example.invalid","x")'
-    scenario = dict(p.scenario, organisation=formula)
-    scenario["people"] = [dict(person, name=formula) for person in p.scenario["people"]]
-    p = p.model_copy(update={"scenario": scenario})
+    p = renamed(p, formula, lambda i, _: formula)
     data = xlsx.render(p)
     wb = openpyxl.load_workbook(io.BytesIO(data))
     cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.value == formula]

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gputeam.scenario import Scenario
+
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -271,7 +273,7 @@ class Warning(Result):
 class Plan(Result):
     catalog_version: str
     generated_for: date = Field(description="The 'today' the plan was computed for.")
-    scenario: dict[str, Any]
+    scenario: Scenario = Field(description="The scenario the plan was computed from.")
     target: Target
     gaps: Gaps
     sourcing: Sourcing

@@ -305,7 +305,7 @@ def _cost_month_chart(plan: Plan) -> Chart:
 def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], list[list[int]]]:
     """(people, domains, held, needed): each person's proficiency per domain against what the
     target needs of them (their assigned role's slot, or the most any slot needs if unassigned)."""
-    people = [p for p in plan.scenario.get("people", []) or [] if isinstance(p, dict)]
+    people = plan.scenario.people
     role_needs: dict[str, dict[str, int]] = {}
     for m in plan.target.months:
         for s in m.slots:
@@ -318,18 +318,18 @@ def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], lis
             any_need[d] = max(any_need.get(d, 0), p)
     domains = list(any_need)
     for person in people:
-        for d in person.get("skills") or {}:
+        for d in person.skills:
             if d not in domains:
                 domains.append(d)
     assigned = {a.person: a.role for a in plan.sourcing.assignments}
     labels: dict[str, str] = {}
     held, needed = [], []
     for person in people:
-        pid = str(person.get("id"))
+        pid = person.id
         need = role_needs.get(assigned.get(pid, ""), any_need)
-        skills = person.get("skills") or {}
+        skills = person.skills
         role = assigned.get(pid)
-        labels[pid] = f"{person.get('name', pid)} ({role})" if role else str(person.get("name", pid))
+        labels[pid] = f"{person.name} ({role})" if role else person.name
         held.append([int(skills.get(d, 0)) for d in domains])
         needed.append([int(need.get(d, 0)) for d in domains])
     names = list(_unique(labels).values())

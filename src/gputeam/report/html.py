@@ -117,7 +117,7 @@ def render(plan: Plan) -> bytes:
     views = [_view_section(s, by_section.get(s.id, []), currency) for s in sections(plan)]
     n_charts = sum(len(v) for v in by_section.values())
     page = _template().render(
-        title=f"Team plan: {plan.scenario.get('organisation', '')}",
+        title=f"Team plan: {plan.scenario.organisation}",
         plan=plan,
         sections=views,
         has_risk=plan.risk is not None,

@@ -41,15 +41,13 @@ def _anyof(certs: Iterable[Sequence[str]]) -> str:
 def people_names(plan: Plan) -> dict[str, str]:
     """Person id to display name: the scenario's people and the roadmaps' planned hires."""
     names = {r.person: r.name for r in plan.roadmaps}
-    for person in plan.scenario.get("people", []) or []:
-        names[str(person.get("id"))] = str(person.get("name", person.get("id")))
+    for person in plan.scenario.people:
+        names[person.id] = person.name
     return names
 
 
 def deadline_month(plan: Plan) -> int:
-    constraints = plan.scenario.get("constraints") or {}
-    month = constraints.get("deadline_month")
-    return int(month) if month else plan.gaps.month
+    return plan.scenario.constraints.deadline_month or plan.gaps.month
 
 
 def _month_signature(m: TargetMonth) -> tuple[Any, ...]:
@@ -80,16 +78,16 @@ def _summary(plan: Plan) -> Section:
     deadline = deadline_month(plan)
     at_deadline = plan.target.at(deadline)
     rows: list[tuple[Any, ...]] = [
-        ("Organisation", Cell(sc.get("organisation", ""), "text")),
+        ("Organisation", Cell(sc.organisation, "text")),
         ("Plan computed for", Cell(plan.generated_for, "date")),
         ("Catalog version", Cell(plan.catalog_version, "text")),
         ("Mode", Cell(plan.target.mode, "text")),
-        ("Start", Cell(sc.get("start"), "date")),
+        ("Start", Cell(sc.start, "date")),
         ("Horizon (months)", Cell(len(plan.target.months), "int")),
         ("Deadline month", Cell(deadline, "month")),
         ("GPUs at deadline", Cell(at_deadline.gpus, "int")),
         ("Target headcount at deadline", Cell(at_deadline.headcount, "int")),
-        ("Current people", Cell(len(sc.get("people", []) or []), "int")),
+        ("Current people", Cell(len(sc.people), "int")),
         ("People upskilled to a target role", Cell(len(plan.sourcing.assignments), "int")),
         ("Hires", Cell(sum(h.count for h in plan.sourcing.hires), "int")),
         ("Contractor hours", Cell(sum(c.hours for c in plan.sourcing.contractors), "hours")),

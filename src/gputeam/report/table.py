@@ -18,10 +18,10 @@ def money(x: float, currency: str = "USD") -> str:
 def print_plan(plan: Plan, console: Console) -> None:
     sc = plan.scenario
     cur = plan.costs.currency
-    deadline = (sc["constraints"].get("deadline_month") or sc["horizon_months"])
+    deadline = sc.deadline
     tm = plan.target.at(deadline)
-    console.print(f"[bold]{sc['organisation']}[/] - {plan.target.mode} plan, "
-                  f"{sc['horizon_months']} months from {sc['start']}, deadline month {deadline}, "
+    console.print(f"[bold]{sc.organisation}[/] - {plan.target.mode} plan, "
+                  f"{sc.horizon_months} months from {sc.start.isoformat()}, deadline month {deadline}, "
                   f"catalog {plan.catalog_version}")
     t = Table(title=f"Target team at month {deadline} ({tm.gpus:,} GPUs, basis {tm.basis})")
     for col in ("role", "levels", "count", "rule"):
