@@ -206,6 +206,11 @@ class Economics(Entry):
     efficiency_gain: Range
     overhead_multiplier: float = Field(description="Salary to fully loaded cost.")
     hours_per_fte_year: float
+
+    @property
+    def hours_per_fte_month(self) -> float:
+        """Contracted hours in one full-time month: the one home of ``hours_per_fte_year / 12``."""
+        return self.hours_per_fte_year / 12
     hiring_cost_share: float = Field(description="Recruiting cost as a share of salary.")
     ramp_up_months: float
     leave_and_training_share: float = Field(

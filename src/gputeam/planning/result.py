@@ -183,6 +183,9 @@ class Costs(Result):
     by_month: tuple[float, ...]
     outsourced_annual: float = Field(
         description="The same target covered fully by contractors, per year.")
+    hours_per_fte_month: float = Field(
+        description="Hours in one full-time month (the catalog's "
+        "economics.hours_per_fte_year / 12), to turn contractor hours into FTEs.")
     template_comparison: tuple[TemplateCost, ...]
 
 

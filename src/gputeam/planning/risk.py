@@ -181,7 +181,7 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
     for tm in target.months:
         for s in tm.slots:
             demand[ridx[s.role], tm.month - 1] += s.count
-    hours = e.hours_per_fte_year / 12
+    hours = e.hours_per_fte_month
     contractors = np.zeros((n_k, h))
     for n in sourcing.contractors:
         if n.role in ridx and 1 <= n.month <= h:

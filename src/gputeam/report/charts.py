@@ -13,7 +13,6 @@ from typing import Any
 
 from gputeam.planning.result import Plan, Risk
 from gputeam.report.sections import (
-    HOURS_PER_MONTH,
     contractor_hours_by_month,
     deadline_month,
     plain_data,
@@ -118,7 +117,7 @@ def _headcount_chart(plan: Plan) -> Chart | None:
             "line": {"color": "#222", "width": 2},
         }
     )
-    fte = [round(h / HOURS_PER_MONTH, 2) for h in contractor_hours_by_month(plan)]
+    fte = [round(h / plan.costs.hours_per_fte_month, 2) for h in contractor_hours_by_month(plan)]
     if any(fte):
         traces.append(
             {

@@ -14,7 +14,6 @@ from typing import Any
 from gputeam.planning.result import Plan, TargetMonth
 from gputeam.report.risk_section import risk_section, sensitivity
 from gputeam.report.tables import (
-    HOURS_PER_MONTH,
     Cell,
     Column,
     Kind,
@@ -25,7 +24,7 @@ from gputeam.report.tables import (
     plain_data,
 )
 
-__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
+__all__ = ["Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
            "deadline_month", "format_value", "money", "plain_data", "sections", "sensitivity"]
 
 
