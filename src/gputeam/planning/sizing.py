@@ -81,10 +81,10 @@ def fleet_assumptions(scenario: Scenario, catalog: Catalog) -> dict[str, float |
         to = fleet_domain(catalog, fleet, d.id)
         if to != d.id:
             instead = f"{catalog.domains[to].name} instead" if to else "not needed"
-            changes.append(f"{d.name}: {instead} ({d.fleet_note or d.source})")
+            changes.append(f"{d.name}: {instead} ({(d.fleet_note or d.source).rstrip('.')})")
     for r in catalog.roles.values():
         if not role_needed(catalog, fleet, r.id):
-            changes.append(f"{r.name}: left out ({r.fleet_note or r.source})")
+            changes.append(f"{r.name}: left out ({(r.fleet_note or r.source).rstrip('.')})")
     return {"fleet_needs": "; ".join(changes)} if changes else {}
 
 
