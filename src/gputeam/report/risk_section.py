@@ -105,9 +105,11 @@ def plan_cost_sentence(risk: Risk, currency: str) -> str:
         or "nothing"
     saved = (f"; salaries {'not paid while posts are vacant save' if d.salaries < 0 else 'add'} "
              f"{money(abs(d.salaries), currency)}" if abs(d.salaries) >= 0.5 else "")
+    pct = risk.plan_cost_percentile
+    share = "fewer than 1%" if 0 < pct < 0.005 else f"{pct:.0%}"
     return (f"The plan's own cost ({money(risk.plan_cost, currency)}) is the run in which every exam "
             "is passed at the first attempt, every study ends on time, nobody leaves and every "
-            f"hire arrives in the planned month; {risk.plan_cost_percentile:.0%} of the simulated "
+            f"hire arrives in the planned month; {share} of the simulated "
             f"runs cost no more than that. On average a run adds {added}{saved}, for a mean of "
             f"{money(risk.mean_cost, currency)}. Delays are uneven in cost: a slot that is late "
             "is covered by contractors at their rate, while one that is early saves little, so "
