@@ -228,7 +228,7 @@ def test_scenario_doc_example_plans() -> None:
 
     scenario = load_scenario_text(_yaml_block(SCENARIO_MD), "docs/scenario.md")
     result = plan(scenario, load_catalog(scenario.overrides or None), date(2026, 12, 2))
-    assert result.scenario["organisation"] == scenario.organisation
+    assert result.scenario == scenario
     assert load_catalog(scenario.overrides).economics.contractor_rate_usd_h == 250
 
 

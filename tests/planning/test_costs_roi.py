@@ -90,9 +90,9 @@ def test_plan_roi_is_computed_from_physical_inputs(catalog, today):
 def test_vendor_discount_needs_ten_in_the_same_course(catalog, today):
     def training(n, strategies):
         people = [person(f"p{i}", skills={"linux": 3}) for i in range(n)]
-        # 2,000 GPUs: the scaled large template has more operations slots than people,
+        # 4,000 GPUs: the scaled large template has more operations slots than people,
         # so everyone is assigned and takes the Foundation courses.
-        sc = scenario(people=people, fleet={"gpus": [{"month": 1, "count": 2000}]},
+        sc = scenario(people=people, fleet={"gpus": [{"month": 1, "count": 4000}]},
                       constraints={"strategies": strategies, "deadline_month": 12})
         p = plan(sc, catalog, today)
         assert not p.sourcing.unassigned

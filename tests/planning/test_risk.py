@@ -10,6 +10,7 @@ import pytest
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
+from gputeam.planning.result import Risk
 from gputeam.planning.risk import (
     REVISION_DAYS,
     RiskInputs,
@@ -22,7 +23,8 @@ from gputeam.scenario import load_example
 
 TODAY = date(2026, 12, 2)
 KEYS = {"p_ready_by_deadline", "coverage_bands", "cost_percentiles", "cost_samples", "bus_factors",
-        "sensitivity", "runs", "seed"}
+        "sensitivity", "runs", "seed", "deadline_month", "readiness_threshold", "p_fully_covered",
+        "mean_cost", "plan_cost", "plan_cost_percentile", "cost_drivers"}
 
 
 def inputs(n: int, *, hazard: float = 0.0, exams: list[tuple[int, float, float, float]] | None = None,
@@ -40,7 +42,7 @@ def inputs(n: int, *, hazard: float = 0.0, exams: list[tuple[int, float, float, 
         exam_fee=np.array([e[3] for e in exams]), demand=np.full((1, horizon), float(n)),
         contractors=np.zeros((1, horizon)), contractor_month=0.0, lead=0, base_cost=1000.0,
         domains=("linux",), holds_now=np.ones((n, 1), dtype=bool), gains=np.zeros((n, 1), dtype=bool),
-        role_domains=np.ones((1, 1), dtype=bool))
+        role_domains=np.ones((1, 1), dtype=bool), readiness=1.0)
 
 
 @pytest.mark.parametrize("annual,reduction", [(0.15, 0.0), (0.2, 0.5), (0.18, 0.25)])
@@ -65,7 +67,7 @@ def test_pass_rate_matches_geometric_closed_form(p: float) -> None:
     x.study_end_days[:] = 10.0  # study ends on day 10: one failure (28 days) crosses month 1
     x.study_days[0] = 1e-9  # a roadmap with study, so exams can move readiness
     d = draw(x, np.random.default_rng(2), 200_000)
-    attempts = 1 + (d.cost - x.base_cost) / fee
+    attempts = 1 + d.parts[:, 0] / fee
     assert float(attempts.mean()) == pytest.approx(closed_form_attempts(p), rel=0.01)
     # one failure delays by wait + revision days: readiness moves past month 1 only then
     on_time = float(np.mean(d.ready == 1))
@@ -81,14 +83,15 @@ def test_seeded_and_reproducible() -> None:
 
 
 def test_no_uncertainty_gives_certain_plan() -> None:
-    out = simulate(inputs(5), 300, seed=0)
+    out = simulate(inputs(5), 300, seed=0).model_dump(mode="json")
     assert out["p_ready_by_deadline"] == 1.0
     assert out["coverage_bands"]["p10"] == [1.0] * 24
     assert out["cost_percentiles"] == {"p10": 1000.0, "p50": 1000.0, "p90": 1000.0}
     assert out["bus_factors"][0]["p_zero"] == 0.0
 
 
-def check_shape(risk: dict[str, Any], months: int) -> None:
+def check_shape(model: Risk, months: int) -> None:
+    risk: dict[str, Any] = model.model_dump(mode="json")
     assert set(risk) == KEYS
     assert 0.0 <= risk["p_ready_by_deadline"] <= 1.0
     bands = risk["coverage_bands"]
@@ -118,7 +121,7 @@ def test_plan_risk_section_for_examples() -> None:
         p = plan(sc, catalog, TODAY, runs=500, seed=7)
         assert p.risk is not None
         check_shape(p.risk, sc.horizon_months)
-        assert p.risk["runs"] == 500 and p.risk["seed"] == 7
+        assert p.risk.runs == 500 and p.risk.seed == 7
     p = plan(load_example("finance"), catalog, TODAY, runs=0)
     assert p.risk is None
 
@@ -127,10 +130,10 @@ def test_finance_key_person_risk_on_infiniband() -> None:
     """Only one person will hold InfiniBand: a real chance it drops to zero."""
     p = plan(load_example("finance"), load_catalog(), TODAY)
     assert p.risk is not None
-    ib = next(b for b in p.risk["bus_factors"] if b["domain"] == "infiniband")
-    assert ib["holders_now"] == 0 and ib["holders_by_month"][-1] == 1
-    assert 0.02 < ib["p_zero"] < 0.5
-    assert len(p.risk["sensitivity"]) == 6
+    ib = next(b for b in p.risk.bus_factors if b.domain == "infiniband")
+    assert ib.holders_now == 0 and ib.holders_by_month[-1] == 1
+    assert 0.02 < ib.p_zero < 0.5
+    assert len(p.risk.sensitivity) == 6
 
 
 def test_retention_levers_lower_attrition_risk() -> None:
@@ -141,7 +144,7 @@ def test_retention_levers_lower_attrition_risk() -> None:
     a = plan(sc, catalog, TODAY, runs=3000).risk
     b = plan(kept, catalog, TODAY, runs=3000).risk
     assert a is not None and b is not None
-    ib_a = next(x for x in a["bus_factors"] if x["domain"] == "infiniband")["p_zero"]
-    ib_b = next(x for x in b["bus_factors"] if x["domain"] == "infiniband")["p_zero"]
+    ib_a = next(x for x in a.bus_factors if x.domain == "infiniband").p_zero
+    ib_b = next(x for x in b.bus_factors if x.domain == "infiniband").p_zero
     assert ib_b < ib_a
-    assert b["p_ready_by_deadline"] >= a["p_ready_by_deadline"] - 0.02
+    assert b.p_ready_by_deadline >= a.p_ready_by_deadline - 0.02

@@ -13,14 +13,17 @@ def counts(tm):  # role -> count
     return {s.role: s.count for s in tm.slots}
 
 
-def test_templates_apply_inside_their_ranges(catalog):
-    """Article §5: 10-100 GPUs small, 100-1,000 medium, 1,000 large."""
-    for gpus, template in ((50, "small"), (100, "small"), (500, "medium"), (1000, "medium")):
+def test_templates_apply_at_their_anchors(catalog):
+    """Article §5 rosters hold exactly at each template's anchor (100, 1,000, 3,000 GPUs)
+    and the small one below it; the basis names the article's range the count falls in."""
+    for gpus, template, basis in ((50, "small", "small"), (100, "small", "small"),
+                                  (1000, "medium", "medium"), (3000, "large", "large")):
+        assert catalog.templates[template].anchor in (gpus, 100)
         sc = scenario(fleet={"gpus": [{"month": 1, "count": gpus}], "interconnect": "ethernet"})
         tm = size_for(sc, catalog, gpus, 1)
         expected = {s.role: s.count for s in catalog.templates[template].slots}
         assert counts(tm) == expected, (gpus, counts(tm))
-        assert tm.basis == template
+        assert tm.basis == basis
         assert all(s.rule for s in tm.slots)
 
 
@@ -29,14 +32,27 @@ def test_small_template_is_four_people(catalog):
     assert size_for(sc, catalog, 64, 1).headcount == 4
 
 
-def test_beyond_1000_gpus_scales_each_role_by_its_exponent(catalog):
+def test_beyond_the_large_anchor_each_role_scales_by_its_exponent(catalog):
     sc = scenario(fleet={"gpus": [{"month": 1, "count": 8000}], "interconnect": "ethernet"})
     tm = size_for(sc, catalog, 8000, 1)
-    large = {s.role: s.count for s in catalog.templates["large"].slots}
+    large = catalog.templates["large"]
     exps = catalog.economics.template_scale_exponent
-    for role, base in large.items():
-        assert counts(tm)[role] == math.ceil(base * 8 ** exps[role])
-    assert "scaled beyond 1,000" in next(s.rule for s in tm.slots if s.role == "operations-engineer")
+    for s in large.slots:
+        assert counts(tm)[s.role] == math.floor(s.count * (8000 / large.anchor) ** exps[s.role] + 0.5)
+    assert "scaled" in next(s.rule for s in tm.slots if s.role == "operations-engineer")
+
+
+def test_between_anchors_each_role_follows_the_log_scale(catalog):
+    """Between two anchors a role's count is a + (b - a) x log(g/A) / log(B/A), rounded."""
+    small, medium = catalog.templates["small"], catalog.templates["medium"]
+    sc = scenario(fleet={"gpus": [{"month": 1, "count": 500}], "interconnect": "ethernet"})
+    got = counts(size_for(sc, catalog, 500, 1))
+    share = math.log(500 / small.anchor) / math.log(medium.anchor / small.anchor)
+    a = {s.role: s.count for s in small.slots}
+    b = {s.role: s.count for s in medium.slots}
+    for role in set(a) | set(b):
+        x = a.get(role, 0) + (b.get(role, 0) - a.get(role, 0)) * share
+        assert got.get(role, 0) == round(x), role
 
 
 def test_headcount_never_falls_as_gpus_grow(catalog):
@@ -89,6 +105,7 @@ def test_target_follows_the_gpu_schedule(catalog):
                                   {"month": 9, "count": 600}]})
     t = size(sc, catalog)
     assert len(t.months) == 12
-    assert t.at(1).headcount == 0 and t.at(4).headcount == 4 and t.at(9).headcount == 10
+    assert t.at(1).headcount == 0 and t.at(4).headcount == 4
+    assert t.at(9).headcount == size_for(sc, catalog, 600, 9).headcount > 4
     assert [m.month for m in t.months] == list(range(1, 13))
     assert t.assumptions["gpus_per_engineer_lean"] == catalog.economics.gpus_per_engineer_lean

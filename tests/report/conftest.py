@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 import pytest
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
-from gputeam.planning.result import Plan
+from gputeam.planning.result import Plan, Risk
 from gputeam.scenario import load_example
 
 EXAMPLES = ("finance", "healthcare", "startup")
@@ -33,7 +34,15 @@ def with_risk(p: Plan) -> Plan:
     risk = {
         "runs": 100,
         "seed": 7,
+        "deadline_month": n,
+        "readiness_threshold": 0.95,
         "p_ready_by_deadline": 0.83,
+        "p_fully_covered": 0.61,
+        "mean_cost": base * 1.01,
+        "plan_cost": base,
+        "plan_cost_percentile": 0.4,
+        "cost_drivers": {"exam_retakes": 100.0, "contractor_backfill": base * 0.02,
+                         "recruiting": 500.0, "salaries": -base * 0.01 - 600.0},
         "coverage_bands": {
             "p10": [min(1.0, 0.1 * i) for i in range(n)],
             "p50": [min(1.0, 0.15 * i) for i in range(n)],
@@ -53,28 +62,48 @@ def with_risk(p: Plan) -> Plan:
         "sensitivity": [
             {
                 "assumption": "downtime cost per hour",
+                "value": (5000 + 15000) / 2,
                 "low_value": 5000,
                 "high_value": 15000,
                 "roi_low": p.roi.net_roi * 0.6,
                 "roi_high": p.roi.net_roi * 1.4,
+                "npv_low": (p.roi.npv or 0) * 0.6,
+                "npv_high": (p.roi.npv or 0) * 1.4,
             },
             {
                 "assumption": "exam pass rate <NCA-AIIO>",
+                "value": (0.6 + 0.9) / 2,
                 "low_value": 0.6,
                 "high_value": 0.9,
                 "roi_low": p.roi.net_roi * 0.9,
                 "roi_high": p.roi.net_roi * 1.05,
+                "npv_low": (p.roi.npv or 0) * 0.9,
+                "npv_high": (p.roi.npv or 0) * 1.05,
             },
             {
                 "assumption": "attrition",
+                "value": (0.05 + 0.2) / 2,
                 "low_value": 0.05,
                 "high_value": 0.2,
                 "roi_low": p.roi.net_roi * 0.8,
                 "roi_high": p.roi.net_roi * 1.1,
+                "npv_low": (p.roi.npv or 0) * 0.8,
+                "npv_high": (p.roi.npv or 0) * 1.1,
             },
         ],
     }
-    return p.model_copy(update={"risk": risk})
+    return p.model_copy(update={"risk": Risk.model_validate(risk)})
+
+
+def renamed(p: Plan, organisation: str | None = None,
+            name: Callable[[int, str], str] | None = None) -> Plan:
+    """The plan with its scenario's organisation and people's names replaced."""
+    sc = p.scenario
+    people = tuple(person.model_copy(update={"name": name(i, person.name)}) if name else person
+                   for i, person in enumerate(sc.people))
+    scenario = sc.model_copy(update={"organisation": organisation or sc.organisation,
+                                     "people": people})
+    return p.model_copy(update={"scenario": scenario})
 
 
 @pytest.fixture(scope="session")

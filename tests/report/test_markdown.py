@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from gputeam.planning.result import Plan
 from gputeam.report import markdown
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, renamed
 
 SECTION_HEADINGS = (
     "## Summary",
@@ -60,6 +60,10 @@ def test_risk_section(risk_plan: Plan) -> None:
     text = markdown.render(risk_plan).decode("utf-8")
     assert "## Risk" in text and "No risk simulation" not in text
     assert "| Probability ready by deadline | 83.0% |" in text
+    assert "| Readiness threshold (share of the deadline month's slots covered) | 95.0% |" in text
+    assert "| Probability every slot is covered at the deadline | 61.0% |" in text
+    assert "| Share of runs costing no more than the plan | 40.0% |" in text
+    assert "40% of the simulated runs cost no more than that" in text
     assert "### Key-person risk by skill domain" in text
     assert "exam pass rate &lt;NCA-AIIO&gt;" in text
     # widest ROI swing first
@@ -68,8 +72,7 @@ def test_risk_section(risk_plan: Plan) -> None:
 
 def test_text_is_escaped(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
-    scenario = dict(p.scenario, organisation="Evil | Corp <script>alert(1)</script> *bold*")
-    text = markdown.render(p.model_copy(update={"scenario": scenario})).decode("utf-8")
+    text = markdown.render(renamed(p, "Evil | Corp <script>alert(1)</script> *bold*")).decode("utf-8")
     assert "<script>" not in text
     assert "Evil \\| Corp &lt;script&gt;alert(1)&lt;/script&gt; \\*bold\\*" in text
 

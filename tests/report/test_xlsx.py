@@ -11,7 +11,7 @@ import pytest
 from gputeam.planning.result import Plan
 from gputeam.report import xlsx
 
-from .conftest import EXAMPLES
+from .conftest import EXAMPLES, renamed
 
 BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings",
                "Notes"]
@@ -95,10 +95,10 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     assert [n[0] for n in _table(wb["Notes"], "Code")] == [n.code for n in p.notes]
     if p.risk:  # the simulation's own figures, as numbers
         head = {r[0]: r[1] for r in _table(wb["Risk"], "Item")}
-        assert head["Probability ready by deadline"] == pytest.approx(p.risk["p_ready_by_deadline"])
+        assert head["Probability ready by deadline"] == pytest.approx(p.risk.p_ready_by_deadline)
         bus = _table(wb["Risk"], "Domain")
-        assert [r[0] for r in bus] == [b["domain"] for b in p.risk["bus_factors"]]
-        assert [r[4] for r in bus] == pytest.approx([b["p_zero"] for b in p.risk["bus_factors"]])
+        assert [r[0] for r in bus] == [b.domain for b in p.risk.bus_factors]
+        assert [r[4] for r in bus] == pytest.approx([b.p_zero for b in p.risk.bus_factors])
 
 
 def test_risk_sheet(risk_plan: Plan) -> None:
@@ -107,9 +107,10 @@ def test_risk_sheet(risk_plan: Plan) -> None:
     ws = wb["Risk"]
     head = {r[0]: r[1] for r in _table(ws, "Item")}
     assert head["Probability ready by deadline"] == pytest.approx(0.83)
-    assert head["Cost P50"] == pytest.approx(risk_plan.risk["cost_percentiles"]["p50"])
+    assert risk_plan.risk is not None
+    assert head["Cost P50"] == pytest.approx(risk_plan.risk.cost_percentiles.p50)
     bands = _table(ws, "Month")
-    assert [r[2] for r in bands] == pytest.approx(risk_plan.risk["coverage_bands"]["p50"])
+    assert [r[2] for r in bands] == pytest.approx(risk_plan.risk.coverage_bands.p50)
     bus = {r[0]: r for r in _table(ws, "Domain")}
     assert bus["infiniband"][4] == pytest.approx(0.21)
 
@@ -138,9 +139,7 @@ def test_frozen_below_the_first_header_and_notes_last(plans: dict[str, Plan]) ->
 def test_text_is_never_a_formula(plans: dict[str, Plan]) -> None:
     p = plans["finance"]
     formula = '=HYPERLINK("http://example.invalid","x")'
-    scenario = dict(p.scenario, organisation=formula)
-    scenario["people"] = [dict(person, name=formula) for person in p.scenario["people"]]
-    p = p.model_copy(update={"scenario": scenario})
+    p = renamed(p, formula, lambda i, _: formula)
     data = xlsx.render(p)
     wb = openpyxl.load_workbook(io.BytesIO(data))
     cells = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row if c.value == formula]

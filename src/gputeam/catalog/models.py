@@ -18,6 +18,9 @@ Proficiency = int  # 0 none, 1 aware, 2 working, 3 proficient, 4 expert
 NonNegative = Annotated[float, Field(ge=0)]
 Share = Annotated[float, Field(ge=0, le=1)]
 PROFICIENCY_NAMES = ("none", "aware", "working", "proficient", "expert")
+#: Fleet features a skill domain's or a role's need can depend on (the scenario's fleet fields).
+FleetFeature = Literal["interconnect", "storage", "cooling", "orchestration", "deployment"]
+FleetCondition = dict[FleetFeature, tuple[str, ...]]
 
 
 class Entry(BaseModel):
@@ -64,6 +67,14 @@ class SkillDomain(Entry):
     group: Literal["foundation", "gpu", "fabric", "storage", "facilities", "operations",
                    "platform", "security", "cloud", "performance"]
     description: str = ""
+    needed_when: FleetCondition = Field(
+        default_factory=dict,
+        description="Fleet features under which a role's need for this domain holds, e.g. "
+        "{interconnect: [infiniband]}; every listed feature must match; empty: always.")
+    otherwise: str | None = Field(
+        default=None, description="On a fleet where this domain is not needed, the domain a "
+        "role needs instead (e.g. RoCE for InfiniBand); none: the need is dropped.")
+    fleet_note: str = Field(default="", description="Why the need depends on the fleet.")
 
 
 class DomainGain(BaseModel):
@@ -133,6 +144,11 @@ class Role(Entry):
     level_max: int = Field(ge=1, le=5)
     domains: tuple[RoleNeed, ...]
     operations: bool = Field(default=False, description="Counts towards on-call rotation.")
+    needed_when: FleetCondition = Field(
+        default_factory=dict,
+        description="Fleet features under which the role is staffed at all (as for skill "
+        "domains); on another fleet its slots are left out of the target.")
+    fleet_note: str = Field(default="", description="Why the role depends on the fleet.")
 
 
 class Slot(BaseModel):
@@ -155,6 +171,16 @@ class Template(Entry):
     )
     certification_note: str = ""
     article_cost_usd: Range
+    anchor_gpus: float | None = Field(
+        default=None, gt=0,
+        description="Fleet size at which the roster applies exactly; between two templates' "
+        "anchors each role's count is interpolated on a log scale of GPUs (none: the top of "
+        "the GPU range).")
+    anchor_note: str = Field(default="", description="Why the anchor sits where it does.")
+
+    @property
+    def anchor(self) -> float:
+        return self.anchor_gpus if self.anchor_gpus is not None else self.gpus.high
 
 
 class Strategy(Entry):
@@ -206,6 +232,11 @@ class Economics(Entry):
     attrition_by_level: dict[int, Share]
     template_scale_exponent: dict[str, NonNegative] = Field(
         default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent.")
+
+    @property
+    def hours_per_fte_month(self) -> float:
+        """Contracted hours in one full-time month: the one home of ``hours_per_fte_year / 12``."""
+        return self.hours_per_fte_year / 12
 
 
 class RoiExample(Entry):
@@ -307,6 +338,16 @@ class Catalog(BaseModel):
                         if cid not in self.certifications:
                             unknown(("templates", t.id, "certifications", role), "certification",
                                     cid)
+        for d in self.domains.values():
+            if d.otherwise is not None and d.otherwise not in self.domains:
+                unknown(("domains", d.id, "otherwise"), "skill domain", d.otherwise)
+            seen, nxt = {d.id}, d.otherwise
+            while nxt is not None and nxt in self.domains and nxt not in seen:
+                seen.add(nxt)
+                nxt = self.domains[nxt].otherwise
+            if nxt is not None and nxt in seen:
+                problems.append((("domains", d.id, "otherwise"), "the 'otherwise' chain comes "
+                                 "back to a domain already in it", repr(d.otherwise)))
         for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)

@@ -5,17 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date, timedelta
 
+from gputeam.catalog.validity import add_months
 
-def add_months(d: date, months: int) -> date:
-    y, m = divmod(d.month - 1 + months, 12)
-    year, month = d.year + y, m + 1
-    day = min(d.day, _days_in_month(year, month))
-    return date(year, month, day)
-
-
-def _days_in_month(year: int, month: int) -> int:
-    nxt = date(year + (month == 12), month % 12 + 1, 1)
-    return (nxt - timedelta(days=1)).day
+__all__ = ["add_months", "month_end", "month_of", "month_start", "weeks"]
 
 
 def month_start(start: date, month: int) -> date:

@@ -138,6 +138,7 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
         annual_run_rate=round(sum(x.annual_run_rate for x in lines), 2),
         by_month=by_month,
         outsourced_annual=round(heads * e.hours_per_fte_year * rate, 2),
+        hours_per_fte_month=e.hours_per_fte_month,
         template_comparison=template_costs(catalog))
 
 

@@ -75,6 +75,6 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
         if runs > 0 else None
     tell("risk")
     return Plan(catalog_version=catalog.version, generated_for=today,
-                scenario=scenario.model_dump(mode="json"), target=target, gaps=gaps,
+                scenario=scenario, target=target, gaps=gaps,
                 sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings,
                 notes=plan_notes(scenario, catalog))

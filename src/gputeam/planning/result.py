@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gputeam.scenario import Scenario
+
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -181,6 +183,9 @@ class Costs(Result):
     by_month: tuple[float, ...]
     outsourced_annual: float = Field(
         description="The same target covered fully by contractors, per year.")
+    hours_per_fte_month: float = Field(
+        description="Hours in one full-time month (the catalog's "
+        "economics.hours_per_fte_year / 12), to turn contractor hours into FTEs.")
     template_comparison: tuple[TemplateCost, ...]
 
 
@@ -228,6 +233,78 @@ class Roi(Result):
     notes: tuple[str, ...] = ()
 
 
+# ---------------------------------------------------------------- risk
+class CoverageBands(Result):
+    p10: tuple[float, ...] = Field(description="Per month: coverage the worst 10 % of runs fall below.")
+    p50: tuple[float, ...]
+    p90: tuple[float, ...]
+
+
+class CostPercentiles(Result):
+    p10: float
+    p50: float
+    p90: float
+
+
+class CostDrivers(Result):
+    """Mean per run of what the simulation adds to (or saves on) the plan's own cost."""
+
+    exam_retakes: float = Field(description="Fees of failed exam attempts taken again.")
+    contractor_backfill: float = Field(
+        description="Contractors covering slots left vacant by leavers, late hires or late "
+        "readiness (0 when contractors are not allowed).")
+    recruiting: float = Field(description="Recruiting replacements for leavers.")
+    salaries: float = Field(
+        description="Change in salaries paid: negative while posts are vacant or hires arrive "
+        "late, positive when hires arrive early.")
+
+
+class BusFactor(Result):
+    domain: str
+    holders_now: int
+    holders_by_month: tuple[int, ...] = Field(description="Median holders per month.")
+    p_zero: float = Field(description="P(nobody holds it in some month from the deadline on).")
+
+
+class Sensitivity(Result):
+    """One bar of the ROI tornado: NPV and net ROI with one assumption at its low and high
+    value, the team plan held fixed (:func:`gputeam.planning.roi.sensitivity`)."""
+
+    assumption: str
+    value: float = Field(description="The value the plan uses.")
+    low_value: float
+    high_value: float
+    npv_low: float
+    npv_high: float
+    roi_low: float | None = Field(description="None where net ROI is undefined (no investment).")
+    roi_high: float | None
+
+
+class Risk(Result):
+    """The Monte Carlo simulation of the plan (:mod:`gputeam.planning.risk`)."""
+
+    runs: int
+    seed: int
+    deadline_month: int
+    readiness_threshold: float = Field(
+        description="Share of the deadline month's target slots that must be covered (staff "
+        "plus planned contractors) for a run to count as ready.")
+    p_ready_by_deadline: float = Field(
+        description="Share of runs whose coverage in the deadline month reaches the threshold.")
+    p_fully_covered: float = Field(
+        description="Share of runs covering every slot of the deadline month (100 %).")
+    coverage_bands: CoverageBands
+    cost_percentiles: CostPercentiles
+    mean_cost: float
+    plan_cost: float = Field(description="The plan's own horizon cost (costs.horizon).")
+    plan_cost_percentile: float = Field(
+        description="Share of runs costing no more than the plan's own cost (0-1).")
+    cost_drivers: CostDrivers
+    cost_samples: tuple[float, ...] = Field(description="The first runs' costs, for charts.")
+    bus_factors: tuple[BusFactor, ...] = ()
+    sensitivity: tuple[Sensitivity, ...] = ()
+
+
 class Warning(Result):
     """Something about the user's plan to act on (a late hire, an open slot, a price unknown)."""
 
@@ -248,14 +325,14 @@ class Note(Result):
 class Plan(Result):
     catalog_version: str
     generated_for: date = Field(description="The 'today' the plan was computed for.")
-    scenario: dict[str, Any]
+    scenario: Scenario = Field(description="The scenario the plan was computed from.")
     target: Target
     gaps: Gaps
     sourcing: Sourcing
     roadmaps: tuple[Roadmap, ...]
     costs: Costs
     roi: Roi
-    risk: dict[str, Any] | None = None
+    risk: Risk | None = None
     warnings: tuple[Warning, ...] = Field(description="About this plan: act on these.")
     notes: tuple[Note, ...] = Field(
         default=(), description="About the article's own figures: background, not faults.")

@@ -10,20 +10,26 @@ duties) or one head of a planned hire. Each run draws, for every unit:
 * course slippage: the study span stretches by a fraction drawn from a triangular
   distribution (0, 0.1, 0.5), a gputeam assumption; readiness moves only if the stretched
   study ends after the planned ready month;
-* hiring lead time: ``ceil(Gamma(4, lead / 4))`` months (mean the planned lead time,
-  coefficient of variation 0.5), a gputeam assumption;
+* hiring lead time: ``Gamma(4, lead / 4)`` months rounded to the nearest month (mean the
+  planned lead time, coefficient of variation 0.5), a gputeam assumption;
 * attrition: a monthly hazard ``1 - (1 - a) ** (1 / 12)`` from the catalog's annual
   ``attrition_by_level`` a, cut by ``retention.attrition_reduction`` (the retention
   levers). A leaver with a target role is replaced by a hire after a fresh lead time
   (the replacement does not leave again within the horizon).
 
 From these: coverage per month (staff present and ready, plus the planned contractors,
-against the target, role by role), the probability of full coverage in the deadline month,
+against the target, role by role); the probability of being ready by the deadline, i.e. that
+coverage in the deadline month reaches the scenario's ``constraints.readiness_threshold``
+(default 95 % of the month's target slots; the share of runs covering 100 % is given too);
 the cost over the horizon (the plan's cost plus retake fees, contractors backfilling slots
 left vacant when contractors are allowed, recruiting for replacements, less salaries not
 paid while a post is vacant), and per skill domain the number of holders by month and the
 probability that nobody holds it at some month from the deadline on (key-person risk;
-computed on the first 1,000 runs). The ROI tornado is :func:`gputeam.planning.roi.sensitivity`.
+computed on the first 1,000 runs). The plan's own cost is the run in which every exam is
+passed at the first attempt, nobody leaves and every hire arrives on time, so it usually
+lies low in the simulated distribution: its percentile and the mean of each cause that moves
+a run away from it (retake fees, contractor backfill, recruiting, salaries) are reported.
+The ROI tornado is :func:`gputeam.planning.roi.sensitivity`.
 """
 
 from __future__ import annotations
@@ -34,7 +40,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gputeam.catalog import Catalog
-from gputeam.planning.result import Costs, Roadmap, Roi, Sourcing, Target
+from gputeam.planning.result import (
+    BusFactor,
+    CostDrivers,
+    CostPercentiles,
+    Costs,
+    CoverageBands,
+    Risk,
+    Roadmap,
+    Roi,
+    Sensitivity,
+    Sourcing,
+    Target,
+)
 from gputeam.planning.roi import sensitivity
 from gputeam.scenario import Scenario
 
@@ -52,6 +70,7 @@ BUS_RUNS = 1000
 CHUNK = 250  # runs per batch: small enough that the (runs x units) arrays stay in cache
 SAMPLES = 500
 STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
+DRIVERS = ("exam_retakes", "contractor_backfill", "recruiting", "salaries")
 
 
 @dataclass
@@ -83,6 +102,7 @@ class RiskInputs:
     holds_now: NDArray[np.bool_]  # (U, D)
     gains: NDArray[np.bool_]  # (U, D): gains the domain when ready in their role
     role_domains: NDArray[np.bool_]  # (K, D)
+    readiness: float  # share of the deadline month's slots a ready run covers
 
 
 def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
@@ -161,7 +181,7 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
     for tm in target.months:
         for s in tm.slots:
             demand[ridx[s.role], tm.month - 1] += s.count
-    hours = e.hours_per_fte_year / 12
+    hours = e.hours_per_fte_month
     contractors = np.zeros((n_k, h))
     for n in sourcing.contractors:
         if n.role in ridx and 1 <= n.month <= h:
@@ -185,7 +205,8 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
         demand=demand, contractors=contractors,
         contractor_month=hours * rate if c.contractors.available else 0.0,
         lead=c.hiring_lead_time_months, base_cost=costs.horizon, domains=domains,
-        holds_now=holds, gains=gains, role_domains=role_domains)
+        holds_now=holds, gains=gains, role_domains=role_domains,
+        readiness=c.readiness_threshold)
 
 
 @dataclass
@@ -199,9 +220,11 @@ class Draws:
     replaced: NDArray[np.int64]  # (runs, R)
     leave: NDArray[np.float32]  # (runs, U), whole months
     cost: NDArray[np.float64]  # (runs,)
+    parts: NDArray[np.float64]  # (runs, 4): the cost added by each of DRIVERS
 
     def head(self, n: int) -> Draws:
-        return Draws(self.ready[:n], self.start[:n], self.replaced[:n], self.leave[:n], self.cost[:n])
+        return Draws(self.ready[:n], self.start[:n], self.replaced[:n], self.leave[:n], self.cost[:n],
+                     self.parts[:n])
 
 
 def in_role(x: RiskInputs) -> NDArray[np.int64]:
@@ -211,15 +234,17 @@ def in_role(x: RiskInputs) -> NDArray[np.int64]:
 
 
 def lead_cdf(lead: int) -> NDArray[np.float64]:
-    """P(actual lead <= k months) for k = 0, 1, ...: ``ceil(Gamma(4, lead / 4))``, closed form
-    for the integer shape: P(G <= t) = 1 - exp(-t/s) (1 + t/s + (t/s)^2/2 + (t/s)^3/6)."""
+    """P(actual lead <= k months) for k = 0, 1, ...: ``Gamma(4, lead / 4)`` rounded to the
+    nearest month, so P(G < k + 1/2), closed form for the integer shape:
+    P(G <= t) = 1 - exp(-t/s) (1 + t/s + (t/s)^2/2 + (t/s)^3/6). (Rounding up instead made
+    hires arrive half a month late on average.)"""
     import numpy as np
 
     if lead <= 0:
         return np.ones(1)
     scale = lead / LEAD_SHAPE
     k = np.arange(0, 20 * lead + 10, dtype=np.float64)
-    t = k / scale
+    t = (k + 0.5) / scale
     cdf = 1 - np.exp(-t) * (1 + t + t**2 / 2 + t**3 / 6)
     cdf[-1] = 1.0
     return cdf
@@ -260,12 +285,12 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
     r_idx = in_role(x)
     n_r = len(r_idx)
     cdf = lead_cdf(x.lead)
-    extra = np.zeros(runs)
+    parts = np.zeros((runs, len(DRIVERS)))  # retakes, contractors, recruiting, salaries
     # exams: failures before the pass, each a wait plus revision, and a fee
     delay = np.zeros((runs, n_r))
     if len(x.exam_unit):
         fails = _geometric_failures(rng, x.exam_pass, runs)
-        extra += fails @ x.exam_fee.astype(np.float32)
+        parts[:, 0] = fails @ x.exam_fee.astype(np.float32)
         first = np.flatnonzero(np.r_[True, x.exam_unit[1:] != x.exam_unit[:-1]])
         per_unit = np.add.reduceat(fails * (x.exam_wait + REVISION_DAYS), first, axis=1)
         delay[:, np.searchsorted(r_idx, x.exam_unit[first])] = per_unit
@@ -286,7 +311,7 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
         start[:, hires] = arrive
         ready[:, hires] = arrive
         shift = np.minimum(arrive, h + 1) - np.minimum(ready0[hires], h + 1)
-        extra -= shift @ x.salary_month[r_idx][hires]
+        parts[:, 3] -= shift @ x.salary_month[r_idx][hires]
     # attrition: a geometric number of months on the payroll, for every unit
     stay = _geometric_failures(rng, x.hazard, runs, cap=h + 1)  # months on the payroll - 1
     leave_r = np.minimum(stay[:, r_idx].astype(np.int64) + 1 + start, h + 1)
@@ -304,13 +329,13 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
     planned = np.maximum(h + 1 - ready0, 0)
     actual = np.minimum(np.maximum(leave_r - ready_c, 0), h + 1 - ready_c) + (h + 1 - replaced)
     vacancy = np.maximum(planned - actual, 0)
-    extra += vacancy.sum(axis=1) * x.contractor_month
-    extra -= ((replaced - leave_r) * left).astype(np.float64) @ x.salary_month[r_idx]
-    extra += left.astype(np.float64) @ x.recruit_cost[r_idx]
+    parts[:, 1] = vacancy.sum(axis=1) * x.contractor_month
+    parts[:, 3] -= ((replaced - leave_r) * left).astype(np.float64) @ x.salary_month[r_idx]
+    parts[:, 2] = left.astype(np.float64) @ x.recruit_cost[r_idx]
     if (x.role < 0).any():  # people outside the target: their salary stops when they leave
         pay = np.where(x.role < 0, x.salary_month, 0.0).astype(np.float32)
-        extra -= (np.float32(h + 1) - leave) @ pay
-    return Draws(ready, start, replaced, leave, x.base_cost + extra)
+        parts[:, 3] -= (np.float32(h + 1) - leave) @ pay
+    return Draws(ready, start, replaced, leave, x.base_cost + parts.sum(axis=1), parts)
 
 
 def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[Any],
@@ -379,8 +404,8 @@ def holders(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
     return out
 
 
-def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS_RUNS) -> dict[str, Any]:
-    """The risk section (without sensitivity): seeded, so the same inputs give the same dict.
+def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS_RUNS) -> Risk:
+    """The risk section (without sensitivity): seeded, so the same inputs give the same result.
     Key-person risk is counted on the first ``bus_runs`` runs."""
     import numpy as np
 
@@ -388,6 +413,7 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
     h = x.horizon
     cov = np.empty((runs, h))
     cost = np.empty(runs)
+    parts = np.empty((runs, len(DRIVERS)))
     bus: list[NDArray[np.int64]] = []
     done = 0
     while done < runs:
@@ -395,43 +421,49 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
         d = draw(x, rng, n)
         cov[done:done + n] = coverage(x, staff_counts(x, d))
         cost[done:done + n] = d.cost
+        parts[done:done + n] = d.parts
         if done < bus_runs and len(x.domains):
             keep = min(n, bus_runs - done)
             bus.append(holders(x, d.head(keep)))
         done += n
     bands = np.percentile(cov, [10, 50, 90], axis=0)
+    p10, p50, p90 = (round(float(v), 2) for v in np.percentile(cost, [10, 50, 90]))
     dl = min(max(x.deadline, 1), h)
-    out: dict[str, Any] = {
-        "runs": runs,
-        "seed": seed,
-        "p_ready_by_deadline": float(np.mean(cov[:, dl - 1] >= 1 - 1e-9)),
-        "coverage_bands": {k: [round(float(v), 4) for v in row] for k, row in zip(("p10", "p50", "p90"),
-                                                                                  bands, strict=True)},
-        "cost_percentiles": {k: round(float(v), 2) for k, v in
-                             zip(("p10", "p50", "p90"), np.percentile(cost, [10, 50, 90]), strict=True)},
-        "cost_samples": [round(float(v), 2) for v in cost[:SAMPLES]],
-        "bus_factors": [],
-    }
+    bus_factors: list[BusFactor] = []
     if bus:
         held = np.concatenate(bus, axis=0)
         now = x.holds_now[~x.is_hire].sum(axis=0)
         med = np.median(held, axis=0)
         zero = (held[:, :, dl - 1:] == 0).any(axis=2).mean(axis=0)
-        out["bus_factors"] = [{"domain": dom, "holders_now": int(now[i]),
-                               "holders_by_month": [int(v) for v in med[i]],
-                               "p_zero": round(float(zero[i]), 4)}
-                              for i, dom in enumerate(x.domains)]
-    return out
+        bus_factors = [BusFactor(domain=dom, holders_now=int(now[i]),
+                                 holders_by_month=tuple(int(v) for v in med[i]),
+                                 p_zero=round(float(zero[i]), 4))
+                       for i, dom in enumerate(x.domains)]
+    mean_parts = parts.mean(axis=0)
+    return Risk(
+        runs=runs, seed=seed, deadline_month=dl, readiness_threshold=x.readiness,
+        p_ready_by_deadline=float(np.mean(cov[:, dl - 1] >= x.readiness - 1e-9)),
+        p_fully_covered=float(np.mean(cov[:, dl - 1] >= 1 - 1e-9)),
+        coverage_bands=CoverageBands(**{k: tuple(round(float(v), 4) for v in row) for k, row in
+                                        zip(("p10", "p50", "p90"), bands, strict=True)}),
+        cost_percentiles=CostPercentiles(p10=p10, p50=p50, p90=p90),
+        mean_cost=round(float(cost.mean()), 2), plan_cost=round(x.base_cost, 2),
+        plan_cost_percentile=round(float(np.mean(cost <= x.base_cost + 0.005)), 4),
+        cost_drivers=CostDrivers(**{k: round(float(v), 2) for k, v in
+                                    zip(DRIVERS, mean_parts, strict=True)}),
+        cost_samples=tuple(round(float(v), 2) for v in cost[:SAMPLES]),
+        bus_factors=tuple(bus_factors))
 
 
 def assess(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
            roadmaps: Sequence[Roadmap], costs: Costs, roi: Roi, runs: int = 2000, seed: int = 0
-           ) -> dict[str, Any]:
+           ) -> Risk:
     """The plan's ``risk`` section."""
     x = prepare(scenario, catalog, target, sourcing, roadmaps, costs)
     out = simulate(x, runs=runs, seed=seed)
-    out["sensitivity"] = sensitivity(scenario, catalog, target, sourcing, roadmaps)
-    return out
+    return out.model_copy(update={"sensitivity": tuple(
+        Sensitivity.model_validate(s)
+        for s in sensitivity(scenario, catalog, target, sourcing, roadmaps))})
 
 
 def closed_form_survival(annual: float, months: int, reduction: float = 0.0) -> float:

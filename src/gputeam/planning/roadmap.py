@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from gputeam.catalog import Catalog
+from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.catalog.models import Course
 from gputeam.planning.calendar import add_months, month_of, weeks
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
@@ -71,17 +71,10 @@ def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
     """Certifications the person holds that are still valid on ``on``."""
     out = {}
     for held in person.certifications:
-        if expiry(held.id, held.earned, catalog, held.expires) > on:
+        expires = certificate_expiry(catalog, held.id, held.earned, held.expires)
+        if expires is None or expires > on:
             out[held.id] = held.earned
     return out
-
-
-def expiry(cert_id: str, earned: date, catalog: Catalog, given: date | None = None) -> date:
-    if given is not None:
-        return given
-    months = catalog.certifications[cert_id].validity_months if cert_id in catalog.certifications \
-        else None
-    return add_months(earned, months) if months else date.max
 
 
 def certs_needed(slot: TargetSlot, have: Iterable[str], catalog: Catalog,
@@ -301,9 +294,9 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
         if cid not in catalog.certifications:
             continue
         cert = catalog.certifications[cid]
-        if not cert.validity_months:
+        expires = certificate_expiry(catalog, cid, earned)
+        if expires is None:
             continue
-        expires = add_months(earned, cert.validity_months)
         day = add_months(expires, -1)
         if day >= horizon_end:
             continue

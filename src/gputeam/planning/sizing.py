@@ -2,17 +2,27 @@
 
 Two modes (the staffing-density contradiction, article §5 and §7):
 
-* ``template``: the article's team templates (§5) inside their GPU ranges; beyond 1,000
-  GPUs each role of the large template grows as ``count x (GPUs / 1000) ^ exponent``
-  (exponents in the catalog's economics, a gputeam assumption).
+* ``template``: the article's team templates (§5), each roster placed at its anchor fleet
+  size (catalog ``anchor_gpus``: 100, 1,000 and 3,000 GPUs). At or below the smallest
+  anchor the small roster applies; between two anchors each role's count moves along a
+  straight line on a log scale of GPUs from one roster to the next; beyond the largest
+  anchor each role grows as ``count x (GPUs / anchor) ^ exponent`` (exponents in the
+  catalog's economics, a gputeam assumption). Each role's count is then rounded to the
+  nearest person (half up; a role that shrinks between rosters rounds half down), so the
+  team grows with the fleet without a cliff at any boundary: a role changes by at most one
+  person from one GPU count to the next.
 * ``lean``: vendor-supported staffing as in the case studies (§7): one person per
   ``gpus_per_engineer_lean`` GPUs (80: 400 GPUs / 5 people), or per
   ``gpus_per_engineer_vendor_supported`` (100: 500 H100s / 5 engineers) with a vendor
   support contract, which also covers Level-4+ escalations, so in-house slots then need
   Level 2 and one proficiency step less than the role's full need.
 
-Fleet features add needs in both modes: InfiniBand or RoCE changes the network
-specialist's fabric skill; parallel file systems / GPUDirect Storage need a storage
+The fleet decides which needs hold, from catalog data (``needed_when`` on skill domains and
+roles): a domain needed only on some fleets (InfiniBand, GPUDirect Storage, liquid cooling)
+is replaced in every role by its ``otherwise`` domain (RoCE/Ethernet, general storage,
+cloud networking) or dropped; a role needed only on some fleets (the network specialist on
+an all-cloud fleet, the storage specialist on an object store) is left out. Fleet features
+also add needs in both modes: parallel file systems / GPUDirect Storage need a storage
 specialist; liquid cooling, cloud or hybrid deployment need people who hold those skills;
 compliance needs a security specialist; a 24/7 rotation needs enough operations staff to
 cover 168 hours a week after leave and training.
@@ -21,13 +31,14 @@ cover 168 hours a week after leave and training.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from gputeam.catalog import Catalog
-from gputeam.catalog.models import Template
+from gputeam.catalog.models import FleetCondition, Template
 from gputeam.planning.calendar import month_start
 from gputeam.planning.result import DomainCover, Target, TargetMonth, TargetSlot
 from gputeam.scenario import Scenario
+from gputeam.scenario.models import Fleet
 
 PARALLEL_STORAGE = ("parallel-fs", "gpudirect-storage")
 LEVEL_CERTS: dict[int, tuple[str, ...]] = {2: ("nca-aiio",), 3: ("ncp-aii", "ncp-ain", "ncp-aio"),
@@ -56,9 +67,25 @@ def assumptions(scenario: Scenario, catalog: Catalog) -> dict[str, float | str]:
         "oncall_hours_per_week": e.oncall_hours_per_week,
         "shift_hours_per_week": e.shift_hours_per_week,
         "leave_and_training_share": e.leave_and_training_share,
-        "templates": ", ".join(f"{t.id} {t.gpus.low:g}-{t.gpus.high:g}"
+        "templates": ", ".join(f"{t.id} {t.gpus.low:g}-{t.gpus.high:g} (roster at {t.anchor:,.0f})"
                                for t in catalog.templates.values()),
+        **fleet_assumptions(scenario, catalog),
     }
+
+
+def fleet_assumptions(scenario: Scenario, catalog: Catalog) -> dict[str, float | str]:
+    """The needs this fleet changes (catalog ``needed_when``), in words."""
+    fleet = scenario.fleet
+    changes: list[str] = []
+    for d in catalog.domains.values():
+        to = fleet_domain(catalog, fleet, d.id)
+        if to != d.id:
+            instead = f"{catalog.domains[to].name} instead" if to else "not needed"
+            changes.append(f"{d.name}: {instead} ({(d.fleet_note or d.source).rstrip('.')})")
+    for r in catalog.roles.values():
+        if not role_needed(catalog, fleet, r.id):
+            changes.append(f"{r.name}: left out ({(r.fleet_note or r.source).rstrip('.')})")
+    return {"fleet_needs": "; ".join(changes)} if changes else {}
 
 
 def oncall_people(catalog: Catalog) -> int:
@@ -68,11 +95,44 @@ def oncall_people(catalog: Catalog) -> int:
 
 
 def template_for(catalog: Catalog, gpus: int) -> Template:
+    """The article's template whose GPU range holds ``gpus`` (the plan's basis)."""
     by_size = sorted(catalog.templates.values(), key=lambda t: t.gpus.high)
     for t in by_size:
         if gpus <= t.gpus.high:
             return t
     return by_size[-1]
+
+
+def fleet_matches(fleet: Fleet, condition: FleetCondition) -> bool:
+    """Whether every feature listed in a catalog ``needed_when`` holds for the fleet."""
+    return all(str(getattr(fleet, feature)) in values for feature, values in condition.items())
+
+
+def role_needed(catalog: Catalog, fleet: Fleet, role: str) -> bool:
+    return fleet_matches(fleet, catalog.roles[role].needed_when)
+
+
+def fleet_domain(catalog: Catalog, fleet: Fleet, domain: str) -> str | None:
+    """The domain a need for ``domain`` becomes on this fleet (None: dropped)."""
+    seen: set[str] = set()
+    current: str | None = domain
+    while current is not None and current not in seen:
+        seen.add(current)
+        d = catalog.domains.get(current)
+        if d is None or fleet_matches(fleet, d.needed_when):
+            return current
+        current = d.otherwise
+    return None
+
+
+def fleet_needs(catalog: Catalog, fleet: Fleet, needs: Mapping[str, int]) -> dict[str, int]:
+    """Domain needs mapped onto this fleet (the highest proficiency where two meet)."""
+    out: dict[str, int] = {}
+    for d, prof in needs.items():
+        to = fleet_domain(catalog, fleet, d)
+        if to is not None:
+            out[to] = max(out.get(to, 0), prof)
+    return out
 
 
 def size_for(scenario: Scenario, catalog: Catalog, gpus: int, month: int) -> TargetMonth:
@@ -84,31 +144,62 @@ def size_for(scenario: Scenario, catalog: Catalog, gpus: int, month: int) -> Tar
     if scenario.mode == "lean":
         counts, basis = _lean_counts(scenario, catalog, gpus)
     else:
-        counts, basis = _template_counts(catalog, template, gpus), template.id
+        counts, basis = template_counts(catalog, gpus), template.id
     counts = _feature_counts(scenario, catalog, counts)
+    counts = {r: c for r, c in counts.items() if role_needed(catalog, scenario.fleet, r)}
     relaxed = scenario.mode == "lean" and scenario.fleet.vendor_support
     slots = tuple(_slot(scenario, catalog, template, role, n, lmin, lmax, rule, relaxed)
                   for role, (n, lmin, lmax, rule) in counts.items() if n > 0)
     return TargetMonth(month=month, date=date, gpus=gpus, basis=basis, slots=slots,
-                       coverage=tuple(_coverage(scenario, gpus)))
+                       coverage=tuple(_coverage(scenario, catalog, gpus)))
 
 
 Counts = dict[str, tuple[int, int, int, str]]  # role -> (count, level_min, level_max, rule)
 
 
-def _template_counts(catalog: Catalog, template: Template, gpus: int) -> Counts:
+def _round(x: float, shrinking: bool) -> int:
+    """Nearest whole person: half up, or half down for a role that shrinks between rosters
+    (so a role handed over to another, the lead to the architect, never counts twice)."""
+    return math.ceil(x - 0.5) if shrinking else math.floor(x + 0.5)
+
+
+def template_counts(catalog: Catalog, gpus: int) -> Counts:
+    """Each role's count on the continuous template rule (see the module docstring)."""
+    ladder = sorted(catalog.templates.values(), key=lambda t: t.anchor)
+    first, last = ladder[0], ladder[-1]
     counts: Counts = {}
-    scale = gpus / 1000
-    for s in template.slots:
-        if gpus > template.gpus.high and template.gpus.high >= 1000:
+    if gpus <= first.anchor:
+        for s in first.slots:
+            counts[s.role] = (s.count, s.level_min, s.level_max,
+                              f"{first.name} (article §5): {s.count}")
+        return counts
+    if gpus >= last.anchor:
+        for s in last.slots:
             exp = catalog.economics.template_scale_exponent.get(s.role, 1.0)
-            n = math.ceil(s.count * scale ** exp)
-            rule = (f"{template.id} template scaled beyond 1,000 GPUs: "
-                    f"{s.count} x ({gpus:,}/1,000)^{exp:g} = {n}")
+            x = s.count * (gpus / last.anchor) ** exp
+            n = _round(x, False)
+            rule = (f"{last.name} (article §5) at {last.anchor:,.0f} GPUs, scaled: "
+                    f"{s.count} x ({gpus:,}/{last.anchor:,.0f})^{exp:g} = {x:.2f}, rounded to {n}")
+            counts[s.role] = (n, s.level_min, s.level_max, rule)
+        return counts
+    i = max(k for k, t in enumerate(ladder) if t.anchor <= gpus)
+    lo, hi = ladder[i], ladder[i + 1]
+    share = math.log(gpus / lo.anchor) / math.log(hi.anchor / lo.anchor)
+    a = {s.role: s for s in lo.slots}
+    b = {s.role: s for s in hi.slots}
+    for role in [*a, *(r for r in b if r not in a)]:
+        ca = a[role].count if role in a else 0
+        cb = b[role].count if role in b else 0
+        x = ca + (cb - ca) * share
+        n = _round(x, cb < ca)
+        slot = b.get(role) or a[role]
+        if gpus == lo.anchor:
+            rule = f"{lo.name} (article §5): {ca}"
         else:
-            n = s.count
-            rule = f"{template.name} (article §5): {s.count}"
-        counts[s.role] = (n, s.level_min, s.level_max, rule)
+            rule = (f"between the {lo.id} ({ca} at {lo.anchor:,.0f} GPUs) and {hi.id} ({cb} at "
+                    f"{hi.anchor:,.0f} GPUs) rosters of article §5, on a log scale of GPUs: "
+                    f"{x:.2f}, rounded to {n}")
+        counts[role] = (n, slot.level_min, slot.level_max, rule)
     return counts
 
 
@@ -125,10 +216,12 @@ def _lean_counts(scenario: Scenario, catalog: Catalog, gpus: int) -> tuple[Count
     if not fleet.vendor_support:
         counts["infrastructure-lead"] = (1, 4, 4, why + "; one Level-4 lead (article §7B, §7C)")
         left -= 1
-    if fleet.interconnect == "infiniband" and left >= 2:
+    if fleet.interconnect == "infiniband" and left >= 2 \
+            and role_needed(catalog, fleet, "network-specialist"):
         counts["network-specialist"] = (1, 3, 4, why + "; InfiniBand needs a network specialist")
         left -= 1
-    if fleet.storage in PARALLEL_STORAGE and left >= 2:
+    if fleet.storage in PARALLEL_STORAGE and left >= 2 \
+            and role_needed(catalog, fleet, "storage-specialist"):
         counts["storage-specialist"] = (1, 3, 4, why + "; parallel FS / GPUDirect Storage "
                                         "needs a storage specialist")
         left -= 1
@@ -140,13 +233,16 @@ def _lean_counts(scenario: Scenario, catalog: Catalog, gpus: int) -> tuple[Count
 def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Counts:
     fleet = scenario.fleet
     out = dict(counts)
-    if fleet.storage in PARALLEL_STORAGE and "storage-specialist" not in out and scenario.mode == "template":
+    def none(role: str) -> bool:
+        return out.get(role, (0, 0, 0, ""))[0] <= 0
+
+    if fleet.storage in PARALLEL_STORAGE and none("storage-specialist") and scenario.mode == "template":
         out["storage-specialist"] = (1, 3, 4, f"fleet storage is {fleet.storage}: one storage "
                                      "specialist (article §2)")
-    if fleet.interconnect in ("infiniband", "roce") and "network-specialist" not in out \
+    if fleet.interconnect in ("infiniband", "roce") and none("network-specialist") \
             and scenario.mode == "template":
         out["network-specialist"] = (1, 3, 4, f"{fleet.interconnect} fabric: one network specialist")
-    if fleet.compliance and "security-specialist" not in out:
+    if fleet.compliance and none("security-specialist"):
         out["security-specialist"] = (1, 4, 4, "compliance (" + ", ".join(fleet.compliance)
                                       + "): one security specialist (article §5, §10)")
     if fleet.on_call_24x7:
@@ -169,10 +265,7 @@ def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Cou
 def _slot(scenario: Scenario, catalog: Catalog, template: Template, role_id: str, count: int,
           lmin: int, lmax: int, rule: str, relaxed: bool) -> TargetSlot:
     role = catalog.roles[role_id]
-    domains = {n.domain: n.proficiency for n in role.domains}
-    if role_id == "network-specialist" and scenario.fleet.interconnect != "infiniband":
-        need = domains.pop("infiniband", 3)
-        domains["roce-ethernet"] = need
+    domains = fleet_needs(catalog, scenario.fleet, {n.domain: n.proficiency for n in role.domains})
     certs = _certs_for(catalog, template, role_id)
     if relaxed:
         domains = {d: max(1, p - 1) for d, p in domains.items()}
@@ -192,9 +285,9 @@ def _certs_for(catalog: Catalog, template: Template, role: str) -> tuple[tuple[s
     return ()
 
 
-def _coverage(scenario: Scenario, gpus: int) -> Iterable[DomainCover]:
+def _coverage(scenario: Scenario, catalog: Catalog, gpus: int) -> Iterable[DomainCover]:
     fleet = scenario.fleet
-    if fleet.cooling == "liquid":
+    if fleet.cooling == "liquid" and fleet_domain(catalog, fleet, "liquid-cooling") == "liquid-cooling":
         yield DomainCover(domain="liquid-cooling", proficiency=3, people=max(2, fleet.sites),
                           rule="liquid cooling: two people per site able to run it (article §2, "
                                "§10), at least two")

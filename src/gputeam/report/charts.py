@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from gputeam.planning.result import Plan
+from gputeam.planning.result import Plan, Risk
 from gputeam.report.sections import (
-    HOURS_PER_MONTH,
     contractor_hours_by_month,
     deadline_month,
     money,
@@ -119,7 +118,7 @@ def _headcount_chart(plan: Plan) -> Chart | None:
             "line": {"color": "#222", "width": 2},
         }
     )
-    fte = [round(h / HOURS_PER_MONTH, 2) for h in contractor_hours_by_month(plan)]
+    fte = [round(h / plan.costs.hours_per_fte_month, 2) for h in contractor_hours_by_month(plan)]
     if any(fte):
         traces.append(
             {
@@ -306,7 +305,7 @@ def _cost_month_chart(plan: Plan) -> Chart:
 def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], list[list[int]]]:
     """(people, domains, held, needed): each person's proficiency per domain against what the
     target needs of them (their assigned role's slot, or the most any slot needs if unassigned)."""
-    people = [p for p in plan.scenario.get("people", []) or [] if isinstance(p, dict)]
+    people = plan.scenario.people
     role_needs: dict[str, dict[str, int]] = {}
     for m in plan.target.months:
         for s in m.slots:
@@ -319,18 +318,18 @@ def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], lis
             any_need[d] = max(any_need.get(d, 0), p)
     domains = list(any_need)
     for person in people:
-        for d in person.get("skills") or {}:
+        for d in person.skills:
             if d not in domains:
                 domains.append(d)
     assigned = {a.person: a.role for a in plan.sourcing.assignments}
     labels: dict[str, str] = {}
     held, needed = [], []
     for person in people:
-        pid = str(person.get("id"))
+        pid = person.id
         need = role_needs.get(assigned.get(pid, ""), any_need)
-        skills = person.get("skills") or {}
+        skills = person.skills
         role = assigned.get(pid)
-        labels[pid] = f"{person.get('name', pid)} ({role})" if role else str(person.get("name", pid))
+        labels[pid] = f"{person.name} ({role})" if role else person.name
         held.append([int(skills.get(d, 0)) for d in domains])
         needed.append([int(need.get(d, 0)) for d in domains])
     names = list(_unique(labels).values())
@@ -376,9 +375,9 @@ def _skills_chart(plan: Plan) -> Chart | None:
     )
 
 
-def _fan_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
-    bands = risk.get("coverage_bands") or {}
-    p10, p50, p90 = (list(bands.get(k) or ()) for k in ("p10", "p50", "p90"))
+def _fan_chart(plan: Plan, risk: Risk) -> Chart | None:
+    p10, p50, p90 = (list(v) for v in (risk.coverage_bands.p10, risk.coverage_bands.p50,
+                                       risk.coverage_bands.p90))
     if not p50 and not p10:
         return None
     labels = _month_labels(plan)
@@ -427,12 +426,11 @@ def _fan_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     return Chart("risk-fan", "Coverage fan chart", {"data": traces, "layout": layout})
 
 
-def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
+def _cost_distribution_chart(plan: Plan, risk: Risk) -> Chart | None:
     currency = plan.costs.currency
-    pct = {k: v for k, v in (risk.get("cost_percentiles") or {}).items() if isinstance(v, int | float)}
-    pct = {k: v for k, v in pct.items() if not isinstance(v, bool)}
-    samples = [round(_number(v, math.nan), 2) for v in plain_data(risk.get("cost_samples") or [])]
-    samples = [v for v in samples if math.isfinite(v)]
+    pct = {k: v for k, v in risk.cost_percentiles.model_dump().items() if math.isfinite(v)}
+    pct["plan"] = risk.plan_cost
+    samples = [v for v in risk.cost_samples if math.isfinite(v)]
     if samples:
         traces: list[dict[str, Any]] = [
             {
@@ -478,7 +476,7 @@ def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
             yaxis={"title": {"text": "runs"}},
         )
     elif pct:
-        keys = [k for k in ("p10", "p50", "p90") if k in pct]
+        keys = [k for k in ("p10", "p50", "p90", "plan") if k in pct]
         traces = [
             {
                 "type": "bar",
@@ -499,8 +497,8 @@ def _cost_distribution_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
     return Chart("risk-cost", "Cost distribution", {"data": traces, "layout": layout})
 
 
-def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
-    entries = sensitivity(risk)
+def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
+    entries = [s.model_dump() for s in sensitivity(risk)]
     if not entries:
         return None
     # NPV when the entries carry it (always defined); else net ROI, when the plan has one
@@ -515,7 +513,7 @@ def _tornado_chart(plan: Plan, risk: dict[str, Any]) -> Chart | None:
         return money(v, currency) if npv else f"{v:.1%}"
 
     entries = entries[::-1]  # widest at the top
-    names = [_ptext(s.get("assumption", "")) for s in entries]
+    names = [_ptext(s["assumption"]) for s in entries]
 
     def side(which: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
         xs = [_number(s.get(f"{key}_{which}"), base) - base for s in entries]
@@ -575,8 +573,8 @@ def charts(plan: Plan) -> dict[str, list[Chart]]:
         "roadmaps": [c for c in (_gantt_chart(plan),) if c],
         "costs": [_cost_category_chart(plan), _cost_month_chart(plan)],
     }
-    if plan.risk:
-        risk = plain_data(plan.risk)
+    if plan.risk is not None:
+        risk = plan.risk
         out["risk"] = [
             c
             for c in (

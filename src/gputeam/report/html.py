@@ -105,8 +105,8 @@ def _cards(plan: Plan) -> list[dict[str, str]]:
         ("Payback (months)", roi_text(plan.roi, "payback_months")),
         ("Net present value", roi_text(plan.roi, "npv", currency)),
     ]
-    if plan.risk and "p_ready_by_deadline" in plan.risk:
-        cards.append(("P(ready by deadline)", format_value(plan.risk["p_ready_by_deadline"], "pct")))
+    if plan.risk is not None:
+        cards.append(("P(ready by deadline)", format_value(plan.risk.p_ready_by_deadline, "pct")))
     return [{"label": label, "value": value} for label, value in cards]
 
 
@@ -119,10 +119,10 @@ def render(plan: Plan) -> bytes:
     views = [_view_section(s, by_section.get(s.id, []), currency) for s in sections(plan)]
     n_charts = sum(len(v) for v in by_section.values())
     page = _template().render(
-        title=f"Team plan: {plan.scenario.get('organisation', '')}",
+        title=f"Team plan: {plan.scenario.organisation}",
         plan=plan,
         sections=views,
-        has_risk=bool(plan.risk),
+        has_risk=plan.risk is not None,
         n_charts=n_charts,
         cards=_cards(plan),
         css=Markup(_static("report.css")),

@@ -63,7 +63,7 @@ def render(plan: Plan) -> bytes:
     from icalendar import Calendar
 
     stamp = datetime(plan.generated_for.year, plan.generated_for.month, plan.generated_for.day, tzinfo=UTC)
-    organisation = str(plan.scenario.get("organisation", ""))
+    organisation = plan.scenario.organisation
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

@@ -49,7 +49,7 @@ def _md_table(table: Table, currency: str) -> list[str]:
 def render(plan: Plan) -> bytes:
     """The plan as a Markdown document (UTF-8)."""
     currency = plan.costs.currency
-    organisation = plan.scenario.get("organisation", "")
+    organisation = plan.scenario.organisation
     lines = [
         f"# Team plan: {md_escape(str(organisation))}",
         "",

@@ -6,31 +6,42 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gputeam.planning.result import Plan
-from gputeam.report.tables import Cell, Column, Section, Table
+from gputeam.planning.result import Plan, Risk, Sensitivity
+from gputeam.report.tables import Cell, Column, Section, Table, money
 
-__all__ = ["risk_section", "sensitivity"]
+__all__ = ["plan_cost_sentence", "risk_section", "sensitivity"]
 
 
-def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
-    tables: list[Table] = []
-    head: list[tuple[Any, ...]] = []
-    if "p_ready_by_deadline" in risk:
-        head.append(("Probability ready by deadline", Cell(risk["p_ready_by_deadline"], "pct")))
-    for key in ("p10", "p50", "p90"):
-        value = (risk.get("cost_percentiles") or {}).get(key)
-        if value is not None:
-            head.append((f"Cost {key.upper()}", Cell(value, "money")))
-    if isinstance(risk.get("runs"), int):
-        head.append(("Simulated runs", Cell(risk["runs"], "int")))
-    if isinstance(risk.get("seed"), int):
-        head.append(("Random seed", Cell(risk["seed"], "int")))
-    tables.append(Table("risk", (Column("Item"), Column("Value")), tuple(head)))
-    bands = risk.get("coverage_bands") or {}
-    n = max((len(bands.get(k) or ()) for k in ("p10", "p50", "p90")), default=0)
+def risk_section(plan: Plan, risk: Risk) -> Section:
+    cp = risk.cost_percentiles
+    head: list[tuple[Any, ...]] = [
+        ("Probability ready by deadline", Cell(risk.p_ready_by_deadline, "pct")),
+        ("Readiness threshold (share of the deadline month's slots covered)",
+         Cell(risk.readiness_threshold, "pct")),
+        ("Deadline month", Cell(risk.deadline_month, "month")),
+        ("Probability every slot is covered at the deadline", Cell(risk.p_fully_covered, "pct")),
+        ("Plan's own cost", Cell(risk.plan_cost, "money")),
+        ("Share of runs costing no more than the plan", Cell(risk.plan_cost_percentile, "pct")),
+        ("Mean simulated cost", Cell(risk.mean_cost, "money")),
+        ("Cost P10", Cell(cp.p10, "money")),
+        ("Cost P50", Cell(cp.p50, "money")),
+        ("Cost P90", Cell(cp.p90, "money")),
+        ("Simulated runs", Cell(risk.runs, "int")),
+        ("Random seed", Cell(risk.seed, "int")),
+    ]
+    tables: list[Table] = [Table("risk", (Column("Item"), Column("Value")), tuple(head))]
+    d = risk.cost_drivers
+    tables.append(Table(
+        "risk_cost_drivers", (Column("Cause"), Column("Mean per run", "money")),
+        (("Exam retakes", d.exam_retakes),
+         ("Contractors covering vacant or late slots", d.contractor_backfill),
+         ("Recruiting replacements for leavers", d.recruiting),
+         ("Salaries (negative: not paid while posts are vacant)", d.salaries)),
+        title="What moves a simulated run away from the plan's cost"))
+    bands = risk.coverage_bands
+    n = max(len(bands.p10), len(bands.p50), len(bands.p90))
 
-    def band(key: str, i: int) -> Any:
-        values = bands.get(key) or ()
+    def band(values: tuple[float, ...], i: int) -> float | None:
         return values[i] if i < len(values) else None
 
     tables.append(
@@ -42,22 +53,15 @@ def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
                 Column("Coverage P50", "pct"),
                 Column("Coverage P90", "pct"),
             ),
-            tuple((i + 1, band("p10", i), band("p50", i), band("p90", i)) for i in range(n)),
+            tuple((i + 1, band(bands.p10, i), band(bands.p50, i), band(bands.p90, i)) for i in range(n)),
             title="Coverage by month",
         )
     )
-    bus = []
-    for b in risk.get("bus_factors") or ():
-        by_month = list(b.get("holders_by_month") or ())
-        bus.append(
-            (
-                b.get("domain", ""),
-                b.get("holders_now"),
-                min(by_month) if by_month else None,
-                by_month[-1] if by_month else None,
-                b.get("p_zero"),
-            )
-        )
+    bus = tuple(
+        (b.domain, b.holders_now, min(b.holders_by_month, default=None),
+         b.holders_by_month[-1] if b.holders_by_month else None, b.p_zero)
+        for b in risk.bus_factors
+    )
     tables.append(
         Table(
             "risk_bus",
@@ -68,22 +72,12 @@ def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
                 Column("Holders at end", "number"),
                 Column("P(no holder)", "pct"),
             ),
-            tuple(bus),
+            bus,
             title="Key-person risk by skill domain",
         )
     )
-    sens = tuple(
-        (
-            s.get("assumption", ""),
-            s.get("low_value"),
-            s.get("high_value"),
-            s.get("npv_low"),
-            s.get("npv_high"),
-            s.get("roi_low"),
-            s.get("roi_high"),
-        )
-        for s in sensitivity(risk)
-    )
+    sens = tuple((s.assumption, s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low,
+                  s.roi_high) for s in sensitivity(risk))
     tables.append(
         Table(
             "risk_sensitivity",
@@ -100,19 +94,38 @@ def risk_section(plan: Plan, risk: dict[str, Any]) -> Section:
             title="ROI sensitivity (the team plan held fixed)",
         )
     )
-    return Section("risk", "Risk", tuple(tables))
+    return Section("risk", "Risk", tuple(tables), notes=(plan_cost_sentence(risk, plan.costs.currency),))
 
 
-def sensitivity(risk: dict[str, Any]) -> list[dict[str, Any]]:
-    """The sensitivity entries, widest NPV swing first (net ROI swing for entries without
-    NPV figures)."""
+def plan_cost_sentence(risk: Risk, currency: str) -> str:
+    """Where the plan's own cost lies in its simulated distribution, and why, in words."""
+    d = risk.cost_drivers
+    causes = [(d.exam_retakes, "exam retakes"),
+              (d.contractor_backfill, "contractors covering slots whose staff are late (studies "
+               "running over, exam retakes, hires arriving after the planned month) or gone"),
+              (d.recruiting, "recruiting replacements for leavers")]
+    added = "; ".join(f"{money(v, currency)} of {what}" for v, what in causes if abs(v) >= 0.5) \
+        or "nothing"
+    saved = (f"; salaries {'not paid while posts are vacant save' if d.salaries < 0 else 'add'} "
+             f"{money(abs(d.salaries), currency)}" if abs(d.salaries) >= 0.5 else "")
+    pct = risk.plan_cost_percentile
+    share = "fewer than 1%" if 0 < pct < 0.005 else f"{pct:.0%}"
+    return (f"The plan's own cost ({money(risk.plan_cost, currency)}) is the run in which every exam "
+            "is passed at the first attempt, every study ends on time, nobody leaves and every "
+            f"hire arrives in the planned month; {share} of the simulated "
+            f"runs cost no more than that. On average a run adds {added}{saved}, for a mean of "
+            f"{money(risk.mean_cost, currency)}. Delays are uneven in cost: a slot that is late "
+            "is covered by contractors at their rate, while one that is early saves little, so "
+            "uncertainty alone raises the expected cost above the plan's.")
 
-    def swing(s: dict[str, Any]) -> float:
-        key = "npv" if "npv_low" in s else "roi"
-        try:
-            width = abs(float(s.get(f"{key}_high", 0)) - float(s.get(f"{key}_low", 0)))
-        except (TypeError, ValueError):
-            return 0.0
+
+def sensitivity(risk: Risk) -> list[Sensitivity]:
+    """The sensitivity entries, widest NPV swing first (NPV is always defined; net ROI is not
+    when the plan has no investment)."""
+
+    def swing(s: Sensitivity) -> float:
+        width = abs(s.npv_high - s.npv_low)
         return width if math.isfinite(width) else 0.0
 
-    return sorted((s for s in risk.get("sensitivity") or () if isinstance(s, dict)), key=swing, reverse=True)
+    return sorted(risk.sensitivity, key=swing, reverse=True)
+

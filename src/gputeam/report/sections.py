@@ -14,7 +14,6 @@ from typing import Any
 from gputeam.planning.result import Plan, Roi, TargetMonth
 from gputeam.report.risk_section import risk_section, sensitivity
 from gputeam.report.tables import (
-    HOURS_PER_MONTH,
     Cell,
     Column,
     Kind,
@@ -25,7 +24,7 @@ from gputeam.report.tables import (
     plain_data,
 )
 
-__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
+__all__ = ["Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
            "deadline_month", "format_value", "money", "plain_data", "roi_cell", "roi_text", "sections",
            "sensitivity"]
 
@@ -42,15 +41,13 @@ def _anyof(certs: Iterable[Sequence[str]]) -> str:
 def people_names(plan: Plan) -> dict[str, str]:
     """Person id to display name: the scenario's people and the roadmaps' planned hires."""
     names = {r.person: r.name for r in plan.roadmaps}
-    for person in plan.scenario.get("people", []) or []:
-        names[str(person.get("id"))] = str(person.get("name", person.get("id")))
+    for person in plan.scenario.people:
+        names[person.id] = person.name
     return names
 
 
 def deadline_month(plan: Plan) -> int:
-    constraints = plan.scenario.get("constraints") or {}
-    month = constraints.get("deadline_month")
-    return int(month) if month else plan.gaps.month
+    return plan.scenario.constraints.deadline_month or plan.gaps.month
 
 
 def _month_signature(m: TargetMonth) -> tuple[Any, ...]:
@@ -81,16 +78,16 @@ def _summary(plan: Plan) -> Section:
     deadline = deadline_month(plan)
     at_deadline = plan.target.at(deadline)
     rows: list[tuple[Any, ...]] = [
-        ("Organisation", Cell(sc.get("organisation", ""), "text")),
+        ("Organisation", Cell(sc.organisation, "text")),
         ("Plan computed for", Cell(plan.generated_for, "date")),
         ("Catalog version", Cell(plan.catalog_version, "text")),
         ("Mode", Cell(plan.target.mode, "text")),
-        ("Start", Cell(sc.get("start"), "date")),
+        ("Start", Cell(sc.start, "date")),
         ("Horizon (months)", Cell(len(plan.target.months), "int")),
         ("Deadline month", Cell(deadline, "month")),
         ("GPUs at deadline", Cell(at_deadline.gpus, "int")),
         ("Target headcount at deadline", Cell(at_deadline.headcount, "int")),
-        ("Current people", Cell(len(sc.get("people", []) or []), "int")),
+        ("Current people", Cell(len(sc.people), "int")),
         ("People upskilled to a target role", Cell(len(plan.sourcing.assignments), "int")),
         ("Hires", Cell(sum(h.count for h in plan.sourcing.hires), "int")),
         ("Contractor hours", Cell(sum(c.hours for c in plan.sourcing.contractors), "hours")),
@@ -105,9 +102,9 @@ def _summary(plan: Plan) -> Section:
         ("Warnings", Cell(len(plan.warnings), "int")),
         ("Notes on the article's figures", Cell(len(plan.notes), "int")),
     ]
-    risk = plan.risk or {}
-    if "p_ready_by_deadline" in risk:
-        rows.append(("Probability ready by deadline", Cell(risk["p_ready_by_deadline"], "pct")))
+    if plan.risk is not None:
+        rows.append((f"Probability ready by deadline (at least {plan.risk.readiness_threshold:.0%} "
+                     "covered)", Cell(plan.risk.p_ready_by_deadline, "pct")))
     return Section("summary", "Summary", (Table("summary", (Column("Item"), Column("Value")), tuple(rows)),))
 
 
@@ -553,6 +550,6 @@ def sections(plan: Plan) -> list[Section]:
         _warnings(plan),
         _notes(plan),
     ]
-    if plan.risk:
-        out.append(risk_section(plan, plain_data(plan.risk)))
+    if plan.risk is not None:
+        out.append(risk_section(plan, plan.risk))
     return out

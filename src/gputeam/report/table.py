@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from gputeam.planning.result import Plan, Roi
+from gputeam.planning.result import Plan, Risk, Roi
 from gputeam.report.sections import people_names, roi_text
 from gputeam.report.tables import money
 
@@ -31,11 +29,12 @@ def shown(text: object, limit: int = SENTENCE_LIMIT) -> Text:
 def print_plan(plan: Plan, console: Console) -> None:
     sc = plan.scenario
     cur = plan.costs.currency
-    deadline = (sc["constraints"].get("deadline_month") or sc["horizon_months"])
+    deadline = sc.deadline
     tm = plan.target.at(deadline)
-    head = Text.assemble((shown(sc["organisation"], NAME_LIMIT).plain, "bold"),
-                         f" - {plan.target.mode} plan, {sc['horizon_months']} months from "
-                         f"{sc['start']}, deadline month {deadline}, catalog {plan.catalog_version}")
+    head = Text.assemble((shown(sc.organisation, NAME_LIMIT).plain, "bold"),
+                         f" - {plan.target.mode} plan, {sc.horizon_months} months from "
+                         f"{sc.start.isoformat()}, deadline month {deadline}, "
+                         f"catalog {plan.catalog_version}")
     console.print(head)
     t = Table(title=f"Target team at month {deadline} ({tm.gpus:,} GPUs, basis {tm.basis})")
     for col in ("role", "levels", "count", "rule"):
@@ -75,7 +74,7 @@ def print_plan(plan: Plan, console: Console) -> None:
                   f"{roi_text(roi, 'net_roi')}, NPV {roi_text(roi, 'npv', cur)}, payback "
                   + (f"{payback} months" if roi.payback_months is not None else payback),
                   markup=False, highlight=False)
-    if plan.risk:
+    if plan.risk is not None:
         _risk(plan.risk, console, cur)
     if plan.warnings:
         console.print("[bold yellow]Warnings[/]")
@@ -124,20 +123,15 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     console.print(t)
 
 
-def _risk(risk: dict[str, Any], console: Console, cur: str) -> None:
-    p = risk.get("p_ready_by_deadline")
-    cp = risk.get("cost_percentiles") or {}
-    text = "[bold]Risk[/]:"
-    if p is not None:
-        text += f" P(ready by deadline) {p:.0%};"
-    if cp:
-        text += (" cost P10/P50/P90 " + " / ".join(money(cp.get(k, 0), cur)
-                                                   for k in ("p10", "p50", "p90")) + ";")
-    console.print(text)
-    weak = [b for b in risk.get("bus_factors", []) if b.get("p_zero", 0) > 0.05]
-    for b in weak[:5]:
-        console.print(shown(f"  key-person risk: {b['domain']} held by {b['holders_now']} now, "
-                            f"P(none) {b['p_zero']:.0%}"), highlight=False)
+def _risk(risk: Risk, console: Console, cur: str) -> None:
+    cp = risk.cost_percentiles
+    console.print(f"[bold]Risk[/]: P(ready by deadline, at least {risk.readiness_threshold:.0%} "
+                  f"covered) {risk.p_ready_by_deadline:.0%}; cost P10/P50/P90 "
+                  + " / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90))
+                  + f"; the plan's own cost is at P{risk.plan_cost_percentile * 100:.0f}")
+    for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
+        console.print(shown(f"  key-person risk: {b.domain} held by {b.holders_now} now, "
+                            f"P(none) {b.p_zero:.0%}"), highlight=False)
 
 
 def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:

@@ -10,16 +10,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
-__all__ = ["HOURS_PER_MONTH", "Cell", "Column", "Kind", "Section", "Table", "currency_symbol",
-           "format_value", "money",
-           "plain_data"]
+__all__ = ["Cell", "Column", "Kind", "Section", "Table", "currency_symbol", "format_value",
+           "money", "plain_data"]
 
 Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
 """How a value is shown: ``float`` with one decimal, ``number`` as written (whole numbers
 without decimals, others with up to four), ``pct`` a fraction as a percentage ..."""
-
-HOURS_PER_MONTH = 2080 / 12
-"""Full-time hours in a month, used to turn contractor hours into FTEs."""
 
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CHF": "CHF "}
 

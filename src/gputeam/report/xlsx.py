@@ -194,7 +194,7 @@ def render(plan: Plan) -> bytes:
         _write_section(ws, section, currency, fonts)
     when = datetime(plan.generated_for.year, plan.generated_for.month, plan.generated_for.day)
     wb.properties.creator = "gputeam"
-    wb.properties.title = _CONTROL.sub("\ufffd", f"Team plan: {plan.scenario.get('organisation', '')}")
+    wb.properties.title = _CONTROL.sub("\ufffd", f"Team plan: {plan.scenario.organisation}")
     wb.properties.created = when
     wb.properties.modified = when
     buffer = io.BytesIO()

@@ -156,6 +156,10 @@ class Constraints(Model):
     max_in_training: int | None = Field(default=None, ge=1,
                                         description="At most this many people in training at once.")
     discount_rate: float = Field(default=0, ge=0, le=1, description="Annual discount rate.")
+    readiness_threshold: float = Field(
+        default=0.95, gt=0, le=1,
+        description="Share of the deadline month's target slots (staff plus planned "
+        "contractors) a simulated run must cover to count as ready by the deadline.")
 
 
 class RoiSettings(Model):

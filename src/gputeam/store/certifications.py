@@ -9,7 +9,7 @@ from typing import Literal
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
-from gputeam.catalog import Catalog
+from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import get_person
@@ -18,24 +18,10 @@ from gputeam.store.schema import CertificationHeld, Person
 CertStatus = Literal["valid", "expiring", "expired"]
 
 
-def add_months(day: date, months: int) -> date:
-    """``day`` plus ``months`` calendar months (clamped to the month's last day)."""
-    month0 = day.month - 1 + months
-    year, month = day.year + month0 // 12, month0 % 12 + 1
-    for d in (day.day, 30, 29, 28):
-        try:
-            return date(year, month, d)
-        except ValueError:
-            continue
-    raise AssertionError("unreachable")
-
-
 def default_valid_until(catalog: Catalog | None, cert_id: str, valid_from: date) -> date | None:
-    """Expiry from the catalog's ``validity_months`` (``None``: does not expire / unknown)."""
-    if catalog is None or cert_id not in catalog.certifications:
-        return None
-    months = catalog.certifications[cert_id].validity_months
-    return add_months(valid_from, months) if months else None
+    """Expiry from the catalog's ``validity_months`` (``None``: does not expire / unknown);
+    the rule is :func:`gputeam.catalog.certificate_expiry`."""
+    return certificate_expiry(catalog, cert_id, valid_from)
 
 
 def cert_status(held: CertificationHeld, today: date, warn_days: int = 90) -> CertStatus:

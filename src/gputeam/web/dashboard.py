@@ -10,7 +10,7 @@ from collections import Counter
 from datetime import date, timedelta
 from typing import Any
 
-from gputeam.catalog import Catalog
+from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.scenario.models import HeldCertification, Person, Scenario
 
 EXPIRY_WINDOWS = (30, 60, 90)
@@ -19,15 +19,7 @@ BUS_FACTOR_PROFICIENCY = 3
 
 
 def cert_expiry(held: HeldCertification, catalog: Catalog) -> date | None:
-    if held.expires is not None:
-        return held.expires
-    cert = catalog.certifications.get(held.id)
-    if cert is None or not cert.validity_months:
-        return None
-    months = held.earned.month - 1 + cert.validity_months
-    year, month = held.earned.year + months // 12, months % 12 + 1
-    day = min(held.earned.day, 28)
-    return date(year, month, day)
+    return certificate_expiry(catalog, held.id, held.earned, held.expires)
 
 
 def cert_status(expires: date | None, today: date, soon_days: int = 90) -> str:
