@@ -1,0 +1,237 @@
+"""Field overrides: change one scenario field from outside the file (``--set PATH=VALUE``).
+
+A path is dotted, with list items by index (``fleet.gpus[1].count``, ``people.0.salary``,
+negative indices count from the end) or, in a list of people, by id (``people[fin-02].level``).
+The value is read as a YAML scalar (``9``, ``2e6``, ``true``, ``null``, ``2027-03-01``, or a
+flow list such as ``[bootcamp, vendor]``). ``fleet.gpus=N`` is shorthand for
+``fleet.gpus[-1].count=N``: the fleet's final count, earlier steps kept.
+
+Paths are checked against the scenario models before anything is changed, so an unknown
+field is named with the fields valid at that level; the value itself is then validated with
+the rest of the scenario, exactly as if it had been written in the file.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from gputeam.errors import Problem, ScenarioError
+from gputeam.scenario.models import Scenario
+
+Key = str | int
+
+_TOKEN = re.compile(r"\[([^\]]*)\]|([^.\[\]]+)")
+
+
+@dataclass(frozen=True)
+class FieldSet:
+    """One override: the field's path and the value to put there (``text`` as given)."""
+
+    path: tuple[Key, ...]
+    value: Any
+    text: str
+
+    @property
+    def dotted(self) -> str:
+        return dotted(self.path)
+
+
+def dotted(path: Sequence[Key]) -> str:
+    """``('fleet', 'gpus', 1, 'count')`` as ``fleet.gpus[1].count``."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+def _fail(text: str, path: str, message: str, found: str | None = None,
+          expected: str | None = None) -> ScenarioError:
+    return ScenarioError([Problem(path=path, message=message, found=found, expected=expected,
+                                  file=f"--set {text}")])
+
+
+def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
+    """A dotted path's keys; list indices as ints, other keys as text."""
+    where = raw if raw is not None else text
+    keys: list[Key] = []
+    pos = 0
+    while pos < len(text):
+        if text[pos] == "." and keys:
+            pos += 1
+        m = _TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            raise _fail(where, text, "not a field path", found=repr(text),
+                        expected="dotted names with [index] for list items, e.g. "
+                        "fleet.gpus[1].count")
+        token = m.group(1) if m.group(1) is not None else m.group(2)
+        token = token.strip()
+        if not token:
+            raise _fail(where, text, "empty name in the field path", found=repr(text))
+        keys.append(int(token) if re.fullmatch(r"-?\d+", token) else token)
+        pos = m.end()
+    if not keys:
+        raise _fail(where, "", "no field path before '='", found=repr(where),
+                    expected="PATH=VALUE, e.g. constraints.deadline_month=9")
+    return tuple(keys)
+
+
+def parse_value(text: str) -> Any:
+    """The value as YAML reads it (dates kept as text, as in scenario files); text that is
+    not valid YAML is taken as it is."""
+    from gputeam._yaml import _MISS, fast_load
+
+    if not text.strip():
+        return None
+    value = fast_load(text)
+    return text if value is _MISS else value
+
+
+def parse_set(text: str) -> FieldSet:
+    """``PATH=VALUE`` as a :class:`FieldSet` (the path not yet checked against the models)."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise _fail(text, name.strip(), "no '=' in the override", found=repr(text),
+                    expected="PATH=VALUE, e.g. constraints.deadline_month=9")
+    path = parse_path(name.strip(), text)
+    parsed = parse_value(value)
+    if path == ("fleet", "gpus") and isinstance(parsed, int) and not isinstance(parsed, bool):
+        path = ("fleet", "gpus", -1, "count")
+    return FieldSet(path, parsed, text)
+
+
+# ---------------------------------------------------------------- the models' shape
+def _unwrap(annotation: Any) -> Any:
+    """``X | None`` as ``X``."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return _unwrap(args[0])
+    return annotation
+
+
+def _child(shape: Any, key: Key) -> tuple[str, Any]:
+    """('model'|'list'|'dict'|'value', the child's annotation) for ``key`` under ``shape``."""
+    shape = _unwrap(shape)
+    if isinstance(shape, type) and issubclass(shape, BaseModel):
+        return "model", shape.model_fields[str(key)].annotation
+    origin, args = typing.get_origin(shape), typing.get_args(shape)
+    if origin in (tuple, list):
+        return "list", args[0]
+    if origin in (dict, Mapping):
+        return "dict", args[1] if len(args) == 2 else Any
+    return "value", Any
+
+
+def _kind(shape: Any) -> str:
+    shape = _unwrap(shape)
+    if isinstance(shape, type) and issubclass(shape, BaseModel):
+        return "model"
+    origin = typing.get_origin(shape)
+    if origin in (tuple, list):
+        return "list"
+    if origin in (dict, Mapping):
+        return "dict"
+    return "value"
+
+
+# ---------------------------------------------------------------- applying
+def apply_sets(data: Mapping[str, Any],
+               sets: Sequence[FieldSet]) -> tuple[dict[str, Any], tuple[FieldSet, ...]]:
+    """A copy of the scenario ``data`` with each override applied in order, and the
+    overrides with their paths resolved (list items by their index from 0). A path the
+    models do not have, an index out of range or an id nobody has is a ScenarioError that
+    names the path and what is valid there; the values are validated later, with the
+    rest of the scenario."""
+    out: dict[str, Any] = copy.deepcopy(dict(data))
+    return out, tuple(_apply(out, fs) for fs in sets)
+
+
+def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
+    node: Any = root
+    shape: Any = Scenario
+    resolved: list[Key] = []
+    for depth, key in enumerate(fs.path):
+        here = dotted(fs.path[:depth + 1])
+        parent = dotted(fs.path[:depth]) or "(top level)"
+        kind = _kind(shape)
+        last = depth == len(fs.path) - 1
+        if kind == "model":
+            fields = _unwrap(shape).model_fields
+            if not isinstance(key, str) or key not in fields:
+                raise _fail(fs.text, here, "unknown field",
+                            expected=f"one of the fields of {parent}: {', '.join(fields)}")
+            if not isinstance(node, dict):
+                raise _fail(fs.text, parent, "is not a mapping in the scenario",
+                            found=type(node).__name__)
+            shape = fields[key].annotation
+        elif kind == "dict":
+            if not isinstance(node, dict):
+                raise _fail(fs.text, parent, "is not a mapping in the scenario",
+                            found=type(node).__name__)
+            shape = _child(shape, key)[1]
+            key = str(key)
+        elif kind == "list":
+            if not isinstance(node, list):
+                raise _fail(fs.text, parent, "has no items to index",
+                            found="nothing" if node is None else type(node).__name__)
+            key = _index(node, key, fs.text, f"{dotted(fs.path[:depth])}[{key}]", parent)
+            shape = _child(shape, 0)[1]
+        else:
+            raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
+                        expected=f"--set {parent}=VALUE")
+        resolved.append(key)
+        if last:
+            node[key] = fs.value
+            return FieldSet(tuple(resolved), fs.value, fs.text)
+        child = node[key] if (isinstance(node, list) or key in node) else None
+        if child is None:
+            child = {} if _kind(shape) in ("model", "dict") else child
+            node[key] = child
+        node = child
+    raise AssertionError("unreachable: a path has at least one key")  # pragma: no cover
+
+
+def _index(items: list[Any], key: Key, text: str, here: str, parent: str) -> int:
+    n = len(items)
+    if isinstance(key, int):
+        if -n <= key < n:
+            return key % n
+        raise _fail(text, here, "no such item", found=f"index {key}",
+                    expected=f"an index from 0 to {n - 1} (or -1 for the last)" if n
+                    else f"{parent} is empty")
+    ids = [str(item.get("id")) for item in items if isinstance(item, dict) and "id" in item]
+    for i, item in enumerate(items):
+        if isinstance(item, dict) and str(item.get("id")) == key:
+            return i
+    raise _fail(text, here, "no item with that id", found=repr(key),
+                expected=f"an index or one of the ids: {', '.join(ids)}" if ids
+                else "an index from 0")
+
+
+def blame_sets(problems: Sequence[Problem], sets: Sequence[FieldSet]) -> list[Problem]:
+    """Problems about an overridden field (or inside it) point at its ``--set``, not at a
+    line of the file."""
+    if not sets:
+        return list(problems)
+    out = []
+    for p in problems:
+        owner = None
+        for fs in sets:
+            mine = fs.dotted
+            if p.path == mine or p.path.startswith((mine + ".", mine + "[")):
+                owner = fs
+        if owner is None:
+            out.append(p)
+        else:
+            out.append(Problem(path=p.path, message=p.message, found=p.found, expected=p.expected,
+                               file=f"--set {owner.text}", line=None, hint=p.hint))
+    return out
