@@ -53,9 +53,9 @@ def dotted(path: Sequence[Key]) -> str:
 
 
 def _fail(text: str, path: str, message: str, found: str | None = None,
-          expected: str | None = None) -> ScenarioError:
+          expected: str | None = None, option: str = "--set") -> ScenarioError:
     return ScenarioError([Problem(path=path, message=message, found=found, expected=expected,
-                                  file=f"--set {text}")])
+                                  file=f"{option} {text}")])
 
 
 def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
@@ -235,3 +235,102 @@ def blame_sets(problems: Sequence[Problem], sets: Sequence[FieldSet]) -> list[Pr
             out.append(Problem(path=p.path, message=p.message, found=p.found, expected=p.expected,
                                file=f"--set {owner.text}", line=None, hint=p.hint))
     return out
+
+
+# ---------------------------------------------------------------- sweeps
+@dataclass(frozen=True)
+class Axis:
+    """One varied field of a sweep: its path and the values it takes (``texts`` as they
+    are given to ``--set``)."""
+
+    path: str
+    values: tuple[Any, ...]
+    texts: tuple[str, ...]
+
+
+_RANGE = re.compile(r"^\s*([^.:]*?(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*\.\.\s*(.+?)\s*:\s*(\S+)\s*$")
+
+
+def check_path(fs: FieldSet) -> None:
+    """Refuse a path the scenario models do not have, before any scenario is read (as
+    :func:`apply_sets` would, without needing the data)."""
+    shape: Any = Scenario
+    for depth, key in enumerate(fs.path):
+        here, parent = dotted(fs.path[:depth + 1]), dotted(fs.path[:depth]) or "(top level)"
+        kind = _kind(shape)
+        if kind == "model":
+            fields = _unwrap(shape).model_fields
+            if not isinstance(key, str) or key not in fields:
+                raise _fail(fs.text, here, "unknown field",
+                            expected=f"one of the fields of {parent}: {', '.join(fields)}")
+            shape = fields[key].annotation
+        elif kind in ("dict", "list"):
+            shape = _child(shape, key)[1]
+        else:
+            raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
+                        expected=f"{parent}=VALUE")
+
+
+def _number(text: str, where: str, path: str) -> int | float:
+    value = parse_value(text)
+    if isinstance(value, str):
+        try:
+            value = float(value)  # YAML reads 2e6 as text
+        except ValueError:
+            pass
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _fail(where, path, "a range needs numbers at both ends", found=repr(text),
+                    expected="A..B:N, e.g. 500..4000:8", option="--vary")
+    return value
+
+
+def parse_vary(text: str) -> Axis:
+    """``PATH=A..B:N`` (N evenly spaced values from A to B, whole numbers when every one of
+    them is whole) or ``PATH=V1,V2,...`` (each read as YAML)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not spec.strip():
+        raise _fail(text, name.strip(), "no values to vary over", found=repr(text),
+                    expected="PATH=A..B:N or PATH=V1,V2,..., e.g. fleet.gpus=500..4000:8",
+                    option="--vary")
+    path = name.strip()
+    if ".." in spec:
+        m = _RANGE.match(spec)
+        if m is None:
+            raise _fail(text, path, "not a range", found=repr(spec),
+                        expected="A..B:N, e.g. 500..4000:8", option="--vary")
+        low, high = _number(m.group(1), text, path), _number(m.group(2), text, path)
+        n = parse_value(m.group(3))
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1 or (n < 2 and low != high):
+            raise _fail(text, path, "the number of values must be a whole number of at least 2",
+                        found=repr(m.group(3)), expected="A..B:N, e.g. 500..4000:8", option="--vary")
+        raw = [round(low + (high - low) * i / max(n - 1, 1), 10) for i in range(n)]
+        whole = all(float(v).is_integer() for v in raw) and abs(max(raw, key=abs)) < 2**53
+        values: list[Any] = [int(v) for v in raw] if whole else raw
+        texts = [str(v) for v in values]
+    else:
+        texts = [t.strip() for t in spec.split(",")]
+        if any(not t for t in texts):
+            raise _fail(text, path, "an empty value in the list", found=repr(spec),
+                        expected="V1,V2,... with no empty items", option="--vary")
+        values = [parse_value(t) for t in texts]
+    try:
+        check_path(parse_set(f"{path}={texts[0]}"))
+    except ScenarioError as exc:
+        raise ScenarioError([Problem(path=p.path, message=p.message, found=p.found,
+                                     expected=p.expected, file=f"--vary {text}")
+                             for p in exc.problems]) from None
+    return Axis(path, tuple(values), tuple(texts))
+
+
+def grid(axes: Sequence[Axis], max_points: int) -> list[tuple[str, ...]]:
+    """Every combination of the axes' values (as ``--set`` texts), the first axis slowest."""
+    import itertools
+    import math
+
+    total = math.prod(len(a.texts) for a in axes)
+    if total > max_points:
+        sizes = " x ".join(str(len(a.texts)) for a in axes)
+        raise _fail(" ".join(a.path for a in axes), "", "too many points in the sweep",
+                    found=f"{sizes} = {total:,}", expected=f"at most {max_points:,}",
+                    option="--vary")
+    return list(itertools.product(*(a.texts for a in axes)))
