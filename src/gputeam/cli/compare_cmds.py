@@ -17,13 +17,13 @@ from typing import Annotated, Any
 
 import typer
 
-from gputeam.cli.main import friendly
-
 PARALLEL_FROM = 4
 """Points above this count run in parallel processes (when more than one is allowed)."""
 
 
 def register(app: typer.Typer) -> None:
+    from gputeam.cli.main import friendly
+
     app.command("compare")(friendly(compare_cmd))
     app.command("sweep")(friendly(sweep_cmd))
 
@@ -46,10 +46,13 @@ class Point:
 class Outcome:
     figures: Any = None  # PlanFigures
     problems: tuple[str, ...] = ()
+    pid: int = 0  # the process that planned it
 
 
 def plan_point(point: Point) -> Outcome:
     """Plan one point; an input error, or a failure of the planner, becomes its problems."""
+    import os
+
     from gputeam.errors import InputError
     from gputeam.planning import plan
     from gputeam.report.compare import figures
@@ -61,10 +64,11 @@ def plan_point(point: Point) -> Outcome:
         result = plan(scenario, catalog, point.today, method=point.method, seed=point.seed,
                       runs=point.runs)
     except InputError as exc:
-        return Outcome(problems=tuple(str(p) for p in exc.problems))
+        return Outcome(problems=tuple(str(p) for p in exc.problems), pid=os.getpid())
     except Exception as exc:  # a planner failure in one point must not lose the others
-        return Outcome(problems=(f"planning failed: {type(exc).__name__}: {exc}",))
-    return Outcome(figures=figures(result))
+        return Outcome(problems=(f"planning failed: {type(exc).__name__}: {exc}",),
+                       pid=os.getpid())
+    return Outcome(figures=figures(result), pid=os.getpid())
 
 
 def run_points(points: list[Point], jobs: int) -> list[Outcome]:

@@ -50,10 +50,8 @@ class PlanFigures:
 def _ready_month(shares: Sequence[float]) -> int | None:
     ready: int | None = None
     for month, share in enumerate(shares, start=1):
-        if share >= READY_SHARE - 1e-9:
-            ready = month if ready is None else ready
-        else:
-            ready = None
+        covered = share >= READY_SHARE - 1e-9
+        ready = (ready or month) if covered else None
     return ready
 
 

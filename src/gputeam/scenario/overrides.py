@@ -13,6 +13,7 @@ the rest of the scenario, exactly as if it had been written in the file.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 import types
@@ -189,13 +190,14 @@ def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
             raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
                         expected=f"--set {parent}=VALUE")
         resolved.append(key)
+        holder: Any = node  # a dict keyed by text or a list indexed by int, as checked above
         if last:
-            node[key] = fs.value
+            holder[key] = fs.value
             return FieldSet(tuple(resolved), fs.value, fs.text)
-        child = node[key] if (isinstance(node, list) or key in node) else None
+        child = holder.get(key) if isinstance(holder, dict) else holder[key]
         if child is None:
             child = {} if _kind(shape) in ("model", "dict") else child
-            node[key] = child
+            holder[key] = child
         node = child
     raise AssertionError("unreachable: a path has at least one key")  # pragma: no cover
 
@@ -274,10 +276,8 @@ def check_path(fs: FieldSet) -> None:
 def _number(text: str, where: str, path: str) -> int | float:
     value = parse_value(text)
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             value = float(value)  # YAML reads 2e6 as text
-        except ValueError:
-            pass
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _fail(where, path, "a range needs numbers at both ends", found=repr(text),
                     expected="A..B:N, e.g. 500..4000:8", option="--vary")
