@@ -47,14 +47,6 @@ class PlanFigures:
     ready_month: int | None = None
 
 
-def _ready_month(shares: Sequence[float]) -> int | None:
-    ready: int | None = None
-    for month, share in enumerate(shares, start=1):
-        covered = share >= READY_SHARE - 1e-9
-        ready = (ready or month) if covered else None
-    return ready
-
-
 def figures(plan: Plan) -> PlanFigures:
     """The plan's headline figures. The only place compare and sweep read a Plan's fields."""
     sc = plan.scenario
@@ -87,7 +79,7 @@ def figures(plan: Plan) -> PlanFigures:
         net_roi=roi,
         payback_months=plan.roi.payback_months,
         p_ready=None if p_ready is None else float(p_ready),
-        ready_month=_ready_month(plan.sourcing.coverage_by_month),
+        ready_month=plan.sourcing.ready_month(READY_SHARE),
     )
 
 

@@ -59,6 +59,9 @@ def print_plan(plan: Plan, console: Console) -> None:
                   + (f"{roi.payback_months:.1f} months" if roi.payback_months else "never"))
     if plan.risk:
         _risk(plan.risk, console, cur)
+    from gputeam.report.case_study_view import print_case_study
+
+    print_case_study(plan, console)
     if plan.warnings:
         console.print("[bold yellow]Warnings[/]")
         for w in plan.warnings:

@@ -34,6 +34,7 @@ SHEETS = {
     "roi": "ROI",
     "warnings": "Warnings",
     "risk": "Risk",
+    "case_study": "Case study",
 }
 """Section id to sheet name."""
 

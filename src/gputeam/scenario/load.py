@@ -81,6 +81,8 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
                     "certification")
         if person.role is not None and person.role not in catalog.roles:
             bad(("people", i, "role"), person.role, catalog.roles, "role")
+    if scenario.case_study is not None and scenario.case_study not in catalog.case_studies:
+        bad(("case_study",), scenario.case_study, catalog.case_studies, "case study")
     return problems
 
 
