@@ -286,6 +286,10 @@ def test_vary_values() -> None:
     assert parse_vary("constraints.contractors.max_share=0..1:5").values == (0, .25, .5, .75, 1)
     assert parse_vary("constraints.budget=1e6..2e6:2").values == (1_000_000, 2_000_000)
     assert parse_vary("fleet.interconnect=infiniband, roce").values == ("infiniband", "roce")
+    # a whole-number field gets whole numbers (rounded, repeats dropped)
+    assert parse_vary("fleet.gpus=100..200:4").values == (100, 133, 167, 200)
+    assert parse_vary("fleet.sites=1..2:3").values == (1, 2)
+    assert parse_vary("fleet.pue=1.1..1.5:3").values == (1.1, 1.3, 1.5)
 
 
 def sweep_json(*args: str) -> dict[str, Any]:

@@ -79,9 +79,15 @@ def run_points(points: list[Point], jobs: int) -> list[Outcome]:
     workers = min(jobs or (os.cpu_count() or 1), len(points))
     if workers <= 1 or len(points) <= PARALLEL_FROM:
         return [plan_point(p) for p in points]
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Workers fork from a fresh server process, never from this one: a process that has
+    # already solved (the solver keeps threads) must not be forked.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["gputeam.planning", "gputeam.scenario.load",
+                                    "gputeam.report.compare"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         return list(pool.map(plan_point, points, chunksize=1))
 
 

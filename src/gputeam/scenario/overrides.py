@@ -103,7 +103,8 @@ def parse_set(text: str) -> FieldSet:
                     expected="PATH=VALUE, e.g. constraints.deadline_month=9")
     path = parse_path(name.strip(), text)
     parsed = parse_value(value)
-    if path == ("fleet", "gpus") and isinstance(parsed, int) and not isinstance(parsed, bool):
+    if path == ("fleet", "gpus") and isinstance(parsed, int | float) \
+            and not isinstance(parsed, bool):
         path = ("fleet", "gpus", -1, "count")
     return FieldSet(path, parsed, text)
 
@@ -253,9 +254,9 @@ class Axis:
 _RANGE = re.compile(r"^\s*([^.:]*?(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*\.\.\s*(.+?)\s*:\s*(\S+)\s*$")
 
 
-def check_path(fs: FieldSet) -> None:
+def check_path(fs: FieldSet) -> Any:
     """Refuse a path the scenario models do not have, before any scenario is read (as
-    :func:`apply_sets` would, without needing the data)."""
+    :func:`apply_sets` would, without needing the data); the field's type."""
     shape: Any = Scenario
     for depth, key in enumerate(fs.path):
         here, parent = dotted(fs.path[:depth + 1]), dotted(fs.path[:depth]) or "(top level)"
@@ -271,6 +272,7 @@ def check_path(fs: FieldSet) -> None:
         else:
             raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
                         expected=f"{parent}=VALUE")
+    return _unwrap(shape)
 
 
 def _number(text: str, where: str, path: str) -> int | float:
@@ -285,8 +287,8 @@ def _number(text: str, where: str, path: str) -> int | float:
 
 
 def parse_vary(text: str) -> Axis:
-    """``PATH=A..B:N`` (N evenly spaced values from A to B, whole numbers when every one of
-    them is whole) or ``PATH=V1,V2,...`` (each read as YAML)."""
+    """``PATH=A..B:N`` (N evenly spaced values from A to B; rounded to whole numbers, repeats
+    dropped, for a whole-number field) or ``PATH=V1,V2,...`` (each read as YAML)."""
     name, sep, spec = text.partition("=")
     if not sep or not spec.strip():
         raise _fail(text, name.strip(), "no values to vary over", found=repr(text),
@@ -304,8 +306,8 @@ def parse_vary(text: str) -> Axis:
             raise _fail(text, path, "the number of values must be a whole number of at least 2",
                         found=repr(m.group(3)), expected="A..B:N, e.g. 500..4000:8", option="--vary")
         raw = [round(low + (high - low) * i / max(n - 1, 1), 10) for i in range(n)]
-        whole = all(float(v).is_integer() for v in raw) and abs(max(raw, key=abs)) < 2**53
-        values: list[Any] = [int(v) for v in raw] if whole else raw
+        whole = _field_type(path, text) is int or all(float(v).is_integer() for v in raw)
+        values: list[Any] = list(dict.fromkeys(round(v) for v in raw)) if whole else raw
         texts = [str(v) for v in values]
     else:
         texts = [t.strip() for t in spec.split(",")]
@@ -313,13 +315,18 @@ def parse_vary(text: str) -> Axis:
             raise _fail(text, path, "an empty value in the list", found=repr(spec),
                         expected="V1,V2,... with no empty items", option="--vary")
         values = [parse_value(t) for t in texts]
+    _field_type(path, text, texts[0])
+    return Axis(path, tuple(values), tuple(texts))
+
+
+def _field_type(path: str, text: str, value: str = "0") -> Any:
+    """The type of the field ``path`` names (checked as :func:`check_path` does)."""
     try:
-        check_path(parse_set(f"{path}={texts[0]}"))
+        return check_path(parse_set(f"{path}={value}"))
     except ScenarioError as exc:
         raise ScenarioError([Problem(path=p.path, message=p.message, found=p.found,
                                      expected=p.expected, file=f"--vary {text}")
                              for p in exc.problems]) from None
-    return Axis(path, tuple(values), tuple(texts))
 
 
 def grid(axes: Sequence[Axis], max_points: int) -> list[tuple[str, ...]]:
