@@ -45,7 +45,7 @@ class Point:
 @dataclass(frozen=True)
 class Outcome:
     figures: Any = None  # PlanFigures
-    problems: tuple[str, ...] = ()
+    problems: tuple[Any, ...] = ()  # gputeam.errors.Problem
     pid: int = 0  # the process that planned it
 
 
@@ -53,7 +53,7 @@ def plan_point(point: Point) -> Outcome:
     """Plan one point; an input error, or a failure of the planner, becomes its problems."""
     import os
 
-    from gputeam.errors import InputError
+    from gputeam.errors import InputError, Problem
     from gputeam.planning import plan
     from gputeam.report.compare import figures
     from gputeam.scenario.load import load_with_catalog
@@ -64,10 +64,11 @@ def plan_point(point: Point) -> Outcome:
         result = plan(scenario, catalog, point.today, method=point.method, seed=point.seed,
                       runs=point.runs)
     except InputError as exc:
-        return Outcome(problems=tuple(str(p) for p in exc.problems), pid=os.getpid())
+        return Outcome(problems=exc.problems, pid=os.getpid())
     except Exception as exc:  # a planner failure in one point must not lose the others
-        return Outcome(problems=(f"planning failed: {type(exc).__name__}: {exc}",),
-                       pid=os.getpid())
+        failed = Problem(path="", message=f"planning failed: {type(exc).__name__}: {exc}",
+                         file=point.file)
+        return Outcome(problems=(failed,), pid=os.getpid())
     return Outcome(figures=figures(result), pid=os.getpid())
 
 
@@ -197,12 +198,11 @@ def compare_cmd(
     when, extra = _today(today), _extra(catalog_extra)
     points = [Point(_read(f), str(f), extra, tuple(sets), when, runs, seed, method) for f in files]
     outcomes = run_points(points, jobs)
-    failed = [(f, o) for f, o in zip(files, outcomes, strict=True) if o.figures is None]
+    failed = [p for o in outcomes if o.figures is None for p in o.problems]
     if failed:
-        from gputeam.errors import InputError, Problem
+        from gputeam.errors import ScenarioError
 
-        raise InputError([Problem(path="", message=p, file=str(f))
-                          for f, o in failed for p in o.problems])
+        raise ScenarioError(failed)
     names, figs = _names(files), [o.figures for o in outcomes]
     if fmt == "table":
         from rich.console import Console
@@ -223,9 +223,8 @@ def _print_compare(names: list[str], figs: list[Any], console: Any) -> None:
     (section,) = compare_sections(names, figs)
     (table,) = section.tables
     t = Table(title=section.title)
-    for col in table.columns:
-        t.add_column(col.title, justify="left" if col.kind == "text" and col is table.columns[0]
-                     else "right", overflow="fold")
+    for i, col in enumerate(table.columns):
+        t.add_column(col.title, justify="left" if i == 0 else "right", overflow="fold")
     currency = figs[0].currency
     for row in table.rows:
         t.add_row(*(format_value(v, c.kind, currency) for v, c in zip(row, table.columns,
@@ -272,8 +271,8 @@ def sweep_cmd(
                                                       zip(axes, combo, strict=True))),
                     when, runs, seed, method) for combo in combos]
     outcomes = run_points(points, jobs)
-    rows = [SweepRow(tuple(combo), o.figures, o.problems) for combo, o in
-            zip(combos, outcomes, strict=True)]
+    rows = [SweepRow(tuple(combo), o.figures, tuple(str(p) for p in o.problems))
+            for combo, o in zip(combos, outcomes, strict=True)]
     names = [a.path for a in axes]
     if fmt == "table":
         from rich.console import Console
