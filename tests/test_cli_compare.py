@@ -378,3 +378,43 @@ def test_sweep_csv_and_html(tmp_path: Path) -> None:
     assert "Plotly" in html and "<script src" not in html and 'id="table-sweep"' in html
     table = ok("sweep", str(path), "--vary", "fleet.gpus=200,400", "--runs", "0").stdout
     assert "Horizon" in table and "400" in table and "optimal" in table
+
+
+@pytest.mark.browser
+def test_sweep_chart_is_drawn_offline_in_chromium(tmp_path: Path) -> None:
+    """The sweep page draws its charts with the embedded Plotly.js, loading nothing."""
+    chromium = "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.skip(f"{chromium} is missing")
+    from playwright.sync_api import sync_playwright
+
+    path = write(tmp_path, "f.yaml", example("finance"))
+    out = tmp_path / "sweep.html"
+    ok("sweep", str(path), "--vary", "fleet.gpus=200..600:3", "--vary",
+       "constraints.deadline_month=6,9", "--out", str(out), "--runs", "20", "--jobs", "1")
+    blocked: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium,
+                                     args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+
+            def route(r: Any) -> None:
+                if r.request.url == out.as_uri():
+                    r.continue_()
+                else:
+                    blocked.append(r.request.url)
+                    r.abort()
+
+            page.route("**/*", route)
+            page.goto(out.as_uri())
+            page.wait_for_selector("body[data-charts-ready]", timeout=30_000)
+            assert page.get_attribute("body", "data-charts-failed") is None
+            assert page.get_attribute("body", "data-charts-ready") == "3"
+            lines = page.eval_on_selector_all(
+                "[data-chart='sweep-cost'] .trace", "els => els.length")
+            assert lines == 4  # horizon and first year, for each deadline
+            assert page.locator("#table-sweep tbody tr").count() == 6
+        finally:
+            browser.close()
+    assert blocked == []
