@@ -8,7 +8,7 @@ import pytest
 
 from gputeam.planning import article_roi, plan
 from gputeam.planning.costs import template_costs
-from gputeam.scenario import load_example
+from gputeam.scenario import EXAMPLES, load_example
 
 from .helpers import person, scenario
 
@@ -105,7 +105,7 @@ def test_vendor_discount_needs_ten_in_the_same_course(catalog, today):
 
 
 def test_costs_add_up(catalog, today):
-    for name in ("finance", "healthcare", "startup"):
+    for name in EXAMPLES:
         p = plan(load_example(name), catalog, today)
         assert math.isclose(sum(p.costs.by_month), p.costs.horizon, rel_tol=1e-6)
         assert math.isclose(sum(x.horizon for x in p.costs.lines), p.costs.horizon, rel_tol=1e-6)

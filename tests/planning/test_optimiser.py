@@ -11,7 +11,7 @@ from gputeam.catalog import load_catalog
 from gputeam.planning import plan
 from gputeam.planning.optimiser import solve
 from gputeam.planning.optimiser_model import Instance, Option, evaluate, month_weights
-from gputeam.scenario import load_example
+from gputeam.scenario import EXAMPLES, load_example
 
 from .helpers import person, scenario
 
@@ -59,7 +59,7 @@ def test_mentors_limit_apprentices() -> None:
 # ---------------------------------------------------------------- through the pipeline
 def test_examples_beat_or_match_greedy() -> None:
     catalog = load_catalog()
-    for name in ("finance", "healthcare", "startup"):
+    for name in EXAMPLES:
         p = plan(load_example(name), catalog, TODAY, runs=0)
         s = p.sourcing
         assert s.method == "mip" and s.status == "optimal"

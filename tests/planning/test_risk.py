@@ -19,7 +19,7 @@ from gputeam.planning.risk import (
     draw,
     simulate,
 )
-from gputeam.scenario import load_example
+from gputeam.scenario import EXAMPLES, load_example
 
 TODAY = date(2026, 12, 2)
 KEYS = {"p_ready_by_deadline", "coverage_bands", "cost_percentiles", "cost_samples", "bus_factors",
@@ -116,7 +116,7 @@ def check_shape(model: Risk, months: int) -> None:
 
 def test_plan_risk_section_for_examples() -> None:
     catalog = load_catalog()
-    for name in ("finance", "healthcare", "startup"):
+    for name in EXAMPLES:
         sc = load_example(name)
         p = plan(sc, catalog, TODAY, runs=500, seed=7)
         assert p.risk is not None

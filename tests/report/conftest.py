@@ -1,4 +1,4 @@
-"""Real plans of the three bundled examples, and one carrying a risk simulation."""
+"""Real plans of the bundled examples, and one carrying a risk simulation."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ import pytest
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
 from gputeam.planning.result import Plan, Risk
-from gputeam.scenario import load_example
+from gputeam.scenario import EXAMPLES, load_example
 
-EXAMPLES = ("finance", "healthcare", "startup")
 TODAY = date(2026, 12, 2)
 
 

@@ -41,8 +41,9 @@ def _table(ws: openpyxl.worksheet.worksheet.Worksheet, header_first: str) -> lis
 def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
     p = plans[name]
     wb = _load(p)
-    assert wb.sheetnames == BASE_SHEETS + (["Risk"] if p.risk else [])
-    assert _load(p.model_copy(update={"risk": None})).sheetnames == BASE_SHEETS
+    case = ["Case study"] if p.case_study else []
+    assert wb.sheetnames == BASE_SHEETS + (["Risk"] if p.risk else []) + case
+    assert _load(p.model_copy(update={"risk": None})).sheetnames == BASE_SHEETS + case
 
     summary = {r[0]: r[1] for r in _rows(wb["Summary"])[1:] if r[0]}
     assert summary["First-year cost"] == pytest.approx(p.costs.first_year)
@@ -103,7 +104,7 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
 
 def test_risk_sheet(risk_plan: Plan) -> None:
     wb = _load(risk_plan)
-    assert wb.sheetnames == [*BASE_SHEETS, "Risk"]
+    assert wb.sheetnames == [*BASE_SHEETS, "Risk"] + (["Case study"] if risk_plan.case_study else [])
     ws = wb["Risk"]
     head = {r[0]: r[1] for r in _table(ws, "Item")}
     assert head["Probability ready by deadline"] == pytest.approx(0.83)

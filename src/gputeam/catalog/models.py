@@ -248,11 +248,43 @@ class RoiExample(Entry):
     stated_ongoing: float
 
 
+CaseMeasureKind = Literal["certified", "cost", "hires", "headcount", "staffed_share",
+                          "ready_month", "saving_vs_outsourced"]
+
+
+class CaseMeasure(Entry):
+    """One outcome a case study states, as a figure a plan can be set beside.
+
+    ``kind`` says what to read from the plan: ``certified`` people holding one of
+    ``certifications`` by the end of plan month ``month``; ``cost`` the ``period`` total of
+    the cost lines ``categories``; ``hires`` people hired at ``level`` arriving in months
+    ``from_month``..``month``; ``headcount`` the target team in ``month``; ``staffed_share``
+    the share of the target staff cover in ``month``; ``ready_month`` the month from which
+    staff cover the whole target; ``saving_vs_outsourced`` 1 - the annual run rate / the
+    same target fully outsourced.
+    """
+
+    id: str
+    label: str = Field(description="What the article states, in a few words.")
+    article: float = Field(description="The article's figure, in the kind's unit.")
+    stated: str = Field(description="The figure as the article words it.")
+    kind: CaseMeasureKind
+    month: int | None = Field(default=None, ge=1)
+    from_month: int = Field(default=1, ge=1)
+    level: int | None = Field(default=None, ge=1, le=5)
+    certifications: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    period: Literal["first_year", "horizon"] = "first_year"
+    why: str = Field(description="Why a plan can differ from the article on this figure.")
+
+
 class CaseStudy(Entry):
     id: str
     name: str
     summary: str
     outcomes: tuple[str, ...]
+    measures: tuple[CaseMeasure, ...] = Field(
+        default=(), description="The stated outcomes as figures a plan is compared with.")
 
 
 class Contradiction(Entry):
@@ -348,6 +380,12 @@ class Catalog(BaseModel):
             if nxt is not None and nxt in seen:
                 problems.append((("domains", d.id, "otherwise"), "the 'otherwise' chain comes "
                                  "back to a domain already in it", repr(d.otherwise)))
+        for cs in self.case_studies.values():
+            for i, m in enumerate(cs.measures):
+                for cid in m.certifications:
+                    if cid not in self.certifications:
+                        unknown(("case_studies", cs.id, "measures", i, "certifications"),
+                                "certification", cid)
         for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)

@@ -53,9 +53,10 @@ def _stderr() -> Any:
 
 def _register() -> None:
     # Each module adds its commands to ``app``; modules must stay cheap to import.
-    from gputeam.cli import catalog_cmds, plan_cmds
+    from gputeam.cli import catalog_cmds, compare_cmds, plan_cmds
 
     plan_cmds.register(app)
+    compare_cmds.register(app)
     catalog_cmds.register(app)
     for name in ("tracker_cmds", "serve_cmds", "certify_cmds", "credential_cmds"):
         try:

@@ -27,15 +27,17 @@ def _bad(path: str, message: str, found: str | None = None, expected: str | None
     return InputError([Problem(path=path, message=message, found=found, expected=expected)])
 
 
-def load_input(file: Path | None, example: str | None, catalog_extra: Path | None) -> Any:
-    """(scenario, catalog) from a file or a bundled example, with --catalog-extra applied."""
+def load_input(file: Path | None, example: str | None, catalog_extra: Path | None,
+               sets: list[str] | None = None) -> Any:
+    """(scenario, catalog) from a file or a bundled example, with --catalog-extra and the
+    --set field overrides applied."""
     from gputeam.cli.common import load_catalog_file, read_catalog_extra
     from gputeam.scenario import example_text
     from gputeam.scenario.load import load_with_catalog
 
     if (file is None) == (example is None):
         raise _bad("FILE", "give a scenario file or --example NAME (one of them)",
-                   expected="finance, healthcare or startup for --example")
+                   expected="finance, healthcare, startup or midsize for --example")
     if example is not None:
         text, name = example_text(example), f"<example {example}>"
     else:
@@ -49,7 +51,7 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
     extra = read_catalog_extra(catalog_extra)
     if extra:  # checked alone first, so that its problems name it, not the scenario's overrides
         load_catalog_file(catalog_extra)
-    return load_with_catalog(text, name, extra=extra)
+    return load_with_catalog(text, name, extra=extra, sets=sets or ())
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
@@ -87,7 +89,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def plan_cmd(
     file: Annotated[Path | None, typer.Argument(help="Scenario YAML/JSON file.")] = None,
     example: Annotated[str | None, typer.Option(help="Bundled example: finance, healthcare, "
-                                                "startup.")] = None,
+                                                "startup, midsize.")] = None,
     mode: Annotated[str | None, typer.Option(help="template or lean (overrides the "
                                              "scenario).")] = None,
     format: Annotated[str | None, typer.Option(
@@ -102,6 +104,8 @@ def plan_cmd(
     runs: Annotated[int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs for the risk "
                                       "section (0: none).")] = 2000,
     seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a scenario field: "
+                                                   "PATH=VALUE (repeatable).")] = None,
 ) -> None:
     """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
     from rich.console import Console
@@ -125,7 +129,7 @@ def plan_cmd(
         raise _bad("--out", f"{fmt} output needs a file", expected="--out plan.xlsx")
     when = _date(today)
     with _Bar(Console(stderr=True)) as bar:
-        scenario, catalog = load_input(file, example, catalog_extra)
+        scenario, catalog = load_input(file, example, catalog_extra, set_)
         if mode is not None:
             scenario = scenario.model_copy(update={"mode": mode})
         from gputeam.catalog import load_catalog
@@ -233,7 +237,7 @@ def roi_cmd(
 
 
 def example_cmd(
-    name: Annotated[str, typer.Argument(help="finance, healthcare or startup")],
+    name: Annotated[str, typer.Argument(help="finance, healthcare, startup or midsize")],
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write it "
                                              "(default NAME.yaml; '-' for stdout).")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,

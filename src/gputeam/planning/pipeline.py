@@ -7,6 +7,7 @@ from datetime import date
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months
+from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_notes, plan_warnings
@@ -77,4 +78,5 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     return Plan(catalog_version=catalog.version, generated_for=today,
                 scenario=scenario, target=target, gaps=gaps,
                 sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings,
-                notes=plan_notes(scenario, catalog))
+                notes=plan_notes(scenario, catalog),
+                case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs))

@@ -129,6 +129,14 @@ class Sourcing(Result):
     status: str = "ok"
     details: dict[str, Any] = Field(default_factory=dict)
 
+    def ready_month(self, share: float = 1.0) -> int | None:
+        """The first month from which staff cover at least ``share`` of the target's slots
+        in every later month of the horizon (None: not within the horizon)."""
+        ready: int | None = None
+        for month, covered in enumerate(self.coverage_by_month, start=1):
+            ready = (ready or month) if covered >= share - 1e-9 else None
+        return ready
+
 
 # ---------------------------------------------------------------- roadmaps
 ItemKind = Literal["course", "bootcamp", "exam", "renewal", "practice", "apprenticeship"]
@@ -322,6 +330,27 @@ class Note(Result):
     source: str | None = None
 
 
+class CaseOutcome(Result):
+    """One outcome a case study states, beside the plan's figure for it."""
+
+    id: str
+    label: str
+    stated: str = Field(description="The figure as the article words it.")
+    article: float
+    plan: float | None = Field(description="The plan's figure (None: the plan has none).")
+    unit: Literal["count", "money", "share", "month"]
+    agrees: bool = Field(description="Within the tolerance of its unit (docs/planning.md).")
+    reason: str = Field(description="Why the plan differs, or that it agrees.")
+    source: str
+
+
+class CaseStudyComparison(Result):
+    id: str
+    name: str
+    source: str
+    outcomes: tuple[CaseOutcome, ...]
+
+
 class Plan(Result):
     catalog_version: str
     generated_for: date = Field(description="The 'today' the plan was computed for.")
@@ -336,6 +365,9 @@ class Plan(Result):
     warnings: tuple[Warning, ...] = Field(description="About this plan: act on these.")
     notes: tuple[Note, ...] = Field(
         default=(), description="About the article's own figures: background, not faults.")
+    case_study: CaseStudyComparison | None = Field(
+        default=None, description="The article's stated outcomes beside the plan's, when the "
+        "scenario models one of its case studies (scenario field case_study).")
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

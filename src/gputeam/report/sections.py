@@ -1,7 +1,8 @@
 """The section tables every document format shares.
 
 ``sections(plan)`` builds the plan's sections (Summary, Target, Gaps, Sourcing, Roadmaps,
-Costs, ROI, Warnings, Notes and, when the plan carries a simulation, Risk) once, as typed tables:
+Costs, ROI, Warnings, Notes and, when the plan carries a simulation, Risk; then, for a
+scenario that models one of the article's case studies, Case study) once, as typed tables:
 raw values plus a *kind* per column (money, pct, date ...). The Markdown, HTML and XLSX
 renderers format those same tables their own way, so the three always agree.
 """
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gputeam.planning.result import Plan, Roi, TargetMonth
+from gputeam.report.case_study_view import case_study_section
 from gputeam.report.risk_section import risk_section, sensitivity
 from gputeam.report.tables import (
     Cell,
@@ -552,4 +554,7 @@ def sections(plan: Plan) -> list[Section]:
     ]
     if plan.risk is not None:
         out.append(risk_section(plan, plan.risk))
+    case = case_study_section(plan)
+    if case is not None:
+        out.append(case)
     return out

@@ -76,6 +76,9 @@ def print_plan(plan: Plan, console: Console) -> None:
                   markup=False, highlight=False)
     if plan.risk is not None:
         _risk(plan.risk, console, cur)
+    from gputeam.report.case_study_view import print_case_study
+
+    print_case_study(plan, console)
     if plan.warnings:
         console.print("[bold yellow]Warnings[/]")
         for w in plan.warnings:

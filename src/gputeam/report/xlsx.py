@@ -36,6 +36,7 @@ SHEETS = {
     "warnings": "Warnings",
     "notes": "Notes",
     "risk": "Risk",
+    "case_study": "Case study",
 }
 """Section id to sheet name."""
 

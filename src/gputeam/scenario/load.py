@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import InputError, Problem, ScenarioError
 from gputeam.scenario.models import Scenario, field_names
 
-EXAMPLES = ("finance", "healthcare", "startup")
+EXAMPLES = ("finance", "healthcare", "startup", "midsize")
 
 
 def parse_scenario(data: Any, file: str | None = None,
@@ -81,6 +81,8 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
                     "certification")
         if person.role is not None and person.role not in catalog.roles:
             bad(("people", i, "role"), person.role, catalog.roles, "role")
+    if scenario.case_study is not None and scenario.case_study not in catalog.case_studies:
+        bad(("case_study",), scenario.case_study, catalog.case_studies, "case study")
     return problems
 
 
@@ -90,12 +92,30 @@ def load_scenario_text(text: str, file: str | None = None,
 
 
 def load_with_catalog(text: str, file: str | None = None, *, catalog: Catalog | None = None,
-                      extra: Mapping[str, Any] | None = None) -> tuple[Scenario, Catalog]:
+                      extra: Mapping[str, Any] | None = None,
+                      sets: Sequence[str] = ()) -> tuple[Scenario, Catalog]:
     """Parse and validate a scenario's text; with it the catalog it plans against: ``catalog``
     if given, else the packaged one patched by ``extra`` (a --catalog-extra file's contents)
-    and by the scenario's own ``overrides``."""
+    and by the scenario's own ``overrides``. ``sets`` are field overrides (``PATH=VALUE``,
+    :mod:`gputeam.scenario.overrides`) applied before validation; a problem with an
+    overridden value names its ``--set``."""
+    from gputeam.scenario.overrides import apply_sets, blame_sets, parse_set
+
+    parsed = [parse_set(s) for s in sets]
 
     def build(data: Any, lines: Mapping[tuple[str | int, ...], int]) -> tuple[Scenario, Catalog]:
+        if not parsed:
+            return validate(data, lines)
+        if not isinstance(data, Mapping):
+            parse_scenario(data, file, lines)  # raises the 'must be a mapping' problem
+        data, resolved = apply_sets(data, parsed)
+        try:
+            return validate(data, lines)
+        except ScenarioError as exc:
+            raise ScenarioError(blame_sets(exc.problems, resolved)) from None
+
+    def validate(data: Any,
+                 lines: Mapping[tuple[str | int, ...], int]) -> tuple[Scenario, Catalog]:
         try:
             if catalog is not None:
                 return parse_scenario(data, file, lines, catalog), catalog

@@ -209,6 +209,10 @@ class Scenario(Model):
     overrides: dict[str, Any] = Field(
         default_factory=dict,
         description="Catalog overrides, same shape as a --catalog-extra file.")
+    case_study: str | None = Field(
+        default=None, description="The article's case study this scenario models (a catalog "
+        "case study id: finance, healthcare, startup); the plan then sets the article's stated "
+        "outcomes beside its own.")
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:

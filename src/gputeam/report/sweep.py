@@ -1,0 +1,160 @@
+"""A sweep's grid of plans (``gputeam sweep``): one row per point, as a terminal table, JSON,
+CSV or an HTML page with charts of cost, headcount and readiness against the varied field.
+
+Figures come from :func:`gputeam.report.compare.figures`; a point that could not be planned
+keeps its values and says why.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from gputeam.report.charts import Chart, _layout
+from gputeam.report.compare import READY_SHARE, PlanFigures
+from gputeam.report.tables import Column, Kind, Section, Table, format_value
+
+__all__ = ["MAX_POINTS", "SweepRow", "render_csv", "render_html", "render_json", "print_sweep",
+           "sweep_charts", "sweep_section"]
+
+MAX_POINTS = 1000
+"""The most points one sweep may plan."""
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    values: tuple[str, ...]
+    figures: PlanFigures | None
+    problems: tuple[str, ...] = ()
+
+
+#: (title, PlanFigures attribute, kind) of the figures shown for each point.
+FIGURES: tuple[tuple[str, str, Kind], ...] = (
+    ("Status", "status", "text"),
+    ("GPUs at deadline", "gpus_at_deadline", "int"),
+    ("Headcount at deadline", "headcount_at_deadline", "int"),
+    ("Upskilled", "people_upskilled", "int"),
+    ("Hires", "hires", "int"),
+    ("Contractor hours", "contractor_hours", "hours"),
+    ("First-year cost", "first_year_cost", "money"),
+    ("Horizon cost", "horizon_cost", "money"),
+    ("Annual run rate", "annual_run_rate", "money"),
+    ("Net ROI", "net_roi", "pct"),
+    ("P(ready by deadline)", "p_ready", "pct"),
+    ("Ready from month", "ready_month", "month"),
+)
+
+
+def _currency(rows: Sequence[SweepRow]) -> str:
+    return next((r.figures.currency for r in rows if r.figures is not None), "USD")
+
+
+def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
+    cols = (*(Column(n) for n in names), *(Column(t, k) for t, _, k in FIGURES), Column("Problem"))
+    out = []
+    for r in rows:
+        figs = tuple(getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES)
+        out.append((*r.values, *figs, "; ".join(r.problems)))
+    notes = (f"{len(rows)} point(s); ready from month = the first month from which staff cover "
+             f"at least {READY_SHARE:.0%} of the target in every later month.",)
+    return Section("sweep", "Sweep", (Table("sweep", cols, tuple(out)),), notes=notes)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
+    """Line charts against the first varied field, one line per combination of the others."""
+    if not rows:
+        return []
+    numeric = all(_number(r.values[0]) is not None for r in rows)
+    series: dict[str, list[SweepRow]] = {}
+    for r in rows:
+        label = ", ".join(f"{n}={v}" for n, v in zip(names[1:], r.values[1:], strict=True))
+        series.setdefault(label or names[0], []).append(r)
+    currency = _currency(rows)
+    charts = []
+    for cid, title, attrs in (
+        ("sweep-cost", f"Cost ({currency}) against {names[0]}",
+         (("horizon_cost", "horizon"), ("first_year_cost", "first year"))),
+        ("sweep-team", f"Team against {names[0]}",
+         (("headcount_at_deadline", "headcount at deadline"), ("hires", "hires"))),
+        ("sweep-ready", f"P(ready by deadline) against {names[0]}", (("p_ready", "P(ready)"),)),
+    ):
+        traces = []
+        for label, points in series.items():
+            for attr, what in attrs:
+                ys = [getattr(p.figures, attr) if p.figures else None for p in points]
+                if all(y is None for y in ys):
+                    continue
+                xs: list[Any] = [_number(p.values[0]) if numeric else p.values[0] for p in points]
+                name = what if len(series) == 1 else f"{what}, {label}"
+                traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
+                               "x": xs, "y": ys})
+        if traces:
+            layout = _layout(title, xaxis={"title": {"text": names[0]}})
+            if cid == "sweep-ready":
+                layout["yaxis"] = {"tickformat": ".0%", "range": [0, 1.02]}
+            charts.append(Chart(cid, title, {"data": traces, "layout": layout}))
+    return charts
+
+
+def render_json(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
+    data = {"varied": list(names), "ready_share": READY_SHARE,
+            "points": [{"values": dict(zip(names, r.values, strict=True)),
+                        "figures": asdict(r.figures) if r.figures else None,
+                        "problems": list(r.problems)} for r in rows]}
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def render_csv(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
+    """One header row, one row per point; raw numbers (no currency symbols or %)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow([*names, *(attr for _, attr, _ in FIGURES), "problems"])
+    for r in rows:
+        figs = [getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES]
+        w.writerow([*r.values, *("" if v is None else v for v in figs), "; ".join(r.problems)])
+    return buf.getvalue().encode("utf-8")
+
+
+def render_html(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
+    from gputeam.report.document import html_document
+
+    section = sweep_section(names, rows)
+    return html_document(f"Sweep over {', '.join(names)}", [section],
+                         {section.id: sweep_charts(names, rows)}, _currency(rows))
+
+
+#: The figures the terminal table shows (the other formats show all of :data:`FIGURES`).
+TERMINAL = ("status", "headcount_at_deadline", "hires", "horizon_cost", "p_ready", "ready_month")
+
+
+def print_sweep(names: Sequence[str], rows: Sequence[SweepRow], console: Any) -> None:
+    from rich.table import Table as RichTable
+
+    section = sweep_section(names, rows)
+    shown = [(t, a, k) for t, a, k in FIGURES if a in TERMINAL]
+    t = RichTable(title=section.title)
+    for name in names:
+        t.add_column(name, overflow="fold")
+    for title, _, kind in shown:
+        t.add_column(title, justify="left" if kind == "text" else "right", overflow="fold")
+    currency = _currency(rows)
+    for r in rows:
+        cells = [format_value(getattr(r.figures, a), k, currency) if r.figures else "-"
+                 for _, a, k in shown]
+        if not r.figures:
+            cells[0] = "not planned"
+        t.add_row(*r.values, *cells)
+    console.print(t)
+    for note in section.notes:
+        console.print(note, markup=False, highlight=False, soft_wrap=True)
