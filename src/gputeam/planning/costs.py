@@ -1,9 +1,9 @@
 """Costs by month and category: salaries, hiring, training, exams, contractors, mentoring,
 retention.
 
-* Salaries: the person's salary, or the middle of their level's band (article §3); from the
-  month they are ready for a higher level, at least that level's band low end; times the
-  overhead multiplier and any premium pay (article §8).
+* Salaries: the person's salary, or the middle of their level's band (article §3). A raise
+  comes only with a promotion (a move to a higher level), from the month they are ready for
+  it (:func:`salary_at`); times the overhead multiplier and any premium pay (article §8).
 * Hires: band middle of the hired level from arrival; recruiting cost
   (``hiring_cost_share`` of salary) in the requisition month, and ramp-up (half
   productivity for ``ramp_up_months``) from arrival.
@@ -23,13 +23,37 @@ from collections.abc import Callable, Sequence
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import month_of
 from gputeam.planning.result import CostLine, Costs, Roadmap, Sourcing, Target, TemplateCost
-from gputeam.scenario import Scenario
+from gputeam.scenario import Person, Scenario
 
 CATEGORIES = ("salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention")
 
 
 def band_mid(catalog: Catalog, level: int) -> float:
     return catalog.levels[level].salary_usd.mid
+
+
+def own_salary(person: Person, catalog: Catalog) -> float:
+    """The person's salary, or the middle of their level's band when not given."""
+    return person.salary if person.salary is not None else band_mid(catalog, person.level)
+
+
+def salary_at(person: Person, level: int, scenario: Scenario, catalog: Catalog) -> float:
+    """The person's salary once at ``level``.
+
+    No promotion (``level`` not above theirs): their own salary, whatever the band says. A
+    promotion: at least the new level's band low end when the bands are the scenario's own
+    currency's (USD, or ``salary_bands`` for that level); with converted US bands, their own
+    salary raised by the ratio of the two levels' band low ends, so a local salary is never
+    replaced by a converted US figure.
+    """
+    own = own_salary(person, catalog)
+    if level <= person.level:
+        return own
+    new_low = catalog.levels[level].salary_usd.low
+    if person.salary is None or scenario.currency == "USD" or level in scenario.salary_bands:
+        return max(own, new_low)
+    old_low = catalog.levels[person.level].salary_usd.low
+    return own * new_low / old_low if old_low > 0 else own
 
 
 def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
@@ -47,14 +71,15 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
     by_person = {rm.person: rm for rm in roadmaps}
     ready_level = {a.person: (a.ready_month, a.level) for a in sourcing.assignments}
     for p in scenario.people:
-        base = p.salary if p.salary is not None else band_mid(catalog, p.level)
+        base = own_salary(p, catalog)
         rm = by_person.get(p.id)
+        promoted, ready = base, h + 1
+        if p.id in ready_level:
+            ready, lvl = ready_level[p.id]
+            lvl = max(lvl, rm.level_at_ready or 0) if rm else lvl
+            promoted = salary_at(p, lvl, scenario, catalog)
         for m in range(1, h + 1):
-            salary = base
-            if p.id in ready_level and m >= ready_level[p.id][0]:
-                lvl = max(ready_level[p.id][1], rm.level_at_ready or 0) if rm else ready_level[p.id][1]
-                salary = max(salary, catalog.levels[lvl].salary_usd.low)
-            add("salaries", m, salary / 12 * uplift)
+            add("salaries", m, (promoted if m >= ready else base) / 12 * uplift)
             add("retention", m, r.retention_bonus / 12)
     for hire in sourcing.hires:
         salary = band_mid(catalog, hire.level)
@@ -104,8 +129,9 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
     e = catalog.economics
     allowed = set(scenario.constraints.strategies)
     vendor = catalog.strategies.get("vendor")
-    takers = Counter(i.ref for rm in roadmaps for i in rm.items if i.kind == "course"
-                     and i.cost > 0)
+    # the group discount counts current people taking a course together (hires arrive apart)
+    takers = Counter(i.ref for rm in roadmaps if not rm.hire for i in rm.items
+                     if i.kind == "course" and i.cost > 0)
     discount = 0.0
     if "vendor" in allowed and vendor and vendor.group_discount:
         discount = vendor.group_discount.mid
@@ -118,7 +144,7 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
             month = month_of(scenario.start, item.start)
             if item.kind in ("course", "bootcamp", "practice"):
                 cost = item.cost
-                if item.kind == "course" and vendor and vendor.group_min and \
+                if item.kind == "course" and vendor and vendor.group_min and not rm.hire and \
                         takers[item.ref] >= vendor.group_min:
                     cost *= 1 - discount
                 add("training", month, cost)

@@ -12,10 +12,11 @@ the same as :mod:`gputeam.planning.costs` charges:
 * upskilling person p to role r: the roadmap's courses, bootcamps, practice, exams and
   renewals beyond the renewals p would take anyway, certification bonuses, mentoring (20%
   of a senior's loaded salary per apprentice-month, article §6) and, from the ready month,
-  the raise to the new level's band low end (times overhead and premium pay);
+  the raise of a promotion (:func:`gputeam.planning.costs.salary_at`; times overhead and
+  premium pay);
 * a hire of role r at level l: recruiting (``hiring_cost_share`` of the band middle) in the
   requisition month, loaded salary and retention bonus from arrival, half salary during
-  ramp-up;
+  ramp-up, and their onboarding roadmap (the certifications of their slot, from arrival);
 * contractors: full-time-equivalent months at ``hours_per_fte_year / 12`` hours x the rate;
 * the vendor group discount (article §6): when ``group_min`` or more people take the same
   priced course and vendor training is allowed, each pays ``1 - discount`` of its price;
@@ -30,8 +31,9 @@ from dataclasses import dataclass, field
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months, month_of
+from gputeam.planning.costs import own_salary, salary_at
 from gputeam.planning.result import Roadmap, Sourcing, Target, TargetSlot
-from gputeam.planning.roadmap import build_roadmap
+from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.scenario import Scenario
 
 MENTOR_RATIO = 2  # apprentices per senior mentor (article §6: a junior shadows a senior)
@@ -98,6 +100,8 @@ class Instance:
     hours_per_month: float
     role_names: dict[str, str] = field(default_factory=dict)
     slot_level: dict[str, int] = field(default_factory=dict)
+    #: (role, level) -> cost of a hire's onboarding roadmap by month after arrival (0 = arrival)
+    onboarding: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
 
     @property
     def roles(self) -> list[str]:
@@ -125,6 +129,7 @@ class Instance:
             c = salary / 12 * self.uplift + self.retention_bonus / 12
             if m < arrival + self.ramp_months:
                 c += salary / 12 * 0.5
+            c += self.onboarding.get((role, level), {}).get(m - arrival, 0.0)
             disc += c * self.weights[m - 1]
             flat += c
         return disc, flat
@@ -206,8 +211,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
     for r, lv in demand:
         levels[r].append(lv)
     seniors = [p for p in scenario.people if p.level >= 4]
-    salaries = {p.id: p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
-                for p in scenario.people}
+    salaries = {p.id: own_salary(p, catalog) for p in scenario.people}
     mentor_salary = max((salaries[p.id] for p in seniors), default=catalog.levels[4].salary_usd.mid)
     vendor = catalog.strategies.get("vendor")
     group = "vendor" in c.strategies and vendor is not None and vendor.group_min is not None \
@@ -241,7 +245,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                 ready = max(rm.ready_month, 1)
                 lvl = max(slot.level_min, rm.level_at_ready or 0)
                 by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
-                raise_ = max(0.0, catalog.levels[lvl].salary_usd.low - salaries[p.id]) / 12 * uplift
+                raise_ = (salary_at(p, lvl, scenario, catalog) - salaries[p.id]) / 12 * uplift
                 disc = flat = 0.0
                 for m in range(1, h + 1):
                     amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= ready else 0)
@@ -266,6 +270,11 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                 if k == 0 and not training:
                     break  # nothing to schedule: a later start is never better
     hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}
+    onboarding = {}
+    for r, lv in demand:
+        rm = hire_roadmaps(r, lv, 1, 1, slots[r], scenario, catalog)[0]
+        by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
+        onboarding[(r, lv)] = {m - 1: v for m, v in by_month.items() if m >= 1}
     cs = c.contractors
     rate = cs.rate_usd_h or e.contractor_rate_usd_h
     hours_month = e.hours_per_fte_year / 12
@@ -284,7 +293,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
         hiring_share=e.hiring_cost_share, ramp_months=e.ramp_up_months,
         retention_bonus=scenario.retention.retention_bonus, hours_per_month=hours_month,
         role_names={r: catalog.roles[r].name if r in catalog.roles else r for r in levels},
-        slot_level={r: slots[r].level_min for r in slots})
+        slot_level={r: slots[r].level_min for r in slots}, onboarding=onboarding)
 
 
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
