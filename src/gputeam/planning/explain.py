@@ -16,7 +16,14 @@ from gputeam.catalog import Catalog
 from gputeam.catalog.models import PROFICIENCY_NAMES
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser_model import Decisions, Instance, Option, evaluate, staff_by_month
-from gputeam.planning.result import Assignment, ContractorNeed, Hire, Sourcing, TargetSlot
+from gputeam.planning.result import (
+    Assignment,
+    ContractorNeed,
+    Hire,
+    Sourcing,
+    SourcingDetails,
+    TargetSlot,
+)
 from gputeam.planning.roadmap import held_valid
 from gputeam.scenario import Scenario
 
@@ -50,11 +57,11 @@ def first_need(inst: Instance, role: str, level: int = 0) -> int | None:
 def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Catalog,
                    slots: Mapping[str, TargetSlot], *, status: str, total_cost: float,
                    greedy_cost: float | None, mip_gap: float | None, seconds: float,
-                   details: dict[str, object], preface: tuple[str, ...] = ()) -> Sourcing:
+                   details: SourcingDetails, preface: tuple[str, ...] = ()) -> Sourcing:
     cur = scenario.currency
     delays = {o.person: o.delay for o in d.options if o.delay}
     if delays:  # the pipeline rebuilds these roadmaps from the later start
-        details = {**details, "start_delay_months": delays}
+        details = details.model_copy(update={"start_delay_months": delays})
     staff = staff_by_month(inst, d)
     chosen = {o.person: o for o in d.options}
     options_by_role: dict[str, list[Option]] = defaultdict(list)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gputeam.planning.optimiser import Solution, solve
+from gputeam.planning.optimiser_mip import Solution, solve
 from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
 
 

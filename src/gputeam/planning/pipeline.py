@@ -10,12 +10,13 @@ from gputeam.planning.calendar import add_months
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_warnings
+from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
-from gputeam.planning.sourcing import candidates, peak_slots, source
+from gputeam.planning.sourcing import candidates, source
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -55,7 +56,7 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     sourcing = source(scenario, catalog, target, cands, method=method)
     tell("sourcing")
     assigned = {a.person: a.role for a in sourcing.assignments}
-    delays = sourcing.details.get("start_delay_months", {})
+    delays = sourcing.details.start_delay_months
     slots = peak_slots(target)
     mentor = any(p.level >= 4 for p in scenario.people)
     roadmaps: list[Roadmap] = []

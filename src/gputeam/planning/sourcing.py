@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
 from gputeam.planning.gaps import fit
+from gputeam.planning.optimiser import optimise
+from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import (
     Assignment,
     ContractorNeed,
@@ -47,16 +49,6 @@ class Unit:
     first_needed: int
     due: int
     slot: TargetSlot
-
-
-def peak_slots(target: Target) -> dict[str, TargetSlot]:
-    """For each role, the slot definition with the largest count over the horizon."""
-    out: dict[str, TargetSlot] = {}
-    for tm in target.months:
-        for s in tm.slots:
-            if s.role not in out or s.count > out[s.role].count:
-                out[s.role] = s
-    return out
 
 
 def units(scenario: Scenario, target: Target) -> list[Unit]:
@@ -106,8 +98,6 @@ def source(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidat
     if method in ("rule", "greedy"):
         return _rule(scenario, catalog, target, cands)
     if method == "mip":
-        from gputeam.planning.optimiser import optimise
-
         return optimise(scenario, catalog, target, cands, greedy=_rule(scenario, catalog, target, cands))
     raise ValueError(f"unknown sourcing method {method!r}: use 'mip', 'rule' or 'greedy'")
 
