@@ -94,16 +94,13 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
         add("contractors", need.month, need.hours * rate)
     _training(scenario, catalog, roadmaps, add)
     by_month = tuple(round(sum(months[c][i] for c in CATEGORIES), 2) for i in range(h))
+    steady = _steady_state(scenario, catalog, sourcing, roadmaps, months, uplift)
     lines = []
     for cat in CATEGORIES:
         series = months[cat]
-        first = _first_year(series)
-        run = sum(series[-12:]) * 12 / min(12, h) if cat in ("salaries", "retention") else \
-            (series[-1] * 12 if cat == "contractors" else 0.0)
-        if cat == "exams":
-            run = sum(series) / h * 12
-        lines.append(CostLine(category=cat, first_year=round(first, 2),
-                              horizon=round(sum(series), 2), annual_run_rate=round(run, 2)))
+        lines.append(CostLine(category=cat, first_year=round(_first_year(series), 2),
+                              horizon=round(sum(series), 2),
+                              annual_run_rate=round(steady.get(cat, 0.0), 2)))
     deadline_tm = target.at(scenario.deadline)
     peak = max(target.months, key=lambda tm: tm.headcount)
     heads = max(deadline_tm.headcount, peak.headcount)
@@ -115,6 +112,30 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
         by_month=by_month,
         outsourced_annual=round(heads * e.hours_per_fte_year * rate, 2),
         template_comparison=template_costs(catalog))
+
+
+def _steady_state(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
+                  roadmaps: Sequence[Roadmap], months: dict[str, list[float]], uplift: float
+                  ) -> dict[str, float]:
+    """The annual run rate: a year of the team as it stands at the end of the horizon, with
+    every planned person and hire on board at full pay and no one-off costs (recruiting,
+    ramp-up, courses, first exams, mentoring): salaries and contractors of the final month
+    times 12 (the optimiser's terminal year keeps end-of-horizon contractors to those it
+    would keep), retention bonuses for every head, and each certification held or earned
+    renewed at its exam price once per validity period."""
+    h = scenario.horizon_months
+    heads = len(scenario.people) + sum(x.count for x in sourcing.hires if x.arrival_month <= h)
+    renewals = 0.0
+    own = {p.id: {c.id for c in p.certifications} for p in scenario.people}
+    for rm in roadmaps:
+        held = own.get(rm.person, set()) | {i.ref for i in rm.items if i.kind == "exam"}
+        for cid in held:
+            cert = catalog.certifications.get(cid)
+            if cert and cert.validity_months and cert.exam.price_usd:
+                renewals += cert.exam.price_usd * 12 / cert.validity_months
+    return {"salaries": months["salaries"][-1] * 12 if h else 0.0,
+            "contractors": months["contractors"][-1] * 12 if h else 0.0,
+            "retention": heads * scenario.retention.retention_bonus, "exams": renewals}
 
 
 def _first_year(series: Sequence[float]) -> float:

@@ -83,8 +83,13 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
             why += f", against {_money(hire_flat, cur)} for a Level-{level} hire from month {req + inst.lead}"
         if o.delay:
             why += f"; starts in month {o.delay + 1} to keep within the training capacity"
+        now = inst.person_level.get(o.person, o.level)
+        promotion = o.level if o.level > now else None
+        if promotion:
+            why += (f"; promoted from Level {now} to Level {promotion} in month {o.ready}, when they "
+                    f"meet its experience and certifications (the raise comes with it)")
         assignments.append(Assignment(person=o.person, role=o.role, level=level,
-                                      ready_month=o.ready, reason=why))
+                                      ready_month=o.ready, reason=why, promotion=promotion))
 
     hires = []
     skills: dict[str, str | None] = {}
@@ -143,12 +148,7 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                            f"(>= {inst.group_min}), saving "
                            f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}")
     unassigned = tuple(p for p in inst.people if p not in chosen)
-    with_options = {o.person for o in inst.options}
-    for pid in unassigned:
-        reachable = pid in with_options
-        explanation.append(f"{inst.names.get(pid, pid)} keeps their current duties: "
-                           + ("the target does not need them in a role they can reach"
-                              if reachable else "no target role is reachable within the horizon"))
+    explanation += _left_out(inst, d, unassigned, cur)
 
     coverage = []
     for m in range(1, inst.horizon + 1):
@@ -168,6 +168,41 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                     greedy_cost=None if greedy_cost is None else round(greedy_cost, 2),
                     mip_gap=mip_gap, solve_seconds=round(seconds, 4), status=status,
                     details=details)
+
+
+def _left_out(inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: str) -> list[str]:
+    """Why each person without a target role is left out, naming the hire that takes a role
+    they could reach when there is one."""
+    arrival: dict[str, int] = {}
+    for role_id, _, req, _ in d.hires:
+        arrival[role_id] = min(arrival.get(role_id, req + inst.lead), req + inst.lead)
+    by_person: dict[str, list[Option]] = defaultdict(list)
+    for o in inst.options:
+        if o.delay == 0:
+            by_person[o.person].append(o)
+    out = []
+    for pid in unassigned:
+        name = inst.names.get(pid, pid)
+        opts = by_person.get(pid, [])
+        hired = [o for o in opts if o.role in arrival]
+        if not hired:
+            out.append(f"{name} keeps their current duties: " + (
+                "the target does not need them in a role they can reach" if opts
+                else "no target role is reachable within the horizon"))
+            continue
+        o = min(hired, key=lambda o: (o.ready, o.flat_cost))
+        role = inst.role_names.get(o.role, o.role)
+        need = first_need(inst, o.role) or 1
+        if o.ready > max(arrival[o.role], need):
+            why = (f"they could be ready only in month {o.ready}, and the {role} hire arrives in "
+                   f"month {arrival[o.role]} for a slot needed from month {need}; contractors "
+                   f"until month {o.ready} would cost more than the hire")
+        else:
+            why = (f"upskilling them (ready in month {o.ready}, {_money(o.flat_cost, cur)} in "
+                   f"training, exams and raise) costs more over the horizon than the hire, or "
+                   f"the training, mentor or level limits leave no room")
+        out.append(f"{name} keeps their current duties although the plan hires a {role}: {why}")
+    return out
 
 
 def _hire_reason(inst: Instance, skill: str | None, role_id: str, need: int,

@@ -111,6 +111,7 @@ class Instance:
     #: (role, level) -> cost of a hire's onboarding roadmap by month after arrival (0 = arrival)
     onboarding: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
     terminal_months: int = 0  # see TERMINAL_MONTHS; 0: the horizon alone
+    person_level: dict[str, int] = field(default_factory=dict)  # current level by person id
 
     @property
     def roles(self) -> list[str]:
@@ -330,7 +331,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
         retention_bonus=scenario.retention.retention_bonus, hours_per_month=hours_month,
         role_names={r: catalog.roles[r].name if r in catalog.roles else r for r in levels},
         slot_level={r: slots[r].level_min for r in slots}, onboarding=onboarding,
-        terminal_months=TERMINAL_MONTHS)
+        terminal_months=TERMINAL_MONTHS, person_level={p.id: p.level for p in scenario.people})
 
 
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:

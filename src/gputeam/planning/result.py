@@ -91,6 +91,10 @@ class Assignment(Result):
     level: int
     ready_month: int
     reason: str
+    promotion: int | None = Field(
+        default=None, description="The level the person is promoted to in the ready month, "
+        "when it is above their current one (they meet its experience and certifications); "
+        "raises come only with a promotion.")
 
 
 class Hire(Result):

@@ -142,8 +142,10 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
                    f"{ready} (fit {-negfit:.2f})")
             if ready > u.due:
                 why += f", after the due month {u.due}, but before a hire could arrive"
+            lvl = max(u.level, cands[(pid, u.role)].level_at_ready or 0)
             assignments.append(Assignment(person=pid, role=u.role, level=u.level,
-                                          ready_month=ready, reason=why))
+                                          ready_month=ready, reason=why,
+                                          promotion=lvl if lvl > people[pid].level else None))
             continue
         if req is None:
             req = 1
