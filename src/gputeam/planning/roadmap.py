@@ -274,13 +274,16 @@ def _domain_courses(needs: Mapping[str, int], state: _State, catalog: Catalog, r
         {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
     todo: list[Course] = []
     for domain, need in needs.items():
-        if state.skills.get(domain, 0) >= need:
+        have = state.skills.get(domain, 0)
+        top = min(need, STUDY_CAP) if domain in state.capped else need  # the rest is practice
+        if have >= top:
             continue
         for c in catalog.courses.values():
-            if c.id in taken or c in todo:
+            if c.id in taken:
                 continue
-            if any(g.domain == domain and g.to > state.skills.get(domain, 0) for g in c.grants):
+            if any(g.domain == domain and g.to > have for g in c.grants):
                 todo.append(c)
+                taken.add(c.id)
                 break
     if todo:
         _take_courses(todo, state, catalog, rate, allowed, "role skills")
