@@ -215,3 +215,42 @@ def test_run_rate_is_the_steady_state(catalog, today):
     hires_late = any(h.arrival_month > sc.horizon_months - 12 for h in p.sourcing.hires)
     assert hires_late  # the case where an average of the last twelve months understates
 
+
+
+def test_finance_two_professionals_within_the_year_when_allowed(catalog, today):
+    """Article §7A: "2 reached Professional within the first year". The specialists' slots
+    are Level 2 (vendor support), their roles Level 3: the role's Professional certification
+    is a goal after readiness, and with NCP-AII's experience as a recommendation only
+    (strictness 0) both specialists sit a Professional exam within the 12-month horizon."""
+    def professionals(strictness: float) -> set[str]:
+        sc = load_example("finance")
+        sc = sc.model_copy(update={"constraints": sc.constraints.model_copy(
+            update={"prerequisite_strictness": strictness})})
+        p = plan(sc, catalog, today, runs=0)
+        pro = {c.id for c in catalog.certifications.values() if c.level == 3}
+        out = set()
+        for r in p.roadmaps:
+            for i in r.items:
+                if i.kind == "exam" and i.ref in pro and month_of(sc.start, i.start) <= 12:
+                    assert i.goal  # after readiness, not a condition of it
+                    out.add(r.person)
+        ready = {a.person: a.ready_month for a in p.sourcing.assignments}
+        assert ready == {q.id: 6 for q in sc.people}  # goals never delay readiness
+        return out
+
+    assert len(professionals(0)) == 2
+    assert len(professionals(1)) < 2  # NCP-AII waits for 24 months' experience
+
+
+def test_goal_certifications_do_not_delay_readiness_in_the_simulation(catalog, today):
+    """The risk simulation's exam retakes and course slippage apply to what readiness waits
+    for, not to certifications pursued after it."""
+    from gputeam.planning.risk import prepare
+
+    lead = person("lee", level=4, experience_months=36, skills=LEAD, weekly_study_hours=4)
+    sc = scenario(people=[lead], constraints={"deadline_month": 3, "hiring_lead_time_months": 2})
+    p = plan(sc, catalog, today, runs=200)
+    rm = next(r for r in p.roadmaps if r.person == "lee")
+    assert any(i.goal and i.kind == "exam" for i in rm.items)
+    x = prepare(sc, catalog, p.target, p.sourcing, p.roadmaps, p.costs)
+    assert x.study_end_days[0] == 0 and 0 not in set(x.exam_unit.tolist())

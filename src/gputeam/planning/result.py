@@ -185,6 +185,8 @@ class RoadmapItem(Result):
     cost: float
     strategy: str | None = None
     note: str = ""
+    goal: bool = Field(default=False, description="A certification (or its courses) pursued "
+                       "after the person is ready for the role, not a condition of it.")
 
 
 class Roadmap(Result):

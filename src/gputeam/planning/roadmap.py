@@ -26,6 +26,8 @@ Rules, in order:
 5. Study items run back to back at the person's weekly study hours; an exam waits for its
    courses, its prerequisites and its minimum experience, times the scenario's
    ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it).
+   A slot below its role's own level (vendor-supported lean staffing) keeps the role level's
+   certifications as goals after readiness, when their exams fall within the horizon.
 6. Every certification held or earned is renewed one month before it expires, if that
    falls inside the horizon.
 """
@@ -59,6 +61,8 @@ def _item(**values: Any) -> RoadmapItem:
         values["strategy"] = None
     if "note" not in values:
         values["note"] = ""
+    if "goal" not in values:
+        values["goal"] = False
     item = RoadmapItem.__new__(RoadmapItem)
     object.__setattr__(item, "__dict__", values)
     object.__setattr__(item, "__pydantic_fields_set__", _ALL_FIELDS)  # frozen: never mutated
@@ -152,6 +156,7 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
     rate = person.weekly_study_hours
     strict = scenario.constraints.prerequisite_strictness
     skills_end: date | None = None
+    first_goal = 0  # items from here on are goals, not conditions of readiness
     if slot is not None and rate > 0:
         needed = certs_needed(slot, held, catalog, prefer_network=slot.role == "network-specialist")
         goals = person.level >= slot.level_min  # certifications are goals, not gates
@@ -159,20 +164,28 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
             _domain_courses(slot.domains, state, catalog, rate, allowed)
             _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
             skills_end = max((i.end for i in state.items), default=start)
+            first_goal = len(state.items)
         for cid in needed:
             _path_courses(cid, state, catalog, rate, allowed)
             _exam(cid, person, state, catalog, rate, experience_on or scenario.start, strict)
         if not goals:
             _domain_courses(slot.domains, state, catalog, rate, allowed)
             _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
+    study_end = skills_end if skills_end is not None else \
+        max((i.end for i in state.items), default=start)
+    if skills_end is None:
+        first_goal = len(state.items)
+    if slot is not None and rate > 0:
+        _role_level_goals(person, slot, state, catalog, rate, allowed,
+                          experience_on or scenario.start, strict, horizon_end)
+    if slot is not None:
+        state.items[first_goal:] = [i.model_copy(update={"goal": True}) for i in state.items[first_goal:]]
     stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
     _renewals(state, catalog, horizon_end)
     ready: date | None = None
     ready_month: int | None = None
     level_at: int | None = None
     if slot is not None and not stuck:
-        study_end = skills_end if skills_end is not None else \
-            max((i.end for i in state.items if i.kind != "renewal"), default=start)
         ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end,
                                        skills_only=skills_end is not None)
         ready_month = month_of(scenario.start, ready) if ready else None
@@ -181,6 +194,27 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
     return Roadmap.model_construct(person=person.id, name=person.name, role=slot.role if slot else None,
                    items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at,
                                    hire=False)
+
+
+def _role_level_goals(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
+                      rate: float, allowed: set[str], experience_on: date, strictness: float,
+                      horizon_end: date) -> None:
+    """A slot below its role's own level (a vendor-supported lean slot: a Level-2 network
+    specialist) keeps the role's level certifications as goals after readiness (a Level-3
+    network specialist holds an NVIDIA Professional), each only if its exam falls within
+    the horizon (article §7A: "2 reached Professional within the first year")."""
+    role = catalog.roles.get(slot.role)
+    if role is None or role.level_min <= slot.level_min:
+        return
+    full = slot.model_copy(update={"level_min": role.level_min, "certifications": ()})
+    for cid in certs_needed(full, state.certs, catalog, prefer_network=slot.role == "network-specialist"):
+        saved = (len(state.items), state.cursor, dict(state.skills), dict(state.certs))
+        _path_courses(cid, state, catalog, rate, allowed)
+        _exam(cid, person, state, catalog, rate, experience_on, strictness)
+        if state.certs[cid] >= horizon_end:  # not within the horizon: leave it out
+            del state.items[saved[0]:]
+            state.cursor, state.skills, state.certs = saved[1], saved[2], saved[3]
+            return
 
 
 def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
