@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     from gputeam.catalog import load_catalog
     from gputeam.planning.explain import greedy_evaluation
     from gputeam.planning.optimiser import optimise, solve
-    from gputeam.planning.optimiser_model import build_instance
+    from gputeam.planning.optimiser_model import build_instance, peak_slots
     from gputeam.planning.sizing import size
-    from gputeam.planning.sourcing import candidates, peak_slots, source
+    from gputeam.planning.sourcing import candidates, source
     from gputeam.scenario import parse_scenario
 
     catalog = load_catalog()

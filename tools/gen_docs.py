@@ -79,8 +79,9 @@ def _nested_model(ann: Any) -> tuple[type[BaseModel] | None, bool]:
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return ann, False
     origin = typing.get_origin(ann)
-    if origin in (tuple, list):
+    if origin in (tuple, list, dict):  # a dict's values: documented like a list's items
         args = [a for a in typing.get_args(ann) if a is not Ellipsis]
+        args = args[1:] if origin is dict else args
         if len(args) == 1 and isinstance(args[0], type) and issubclass(args[0], BaseModel):
             return args[0], True
     return None, False

@@ -91,9 +91,12 @@ def test_vendor_discount_needs_ten_in_the_same_course(catalog, today):
     def training(n, strategies):
         people = [person(f"p{i}", skills={"linux": 3}) for i in range(n)]
         # 4,000 GPUs: the scaled large template has more operations slots than people,
-        # so everyone is assigned and takes the Foundation courses.
+        # so everyone is assigned and takes the Foundation courses. No hires (contractors
+        # cover the rest): their onboarding courses would count in the training line too.
         sc = scenario(people=people, fleet={"gpus": [{"month": 1, "count": 4000}]},
-                      constraints={"strategies": strategies, "deadline_month": 12})
+                      constraints={"strategies": strategies, "deadline_month": 12,
+                                   "max_hires_per_month": 0,
+                                   "contractors": {"available": True, "max_share": 1.0}})
         p = plan(sc, catalog, today)
         assert not p.sourcing.unassigned
         return next(x.horizon for x in p.costs.lines if x.category == "training")

@@ -109,10 +109,11 @@ def test_known_bad_deadline_before_lead_time() -> None:
     assert "deadline in month 3" in statement
     assert "hiring lead time of 4 months" in statement and "arrives in month 5" in statement
     assert "contractors are not allowed" in statement
-    conflict = s.details["conflict"]
-    assert set(conflict["constraints"]) >= {"deadline", "lead", "contractors"}
-    assert conflict["fixes"]["deadline"] >= 5
-    assert conflict["fixes"]["contractors"] is True
+    conflict = s.details.conflict
+    assert conflict is not None
+    assert set(conflict.constraints) >= {"deadline", "lead", "contractors"}
+    assert conflict.fixes.deadline is not None and conflict.fixes.deadline >= 5
+    assert "contractors" in conflict.fixes.relax
     assert s.uncovered and any("after the deadline" in u for u in s.uncovered)
     assert p.to_json()["sourcing"]["status"] == "infeasible"  # the plan still renders
 
@@ -121,7 +122,7 @@ def test_known_bad_budget() -> None:
     sc = scenario(people=[person("ann")], constraints={"budget": 100_000})
     s = plan(sc, load_catalog(), TODAY).sourcing
     assert s.status == "infeasible"
-    assert "budget" in s.details["conflict"]["constraints"]
+    assert s.details.conflict is not None and "budget" in s.details.conflict.constraints
     assert "budget of at least" in s.explanation[0]
 
 
@@ -133,7 +134,7 @@ def test_training_capacity_delays_roadmaps() -> None:
                                "hiring_lead_time_months": 6, "max_hires_per_month": 1})
     p = plan(sc, load_catalog(), TODAY, runs=0)
     assert p.sourcing.status == "optimal"
-    assert p.sourcing.details["start_delay_months"]  # someone starts late to fit the capacity
+    assert p.sourcing.details.start_delay_months  # someone starts late to fit the capacity
     assert any("training capacity" in a.reason for a in p.sourcing.assignments)
     from gputeam.planning.calendar import month_of
 
@@ -157,8 +158,8 @@ def test_discount_rate_lowers_the_reported_cost() -> None:
     b = plan(later, load_catalog(), TODAY, runs=0).sourcing
     assert a.total_cost is not None and b.total_cost is not None
     assert b.total_cost < a.total_cost
-    assert "discounted at 8.0%" in b.details["cost_basis"]
-    assert "undiscounted" in a.details["cost_basis"]
+    assert "discounted at 8.0%" in b.details.cost_basis
+    assert "undiscounted" in a.details.cost_basis
 
 
 def test_time_limit_without_a_plan_falls_back_to_greedy() -> None:

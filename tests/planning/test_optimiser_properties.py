@@ -108,10 +108,13 @@ def test_plan_invariants(sc: Any) -> None:
         # the greedy rule knows neither the training capacity nor the mentor limit: compare
         # only where it cannot break them
         comparable = c.max_in_training is None and all(q.level < 4 for q in sc.people)
-        if comparable and s.greedy_cost is not None and s.details.get("greedy_open_slot_months") == 0:
-            assert s.total_cost <= s.greedy_cost + 1e-3
+        if comparable and s.greedy_cost is not None and s.details.greedy_open_slot_months == 0:
+            # the objective: the horizon plus the terminal year (the final month continued)
+            assert s.details.terminal_value is not None and s.details.greedy_terminal_value is not None
+            assert s.total_cost + s.details.terminal_value <= \
+                s.greedy_cost + s.details.greedy_terminal_value + 1e-3
     else:
         assert s.status == "infeasible"
         assert s.explanation[0].startswith("No plan meets every constraint.")
-        assert s.details["conflict"]["constraints"][0] == "deadline"
+        assert s.details.conflict is not None and s.details.conflict.constraints[0] == "deadline"
     assert month_of(sc.start, sc.start) == 1

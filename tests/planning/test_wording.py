@@ -152,7 +152,7 @@ def test_a_dearer_plan_is_never_called_negative_less() -> None:
     word = "less" if diff > 0 else "more"
     assert f"{abs(diff):,.0f} ({abs(diff) / s.greedy_cost:.1%}) {word} than the greedy rule" in head
     if diff < 0:
-        assert f"leaves {s.details['greedy_open_slot_months']:g} slot-month(s) uncovered" in head
+        assert f"leaves {s.details.greedy_open_slot_months:g} slot-month(s) uncovered" in head
 
 
 def test_equal_costs_are_called_equal() -> None:
@@ -275,11 +275,13 @@ def test_an_infeasible_plan_gives_the_earliest_deadline_as_a_date() -> None:
                   constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
                                "contractors": {"available": False}})
     p = plan(sc, CATALOG, TODAY, runs=0)
-    fixes = p.sourcing.details["conflict"]["fixes"]
-    month = fixes["deadline"]
+    assert p.sourcing.details.conflict is not None
+    fixes = p.sourcing.details.conflict.fixes
+    month = fixes.deadline
+    assert month is not None
     y, m = divmod(sc.start.month - 1 + month - 1, 12)
     first = date(sc.start.year + y, m + 1, sc.start.day)
-    assert fixes["deadline_date"] == first.isoformat()
+    assert fixes.deadline_date == first
     assert (f"a deadline of month {month} (from {first.day} {first.strftime('%B')} "
             f"{first.year}) or later") in p.sourcing.explanation[0]
 

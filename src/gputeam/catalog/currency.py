@@ -8,6 +8,8 @@ article's ROI example stays in dollars: it is the article's own arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gputeam.catalog.models import Catalog, Range
 
 ECONOMICS_MONEY = ("contractor_rate_usd_h", "employee_rate_usd_h", "course_cost_per_hour_usd",
@@ -42,3 +44,13 @@ def in_currency(catalog: Catalog, rate: float) -> Catalog:
     return catalog.model_copy(update={"levels": levels, "courses": courses,
                                       "certifications": certs, "templates": templates,
                                       "strategies": strategies, "economics": economics})
+
+
+def with_salary_bands(catalog: Catalog, bands: Mapping[int, tuple[float, float]]) -> Catalog:
+    """A copy of ``catalog`` whose levels in ``bands`` (level -> (low, high), already in the
+    plan's currency: regional bands) replace the article's US bands."""
+    if not bands:
+        return catalog
+    levels = {n: lv.model_copy(update={"salary_usd": Range(low=bands[n][0], high=bands[n][1])})
+              if n in bands else lv for n, lv in catalog.levels.items()}
+    return catalog.model_copy(update={"levels": levels})

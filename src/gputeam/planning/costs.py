@@ -1,9 +1,9 @@
 """Costs by month and category: salaries, hiring, training, exams, contractors, mentoring,
 retention.
 
-* Salaries: the person's salary, or the middle of their level's band (article §3); from the
-  month they are ready for a higher level, at least that level's band low end; times the
-  overhead multiplier and any premium pay (article §8).
+* Salaries: the person's salary, or the middle of their level's band (article §3). A raise
+  comes only with a promotion (a move to a higher level), from the month they are ready for
+  it (:func:`salary_at`); times the overhead multiplier and any premium pay (article §8).
 * Hires: band middle of the hired level from arrival; recruiting cost
   (``hiring_cost_share`` of salary) in the requisition month, and ramp-up (half
   productivity for ``ramp_up_months``) from arrival.
@@ -61,6 +61,25 @@ def loaded_uplift(scenario: Scenario, catalog: Catalog) -> float:
     return catalog.economics.overhead_multiplier * (1 + scenario.retention.premium_pay)
 
 
+def salary_at(person: Person, level: int, scenario: Scenario, catalog: Catalog) -> float:
+    """The person's salary once at ``level``.
+
+    No promotion (``level`` not above theirs): their own salary, whatever the band says. A
+    promotion: at least the new level's band low end when the bands are the scenario's own
+    currency's (USD, or ``salary_bands`` for that level); with converted US bands, their own
+    salary raised by the ratio of the two levels' band low ends, so a local salary is never
+    replaced by a converted US figure.
+    """
+    own = base_salary(catalog, person)
+    if level <= person.level:
+        return own
+    new_low = catalog.levels[level].salary_usd.low
+    if person.salary is None or scenario.currency == "USD" or level in scenario.salary_bands:
+        return max(own, new_low)
+    old_low = catalog.levels[person.level].salary_usd.low
+    return own * new_low / old_low if old_low > 0 else own
+
+
 def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
            roadmaps: Sequence[Roadmap]) -> list[Charge]:
     """Every amount the plan pays, month by month (months outside the horizon dropped)."""
@@ -79,13 +98,15 @@ def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
     for p in scenario.people:
         base = base_salary(catalog, p)
         rm = by_person.get(p.id)
+        promoted, ready = base, h + 1
+        if p.id in ready_level:
+            ready, lvl = ready_level[p.id]
+            lvl = max(lvl, rm.level_at_ready or 0) if rm else lvl
+            promoted = salary_at(p, lvl, scenario, catalog)
         for m in range(1, h + 1):
-            salary = base
-            if p.id in ready_level and m >= ready_level[p.id][0]:
-                lvl = max(ready_level[p.id][1], rm.level_at_ready or 0) if rm else ready_level[p.id][1]
-                salary = max(salary, catalog.levels[lvl].salary_usd.low)
             add("salaries", m, base / 12 * uplift, "pay", p.id)
-            add("salaries", m, (salary - base) / 12 * uplift, "raise", p.id)
+            if m >= ready:
+                add("salaries", m, (promoted - base) / 12 * uplift, "raise", p.id)
             add("retention", m, r.retention_bonus / 12, "retention bonus", p.id)
     for i, hire in enumerate(sourcing.hires):
         who = f"hire:{i}"
@@ -114,20 +135,18 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
     e = catalog.economics
     h = scenario.horizon_months
     rate = contractor_rate(scenario, catalog)
+    uplift = loaded_uplift(scenario, catalog)
     months: dict[str, list[float]] = {c: [0.0] * h for c in CATEGORIES}
     for c in ledger(scenario, catalog, sourcing, roadmaps):
         months[c.category][c.month - 1] += c.amount
     by_month = tuple(round(sum(months[c][i] for c in CATEGORIES), 2) for i in range(h))
+    steady = _steady_state(scenario, catalog, sourcing, roadmaps, months, uplift)
     lines = []
     for cat in CATEGORIES:
         series = months[cat]
-        first = _first_year(series)
-        run = sum(series[-12:]) * 12 / min(12, h) if cat in ("salaries", "retention") else \
-            (series[-1] * 12 if cat == "contractors" else 0.0)
-        if cat == "exams":
-            run = sum(series) / h * 12
-        lines.append(CostLine(category=cat, first_year=round(first, 2),
-                              horizon=round(sum(series), 2), annual_run_rate=round(run, 2)))
+        lines.append(CostLine(category=cat, first_year=round(_first_year(series), 2),
+                              horizon=round(sum(series), 2),
+                              annual_run_rate=round(steady.get(cat, 0.0), 2)))
     deadline_tm = target.at(scenario.deadline)
     peak = max(target.months, key=lambda tm: tm.headcount)
     heads = max(deadline_tm.headcount, peak.headcount)
@@ -142,6 +161,30 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
         template_comparison=template_costs(catalog))
 
 
+def _steady_state(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
+                  roadmaps: Sequence[Roadmap], months: dict[str, list[float]], uplift: float
+                  ) -> dict[str, float]:
+    """The annual run rate: a year of the team as it stands at the end of the horizon, with
+    every planned person and hire on board at full pay and no one-off costs (recruiting,
+    ramp-up, courses, first exams, mentoring): salaries and contractors of the final month
+    times 12 (the optimiser's terminal year keeps end-of-horizon contractors to those it
+    would keep), retention bonuses for every head, and each certification held or earned
+    renewed at its exam price once per validity period."""
+    h = scenario.horizon_months
+    heads = len(scenario.people) + sum(x.count for x in sourcing.hires if x.arrival_month <= h)
+    renewals = 0.0
+    own = {p.id: {c.id for c in p.certifications} for p in scenario.people}
+    for rm in roadmaps:
+        held = own.get(rm.person, set()) | {i.ref for i in rm.items if i.kind == "exam"}
+        for cid in held:
+            cert = catalog.certifications.get(cid)
+            if cert and cert.validity_months and cert.exam.price_usd:
+                renewals += cert.exam.price_usd * 12 / cert.validity_months
+    return {"salaries": months["salaries"][-1] * 12 if h else 0.0,
+            "contractors": months["contractors"][-1] * 12 if h else 0.0,
+            "retention": heads * scenario.retention.retention_bonus, "exams": renewals}
+
+
 def _first_year(series: Sequence[float]) -> float:
     if len(series) >= 12:
         return sum(series[:12])
@@ -154,8 +197,9 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
     e = catalog.economics
     allowed = set(scenario.constraints.strategies)
     vendor = catalog.strategies.get("vendor")
-    takers = Counter(i.ref for rm in roadmaps for i in rm.items if i.kind == "course"
-                     and i.cost > 0)
+    # the group discount counts current people taking a course together (hires arrive apart)
+    takers = Counter(i.ref for rm in roadmaps if not rm.hire for i in rm.items
+                     if i.kind == "course" and i.cost > 0)
     discount = 0.0
     if "vendor" in allowed and vendor and vendor.group_discount:
         discount = vendor.group_discount.mid
@@ -168,7 +212,7 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
             month = month_of(scenario.start, item.start)
             if item.kind in ("course", "bootcamp", "practice"):
                 cost = item.cost
-                if item.kind == "course" and vendor and vendor.group_min and \
+                if item.kind == "course" and vendor and vendor.group_min and not rm.hire and \
                         takers[item.ref] >= vendor.group_min:
                     cost *= 1 - discount
                 add("training", month, cost, item.kind, rm.person)

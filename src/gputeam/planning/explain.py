@@ -21,7 +21,14 @@ from gputeam.catalog.models import PROFICIENCY_NAMES
 from gputeam.planning.calendar import month_list, month_spans
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser_model import Decisions, Instance, Option, evaluate, staff_by_month
-from gputeam.planning.result import Assignment, ContractorNeed, Hire, Sourcing, TargetSlot
+from gputeam.planning.result import (
+    Assignment,
+    ContractorNeed,
+    Hire,
+    Sourcing,
+    SourcingDetails,
+    TargetSlot,
+)
 from gputeam.planning.roadmap import held_valid
 from gputeam.scenario import Person, Scenario
 
@@ -95,11 +102,11 @@ def first_need(inst: Instance, role: str, level: int = 0) -> int | None:
 def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Catalog,
                    slots: Mapping[str, TargetSlot], *, status: str, total_cost: float,
                    greedy_cost: float | None, mip_gap: float | None, seconds: float,
-                   details: dict[str, object], preface: tuple[str, ...] = ()) -> Sourcing:
+                   details: SourcingDetails, preface: tuple[str, ...] = ()) -> Sourcing:
     cur = scenario.currency
     delays = {o.person: o.delay for o in d.options if o.delay}
     if delays:  # the pipeline rebuilds these roadmaps from the later start
-        details = {**details, "start_delay_months": delays}
+        details = details.model_copy(update={"start_delay_months": delays})
     staff = staff_by_month(inst, d)
     chosen = {o.person: o for o in d.options}
     options_by_role: dict[str, list[Option]] = defaultdict(list)
@@ -121,8 +128,13 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
             why += f", against {_money(hire_flat, cur)} for a Level-{level} hire from month {req + inst.lead}"
         if o.delay:
             why += f"; starts in month {o.delay + 1} to keep within the training capacity"
+        now = inst.person_level.get(o.person, o.level)
+        promotion = o.level if o.level > now else None
+        if promotion:
+            why += (f"; promoted from Level {now} to Level {promotion} in month {o.ready}, when they "
+                    f"meet its experience and certifications (the raise comes with it)")
         assignments.append(Assignment(person=o.person, role=o.role, level=level,
-                                      ready_month=o.ready, reason=why))
+                                      ready_month=o.ready, reason=why, promotion=promotion))
 
     hires = []
     people = {p.id: p for p in scenario.people}
@@ -191,15 +203,7 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                            f"(>= {inst.group_min}), saving "
                            f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}")
     unassigned = tuple(p for p in inst.people if p not in chosen)
-    with_options = {o.person for o in inst.options}
-    for pid in unassigned:
-        if pid in with_options:
-            why = "the target does not need them in a role they can reach"
-        elif pid in people and people[pid].weekly_study_hours <= 0:
-            why = "with no weekly study hours they cannot train for a target role"
-        else:
-            why = "no target role is reachable within the horizon"
-        explanation.append(f"{inst.names.get(pid, pid)} keeps their current duties: {why}")
+    explanation += _left_out(inst, d, unassigned, cur, people)
 
     coverage = []
     for m in range(1, inst.horizon + 1):
@@ -238,6 +242,46 @@ def _bridged_until(inst: Instance, staff: Mapping[tuple[str, int], list[int]], r
     if last == inst.horizon:
         return " to the end of the horizon"
     return " (no staff planned)"
+
+
+def _left_out(inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: str,
+              people: Mapping[str, Person]) -> list[str]:
+    """Why each person without a target role is left out, naming the hire that takes a role
+    they could reach when there is one."""
+    arrival: dict[str, int] = {}
+    for role_id, _, req, _ in d.hires:
+        arrival[role_id] = min(arrival.get(role_id, req + inst.lead), req + inst.lead)
+    by_person: dict[str, list[Option]] = defaultdict(list)
+    for o in inst.options:
+        if o.delay == 0:
+            by_person[o.person].append(o)
+    out = []
+    for pid in unassigned:
+        name = inst.names.get(pid, pid)
+        opts = by_person.get(pid, [])
+        hired = [o for o in opts if o.role in arrival]
+        if not hired:
+            if opts:
+                why = "the target does not need them in a role they can reach"
+            elif pid in people and people[pid].weekly_study_hours <= 0:
+                why = "with no weekly study hours they cannot train for a target role"
+            else:
+                why = "no target role is reachable within the horizon"
+            out.append(f"{name} keeps their current duties: {why}")
+            continue
+        o = min(hired, key=lambda o: (o.ready, o.flat_cost))
+        role = inst.role_names.get(o.role, o.role)
+        need = first_need(inst, o.role) or 1
+        if o.ready > max(arrival[o.role], need):
+            why = (f"they could be ready only in month {o.ready}, and the {role} hire arrives in "
+                   f"month {arrival[o.role]} for a slot needed from month {need}; contractors "
+                   f"until month {o.ready} would cost more than the hire")
+        else:
+            why = (f"upskilling them (ready in month {o.ready}, {_money(o.flat_cost, cur)} in "
+                   f"training, exams and raise) costs more over the horizon than the hire, or "
+                   f"the training, mentor or level limits leave no room")
+        out.append(f"{name} keeps their current duties although the plan hires a {role}: {why}")
+    return out
 
 
 def _hire_reason(inst: Instance, role_id: str, need: int,

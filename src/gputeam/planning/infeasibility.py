@@ -19,7 +19,7 @@ from datetime import date
 from typing import Any
 
 from gputeam.planning.calendar import month_start, month_with_date
-from gputeam.planning.optimiser import Solution, solve
+from gputeam.planning.optimiser_mip import Solution, solve
 from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
 
 

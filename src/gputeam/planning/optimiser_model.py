@@ -12,14 +12,21 @@ the same as :mod:`gputeam.planning.costs` charges:
 * upskilling person p to role r: the roadmap's courses, bootcamps, practice, exams and
   renewals beyond the renewals p would take anyway, certification bonuses, mentoring (20%
   of a senior's loaded salary per apprentice-month, article §6) and, from the ready month,
-  the raise to the new level's band low end (times overhead and premium pay);
+  the raise of a promotion (:func:`gputeam.planning.costs.salary_at`; times overhead and
+  premium pay);
 * a hire of role r at level l: recruiting (``hiring_cost_share`` of the band middle) in the
   requisition month, loaded salary and retention bonus from arrival, half salary during
-  ramp-up;
+  ramp-up, and their onboarding roadmap (the certifications of their slot, from arrival);
 * contractors: full-time-equivalent months at ``hours_per_fte_year / 12`` hours x the rate;
 * the vendor group discount (article §6): when ``group_min`` or more people take the same
   priced course and vendor training is allowed, each pays ``1 - discount`` of its price;
 * current staff's salaries, retention bonuses and routine renewals are a fixed cost.
+
+The objective adds a **terminal year** (:func:`terminal_cost`): the final month's running
+cost of each decision (a raise, a hire's salary, a contractor) continues for
+``TERMINAL_MONTHS`` more months, so a plan does not drift back to contractors near the end
+of the horizon only because a hire's recruiting and ramp-up would not pay back before it
+ends. Reported costs stay those of the horizon.
 """
 
 from __future__ import annotations
@@ -30,14 +37,16 @@ from dataclasses import dataclass, field
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months, month_of
+from gputeam.planning.costs import base_salary, salary_at
 from gputeam.planning.result import Roadmap, Sourcing, Target, TargetSlot
-from gputeam.planning.roadmap import build_roadmap
+from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.scenario import Scenario
 
 MENTOR_RATIO = 2  # apprentices per senior mentor (article §6: a junior shadows a senior)
 MAX_DELAY = 6  # months a roadmap may start late when training capacity is limited
 STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
 TIE_BREAK = 1.0  # USD-sized nudge per month of readiness / proficiency step, objective only
+TERMINAL_MONTHS = 12  # the final month's running costs continue this long in the objective
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,7 @@ class Option:
     apprentice: tuple[int, ...] = ()
     courses: tuple[str, ...] = ()
     prefer: float = 0.0  # tie-break only (not money): sooner ready, deeper skills in the role
+    monthly: float = 0.0  # running cost a month once ready (a promotion's raise, loaded)
 
 
 @dataclass(frozen=True)
@@ -98,6 +108,10 @@ class Instance:
     hours_per_month: float
     role_names: dict[str, str] = field(default_factory=dict)
     slot_level: dict[str, int] = field(default_factory=dict)
+    #: (role, level) -> cost of a hire's onboarding roadmap by month after arrival (0 = arrival)
+    onboarding: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
+    terminal_months: int = 0  # see TERMINAL_MONTHS; 0: the horizon alone
+    person_level: dict[str, int] = field(default_factory=dict)  # current level by person id
 
     @property
     def roles(self) -> list[str]:
@@ -122,12 +136,17 @@ class Instance:
             disc += c * self.weights[requisition - 1]
             flat += c
         for m in range(max(arrival, 1), self.horizon + 1):
-            c = salary / 12 * self.uplift + self.retention_bonus / 12
+            c = self.hire_monthly(role, level)
             if m < arrival + self.ramp_months:
                 c += salary / 12 * 0.5
+            c += self.onboarding.get((role, level), {}).get(m - arrival, 0.0)
             disc += c * self.weights[m - 1]
             flat += c
         return disc, flat
+
+    def hire_monthly(self, role: str, level: int) -> float:
+        """A hire's running cost a month once ramped up: loaded salary and retention bonus."""
+        return self.hire_salary[(role, level)] / 12 * self.uplift + self.retention_bonus / 12
 
     def hire_options(self, lead: int | None = None) -> list[HireOption]:
         lead = self.lead if lead is None else lead
@@ -151,6 +170,29 @@ class Decisions:
     hires: tuple[tuple[str, int, int, int], ...]  # role, level, requisition, count
     contractors: Mapping[tuple[str, int], float]  # (role, month) -> FTE
     uncovered: Mapping[tuple[str, int], float] = field(default_factory=dict)
+
+
+def terminal_cost(inst: Instance, d: Decisions) -> float:
+    """The terminal year of decisions ``d``: the final month's running cost of each (a raise,
+    a hire, contractors) for ``inst.terminal_months`` more months, at the final month's
+    discount weight. In the objective only, never in a reported cost."""
+    if not inst.terminal_months or not inst.horizon:
+        return 0.0
+    h = inst.horizon
+    monthly = sum(o.monthly for o in d.options if o.ready <= h)
+    monthly += sum(n * inst.hire_monthly(r, lv) for r, lv, req, n in d.hires if req + inst.lead <= h)
+    monthly += sum(fte * inst.contractor_fte_cost for (_, m), fte in d.contractors.items() if m == h)
+    return monthly * inst.terminal_months * inst.weights[h - 1]
+
+
+def peak_slots(target: Target) -> dict[str, TargetSlot]:
+    """For each role, the slot definition with the largest count over the horizon."""
+    out: dict[str, TargetSlot] = {}
+    for tm in target.months:
+        for s in tm.slots:
+            if s.role not in out or s.count > out[s.role].count:
+                out[s.role] = s
+    return out
 
 
 def month_weights(horizon: int, rate: float) -> list[float]:
@@ -206,8 +248,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
     for r, lv in demand:
         levels[r].append(lv)
     seniors = [p for p in scenario.people if p.level >= 4]
-    salaries = {p.id: p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
-                for p in scenario.people}
+    salaries = {p.id: base_salary(catalog, p) for p in scenario.people}
     mentor_salary = max((salaries[p.id] for p in seniors), default=catalog.levels[4].salary_usd.mid)
     vendor = catalog.strategies.get("vendor")
     group = "vendor" in c.strategies and vendor is not None and vendor.group_min is not None \
@@ -241,7 +282,7 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                 ready = max(rm.ready_month, 1)
                 lvl = max(slot.level_min, rm.level_at_ready or 0)
                 by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
-                raise_ = max(0.0, catalog.levels[lvl].salary_usd.low - salaries[p.id]) / 12 * uplift
+                raise_ = (salary_at(p, lvl, scenario, catalog) - salaries[p.id]) / 12 * uplift
                 disc = flat = 0.0
                 for m in range(1, h + 1):
                     amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= ready else 0)
@@ -262,10 +303,15 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                 depth = sum(p.skills.get(d, 0) for d in slot.domains)
                 options.append(Option(p.id, role, rm.level_at_ready or slot.level_min, ready, k,
                                       disc, flat, tuple(sorted(training)), tuple(sorted(apprentice)),
-                                      tuple(courses), TIE_BREAK * (ready - depth)))
+                                      tuple(courses), TIE_BREAK * (ready - depth), raise_))
                 if k == 0 and not training:
                     break  # nothing to schedule: a later start is never better
     hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}
+    onboarding = {}
+    for r, lv in demand:
+        rm = hire_roadmaps(r, lv, 1, 1, slots[r], scenario, catalog)[0]
+        by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
+        onboarding[(r, lv)] = {m - 1: v for m, v in by_month.items() if m >= 1}
     cs = c.contractors
     rate = cs.rate_usd_h or e.contractor_rate_usd_h
     hours_month = e.hours_per_fte_year / 12
@@ -284,7 +330,8 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
         hiring_share=e.hiring_cost_share, ramp_months=e.ramp_up_months,
         retention_bonus=scenario.retention.retention_bonus, hours_per_month=hours_month,
         role_names={r: catalog.roles[r].name if r in catalog.roles else r for r in levels},
-        slot_level={r: slots[r].level_min for r in slots})
+        slot_level={r: slots[r].level_min for r in slots}, onboarding=onboarding,
+        terminal_months=TERMINAL_MONTHS, person_level={p.id: p.level for p in scenario.people})
 
 
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:

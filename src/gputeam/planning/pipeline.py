@@ -11,12 +11,13 @@ from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_notes, plan_warnings
+from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.risk import assess
-from gputeam.planning.roadmap import build_roadmap
+from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
-from gputeam.planning.sourcing import candidates, peak_slots, source
+from gputeam.planning.sourcing import candidates, source
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -41,6 +42,11 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
         from gputeam.catalog.currency import in_currency
 
         catalog = in_currency(catalog, scenario.usd_rate)
+    if scenario.salary_bands:
+        from gputeam.catalog.currency import with_salary_bands
+
+        catalog = with_salary_bands(catalog, {lvl: (b.low, b.high)
+                                              for lvl, b in scenario.salary_bands.items()})
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -51,7 +57,7 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     sourcing = source(scenario, catalog, target, cands, method=method)
     tell("sourcing")
     assigned = {a.person: a.role for a in sourcing.assignments}
-    delays = sourcing.details.get("start_delay_months", {})
+    delays = sourcing.details.start_delay_months
     slots = peak_slots(target)
     mentor = any(p.level >= 4 for p in scenario.people)
     roadmaps: list[Roadmap] = []
@@ -65,6 +71,15 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
             roadmaps.append(cands[(p.id, assigned[p.id])])
         else:
             roadmaps.append(build_roadmap(p, None, scenario, catalog))
+    numbered: dict[str, int] = {}
+    for hire in sourcing.hires:  # onboarding: the certifications a hire is not assumed to hold
+        if hire.role not in slots:
+            continue
+        first = numbered.get(hire.role, 0) + 1
+        numbered[hire.role] = first + hire.count - 1
+        name = catalog.roles[hire.role].name if hire.role in catalog.roles else hire.role
+        roadmaps += hire_roadmaps(hire.role, hire.level, hire.count, hire.arrival_month,
+                                  slots[hire.role], scenario, catalog, first=first, role_name=name)
     rm = tuple(roadmaps)
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)

@@ -93,6 +93,10 @@ class Assignment(Result):
     level: int
     ready_month: int
     reason: str
+    promotion: int | None = Field(
+        default=None, description="The level the person is promoted to in the ready month, "
+        "when it is above their current one (they meet its experience and certifications); "
+        "raises come only with a promotion.")
 
 
 class Hire(Result):
@@ -112,6 +116,47 @@ class ContractorNeed(Result):
     reason: str
 
 
+class ConflictFixes(Result):
+    """What makes an infeasible plan feasible, each found by re-solving."""
+
+    deadline: int | None = Field(default=None, description="The earliest deadline month that works.")
+    deadline_date: date | None = Field(
+        default=None, description="The first day of that month, as a calendar date.")
+    budget: float | None = Field(default=None, description="The smallest budget that works.")
+    relax: tuple[str, ...] = Field(
+        default=(), description="Constraint families whose removal alone makes a plan possible.")
+    pairs: tuple[tuple[str, str], ...] = Field(
+        default=(), description="Pairs to relax together when no single one is enough.")
+
+
+class Conflict(Result):
+    constraints: tuple[str, ...] = Field(description="The conflicting constraint families.")
+    fixes: ConflictFixes
+    violations: dict[str, float] = Field(
+        description="Constraint family to its violation in the elastic plan shown.")
+
+
+class SourcingDetails(Result):
+    """How the sourcing was computed; empty for the greedy rule."""
+
+    cost_basis: str = ""
+    options: int = Field(default=0, description="Upskilling options the optimiser weighed.")
+    solver: str | None = None
+    greedy_open_slot_months: float | None = Field(
+        default=None, description="Slot-months the greedy rule's plan leaves open.")
+    start_delay_months: dict[str, int] = Field(
+        default_factory=dict,
+        description="Person id to the months their roadmap starts late (training capacity).")
+    terminal_months: int = Field(
+        default=0, description="Months past the horizon the objective prices the final "
+        "month's running cost for (the terminal year); 0: none.")
+    terminal_value: float | None = Field(
+        default=None, description="That terminal cost of the plan (objective only).")
+    greedy_terminal_value: float | None = Field(
+        default=None, description="The same for the greedy rule's plan.")
+    conflict: Conflict | None = Field(default=None, description="Set when infeasible.")
+
+
 class Sourcing(Result):
     method: str = Field(description="'rule' (simple documented rule), 'greedy' or 'mip'.")
     assignments: tuple[Assignment, ...]
@@ -127,7 +172,7 @@ class Sourcing(Result):
     mip_gap: float | None = None
     solve_seconds: float | None = None
     status: str = "ok"
-    details: dict[str, Any] = Field(default_factory=dict)
+    details: SourcingDetails = Field(default_factory=SourcingDetails)
 
     def ready_month(self, share: float = 1.0) -> int | None:
         """The first month from which staff cover at least ``share`` of the target's slots
@@ -152,6 +197,8 @@ class RoadmapItem(Result):
     cost: float
     strategy: str | None = None
     note: str = ""
+    goal: bool = Field(default=False, description="A certification (or its courses) pursued "
+                       "after the person is ready for the role, not a condition of it.")
 
 
 class Roadmap(Result):

@@ -137,11 +137,13 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
     for p in scenario.people:
         a = assigned.get(p.id)
         rm = by_person.get(p.id)
-        study = [i for i in (rm.items if rm and a else ()) if i.kind in STUDY_KINDS and i.hours > 0]
+        # only what readiness waits for: certifications after the ready date are goals
+        gate = [i for i in rm.items if not i.goal] if rm and a else []
+        study = [i for i in gate if i.kind in STUDY_KINDS and i.hours > 0]
         first = min((i.start for i in study), default=scenario.start)
         last = max((i.end for i in study), default=scenario.start)
         u = len(rows)
-        for i in (rm.items if rm and a else ()):
+        for i in gate:
             if i.kind == "exam" and i.ref in catalog.certifications:
                 ex = catalog.certifications[i.ref].exam
                 exams.append((u, ex.pass_probability if ex.pass_probability is not None else DEFAULT_PASS,

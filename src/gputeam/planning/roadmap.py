@@ -6,7 +6,9 @@ Rules, in order:
 1. Certifications needed: the slot's required certifications (the first of each "any one
    of" group the person lacks), those of the slot's level (Level 2: NCA-AIIO; Level 3: an
    NVIDIA Professional; Level 4: NCP-AII or NCP-AIO, article §3), and, recursively, their
-   prerequisites (NCP-AII needs NCA-AIIO, article §4).
+   prerequisites (NCP-AII needs NCA-AIIO, article §4). For a person whose level already
+   fits the slot they are goals, not gates: the skills come first, the person is ready
+   when they have them, and the certifications follow on the same roadmap.
 2. Courses: a training path's courses come before its exam (Foundation before NCA-AIIO,
    Professional before NCP-AII, article §4); then any catalog course that raises a domain
    the role still lacks.
@@ -14,11 +16,18 @@ Rules, in order:
    $15-25k, article §6) when the scenario allows bootcamps.
 4. Skill a course or exam does not give is practice on the job: for a background with a
    known transition (network engineer to InfiniBand, storage admin to GPUDirect Storage:
-   6-12 months, article §2) that many months; otherwise ``practice_hours_per_step`` per
+   6-12 months, article §2) that many months; a domain with a known transition from
+   another background takes at least its upper end (a storage administrator is not an
+   InfiniBand specialist sooner than a network engineer); otherwise ``practice_hours_per_step`` per
    proficiency step at the person's study rate, or a 3-6-month apprenticeship with a
    senior when allowed and a Level-4+ mentor exists.
+   Courses and exams alone raise such a transition domain at most to "working"
+   (:data:`STUDY_CAP`): 40 hours for an exam do not replace the months on the job.
 5. Study items run back to back at the person's weekly study hours; an exam waits for its
-   courses, its prerequisites and its minimum experience.
+   courses, its prerequisites and its minimum experience, times the scenario's
+   ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it).
+   A slot below its role's own level (vendor-supported lean staffing) keeps the role level's
+   certifications as goals after readiness, when their exams fall within the horizon.
 6. Every certification held or earned is renewed one month before it expires, if that
    falls inside the horizon.
 """
@@ -39,6 +48,9 @@ from gputeam.planning.sizing import LEVEL_CERTS
 from gputeam.scenario import Person, Scenario
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
+#: Highest proficiency courses and exams alone give in a domain with a known transition
+#: time (article §2): "working"; "proficient" and above take the months on the job.
+STUDY_CAP = 2
 
 
 def _item(**values: Any) -> RoadmapItem:
@@ -49,6 +61,8 @@ def _item(**values: Any) -> RoadmapItem:
         values["strategy"] = None
     if "note" not in values:
         values["note"] = ""
+    if "goal" not in values:
+        values["goal"] = False
     item = RoadmapItem.__new__(RoadmapItem)
     object.__setattr__(item, "__dict__", values)
     object.__setattr__(item, "__pydantic_fields_set__", _ALL_FIELDS)  # frozen: never mutated
@@ -65,6 +79,7 @@ class _State:
     certs: dict[str, date]  # id -> date earned
     cursor: date
     items: list[RoadmapItem] = field(default_factory=list)
+    capped: frozenset[str] = frozenset()  # transition domains: study gives at most STUDY_CAP
 
 
 def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
@@ -120,35 +135,79 @@ def level_eligible(person: Person, catalog: Catalog, certs: Iterable[str], month
 
 def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, catalog: Catalog,
                   start: date | None = None, horizon_end: date | None = None,
-                  mentor_available: bool = False) -> Roadmap:
-    """The roadmap that takes ``person`` to ``slot`` (or only renewals with no slot)."""
+                  mentor_available: bool = False, experience_on: date | None = None) -> Roadmap:
+    """The roadmap that takes ``person`` to ``slot`` (or only renewals with no slot).
+
+    ``experience_on``: the date their ``experience_months`` refer to (the plan start unless
+    given; a hire's arrival)."""
     start = start or scenario.start
     horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
     allowed: set[str] = set(scenario.constraints.strategies)
     held = held_valid(person, catalog, start)
-    state = _State(skills=dict(person.skills), certs=dict(held), cursor=start)
+    state = _State(skills=dict(person.skills), certs=dict(held), cursor=start,
+                   capped=frozenset(t.domain for t in catalog.transitions))
     rate = person.weekly_study_hours
+    strict = scenario.constraints.prerequisite_strictness
+    skills_end: date | None = None
+    first_goal = 0  # items from here on are goals, not conditions of readiness
     if slot is not None and rate > 0:
         needed = certs_needed(slot, held, catalog, prefer_network=slot.role == "network-specialist")
+        goals = person.level >= slot.level_min  # certifications are goals, not gates
+        if goals:
+            _domain_courses(slot.domains, state, catalog, rate, allowed)
+            _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
+            skills_end = max((i.end for i in state.items), default=start)
+            first_goal = len(state.items)
         for cid in needed:
             _path_courses(cid, state, catalog, rate, allowed)
-            _exam(cid, person, state, catalog, rate, scenario.start)
-        _domain_courses(slot.domains, state, catalog, rate, allowed)
-        _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
+            _exam(cid, person, state, catalog, rate, experience_on or scenario.start, strict)
+        if not goals:
+            _domain_courses(slot.domains, state, catalog, rate, allowed)
+            _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
+    study_end = skills_end if skills_end is not None else \
+        max((i.end for i in state.items), default=start)
+    if skills_end is None:
+        first_goal = len(state.items)
+    if slot is not None and rate > 0:
+        _role_level_goals(person, slot, state, catalog, rate, allowed,
+                          experience_on or scenario.start, strict, horizon_end)
+    if slot is not None:
+        state.items[first_goal:] = [i.model_copy(update={"goal": True}) for i in state.items[first_goal:]]
     stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
     _renewals(state, catalog, horizon_end)
     ready: date | None = None
     ready_month: int | None = None
     level_at: int | None = None
     if slot is not None and not stuck:
-        study_end = max((i.end for i in state.items if i.kind != "renewal"), default=start)
-        ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end)
+        ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end,
+                                       skills_only=skills_end is not None)
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
     # Items are built from typed catalog values above: skip re-validation (hot path at scale).
     return Roadmap.model_construct(person=person.id, name=person.name, role=slot.role if slot else None,
                    items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at,
                                    hire=False)
+
+
+def _role_level_goals(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
+                      rate: float, allowed: set[str], experience_on: date, strictness: float,
+                      horizon_end: date) -> None:
+    """A slot below its role's own level (a vendor-supported lean slot: a Level-2 network
+    specialist) keeps the role's level certifications as goals after readiness (a Level-3
+    network specialist holds an NVIDIA Professional), each only if its exam falls within
+    the horizon (article §7A: "2 reached Professional within the first year")."""
+    role = catalog.roles.get(slot.role)
+    if role is None or role.level_min <= slot.level_min:
+        return
+    full = slot.model_copy(update={"level_min": role.level_min, "certifications": ()})
+    for cid in certs_needed(full, state.certs, catalog, prefer_network=slot.role == "network-specialist"):
+        saved = (len(state.items), state.cursor, dict(state.skills), dict(state.certs))
+        _path_courses(cid, state, catalog, rate, allowed)
+        _exam(cid, person, state, catalog, rate, experience_on, strictness)
+        if state.certs[cid] >= horizon_end:  # not within the horizon: leave it out
+            del state.items[saved[0]:]
+            state.cursor, state.skills, state.certs = saved[1], saved[2], saved[3]
+            return
 
 
 def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
@@ -170,6 +229,8 @@ def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rat
 
 def _grant(state: _State, gains: Iterable[tuple[str, int]]) -> None:
     for domain, to in gains:
+        if domain in state.capped:
+            to = min(to, STUDY_CAP)
         if state.skills.get(domain, 0) < to:
             state.skills[domain] = to
 
@@ -214,16 +275,16 @@ def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: flo
 
 
 def _exam(cert_id: str, person: Person, state: _State, catalog: Catalog, rate: float,
-          plan_start: date) -> None:
+          experience_on: date, strictness: float = 1.0) -> None:
     cert = catalog.certifications[cert_id]
     if cert.study_hours:
         _study(state, "course", f"{cert_id}-prep", f"Exam preparation: {cert.name}",
                cert.study_hours, rate, 0.0, "internal", "self-study")
     earliest = state.cursor
     if cert.min_experience_months:
-        short = cert.min_experience_months - person.experience_months
+        short = math.ceil(cert.min_experience_months * strictness) - person.experience_months
         if short > 0:
-            earliest = max(earliest, add_months(plan_start, short))
+            earliest = max(earliest, add_months(experience_on, short))
     day = earliest
     state.items.append(_item(
         kind="exam", ref=cert_id, name=cert.name, start=day, end=day + timedelta(days=1),
@@ -240,13 +301,16 @@ def _domain_courses(needs: Mapping[str, int], state: _State, catalog: Catalog, r
         {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
     todo: list[Course] = []
     for domain, need in needs.items():
-        if state.skills.get(domain, 0) >= need:
+        have = state.skills.get(domain, 0)
+        top = min(need, STUDY_CAP) if domain in state.capped else need  # the rest is practice
+        if have >= top:
             continue
         for c in catalog.courses.values():
-            if c.id in taken or c in todo:
+            if c.id in taken:
                 continue
-            if any(g.domain == domain and g.to > state.skills.get(domain, 0) for g in c.grants):
+            if any(g.domain == domain and g.to > have for g in c.grants):
                 todo.append(c)
+                taken.add(c.id)
                 break
     if todo:
         _take_courses(todo, state, catalog, rate, allowed, "role skills")
@@ -264,13 +328,21 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
         name = catalog.domains[domain].name
         transition = next((t for t in catalog.transitions
                            if t.background == person.background and t.domain == domain), None)
-        if transition is not None:
-            months = int(transition.months.low)
+        others = [t for t in catalog.transitions if t.domain == domain]
+        if transition is not None or others:
+            if transition is not None:
+                months = int(transition.months.low)
+                why = (f"{person.background} to {name}: {transition.months.low:g}-"
+                       f"{transition.months.high:g} months ({transition.source})")
+            else:  # from a farther background: not faster than the slow end of the known one
+                far = max(others, key=lambda t: t.months.high)
+                months = int(math.ceil(far.months.high))
+                why = (f"{person.background} to {name}: at least the {far.months.high:g} months "
+                       f"a {far.background} needs ({far.source})")
             end = add_months(state.cursor, months)
             state.items.append(_item(
                 kind="practice", ref=domain, name=f"On the job: {name}", start=state.cursor,
-                end=end, hours=0, cost=0, note=f"{person.background} to {name}: "
-                f"{transition.months.low:g}-{transition.months.high:g} months ({transition.source})"))
+                end=end, hours=0, cost=0, note=why))
             # practice on the job runs alongside study: the cursor does not move
         elif "apprenticeship" in allowed and mentor_available and appr and appr.months:
             months = int(appr.months.low)
@@ -308,14 +380,15 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
 
 
 def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
-                 plan_start: date, study_end: date) -> tuple[date | None, int]:
+                 plan_start: date, study_end: date, skills_only: bool = False
+                 ) -> tuple[date | None, int]:
     """First date when skills, certifications and level all fit the slot: the end of the
     study and practice, or the end of the plan month in which the person reaches the
     experience the slot's level needs (article §3), whichever is later."""
     practice_end = max((i.end for i in state.items if i.kind in ("practice", "apprenticeship")),
                        default=study_end)
-    day = max(study_end, practice_end)
-    certs = set(state.certs)
+    day = study_end if skills_only else max(study_end, practice_end)
+    certs = {c for c, earned in state.certs.items() if earned <= day}
     first = month_of(plan_start, day)
     if person.level < slot.level_min:
         for lvl in range(person.level + 1, slot.level_min + 1):
@@ -329,3 +402,27 @@ def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catal
     if months_in == first:
         return day, lvl
     return add_months(plan_start, months_in) - timedelta(days=1), lvl
+
+
+def hire_roadmaps(role: str, level: int, count: int, arrival_month: int, slot: TargetSlot,
+                  scenario: Scenario, catalog: Catalog, first: int = 1,
+                  role_name: str | None = None) -> list[Roadmap]:
+    """Onboarding roadmaps of ``count`` hires of ``role`` at ``level`` arriving in plan month
+    ``arrival_month``, numbered from ``first``.
+
+    A hire is assumed to bring the slot's skills and level and the experience of that level's
+    lower bound (article §3), not its certifications: from arrival they work towards the
+    certifications their slot and level name, at the default weekly study hours, ready from
+    the day they arrive (the certifications are goals)."""
+    name = role_name or role
+    exp = int(catalog.levels[level].experience_months.low) if level in catalog.levels else 0
+    start = add_months(scenario.start, arrival_month - 1)
+    out = []
+    for k in range(first, first + count):
+        person = Person(id=f"hire-{role}-{k}", name=f"{name} hire {k} (Level {level})",
+                        title=name, background="gpu-engineer", level=level, experience_months=exp,
+                        skills=dict(slot.domains), role=role)
+        rm = build_roadmap(person, slot.model_copy(update={"level_min": min(slot.level_min, level)}),
+                           scenario, catalog, start=start, experience_on=start)
+        out.append(rm.model_copy(update={"hire": True}))
+    return out

@@ -27,6 +27,8 @@ from gputeam.catalog import Catalog
 from gputeam.planning.calendar import month_list
 from gputeam.planning.explain import open_slots
 from gputeam.planning.gaps import fit
+from gputeam.planning.optimiser import optimise
+from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import (
     Assignment,
     ContractorNeed,
@@ -49,16 +51,6 @@ class Unit:
     first_needed: int
     due: int
     slot: TargetSlot
-
-
-def peak_slots(target: Target) -> dict[str, TargetSlot]:
-    """For each role, the slot definition with the largest count over the horizon."""
-    out: dict[str, TargetSlot] = {}
-    for tm in target.months:
-        for s in tm.slots:
-            if s.role not in out or s.count > out[s.role].count:
-                out[s.role] = s
-    return out
 
 
 def units(scenario: Scenario, target: Target) -> list[Unit]:
@@ -108,8 +100,6 @@ def source(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidat
     if method in ("rule", "greedy"):
         return _rule(scenario, catalog, target, cands)
     if method == "mip":
-        from gputeam.planning.optimiser import optimise
-
         return optimise(scenario, catalog, target, cands, greedy=_rule(scenario, catalog, target, cands))
     raise ValueError(f"unknown sourcing method {method!r}: use 'mip', 'rule' or 'greedy'")
 
@@ -154,8 +144,10 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
                    f"{ready} (fit {-negfit:.2f})")
             if ready > u.due:
                 why += f", after the due month {u.due}, but before a hire could arrive"
+            lvl = max(u.level, cands[(pid, u.role)].level_at_ready or 0)
             assignments.append(Assignment(person=pid, role=u.role, level=u.level,
-                                          ready_month=ready, reason=why))
+                                          ready_month=ready, reason=why,
+                                          promotion=lvl if lvl > people[pid].level else None))
             continue
         if req is None:
             req = 1

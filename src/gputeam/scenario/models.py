@@ -142,6 +142,17 @@ class Retention(Model):
         description="Your assumption: share by which these levers cut attrition.")
 
 
+class SalaryBand(Model):
+    low: float = Field(ge=0, description="Lower end of the level's annual salary band.")
+    high: float = Field(ge=0, description="Upper end of the level's annual salary band.")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SalaryBand:
+        if self.high < self.low:
+            raise FieldConflicts([(("high",), f"below low ({self.low:g})", f"{self.high:g}")])
+        return self
+
+
 class Constraints(Model):
     deadline_month: int | None = Field(default=None, ge=1,
                                        description="Plan month by which the target is covered.")
@@ -160,6 +171,12 @@ class Constraints(Model):
         default=0.95, gt=0, le=1,
         description="Share of the deadline month's target slots (staff plus planned "
         "contractors) a simulated run must cover to count as ready by the deadline.")
+
+    prerequisite_strictness: float = Field(
+        default=1, ge=0, le=1,
+        description="Share of a certification's stated experience (NCP-AII: 24 months, which "
+        "the vendor recommends rather than requires) a person must have before its exam: "
+        "1 = all of it, 0 = none.")
 
 
 class RoiSettings(Model):
@@ -197,6 +214,10 @@ class Scenario(Model):
         description="Units of `currency` per US dollar, to convert the catalog's USD figures "
         "(salary bands, prices, rates). Needed for a currency other than USD; without it the "
         "catalog's figures are used unconverted and the plan warns.")
+    salary_bands: dict[int, SalaryBand] = Field(
+        default_factory=dict,
+        description="Regional salary bands by level (1-5), in `currency`; they replace the "
+        "catalog's US bands (article §3) for those levels, converted or not.")
     horizon_months: int = Field(default=12, ge=1, le=120, description="Months to plan.")
     mode: Mode = Field(default="template", description="template (article §5) or lean "
                        "(vendor-supported, as in the case studies).")
@@ -226,6 +247,9 @@ class Scenario(Model):
         if self.currency == "USD" and self.usd_rate not in (None, 1):
             conflicts.append((("usd_rate",), "must be 1 (or left out) when currency is USD",
                               str(self.usd_rate)))
+        for lvl in self.salary_bands:
+            if not 1 <= lvl <= 5:
+                conflicts.append((("salary_bands", lvl), "a level from 1 to 5", str(lvl)))
         deadline = self.constraints.deadline_month
         if deadline and deadline > self.horizon_months:
             conflicts.append((("constraints", "deadline_month"),
