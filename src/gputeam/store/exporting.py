@@ -108,8 +108,7 @@ def export_data(session: Session, org_id: int, *, include_audit: bool = True
     # and teams columns name this organisation's only
     tables["users"] = [
         {"username": u.username, "role": u.role, "person": keys.get(u.person_id or -1, ""),
-         "teams": ";".join(sorted(memberships.get(u.id, []))), "active": u.active,
-         "created_at": _value(u.created_at), "last_login_at": _value(u.last_login_at) or ""}
+         "teams": ";".join(sorted(memberships.get(u.id, []))), "active": u.active}
         for u in session.scalars(select(User).order_by(User.username))]
     if include_audit:
         tables["audit_log"] = [
