@@ -86,7 +86,7 @@ def load_principal(request: Request) -> Principal | None:
             secret = header[7:].strip()
             entry = _known(request, s, ("token", secret_digest(secret)), token=secret)
             token = entry.caller if entry else None
-            if (entry is None or token.revoked_at is not None
+            if (entry is None or token is None or token.revoked_at is not None
                     or (token.expires_at is not None and token.expires_at <= now)):
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})

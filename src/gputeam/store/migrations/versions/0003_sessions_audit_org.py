@@ -53,8 +53,10 @@ def _backfill_audit_orgs() -> None:
     orgs = [r[0] for r in conn.execute(sa.text("SELECT id FROM organisations"))]
     if not orgs:
         return
-    people = dict(conn.execute(sa.text("SELECT id, org_id FROM people")).all())
-    scenarios = dict(conn.execute(sa.text("SELECT id, org_id FROM scenarios")).all())
+    people: dict[int, int] = {
+        r[0]: r[1] for r in conn.execute(sa.text("SELECT id, org_id FROM people"))}
+    scenarios: dict[int, int] = {
+        r[0]: r[1] for r in conn.execute(sa.text("SELECT id, org_id FROM scenarios"))}
     rows = conn.execute(sa.text("SELECT id, entity, entity_id, before, after FROM audit_log "
                                 "WHERE entity NOT IN ('user', 'user_teams', 'api_token', "
                                 "'session')")).all()
