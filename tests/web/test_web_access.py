@@ -229,3 +229,17 @@ def test_export_lists_every_user_without_secrets(app: Any, db: Any, world: World
     with db.session() as s:
         hashes = [t.token_hash for t in store.list_tokens(s)]
     assert hashes and not any(h in text for h in hashes)
+
+
+def test_an_expired_session_signs_nobody_in(app: Any, db: Any, world: World) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    c = logged_in(app, "viewer")
+    with db.session() as s:
+        s.execute(update(store.UserSession).values(
+            expires_at=datetime.now(UTC) - timedelta(seconds=1)))
+    other = _other_process(db)
+    assert _cookie_client(other, c.cookies.get("gputeam_session")).get(
+        "/api/v1/me").status_code == 401
