@@ -131,8 +131,9 @@ async def form_csrf(request: Request) -> str | None:
 
 
 def require(perm: Perm) -> Callable[..., Principal]:
-    """A dependency: the caller must be authenticated and hold ``perm``; unsafe requests
-    authenticated by cookie must carry the CSRF token."""
+    """A dependency: the caller must be authenticated and hold ``perm`` (a token: its
+    scope, and at least ``write`` for an unsafe method); unsafe requests authenticated by
+    cookie must carry the CSRF token."""
 
     def dependency(request: Request,
                    form_token: Annotated[str | None, Depends(form_csrf)] = None) -> Principal:
@@ -142,7 +143,7 @@ def require(perm: Perm) -> Callable[..., Principal]:
                                 headers={"WWW-Authenticate": "Bearer"})
         write = request.method not in SAFE_METHODS
         if not who.can(perm, write=write):
-            scope = f" (a change needs the {who.scope_needed(perm, write)} scope)" \
+            scope = f" (this needs the {who.scope_needed(perm, write)} scope)" \
                 if who.scopes is not None else ""
             raise HTTPException(403, f"your role ({who.role}) or token scopes do not allow "
                                 f"{perm.value}{scope}")
