@@ -98,3 +98,51 @@ def test_a_change_in_one_process_is_seen_in_another(db_url: str) -> None:
             assert [p.name for p in list_people(s, org.id)] == ["From another process"]
     finally:
         db.dispose()
+
+
+def test_0003_gives_existing_audit_entries_their_organisation(empty_db_url: str) -> None:
+    """Upgrading a database with two organisations: each audit entry gets the
+    organisation its record names (directly, by person or scenario, or as an import);
+    entries about accounts get none."""
+    from datetime import UTC, datetime
+
+    import sqlalchemy as sa
+    from sqlalchemy.orm import Session
+
+    from gputeam.store.schema import Organisation, Person
+
+    db = open_database(empty_db_url, migrate=False)
+    try:
+        db.upgrade("0002")
+        with Session(db.engine) as s, s.begin():
+            a, b = Organisation(name="A"), Organisation(name="B")
+            s.add_all([a, b])
+            s.flush()
+            pa = Person(org_id=a.id, key="a1", name="Ann")
+            pb = Person(org_id=b.id, key="b1", name="Bob")
+            s.add_all([pa, pb])
+            s.flush()
+            ids = {"a": a.id, "b": b.id, "pa": pa.id, "pb": pb.id}
+        log = sa.table("audit_log", sa.column("at", sa.DateTime), sa.column("action"),
+                       sa.column("entity"), sa.column("entity_id"),
+                       sa.column("before", sa.JSON), sa.column("after", sa.JSON))
+        now = datetime(2026, 12, 1, tzinfo=UTC).replace(tzinfo=None)
+        rows = [("create", "person", str(ids["pb"]), None, {"org_id": ids["b"]}),
+                ("create", "certification", "7", None, {"person_id": ids["pa"]}),
+                ("delete", "certification", "8", {"person_id": ids["pb"]}, None),
+                ("import", "roster", str(ids["b"]), None, {"created": 1}),
+                ("create", "user", "1", None, {"username": "x"}),
+                ("login-failed", "user", "x", None, None)]
+        with db.engine.begin() as conn:
+            conn.execute(sa.insert(log), [
+                {"at": now, "action": ac, "entity": en, "entity_id": ei, "before": be,
+                 "after": af} for ac, en, ei, be, af in rows])
+        db.upgrade()
+        with db.engine.connect() as conn:
+            found = [tuple(r) for r in conn.execute(sa.text(
+                "SELECT entity, entity_id, org_id FROM audit_log ORDER BY id"))]
+        assert found == [("person", str(ids["pb"]), ids["b"]), ("certification", "7", ids["a"]),
+                         ("certification", "8", ids["b"]), ("roster", str(ids["b"]), ids["b"]),
+                         ("user", "1", None), ("user", "x", None)]
+    finally:
+        db.dispose()

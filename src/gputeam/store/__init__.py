@@ -19,10 +19,13 @@ people:
     ``create_organisation(s, name, *, currency="USD", actor=None)``,
     ``get_or_create_organisation(s, name)``, ``get_organisation(s, org_id)``,
     ``first_organisation(s)``, ``list_organisations(s)``; ``create_team(s, org_id, name)``,
-    ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``, ``list_teams(s, org_id)``;
+    ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``,
+    ``find_team(s, org_id, team_id) -> Team | None`` (only within the organisation),
+    ``list_teams(s, org_id)``;
     ``add_person(s, org_id, *, key, name, **fields)`` (fields: ``PERSON_FIELDS``),
     ``update_person(s, person_id, changes)``, ``delete_person(s, person_id)``,
-    ``get_person(s, person_id)``, ``get_person_by_key(s, org_id, key)``,
+    ``get_person(s, person_id)``, ``find_person(s, org_id, person_id) -> Person | None``
+    (only within the organisation), ``get_person_by_key(s, org_id, key)``,
     ``list_people(s, org_id, *, team_id=None, team_ids=None, active=True, search=None,
     limit=None, offset=0)``, ``count_people(s, org_id, *, team_id=None)``;
     ``rate_skill(s, person_id, domain, proficiency, *, rated_at=None, rated_by=None)``,
@@ -54,15 +57,25 @@ accounts:
     ``create_user(s, username, password, role, *, person_id=None, team_ids=())``,
     ``authenticate(s, username, password) -> User | None``, ``get_user``,
     ``get_user_by_username``, ``list_users``, ``count_users(s, role=None)``,
-    ``update_user(s, user_id, *, role=None, active=None, person_id=None, password=None)``,
+    ``update_user(s, user_id, *, role=None, active=None, person_id=None, password=None,
+    keep_session=None)`` (a new password or a deactivation ends the user's sessions),
     ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``;
     ``create_token(s, user_id, name, scopes, *, expires_at=None) -> (ApiToken, secret)``,
     ``verify_token(s, secret, *, now=None) -> ApiToken | None`` (last_used_at updated at
     most every 5 minutes), ``revoke_token(s, token_id)``,
-    ``list_tokens(s, user_id=None)``.
+    ``list_tokens(s, user_id=None)``; ``secret_digest(secret)``;
+    ``find_caller(s, *, token=None, sid=None) -> Caller | None``;
+    ``start_session(s, user_id, sid, *, expires_at)``, ``end_session(s, sid)`` (logout),
+    ``end_sessions(s, user_id, *, keep=None) -> int`` (log out everywhere),
+    ``count_sessions(s, user_id)``.
+throttle:
+    ``login_wait(s, username, address, limits) -> seconds``, ``record_login(s, username,
+    address, user)``, ``LoginLimits``: failed logins throttled per account and address,
+    per address and per account (from unknown addresses), with exponential backoff.
 audit:
     ``record(s, actor, action, entity, entity_id, before, after)``,
-    ``list_audit(s, *, entity=None, entity_id=None, actor=None, limit=100, offset=0)``,
+    ``list_audit(s, *, entity=None, entity_id=None, actor=None, org_id=None, limit=100,
+    offset=0, oldest_first=False)`` (each entry knows its organisation; null for accounts),
     ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` (login rate
     limiting), ``data_version(s) -> int`` and ``versions(s) -> (tracked, accounts)``
     (cache markers, bumped by each commit of tracked data or of accounts).
@@ -97,17 +110,24 @@ subclass :class:`gputeam.errors.InputError`.
 """
 
 from gputeam.store.accounts import (
+    Caller,
     authenticate,
+    count_sessions,
     count_users,
     create_token,
     create_user,
+    end_session,
+    end_sessions,
+    find_caller,
     get_user,
     get_user_by_username,
     hash_password,
     list_tokens,
     list_users,
     revoke_token,
+    secret_digest,
     set_user_teams,
+    start_session,
     update_user,
     user_team_ids,
     verify_password,
@@ -156,6 +176,8 @@ from gputeam.store.people import (
     create_team,
     current_skills,
     delete_person,
+    find_person,
+    find_team,
     first_organisation,
     get_or_create_organisation,
     get_or_create_team,
@@ -203,6 +225,7 @@ from gputeam.store.schema import (
     SkillRating,
     Team,
     User,
+    UserSession,
 )
 from gputeam.store.settings import database_url, default_database_path
 from gputeam.store.tables import Table, read_table
@@ -230,4 +253,6 @@ __all__ = [
     "import_certifications", "import_roster", "person_calendar", "read_table",
     "send_reminders", "team_calendar", "to_csv", "to_xlsx",
     "count_audit", "data_version", "versions", "first_organisation",
+    "Caller", "UserSession", "count_sessions", "end_session", "end_sessions", "find_caller",
+    "find_person", "find_team", "secret_digest", "start_session",
 ]

@@ -1,7 +1,11 @@
-"""Users (argon2 password hashes, roles, team memberships) and API tokens (hashed, scoped).
+"""Users (argon2 password hashes, roles, team memberships), API tokens (hashed, scoped)
+and browser sessions (revocable server-side).
 
-Tokens are 256-bit random secrets shown once; only their SHA-256 is stored, which is
-sufficient for high-entropy secrets and lets a token be found by an indexed lookup.
+Tokens and session ids are 256-bit / 144-bit random secrets; only their SHA-256
+(:func:`secret_digest`) is stored, which is sufficient for high-entropy secrets and lets
+them be found by an indexed lookup. Ending sessions (logout, a password change, a
+deactivation, "log out everywhere") is audited, which bumps the accounts version that
+per-process caches of callers are keyed by.
 """
 
 from __future__ import annotations
@@ -9,15 +13,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
-from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, utcnow
+from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, UserSession, utcnow
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -122,7 +127,10 @@ def count_users(session: Session, role: str | None = None) -> int:
 
 def update_user(session: Session, user_id: int, *, role: str | None = None,
                 active: bool | None = None, person_id: int | None = None,
-                password: str | None = None, actor: str | None = None) -> User:
+                password: str | None = None, actor: str | None = None,
+                keep_session: str | None = None) -> User:
+    """Change a user. A new password or a deactivation ends the user's sessions (all but
+    the one whose id is ``keep_session``: the one changing its own password)."""
     user = get_user(session, user_id)
     _check_links(session, person_id, ())
     before = audit.snapshot(user)
@@ -141,6 +149,8 @@ def update_user(session: Session, user_id: int, *, role: str | None = None,
     if after is not None and password is not None:
         after["password_changed"] = True
     audit.record(session, actor, "update", "user", user.id, before, after)
+    if password is not None or active is False:
+        end_sessions(session, user.id, keep=keep_session, actor=actor)
     return user
 
 
@@ -164,9 +174,67 @@ def user_team_ids(session: Session, user_id: int) -> list[int]:
                                 .order_by(TeamMembership.team_id)))
 
 
-# ---------------------------------------------------------------- API tokens
-def _digest(secret: str) -> str:
+# ---------------------------------------------------------------- sessions
+def secret_digest(secret: str) -> str:
+    """What is stored of a token or session id: its SHA-256, hex."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+_digest = secret_digest
+
+
+def start_session(session: Session, user_id: int, sid: str, *, expires_at: datetime,
+                  now: datetime | None = None) -> UserSession:
+    """Record a new signed-in session (its id is the cookie's secret). Sessions that
+    ended or expired are deleted on the way: a cookie naming them finds nothing."""
+    now = now or utcnow()
+    session.execute(delete(UserSession).where(or_(UserSession.expires_at <= now,
+                                                  UserSession.revoked_at.is_not(None))))
+    row = UserSession(user_id=user_id, sid_hash=secret_digest(sid), created_at=now,
+                      expires_at=expires_at)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def end_session(session: Session, sid: str, *, actor: str | None = None,
+                now: datetime | None = None) -> bool:
+    """End one session (logout); False when it had already ended."""
+    done = session.execute(update(UserSession).where(
+        UserSession.sid_hash == secret_digest(sid), UserSession.revoked_at.is_(None))
+        .values(revoked_at=now or utcnow()).returning(UserSession.id, UserSession.user_id))
+    rows = done.all()
+    for sid_id, user_id in rows:
+        audit.record(session, actor, "logout", "session", sid_id, None, {"user_id": user_id})
+    return bool(rows)
+
+
+def end_sessions(session: Session, user_id: int, *, keep: str | None = None,
+                 actor: str | None = None, now: datetime | None = None) -> int:
+    """End every live session of a user ("log out everywhere"), except the one whose id
+    is ``keep``; how many ended."""
+    q = update(UserSession).where(UserSession.user_id == user_id,
+                                  UserSession.revoked_at.is_(None))
+    if keep is not None:
+        q = q.where(UserSession.sid_hash != secret_digest(keep))
+    done = session.execute(q.values(revoked_at=now or utcnow()).returning(UserSession.id))
+    ended = len(done.all())
+    if ended:
+        audit.record(session, actor, "revoke", "session", None, None,
+                     {"user_id": user_id, "sessions": ended})
+    return ended
+
+
+def count_sessions(session: Session, user_id: int, *, now: datetime | None = None) -> int:
+    """Live (not ended, not expired) sessions of a user."""
+    from sqlalchemy import func
+
+    return session.scalar(select(func.count(UserSession.id)).where(
+        UserSession.user_id == user_id, UserSession.revoked_at.is_(None),
+        UserSession.expires_at > (now or utcnow()))) or 0
+
+
+# ---------------------------------------------------------------- API tokens
 
 
 def create_token(session: Session, user_id: int, name: str, scopes: Iterable[str], *,
@@ -198,6 +266,62 @@ def verify_token(session: Session, secret: str, *, now: datetime | None = None
         token.last_used_at = now  # not on every request: one write per few minutes
         session.flush()
     return token
+
+
+def mark_token_used(session: Session, token_id: int, now: datetime) -> None:
+    """Record a token's use (callers do it at most every ``TOKEN_USE_RESOLUTION``)."""
+    session.execute(update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now))
+
+
+# ---------------------------------------------------------------- who is calling
+@dataclass(frozen=True)
+class Caller:
+    """An active user behind a credential: a token (whatever its state, so that the
+    caller can say why it is refused) or a live session (not ended; expiry is checked
+    by the caller, against ``expires_at``)."""
+
+    user_id: int
+    username: str
+    role: str
+    person_id: int | None
+    team_ids: frozenset[int]
+    credential_id: int
+    expires_at: datetime | None
+    revoked_at: datetime | None = None
+    scopes: frozenset[str] | None = None
+    last_used_at: datetime | None = None
+
+
+def find_caller(session: Session, *, token: str | None = None, sid: str | None = None
+                ) -> Caller | None:
+    """The active user holding this API ``token`` or session id ``sid``: one query,
+    joining the user's team memberships."""
+    columns: list[Any] = [User.id, User.username, User.role, User.person_id,
+                          TeamMembership.team_id]
+    if token is not None:
+        columns += [ApiToken.id.label("credential_id"), ApiToken.expires_at,
+                    ApiToken.revoked_at, ApiToken.scopes, ApiToken.last_used_at]
+        q = select(*columns).select_from(ApiToken).join(User, User.id == ApiToken.user_id) \
+            .where(ApiToken.token_hash == secret_digest(token))
+    elif sid is not None:
+        columns += [UserSession.id.label("credential_id"), UserSession.expires_at]
+        q = select(*columns).select_from(UserSession) \
+            .join(User, User.id == UserSession.user_id) \
+            .where(UserSession.sid_hash == secret_digest(sid), UserSession.revoked_at.is_(None))
+    else:
+        return None
+    q = q.outerjoin(TeamMembership, TeamMembership.user_id == User.id) \
+        .where(User.active.is_(True))
+    rows = session.execute(q).all()
+    if not rows:
+        return None
+    row = rows[0]
+    teams = frozenset(r.team_id for r in rows if r.team_id is not None)
+    if token is None:
+        return Caller(row.id, row.username, row.role, row.person_id, teams,
+                      row.credential_id, row.expires_at)
+    return Caller(row.id, row.username, row.role, row.person_id, teams, row.credential_id,
+                  row.expires_at, row.revoked_at, frozenset(row.scopes), row.last_used_at)
 
 
 def revoke_token(session: Session, token_id: int, *, now: datetime | None = None,

@@ -16,8 +16,11 @@ SECRET_COLUMNS = frozenset({"password_hash", "token_hash"})
 #: Audit entities that are not tracked data: changing them (a new token, a user's role)
 #: leaves the tracked version alone, so cached dashboards stay valid; it bumps the
 #: accounts version instead, which caches of who is calling are keyed by.
-ACCOUNT_ENTITIES = frozenset({"user", "user_teams", "api_token"})
+ACCOUNT_ENTITIES = frozenset({"user", "user_teams", "api_token", "session"})
+#: Audit entities whose id is an organisation's (an import names the organisation).
+ORG_ENTITIES = frozenset({"organisation", "roster", "certifications"})
 #: Audited events that change nothing stored about anyone (rate limiting counts them).
+#: A login adds a session row, but no cache knows a session before its first use.
 EVENTS = frozenset({"login", "login-failed", "password-failed"})
 #: The :class:`DataVersion` rows.
 TRACKED = "tracked"
@@ -46,7 +49,8 @@ def record(session: Session, actor: str | None, action: str, entity: str,
     """Add one audit entry to the session's transaction (written when it commits)."""
     entry = AuditEntry(actor=actor, action=action, entity=entity,
                        entity_id=None if entity_id is None else str(entity_id),
-                       before=before, after=after, at=at or utcnow())
+                       before=before, after=after, at=at or utcnow(),
+                       org_id=_org_of(session, entity, entity_id, before, after))
     session.add(entry)
     if action not in EVENTS:
         scope = ACCOUNTS if entity in ACCOUNT_ENTITIES else TRACKED
@@ -54,11 +58,42 @@ def record(session: Session, actor: str | None, action: str, entity: str,
     return entry
 
 
+def _org_of(session: Session, entity: str, entity_id: object,
+            before: dict[str, Any] | None, after: dict[str, Any] | None) -> int | None:
+    """The organisation an entry concerns: named by the entity (an organisation, an
+    import), by the record's ``org_id``, or through its person or scenario. None for
+    accounts, sessions and logins (they belong to the installation)."""
+    from gputeam.store.schema import Person, SavedScenario
+
+    if entity in ACCOUNT_ENTITIES:
+        return None
+    if entity in ORG_ENTITIES:
+        return int(str(entity_id)) if str(entity_id).isdigit() else None
+    for snap in (after, before):
+        if not snap:
+            continue
+        if isinstance(snap.get("org_id"), int):
+            return int(snap["org_id"])
+        owner: Person | SavedScenario | None = None
+        if isinstance(snap.get("person_id"), int):
+            owner = session.get(Person, snap["person_id"])
+        elif isinstance(snap.get("scenario_id"), int):
+            owner = session.get(SavedScenario, snap["scenario_id"])
+        if owner is not None:
+            return owner.org_id
+    return None
+
+
 def list_audit(session: Session, *, entity: str | None = None, entity_id: object = None,
-               actor: str | None = None, limit: int = 100, offset: int = 0
-               ) -> Sequence[AuditEntry]:
-    """Audit entries, newest first, optionally for one entity or actor."""
-    q = select(AuditEntry).order_by(AuditEntry.at.desc(), AuditEntry.id.desc())
+               actor: str | None = None, org_id: int | None = None, limit: int | None = 100,
+               offset: int = 0, oldest_first: bool = False) -> Sequence[AuditEntry]:
+    """Audit entries, newest first (or oldest first), optionally for one entity, actor or
+    organisation."""
+    q = select(AuditEntry).order_by(*(
+        (AuditEntry.at, AuditEntry.id) if oldest_first
+        else (AuditEntry.at.desc(), AuditEntry.id.desc())))
+    if org_id is not None:
+        q = q.where(AuditEntry.org_id == org_id)
     if entity is not None:
         q = q.where(AuditEntry.entity == entity)
     if entity_id is not None:

@@ -2,8 +2,9 @@
 
 The data is built once (:func:`export_data`, a dict of tables: lists of flat rows) and
 rendered to each format. ``people`` and ``certifications`` use the import column names,
-so an export imports back unchanged (round trip). Password and token hashes are never
-exported.
+so an export imports back unchanged (round trip). ``users`` lists every account of the
+installation (password and token hashes are never exported); ``audit_log`` holds only the
+organisation's own entries.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from gputeam.store.audit import list_audit
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import (
-    AuditEntry,
     CertificationHeld,
     Enrolment,
     Person,
@@ -103,17 +104,18 @@ def export_data(session: Session, org_id: int, *, include_audit: bool = True
     for m in session.scalars(select(TeamMembership).where(
             TeamMembership.team_id.in_(list(teams) or [-1]))):
         memberships.setdefault(m.user_id, []).append(teams[m.team_id])
+    # every account of the installation, without password hashes or tokens; the person
+    # and teams columns name this organisation's only
     tables["users"] = [
         {"username": u.username, "role": u.role, "person": keys.get(u.person_id or -1, ""),
          "teams": ";".join(sorted(memberships.get(u.id, []))), "active": u.active}
-        for u in session.scalars(select(User).order_by(User.username))
-        if u.id in memberships or (u.person_id in keys)]
+        for u in session.scalars(select(User).order_by(User.username))]
     if include_audit:
         tables["audit_log"] = [
             {"at": _value(a.at), "actor": a.actor or "", "action": a.action,
              "entity": a.entity, "entity_id": a.entity_id or "", "before": a.before,
              "after": a.after}
-            for a in session.scalars(select(AuditEntry).order_by(AuditEntry.at, AuditEntry.id))]
+            for a in list_audit(session, org_id=org_id, limit=None, oldest_first=True)]
     return {"format": "gputeam-export", "version": FORMAT_VERSION,
             "organisation": {"name": org.name, "currency": org.currency}, "tables": tables}
 

@@ -76,6 +76,12 @@ def get_team(session: Session, team_id: int) -> Team:
     return team
 
 
+def find_team(session: Session, org_id: int, team_id: int) -> Team | None:
+    """The team with this id if it belongs to this organisation, else None."""
+    team = session.get(Team, team_id)
+    return team if team is not None and team.org_id == org_id else None
+
+
 def list_teams(session: Session, org_id: int) -> Sequence[Team]:
     return session.scalars(select(Team).where(Team.org_id == org_id).order_by(Team.name)).all()
 
@@ -149,6 +155,13 @@ def get_person(session: Session, person_id: int) -> Person:
     if person is None:
         raise not_found("person", person_id)
     return person
+
+
+def find_person(session: Session, org_id: int, person_id: int) -> Person | None:
+    """The person with this id if they belong to this organisation, else None (a
+    server tracking one organisation never shows another's people)."""
+    person = session.get(Person, person_id)
+    return person if person is not None and person.org_id == org_id else None
 
 
 def get_person_by_key(session: Session, org_id: int, key: str) -> Person | None:

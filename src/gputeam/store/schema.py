@@ -276,10 +276,30 @@ class ApiToken(Base):
     user: Mapped[User] = relationship()
 
 
+class UserSession(Base):
+    """A signed-in browser session. The cookie carries a random session id; only its
+    SHA-256 is stored. A session ends server-side when ``revoked_at`` is set (logout,
+    password change, deactivation, "log out everywhere") or when it expires."""
+
+    __tablename__ = "sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    sid_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    revoked_at: Mapped[datetime | None] = mapped_column()
+
+
 class AuditEntry(Base):
+    """One audited change. ``org_id`` is the organisation it concerns (derived by
+    :func:`gputeam.store.audit.record`); null for accounts, sessions and logins, which
+    belong to the installation."""
+
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_entity", "entity", "entity_id"),)
     id: Mapped[int] = mapped_column(primary_key=True)
+    org_id: Mapped[int | None] = mapped_column(
+        ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     actor: Mapped[str | None] = mapped_column(String(100))
     action: Mapped[str] = mapped_column(String(50))

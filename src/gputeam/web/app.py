@@ -1,8 +1,9 @@
 """The app factory: :func:`create_app` builds one FastAPI app from explicit settings.
 
 Nothing is created at import time. The app holds no per-user state: sessions are signed
-cookies and everything else (users, tokens, login failures, plans) is in the database,
-so several processes behind a load balancer serve the same users.
+cookies naming session rows, and everything (users, tokens, sessions, login failures,
+plans) is in the database, so several processes behind a load balancer serve the same
+users.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """Authentication for pages and API: who is calling, may they, and login itself.
 
-- :func:`principal` reads ``Authorization: Bearer <token>`` (API tokens, scoped) or the
-  signed session cookie and loads the user from the database (so a deactivated user or a
-  changed password takes effect at once, in every process).
-- :func:`require` is the FastAPI dependency each route declares with its permission.
+- :func:`load_principal` reads ``Authorization: Bearer <token>`` (API tokens, scoped) or
+  the signed session cookie, whose session id must name a live session in the database
+  (so logout, a password change, a deactivation or "log out everywhere" take effect at
+  once, in every process).
+- :func:`require` is the FastAPI dependency each route declares with its permission; a
+  token must hold the permission's scope, and at least ``write`` for any unsafe method.
 - :func:`check_csrf` guards every state-changing request authenticated by cookie.
-- :func:`login` verifies a password with login rate limiting kept in the database
-  (failures are audit-log entries), so the limit holds across processes.
+- :func:`login` verifies a password, throttled per account and address by
+  :mod:`gputeam.store.throttle` (failures are audit-log entries, so the limits hold
+  across processes).
 """
 
 from __future__ import annotations
@@ -17,44 +20,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session as DbSession
 
 from gputeam.web.permissions import Perm, Principal
-from gputeam.web.security import Session, hash_api_token, password_fingerprint
+from gputeam.web.security import Session
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_FIELD = "csrf_token"
-
-
-def _principal(s: DbSession, where: Any, **kw: Any) -> tuple[Principal, str, Any] | None:
-    """The active user matching ``where`` as a Principal, with their password hash's
-    fingerprint and the token row (when ``where`` selects a token): one query, joining
-    the user's team memberships."""
-    from gputeam.store.schema import ApiToken, TeamMembership, User
-
-    columns: list[Any] = [User.id, User.username, User.role, User.person_id, User.password_hash,
-               TeamMembership.team_id]
-    by_token = kw.get("via") == "token"
-    if by_token:
-        columns += [ApiToken.id.label("token_id"), ApiToken.scopes, ApiToken.expires_at,
-                    ApiToken.revoked_at, ApiToken.last_used_at]
-    q = select(*columns)
-    if by_token:
-        q = q.select_from(ApiToken).join(User, User.id == ApiToken.user_id)
-    q = (q.outerjoin(TeamMembership, TeamMembership.user_id == User.id)
-         .where(User.active.is_(True), where))
-    rows = s.execute(q).all()
-    if not rows:
-        return None
-    row = rows[0]
-    teams = frozenset(r.team_id for r in rows if r.team_id is not None)
-    if by_token:
-        kw["scopes"] = frozenset(row.scopes)
-    who = Principal(user_id=row.id, username=row.username, role=row.role,
-                    person_id=row.person_id, team_ids=teams, **kw)
-    return who, password_fingerprint(row.password_hash), row
 
 
 @dataclass
@@ -63,8 +35,7 @@ class _Known:
 
     versions: tuple[int, int]
     who: Principal
-    fingerprint: str
-    token: Any = None  # the token's row (id, expires_at, revoked_at) when by token
+    caller: Any  # gputeam.store.accounts.Caller: the credential's id and state
     last_used_at: datetime | None = None
 
 
@@ -72,15 +43,36 @@ class _Known:
 KNOWN_CALLERS = 10_000
 
 
+def _known(request: Request, s: Any, key: tuple[str, str], **credential: str
+           ) -> _Known | None:
+    """The caller holding ``credential`` (``token=`` or ``sid=``), from the per-process
+    memory while the database's tracked and accounts versions are unchanged (every
+    ending of a session, revocation of a token or change of a user bumps the accounts
+    version), else read again."""
+    from gputeam.store import versions
+    from gputeam.store.accounts import find_caller
+
+    known: dict[Any, _Known] = request.app.state.known_callers
+    current = versions(s)
+    entry = known.get(key)
+    if entry is None or entry.versions != current:
+        c = find_caller(s, **credential)
+        entry = None if c is None else _Known(current, Principal(
+            user_id=c.user_id, username=c.username, role=c.role, person_id=c.person_id,
+            team_ids=c.team_ids, scopes=c.scopes,
+            via="session" if c.scopes is None else "token"), c, c.last_used_at)
+        _remember(known, key, entry)
+    return entry
+
+
 def load_principal(request: Request) -> Principal | None:
     """The caller, or ``None`` when anonymous. Cached on the request, and per process
-    while the database's tracked and accounts versions are unchanged: every request still
-    reads those versions, so a revoked token, a deactivated user, a changed role, team or
-    password takes effect at once, in every process."""
+    while the database's versions are unchanged: every request still reads those
+    versions (one cheap query), so a revoked token, an ended session, a deactivated user
+    or a changed role, team or password takes effect at once, in every process."""
     if hasattr(request.state, "principal"):
         return request.state.principal  # type: ignore[no-any-return]
-    from gputeam.store import versions
-    from gputeam.store.schema import ApiToken, User
+    from gputeam.store.accounts import mark_token_used, secret_digest
 
     found: Principal | None = None
     header = request.headers.get("authorization", "")
@@ -88,40 +80,28 @@ def load_principal(request: Request) -> Principal | None:
             and "token" in request.query_params):
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]
-    known: dict[Any, _Known] = request.app.state.known_callers
+    now = datetime.now(UTC)
     with request.app.state.db.read_session() as s:
         if header[:7].lower() == "bearer ":
-            digest = hash_api_token(header[7:].strip())
-            now = datetime.now(UTC)
-            current = versions(s)
-            entry = known.get(("token", digest))
-            if entry is None or entry.versions != current:
-                loaded = _principal(s, ApiToken.token_hash == digest, via="token")
-                entry = None if loaded is None else _Known(
-                    current, loaded[0], loaded[1], loaded[2], loaded[2].last_used_at)
-                _remember(known, ("token", digest), entry)
-            token = entry.token if entry else None
-            if (entry is None or token.revoked_at is not None
+            secret = header[7:].strip()
+            entry = _known(request, s, ("token", secret_digest(secret)), token=secret)
+            token = entry.caller if entry else None
+            if (entry is None or token is None or token.revoked_at is not None
                     or (token.expires_at is not None and token.expires_at <= now)):
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
             found = entry.who
             if entry.last_used_at is None or now - entry.last_used_at > timedelta(minutes=5):
                 # at most one write per token per 5 minutes, not one per request
-                s.execute(update(ApiToken).where(ApiToken.id == token.token_id)
-                          .values(last_used_at=now))
+                mark_token_used(s, token.credential_id, now)
                 entry.last_used_at = now
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                current = versions(s)
-                entry = known.get(("user", session.uid))
-                if entry is None or entry.versions != current or entry.fingerprint != session.fp:
-                    # (a password rehashed at login changes the fingerprint unaudited)
-                    loaded = _principal(s, User.id == session.uid)
-                    entry = None if loaded is None else _Known(current, loaded[0], loaded[1])
-                    _remember(known, ("user", session.uid), entry)
-                if entry is not None and entry.fingerprint == session.fp:
+                entry = _known(request, s, ("session", secret_digest(session.sid)),
+                               sid=session.sid)
+                if (entry is not None and entry.caller.user_id == session.uid
+                        and entry.caller.expires_at > now):
                     found = entry.who
     request.state.principal = found
     return found
@@ -151,8 +131,9 @@ async def form_csrf(request: Request) -> str | None:
 
 
 def require(perm: Perm) -> Callable[..., Principal]:
-    """A dependency: the caller must be authenticated and hold ``perm``; unsafe requests
-    authenticated by cookie must carry the CSRF token."""
+    """A dependency: the caller must be authenticated and hold ``perm`` (a token: its
+    scope, and at least ``write`` for an unsafe method); unsafe requests authenticated by
+    cookie must carry the CSRF token."""
 
     def dependency(request: Request,
                    form_token: Annotated[str | None, Depends(form_csrf)] = None) -> Principal:
@@ -160,9 +141,12 @@ def require(perm: Perm) -> Callable[..., Principal]:
         if who is None:
             raise HTTPException(401, "authentication required",
                                 headers={"WWW-Authenticate": "Bearer"})
-        if not who.can(perm):
+        write = request.method not in SAFE_METHODS
+        if not who.can(perm, write=write):
+            scope = f" (this needs the {who.scope_needed(perm, write)} scope)" \
+                if who.scopes is not None else ""
             raise HTTPException(403, f"your role ({who.role}) or token scopes do not allow "
-                                f"{perm.value}")
+                                f"{perm.value}{scope}")
         if request.method not in SAFE_METHODS and who.via == "session":
             check_csrf(request, form_token)
         return who
@@ -182,7 +166,7 @@ def csrf_token(request: Request) -> str:
     return request.app.state.signer.csrf_token(request.state.session)  # type: ignore[no-any-return]
 
 
-# ---------------------------------------------------------------- login and rate limiting
+# ---------------------------------------------------------------- login and throttling
 class LoginRefused(Exception):
     def __init__(self, message: str, status: int = 401, retry_after: int | None = None) -> None:
         super().__init__(message)
@@ -194,42 +178,51 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def _recent_failures(s: DbSession, username: str, address: str, window: int) -> tuple[int, int]:
-    from gputeam.store.schema import AuditEntry
+def login_limits(request: Request) -> Any:
+    """The throttle's limits (:class:`gputeam.store.throttle.LoginLimits`) from settings."""
+    from gputeam.store.throttle import LoginLimits
 
-    since = datetime.now(UTC) - timedelta(seconds=window)
-    base = select(func.count(AuditEntry.id)).where(AuditEntry.action == "login-failed",
-                                                   AuditEntry.at >= since)
-    by_user = s.scalar(base.where(AuditEntry.entity_id == username.lower())) or 0
-    by_addr = s.scalar(base.where(AuditEntry.actor == f"ip:{address}")) or 0
-    return by_user, by_addr
+    settings = request.app.state.settings
+    return LoginLimits(per_account_address=settings.login_max_failures,
+                       per_address=settings.login_max_failures_per_address,
+                       per_account=settings.login_max_failures_per_account,
+                       window_seconds=settings.login_window_seconds,
+                       backoff_seconds=settings.login_backoff_seconds)
 
 
 def login(request: Request, username: str, password: str) -> Session:
-    """Check the password; return the new (rotated) session or raise :class:`LoginRefused`.
-
-    At most ``login_max_failures`` failures per account and per address in
-    ``login_window_seconds``; after that every attempt is refused (429) without checking
-    the password, until the window has passed.
-    """
-    from gputeam.store import audit, authenticate
+    """Check the password; return the new (rotated) session, recorded server-side, or
+    raise :class:`LoginRefused`: 401 for wrong credentials, 429 with the real wait while
+    throttled (see :mod:`gputeam.store.throttle`; the password is not checked then)."""
+    from gputeam.store import authenticate
+    from gputeam.store.accounts import start_session
+    from gputeam.store.throttle import login_wait, record_login
 
     settings = request.app.state.settings
     address = client_address(request)
     name = username.strip()
+    now = datetime.now(UTC)
     with request.app.state.db.session() as s:
-        by_user, by_addr = _recent_failures(s, name, address, settings.login_window_seconds)
-        if max(by_user, by_addr) >= settings.login_max_failures:
-            raise LoginRefused("too many failed logins; wait a few minutes and retry", 429,
-                               settings.login_window_seconds)
-        user = authenticate(s, name, password)
-        failed = user is None
-        if user is None:
-            audit.record(s, f"ip:{address}", "login-failed", "user", name.lower())
-        else:
-            audit.record(s, user.username, "login", "user", user.id)
-            session = Session(sid=Session.anonymous().sid, uid=user.id,
-                              fp=password_fingerprint(user.password_hash))
-    if failed:
+        wait = login_wait(s, name, address, login_limits(request), now=now)
+        if wait:
+            raise LoginRefused(f"too many failed logins; retry in {wait} seconds", 429, wait)
+        user = authenticate(s, name, password, now=now)
+        record_login(s, name, address, user, now=now)
+        if user is not None:
+            session = Session(sid=Session.anonymous().sid, uid=user.id)
+            start_session(s, user.id, session.sid, now=now,
+                          expires_at=now + timedelta(seconds=settings.session_max_age))
+    if user is None:
         raise LoginRefused("wrong username or password")
     return session
+
+
+def logout(request: Request) -> None:
+    """End the caller's session server-side: its cookie no longer signs anyone in."""
+    from gputeam.store.accounts import end_session
+
+    session: Session = request.state.session
+    if session.uid is not None:
+        who = load_principal(request)
+        with request.app.state.db.session() as s:
+            end_session(s, session.sid, actor=who.username if who else None)

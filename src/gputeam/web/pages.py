@@ -22,6 +22,7 @@ from gputeam.web.auth import (
     login,
     require,
 )
+from gputeam.web.auth import logout as end_session
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render, today
@@ -72,6 +73,7 @@ def login_submit(request: Request, username: Annotated[str, Form(max_length=100)
 def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf)] = None
            ) -> Response:
     check_csrf(request, csrf_field)
+    end_session(request)
     request.state.session = Session.anonymous()
     request.state.session_changed = True
     return RedirectResponse("/login", status_code=303)
@@ -107,7 +109,8 @@ def people_page(request: Request, who: Reader,
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
         if who.role == "engineer":
-            p = s.get(store.Person, who.person_id) if who.person_id else None
+            p = services.person_in_org(request.app, s, who.person_id) if who.person_id \
+                else None
             rows = [p] if p is not None else []
         else:
             team_ids = None if who.role == "admin" else sorted(who.team_ids)
@@ -123,7 +126,7 @@ def people_page(request: Request, who: Reader,
 
 
 def _visible(request: Request, who: Principal, s: Any, person_id: int) -> Any:
-    p = s.get(store.Person, person_id)
+    p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
         raise HTTPException(404, "no such person, or not one you may see")
     return p

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -19,6 +20,7 @@ from gputeam.web.render import render
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
 Anyone = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+TokenKeeper = Annotated[Principal, Depends(require(Perm.TOKENS))]
 Admin = Annotated[Principal, Depends(require(Perm.USERS))]
 
 
@@ -44,24 +46,25 @@ def change_password(request: Request, who: Anyone,
                     current_password: Annotated[str, Form(max_length=1000)] = "",
                     new_password: Annotated[str, Form(max_length=1000)] = "",
                     new_password_again: Annotated[str, Form(max_length=1000)] = "") -> Response:
-    """Change your own password. Your other sessions end (their cookies carry the old
-    password's fingerprint); this one continues (same session id, so its CSRF token and
-    other tabs stay valid). Wrong current passwords are rate-limited like failed logins."""
+    """Change your own password. Your other sessions end server-side; this one
+    continues (same session id, so its CSRF token and other tabs stay valid). Wrong
+    current passwords are throttled like failed logins (per user, with backoff)."""
     from gputeam.store import audit
-    from gputeam.web.security import Session, password_fingerprint
+    from gputeam.store.throttle import PASSWORD_FAILED, backoff_wait
+    from gputeam.web.auth import login_limits
 
-    settings = request.app.state.settings
-    since = datetime.now(UTC) - timedelta(seconds=settings.login_window_seconds)
+    limits = login_limits(request)
     errors: dict[str, str] = {}
     with request.app.state.db.session() as s:
-        if store.count_audit(s, "password-failed", since=since,
-                             entity_id=who.user_id) >= settings.login_max_failures:
-            raise HTTPException(429, "too many wrong passwords; wait a few minutes and retry",
-                                headers={"Retry-After": str(settings.login_window_seconds)})
+        wait = backoff_wait(s, PASSWORD_FAILED, limits.per_account_address, limits,
+                            datetime.now(UTC), entity_id=str(who.user_id))
+        if wait:
+            raise HTTPException(429, f"too many wrong passwords; retry in {wait} seconds",
+                                headers={"Retry-After": str(wait)})
         user = store.get_user(s, who.user_id)
         if not store.verify_password(user.password_hash, current_password):
             errors["current_password"] = "This is not your current password."
-            audit.record(s, who.username, "password-failed", "user", who.user_id)
+            audit.record(s, who.username, PASSWORD_FAILED, "user", who.user_id)
     if not errors:
         if len(new_password) < MIN_PASSWORD:
             errors["new_password"] = f"At least {MIN_PASSWORD} characters."
@@ -72,21 +75,17 @@ def change_password(request: Request, who: Anyone,
     if not errors:
         try:
             with request.app.state.db.session() as s:
-                user = store.update_user(s, who.user_id, password=new_password,
-                                         actor=who.username)
-                fingerprint = password_fingerprint(user.password_hash)
+                store.update_user(s, who.user_id, password=new_password, actor=who.username,
+                                  keep_session=request.state.session.sid)
         except InputError as exc:
             errors["new_password"] = str(exc.problems[0].message if exc.problems else exc)
     if errors:
         return _account(request, who, 422, errors)
-    request.state.session = Session(sid=request.state.session.sid, uid=who.user_id,
-                                    fp=fingerprint)
-    request.state.session_changed = True
     return RedirectResponse("/account?changed=1", status_code=303)
 
 
 @router.post("/account/tokens")
-def create_token(request: Request, who: Anyone, name: Annotated[str, Form(max_length=100)],
+def create_token(request: Request, who: TokenKeeper, name: Annotated[str, Form(max_length=100)],
                  scopes: Annotated[list[str], Form()],
                  expires_in_days: Annotated[int, Form(ge=1, le=3650)] = 90) -> Response:
     bad = set(scopes) - set(allowed_scopes(who.role))
@@ -103,7 +102,7 @@ def create_token(request: Request, who: Anyone, name: Annotated[str, Form(max_le
 
 
 @router.post("/account/tokens/{token_id}/revoke")
-def revoke_token(request: Request, token_id: PathId, who: Anyone) -> Response:
+def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Response:
     with request.app.state.db.session() as s:
         t = s.get(store.ApiToken, token_id)
         if t is None or t.user_id != who.user_id:
@@ -112,13 +111,19 @@ def revoke_token(request: Request, token_id: PathId, who: Anyone) -> Response:
     return RedirectResponse("/account", status_code=303)
 
 
-@router.get("/admin/users")
-def users_page(request: Request, who: Admin) -> Response:
+def _users(request: Request, who: Principal, status: int = 200, error: str | None = None,
+           flash: str | None = None) -> Response:
     with request.app.state.db.session() as s:
-        users = [(u, store.user_team_ids(s, u.id)) for u in store.list_users(s)]
+        users = [(u, store.user_team_ids(s, u.id), store.count_sessions(s, u.id))
+                 for u in store.list_users(s)]
         teams = {t.id: t.name for t in store.list_teams(s, services.org_id(request.app, s))}
-    return render(request, "users.html", who=who, users=users, teams=teams, roles=ROLES,
-                  error=None)
+    return render(request, "users.html", status, who=who, users=users, teams=teams,
+                  roles=ROLES, error=error, done=flash)
+
+
+@router.get("/admin/users")
+def users_page(request: Request, who: Admin, done: str | None = None) -> Response:
+    return _users(request, who, flash=done)
 
 
 @router.post("/admin/users")
@@ -138,6 +143,9 @@ def create_user(request: Request, who: Admin,
                 if p is None:
                     raise HTTPException(422, f"no person with id {person_key!r}")
                 person_id = p.id
+            for team_id in team_ids or []:
+                if services.team_in_org(request.app, s, team_id) is None:
+                    raise HTTPException(422, f"no team {team_id}")
             store.create_user(s, username, password, role, person_id=person_id,
                               team_ids=team_ids or [], actor=who.username)
     except InputError as exc:
@@ -146,8 +154,40 @@ def create_user(request: Request, who: Admin,
         error = str(exc.detail)
     if error is None:
         return RedirectResponse("/admin/users", status_code=303)
+    return _users(request, who, 422, error)
+
+
+@router.post("/admin/users/{user_id}")
+def update_user(request: Request, user_id: PathId, who: Admin,
+                role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
+                active: Annotated[str, Form(pattern="^(yes|no)$")] = "yes",
+                new_password: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    """Change a user's role, deactivate or reactivate them, or reset their password (when
+    given): audited; a reset or a deactivation ends their sessions."""
+    from gputeam.web.api.accounts import check_not_self
+
+    try:
+        check_not_self(who, user_id, role, active == "yes")
+        with request.app.state.db.session() as s:
+            user = store.update_user(s, user_id, role=role, active=active == "yes",
+                                     password=new_password or None, actor=who.username,
+                                     keep_session=request.state.session.sid
+                                     if user_id == who.user_id else None)
+            name = user.username
+    except InputError as exc:
+        if exc.kind == "lookup":
+            raise
+        return _users(request, who, 422, str(exc))
+    except HTTPException as exc:
+        return _users(request, who, exc.status_code, str(exc.detail))
+    return RedirectResponse(f"/admin/users?done={quote(f'{name} updated.')}", status_code=303)
+
+
+@router.post("/admin/users/{user_id}/logout")
+def log_out_everywhere(request: Request, user_id: PathId, who: Admin) -> Response:
+    """End every session of the user ("log out everywhere"); their API tokens stay."""
     with request.app.state.db.session() as s:
-        users = [(u, store.user_team_ids(s, u.id)) for u in store.list_users(s)]
-        teams = {t.id: t.name for t in store.list_teams(s, services.org_id(request.app, s))}
-    return render(request, "users.html", 422, who=who, users=users, teams=teams, roles=ROLES,
-                  error=error)
+        name = store.get_user(s, user_id).username
+        ended = store.end_sessions(s, user_id, actor=who.username)
+    return RedirectResponse(f"/admin/users?done={quote(f'{name}: {ended} session(s) ended.')}",
+                            status_code=303)

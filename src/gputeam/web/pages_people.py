@@ -180,8 +180,8 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
     return RedirectResponse(f"/people/{pid}?flash={quote('Person added.')}", status_code=303)
 
 
-def _changeable(who: Principal, s: Any, person_id: int) -> Any:
-    p = s.get(store.Person, person_id)
+def _changeable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
+    p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
         raise HTTPException(404, "no such person, or not one you may see")
     if not who.may_change_person(p.id, p.team_id):
@@ -198,7 +198,7 @@ def _num(v: Any) -> str:
 @router.get("/people/{person_id}/edit")
 def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Response:
     with request.app.state.db.session() as s:
-        p = _changeable(who, s, person_id)
+        p = _changeable(request, who, s, person_id)
         teams = _teams_for(who, s, services.org_id(request.app, s))
         form = {"key": p.key, "name": p.name, "title": p.title or "",
                 "email": p.email or "", "background": p.background or "", "role": p.role or "",
@@ -218,14 +218,14 @@ async def update_person(request: Request, person_id: PathId, who: Writer) -> Res
 def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]
                    ) -> Response:
     with request.app.state.db.session() as s:
-        current_role = _changeable(who, s, person_id).role
+        current_role = _changeable(request, who, s, person_id).role
         teams = _teams_for(who, s, services.org_id(request.app, s))
     values, errors = parse_person_form(form, teams, admin=who.role == "admin",
                                        roles=_roles(request), current_role=current_role)
     if not errors:
         try:
             with request.app.state.db.session() as s:
-                p = _changeable(who, s, person_id)  # again, in the writing transaction
+                p = _changeable(request, who, s, person_id)  # again, in the writing transaction
                 changes = {k: v for k, v in values.items() if getattr(p, k) != v}
                 if changes:
                     store.update_person(s, p.id, changes, actor=actor(who))
@@ -248,7 +248,7 @@ def rate_skill(request: Request, person_id: PathId, who: Recorder,
     from gputeam.web.pages import person_response
 
     with request.app.state.db.session() as s:
-        p = s.get(store.Person, person_id)
+        p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise HTTPException(404, "no such person, or not one you may see")
         if not who.may_change_records(p.id, p.team_id):

@@ -29,6 +29,7 @@ class Perm(StrEnum):
     IMPORT = "import"
     EXPORT = "export"
     CALENDAR = "calendar:read"
+    TOKENS = "tokens:manage"  # create and revoke API tokens (own; admins: anyone's)
     USERS = "users:admin"
 
 
@@ -43,6 +44,7 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.IMPORT: frozenset({"admin"}),
     Perm.EXPORT: frozenset({"admin"}),
     Perm.CALENDAR: frozenset({"admin", "manager", "engineer"}),
+    Perm.TOKENS: frozenset(ROLES),
     Perm.USERS: frozenset({"admin"}),
 }
 
@@ -52,6 +54,9 @@ SCOPE_OF: dict[Perm, str] = {
     Perm.PLANS_READ: "read", Perm.CALENDAR: "read", Perm.EXPORT: "read",
     Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
     Perm.IMPORT: "write", Perm.USERS: "admin",
+    # a token manages tokens only with the admin scope (which only admins' tokens hold):
+    # a leaked read or write token cannot mint or revoke credentials
+    Perm.TOKENS: "admin",
 }
 SCOPES = ("read", "write", "admin")
 
@@ -68,13 +73,20 @@ class Principal:
     scopes: frozenset[str] | None = None  # None: a browser session, all of the role
     via: str = "session"
 
-    def can(self, perm: Perm) -> bool:
+    def can(self, perm: Perm, *, write: bool = False) -> bool:
+        """The role grants ``perm``, and a token holds its scope; ``write`` (an unsafe
+        method) needs at least the ``write`` scope whatever the permission."""
         if self.role not in GRANTS[perm]:
             return False
         if self.scopes is None:
             return True
-        needed = SCOPE_OF[perm]
+        needed = self.scope_needed(perm, write)
         return needed in self.scopes or (needed == "read" and bool(self.scopes))
+
+    @staticmethod
+    def scope_needed(perm: Perm, write: bool = False) -> str:
+        needed = SCOPE_OF[perm]
+        return "write" if write and needed == "read" else needed
 
     def sees_everyone(self) -> bool:
         return self.role == "admin"

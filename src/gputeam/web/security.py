@@ -2,12 +2,12 @@
 
 Pure functions over explicit keys; no HTTP framework here.
 
-- Passwords (argon2id) and API tokens (256-bit secrets, SHA-256 at rest) are created by
-  :mod:`gputeam.store.accounts`; :func:`hash_api_token` is the same digest, used for the
-  per-request token lookup.
-- Sessions: a signed, timestamped cookie (itsdangerous) holding a random session id, the
-  user id and a fingerprint of the user's password hash, so a password change ends every
-  session. No server-side state, so any number of app processes can serve a user.
+- Passwords (argon2id), API tokens and session records (SHA-256 at rest) are created and
+  checked by :mod:`gputeam.store.accounts`.
+- Sessions: a signed, timestamped cookie (itsdangerous) holding a random session id and
+  the user id. A signed-in session is also a row in the database (``sessions``), so it
+  can be ended server-side: logout, a password change, a deactivation or an admin's "log
+  out everywhere" make the old cookie anonymous in every process.
 - CSRF: an HMAC of the session id; forms carry it in a hidden field, HTMX and fetch in the
   ``X-CSRF-Token`` header.
 """
@@ -23,19 +23,13 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 
-def hash_api_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def password_fingerprint(stored_hash: str | None) -> str:
-    return hashlib.sha256((stored_hash or "").encode()).hexdigest()[:16]
-
-
 @dataclass(frozen=True)
 class Session:
+    """The cookie's content: a random id (also what CSRF tokens are derived from) and,
+    once signed in, the user's id."""
+
     sid: str
     uid: int | None = None
-    fp: str = ""
 
     @classmethod
     def anonymous(cls) -> Session:
@@ -53,7 +47,7 @@ class SessionSigner:
     def dumps(self, session: Session) -> str:
         data: dict[str, Any] = {"sid": session.sid}
         if session.uid is not None:
-            data |= {"uid": session.uid, "fp": session.fp}
+            data |= {"uid": session.uid}
         return self._serializer.dumps(data)
 
     def loads(self, cookie: str | None) -> Session | None:
@@ -66,8 +60,7 @@ class SessionSigner:
         if not isinstance(data, dict) or not isinstance(data.get("sid"), str):
             return None
         uid = data.get("uid")
-        return Session(sid=data["sid"], uid=uid if isinstance(uid, int) else None,
-                       fp=str(data.get("fp", "")))
+        return Session(sid=data["sid"], uid=uid if isinstance(uid, int) else None)
 
     def csrf_token(self, session: Session) -> str:
         return hmac.new(self._csrf_key, session.sid.encode(), hashlib.sha256).hexdigest()

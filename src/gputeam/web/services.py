@@ -68,6 +68,20 @@ def org_id(app: FastAPI, s: DbSession) -> int:
     return int(first)
 
 
+def person_in_org(app: FastAPI, s: DbSession, person_id: int) -> Any:
+    """The person with this id in this server's organisation, else None."""
+    from gputeam.store.people import find_person
+
+    return find_person(s, org_id(app, s), person_id)
+
+
+def team_in_org(app: FastAPI, s: DbSession, team_id: int) -> Any:
+    """The team with this id in this server's organisation, else None."""
+    from gputeam.store.people import find_team
+
+    return find_team(s, org_id(app, s), team_id)
+
+
 # ---------------------------------------------------------------- plan inputs
 @dataclass(frozen=True)
 class WhatIf:

@@ -44,9 +44,21 @@ class Settings(BaseSettings):
     session_max_age: int = Field(default=14 * 24 * 3600, ge=60,
                                  description="Session lifetime in seconds.")
     login_max_failures: int = Field(
-        default=5, ge=1, description="Failed logins allowed per account or address per window.")
-    login_window_seconds: int = Field(default=300, ge=1,
-                                      description="Login rate-limit window in seconds.")
+        default=5, ge=1, description="Failed logins allowed for one account from one address "
+        "per window before backoff.")
+    login_max_failures_per_address: int = Field(
+        default=50, ge=1, description="Failed logins allowed from one address (any account) "
+        "per window before backoff; high, so an office behind one proxy is not locked out.")
+    login_max_failures_per_account: int = Field(
+        default=20, ge=1, description="Failed logins allowed for one account (any address) "
+        "per window before backoff; not applied from addresses the account signed in from "
+        "within 30 days, so an attacker cannot lock its owner out.")
+    login_window_seconds: int = Field(default=900, ge=1,
+                                      description="Window over which failed logins count, "
+                                      "in seconds; also the longest backoff.")
+    login_backoff_seconds: int = Field(
+        default=30, ge=1, description="First wait once a limit is reached, in seconds; "
+        "doubled by each further failure.")
     threads: int = Field(
         default=8, ge=1, le=200,
         description="Threads per process running request handlers (database work). Few "

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import Field
 
 from gputeam import store
+from gputeam.web import services
 from gputeam.web.api.common import ERRORS, Body, PathId, RefId, actor, db, forbid, not_found
 from gputeam.web.auth import require
 from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
@@ -16,6 +17,7 @@ from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
 router = APIRouter(tags=["accounts"], responses=ERRORS)
 
 Anyone = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
+TokenKeeper = Annotated[Principal, Depends(require(Perm.TOKENS))]
 Admin = Annotated[Principal, Depends(require(Perm.USERS))]
 
 
@@ -67,11 +69,14 @@ def me(who: Anyone) -> dict[str, Any]:
             "permissions": sorted(p.value for p in GRANTS if who.can(p))}
 
 
-def _check_refs(s: Any, person_id: int | None, team_ids: list[int] | None) -> None:
-    if person_id is not None:
-        store.get_person(s, person_id)
+def _check_refs(request: Request, s: Any, person_id: int | None,
+                team_ids: list[int] | None) -> None:
+    """A user links only to people and teams of this server's organisation (404)."""
+    if person_id is not None and services.person_in_org(request.app, s, person_id) is None:
+        raise not_found("person")
     for t in team_ids or ():
-        store.get_team(s, t)
+        if services.team_in_org(request.app, s, t) is None:
+            raise not_found("team")
 
 
 @router.get("/users", summary="Users (admin)")
@@ -83,7 +88,7 @@ def list_users(request: Request, who: Admin) -> list[dict[str, Any]]:
 @router.post("/users", status_code=201, summary="Create a user (admin)")
 def create_user(request: Request, body: UserIn, who: Admin) -> dict[str, Any]:
     with db(request).session() as s:
-        _check_refs(s, body.person_id, body.team_ids)
+        _check_refs(request, s, body.person_id, body.team_ids)
         u = store.create_user(s, body.username, body.password, body.role,
                               person_id=body.person_id, team_ids=body.team_ids,
                               actor=actor(who))
@@ -93,16 +98,32 @@ def create_user(request: Request, body: UserIn, who: Admin) -> dict[str, Any]:
 @router.patch("/users/{user_id}", summary="Change a user (admin)")
 def update_user(request: Request, user_id: PathId, body: UserPatch, who: Admin) -> dict[str, Any]:
     with db(request).session() as s:
-        _check_refs(s, body.person_id, body.team_ids)
-        if user_id == who.user_id and (body.active is False or
-                                       (body.role is not None and body.role != "admin")):
-            raise HTTPException(409, "you cannot demote or deactivate yourself")
+        _check_refs(request, s, body.person_id, body.team_ids)
+        check_not_self(who, user_id, body.role, body.active)
         u = store.update_user(s, user_id, role=body.role, active=body.active,
                               person_id=body.person_id, password=body.password,
-                              actor=actor(who))
+                              actor=actor(who), keep_session=request.state.session.sid
+                              if user_id == who.user_id and who.via == "session" else None)
         if body.team_ids is not None:
             store.set_user_teams(s, user_id, body.team_ids, actor=actor(who))
         return user_json(s, u)
+
+
+def check_not_self(who: Principal, user_id: int, role: str | None, active: bool | None) -> None:
+    """An admin cannot demote or deactivate themself (someone must stay admin)."""
+    if user_id == who.user_id and (active is False or (role is not None and role != "admin")):
+        raise HTTPException(409, "you cannot demote or deactivate yourself")
+
+
+@router.delete("/users/{user_id}/sessions", status_code=204,
+               summary="Log a user out everywhere (admin): end all their sessions")
+def end_sessions(request: Request, user_id: PathId, who: Admin) -> Response:
+    """Every browser session of the user ends at once, in every process; their API
+    tokens are not touched (revoke those with ``DELETE /tokens/{id}``)."""
+    with db(request).session() as s:
+        store.get_user(s, user_id)
+        store.end_sessions(s, user_id, actor=actor(who))
+    return Response(status_code=204)
 
 
 @router.get("/tokens", summary="Your API tokens (admin: everyone's)")
@@ -113,9 +134,8 @@ def list_tokens(request: Request, who: Anyone) -> list[dict[str, Any]]:
 
 
 @router.post("/tokens", status_code=201, summary="Create an API token (shown once)")
-def create_token(request: Request, body: TokenIn, who: Anyone) -> dict[str, Any]:
-    if who.via == "token" and not who.can(Perm.USERS):
-        raise forbid("a token without the admin scope cannot create tokens")
+def create_token(request: Request, body: TokenIn, who: TokenKeeper) -> dict[str, Any]:
+    """Through a token, only with the ``admin`` scope (as every token management)."""
     user_id = body.user_id or who.user_id
     with db(request).session() as s:
         if user_id != who.user_id:
@@ -139,7 +159,8 @@ def create_token(request: Request, body: TokenIn, who: Anyone) -> dict[str, Any]
 
 
 @router.delete("/tokens/{token_id}", status_code=204, summary="Revoke an API token")
-def revoke_token(request: Request, token_id: PathId, who: Anyone) -> Response:
+def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Response:
+    """Your own token (admins: anyone's); through a token, only with the ``admin`` scope."""
     with db(request).session() as s:
         t = s.get(store.ApiToken, token_id)
         if t is None or (t.user_id != who.user_id and not who.can(Perm.USERS)):

@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 
-from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found
@@ -138,7 +137,7 @@ def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Res
     from gputeam import store as st
 
     with db(request).session() as s:
-        p = s.get(store.Person, person_id)
+        p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise not_found("person")
         return Response(st.person_calendar(s, p.id), media_type=ICS)
@@ -153,7 +152,7 @@ def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Respons
     if not who.may_team(team_id):
         raise HTTPException(403, "only admins and the team's managers read a team calendar")
     with db(request).session() as s:
-        team = s.get(store.Team, team_id)
+        team = services.team_in_org(request.app, s, team_id)
         if team is None:
             raise not_found("team")
         return Response(st.team_calendar(s, team.org_id, team_id=team.id), media_type=ICS)

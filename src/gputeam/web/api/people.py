@@ -115,11 +115,20 @@ class RoadmapPatch(Body):
     done_on: Day | None = None
 
 
-def _visible(who: Principal, s: Any, person_id: int) -> Any:
-    p = s.get(store.Person, person_id)
+def _visible(who: Principal, s: Any, person_id: int, request: Request) -> Any:
+    """The person, if in this server's organisation and readable by ``who``; else 404."""
+    p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
         raise not_found("person")
     return p
+
+
+def _team(request: Request, s: Any, team_id: int) -> Any:
+    """The team, if in this server's organisation; else 404."""
+    team = services.team_in_org(request.app, s, team_id)
+    if team is None:
+        raise not_found("team")
+    return team
 
 
 def _check_email_and_role(request: Request, fields: dict[str, Any],
@@ -160,7 +169,7 @@ def list_people(request: Request, who: Reader,
         if who.role == "engineer":
             if who.person_id is None:
                 return []
-            p = s.get(store.Person, who.person_id)
+            p = services.person_in_org(request.app, s, who.person_id)
             return [services.person_summary(p)] if p is not None else []
         team_ids = None if who.role == "admin" else sorted(who.team_ids)
         rows = store.list_people(s, org, team_id=team_id, team_ids=team_ids, search=search,
@@ -178,7 +187,7 @@ def add_person(request: Request, body: PersonIn, who: Writer,
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         if body.team_id is not None:
-            store.get_team(s, body.team_id)
+            _team(request, s, body.team_id)
         fields = body.model_dump(exclude={"key", "name", "skills"})
         p = store.add_person(s, org, key=body.key, name=body.name, actor=actor(who), **fields)
         for domain, prof in body.skills.items():
@@ -195,7 +204,7 @@ def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, An
 
     day = today(request)
     with db(request).read_session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         # the same for every caller allowed to see this person: once per data version
         body = services.cached_text(
             request.app, ("person.json", services.data_version(s), p.id, day),
@@ -209,14 +218,14 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch,
                   who: Writer) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True)
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         if not who.may_change_person(p.id, p.team_id):
             raise forbid()
         _check_email_and_role(request, changes, current_role=p.role)
         if "team_id" in changes:
             _check_team(who, changes["team_id"])
             if changes["team_id"] is not None:
-                store.get_team(s, changes["team_id"])
+                _team(request, s, changes["team_id"])
         for k in ("key", "name", "level", "experience_months", "weekly_study_hours",
                   "title", "background", "active"):
             if k in changes and changes[k] is None:
@@ -228,7 +237,7 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch,
 @router.delete("/people/{person_id}", status_code=204, summary="Delete a person")
 def delete_person(request: Request, person_id: PathId, who: Writer) -> Response:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         if not who.may_change_person(p.id, p.team_id):
             raise forbid()
         store.delete_person(s, p.id, actor=actor(who))
@@ -246,7 +255,7 @@ def _known_domain(request: Request, domain: str) -> None:
 def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
                who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid("only admins, the person's managers and the person rate skills")
         _known_domain(request, domain)
@@ -259,7 +268,7 @@ def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
 @router.get("/people/{person_id}/certifications", summary="Certifications held")
 def list_certifications(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         return list(services.person_detail(request.app, s, p, today(request))["certifications"])
 
 
@@ -268,7 +277,7 @@ def list_certifications(request: Request, person_id: PathId, who: Reader) -> lis
 def add_certification(request: Request, person_id: PathId, body: CertificationIn,
                       who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         held = store.add_certification(s, p.id, body.cert_id, body.valid_from,
@@ -287,7 +296,7 @@ def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Re
         held = s.get(store.CertificationHeld, held_id)
         if held is None:
             raise not_found("certification")
-        p = _visible(who, s, held.person_id)
+        p = _visible(who, s, held.person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         store.remove_certification(s, held_id, actor=actor(who))
@@ -297,14 +306,14 @@ def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Re
 @router.get("/people/{person_id}/enrolments", summary="Course enrolments with progress")
 def list_enrolments(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         return list(services.person_detail(request.app, s, p, today(request))["enrolments"])
 
 
 @router.post("/people/{person_id}/enrolments", status_code=201, summary="Enrol in a course")
 def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         if body.course_id not in services.catalog(request.app).courses:
@@ -323,7 +332,7 @@ def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
         e = s.get(store.Enrolment, enrolment_id)
         if e is None:
             raise not_found("enrolment")
-        p = _visible(who, s, e.person_id)
+        p = _visible(who, s, e.person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         e = store.record_hours(s, enrolment_id, body.hours_done, completed_on=body.completed_on,
@@ -335,7 +344,7 @@ def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
 @router.get("/people/{person_id}/roadmap", summary="Roadmap items and progress")
 def roadmap(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
     with db(request).session() as s:
-        p = _visible(who, s, person_id)
+        p = _visible(who, s, person_id, request)
         d = services.person_detail(request.app, s, p, today(request))
         return {"person_id": p.id, "items": d["roadmap"], "progress": d["progress"]}
 
@@ -348,7 +357,7 @@ def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
         item = s.get(store.RoadmapItem, item_id)
         if item is None:
             raise not_found("roadmap item")
-        p = _visible(who, s, item.person_id)
+        p = _visible(who, s, item.person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         if changes.get("status") == "done" and "done_on" not in changes:

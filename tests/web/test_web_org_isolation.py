@@ -1,0 +1,202 @@
+"""Organisations sharing one database do not see each other: the server tracks its own
+organisation (the first), and every route that takes an id answers 404 for a record of
+another organisation, changing nothing; exports carry only the organisation's own audit
+log."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from gputeam import store
+
+from .conftest import World, logged_in
+from .test_web_docs import _routes
+
+#: Route parameters that name no organisation's data: users are the installation's
+#: accounts (tests/web/test_web_access.py covers who may change them) and a token
+#: belongs to its user (only the owner or an admin may revoke it).
+NOT_ORGANISATION_DATA = {"user_id", "token_id"}
+
+
+@pytest.fixture
+def other(db: Any, world: World) -> dict[str, int]:
+    """A second organisation in the same database, with one of everything."""
+    with db.session() as s:
+        org = store.create_organisation(s, "Other Corp")
+        team = store.create_team(s, org.id, "Gamma")
+        p = store.add_person(s, org.id, key="o1", name="Other Person", team_id=team.id,
+                             salary=123456.0)
+        store.rate_skill(s, p.id, "linux", 2)
+        held = store.add_certification(s, p.id, "nca-aiio", date(2025, 1, 1),
+                                       date(2028, 1, 1))
+        course = next(iter(_catalog().courses))
+        enrolment = store.enrol(s, p.id, course, date(2026, 1, 1))
+        item = store.add_roadmap_item(s, p.id, kind="course", ref=course, title="Course",
+                                      start=date(2026, 1, 1), due=date(2026, 3, 1))
+        scenario = store.save_scenario(s, org.id, "live", {"fleet": {}})
+        plan = store.save_plan(s, scenario.id, {"roadmaps": []}, date(2026, 12, 1))
+        return {"org_id": org.id, "team_id": team.id, "person_id": p.id,
+                "held_id": held.id, "enrolment_id": enrolment.id, "item_id": item.id,
+                "plan_id": plan.id}
+
+
+def _catalog() -> Any:
+    from gputeam.catalog import load_catalog
+
+    return load_catalog()
+
+
+def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
+    """A valid request for every route that takes an id (so that only the id decides)."""
+    cert = {"cert_id": "nca-aiio", "valid_from": "2026-06-01"}
+    form = {"key": "o1", "name": "Renamed", "title": "", "level": "2",
+            "experience_months": "0", "weekly_study_hours": "4", "team_id": str(team)}
+    return {
+        ("GET", "/api/v1/people/{person_id}"): {},
+        ("PATCH", "/api/v1/people/{person_id}"): {"json": {"title": "pwned"}},
+        ("DELETE", "/api/v1/people/{person_id}"): {},
+        ("PUT", "/api/v1/people/{person_id}/skills/{domain}"): {"json": {"proficiency": 4}},
+        ("GET", "/api/v1/people/{person_id}/certifications"): {},
+        ("POST", "/api/v1/people/{person_id}/certifications"): {"json": cert},
+        ("DELETE", "/api/v1/certifications/{held_id}"): {},
+        ("GET", "/api/v1/people/{person_id}/enrolments"): {},
+        ("POST", "/api/v1/people/{person_id}/enrolments"): {
+            "json": {"course_id": course, "started_on": "2026-11-01"}},
+        ("PATCH", "/api/v1/enrolments/{enrolment_id}"): {"json": {"hours_done": 5}},
+        ("GET", "/api/v1/people/{person_id}/roadmap"): {},
+        ("PATCH", "/api/v1/roadmap-items/{item_id}"): {"json": {"status": "done"}},
+        ("GET", "/api/v1/plans/{plan_id}"): {},
+        ("POST", "/api/v1/plans/{plan_id}/adopt"): {},
+        ("GET", "/api/v1/calendar/people/{person_id}.ics"): {},
+        ("GET", "/api/v1/calendar/teams/{team_id}.ics"): {},
+        ("GET", "/people/{person_id}"): {},
+        ("GET", "/people/{person_id}/edit"): {},
+        ("POST", "/people/{person_id}/edit"): {"data": form},
+        ("POST", "/people/{person_id}/skills"): {"data": {"domain": "linux",
+                                                          "proficiency": "4"}},
+        ("POST", "/people/{person_id}/certifications"): {"data": cert},
+        ("POST", "/roadmap-items/{item_id}/done"): {},
+        ("POST", "/enrolments/{enrolment_id}/hours"): {"data": {"hours_done": "5"}},
+    }
+
+
+def _id_routes() -> list[tuple[str, str]]:
+    from gputeam.web import create_app
+    from gputeam.web.settings import Settings
+
+    app = create_app(Settings(dev=True), database=object())
+    out = []
+    for path, methods in _routes(app):
+        params = set(re.findall(r"\{(\w+)\}", path))
+        if params - {"domain", "kind", "section"} and not params & NOT_ORGANISATION_DATA:
+            out.extend((m, path) for m in sorted(methods - {"HEAD"}))
+    return out
+
+
+def test_every_route_with_an_id_is_covered() -> None:
+    """Adding a route that takes an id means adding it to the isolation test."""
+    assert set(_id_routes()) == set(_bodies("c", 1))
+
+
+def _snapshot(db: Any, org_id: int) -> tuple[int, str]:
+    with db.session() as s:
+        entries = int(s.scalar(select(func.count(store.AuditEntry.id))
+                               .where(store.AuditEntry.action.not_in(("login", "logout")))) or 0)
+        data = json.dumps(store.export_data(s, org_id, include_audit=False)["tables"],
+                          sort_keys=True, default=str)
+    return entries, data
+
+
+@pytest.mark.parametrize(("method", "template"), sorted(_bodies("c", 1)))
+def test_other_organisations_records_answer_404(app: Any, db: Any, world: World,
+                                                other: dict[str, int], method: str,
+                                                template: str) -> None:
+    admin = logged_in(app, "admin")
+    path = template.replace("{domain}", "linux")
+    for name, value in other.items():
+        path = path.replace("{" + name + "}", str(value))
+    kwargs = dict(_bodies(next(iter(_catalog().courses)), other["team_id"])[(method, template)])
+    if method != "GET":
+        if path.startswith("/api/"):
+            kwargs["headers"] = {"X-CSRF-Token": admin.csrf}
+        else:
+            kwargs["data"] = {**kwargs.get("data", {}), "csrf_token": admin.csrf}
+    before = _snapshot(db, other["org_id"])
+    r = admin.request(method, path, follow_redirects=False, **kwargs)
+    assert r.status_code == 404, (method, path, r.status_code, r.text[:300])
+    assert "Other Person" not in r.text and "123456" not in r.text
+    assert _snapshot(db, other["org_id"]) == before
+
+
+def test_lists_and_references_stay_in_the_organisation(app: Any, db: Any, world: World,
+                                                       other: dict[str, int]) -> None:
+    admin = logged_in(app, "admin")
+    headers = {"X-CSRF-Token": admin.csrf}
+    assert "Other Person" not in admin.get("/api/v1/people").text
+    assert "Other Person" not in admin.get("/people").text
+    assert "Gamma" not in admin.get("/api/v1/teams").text
+    # a person, a user or a team membership cannot point into another organisation
+    r = admin.post("/api/v1/people", json={"key": "n1", "name": "N",
+                                           "team_id": other["team_id"]}, headers=headers)
+    assert r.status_code == 404
+    r = admin.patch(f"/api/v1/people/{world.people['p2']}", json={"team_id": other["team_id"]},
+                    headers=headers)
+    assert r.status_code == 404
+    r = admin.post("/api/v1/users", json={"username": "x", "password": "12345678x",
+                                          "role": "engineer", "person_id": other["person_id"]},
+                   headers=headers)
+    assert r.status_code == 404
+    r = admin.patch(f"/api/v1/users/{world.users['manager']}",
+                    json={"team_ids": [other["team_id"]]}, headers=headers)
+    assert r.status_code == 404
+
+
+def test_cli_imported_organisation_is_invisible_and_exports_apart(
+        app: Any, db: Any, db_url: str, world: World, tmp_path: Path) -> None:
+    """The issue's reproduction: `gputeam import roster other.csv --org "Other Corp"`."""
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app as cli
+
+    (tmp_path / "other.csv").write_text("id,name,level,team\nz1,Zed Other,3,Zeta\n")
+    done = CliRunner().invoke(cli, ["import", "roster", str(tmp_path / "other.csv"),
+                                    "--org", "Other Corp", "--db", db_url])
+    assert done.exit_code == 0, done.output
+    with db.session() as s:
+        other_org = store.get_or_create_organisation(s, "Other Corp").id
+        zed = store.get_person_by_key(s, other_org, "z1")
+        assert zed is not None
+        zed_id = zed.id
+    admin = logged_in(app, "admin")
+    assert admin.get(f"/api/v1/people/{zed_id}").status_code == 404
+    r = admin.patch(f"/api/v1/people/{zed_id}", json={"name": "Hijacked"},
+                    headers={"X-CSRF-Token": admin.csrf})
+    assert r.status_code == 404
+    with db.session() as s:
+        assert store.get_person(s, zed_id).name == "Zed Other"
+
+    def exported(org: str) -> dict[str, Any]:
+        out = CliRunner().invoke(cli, ["export", "--org", org, "--db", db_url])
+        assert out.exit_code == 0, out.output
+        return json.loads(out.stdout)
+
+    mine, theirs = exported("Acme"), exported("Other Corp")
+    ids = {str(v) for v in world.people.values()}
+    assert [a for a in theirs["tables"]["audit_log"] if a["entity"] == "person"
+            and a["entity_id"] in ids] == []
+    # theirs: the organisation's creation and the import; nothing of Acme's
+    assert {(a["entity"], a["entity_id"]) for a in theirs["tables"]["audit_log"]} == {
+        ("organisation", str(other_org)), ("roster", str(other_org))}
+    assert ("roster", str(other_org)) not in {
+        (a["entity"], a["entity_id"]) for a in mine["tables"]["audit_log"]}
+    assert any(a["entity"] == "person" for a in mine["tables"]["audit_log"])
+    # the web export is the server's organisation's too
+    web = admin.get("/api/v1/export").json()
+    assert "Zed Other" not in json.dumps(web)
