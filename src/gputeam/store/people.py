@@ -9,8 +9,10 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from gputeam.errors import Problem
 from gputeam.store import audit
-from gputeam.store.errors import not_found, refused
+from gputeam.store.errors import StoreError, not_found, refused
+from gputeam.store.person_rules import check_person, email_key
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
 #: Person columns that callers may set (``add_person`` / ``update_person``).
@@ -81,23 +83,42 @@ def list_teams(session: Session, org_id: int) -> Sequence[Team]:
 
 
 # ---------------------------------------------------------------- people
-def _check_person(values: Mapping[str, Any]) -> None:
+def _check_person(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` as stored (text in NFC), or every refused field at once
+    (:func:`gputeam.store.person_rules.check_person`, the rules every door applies)."""
     unknown = set(values) - set(PERSON_FIELDS)
     if unknown:
         raise refused("person", "unknown fields", ", ".join(sorted(unknown)),
                       ", ".join(PERSON_FIELDS))
-    checks = (("level", 1, 5), ("experience_months", 0, None), ("weekly_study_hours", 0, 40),
-              ("salary", 0, None))
-    for name, low, high in checks:
-        v = values.get(name)
-        if v is None:
-            continue
-        if v < low or (high is not None and v > high):
-            expected = f"{low}-{high}" if high is not None else f">= {low}"
-            raise refused(f"person.{name}", "out of range", v, expected)
-    for name in ("key", "name"):
-        if name in values and not str(values[name] or "").strip():
-            raise refused(f"person.{name}", "must not be empty", values[name])
+    clean, faults = check_person(values)
+    if faults:
+        raise StoreError([Problem(path=f"person.{name}", message=fault,
+                                  found=_shown(values[name]))
+                          for name, fault in faults.items()])
+    return clean
+
+
+def _shown(value: Any) -> str:
+    """A refused value as an error shows it: control characters escaped."""
+    return repr(value)[1:-1] if isinstance(value, str) else str(value)
+
+
+def _check_email_free(session: Session, org_id: int, email: str | None,
+                      person_id: int | None = None) -> None:
+    """Refuse an e-mail another person of the organisation has (ignoring case)."""
+    if email is None:
+        return
+    q = select(Person.key, Person.email).where(Person.org_id == org_id,
+                                               Person.email.is_not(None))
+    if person_id is not None:
+        q = q.where(Person.id != person_id)
+    wanted = email_key(email)
+    # compared in Python: SQLite's lower() folds ASCII only
+    for key, other in session.execute(q.where(func.lower(Person.email) == email.lower())
+                                      if email.isascii() else q):
+        if email_key(other) == wanted:
+            raise refused("person.email", f"already the e-mail of person {key!r}", email,
+                          "an e-mail address no one else in the organisation has")
 
 
 def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
@@ -108,10 +129,11 @@ def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
 def add_person(session: Session, org_id: int, *, key: str, name: str,
                actor: str | None = None, **fields: Any) -> Person:
     """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
-    values = {"key": key, "name": name, **fields}
-    _check_person(values)
+    values = _check_person({"key": key, "name": name, **fields})
+    key = values["key"]
     get_organisation(session, org_id)
     _check_team(session, org_id, values.get("team_id"))
+    _check_email_free(session, org_id, values.get("email"))
     if get_person_by_key(session, org_id, key) is not None:
         raise refused("person.key", "a person with this id exists", key)
     person = Person(org_id=org_id, **values)
@@ -123,9 +145,11 @@ def add_person(session: Session, org_id: int, *, key: str, name: str,
 
 def update_person(session: Session, person_id: int, changes: Mapping[str, Any], *,
                   actor: str | None = None) -> Person:
-    _check_person(changes)
+    changes = _check_person(changes)
     person = get_person(session, person_id)
     _check_team(session, person.org_id, changes.get("team_id"))
+    if changes.get("email") is not None and changes["email"] != person.email:
+        _check_email_free(session, person.org_id, changes["email"], person.id)
     if "key" in changes and changes["key"] != person.key and \
             get_person_by_key(session, person.org_id, changes["key"]) is not None:
         raise refused("person.key", "a person with this id exists", changes["key"])
