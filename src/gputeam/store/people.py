@@ -184,7 +184,8 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
                 search: str | None = None, limit: int | None = None, offset: int = 0,
                 columns: bool = False) -> Sequence[Any]:
     """People of an organisation ordered by name; ``team_ids`` restricts to several teams
-    (a manager's), ``search`` matches name or key case-insensitively. With ``columns``,
+    (a manager's), ``search`` matches name or key case-insensitively (``%`` and ``_``
+    are literal characters, not wildcards). With ``columns``,
     plain rows of the record's columns (read-only, much cheaper than ORM objects for a
     page of a list) instead of :class:`Person` objects."""
     q = (select(*Person.__table__.columns) if columns else select(Person)) \
@@ -196,8 +197,12 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
     if active is not None:
         q = q.where(Person.active == active)
     if search:
-        like = f"%{search.lower()}%"
-        q = q.where(func.lower(Person.name).like(like) | func.lower(Person.key).like(like))
+        if "\x00" in search:  # PostgreSQL cannot even compare with NUL: refuse it alike
+            raise refused("search", "contains a NUL character", repr(search)[1:-1],
+                          "text without NUL")
+        like = "%" + like_literal(search.lower()) + "%"
+        q = q.where(func.lower(Person.name).like(like, escape="\\")
+                    | func.lower(Person.key).like(like, escape="\\"))
     q = q.order_by(Person.name, Person.id).offset(offset)
     if limit is not None:
         q = q.limit(limit)
@@ -205,6 +210,12 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
         session.flush()  # Core execution does not autoflush
         return session.connection().execute(q).all()
     return session.scalars(q).all()
+
+
+def like_literal(text: str) -> str:
+    """``text`` for a LIKE pattern with ``escape="\\"``: ``%``, ``_`` and ``\\`` match
+    themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def count_people(session: Session, org_id: int, *, team_id: int | None = None) -> int:
