@@ -116,7 +116,7 @@ def _check_email_free(session: Session, org_id: int, email: str | None,
     # compared in Python: SQLite's lower() folds ASCII only
     for key, other in session.execute(q.where(func.lower(Person.email) == email.lower())
                                       if email.isascii() else q):
-        if email_key(other) == wanted:
+        if other is not None and email_key(other) == wanted:
             raise refused("person.email", f"already the e-mail of person {key!r}", email,
                           "an e-mail address no one else in the organisation has")
 

@@ -56,12 +56,16 @@ class Table:
     def candidates(self, limit: int = HEADER_SEARCH_ROWS) -> list[tuple[int, list[str]]]:
         """The first ``limit`` non-blank rows (the header and what is around it), as text:
         where to look for a header that is not on the first row."""
-        lines = [*self.above, (self.header_line, list(self.header)), *self.rows]
+        lines = self._lines()
         return [(n, [text(c) for c in cells]) for n, cells in lines[:limit]]
+
+    def _lines(self) -> list[tuple[int, list[Cell]]]:
+        header: list[Cell] = list(self.header)
+        return [*self.above, (self.header_line, header), *self.rows]
 
     def with_header(self, line: int) -> Table:
         """The same file read with its header on row ``line``; the rows above are dropped."""
-        lines = [*self.above, (self.header_line, list(self.header)), *self.rows]
+        lines = self._lines()
         for i, (n, cells) in enumerate(lines):
             if n == line:
                 return replace(self, header=[text(c) for c in cells], rows=lines[i + 1:],
