@@ -138,7 +138,8 @@ def _attach(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
-@router.api_route("/calendar/people/{person_id}.ics", methods=["GET", "HEAD"], tags=["calendar"],
+@router.head("/calendar/people/{person_id}.ics", include_in_schema=False)  # calendar programs ask
+@router.get("/calendar/people/{person_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one person (exams, renewals, expiries)",
             response_class=Response, responses={200: {"content": {"text/calendar": {}}}})
 def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Response:
@@ -151,7 +152,8 @@ def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Res
         return Response(st.person_calendar(s, p.id, today=today(request)), media_type=ICS)
 
 
-@router.api_route("/calendar/teams/{team_id}.ics", methods=["GET", "HEAD"], tags=["calendar"],
+@router.head("/calendar/teams/{team_id}.ics", include_in_schema=False)  # calendar programs ask
+@router.get("/calendar/teams/{team_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one team", response_class=Response,
             responses={200: {"content": {"text/calendar": {}}}})
 def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Response:
