@@ -244,6 +244,17 @@ def test_control_characters_are_refused_naming_the_field(db: Database, org_id: i
     assert _people(db, org_id) == {}
 
 
+def test_team_names_are_one_line_of_nfc_text(db: Database, org_id: int) -> None:
+    from gputeam.store import create_team
+
+    for bad in ("Ops\nDev", "Nul\x00", "\u202eevil", " "):
+        with pytest.raises(StoreError) as info, db.session() as s:
+            create_team(s, org_id, bad)
+        assert info.value.problems[0].path == "team.name"
+    with db.session() as s:
+        assert create_team(s, org_id, unicodedata.normalize("NFD", "Zürich")).name == "Zürich"
+
+
 def test_every_person_rule_is_the_stores(db: Database, org_id: int) -> None:
     """The importer and the store refuse the same values (the API and form: tests/web)."""
     from gputeam.store.person_rules import NUMBER_RULES

@@ -12,7 +12,13 @@ from sqlalchemy.orm import Session
 from gputeam.errors import Problem
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found, refused
-from gputeam.store.person_rules import check_person, email_key
+from gputeam.store.person_rules import (
+    TEAM_LONGEST,
+    check_person,
+    clean_text,
+    email_key,
+    text_fault,
+)
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
 #: Person columns that callers may set (``add_person`` / ``update_person``).
@@ -55,6 +61,11 @@ def list_organisations(session: Session) -> Sequence[Organisation]:
 
 
 def create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
+    name = clean_text(name)
+    fault = text_fault(name) or (f"longer than {TEAM_LONGEST} characters"
+                                 if len(name) > TEAM_LONGEST else None)
+    if fault is not None or not name.strip():
+        raise refused("team.name", fault or "must not be empty", _shown(name))
     get_organisation(session, org_id)
     if session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name)):
         raise refused("team", "a team with this name exists", name)
