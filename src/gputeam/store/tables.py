@@ -2,8 +2,12 @@
 
 CSV files written by spreadsheet programs differ by locale: ``;`` separators and decimal
 commas (most of Europe), a UTF-8 byte-order mark (Excel's "CSV UTF-8"), or Windows-1252
-bytes (Excel's plain "CSV"). :func:`read_table` detects all of these; cell parsers accept
-``4.5``, ``4,5``, ``1.234,5``, ``1,234.5`` and ``85 000``, and ISO or day-first dotted dates.
+bytes (Excel's plain "CSV"). :func:`read_table` detects all of these, finds the header
+below a title when asked (:meth:`Table.with_header`), and refuses a file that is not a
+table at all (an image renamed ``.csv``). Cell parsers accept ``4.5``, ``4,5``,
+``1.234,5``, ``1,234.5``, ``85 000`` (space, no-break or narrow no-break space) and
+``1'234.5``, reading ``1.500`` as the file's locale says and refusing it as ambiguous when
+the locale is unknown; and ISO or day-first dotted dates.
 """
 
 from __future__ import annotations
