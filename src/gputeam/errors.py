@@ -22,10 +22,10 @@ class Problem:
     hint: str | None = None
 
     def __str__(self) -> str:
-        where = self.file or "<input>"
+        where = self.file or ("<input>" if self.line is not None else "")
         if self.line is not None:
             where += f":{self.line}"
-        text = f"{where}: {self.path or '(top level)'}: {self.message}"
+        text = f"{where + ': ' if where else ''}{self.path or '(top level)'}: {self.message}"
         if self.found is not None:
             text += f"; found {self.found}"
         if self.expected is not None:

@@ -117,3 +117,21 @@ def test_admin_token_prints_a_working_token_once(db_url: str) -> None:
         assert code == 2 and out == "" and "Traceback" not in err
     assert "may not hold 'admin' tokens" in run("admin", "token", "ops", "--scope", "admin",
                                                 "--db", db_url)[2]
+
+
+def test_import_lists_changes_and_takes_a_header_row(db_url: str, tmp_path: Path) -> None:
+    """Issue 9: the dry run shows each change to existing people (field: old -> new) and
+    the import says how many existing people it changes; --header-row picks the header."""
+    (tmp_path / "r.csv").write_text("id,name,level\np1,Ana,2\np2,Bo,3\n")
+    (tmp_path / "c.csv").write_text("Roster\nPersonalnummer,name,level\np1,Ana,4\np2,Bo,3\n")
+    assert run("import", "roster", str(tmp_path / "r.csv"), "--db", db_url,
+               "--org", "Acme")[0] == 0
+    code, _, err = run("import", "roster", str(tmp_path / "c.csv"), "--db", db_url)
+    assert code == 2 and "c.csv:2: Personalnummer: unknown column" in err  # row 2 found
+    args = ("import", "roster", str(tmp_path / "c.csv"), "--db", db_url, "--header-row", "2",
+            "--map", "Personalnummer=id")
+    code, out, _ = run(*args, "--dry-run")
+    assert code == 0 and "1 existing people would be changed" in out
+    assert "row 3, p1: level: 2 \u2192 4" in out
+    code, out, _ = run(*args)
+    assert code == 0 and "1 existing people were changed" in out

@@ -325,7 +325,7 @@ def test_nul_characters_are_refused_on_both_engines(db: Database, org_id: int) -
 
     with pytest.raises(StoreError) as info, db.session() as s:
         add_person(s, org_id, key="n1", name="Nul\x00Name")
-    assert info.value.problems[0].path == "people.name"
+    assert info.value.problems[0].path == "person.name"
     with pytest.raises(ImportRejected) as rejected, db.session() as s:
         import_roster(s, org_id, b"id,name\nn2,Nul\x00Name\n", filename="nul.csv")
     assert [(p.line, p.path) for p in rejected.value.problems] == [(2, "name")]

@@ -90,7 +90,8 @@ def test_import_dry_run_commit_and_rejection(app: Any, world: World, db: Any) ->
     with db.session() as s:
         assert store.get_person_by_key(s, world.org_id, "p4") is not None
 
-    bad = ROSTER_CSV + "p5,Bad Row,not-an-email,x,7,-1,,Alpha,9,1\n"
+    # (p4 now has p3's e-mail: the file keeps it with p4, as e-mails are unique)
+    bad = ROSTER_CSV.replace("p3,", "p4,") + "p5,Bad Row,not-an-email,x,7,-1,,Alpha,9,1\n"
     r = c.post("/api/v1/import/roster", data={"dry_run": "false"},
                files={"file": ("roster.csv", bad.encode(), "text/csv")})
     assert r.status_code == 422

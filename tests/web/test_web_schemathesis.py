@@ -52,7 +52,12 @@ def test_export_with_control_characters(app: Any, world: World) -> None:
 
     c = TestClient(app, headers={"Authorization": "Bearer "
                                  + token_for(app, "admin", ["read", "write"])})
+    # refused now (issue 9), but a name stored before that must not break an export
     assert c.post("/api/v1/people", json={"key": "ctl", "name": "Bell\x07Name"}
-                  ).status_code == 201
+                  ).status_code == 422
+    from gputeam import store
+
+    with app.state.db.session() as s:
+        s.add(store.Person(org_id=world.org_id, key="ctl", name="Bell\x07Name"))
     for fmt in ("json", "csv", "xlsx"):
         assert c.get("/api/v1/export", params={"format": fmt}).status_code == 200

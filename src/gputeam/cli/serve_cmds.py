@@ -14,6 +14,23 @@ import typer
 from gputeam.cli.main import friendly
 
 
+def exposed_dev_warning(host: str, dev: bool) -> str | None:
+    """The warning for development mode on an address other machines reach, or None."""
+    import ipaddress
+
+    if not dev or host.lower() in ("localhost", "localhost."):
+        return None
+    try:
+        if ipaddress.ip_address(host.strip("[]")).is_loopback:
+            return None
+    except ValueError:
+        pass  # a host name: assume it is reachable
+    return (f"WARNING: development mode (--dev / GPUTEAM_DEV) on {host}, an address other "
+            "machines can reach. Development mode accepts a missing or weak secret key: "
+            "anyone who can guess it can forge a login. Use --host 127.0.0.1, or set "
+            "GPUTEAM_SECRET_KEY and drop --dev.")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     @friendly
@@ -47,6 +64,8 @@ def register(app: typer.Typer) -> None:
 
         settings = load_settings(db=db, dev=dev or None,
                                  catalog_extra=str(catalog_extra) if catalog_extra else None)
+        if (warning := exposed_dev_warning(host, settings.dev)) is not None:
+            typer.secho(warning, err=True, fg=typer.colors.RED, bold=True)
         from gputeam.store import open_database
 
         database = open_database(settings.db)  # create and migrate before serving

@@ -78,8 +78,12 @@ def _print_report(report: Any) -> None:
     c = Console()
     what = "would be" if report.dry_run else "were"
     noun = "people" if report.kind == "roster" else "certifications"
+    changed = "existing people" if report.kind == "roster" else "existing certifications"
     c.print(f"{report.source}: {report.rows} rows; {noun}: {report.created} {what} created, "
-            f"{report.updated} {what} updated, {report.unchanged} unchanged")
+            f"{report.updated} {changed} {what} changed, {report.unchanged} unchanged")
+    for change in getattr(report, "changes", []):
+        c.print(f"  row {change['row']}, {change['id']}: {change['field']}: "
+                f"{change['old']!r} \u2192 {change['new']!r}", markup=False, highlight=False)
     if report.kind == "roster":
         c.print(f"skill ratings recorded: {report.skill_ratings}; new teams: "
                 f"{', '.join(report.teams_created) or 'none'}")
@@ -89,13 +93,19 @@ def _print_report(report: Any) -> None:
         c.print("[yellow]dry run: nothing written[/]")
 
 
+HeaderRowOption = Annotated[int | None, typer.Option(
+    "--header-row", min=1, help="Row number of the header (default: the first row, or the "
+    "first below a title that names known columns).")]
+
+
 def register(app: typer.Typer) -> None:
     imp = typer.Typer(help="Import the roster or certifications from CSV or XLSX "
                       "(all or nothing).", no_args_is_help=True)
     app.add_typer(imp, name="import")
 
     def _import(kind: str, file: Path, db: str | None, org: str | None, map_: list[str] | None,
-                sheet: str | None, dry_run: bool, catalog_extra: Path | None) -> None:
+                sheet: str | None, dry_run: bool, catalog_extra: Path | None,
+                header_row: int | None) -> None:
         from gputeam.cli.common import load_catalog_file
         from gputeam.store import import_certifications, import_roster, open_database
 
@@ -106,7 +116,8 @@ def register(app: typer.Typer) -> None:
             with database.sessions() as s:  # closing without commit rolls back
                 org_id = _org_id(s, org, create=kind == "roster")
                 report = fn(s, org_id, file, mapping=_mapping(map_), sheet=sheet,
-                            dry_run=dry_run, catalog=catalog, actor=_actor())
+                            dry_run=dry_run, catalog=catalog, actor=_actor(),
+                            header_row=header_row)
                 if dry_run:
                     s.rollback()  # not even a new organisation
                 else:
@@ -128,10 +139,12 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option("--dry-run",
                                               help="Check and report; write nothing.")] = False,
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        header_row: HeaderRowOption = None,
     ) -> None:
         """Create or update people (by id), their skills and teams. Every bad row is
-        reported and nothing is written."""
-        _import("roster", file, db, org, map_, sheet, dry_run, catalog_extra)
+        reported and nothing is written; every change to a person already stored is
+        listed (field: old -> new), with --dry-run too."""
+        _import("roster", file, db, org, map_, sheet, dry_run, catalog_extra, header_row)
 
     @imp.command("certifications")
     @friendly
@@ -146,10 +159,12 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[bool, typer.Option("--dry-run",
                                               help="Check and report; write nothing.")] = False,
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        header_row: HeaderRowOption = None,
     ) -> None:
         """Add certifications held (person, certification, valid_from, valid_until,
         evidence). Every bad row is reported and nothing is written."""
-        _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra)
+        _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra,
+                header_row)
 
     @app.command("export")
     @friendly

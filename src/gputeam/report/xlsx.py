@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 import zipfile
 from datetime import date, datetime
 from typing import Any
@@ -22,6 +21,7 @@ from typing import Any
 from gputeam.planning.result import Plan
 from gputeam.report.sections import Cell, Section, Table, sections
 from gputeam.report.tables import currency_symbol
+from gputeam.spreadsheet import XLSX_ILLEGAL, xlsx_put
 
 __all__ = ["SHEETS", "render"]
 
@@ -82,19 +82,8 @@ def _cell_value(value: Any, kind: str) -> Any:
     return value
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
-def _put(ws: Any, row: int, column: int, value: Any) -> Any:
-    """Write a cell; text is always stored as text, never as a formula (a scenario name such as
-    ``=HYPERLINK(...)`` must not run in the reader's spreadsheet). Control characters, which
-    XLSX cannot hold, are shown as U+FFFD."""
-    if isinstance(value, str):
-        value = _CONTROL.sub("\ufffd", value)
-    cell = ws.cell(row=row, column=column, value=value)
-    if isinstance(value, str) and cell.data_type == "f":
-        cell.data_type = "s"
-    return cell
+_CONTROL = XLSX_ILLEGAL
+_put = xlsx_put  # text as text, never a formula (gputeam.spreadsheet)
 
 
 def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str, Any]) -> tuple[int, int]:
@@ -109,7 +98,7 @@ def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str
         cell.fill = fonts["fill"]
     row += 1
     if not table.rows:
-        ws.cell(row=row, column=1, value=table.empty).font = fonts["muted"]
+        _put(ws, row, 1, table.empty).font = fonts["muted"]
         row += 1
     for values in table.rows:
         for col, (value, column) in enumerate(zip(values, table.columns, strict=True), start=1):

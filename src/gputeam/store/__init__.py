@@ -97,8 +97,8 @@ organisation in it.
 ``export_data(s, org_id, *, include_audit=True) -> dict`` (built once), rendered by
 ``export_json(s, org_id) -> str``, ``export_csv(s, org_id) -> {"people.csv": text, ...}``,
 ``export_xlsx(s, org_id) -> bytes``; ``to_csv(data)``, ``to_xlsx(data)``.
-``person_calendar(s, person_id, *, catalog=None) -> bytes``,
-``team_calendar(s, org_id, *, team_id=None, catalog=None) -> bytes`` (ICS; stable UIDs;
+``person_calendar(s, person_id, *, catalog=None, today=None) -> bytes``,
+``team_calendar(s, org_id, *, team_id=None, catalog=None, today=None) -> bytes`` (ICS; stable UIDs;
 alarms 90 and 30 days ahead).
 ``due_reminders(s, today, within_days=90, *, org_id=None, include_sent=False)
 -> list[Reminder]``; ``send_reminders(s, today, within_days=90, *, org_id=None,

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from gputeam.spreadsheet import csv_cell, xlsx_put
 from gputeam.store.audit import list_audit
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import (
@@ -147,7 +148,9 @@ _EMPTY_COLUMNS = {
 
 
 def to_csv(data: dict[str, Any]) -> dict[str, str]:
-    """One CSV text per table (``people.csv`` ...), UTF-8, comma-separated."""
+    """One CSV text per table (``people.csv`` ...), UTF-8, comma-separated; text that a
+    spreadsheet would run as a formula starts with an apostrophe
+    (:func:`gputeam.spreadsheet.csv_cell`; the importer takes it off again)."""
     out: dict[str, str] = {}
     for name, rows in data["tables"].items():
         buf = io.StringIO()
@@ -155,13 +158,14 @@ def to_csv(data: dict[str, Any]) -> dict[str, str]:
         cols = _columns(rows, name)
         writer.writerow(cols)
         for r in rows:
-            writer.writerow([_flat(r.get(c, "")) for c in cols])
+            writer.writerow([csv_cell(_flat(r.get(c, ""))) for c in cols])
         out[f"{name}.csv"] = buf.getvalue()
     return out
 
 
 def to_xlsx(data: dict[str, Any]) -> bytes:
-    """One worksheet per table, dates as real dates, numbers as numbers."""
+    """One worksheet per table, dates as real dates, numbers as numbers, text as text
+    (never a formula: :func:`gputeam.spreadsheet.xlsx_put`)."""
     from openpyxl import Workbook
 
     wb = Workbook()
@@ -169,9 +173,11 @@ def to_xlsx(data: dict[str, Any]) -> bytes:
     for name, rows in data["tables"].items():
         ws = wb.create_sheet(name[:31])
         cols = _columns(rows, name)
-        ws.append(cols)
-        for r in rows:
-            ws.append([_xlsx_cell(c, r.get(c, "")) for c in cols])
+        for col, title in enumerate(cols, start=1):
+            xlsx_put(ws, 1, col, title)
+        for number, r in enumerate(rows, start=2):
+            for col, c in enumerate(cols, start=1):
+                xlsx_put(ws, number, col, _xlsx_cell(c, r.get(c, "")))
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()
@@ -185,11 +191,6 @@ def _xlsx_cell(column: str, v: Any) -> Any:
     if column in _DATE_COLUMNS and isinstance(v, str) and v:
         return date.fromisoformat(v)
     v = _flat(v)
-    if isinstance(v, str):
-        # XLSX (XML 1.0) cannot hold most control characters: show them as U+FFFD
-        from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
-        v = ILLEGAL_CHARACTERS_RE.sub("\ufffd", v)
     return None if v == "" else v
 
 

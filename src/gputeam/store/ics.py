@@ -30,6 +30,16 @@ PRODID = "-//gputeam//tracker//EN"
 CALENDAR_KINDS = ("exam", "renewal")
 
 
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _one_line(value: str) -> str:
+    """Text for a property the calendar library does not escape (the calendar's name):
+    line breaks and other control characters become a space (a name stored before the
+    store refused them must not break the feed)."""
+    return _LINE_BREAKS.sub(" ", value)
+
+
 def _slug(value: object) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", str(value)).strip("-") or "x"
 
@@ -75,9 +85,20 @@ def _event(uid: str, summary: str, day: date, stamp: datetime, description: str,
     return ev
 
 
+def _expiry_advice(valid_until: date, today: date | None) -> str:
+    """What an expiry event tells the holder: renew before the date, or, once it has
+    passed, that the certificate has expired (``today`` None: neither)."""
+    if today is None:
+        return ""
+    if valid_until < today:
+        return " It has expired: renew it to hold it again."
+    return " Renew before then."
+
+
 def build_calendar(name: str, org_id: int, people: Sequence[Person],
                    certs: Iterable[CertificationHeld], items: Iterable[RoadmapItem],
-                   catalog: Catalog | None = None) -> bytes:
+                   catalog: Catalog | None = None, today: date | None = None) -> bytes:
+    """The ICS feed; ``today`` words the expiry events (expired or still to renew)."""
     from icalendar import Calendar
 
     catalog = catalog or load_catalog()
@@ -86,7 +107,7 @@ def build_calendar(name: str, org_id: int, people: Sequence[Person],
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", name)
+    cal.add("x-wr-calname", _one_line(name))
     for c in _latest(x for x in certs if x.person_id in by_id):
         if c.valid_until is None:
             continue
@@ -97,7 +118,8 @@ def build_calendar(name: str, org_id: int, people: Sequence[Person],
             cert_expiry_uid(org_id, p.key, c.cert_id, c.valid_from),
             f"{label} expires ({p.name})", c.valid_until, c.created_at,
             f"{p.name}'s {label} ({c.cert_id}), earned {c.valid_from.isoformat()}, is valid "
-            f"until {c.valid_until.isoformat()}. Renew before then.", "expiry"))
+            f"until {c.valid_until.isoformat()}.{_expiry_advice(c.valid_until, today)}",
+            "expiry"))
     for it in items:
         if it.person_id not in by_id or it.kind not in CALENDAR_KINDS or \
                 it.status == "cancelled":
@@ -110,17 +132,17 @@ def build_calendar(name: str, org_id: int, people: Sequence[Person],
     return bytes(cal.to_ical())
 
 
-def person_calendar(session: Session, person_id: int, *, catalog: Catalog | None = None
-                    ) -> bytes:
+def person_calendar(session: Session, person_id: int, *, catalog: Catalog | None = None,
+                    today: date | None = None) -> bytes:
     """The ICS feed of one person."""
     p = get_person(session, person_id)
     return build_calendar(f"gputeam: {p.name}", p.org_id, [p],
                           list_certifications(session, person_id=person_id),
-                          list_roadmap_items(session, person_id=person_id), catalog)
+                          list_roadmap_items(session, person_id=person_id), catalog, today)
 
 
 def team_calendar(session: Session, org_id: int, *, team_id: int | None = None,
-                  catalog: Catalog | None = None) -> bytes:
+                  catalog: Catalog | None = None, today: date | None = None) -> bytes:
     """The ICS feed of a team (or of the whole organisation when ``team_id`` is None)."""
     org = get_organisation(session, org_id)
     name = f"gputeam: {org.name}"
@@ -131,4 +153,5 @@ def team_calendar(session: Session, org_id: int, *, team_id: int | None = None,
     people = session.scalars(q).all()
     return build_calendar(name, org_id, people,
                           list_certifications(session, org_id=org_id, team_id=team_id),
-                          list_roadmap_items(session, org_id=org_id, team_id=team_id), catalog)
+                          list_roadmap_items(session, org_id=org_id, team_id=team_id), catalog,
+                          today)

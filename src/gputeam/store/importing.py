@@ -40,7 +40,16 @@ from gputeam.store.certifications import default_valid_until
 from gputeam.store.errors import ImportRejected
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
-from gputeam.store.person_rules import EMAIL_EXAMPLE, email_fault, role_allowed
+from gputeam.store.person_rules import (
+    EMAIL_EXAMPLE,
+    NUMBER_RULES,
+    TEAM_LONGEST,
+    email_fault,
+    email_key,
+    field_fault,
+    role_allowed,
+    text_fault,
+)
 from gputeam.store.schema import CertificationHeld, Person, SkillRating, Team, utcnow
 from gputeam.store.tables import (
     BadCell,
@@ -92,6 +101,9 @@ class ImportReport:
     skill_ratings: int = 0
     teams_created: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: what the import changes (or would) in people already stored, one entry per field:
+    #: ``{"row", "id", "field", "old", "new"}`` (``field`` ``skill:<domain>`` for a rating)
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -131,12 +143,52 @@ def _did_you_mean(value: str, choices: Iterable[str]) -> str | None:
     return f"did you mean {close[0]!r}?" if close else None
 
 
+HEADER_HINT = ("is the header not on the first row (a title above it)? give its row number "
+               "with --header-row N (the 'Header row' field on the import page)")
+
+
+def _known_column(header: str, mapping: Mapping[str, str] | None, fields: tuple[str, ...],
+                  aliases: Mapping[str, str],
+                  extra: Callable[[str], str | None] | None) -> bool:
+    n = normalise(header)
+    return bool(n) and (header in (mapping or {}) or n in {normalise(k) for k in mapping or {}}
+                        or n in fields or n in aliases or (extra is not None and
+                                                           extra(n) is not None))
+
+
+def _find_header(table: Table, header_row: int | None, mapping: Mapping[str, str] | None,
+                 fields: tuple[str, ...], aliases: Mapping[str, str],
+                 extra: Callable[[str], str | None] | None = None) -> Table:
+    """``table`` with its header on the row that holds column names: the first row unless
+    it names no known column (a title such as "GPU team roster - exported ...") and a row
+    below it, within the first few, names at least two (or the row ``header_row`` asked
+    for, which read_table has already chosen)."""
+    if header_row is not None:
+        return table
+
+    def known(cells: list[str]) -> int:
+        return sum(_known_column(c, mapping, fields, aliases, extra) for c in cells)
+
+    candidates = table.candidates()
+    if not candidates or known(candidates[0][1]):
+        return table
+    for line, cells in candidates[1:]:
+        if known(cells) >= min(2, len([c for c in cells if c])):
+            found = table.with_header(line)
+            found.notes.append(f"header on row {line}; the row(s) above it skipped "
+                               "(choose another with --header-row)")
+            return found
+    return table
+
+
 def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tuple[str, ...],
                     aliases: Mapping[str, str], problems: _Problems,
                     extra: Callable[[str], str | None] | None = None) -> list[str | None]:
     """The canonical field for each column (``None``: ignored)."""
     norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
     out: list[str | None] = []
+    top = table.header_line
+    known = sum(_known_column(h, mapping, fields, aliases, extra) for h in table.header)
     seen: dict[str, str] = {}
     for header in table.header:
         n = normalise(header)
@@ -149,7 +201,7 @@ def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tup
                 wanted = target
                 target = t2 if t2 in fields else aliases.get(t2) or (extra(t2) if extra else None)
                 if target is None:
-                    problems.add(1, header, None, f"--map names an unknown field {wanted!r}",
+                    problems.add(top, header, None, f"--map names an unknown field {wanted!r}",
                                  expected=", ".join(fields),
                                  hint=_did_you_mean(t2, [*fields, *aliases]))
         elif not header:
@@ -161,18 +213,19 @@ def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tup
         else:
             target = extra(n) if extra else None
             if target is None:
-                problems.add(1, header, None, "unknown column",
+                problems.add(top, header, None, "unknown column",
                              expected=", ".join(fields),
                              hint=_did_you_mean(n, [*fields, *aliases]) or
-                             "map it with --map 'COLUMN=field', or to '-' to ignore it")
+                             (HEADER_HINT if not known else
+                              "map it with --map 'COLUMN=field', or to '-' to ignore it"))
         if target is not None and target.startswith("skill:") and extra is not None:
             checked = extra(target)
             if checked is None:
-                problems.add(1, header, None, f"unknown skill domain {target[6:]!r}",
+                problems.add(top, header, None, f"unknown skill domain {target[6:]!r}",
                              expected="a catalog skill domain id")
                 target = None
         if target is not None and target in seen:
-            problems.add(1, header, None, f"column maps to {target!r}, as does column "
+            problems.add(top, header, None, f"column maps to {target!r}, as does column "
                          f"{seen[target]!r}", expected="each field in one column")
         if target is not None:
             seen[target] = header
@@ -192,36 +245,40 @@ def _cells(table: Table, columns: list[str | None], problems: _Problems
         row = {f: (table.header[i], cells[i] if i < len(cells) else None)
                for i, f in enumerate(columns) if f is not None}
         for f, (column, value) in list(row.items()):
-            if isinstance(value, str) and "\x00" in value:
-                problems.add(line, column, value.replace("\x00", "\\x00"),
-                             "contains a NUL character", "text without NUL")
+            if isinstance(value, str) and (fault := text_fault(value.strip())) is not None:
+                problems.add(line, column, repr(value)[1:-1], fault,
+                             "one line of text without control characters")
                 row[f] = (column, None)
         yield line, row
 
 
-def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str | None
-           ) -> Table:
-    if isinstance(source, Table):
-        return source
+def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str | None,
+           header_row: int | None = None) -> Table:
     name = filename or (Path(source).name if isinstance(source, str | Path) else "<input>")
     try:
-        return read_table(source, filename=filename, sheet=sheet)
+        if isinstance(source, Table):
+            return source.with_header(header_row) if header_row is not None else source
+        return read_table(source, filename=filename, sheet=sheet, header_row=header_row)
     except BadCell as exc:
-        raise ImportRejected([Problem(path="", message=exc.reason, expected=exc.expected,
-                                      file=name)]) from None
+        raise ImportRejected([Problem(path="header row" if header_row else "",
+                                      message=exc.reason, expected=exc.expected,
+                                      file=getattr(source, "name", name))]) from None
 
 
 # ---------------------------------------------------------------- roster
 def import_roster(session: Session, org_id: int, source: Table | bytes | str | Path, *,
                   filename: str | None = None, mapping: Mapping[str, str] | None = None,
                   sheet: str | None = None, dry_run: bool = False,
-                  catalog: Catalog | None = None, actor: str | None = None) -> ImportReport:
+                  catalog: Catalog | None = None, actor: str | None = None,
+                  header_row: int | None = None) -> ImportReport:
     """Create or update people (matched by ``id`` within the organisation) and record
     changed skill ratings. Unknown teams are created. People not in the file are left
-    alone. Raises :class:`ImportRejected` with every bad cell; then nothing is written."""
+    alone. ``header_row``: the header's row number (default: found, see
+    :func:`_find_header`). Raises :class:`ImportRejected` with every bad cell; then nothing
+    is written. The report lists every change to a person already stored."""
     catalog = catalog or load_catalog()
     get_organisation(session, org_id)
-    table = _table(source, filename, sheet)
+    table = _table(source, filename, sheet, header_row)
     problems = _Problems(table.name)
     domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | \
         {normalise(d): d for d in catalog.domains}
@@ -235,29 +292,34 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             return f"skill:{domain_by_name[normalise(key)]}"
         return None
 
+    table = _find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES,
+                         skill_column)
     columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems,
                               skill_column)
-    if "id" not in columns and not any(p.line == 1 and p.path == "id" for p in problems.items):
-        problems.add(1, "id", None, "missing required column 'id'",
+    if "id" not in columns and not any(p.line == table.header_line and p.path == "id"
+                                       for p in problems.items):
+        problems.add(table.header_line, "id", None, "missing required column 'id'",
                      expected="a column of stable person ids",
                      hint="or map one with --map 'COLUMN=id'")
     problems.raise_if_any()
     dc = table.decimal_comma
 
-    def bounded(low: float, high: float | None, whole: bool) -> Callable[[Cell], Any]:
+    def bounded(name: str) -> Callable[[Cell], Any]:
+        rule = NUMBER_RULES[name]
+
         def parse(v: Cell) -> Any:
-            n: float = integer(v, dc) if whole else number(v, dc)
-            if n < low or (high is not None and n > high):
-                raise BadCell("out of range", f"{low:g}-{high:g}" if high is not None
-                              else f">= {low:g}")
+            n: float = integer(v, dc) if rule.whole else number(v, dc)
+            if rule.fault(n) is not None:
+                raise BadCell("out of range", rule.expected)
             return n
         return parse
 
-    def required_text(limit: int) -> Callable[[Cell], str]:
+    def required_text(name: str, limit: int | None = None) -> Callable[[Cell], str]:
         def parse(v: Cell) -> str:
             s = text(v)
-            if len(s) > limit:
-                raise BadCell(f"longer than {limit} characters")
+            if (fault := field_fault(name, s) if limit is None else
+                    f"longer than {limit} characters" if len(s) > limit else None):
+                raise BadCell(fault)
             return s
         return parse
 
@@ -290,11 +352,11 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         return n
 
     parsers: dict[str, Callable[[Cell], Any]] = {
-        "id": required_text(100), "name": required_text(200), "email": email,
-        "title": required_text(200), "background": required_text(50),
-        "level": bounded(1, 5, True), "experience_months": bounded(0, None, True),
-        "weekly_study_hours": bounded(0, 40, False), "salary": bounded(0, None, False),
-        "role": role, "team": required_text(200), "active": boolean,
+        "id": required_text("key"), "name": required_text("name"), "email": email,
+        "title": required_text("title"), "background": required_text("background"),
+        "level": bounded("level"), "experience_months": bounded("experience_months"),
+        "weekly_study_hours": bounded("weekly_study_hours"), "salary": bounded("salary"),
+        "role": role, "team": required_text("team", TEAM_LONGEST), "active": boolean,
     }
     existing = {row.key: row for row in session.execute(
         select(Person.id, Person.key, Person.name, Person.email, Person.title,
@@ -338,6 +400,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             problems.add(line, row.get("name", ("name", None))[0], None,
                          "missing name for a new person", "the person's full name")
         records.append((line, rec, skills))
+    _check_emails(records, existing, row_columns=table.header, columns=columns,
+                  problems=problems)
     problems.raise_if_any()
 
     report = ImportReport("roster", table.name, len(table.rows), dry_run, notes=table.notes)
@@ -347,7 +411,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     inserts: list[dict[str, Any]] = []
     updates: list[tuple[int, dict[str, Any]]] = []
     ratings: list[tuple[str, str, int]] = []
-    for _line, rec, skills in records:
+    changed_people = 0
+    for line, rec, skills in records:
         key = rec.pop("id")
         old = existing.get(key)
         if old is None:
@@ -355,16 +420,24 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             ratings.extend((key, d, p) for d, p in skills.items())
             continue
         changes = {f: v for f, v in rec.items() if f != "team" and getattr(old, f) != v}
+        before = {f: getattr(old, f) for f in changes}
         if "team" in rec and team_names.get(old.team_id) != rec["team"]:
             changes["team"] = rec["team"]
+            before["team"] = team_names.get(old.team_id)
         current = ratings_now.get(old.id, {})
         changed_skills = [(key, d, p) for d, p in skills.items() if current.get(d) != p]
         ratings.extend(changed_skills)
+        report.changes.extend({"row": line, "id": key, "field": f, "old": before[f],
+                               "new": v} for f, v in changes.items())
+        report.changes.extend({"row": line, "id": key, "field": f"skill:{d}",
+                               "old": current.get(d), "new": p} for _k, d, p in changed_skills)
         if changes:
             updates.append((old.id, changes))
-        elif not changed_skills:
+        if changes or changed_skills:
+            changed_people += 1
+        else:
             report.unchanged += 1
-    report.created, report.updated = len(inserts), len(updates)
+    report.created, report.updated = len(inserts), changed_people
     report.skill_ratings = len(ratings)
     if dry_run:
         return report
@@ -400,11 +473,41 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             {"person_id": ids[k], "domain": d, "proficiency": p, "rated_at": now,
              "rated_by": actor, "note": f"import {table.name}"} for k, d, p in ratings])
     audit.record(session, actor, "import", "roster", org_id, None,
-                 {k: v for k, v in report.as_dict().items() if k != "notes"}, at=now)
+                 {k: v for k, v in report.as_dict().items() if k not in ("notes", "changes")},
+                 at=now)
     session.flush()
     if len(table.rows) >= ANALYZE_AFTER_ROWS:
         analyze_after_commit(session, "people", "skill_ratings", "teams")
     return report
+
+
+def _check_emails(records: list[tuple[int, dict[str, Any], dict[str, int]]],
+                  existing: Mapping[str, Any], *, row_columns: list[str],
+                  columns: list[str | None], problems: _Problems) -> None:
+    """E-mail addresses are unique within the organisation, ignoring case: after the
+    import, no two people (in the file, or one in the file and one already stored) share
+    one. Each clash is reported at the file's row."""
+    column = row_columns[columns.index("email")] if "email" in columns else "email"
+    final = {key: old.email for key, old in existing.items() if old.email}
+    lines: dict[str, int] = {}
+    for line, rec, _skills in records:
+        if "email" in rec:
+            final[rec["id"]] = rec["email"]
+            lines[rec["id"]] = line
+    owners: dict[str, list[str]] = {}
+    for key, mail in final.items():
+        owners.setdefault(email_key(mail), []).append(key)
+    for keys in owners.values():
+        if len(keys) < 2:
+            continue
+        for key in keys:
+            if key not in lines:
+                continue
+            others = [k if k not in lines else f"{k} (row {lines[k]})" for k in keys
+                      if k != key]
+            problems.add(lines[key], column, final[key],
+                         f"e-mail also used by person {', '.join(others)}",
+                         "each e-mail once in the organisation (case does not matter)")
 
 
 #: Imports of at least this many rows refresh the planner statistics of what they wrote.
@@ -431,18 +534,21 @@ def import_certifications(session: Session, org_id: int,
                           source: Table | bytes | str | Path, *, filename: str | None = None,
                           mapping: Mapping[str, str] | None = None, sheet: str | None = None,
                           dry_run: bool = False, catalog: Catalog | None = None,
-                          actor: str | None = None) -> ImportReport:
+                          actor: str | None = None, header_row: int | None = None
+                          ) -> ImportReport:
     """Add certifications held by people already in the organisation (matched by roster
     id). A row identical to a stored certificate (same person, id, ``valid_from``) is
     unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
     catalog = catalog or load_catalog()
     get_organisation(session, org_id)
-    table = _table(source, filename, sheet)
+    table = _find_header(_table(source, filename, sheet, header_row), header_row, mapping,
+                         CERT_FIELDS, CERT_ALIASES)
     problems = _Problems(table.name)
     columns = _resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
     for required in ("person", "certification", "valid_from"):
         if required not in columns:
-            problems.add(1, required, None, f"missing required column {required!r}",
+            problems.add(table.header_line, required, None,
+                         f"missing required column {required!r}",
                          hint=f"or map one with --map 'COLUMN={required}'")
     problems.raise_if_any()
     cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}

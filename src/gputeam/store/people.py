@@ -9,8 +9,16 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from gputeam.errors import Problem
 from gputeam.store import audit
-from gputeam.store.errors import not_found, refused
+from gputeam.store.errors import StoreError, not_found, refused
+from gputeam.store.person_rules import (
+    TEAM_LONGEST,
+    check_person,
+    clean_text,
+    email_key,
+    text_fault,
+)
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
 #: Person columns that callers may set (``add_person`` / ``update_person``).
@@ -53,6 +61,11 @@ def list_organisations(session: Session) -> Sequence[Organisation]:
 
 
 def create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
+    name = clean_text(name)
+    fault = text_fault(name) or (f"longer than {TEAM_LONGEST} characters"
+                                 if len(name) > TEAM_LONGEST else None)
+    if fault is not None or not name.strip():
+        raise refused("team.name", fault or "must not be empty", _shown(name))
     get_organisation(session, org_id)
     if session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name)):
         raise refused("team", "a team with this name exists", name)
@@ -87,23 +100,42 @@ def list_teams(session: Session, org_id: int) -> Sequence[Team]:
 
 
 # ---------------------------------------------------------------- people
-def _check_person(values: Mapping[str, Any]) -> None:
+def _check_person(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` as stored (text in NFC), or every refused field at once
+    (:func:`gputeam.store.person_rules.check_person`, the rules every door applies)."""
     unknown = set(values) - set(PERSON_FIELDS)
     if unknown:
         raise refused("person", "unknown fields", ", ".join(sorted(unknown)),
                       ", ".join(PERSON_FIELDS))
-    checks = (("level", 1, 5), ("experience_months", 0, None), ("weekly_study_hours", 0, 40),
-              ("salary", 0, None))
-    for name, low, high in checks:
-        v = values.get(name)
-        if v is None:
-            continue
-        if v < low or (high is not None and v > high):
-            expected = f"{low}-{high}" if high is not None else f">= {low}"
-            raise refused(f"person.{name}", "out of range", v, expected)
-    for name in ("key", "name"):
-        if name in values and not str(values[name] or "").strip():
-            raise refused(f"person.{name}", "must not be empty", values[name])
+    clean, faults = check_person(values)
+    if faults:
+        raise StoreError([Problem(path=f"person.{name}", message=fault,
+                                  found=_shown(values[name]))
+                          for name, fault in faults.items()])
+    return clean
+
+
+def _shown(value: Any) -> str:
+    """A refused value as an error shows it: control characters escaped."""
+    return repr(value)[1:-1] if isinstance(value, str) else str(value)
+
+
+def _check_email_free(session: Session, org_id: int, email: str | None,
+                      person_id: int | None = None) -> None:
+    """Refuse an e-mail another person of the organisation has (ignoring case)."""
+    if email is None:
+        return
+    q = select(Person.key, Person.email).where(Person.org_id == org_id,
+                                               Person.email.is_not(None))
+    if person_id is not None:
+        q = q.where(Person.id != person_id)
+    wanted = email_key(email)
+    # compared in Python: SQLite's lower() folds ASCII only
+    for key, other in session.execute(q.where(func.lower(Person.email) == email.lower())
+                                      if email.isascii() else q):
+        if other is not None and email_key(other) == wanted:
+            raise refused("person.email", f"already the e-mail of person {key!r}", email,
+                          "an e-mail address no one else in the organisation has")
 
 
 def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
@@ -114,10 +146,11 @@ def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
 def add_person(session: Session, org_id: int, *, key: str, name: str,
                actor: str | None = None, **fields: Any) -> Person:
     """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
-    values = {"key": key, "name": name, **fields}
-    _check_person(values)
+    values = _check_person({"key": key, "name": name, **fields})
+    key = values["key"]
     get_organisation(session, org_id)
     _check_team(session, org_id, values.get("team_id"))
+    _check_email_free(session, org_id, values.get("email"))
     if get_person_by_key(session, org_id, key) is not None:
         raise refused("person.key", "a person with this id exists", key)
     person = Person(org_id=org_id, **values)
@@ -129,9 +162,11 @@ def add_person(session: Session, org_id: int, *, key: str, name: str,
 
 def update_person(session: Session, person_id: int, changes: Mapping[str, Any], *,
                   actor: str | None = None) -> Person:
-    _check_person(changes)
+    changes = _check_person(changes)
     person = get_person(session, person_id)
     _check_team(session, person.org_id, changes.get("team_id"))
+    if changes.get("email") is not None and changes["email"] != person.email:
+        _check_email_free(session, person.org_id, changes["email"], person.id)
     if "key" in changes and changes["key"] != person.key and \
             get_person_by_key(session, person.org_id, changes["key"]) is not None:
         raise refused("person.key", "a person with this id exists", changes["key"])
@@ -173,7 +208,8 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
                 search: str | None = None, limit: int | None = None, offset: int = 0,
                 columns: bool = False) -> Sequence[Any]:
     """People of an organisation ordered by name; ``team_ids`` restricts to several teams
-    (a manager's), ``search`` matches name or key case-insensitively. With ``columns``,
+    (a manager's), ``search`` matches name or key case-insensitively (``%`` and ``_``
+    are literal characters, not wildcards). With ``columns``,
     plain rows of the record's columns (read-only, much cheaper than ORM objects for a
     page of a list) instead of :class:`Person` objects."""
     q = (select(*Person.__table__.columns) if columns else select(Person)) \
@@ -185,8 +221,12 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
     if active is not None:
         q = q.where(Person.active == active)
     if search:
-        like = f"%{search.lower()}%"
-        q = q.where(func.lower(Person.name).like(like) | func.lower(Person.key).like(like))
+        if "\x00" in search:  # PostgreSQL cannot even compare with NUL: refuse it alike
+            raise refused("search", "contains a NUL character", repr(search)[1:-1],
+                          "text without NUL")
+        like = "%" + like_literal(search.lower()) + "%"
+        q = q.where(func.lower(Person.name).like(like, escape="\\")
+                    | func.lower(Person.key).like(like, escape="\\"))
     q = q.order_by(Person.name, Person.id).offset(offset)
     if limit is not None:
         q = q.limit(limit)
@@ -194,6 +234,12 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
         session.flush()  # Core execution does not autoflush
         return session.connection().execute(q).all()
     return session.scalars(q).all()
+
+
+def like_literal(text: str) -> str:
+    """``text`` for a LIKE pattern with ``escape="\\"``: ``%``, ``_`` and ``\\`` match
+    themselves."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def count_people(session: Session, org_id: int, *, team_id: int | None = None) -> int:

@@ -1,10 +1,18 @@
-"""What a person's e-mail and role may be: one implementation shared by every way in (the
-roster import, the web app's person form and the JSON API), so none of them lets in what
-another refuses. Each front end words its own message around these answers.
+"""What a person's fields may hold: one implementation shared by every way in (the roster
+import, the web app's person form, the JSON API and the store itself), so none of them lets
+in what another refuses. Each front end words its own message around these answers; the
+store (:func:`gputeam.store.people.add_person` / ``update_person``) applies
+:func:`check_person` to whatever reaches it, so a door that forgot a rule is still caught.
 
+* Numbers: :data:`NUMBER_RULES` (lowest, highest, whole number?).
+* Text: at most :data:`TEXT_LONGEST` characters, one line, no control characters (NUL, tab,
+  CR/LF, ...) and no bidirectional overrides (they make ``evil.exe`` read as ``exe.live``);
+  stored in Unicode NFC, so ``mü1`` typed with a combining diaeresis is the same id as
+  ``mü1`` typed with ``ü``.
 * An e-mail address is at most :data:`EMAIL_LONGEST` characters and matches :data:`EMAIL`
-  as a whole (something@domain.tld, no spaces). Callers decide about blanks (the form and
-  the import treat a blank as no e-mail; the API's "no e-mail" is null).
+  as a whole (something@domain.tld, no spaces), and is unique within an organisation,
+  ignoring case (checked by the store and the importer). Callers decide about blanks (the
+  form and the import treat a blank as no e-mail; the API's "no e-mail" is null).
 * A role is a catalog role id; when changing a person, also the role they already have
   (kept unchanged even if the catalog no longer has it).
 """
@@ -12,12 +20,73 @@ another refuses. Each front end words its own message around these answers.
 from __future__ import annotations
 
 import re
-from collections.abc import Container
+import unicodedata
+from collections.abc import Container, Mapping
+from typing import Any, NamedTuple
 
 #: what passes for an e-mail address; also public as ``gputeam.store.importing.EMAIL``
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 EMAIL_LONGEST = 320
 EMAIL_EXAMPLE = "name@example.org"
+
+
+class NumberRule(NamedTuple):
+    low: float
+    high: float
+    whole: bool
+
+    def fault(self, value: float) -> str | None:
+        """Why ``value`` is refused, or None."""
+        if value != value or value in (float("inf"), float("-inf")):
+            return "not a finite number"
+        if self.whole and value != int(value):
+            return "not a whole number"
+        if not self.low <= value <= self.high:  # also refuses NaN
+            return f"out of range (expected {self.low:g}-{self.high:g})"
+        return None
+
+    @property
+    def expected(self) -> str:
+        return f"{'a whole number ' if self.whole else ''}{self.low:g}-{self.high:g}"
+
+
+#: the numeric person fields: lowest, highest, whole number?
+NUMBER_RULES: dict[str, NumberRule] = {
+    "level": NumberRule(1, 5, True),
+    "experience_months": NumberRule(0, 1200, True),
+    "weekly_study_hours": NumberRule(0, 40, False),
+    "salary": NumberRule(0, 1e9, False),
+}
+#: the text person fields and their longest length (the database columns' sizes)
+TEXT_LONGEST: dict[str, int] = {"key": 100, "name": 200, "email": EMAIL_LONGEST,
+                                "title": 200, "background": 50, "role": 100}
+#: text fields that may not be blank
+REQUIRED = ("key", "name")
+#: the longest team name (teams are named in the roster import and the team form)
+TEAM_LONGEST = 200
+
+#: control characters (C0, DEL, C1) and the bidirectional embeddings, overrides, isolates
+#: and marks a one-line field may not hold
+_FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def text_fault(value: str) -> str | None:
+    """Why ``value`` may not be stored as one line of text, or None."""
+    m = _FORBIDDEN.search(value)
+    if m is None:
+        return None
+    ch = m.group()
+    what = {"\x00": "a NUL character", "\n": "a line break", "\r": "a line break",
+            "\t": "a tab"}.get(ch)
+    if what is None:
+        what = ("a bidirectional text control" if ch >= "\u200e"
+                else "a control character")
+    return f"contains {what} (U+{ord(ch):04X})"
+
+
+def clean_text(value: str) -> str:
+    """Text as stored: Unicode NFC."""
+    return value if value.isascii() else unicodedata.normalize("NFC", value)
 
 
 def email_fault(value: str) -> str | None:
@@ -29,7 +98,43 @@ def email_fault(value: str) -> str | None:
     return None
 
 
+def email_key(value: str) -> str:
+    """What two e-mail addresses are compared by: one address whatever its case."""
+    return clean_text(value).casefold()
+
+
 def role_allowed(value: str, roles: Container[str], current: str | None = None) -> bool:
     """Whether ``value`` may be stored as a person's role: one of the catalog's role ids
     (``roles``), or ``current``, the role the person already has."""
     return value in roles or (current is not None and value == current)
+
+
+def field_fault(name: str, value: Any) -> str | None:
+    """Why ``value`` may not be stored as the person field ``name``, or None. ``None``
+    values (not set, no e-mail, no salary) are not checked here; roles are checked against
+    the catalog by :func:`role_allowed` where the catalog is known."""
+    if value is None:
+        return None
+    if name in NUMBER_RULES:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return "not a number"
+        return NUMBER_RULES[name].fault(value)
+    if name in TEXT_LONGEST:
+        if not isinstance(value, str):
+            return "not text"
+        if name in REQUIRED and not value.strip():
+            return "must not be empty"
+        if len(value) > TEXT_LONGEST[name]:
+            return f"longer than {TEXT_LONGEST[name]} characters"
+        if (fault := text_fault(value)) is not None:
+            return fault
+        if name == "email":
+            return email_fault(value)
+    return None
+
+
+def check_person(values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """``values`` with text in NFC, and why each refused field is refused (empty: valid)."""
+    clean = {k: clean_text(v) if isinstance(v, str) else v for k, v in values.items()}
+    faults = {k: f for k, v in clean.items() if (f := field_fault(k, v)) is not None}
+    return clean, faults

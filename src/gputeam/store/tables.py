@@ -2,8 +2,12 @@
 
 CSV files written by spreadsheet programs differ by locale: ``;`` separators and decimal
 commas (most of Europe), a UTF-8 byte-order mark (Excel's "CSV UTF-8"), or Windows-1252
-bytes (Excel's plain "CSV"). :func:`read_table` detects all of these; cell parsers accept
-``4.5``, ``4,5``, ``1.234,5``, ``1,234.5`` and ``85 000``, and ISO or day-first dotted dates.
+bytes (Excel's plain "CSV"). :func:`read_table` detects all of these, finds the header
+below a title when asked (:meth:`Table.with_header`), and refuses a file that is not a
+table at all (an image renamed ``.csv``). Cell parsers accept ``4.5``, ``4,5``,
+``1.234,5``, ``1,234.5``, ``85 000`` (space, no-break or narrow no-break space) and
+``1'234.5``, reading ``1.500`` as the file's locale says and refusing it as ambiguous when
+the locale is unknown; and ISO or day-first dotted dates.
 """
 
 from __future__ import annotations
@@ -11,10 +15,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
+import unicodedata
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
+
+from gputeam.spreadsheet import unneutralise
 
 Cell = str | int | float | date | datetime | bool | None
 
@@ -28,24 +35,63 @@ class BadCell(ValueError):
         self.expected = expected
 
 
+#: How many rows from the top a header is looked for in (below a title and notes).
+HEADER_SEARCH_ROWS = 10
+
+
 @dataclass
 class Table:
     """Rows of cells under a header. ``rows`` holds ``(row_number, cells)`` where the row
-    number is what a spreadsheet shows (the header is row 1); blank rows are dropped."""
+    number is what a spreadsheet shows (the header is row ``header_line``, 1 unless a title
+    sits above it); blank rows are dropped. ``decimal_comma`` is the file's locale: True
+    (``;``-separated CSV), False (``,``-separated CSV) or None (unknown: XLSX, tabs)."""
 
     header: list[str]
     rows: list[tuple[int, list[Cell]]]
     name: str = "<input>"
     delimiter: str | None = None
     encoding: str | None = None
-    decimal_comma: bool = False
+    decimal_comma: bool | None = False
     notes: list[str] = field(default_factory=list)
+    header_line: int = 1
+    #: the non-blank rows above the header (titles), kept so that another row can be chosen
+    above: list[tuple[int, list[Cell]]] = field(default_factory=list, repr=False)
+
+    def candidates(self, limit: int = HEADER_SEARCH_ROWS) -> list[tuple[int, list[str]]]:
+        """The first ``limit`` non-blank rows (the header and what is around it), as text:
+        where to look for a header that is not on the first row."""
+        lines = self._lines()
+        return [(n, [text(c) for c in cells]) for n, cells in lines[:limit]]
+
+    def _lines(self) -> list[tuple[int, list[Cell]]]:
+        header: list[Cell] = list(self.header)
+        return [*self.above, (self.header_line, header), *self.rows]
+
+    def with_header(self, line: int) -> Table:
+        """The same file read with its header on row ``line``; the rows above are dropped."""
+        lines = self._lines()
+        for i, (n, cells) in enumerate(lines):
+            if n == line:
+                return replace(self, header=[text(c) for c in cells], rows=lines[i + 1:],
+                               header_line=n, above=lines[:i])
+        raise BadCell(f"row {line} is empty or past the end of the file",
+                      "the row number of the header, as the spreadsheet shows it")
+
+
+#: File signatures of formats people rename to .csv by mistake
+_SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"%PDF", "a PDF document"),
+               (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+               (b"\xd0\xcf\x11\xe0", "an old Excel .xls (or other Office) file"),
+               (b"\x1f\x8b", "a gzip archive"), (b"SQLite format 3", "an SQLite database"))
+NOT_TABULAR = "a CSV file (text) or an XLSX workbook; save the sheet as CSV UTF-8 or .xlsx"
 
 
 def read_table(source: bytes | str | Path, *, filename: str | None = None,
                sheet: str | None = None, encoding: str | None = None,
-               delimiter: str | None = None) -> Table:
-    """Read a CSV or XLSX file (a path, or its bytes with ``filename`` for the format)."""
+               delimiter: str | None = None, header_row: int | None = None) -> Table:
+    """Read a CSV or XLSX file (a path, or its bytes with ``filename`` for the format).
+    ``header_row`` is the row number of the header (default: the first non-blank row).
+    Refuses (:class:`BadCell`) a file that is neither: an image, a PDF, binary data."""
     if isinstance(source, str | Path):
         path = Path(source)
         filename = filename or path.name
@@ -54,8 +100,27 @@ def read_table(source: bytes | str | Path, *, filename: str | None = None,
         data = source
     name = filename or "<input>"
     if data[:4] == b"PK\x03\x04" or name.lower().endswith((".xlsx", ".xlsm")):
-        return _read_xlsx(data, name, sheet)
-    return _read_csv(data, name, encoding, delimiter)
+        table = _read_xlsx(data, name, sheet)
+    else:
+        _refuse_binary(data)
+        table = _read_csv(data, name, encoding, delimiter)
+    if header_row is not None and header_row != table.header_line:
+        table = table.with_header(header_row)
+    return table
+
+
+def _refuse_binary(data: bytes) -> None:
+    for magic, what in _SIGNATURES:
+        if data.startswith(magic):
+            raise BadCell(f"not a CSV or XLSX file: this is {what}", NOT_TABULAR)
+    head = data[:8192]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return  # UTF-16 text has NUL bytes
+    # text has few control characters (a stray NUL is reported at its cell); binary data
+    # has them everywhere
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13))
+    if controls > max(8, len(head) // 50):
+        raise BadCell("not a CSV or XLSX file: it holds binary data", NOT_TABULAR)
 
 
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -72,23 +137,31 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
         return data.decode("cp1252", errors="replace"), "cp1252"
 
 
+#: the decimal mark a CSV's separator implies: ``;`` is chosen where ``,`` is the decimal
+#: mark; a ``,``-separated file uses the point; tabs and bars say nothing
+_DECIMAL_COMMA: dict[str, bool | None] = {";": True, ",": False}
+
+
+def _split(lines: list[tuple[int, list[Cell]]]) -> tuple[list[str], list[tuple[int, list[Cell]]]]:
+    if not lines:
+        return [], []
+    return [text(c) for c in lines[0][1]], lines[1:]
+
+
 def _read_csv(data: bytes, name: str, encoding: str | None, delimiter: str | None) -> Table:
-    text, used = decode(data, encoding)
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    text_, used = decode(data, encoding)
+    first = next((ln for ln in text_.splitlines() if ln.strip()), "")
     if delimiter is None:
         counts = {d: first.count(d) for d in (";", ",", "\t", "|")}
         delimiter = max(counts, key=lambda d: counts[d]) if any(counts.values()) else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header: list[str] | None = None
-    rows: list[tuple[int, list[Cell]]] = []
-    for number, record in enumerate(reader, start=1):
-        if not any(c.strip() for c in record):
-            continue
-        if header is None:
-            header = [c.strip() for c in record]
-            continue
-        rows.append((number, list(record)))
-    table = Table(header or [], rows, name, delimiter, used, decimal_comma=delimiter == ";")
+    reader = csv.reader(io.StringIO(text_, newline=""), delimiter=delimiter)
+    lines: list[tuple[int, list[Cell]]] = [
+        (number, list(record)) for number, record in enumerate(reader, start=1)
+        if any(c.strip() for c in record)]
+    header, rows = _split(lines)
+    table = Table(header, rows, name, delimiter, used,
+                  decimal_comma=_DECIMAL_COMMA.get(delimiter),
+                  header_line=lines[0][0] if lines else 1)
     if used == "cp1252":
         table.notes.append("not UTF-8: read as Windows-1252")
     return table
@@ -106,18 +179,16 @@ def _read_xlsx(data: bytes, name: str, sheet: str | None) -> Table:
         ws = wb[sheet] if sheet else wb.worksheets[0]
     except KeyError:
         raise BadCell(f"no sheet {sheet!r}", ", ".join(wb.sheetnames)) from None
-    header: list[str] | None = None
-    rows: list[tuple[int, list[Cell]]] = []
+    lines: list[tuple[int, list[Cell]]] = []
     for number, record in enumerate(ws.iter_rows(values_only=True), start=1):
         cells: list[Cell] = list(record)
         if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
             continue
-        if header is None:
-            header = ["" if c is None else str(c).strip() for c in cells]
-            continue
-        rows.append((number, cells))
+        lines.append((number, cells))
     wb.close()
-    return Table(header or [], rows, name)
+    header, rows = _split(lines)
+    return Table(header, rows, name, decimal_comma=None,
+                 header_line=lines[0][0] if lines else 1)
 
 
 # ---------------------------------------------------------------- cell parsers
@@ -126,52 +197,97 @@ def is_blank(value: Cell) -> bool:
 
 
 def text(value: Cell) -> str:
+    """A cell as text: trimmed, Unicode NFC (so ``mü1`` typed two ways is one id), and
+    without the apostrophe a CSV export puts before ``=``, ``+``, ``-``, ``@`` to stop
+    spreadsheet formulas (:func:`gputeam.spreadsheet.csv_cell`)."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, datetime | date):
         return value.isoformat()
-    return str(value).strip()
+    s = str(value).strip()
+    if not s.isascii():
+        s = unicodedata.normalize("NFC", s)
+    return unneutralise(s)
 
 
-_DOT_THOUSANDS = re.compile(r"-?\d{1,3}(\.\d{3})+")
-_PLAIN = re.compile(r"^-?\d{1,15}(\.\d+)?$")
-_SPACES = re.compile(r"[\s\u00a0\u202f']")
+#: what may separate groups of three digits: space, no-break space, narrow no-break space,
+#: apostrophe (Swiss) and its typographic form
+_GROUP_SPACE = re.compile(r"(?<=\d)[ \u00a0\u202f'\u2019](?=\d{3}(?!\d))")
+_DIGITS = re.compile(r"\d{1,15}")
+_EXPONENT = re.compile(r"\d+(\.\d+)?[eE][+-]?\d{1,3}")
+NUMBER_EXAMPLE = "a number such as 4.5, 4,5, 1.234,5, 1,234.5 or 85 000"
 
 
-def number(value: Cell, decimal_comma: bool = False) -> float:
-    """A number written in any common locale."""
+def _grouped(s: str, sep: str) -> bool:
+    """``s`` is digits in groups of three after a first group of one to three (no leading
+    zero), separated by ``sep``: 1.234, 12,345,678."""
+    return re.fullmatch(rf"[1-9]\d{{0,2}}(?:{re.escape(sep)}\d{{3}})+", s) is not None
+
+
+def number(value: Cell, decimal_comma: bool | None = False) -> float:
+    """A number written in any common locale.
+
+    ``decimal_comma`` is the file's locale: True when a comma is its decimal mark (a
+    ``;``-separated CSV), False when a point is, None when unknown (an XLSX text cell, a
+    tab-separated file). Thousands separators ``.``, ``,``, space, no-break spaces and
+    apostrophes are understood. A lone ``.`` or ``,`` followed by exactly three digits
+    (``1.500``) is read as the locale says, and refused as ambiguous when it is unknown."""
     if isinstance(value, bool):
         raise BadCell("not a number", "a number")
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str) and _PLAIN.match(value):
-        return float(value)  # fast path: 42, -3, 4.5
-    s = _SPACES.sub("", text(value))
-    if not s:
-        raise BadCell("empty", "a number")
-    if "," in s and "." in s:
-        comma_last = s.rfind(",") > s.rfind(".")
-        s = s.replace(".", "").replace(",", ".") if comma_last else s.replace(",", "")
-    elif decimal_comma and _DOT_THOUSANDS.fullmatch(s):
-        s = s.replace(".", "")  # 1.234 in a decimal-comma file
-    elif "," in s:
-        whole, _, frac = s.rpartition(",")
-        if s.count(",") > 1 or (len(frac) == 3 and not decimal_comma and whole.lstrip("-")):
-            s = s.replace(",", "")  # thousands separators
-        else:
-            s = s.replace(",", ".")
-    try:
-        result = float(s)
-    except ValueError:
-        raise BadCell("not a number", "a number such as 4.5 or 4,5") from None
+    result = float(value) if isinstance(value, int | float) else \
+        _parse_number(text(value), decimal_comma)
     if result != result or result in (float("inf"), float("-inf")):
         raise BadCell("not a finite number", "a number")
     return result
 
 
-def integer(value: Cell, decimal_comma: bool = False) -> int:
+def _parse_number(written: str, decimal_comma: bool | None) -> float:
+    if _DIGITS.fullmatch(written):
+        return float(written)  # fast path: 42
+    s = _GROUP_SPACE.sub("", written).replace("\u2212", "-")
+    if not s:
+        raise BadCell("empty", "a number")
+    sign = ""
+    if s[0] in "+-":
+        sign, s = s[0], s[1:]
+    if _EXPONENT.fullmatch(s):
+        return float(sign + s)
+    if not s or not re.fullmatch(r"[\d.,]+", s) or not s[-1].isdigit():
+        raise BadCell("not a number", NUMBER_EXAMPLE)
+    dots, commas = s.count("."), s.count(",")
+    if dots and commas:  # 1.234,5 or 1,234.5: the last mark is the decimal one
+        mark = "," if s.rfind(",") > s.rfind(".") else "."
+        whole, _, frac = s.rpartition(mark)
+        group = "." if mark == "," else ","
+        if mark in whole or not _grouped(whole, group):
+            raise BadCell("not a number", NUMBER_EXAMPLE)
+        s = whole.replace(group, "") + "." + frac
+    elif dots + commas > 1:  # 1.234.567: thousands only
+        sep = "." if dots else ","
+        if not _grouped(s, sep):
+            raise BadCell("not a number", NUMBER_EXAMPLE)
+        s = s.replace(sep, "")
+    elif dots + commas == 1:
+        sep = "." if dots else ","
+        whole, _, frac = s.partition(sep)
+        if len(frac) == 3 and _grouped(s, sep):  # 1.500: 1.5 or 1500?
+            if decimal_comma is None:
+                other = "," if sep == "." else "."
+                raise BadCell(
+                    f"ambiguous number: {whole}{sep}{frac} is {whole}{other}{frac} with "
+                    f"{sep!r} as the decimal mark, {whole}{frac} with {sep!r} separating "
+                    "thousands, and this file does not say which",
+                    f"{whole}{frac} (no separator) or a number with a decimal mark and "
+                    "thousands separator both written (1.234,5 / 1,234.5)")
+            s = whole + "." + frac if (sep == ",") == decimal_comma else whole + frac
+        else:  # 4.5, 4,5, 0,500: a decimal mark either way
+            s = (whole or "0") + "." + frac
+    return float(sign + s)
+
+
+def integer(value: Cell, decimal_comma: bool | None = False) -> int:
     if isinstance(value, str) and value.isdigit() and value.isascii():
         return int(value)  # fast path
     n = number(value, decimal_comma)

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gputeam.errors import InputError
 from gputeam.web.dbretry import DatabaseRetry
+from gputeam.web.limits import RequestLimits
 from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
 
@@ -126,6 +127,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         return render.error_page(request, exc.status_code, str(exc.detail))
 
     app.add_middleware(DatabaseRetry)  # inside SessionCookies: a retry sets no cookie twice
+    app.add_middleware(RequestLimits)  # sizes and NUL checked before anything reads a body
     app.add_middleware(SessionCookies)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)
@@ -143,10 +145,16 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 
+#: Browsers that reached the app over HTTPS keep to HTTPS for a year.
+HSTS = "max-age=31536000; includeSubDomains"
+
+
 class SessionCookies:
     """Pure ASGI middleware: reads the signed session cookie into ``request.state.session``
     (a fresh anonymous session when absent or invalid) and sets the cookie on page
-    responses when the session changed; adds the security headers to every response."""
+    responses when the session changed; adds the security headers to every response:
+    ``Cache-Control: no-store`` on everything but the static files, and
+    ``Strict-Transport-Security`` when the request came over HTTPS."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -164,6 +172,7 @@ class SessionCookies:
         state["session"] = session or Session.anonymous()
         state["session_changed"] = session is None
         is_page = not scope["path"].startswith(API_PREFIX)
+        is_static = scope["path"].startswith("/static/")
 
         async def send_with_cookie(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -176,6 +185,11 @@ class SessionCookies:
                 headers.setdefault("Referrer-Policy", "same-origin")
                 headers.setdefault("X-Frame-Options", "DENY")
                 headers.setdefault("Content-Security-Policy", CSP)
+                if not is_static:
+                    # pages and JSON carry salaries and personal data: no copy in any cache
+                    headers.setdefault("Cache-Control", "no-store")
+                if scope.get("scheme") == "https":  # directly or via a trusted proxy
+                    headers.setdefault("Strict-Transport-Security", HSTS)
             await send(message)
 
         try:

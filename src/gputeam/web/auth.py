@@ -76,7 +76,7 @@ def load_principal(request: Request) -> Principal | None:
 
     found: Principal | None = None
     header = request.headers.get("authorization", "")
-    if (not header and request.method == "GET" and request.url.path.endswith(".ics")
+    if (not header and request.method in ("GET", "HEAD") and request.url.path.endswith(".ics")
             and "token" in request.query_params):
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]

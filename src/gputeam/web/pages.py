@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request, Upl
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
-from gputeam.errors import InputError
+from gputeam.errors import InputError, Problem
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import (
@@ -247,19 +247,26 @@ def import_page(request: Request, who: Importer) -> Response:
 async def import_submit(request: Request, who: Importer, file: UploadFile,
                         kind: Annotated[str, Form(pattern="^(roster|certifications)$")],
                         mode: Annotated[str, Form(pattern="^(dry-run|commit)$")] = "dry-run",
-                        mapping: Annotated[str, Form(max_length=10000)] = "") -> Response:
+                        mapping: Annotated[str, Form(max_length=10000)] = "",
+                        header_row: Annotated[str, Form(max_length=10)] = "") -> Response:
     from starlette.concurrency import run_in_threadpool
 
     from gputeam.web.api.data import parse_mapping, read_upload, run_import
 
     content = await read_upload(file)
     try:
+        row = header_row.strip()
+        if row and (not row.isdigit() or int(row) < 1):
+            raise InputError([Problem(path="header row", message="not a row number",
+                                      found=row, expected="a whole number from 1")])
         report = await run_in_threadpool(run_import, request, kind, content, file.filename,
-                                         parse_mapping(mapping), mode == "dry-run", who)
+                                         parse_mapping(mapping), mode == "dry-run", who,
+                                         int(row) if row else None)
     except InputError as exc:
         return await run_in_threadpool(render, request, "import.html", 422, who=who,
                                        report=None, problems=[p.as_dict() for p in exc.problems],
-                                       kind=kind, mapping=mapping)
+                                       kind=kind, mapping=mapping, header_row=header_row)
     return await run_in_threadpool(render, request, "import.html", who=who, report=report,
-                                   problems=None, kind=kind, mapping=mapping)
+                                   problems=None, kind=kind, mapping=mapping,
+                                   header_row=header_row)
 

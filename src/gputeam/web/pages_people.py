@@ -19,7 +19,15 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.store.person_rules import EMAIL_EXAMPLE, EMAIL_LONGEST, email_fault, role_allowed
+from gputeam.store.person_rules import (
+    EMAIL_EXAMPLE,
+    EMAIL_LONGEST,
+    NUMBER_RULES,
+    REQUIRED,
+    TEXT_LONGEST,
+    email_fault,
+    role_allowed,
+)
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
@@ -32,15 +40,17 @@ Writer = Annotated[Principal, Depends(require(Perm.PEOPLE_WRITE))]
 Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
 
 #: (form field, label, lowest, highest, integer?) of the numeric person fields
-NUMBERS = (("level", "Level", 1, 5, True), ("experience_months", "Experience (months)", 0, 1200, True),
-           ("weekly_study_hours", "Weekly study hours", 0, 40, False),
-           ("salary", "Salary (optional)", 0, 1e9, False))
-TEXTS = (("key", "Id", 100, True), ("name", "Name", 200, True), ("title", "Title", 200, False))
+#: (the limits are the store's, gputeam.store.person_rules: one rule for every door)
+NUMBERS = tuple((name, label, *NUMBER_RULES[name]) for name, label in (
+    ("level", "Level"), ("experience_months", "Experience (months)"),
+    ("weekly_study_hours", "Weekly study hours"), ("salary", "Salary (optional)")))
+TEXTS = tuple((name, label, TEXT_LONGEST[name], name in REQUIRED)
+              for name, label in (("key", "Id"), ("name", "Name"), ("title", "Title")))
 #: the optional fields after the texts: e-mail (checked as the roster import and the API check
 #: it, gputeam.store.person_rules), background (free text, as in the scenario and the API; the
 #: catalog's transitions are suggested) and role (a catalog role id, or none)
 EXTRAS = ("email", "background", "role")
-BACKGROUND_LONGEST = 50
+BACKGROUND_LONGEST = TEXT_LONGEST["background"]
 
 
 def _teams_for(who: Principal, s: Any, org: int) -> dict[int, str]:

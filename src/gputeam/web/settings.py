@@ -8,6 +8,9 @@ tokens: anybody who knows it can log in as anybody.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -17,6 +20,21 @@ from gputeam.errors import InputError, Problem
 KNOWN_SECRETS = frozenset({"", "changethis", "change-me", "changeme", "secret", "dev",
                            "development", "gputeam", "insecure"})
 MIN_SECRET_LENGTH = 32
+#: the least entropy a key may show, in bits, estimated from how often each character
+#: occurs (32 random hexadecimal digits show about 120; 32 times 'a' shows none)
+MIN_SECRET_BITS = 64
+#: the command that makes a good key (also in docs/web.md)
+MAKE_KEY = "python -c 'import secrets; print(secrets.token_urlsafe(48))'"
+
+
+def secret_bits(key: str) -> float:
+    """An estimate of the key's entropy: its length times the Shannon entropy of its
+    characters; 0 for a key that repeats a shorter pattern (``abcabc...``)."""
+    if not key or key in (key + key)[1:-1]:
+        return 0.0
+    counts = Counter(key)
+    n = len(key)
+    return -n * sum(c / n * math.log2(c / n) for c in counts.values())
 
 
 class SettingsError(InputError):
@@ -77,14 +95,17 @@ class Settings(BaseSettings):
             problem = "is empty or a well-known default"
         elif len(self.secret_key) < MIN_SECRET_LENGTH:
             problem = f"is shorter than {MIN_SECRET_LENGTH} characters"
+        elif secret_bits(self.secret_key) < MIN_SECRET_BITS:
+            problem = ("is too easy to guess (a repeated character or pattern, or too few "
+                       "different characters)")
         if problem:
             raise SettingsError([Problem(
                 path="GPUTEAM_SECRET_KEY",
                 message=f"the secret key {problem}; refusing to start outside development mode",
                 expected=f"{MIN_SECRET_LENGTH}+ random characters",
-                hint="generate one with: python -c 'import secrets; "
-                     "print(secrets.token_urlsafe(48))', or set GPUTEAM_DEV=1 on a "
-                     "development machine")])
+                hint=f"make one with: {MAKE_KEY} and set it: export GPUTEAM_SECRET_KEY=... "
+                     "(the same key for every process of the app); on a development machine "
+                     "use --dev instead")])
         return self
 
 

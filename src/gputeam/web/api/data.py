@@ -12,8 +12,9 @@ from fastapi.responses import Response
 
 from gputeam.errors import InputError, Problem
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found
+from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
+from gputeam.web.limits import MAX_UPLOAD
 from gputeam.web.permissions import Perm, Principal
 
 router = APIRouter(responses=ERRORS)
@@ -22,7 +23,6 @@ Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
 Exporter = Annotated[Principal, Depends(require(Perm.EXPORT))]
 CalendarReader = Annotated[Principal, Depends(require(Perm.CALENDAR))]
 
-MAX_UPLOAD = 50 * 1024 * 1024
 ICS = "text/calendar; charset=utf-8"
 
 
@@ -59,14 +59,16 @@ def parse_mapping(mapping: str | None) -> dict[str, str] | None:
 
 
 def run_import(request: Request, kind: str, content: bytes, filename: str | None,
-               mapping: dict[str, str] | None, dry_run: bool, who: Principal) -> dict[str, Any]:
+               mapping: dict[str, str] | None, dry_run: bool, who: Principal,
+               header_row: int | None = None) -> dict[str, Any]:
     from gputeam import store as st
 
     func = st.import_roster if kind == "roster" else st.import_certifications
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         report = func(s, org, content, filename=filename, mapping=mapping, dry_run=dry_run,
-                      catalog=services.catalog(request.app), actor=actor(who))
+                      catalog=services.catalog(request.app), actor=actor(who),
+                      header_row=header_row)
         out = jsonable(report)
         if not isinstance(out, dict):
             out = {"result": out}
@@ -87,16 +89,21 @@ async def import_file(request: Request, kind: Literal["roster", "certifications"
                       who: Importer, file: Annotated[UploadFile, File()],
                       dry_run: Annotated[bool, Form()] = True,
                       mapping: Annotated[str | None, Form(
-                          description='JSON {"your column": "gputeam field"}')] = None
+                          description='JSON {"your column": "gputeam field"}')] = None,
+                      header_row: Annotated[int | None, Form(
+                          ge=1, le=1_000_000, description="Row number of the header "
+                          "(default: found below a title)")] = None
                       ) -> dict[str, Any]:
     """With ``dry_run`` (the default) nothing is written: the answer says what would be
-    imported. A file with bad rows answers 422 with one problem per bad cell (``line`` =
-    row, ``path`` = column, ``found`` = value) and writes nothing."""
+    imported, and ``changes`` lists each change to a person already stored (``row``,
+    ``id``, ``field``, ``old``, ``new``). A file with bad rows answers 422 with one problem
+    per bad cell (``line`` = row, ``path`` = column, ``found`` = value) and writes
+    nothing. A file that is neither CSV nor XLSX answers 422 saying so."""
     from starlette.concurrency import run_in_threadpool
 
     content = await read_upload(file)
     return await run_in_threadpool(run_import, request, kind, content, file.filename,
-                                   parse_mapping(mapping), dry_run, who)
+                                   parse_mapping(mapping), dry_run, who, header_row)
 
 
 @router.get("/export", tags=["export"], summary="Export everything (JSON, CSV in a ZIP, XLSX)")
@@ -130,6 +137,7 @@ def _attach(name: str) -> dict[str, str]:
     return {"Content-Disposition": f'attachment; filename="{name}"'}
 
 
+@router.head("/calendar/people/{person_id}.ics", include_in_schema=False)  # calendar programs ask
 @router.get("/calendar/people/{person_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one person (exams, renewals, expiries)",
             response_class=Response, responses={200: {"content": {"text/calendar": {}}}})
@@ -140,9 +148,10 @@ def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Res
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise not_found("person")
-        return Response(st.person_calendar(s, p.id), media_type=ICS)
+        return Response(st.person_calendar(s, p.id, today=today(request)), media_type=ICS)
 
 
+@router.head("/calendar/teams/{team_id}.ics", include_in_schema=False)  # calendar programs ask
 @router.get("/calendar/teams/{team_id}.ics", tags=["calendar"],
             summary="iCalendar feed of one team", response_class=Response,
             responses={200: {"content": {"text/calendar": {}}}})
@@ -155,4 +164,5 @@ def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Respons
         team = services.team_in_org(request.app, s, team_id)
         if team is None:
             raise not_found("team")
-        return Response(st.team_calendar(s, team.org_id, team_id=team.id), media_type=ICS)
+        return Response(st.team_calendar(s, team.org_id, team_id=team.id,
+                                         today=today(request)), media_type=ICS)

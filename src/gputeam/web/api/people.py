@@ -10,7 +10,14 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.store.person_rules import EMAIL_EXAMPLE, EMAIL_LONGEST, email_fault, role_allowed
+from gputeam.store.person_rules import (
+    EMAIL_EXAMPLE,
+    EMAIL_LONGEST,
+    NUMBER_RULES,
+    TEXT_LONGEST,
+    email_fault,
+    role_allowed,
+)
 from gputeam.web import services
 from gputeam.web.api.common import (
     ERRORS,
@@ -57,32 +64,41 @@ ROLE_DOC = ("A catalog role id (`GET /api/v1/catalog/roles`), or null for none. 
             "person's current role is also accepted, even if the catalog no longer has it.")
 
 
+# the limits are the store's (gputeam.store.person_rules), which also refuses control
+# characters and an e-mail another person has, whichever door a value comes in by
+_N, _T = NUMBER_RULES, TEXT_LONGEST
+
+
 class PersonIn(Body):
-    key: str = Field(min_length=1, max_length=100, description="Stable identifier.")
-    name: str = Field(min_length=1, max_length=200)
+    key: str = Field(min_length=1, max_length=_T["key"], description="Stable identifier.")
+    name: str = Field(min_length=1, max_length=_T["name"])
     email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
-    title: str = Field(default="", max_length=200)
-    background: str = Field(default="sysadmin", max_length=50)
-    level: int = Field(default=1, ge=1, le=5)
-    experience_months: int = Field(default=0, ge=0, le=1200)
-    weekly_study_hours: float = Field(default=4, ge=0, le=40)
-    salary: float | None = Field(default=None, ge=0, le=1e9)
-    role: str | None = Field(default=None, max_length=100, description=ROLE_DOC)
+    title: str = Field(default="", max_length=_T["title"])
+    background: str = Field(default="sysadmin", max_length=_T["background"])
+    level: int = Field(default=1, ge=_N["level"].low, le=_N["level"].high)
+    experience_months: int = Field(default=0, ge=_N["experience_months"].low,
+                                   le=_N["experience_months"].high)
+    weekly_study_hours: float = Field(default=4, ge=_N["weekly_study_hours"].low,
+                                      le=_N["weekly_study_hours"].high)
+    salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
+    role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
     team_id: RefId | None = None
     skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
 
 
 class PersonPatch(Body):
-    key: str | None = Field(default=None, min_length=1, max_length=100)
-    name: str | None = Field(default=None, min_length=1, max_length=200)
+    key: str | None = Field(default=None, min_length=1, max_length=_T["key"])
+    name: str | None = Field(default=None, min_length=1, max_length=_T["name"])
     email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
-    title: str | None = Field(default=None, max_length=200)
-    background: str | None = Field(default=None, max_length=50)
-    level: int | None = Field(default=None, ge=1, le=5)
-    experience_months: int | None = Field(default=None, ge=0, le=1200)
-    weekly_study_hours: float | None = Field(default=None, ge=0, le=40)
-    salary: float | None = Field(default=None, ge=0, le=1e9)
-    role: str | None = Field(default=None, max_length=100, description=ROLE_DOC)
+    title: str | None = Field(default=None, max_length=_T["title"])
+    background: str | None = Field(default=None, max_length=_T["background"])
+    level: int | None = Field(default=None, ge=_N["level"].low, le=_N["level"].high)
+    experience_months: int | None = Field(default=None, ge=_N["experience_months"].low,
+                                          le=_N["experience_months"].high)
+    weekly_study_hours: float | None = Field(default=None, ge=_N["weekly_study_hours"].low,
+                                             le=_N["weekly_study_hours"].high)
+    salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
+    role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
     team_id: RefId | None = None
     active: bool | None = None
 

@@ -1,0 +1,171 @@
+"""What a request may carry, checked before anything parses it (pure ASGI middleware).
+
+* Size: a JSON or form body is at most :data:`MAX_BODY` bytes, a file upload (a
+  ``multipart/form-data`` body) at most :data:`MAX_UPLOAD` plus :data:`MAX_BODY` for the
+  form around it. A request whose ``Content-Length`` says more is answered 413 at once,
+  without reading the body; one sent in chunks is answered 413 as soon as it passes the
+  limit. Nothing bigger is ever held in memory.
+* NUL characters: PostgreSQL cannot store or even compare text holding NUL (U+0000), and
+  SQLite can, so the same request once answered 500 on one engine and 422 on the other. A
+  NUL in a query parameter, a form field or a JSON string is answered 422 here, naming
+  the parameter, on every engine. (The store refuses NUL on its own too, for other doors.)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qsl
+
+#: the largest JSON or form body, in bytes
+MAX_BODY = 2 * 1024 * 1024
+#: the largest uploaded file (roster or certifications import), in bytes
+MAX_UPLOAD = 50 * 1024 * 1024
+
+
+def _mb(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB"
+
+
+async def _problem(send: Any, status: int, title: str, detail: str,
+                   problems: list[dict[str, str]] | None = None) -> None:
+    body: dict[str, Any] = {"type": "about:blank" if status == 413 else
+                            "urn:gputeam:problem:request",
+                            "title": title, "status": status, "detail": detail}
+    if problems:
+        body["problems"] = problems
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/problem+json"),
+                            (b"content-length", str(len(data)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def _nul_paths(value: Any, path: str = "") -> list[str]:
+    """Where NUL characters are in a JSON document (``a.b.0``)."""
+    if isinstance(value, str):
+        return [path or "body"] if "\x00" in value else []
+    if isinstance(value, dict):
+        return [p for k, v in value.items()
+                for p in ([f"{path}.{k}".lstrip(".")] if "\x00" in str(k) else [])
+                + _nul_paths(v, f"{path}.{k}".lstrip("."))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _nul_paths(v, f"{path}.{i}".lstrip("."))]
+    return []
+
+
+def _form_nul_paths(body: bytes) -> list[str]:
+    if b"%00" not in body.lower() and b"\x00" not in body:
+        return []
+    return sorted({k for k, v in parse_qsl(body.decode("latin-1"), keep_blank_values=True,
+                                           encoding="latin-1") if "\x00" in k + v})
+
+
+def _nul_problems(paths: list[str], where: str) -> list[dict[str, str]]:
+    return [{"path": p, "message": f"contains a NUL character (in the {where})",
+             "expected": "text without NUL"} for p in paths]
+
+
+class RequestLimits:
+    """Pure ASGI middleware; see the module docstring."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        query = scope.get("query_string", b"")
+        if b"%00" in query or b"\x00" in query or b"%00" in scope.get("raw_path", b"") or \
+                "\x00" in scope.get("path", ""):
+            paths = _form_nul_paths(query) if b"%00" in query or b"\x00" in query else []
+            await _problem(send, 422, "Invalid request", "a NUL character in the request",
+                           _nul_problems(paths or ["path"], "address"))
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        if b"content-length" not in headers and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body (a GET): nothing to check
+            return
+        kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+        limit = MAX_UPLOAD + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
+        length = headers.get(b"content-length")
+        too_large = (f"the request body is larger than {_mb(limit)}"
+                     + (f" (files up to {_mb(MAX_UPLOAD)})" if limit > MAX_BODY else ""))
+        if length is not None and length.isdigit() and int(length) > limit:
+            await _problem(send, 413, "Too large", too_large)
+            return
+        if kind in (b"application/json", b"application/x-www-form-urlencoded") or \
+                kind.endswith(b"+json"):
+            await self._checked(scope, receive, send, kind, limit, too_large)
+            return
+        await self._counted(scope, receive, send, limit, too_large)
+
+    async def _checked(self, scope: Any, receive: Any, send: Any, kind: bytes, limit: int,
+                       too_large: str) -> None:
+        """Read the (small) body, refuse it if too large or holding NUL, then hand it on."""
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            size += len(message.get("body", b""))
+            if size > limit:
+                await _problem(send, 413, "Too large", too_large)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        paths: list[str] = []
+        if kind == b"application/x-www-form-urlencoded":
+            paths = _form_nul_paths(body)
+        elif b"\\u0000" in body or b"\x00" in body:
+            try:
+                paths = _nul_paths(json.loads(body)) or []
+            except ValueError:
+                paths = []  # not JSON: the route answers that
+        if paths:
+            await _problem(send, 422, "Invalid request", "a NUL character in the request",
+                           _nul_problems(paths, "body"))
+            return
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _counted(self, scope: Any, receive: Any, send: Any, limit: int,
+                       too_large: str) -> None:
+        """Pass the body on as it comes, stopping at ``limit``."""
+        from starlette.exceptions import HTTPException
+
+        size = 0
+        started = False
+
+        async def counting() -> Any:
+            nonlocal size
+            message = await receive()
+            size += len(message.get("body", b""))
+            if size > limit:  # an HTTPException, so that the body parser passes it on
+                raise HTTPException(413, too_large)
+            return message
+
+        async def tracking(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counting, tracking)
+        except HTTPException as exc:
+            if exc.status_code != 413 or started:
+                raise
+            await _problem(send, 413, "Too large", too_large)
