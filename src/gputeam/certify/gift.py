@@ -26,7 +26,15 @@ from gputeam.certify.models import (
     TextFormat,
     Unsupported,
 )
-from gputeam.certify.rules import check_question, clean_name, default_name, is_number, percent, resolve_domain
+from gputeam.certify.rules import (
+    check_question,
+    clean_name,
+    default_name,
+    is_number,
+    percent,
+    resolve_domain,
+    snap_grade,
+)
 
 # Escaped characters become private-use placeholders while the structure is parsed.
 _ESCAPES = {":": "\ue03a", "#": "\ue023", "=": "\ue03d", "{": "\ue07b", "}": "\ue07d", "~": "\ue07e",
@@ -80,7 +88,7 @@ def _weight(answer: str) -> tuple[float | None, str]:
     if not m:
         return None, answer
     value = float(m.group(2)) / 100
-    return (-value if m.group(1) else value), answer[m.end():]
+    return snap_grade(-value if m.group(1) else value), answer[m.end():]
 
 
 def _split(answertext: str, sep: str) -> list[str]:
@@ -167,7 +175,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             answers.append(Answer(text=Text(text=value, format="plain"), tolerance=tolerance,
                                   fraction=1.0 if fraction is None else fraction, feedback=feedback))
         if wrong:
-            answers.append(Answer(text=Text(text="*", format="plain"), fraction=0.0,
+            answers.append(Answer(text=Text(text="*", format="plain"), fraction=0.0, tolerance=0.0,
                                   feedback=_comment(wrong, fmt)[1]))
         return {"answers": tuple(answers)}
     return {}

@@ -30,7 +30,14 @@ from gputeam.certify.models import (
     TextFormat,
     Unsupported,
 )
-from gputeam.certify.rules import BankReadError, check_question, clean_name, percent, resolve_domain
+from gputeam.certify.rules import (
+    BankReadError,
+    check_question,
+    clean_name,
+    percent,
+    resolve_domain,
+    snap_grade,
+)
 
 _FORMAT_IN: dict[str, TextFormat] = {"moodle_auto_format": "moodle", "html": "html", "plain_text": "plain",
                                      "markdown": "markdown", "wiki_like": "wiki"}
@@ -142,7 +149,7 @@ def _answer(node: _Node, fmt: TextFormat, rich: bool) -> Answer:
     if deprecated is not None:
         fraction = _float(deprecated.text.strip(), "fraction")
     text = _text(node, fmt) if rich else Text(text=_str(node, "text"), format="plain")
-    return Answer(text=text, fraction=fraction, feedback=_text(node.child("feedback"), fmt))
+    return Answer(text=text, fraction=snap_grade(fraction), feedback=_text(node.child("feedback"), fmt))
 
 
 def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:

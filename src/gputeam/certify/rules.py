@@ -49,6 +49,13 @@ def match_grade(fraction: float) -> float | None:
     return None
 
 
+def snap_grade(fraction: float) -> float:
+    """The Moodle grade option a read fraction stands for (``-33.33333 / 100`` is
+    -0.3333333 exactly), or the fraction itself when it matches none (an error later)."""
+    option = match_grade(fraction)
+    return fraction if option is None else option
+
+
 def percent(fraction: float) -> str:
     """A fraction written as Moodle writes a weight: ``-33.33333`` for -0.3333333."""
     text = f"{fraction * 100:.5f}".rstrip("0").rstrip(".")
