@@ -97,7 +97,9 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
   </question>
   <question type="multichoice">
     <name><text>Rail-optimised</text></name>
-    <questiontext format="html"><text><![CDATA[<p>What does a <b>rail-optimised</b> topology connect?</p>]]></text></questiontext>
+    <questiontext format="html">
+      <text><![CDATA[<p>What does a <b>rail-optimised</b> topology connect?</p>]]></text>
+    </questiontext>
     <generalfeedback format="html"><text>Each GPU's NIC goes to its own leaf.</text></generalfeedback>
     <defaultgrade>2</defaultgrade>
     <idnumber>fab-001</idnumber>
@@ -122,7 +124,9 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
   </question>
   <question type="truefalse">
     <name><text>TF</text></name>
-    <questiontext format="plain_text"><text>Parallel file systems stripe files across servers.</text></questiontext>
+    <questiontext format="plain_text">
+      <text>Parallel file systems stripe files across servers.</text>
+    </questiontext>
     <answer fraction="0"><text>false</text><feedback><text>They do.</text></feedback></answer>
     <answer fraction="100"><text>true</text><feedback><text>Right.</text></feedback></answer>
   </question>

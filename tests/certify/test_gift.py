@@ -43,7 +43,8 @@ def test_single_choice_with_formats_and_feedback(bank: dict[str, Question]) -> N
     assert [(a.text.text, a.fraction) for a in q.answers] == [
         ("InfiniBand", 1.0), ("Token Ring", 0.0), ("Carrier pigeon", 0.0)]
     assert q.answers[0].feedback.text == "Right: NDR InfiniBand."
-    assert (q.answers[1].feedback.text, q.answers[1].feedback.format) == ("<b>No</b>, that is decades old.", "html")
+    assert (q.answers[1].feedback.text, q.answers[1].feedback.format) == (
+        "<b>No</b>, that is decades old.", "html")
     assert q.answers[2].text.format == "plain"
     assert (q.general_feedback.text, q.general_feedback.format) == (
         "The compute fabric is <i>InfiniBand</i>.", "html")
@@ -110,10 +111,12 @@ def test_match_essay_description(bank: dict[str, Question]) -> None:
     m = bank["Match"]
     assert [(p.question.text, p.answer) for p in m.pairs] == [
         ("Scheduler", "Slurm"), ("Containers", "Enroot"), ("Monitoring", "DCGM"), ("", "Kubernetes")]
-    assert bank["Essay"].qtype == "essay" and bank["Essay"].general_feedback.text == "Mention draining in Slurm."
+    essay = bank["Essay"]
+    assert essay.qtype == "essay" and essay.general_feedback.text == "Mention draining in Slurm."
     intro = bank["Intro"]
     assert intro.qtype == "description" and intro.default_mark == 0
-    assert (intro.text.format, intro.text.text) == ("html", "<p>The next questions are about <b>storage</b>.</p>")
+    assert (intro.text.format, intro.text.text) == (
+        "html", "<p>The next questions are about <b>storage</b>.</p>")
 
 
 def test_unnamed_question_gets_a_short_name_from_its_text(bank: dict[str, Question]) -> None:
@@ -171,4 +174,5 @@ def test_category_domain_mapping_applies_to_subcategories() -> None:
     assert domains["IB link"] == "networking"  # the tag wins
     assert domains["Partial credit"] == "cluster-ops"
     assert domains["Plain text"] == "storage"
-    assert domains["No name here, and it is long enough to be cut when it becomes the default..."] == "cluster-ops"
+    (unnamed,) = [name for name in domains if name.startswith("No name here")]
+    assert domains[unnamed] == "cluster-ops"

@@ -56,7 +56,8 @@ def test_truefalse_reads_answers_in_any_order(parsed) -> None:  # type: ignore[n
 def test_shortanswer_numerical_match(parsed) -> None:  # type: ignore[no-untyped-def]
     qs = parsed[0]
     assert qs["Case"].case_sensitive is True
-    assert [(a.text.text, a.tolerance, a.fraction) for a in qs["Num"].answers] == [("4", 0.5, 1.0), ("*", 0.0, 0.0)]
+    assert [(a.text.text, a.tolerance, a.fraction) for a in qs["Num"].answers] == [
+        ("4", 0.5, 1.0), ("*", 0.0, 0.0)]
     assert [(p.question.text, p.answer) for p in qs["Match"].pairs] == [
         ("Lustre", "DDN"), ("GPFS", "IBM"), ("", "Nobody")]
     assert qs["Intro"].default_mark == 0.0

@@ -78,7 +78,8 @@ def question(draw: Any) -> Question:
     elif qtype == "truefalse":
         correct = draw(st.booleans())
         fields["answers"] = (
-            Answer(text=Text(text="true", format="plain"), fraction=1.0 if correct else 0.0, feedback=draw(text(fmt))),
+            Answer(text=Text(text="true", format="plain"), fraction=1.0 if correct else 0.0,
+                   feedback=draw(text(fmt))),
             Answer(text=Text(text="false", format="plain"), fraction=0.0 if correct else 1.0,
                    feedback=draw(text(fmt))))
     elif qtype == "match":

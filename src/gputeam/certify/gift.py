@@ -20,8 +20,8 @@ from gputeam.certify.models import (
     Category,
     ImportIssue,
     MatchPair,
-    Question,
     QType,
+    Question,
     Text,
     TextFormat,
     Unsupported,
@@ -41,7 +41,8 @@ _ESCAPES = {":": "\ue03a", "#": "\ue023", "=": "\ue03d", "{": "\ue07b", "}": "\u
             "n": "\ue00a"}
 _BACKSLASH = "\ue05c"
 _UNESCAPE = {v: ("\n" if k == "n" else k) for k, v in _ESCAPES.items()}
-_FORMATS: dict[str, TextFormat] = {"moodle": "moodle", "html": "html", "plain": "plain", "markdown": "markdown"}
+_FORMATS: dict[str, TextFormat] = {"moodle": "moodle", "html": "html", "plain": "plain",
+                                   "markdown": "markdown"}
 _WEIGHT = re.compile(r"^%(-*)([0-9]{1,2}\.?[0-9]*)%")
 _ID = re.compile(r"\[id:((?:\\\]|[^\]\x00-\x1f\x7f])+)\]")
 _TAGS = re.compile(r"\[tag:((?:\\\]|[^\]<>`\x00-\x1f\x7f])*)\]")
@@ -123,8 +124,8 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
                 fraction, raw = 1.0, raw[1:]
             else:
                 fraction, raw = _weight(raw)
-            text, feedback = _comment(raw, fmt)
-            answers.append(Answer(text=text, fraction=fraction or 0.0, feedback=feedback))
+            said, feedback = _comment(raw, fmt)
+            answers.append(Answer(text=said, fraction=fraction or 0.0, feedback=feedback))
         return {"answers": tuple(answers), "single": "=" in answertext}
     if qtype == "match":
         parts = _split(answertext, "=")
@@ -141,13 +142,13 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
     if qtype == "truefalse":
         bits = answertext.split("#", 2)
         value = _TF[_with_format(bits[0].strip(), fmt).text]
-        wrong = _with_format(bits[1].strip(), fmt) if len(bits) > 1 else Text(format=fmt)
-        right = _with_format(bits[2].strip(), fmt) if len(bits) > 2 else Text(format=fmt)
+        wrong_fb = _with_format(bits[1].strip(), fmt) if len(bits) > 1 else Text(format=fmt)
+        right_fb = _with_format(bits[2].strip(), fmt) if len(bits) > 2 else Text(format=fmt)
         return {"answers": (
             Answer(text=Text(text="true", format="plain"), fraction=1.0 if value else 0.0,
-                   feedback=right if value else wrong),
+                   feedback=right_fb if value else wrong_fb),
             Answer(text=Text(text="false", format="plain"), fraction=0.0 if value else 1.0,
-                   feedback=wrong if value else right))}
+                   feedback=wrong_fb if value else right_fb))}
     if qtype == "shortanswer":
         parts = _split(answertext, "=")
         if not parts:
@@ -155,8 +156,8 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
         answers = []
         for raw in parts:
             fraction, raw = _weight(raw.strip())
-            text, feedback = _comment(raw, fmt)
-            answers.append(Answer(text=Text(text=text.text, format="plain"),
+            said, feedback = _comment(raw, fmt)
+            answers.append(Answer(text=Text(text=said.text, format="plain"),
                                   fraction=1.0 if fraction is None else fraction, feedback=feedback))
         return {"answers": tuple(answers)}
     if qtype == "numerical":
@@ -170,9 +171,9 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
         answers = []
         for raw in parts:
             fraction, raw = _weight(raw.strip())
-            text, feedback = _comment(raw, fmt)
-            value, tolerance = _numeric(text.text)
-            answers.append(Answer(text=Text(text=value, format="plain"), tolerance=tolerance,
+            said, feedback = _comment(raw, fmt)
+            number, tolerance = _numeric(said.text)
+            answers.append(Answer(text=Text(text=number, format="plain"), tolerance=tolerance,
                                   fraction=1.0 if fraction is None else fraction, feedback=feedback))
         if wrong:
             answers.append(Answer(text=Text(text="*", format="plain"), fraction=0.0, tolerance=0.0,
@@ -361,7 +362,8 @@ def _body(q: Question) -> str:
     for a in q.answers:
         feedback = _text(a.feedback, fmt)
         if q.qtype == "multichoice":
-            mark = "=" if (a.fraction == 1 and q.single) else "~" if a.fraction == 0 else f"~%{percent(a.fraction)}%"
+            mark = ("=" if (a.fraction == 1 and q.single) else "~" if a.fraction == 0
+                    else f"~%{percent(a.fraction)}%")
             lines.append("\t" + mark + _text(a.text, fmt) + ("#" + feedback if feedback else ""))
         elif q.qtype == "shortanswer":
             lines.append(f"\t=%{percent(a.fraction)}%" + _esc(a.text.text) + "#" + feedback)

@@ -76,7 +76,7 @@ class _Builder(xml.sax.handler.ContentHandler):
         self.locator = locator
 
     def startElement(self, name: str, attrs: xml.sax.xmlreader.AttributesImpl) -> None:  # noqa: N802
-        line = self.locator.getLineNumber() if self.locator else 0
+        line = (self.locator.getLineNumber() or 0) if self.locator else 0
         node = _Node(name, dict(attrs.items()), line)
         if self.stack:
             self.stack[-1].children.append(node)
@@ -107,7 +107,8 @@ def _parse(text: str) -> _Node:
         raise BankReadError(f"refused XML: {exc}") from None
     if builder.root is None or builder.root.tag != "quiz":
         found = builder.root.tag if builder.root else "nothing"
-        raise BankReadError(f"not a Moodle XML question file: the root element is <{found}>, expected <quiz>", 1)
+        raise BankReadError(f"not a Moodle XML question file: the root element is <{found}>, "
+                            "expected <quiz>", 1)
     return builder.root
 
 
@@ -158,8 +159,8 @@ def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
         raise ValueError("the question has no <name><text>")
     text = _text(node.child("questiontext"), "html")
     fmt = text.format
-    tags = tuple(t for t in (_str(tag, "text") for tag in (_path(node, "tags") or _Node("", {}, 0)).all("tag"))
-                 if t)
+    tag_nodes = tags_node.all("tag") if (tags_node := node.child("tags")) is not None else []
+    tags = tuple(t for t in (_str(tag, "text") for tag in tag_nodes) if t)
     fields: dict[str, object] = {
         "qtype": qtype, "name": clean_name(name_node.text), "text": text,
         "general_feedback": _text(node.child("generalfeedback"), fmt), "category": category,
@@ -170,7 +171,7 @@ def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
     answers = node.all("answer")
     if qtype == "multichoice":
         single = _str(node, "single", default="true")
-        fields["single"] = not (single in ("false", "0", ""))
+        fields["single"] = single not in ("false", "0", "")
         fields["answers"] = tuple(_answer(a, fmt, rich=True) for a in answers)
     elif qtype == "shortanswer":
         fields["case_sensitive"] = _str(node, "usecase", default="0") not in ("0", "", "false")

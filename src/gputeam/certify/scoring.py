@@ -151,7 +151,10 @@ def score_exam(questions: Sequence[Question], responses: Mapping[str, Response],
     for q in questions:
         if q.qtype == "description":
             continue
-        fraction = manual.get(q.item_id) if q.qtype == "essay" else score_question(q, responses.get(q.item_id))
+        if q.qtype == "essay":
+            fraction = manual.get(q.item_id)
+        else:
+            fraction = score_question(q, responses.get(q.item_id))
         if fraction is None:
             pending.append(q.item_id)
             fraction = 0.0

@@ -44,7 +44,8 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
     from gputeam.certify import BankReadError, read_bank
 
     if fmt not in IN_FORMATS:
-        raise _problem("unknown bank format", path="--format", found=repr(fmt), expected=", ".join(IN_FORMATS))
+        raise _problem("unknown bank format", path="--format", found=repr(fmt),
+                       expected=", ".join(IN_FORMATS))
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -63,7 +64,8 @@ def _report_problems(file: Path, result: ImportResult) -> None:
         err.write(f"{file}:{u.line}: question {u.question!r} ({u.qtype}): {u.message}\n")
 
 
-FormatOption = Annotated[str, typer.Option("--format", "-f", help="auto, gift or moodle-xml (default: auto).")]
+FormatOption = Annotated[str, typer.Option("--format", "-f",
+                                           help="auto, gift or moodle-xml (default: auto).")]
 DomainMapOption = Annotated[list[str] | None, typer.Option(
     "--domain-map", help="CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
     "without a domain-* tag belong to DOMAIN (repeatable).")]
@@ -120,7 +122,8 @@ def register(app: typer.Typer) -> None:
         from gputeam.certify import write_bank
 
         if to not in OUT_FORMATS:
-            raise _problem("unknown bank format", path="--to", found=repr(to), expected=", ".join(OUT_FORMATS))
+            raise _problem("unknown bank format", path="--to", found=repr(to),
+                           expected=", ".join(OUT_FORMATS))
         result = _read(file, format, [])
         if result.errors or result.unsupported:
             _report_problems(file, result)
