@@ -98,7 +98,9 @@ XML = """<?xml version="1.0" encoding="UTF-8"?>
   <question type="multichoice">
     <name><text>Rail-optimised</text></name>
     <questiontext format="html">
-      <text><![CDATA[<p>What does a <b>rail-optimised</b> topology connect?</p>]]></text>
+      <text><![CDATA[<p>What does a <b>rail-optimised</b> topology connect?</p>
+<img src="@@PLUGINFILE@@/rails.png">]]></text>
+      <file name="rails.png" path="/" encoding="base64">iVBORw0KGgo=</file>
     </questiontext>
     <generalfeedback format="html"><text>Each GPU's NIC goes to its own leaf.</text></generalfeedback>
     <defaultgrade>2</defaultgrade>

@@ -95,3 +95,23 @@ def test_question_without_a_name_is_an_error() -> None:
     text = '<quiz>\n<question type="essay"><questiontext><text>x</text></questiontext></question>\n</quiz>'
     bank, errors, _ = read_moodle_xml(text)
     assert bank.questions == () and errors[0].line == 2 and "<name>" in errors[0].message
+
+
+def test_embedded_files_are_kept_and_written_back(parsed) -> None:  # type: ignore[no-untyped-def]
+    from gputeam.certify import write_bank
+
+    qs, bank, _, _ = parsed
+    (image,) = qs["Rail-optimised"].text.files
+    assert (image.name, image.path, image.content) == ("rails.png", "/", "iVBORw0KGgo=")
+    again = read_bank(write_bank(bank, "moodle-xml").encode(), "moodle-xml").bank
+    assert [q.model_dump() for q in again.questions] == [q.model_dump() for q in bank.questions]
+    assert again.categories == bank.categories
+
+
+def test_what_gift_cannot_hold_is_listed(parsed) -> None:  # type: ignore[no-untyped-def]
+    from gputeam.certify import gift_cannot_hold
+
+    assert gift_cannot_hold(parsed[1]) == [
+        "1 embedded file(s) (images) cannot be written in GIFT",
+        "1 case-sensitive short-answer question(s) become case-insensitive",
+        "1 question(s) with a mark other than 1 get the mark 1"]

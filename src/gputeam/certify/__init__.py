@@ -5,9 +5,10 @@ file's bytes or text, and every function takes the world as arguments.
 Public API (everything else is internal):
 
 - models: :class:`Question`, :class:`Answer`, :class:`MatchPair`, :class:`Text`,
-  :class:`Category`, :class:`Bank`, :class:`ImportResult`, :class:`ImportIssue`,
+  :class:`EmbeddedFile`, :class:`Category`, :class:`Bank`, :class:`ImportResult`, :class:`ImportIssue`,
   :class:`Unsupported`
-- banks: :func:`read_bank`, :func:`write_bank`, :func:`summarise`, :class:`BankReadError`
+- banks: :func:`read_bank`, :func:`write_bank`, :func:`summarise`, :func:`gift_cannot_hold`,
+  :class:`BankReadError`
 - blueprints: :func:`domain_counts`, :func:`select_form`, :func:`form_seed`,
   :class:`Form`, :class:`BlueprintError`
 - scoring: :func:`score_question`, :func:`score_exam`, :class:`ExamResult`,
@@ -16,12 +17,13 @@ Public API (everything else is internal):
 """
 
 from gputeam.certify.analysis import ItemAnalysis, analyse_items
-from gputeam.certify.banks import read_bank, summarise, write_bank
+from gputeam.certify.banks import gift_cannot_hold, read_bank, summarise, write_bank
 from gputeam.certify.blueprint import BlueprintError, Form, domain_counts, form_seed, select_form
 from gputeam.certify.models import (
     Answer,
     Bank,
     Category,
+    EmbeddedFile,
     ImportIssue,
     ImportResult,
     MatchPair,
@@ -39,6 +41,7 @@ __all__ = [
     "BlueprintError",
     "Category",
     "DomainScore",
+    "EmbeddedFile",
     "ExamResult",
     "Form",
     "ImportIssue",
@@ -51,6 +54,7 @@ __all__ = [
     "analyse_items",
     "domain_counts",
     "form_seed",
+    "gift_cannot_hold",
     "read_bank",
     "score_exam",
     "score_question",

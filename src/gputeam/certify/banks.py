@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from gputeam.certify.gift import read_gift, write_gift
-from gputeam.certify.models import Bank, BankFormat, ImportResult
+from gputeam.certify.models import Bank, BankFormat, ImportResult, Question, Text
 from gputeam.certify.moodlexml import read_moodle_xml, write_moodle_xml
 from gputeam.certify.rules import BankReadError, decode
 
@@ -59,6 +59,28 @@ def read_bank(data: bytes, format: Literal["gift", "moodle-xml", "auto"] = "auto
 def write_bank(bank: Bank, format: BankFormat) -> str:
     """The bank written in ``format`` (``gift`` or ``moodle-xml``)."""
     return write_moodle_xml(bank) if format == "moodle-xml" else write_gift(bank)
+
+
+def _texts(q: Question) -> list[Text]:
+    return [q.text, q.general_feedback, *(t for a in q.answers for t in (a.text, a.feedback)),
+            *(p.question for p in q.pairs)]
+
+
+def gift_cannot_hold(bank: Bank) -> list[str]:
+    """What writing ``bank`` as GIFT would leave out (GIFT has no embedded files, no
+    case-sensitive short answers, no marks other than 1), one line per kind; empty when
+    nothing is lost."""
+    files = sum(len(t.files) for q in bank.questions for t in _texts(q))
+    case = sum(1 for q in bank.questions if q.qtype == "shortanswer" and q.case_sensitive)
+    marks = sum(1 for q in bank.questions if q.default_mark != (0.0 if q.qtype == "description" else 1.0))
+    out = []
+    if files:
+        out.append(f"{files} embedded file(s) (images) cannot be written in GIFT")
+    if case:
+        out.append(f"{case} case-sensitive short-answer question(s) become case-insensitive")
+    if marks:
+        out.append(f"{marks} question(s) with a mark other than 1 get the mark 1")
+    return out
 
 
 def summarise(result: ImportResult) -> dict[str, object]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from decimal import Decimal
 
 from gputeam.certify.models import (
     Answer,
@@ -103,6 +104,11 @@ def _num(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def _decimal(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "") else text
+
+
 def _ids_and_tags(comments: str) -> tuple[str | None, tuple[str, ...]]:
     m = _ID.search(comments)
     idnumber = m.group(1).replace("\\]", "]").strip() if m else None
@@ -188,8 +194,9 @@ def _numeric(text: str) -> tuple[str, float]:
         low, high = (s.strip() for s in text.split("..", 1))
         if not (is_number(low) and is_number(high)):
             raise _Invalid(f"range {text!r} is not two numbers")
-        mid = (float(low) + float(high)) / 2
-        return _num(mid), float(high) - mid
+        # Decimal arithmetic, so 3.141..3.142 is 3.1415 ± 0.0005 and not a binary neighbour
+        mid = (Decimal(low) + Decimal(high)) / 2
+        return _decimal(mid), float(Decimal(high) - mid)
     if text.find(":") > 0:
         value, tol = (s.strip() for s in text.split(":", 1))
         if not (is_number(value) and is_number(tol)):

@@ -31,11 +31,22 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class EmbeddedFile(_Frozen):
+    """A file a Moodle XML text embeds (an image the text shows as ``@@PLUGINFILE@@/name``),
+    kept base64-encoded as the file holds it."""
+
+    name: str
+    path: str = "/"
+    content: str = ""
+
+
 class Text(_Frozen):
-    """A piece of text and the Moodle format it is written in."""
+    """A piece of text, the Moodle format it is written in, and the files it embeds
+    (Moodle XML only: GIFT cannot hold files)."""
 
     text: str = ""
     format: TextFormat = "moodle"
+    files: tuple[EmbeddedFile, ...] = ()
 
 
 class Answer(_Frozen):

@@ -15,6 +15,7 @@ import xml.sax
 import xml.sax.handler
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from xml.sax.saxutils import quoteattr
 
 import defusedxml
 import defusedxml.sax
@@ -23,6 +24,7 @@ from gputeam.certify.models import (
     Answer,
     Bank,
     Category,
+    EmbeddedFile,
     ImportIssue,
     MatchPair,
     Question,
@@ -134,7 +136,10 @@ def _fmt(name: str | None, default: TextFormat) -> TextFormat:
 def _text(node: _Node | None, default: TextFormat) -> Text:
     if node is None:
         return Text(format=default)
-    return Text(text=_str(node, "text"), format=_fmt(node.attrs.get("format"), default))
+    files = tuple(EmbeddedFile(name=f.attrs.get("name", ""), path=f.attrs.get("path", "/"),
+                               content="".join(f.text.split()))
+                  for f in node.all("file"))
+    return Text(text=_str(node, "text"), format=_fmt(node.attrs.get("format"), default), files=files)
 
 
 def _float(value: str, what: str) -> float:
@@ -253,9 +258,14 @@ def _cdata(text: str) -> str:
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
+def _files(t: Text, indent: str) -> str:
+    return "".join(f'{indent}<file name={quoteattr(f.name)} path={quoteattr(f.path)} encoding="base64">'
+                   f"{f.content}</file>\n" for f in t.files)
+
+
 def _field(tag: str, t: Text, indent: str = "    ") -> str:
     return (f'{indent}<{tag} format="{_FORMAT_OUT[t.format]}">\n'
-            f"{indent}  <text>{_cdata(t.text)}</text>\n{indent}</{tag}>\n")
+            f"{indent}  <text>{_cdata(t.text)}</text>\n" + _files(t, indent + "  ") + f"{indent}</{tag}>\n")
 
 
 def _answers_xml(q: Question) -> str:
@@ -263,7 +273,8 @@ def _answers_xml(q: Question) -> str:
     for a in q.answers:
         fmt = f' format="{_FORMAT_OUT[a.text.format]}"' if q.qtype == "multichoice" else ""
         out.append(f'    <answer fraction="{percent(a.fraction)}"{fmt}>\n'
-                   f"      <text>{_cdata(a.text.text)}</text>\n" + _field("feedback", a.feedback, "      "))
+                   f"      <text>{_cdata(a.text.text)}</text>\n" + _files(a.text, "      ")
+                   + _field("feedback", a.feedback, "      "))
         if q.qtype == "numerical":
             out.append(f"      <tolerance>{a.tolerance or 0}</tolerance>\n")
         out.append("    </answer>\n")
@@ -283,8 +294,8 @@ def _question_xml(q: Question) -> str:
     out.append(_answers_xml(q))
     for p in q.pairs:
         out.append(f'    <subquestion format="{_FORMAT_OUT[p.question.format]}">\n'
-                   f"      <text>{_cdata(p.question.text)}</text>\n"
-                   f"      <answer>\n        <text>{_cdata(p.answer)}</text>\n      </answer>\n"
+                   f"      <text>{_cdata(p.question.text)}</text>\n" + _files(p.question, "      ")
+                   + f"      <answer>\n        <text>{_cdata(p.answer)}</text>\n      </answer>\n"
                    "    </subquestion>\n")
     if q.tags:
         out.append("    <tags>\n" + "".join(f"      <tag><text>{_cdata(t)}</text></tag>\n" for t in q.tags)

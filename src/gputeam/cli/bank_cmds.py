@@ -119,7 +119,7 @@ def register(app: typer.Typer) -> None:
         import os
         import tempfile
 
-        from gputeam.certify import write_bank
+        from gputeam.certify import gift_cannot_hold, write_bank
 
         if to not in OUT_FORMATS:
             raise _problem("unknown bank format", path="--to", found=repr(to),
@@ -130,6 +130,9 @@ def register(app: typer.Typer) -> None:
             sys.stderr.write(f"error: {len(result.errors)} invalid and {len(result.unsupported)} unsupported "
                              f"question(s); nothing written\n")
             raise typer.Exit(2)
+        if to == "gift":
+            for loss in gift_cannot_hold(result.bank):
+                sys.stderr.write(f"warning: {loss}\n")
         text = write_bank(result.bank, to)  # type: ignore[arg-type]
         fd, tmp = tempfile.mkstemp(dir=out.resolve().parent, prefix=f".{out.name}.", suffix=".tmp")
         try:
