@@ -101,3 +101,15 @@ def test_export_refuses_a_file_with_problems_and_writes_nothing(tmp_path: Path) 
     res = runner.invoke(app, ["bank", "export", str(src), "--to", "gift", "--out", str(out)])
     assert res.exit_code == 2 and "nothing written" in res.stderr
     assert not out.exists() and list(tmp_path.iterdir()) == [src]
+
+
+def test_export_to_gift_warns_about_what_gift_cannot_hold(tmp_path: Path) -> None:
+    from gputeam.certify import write_bank
+
+    valid = read_bank(XML.encode()).bank  # the valid questions, images and marks included
+    src = write(tmp_path, "valid.xml", write_bank(valid, "moodle-xml"))
+    out = tmp_path / "valid.gift"
+    res = runner.invoke(app, ["bank", "export", str(src), "--to", "gift", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "warning: 1 embedded file(s)" in res.stderr and "case-sensitive" in res.stderr
+    assert len(read_bank(out.read_bytes()).bank.questions) == len(valid.questions)

@@ -176,3 +176,10 @@ def test_category_domain_mapping_applies_to_subcategories() -> None:
     assert domains["Plain text"] == "storage"
     (unnamed,) = [name for name in domains if name.startswith("No name here")]
     assert domains[unnamed] == "cluster-ops"
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_ends(newline: str) -> None:
+    result = read_bank(GIFT.replace("\n", newline).encode())
+    assert [q.model_dump() for q in result.bank.questions] == [
+        q.model_dump() for q in read_bank(GIFT.encode()).bank.questions]
