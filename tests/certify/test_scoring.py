@@ -52,8 +52,9 @@ def test_shortanswer_wildcards_and_case() -> None:
     assert score_question(sa("infini*band"), "Infini-fast-band") == 1.0
     assert score_question(sa("a\\*b"), "a*b") == 1.0 and score_question(sa("a\\*b"), "axb") == 0.0
     assert score_question(sa("MDS", case=True), "mds") == 0.0
-    assert score_question(sa("Slurm  job"), "slurm   job") == 0.0  # the answer keeps its spaces
-    assert score_question(sa("Slurm job"), " slurm   job ") == 1.0  # the response's runs collapse
+    assert score_question(sa("Slurm job"), " slurm job\t") == 1.0  # spaces around: trimmed
+    assert score_question(sa("Slurm job"), "slurm  job") == 0.0  # spaces inside count, as in Moodle
+    assert score_question(sa("Caf\u00e9"), "Cafe\u0301") == 1.0  # both NFC-normalised
 
 
 @pytest.mark.parametrize(("response", "fraction"), [

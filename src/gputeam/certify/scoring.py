@@ -10,7 +10,7 @@ Responses, by question type:
 - ``shortanswer``: the text typed. Answers are tried in order, the first that matches gives
   its fraction; ``*`` in an answer matches any characters (``\\*`` a literal star);
   case is ignored unless the question says otherwise; spaces around the response are
-  ignored and runs of spaces count as one.
+  ignored (inside it they count).
 - ``numerical``: the number typed; the first answer within its tolerance gives its fraction
   (``*`` matches any number).
 - ``match``: the answer chosen for each sub-question (those with text, in order); the mark
@@ -34,14 +34,14 @@ UNASSIGNED = "unassigned"
 
 
 def _normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
+    return unicodedata.normalize("NFC", text).strip(" \t\n\r\0\x0b")  # PHP's trim()
 
 
 def wildcard_match(response: str, pattern: str, case_sensitive: bool = False) -> bool:
     """Moodle's short-answer comparison: ``*`` matches anything, ``\\*`` is a star."""
     bits = re.split(r"(?<!\\)\*+", unicodedata.normalize("NFC", pattern))
     regex = ".*".join(re.escape(bit.replace("\\*", "*")) for bit in bits)
-    flags = re.DOTALL | (0 if case_sensitive else re.IGNORECASE)
+    flags = 0 if case_sensitive else re.IGNORECASE
     return re.fullmatch(regex, _normalise(response), flags) is not None
 
 
