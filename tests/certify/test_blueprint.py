@@ -90,3 +90,12 @@ def test_exposure_control_prefers_the_least_drawn_items() -> None:
 def test_not_enough_questions_names_the_domain() -> None:
     with pytest.raises(BlueprintError, match="ops: needs 11, the bank has 5"):
         select_form(pool({"infra": 30, "knowledge": 30, "ops": 5}), COUNTS, 1)
+
+
+def test_descriptions_are_never_drawn_and_shared_ids_are_refused() -> None:
+    intro = Question(qtype="description", name="intro", idnumber="intro", domain="ops")
+    form = select_form([*pool({"ops": 3}), intro], {"ops": 3}, seed=5)
+    assert "intro" not in form.items
+    twins = pool({"ops": 2}) + pool({"ops": 1})  # ops-0 twice
+    with pytest.raises(BlueprintError, match="ops-0"):
+        select_form(twins, {"ops": 2}, seed=5)

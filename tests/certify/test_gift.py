@@ -183,3 +183,11 @@ def test_windows_and_old_mac_line_ends(newline: str) -> None:
     result = read_bank(GIFT.replace("\n", newline).encode())
     assert [q.model_dump() for q in result.bank.questions] == [
         q.model_dump() for q in read_bank(GIFT.encode()).bank.questions]
+
+
+def test_a_repeated_id_is_an_error_naming_the_first_use() -> None:
+    text = "// [id:x1]\n::One::First?{T}\n\n// [id:x1]\n::Two::Second?{F}\n"
+    bank, errors, _ = read_gift(text)
+    assert [q.name for q in bank.questions] == ["One"]
+    assert [(e.line, e.question, e.message) for e in errors] == [
+        (5, "Two", "id 'x1' is already used by question 'One' at line 2")]

@@ -115,3 +115,11 @@ def test_what_gift_cannot_hold_is_listed(parsed) -> None:  # type: ignore[no-unt
         "1 embedded file(s) (images) cannot be written in GIFT",
         "1 case-sensitive short-answer question(s) become case-insensitive",
         "1 question(s) with a mark other than 1 get the mark 1"]
+
+
+def test_unescaped_markup_in_a_text_is_an_error_not_a_silent_loss() -> None:
+    text = ('<quiz>\n<question type="essay"><name><text>E</text></name>\n'
+            '<questiontext format="html"><text>Say <b>why</b></text></questiontext></question>\n</quiz>')
+    bank, errors, _ = read_moodle_xml(text)
+    assert bank.questions == ()
+    assert errors[0].question == "E" and "<b>" in errors[0].message and "CDATA" in errors[0].message

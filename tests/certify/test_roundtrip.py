@@ -96,7 +96,8 @@ def dump(bank: Bank) -> list[dict[str, Any]]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(question(), min_size=1, max_size=6))
+@given(st.lists(question(), min_size=1, max_size=6,
+                unique_by=lambda q: q.idnumber or f"(no id) {id(q)}"))
 def test_export_then_import_keeps_every_question(questions: list[Question]) -> None:
     """Export → import round trip preserves questions (types, texts, formats, fractions,
     feedback, tolerances, pairs, categories, ids, tags, domains), in both formats."""

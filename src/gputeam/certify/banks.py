@@ -73,6 +73,7 @@ def gift_cannot_hold(bank: Bank) -> list[str]:
     files = sum(len(t.files) for q in bank.questions for t in _texts(q))
     case = sum(1 for q in bank.questions if q.qtype == "shortanswer" and q.case_sensitive)
     marks = sum(1 for q in bank.questions if q.default_mark != (0.0 if q.qtype == "description" else 1.0))
+    wiki = sum(1 for q in bank.questions for t in _texts(q) if t.format == "wiki")
     out = []
     if files:
         out.append(f"{files} embedded file(s) (images) cannot be written in GIFT")
@@ -80,6 +81,8 @@ def gift_cannot_hold(bank: Bank) -> list[str]:
         out.append(f"{case} case-sensitive short-answer question(s) become case-insensitive")
     if marks:
         out.append(f"{marks} question(s) with a mark other than 1 get the mark 1")
+    if wiki:
+        out.append(f"{wiki} text(s) in the old wiki format are written as Moodle auto-format")
     return out
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -68,13 +69,19 @@ def select_form(pool: Sequence[Question], counts: Mapping[str, int], seed: int,
                 exposure: Mapping[str, int] | None = None) -> Form:
     """Draw ``counts[domain]`` questions of each domain from ``pool`` (questions carry
     ``domain`` and ``item_id``). ``exposure`` maps item ids to how often they were drawn
-    before: within a domain the least-drawn items are taken first. The result does not
-    depend on the order of ``pool``."""
+    before: within a domain the least-drawn items are taken first. Descriptions are never
+    drawn; two questions with one item id are refused. The result does not depend on the
+    order of ``pool``."""
     exposure = exposure or {}
     rng = random.Random(seed)
+    ids = [q.item_id for q in pool if q.qtype != "description"]
+    clashes = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if clashes:
+        raise BlueprintError(f"several questions share the item id(s) {', '.join(clashes)}: give each "
+                             "exam question its own [id:...] or <idnumber>")
     by_domain: dict[str, list[str]] = {}
     for q in pool:
-        if q.domain is not None:
+        if q.domain is not None and q.qtype != "description":
             by_domain.setdefault(q.domain, []).append(q.item_id)
     chosen: list[str] = []
     short = []

@@ -31,6 +31,7 @@ from gputeam.certify.rules import (
     check_question,
     clean_name,
     default_name,
+    drop_duplicate_ids,
     is_number,
     percent,
     resolve_domain,
@@ -273,7 +274,8 @@ def read_gift(text: str, category_domains: Mapping[str, str] | None = None
             unsupported.append(result)
         else:
             errors.append(result)
-    return Bank(questions=tuple(questions), categories=tuple(categories)), errors, unsupported
+    questions, duplicates = drop_duplicate_ids(questions)
+    return Bank(questions=tuple(questions), categories=tuple(categories)), errors + duplicates, unsupported
 
 
 def _read_question(body: str, comments: str, category: str, category_domains: Mapping[str, str] | None,

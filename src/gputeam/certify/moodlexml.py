@@ -36,6 +36,7 @@ from gputeam.certify.rules import (
     BankReadError,
     check_question,
     clean_name,
+    drop_duplicate_ids,
     percent,
     resolve_domain,
     snap_grade,
@@ -124,7 +125,12 @@ def _path(node: _Node | None, *tags: str) -> _Node | None:
 
 def _str(node: _Node | None, *tags: str, default: str = "") -> str:
     found = _path(node, *tags)
-    return found.text.strip() if found is not None else default
+    if found is None:
+        return default
+    if found.children:
+        raise ValueError(f"<{found.tag}> at line {found.line} holds unescaped markup "
+                         f"(<{found.children[0].tag}>): put it in <![CDATA[ ... ]]>")
+    return found.text.strip()
 
 
 def _fmt(name: str | None, default: TextFormat) -> TextFormat:
@@ -219,13 +225,21 @@ def read_moodle_xml(text: str, category_domains: Mapping[str, str] | None = None
     for node in root.all("question"):
         raw_type = node.attrs.get("type", "")
         qtype = _QTYPE_IN.get(raw_type, raw_type)
-        label = clean_name(_str(node, "name", "text")) or f"question at line {node.line}"
+        try:
+            label = clean_name(_str(node, "name", "text")) or f"question at line {node.line}"
+        except ValueError:
+            label = f"question at line {node.line}"
         if qtype == "category":
-            category = _str(node, "category", "text") or _str(node, "category")
+            try:
+                category = (_str(node, "category", "text") if _path(node, "category", "text") is not None
+                            else _str(node, "category"))
+                new = Category(path=category, info=_text(node.child("info"), "moodle"),
+                               idnumber=_str(node, "idnumber") or None)
+            except ValueError as exc:
+                errors.append(ImportIssue(line=node.line, question="(category)", message=str(exc)))
+                continue
             if category not in {c.path for c in categories}:
-                info = node.child("info")
-                categories.append(Category(path=category, info=_text(info, "moodle"),
-                                           idnumber=_str(node, "idnumber") or None))
+                categories.append(new)
             continue
         if qtype not in ("multichoice", "truefalse", "shortanswer", "numerical", "match", "essay",
                          "description"):
@@ -246,7 +260,8 @@ def read_moodle_xml(text: str, category_domains: Mapping[str, str] | None = None
         errors.extend(ImportIssue(line=node.line, question=question.name, message=p) for p in problems)
         if not problems:
             questions.append(question)
-    return Bank(questions=tuple(questions), categories=tuple(categories)), errors, unsupported
+    questions, duplicates = drop_duplicate_ids(questions)
+    return Bank(questions=tuple(questions), categories=tuple(categories)), errors + duplicates, unsupported
 
 
 # --- writing ----------------------------------------------------------------------------

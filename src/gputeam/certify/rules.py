@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
-from gputeam.certify.models import DOMAIN_TAG_PREFIX, Question
+from gputeam.certify.models import DOMAIN_TAG_PREFIX, ImportIssue, Question
 
 # Moodle's grade options (question_bank::fraction_options_full): 0, ±1 and ± each of these.
 _RAW_FRACTIONS = (0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25,
@@ -116,6 +116,25 @@ def check_question(q: Question) -> list[str]:
             if not p.answer.strip():
                 problems.append(f"sub-question {p.question.text!r} has no matching answer")
     return problems
+
+
+def drop_duplicate_ids(questions: Sequence[Question]) -> tuple[list[Question], list[ImportIssue]]:
+    """Keep the first question of each author's id; a later one with the same id is an
+    error (statistics and exposure are kept per id, so ids must be unique in a bank)."""
+    seen: dict[str, Question] = {}
+    kept: list[Question] = []
+    errors: list[ImportIssue] = []
+    for q in questions:
+        first = seen.get(q.idnumber) if q.idnumber else None
+        if first is not None:
+            errors.append(ImportIssue(line=q.line, question=q.name, message=(
+                f"id {q.idnumber!r} is already used by question {first.name!r}"
+                + (f" at line {first.line}" if first.line else ""))))
+            continue
+        if q.idnumber:
+            seen[q.idnumber] = q
+        kept.append(q)
+    return kept, errors
 
 
 _TAG = re.compile(r"<[^>]*>")
