@@ -191,3 +191,12 @@ def test_a_repeated_id_is_an_error_naming_the_first_use() -> None:
     assert [q.name for q in bank.questions] == ["One"]
     assert [(e.line, e.question, e.message) for e in errors] == [
         (5, "Two", "id 'x1' is already used by question 'One' at line 2")]
+
+
+def test_texts_are_trimmed_as_php_trims_them() -> None:
+    """Moodle trims with PHP's trim(): a no-break space ending a text stays, and a form feed
+    is not a line break."""
+    (q,) = read_gift("::N::Ends with a no-break space\u00a0{T}\n")[0].questions
+    assert q.text.text == "Ends with a no-break space\u00a0"
+    (ff,) = read_gift("::F::Page\x0cbreak{T}\n")[0].questions
+    assert ff.text.text == "Page\x0cbreak"

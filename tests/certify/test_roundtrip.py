@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gputeam.certify import Answer, Bank, MatchPair, Question, Text, read_bank, write_bank
-from gputeam.certify.rules import GRADE_OPTIONS, resolve_domain
+from gputeam.certify.rules import GRADE_OPTIONS, resolve_domain, trim
 
 FORMATS = ("moodle", "html", "plain", "markdown")
 CHARS = st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn", "Zl", "Zp"), max_codepoint=0x2FFF)
@@ -20,7 +20,7 @@ RAW = st.text(st.one_of(CHARS, st.sampled_from("\n:#=~{}\\%[]<>*")), max_size=30
 
 
 def _ok(s: str) -> bool:
-    return s == s.strip() and "->" not in s and not s.startswith(("[", "%"))
+    return s == trim(s) and "->" not in s and not s.startswith(("[", "%"))
 
 
 TEXT = RAW.filter(_ok)

@@ -28,6 +28,7 @@ from gputeam.certify.models import (
     Unsupported,
 )
 from gputeam.certify.rules import (
+    PHP_WHITESPACE,
     check_question,
     clean_name,
     default_name,
@@ -49,6 +50,7 @@ _WEIGHT = re.compile(r"^%(-*)([0-9]{1,2}\.?[0-9]*)%")
 _ID = re.compile(r"\[id:((?:\\\]|[^\]\x00-\x1f\x7f])+)\]")
 _TAGS = re.compile(r"\[tag:((?:\\\]|[^\]<>`\x00-\x1f\x7f])*)\]")
 _CLOZE = re.compile(r"\{\d*:[A-Z_]+:")
+_WS = PHP_WHITESPACE
 _TF = {"T": True, "TRUE": True, "F": False, "FALSE": False}
 
 
@@ -77,13 +79,13 @@ def _with_format(text: str, default: TextFormat = "moodle") -> Text:
         if name in _FORMATS:
             fmt = _FORMATS[name]
             text = text[end + 1:]
-    return Text(text=_post(text).strip(), format=fmt)
+    return Text(text=_post(text).strip(_WS), format=fmt)
 
 
 def _comment(answer: str, fmt: TextFormat) -> tuple[Text, Text]:
     bits = answer.split("#", 1)
-    feedback = _with_format(bits[1].strip(), fmt) if len(bits) > 1 else Text(format=fmt)
-    return _with_format(bits[0].strip(), fmt), feedback
+    feedback = _with_format(bits[1].strip(_WS), fmt) if len(bits) > 1 else Text(format=fmt)
+    return _with_format(bits[0].strip(_WS), fmt), feedback
 
 
 def _weight(answer: str) -> tuple[float | None, str]:
@@ -96,7 +98,7 @@ def _weight(answer: str) -> tuple[float | None, str]:
 
 def _split(answertext: str, sep: str) -> list[str]:
     parts = answertext.split(sep)
-    parts[0] = parts[0].strip()
+    parts[0] = parts[0].strip(_WS)
     return parts[1:] if not parts[0] else parts
 
 
@@ -112,8 +114,8 @@ def _decimal(value: Decimal) -> str:
 
 def _ids_and_tags(comments: str) -> tuple[str | None, tuple[str, ...]]:
     m = _ID.search(comments)
-    idnumber = m.group(1).replace("\\]", "]").strip() if m else None
-    tags = tuple(t for t in (raw.replace("\\]", "]").strip() for raw in _TAGS.findall(comments)) if t)
+    idnumber = m.group(1).replace("\\]", "]").strip(_WS) if m else None
+    tags = tuple(t for t in (raw.replace("\\]", "]").strip(_WS) for raw in _TAGS.findall(comments)) if t)
     return idnumber or None, tags
 
 
@@ -125,7 +127,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             raise _Invalid("not enough answers for a multiple-choice question (2 or more)")
         answers = []
         for raw in parts:
-            raw = raw.strip()
+            raw = raw.strip(_WS)
             fraction: float | None
             if raw.startswith("="):
                 fraction, raw = 1.0, raw[1:]
@@ -140,17 +142,17 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             raise _Invalid("not enough pairs for a matching question (2 or more)")
         pairs = []
         for raw in parts:
-            raw = raw.strip()
+            raw = raw.strip(_WS)
             if "->" not in raw:
                 raise _Invalid(f"matching pair {_post(raw)!r} has no '->'")
             left, right = raw.split("->", 1)
-            pairs.append(MatchPair(question=_with_format(left, fmt), answer=_post(right).strip()))
+            pairs.append(MatchPair(question=_with_format(left, fmt), answer=_post(right).strip(_WS)))
         return {"pairs": tuple(pairs)}
     if qtype == "truefalse":
         bits = answertext.split("#", 2)
-        value = _TF[_with_format(bits[0].strip(), fmt).text]
-        wrong_fb = _with_format(bits[1].strip(), fmt) if len(bits) > 1 else Text(format=fmt)
-        right_fb = _with_format(bits[2].strip(), fmt) if len(bits) > 2 else Text(format=fmt)
+        value = _TF[_with_format(bits[0].strip(_WS), fmt).text]
+        wrong_fb = _with_format(bits[1].strip(_WS), fmt) if len(bits) > 1 else Text(format=fmt)
+        right_fb = _with_format(bits[2].strip(_WS), fmt) if len(bits) > 2 else Text(format=fmt)
         return {"answers": (
             Answer(text=Text(text="true", format="plain"), fraction=1.0 if value else 0.0,
                    feedback=right_fb if value else wrong_fb),
@@ -162,7 +164,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             raise _Invalid("a short-answer question needs at least 1 answer")
         answers = []
         for raw in parts:
-            fraction, raw = _weight(raw.strip())
+            fraction, raw = _weight(raw.strip(_WS))
             said, feedback = _comment(raw, fmt)
             answers.append(Answer(text=Text(text=said.text, format="plain"),
                                   fraction=1.0 if fraction is None else fraction, feedback=feedback))
@@ -177,7 +179,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             raise _Invalid("a numerical question needs at least 1 answer")
         answers = []
         for raw in parts:
-            fraction, raw = _weight(raw.strip())
+            fraction, raw = _weight(raw.strip(_WS))
             said, feedback = _comment(raw, fmt)
             number, tolerance = _numeric(said.text)
             answers.append(Answer(text=Text(text=number, format="plain"), tolerance=tolerance,
@@ -192,20 +194,20 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
 def _numeric(text: str) -> tuple[str, float]:
     """``answer``, ``answer:tolerance`` or ``min..max`` → (answer, tolerance)."""
     if text.find("..") > 0:
-        low, high = (s.strip() for s in text.split("..", 1))
+        low, high = (s.strip(_WS) for s in text.split("..", 1))
         if not (is_number(low) and is_number(high)):
             raise _Invalid(f"range {text!r} is not two numbers")
         # Decimal arithmetic, so 3.141..3.142 is 3.1415 ± 0.0005 and not a binary neighbour
         mid = (Decimal(low) + Decimal(high)) / 2
         return _decimal(mid), float(Decimal(high) - mid)
     if text.find(":") > 0:
-        value, tol = (s.strip() for s in text.split(":", 1))
+        value, tol = (s.strip(_WS) for s in text.split(":", 1))
         if not (is_number(value) and is_number(tol)):
             raise _Invalid(f"answer {text!r} is not a number with a tolerance")
         return value, float(tol)
-    if text.strip() != "*" and not is_number(text.strip()):
+    if text.strip(_WS) != "*" and not is_number(text.strip(_WS)):
         raise _Invalid(f"answer {text!r} is not a number")
-    return text.strip(), 0.0
+    return text.strip(_WS), 0.0
 
 
 def _qtype(description: bool, answertext: str) -> QType:
@@ -219,7 +221,7 @@ def _qtype(description: bool, answertext: str) -> QType:
         return "multichoice"
     if "=" in answertext and "->" in answertext:
         return "match"
-    check = answertext.split("#", 1)[0].strip() if answertext.find("#") > 0 else answertext
+    check = answertext.split("#", 1)[0].strip(_WS) if answertext.find("#") > 0 else answertext
     return "truefalse" if check in _TF else "shortanswer"
 
 
@@ -227,8 +229,9 @@ def _blocks(text: str) -> list[tuple[int, list[str]]]:
     blocks: list[tuple[int, list[str]]] = []
     current: list[str] = []
     start = 1
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
+    # Lines end at \n (Moodle reads a file as PHP's file() does), \r\n or a lone \r.
+    for number, line in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        line = line.strip(_WS)
         if not line:
             if current:
                 blocks.append((start, current))
@@ -254,12 +257,12 @@ def read_gift(text: str, category_domains: Mapping[str, str] | None = None
         comments = "\n".join(line for line in lines if line.startswith("//"))
         body_lines = [(" " if line.startswith("//") else line) for line in lines]
         line_no = start + next((i for i, line in enumerate(lines) if not line.startswith("//")), 0)
-        body = "\n".join(body_lines).strip()
+        body = "\n".join(body_lines).strip(_WS)
         if not body:
             continue
         body = _pre(body)
         if body.startswith("$CATEGORY:"):
-            category = _post(body[10:]).strip()
+            category = _post(body[10:]).strip(_WS)
             if category not in {c.path for c in categories}:
                 categories.append(Category(path=category))
             continue
@@ -286,7 +289,7 @@ def _read_question(body: str, comments: str, category: str, category_domains: Ma
         end = rest.find("::")
         if end >= 0:
             name = clean_name(_post(rest[:end]))
-            body = rest[end + 2:].strip()
+            body = rest[end + 2:].strip(_WS)
         else:
             body = rest
     label = name or default_name(_post(body))
@@ -301,13 +304,13 @@ def _read_question(body: str, comments: str, category: str, category_domains: Ma
     elif start < 0 or finish < 0 or finish < start:
         return ImportIssue(line=line_no, question=label, message="the answers are not enclosed in { }")
     else:
-        answertext = body[start + 1:finish].strip()
+        answertext = body[start + 1:finish].strip(_WS)
         blank = "" if body.endswith("}") else "_____"
         qtext = body[:start] + blank + body[finish + 1:]
     general = ""
     sep = answertext.rfind("####")
     if sep >= 0:
-        general, answertext = answertext[sep + 4:], answertext[:sep].strip()
+        general, answertext = answertext[sep + 4:], answertext[:sep].strip(_WS)
     text = _with_format(qtext)
     qtype = _qtype(description, answertext)
     idnumber, tags = _ids_and_tags(comments)

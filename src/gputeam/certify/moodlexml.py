@@ -40,6 +40,7 @@ from gputeam.certify.rules import (
     percent,
     resolve_domain,
     snap_grade,
+    trim,
 )
 
 _FORMAT_IN: dict[str, TextFormat] = {"moodle_auto_format": "moodle", "html": "html", "plain_text": "plain",
@@ -130,7 +131,7 @@ def _str(node: _Node | None, *tags: str, default: str = "") -> str:
     if found.children:
         raise ValueError(f"<{found.tag}> at line {found.line} holds unescaped markup "
                          f"(<{found.children[0].tag}>): put it in <![CDATA[ ... ]]>")
-    return found.text.strip()
+    return trim(found.text)
 
 
 def _fmt(name: str | None, default: TextFormat) -> TextFormat:
@@ -159,7 +160,7 @@ def _answer(node: _Node, fmt: TextFormat, rich: bool) -> Answer:
     fraction = _float(node.attrs.get("fraction", "0"), "fraction") / 100
     deprecated = _path(node, "fraction")
     if deprecated is not None:
-        fraction = _float(deprecated.text.strip(), "fraction")
+        fraction = _float(trim(deprecated.text), "fraction")
     text = _text(node, fmt) if rich else Text(text=_str(node, "text"), format="plain")
     return Answer(text=text, fraction=snap_grade(fraction), feedback=_text(node.child("feedback"), fmt))
 

@@ -17,6 +17,16 @@ GRADE_OPTIONS: tuple[float, ...] = tuple(sorted({0.0, 1.0, -1.0, *_RAW_FRACTIONS
 _GRADE_TOLERANCE = 0.00001  # Moodle's match_grade_options
 
 
+#: The characters PHP's trim() removes, which Moodle's importers trim texts with (not every
+#: Unicode space: a no-break space at the end of a text stays).
+PHP_WHITESPACE = " \t\n\r\0\x0b"
+
+
+def trim(text: str) -> str:
+    """``text`` trimmed as PHP's trim() does."""
+    return text.strip(PHP_WHITESPACE)
+
+
 class BankReadError(ValueError):
     """A bank file that cannot be read at all (not text, not well-formed XML ...)."""
 

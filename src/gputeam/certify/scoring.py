@@ -27,6 +27,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.certify.models import Question
+from gputeam.certify.rules import trim
 
 Response = int | bool | str | float | Collection[int] | Sequence[str | None] | None
 
@@ -34,7 +35,7 @@ UNASSIGNED = "unassigned"
 
 
 def _normalise(text: str) -> str:
-    return unicodedata.normalize("NFC", text).strip(" \t\n\r\0\x0b")  # PHP's trim()
+    return trim(unicodedata.normalize("NFC", text))
 
 
 def wildcard_match(response: str, pattern: str, case_sensitive: bool = False) -> bool:
