@@ -25,7 +25,7 @@ def _ok(s: str) -> bool:
 
 TEXT = RAW.filter(_ok)
 NONEMPTY = TEXT.filter(bool)
-WORD = st.from_regex(r"[A-Za-z0-9:#=~{}.()!?-]{1,8}", fullmatch=True).filter(lambda w: "->" not in w)
+WORD = st.from_regex(r"[A-Za-z0-9:#=~{}.()!?\[\]/-]{1,8}", fullmatch=True).filter(lambda w: "->" not in w)
 NAME = st.lists(WORD, min_size=1, max_size=4).map(" ".join)
 TOKEN = st.from_regex(r"[a-z0-9][a-z0-9._-]{0,10}", fullmatch=True)
 NUMBER = st.one_of(st.integers(-10_000, 10_000).map(str),
@@ -117,3 +117,9 @@ def test_content_hash_changes_with_content_not_with_metadata() -> None:
         Answer(text=Text(text="false", format="plain"), fraction=0.0)))
     assert q.model_copy(update={"tags": ("x",), "category": "c", "line": 9}).content_hash == q.content_hash
     assert q.model_copy(update={"text": Text(text="Is it not?")}).content_hash != q.content_hash
+
+
+def test_a_name_that_looks_like_an_id_stays_a_name() -> None:
+    q = Question(qtype="essay", name="Ask [id:x] and [tag:domain-y]", idnumber="real", tags=("t",))
+    (back,) = read_bank(write_bank(Bank(questions=(q,)), "gift").encode(), "gift").bank.questions
+    assert (back.name, back.idnumber, back.tags, back.domain) == (q.name, "real", ("t",), None)

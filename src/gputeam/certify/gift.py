@@ -397,5 +397,6 @@ def write_gift(bank: Bank) -> str:
         if q.category != category:
             category = q.category
             out.append(f"// question: 0  name: Switch category to {category}\n$CATEGORY: {category}\n\n")
-        out.append(f"// name: {q.name}\n" + _meta(q) + _body(q) + "\n")
+        # No "// name:" comment as Moodle writes: a name holding "[id:...]" would be read as the id.
+        out.append(_meta(q) + _body(q) + "\n")
     return "".join(out)
