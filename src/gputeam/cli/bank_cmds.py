@@ -1,0 +1,145 @@
+"""`gputeam bank import|export`: check and convert question banks (GIFT, Moodle XML).
+
+The commands read the file, call :mod:`gputeam.certify` and print what it found; storing a
+bank in the database is not available yet, so ``import`` runs only with ``--dry-run``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from gputeam.cli.main import friendly
+
+if TYPE_CHECKING:
+    from gputeam.certify import ImportResult
+
+IN_FORMATS = ("auto", "gift", "moodle-xml")
+OUT_FORMATS = ("gift", "moodle-xml")
+
+
+def _problem(message: str, *, path: str = "", file: Path | None = None, line: int | None = None,
+             found: str | None = None, expected: str | None = None) -> Exception:
+    from gputeam.errors import InputError, Problem
+
+    return InputError([Problem(path=path, message=message, file=str(file) if file else None, line=line,
+                               found=found, expected=expected)])
+
+
+def _domain_map(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        category, sep, domain = pair.partition("=")
+        if not sep or not category.strip() or not domain.strip():
+            raise _problem("expected CATEGORY=DOMAIN", path="--domain-map", found=repr(pair))
+        out[category.strip()] = domain.strip()
+    return out
+
+
+def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
+    from gputeam.certify import BankReadError, read_bank
+
+    if fmt not in IN_FORMATS:
+        raise _problem("unknown bank format", path="--format", found=repr(fmt),
+                       expected=", ".join(IN_FORMATS))
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise _problem(f"cannot read: {exc.strerror}", file=file) from None
+    try:
+        return read_bank(data, fmt, _domain_map(domain_map))  # type: ignore[arg-type]
+    except BankReadError as exc:
+        raise _problem(exc.message, file=file, line=exc.line) from None
+
+
+def _report_problems(file: Path, result: ImportResult) -> None:
+    err = sys.stderr
+    for e in result.errors:
+        err.write(f"{file}:{e.line}: question {e.question!r}: {e.message}\n")
+    for u in result.unsupported:
+        err.write(f"{file}:{u.line}: question {u.question!r} ({u.qtype}): {u.message}\n")
+
+
+FormatOption = Annotated[str, typer.Option("--format", "-f",
+                                           help="auto, gift or moodle-xml (default: auto).")]
+DomainMapOption = Annotated[list[str] | None, typer.Option(
+    "--domain-map", help="CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
+    "without a domain-* tag belong to DOMAIN (repeatable).")]
+
+
+def register(app: typer.Typer) -> None:
+    bank = typer.Typer(help="Check and convert question banks (GIFT, Moodle XML).", no_args_is_help=True)
+    app.add_typer(bank, name="bank")
+
+    @bank.command("import")
+    @friendly
+    def import_(
+        file: Annotated[Path, typer.Argument(help="A GIFT or Moodle XML file.")],
+        format: FormatOption = "auto",
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report; store nothing.")]
+        = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+        domain_map: DomainMapOption = None,
+    ) -> None:
+        """Check a question bank file (storing banks comes later: use --dry-run)."""
+        from gputeam.certify import summarise
+
+        if not dry_run:
+            sys.stderr.write("error: storing question banks in the database is not available yet; "
+                             "run with --dry-run to check the file\n")
+            raise typer.Exit(2)
+        result = _read(file, format, domain_map or [])
+        report = summarise(result)
+        if as_json:
+            sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        else:
+            by_type = ", ".join(f"{k} {v}" for k, v in report["by_type"].items())  # type: ignore[attr-defined]
+            sys.stdout.write(f"{file}: {report['questions']} valid questions ({by_type or 'none'}) in "
+                             f"{result.format} ({result.encoding}); {len(result.errors)} invalid, "
+                             f"{len(result.unsupported)} unsupported\n")
+            for path in report["categories"]:  # type: ignore[attr-defined]
+                sys.stdout.write(f"  category {path}\n")
+            _report_problems(file, result)
+        if result.errors:
+            raise typer.Exit(2)
+
+    @bank.command("export")
+    @friendly
+    def export(
+        file: Annotated[Path, typer.Argument(help="A GIFT or Moodle XML file.")],
+        to: Annotated[str, typer.Option("--to", help="gift or moodle-xml.")],
+        out: Annotated[Path, typer.Option("--out", "-o", help="The file to write.")],
+        format: FormatOption = "auto",
+    ) -> None:
+        """Convert a question bank file to GIFT or Moodle XML."""
+        import os
+        import tempfile
+
+        from gputeam.certify import gift_cannot_hold, write_bank
+
+        if to not in OUT_FORMATS:
+            raise _problem("unknown bank format", path="--to", found=repr(to),
+                           expected=", ".join(OUT_FORMATS))
+        result = _read(file, format, [])
+        if result.errors or result.unsupported:
+            _report_problems(file, result)
+            sys.stderr.write(f"error: {len(result.errors)} invalid and {len(result.unsupported)} unsupported "
+                             f"question(s); nothing written\n")
+            raise typer.Exit(2)
+        if to == "gift":
+            for loss in gift_cannot_hold(result.bank):
+                sys.stderr.write(f"warning: {loss}\n")
+        text = write_bank(result.bank, to)  # type: ignore[arg-type]
+        fd, tmp = tempfile.mkstemp(dir=out.resolve().parent, prefix=f".{out.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+            os.replace(tmp, out)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        sys.stdout.write(f"{out}: {len(result.bank.questions)} questions written as {to}\n")
