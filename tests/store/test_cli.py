@@ -92,3 +92,28 @@ def test_bad_options_exit_2(db_url: str, files: Path) -> None:
                "--map", "nonsense")[0] == 2
     assert run("remind", "--today", "yesterday", "--db", db_url)[0] == 2
     assert run("export", "-f", "pdf", "--db", db_url)[0] == 2
+
+
+def test_admin_token_prints_a_working_token_once(db_url: str) -> None:
+    from gputeam.store import verify_token
+
+    env = {"GPUTEAM_ADMIN_PASSWORD": "long enough pw"}
+    assert run("admin", "create", "ops", "--role", "manager", "--db", db_url, env=env)[0] == 0
+    code, out, err = run("admin", "token", "ops", "--scope", "write", "--name", "ci", "--db", db_url)
+    assert code == 0, err
+    secret = out.strip()
+    assert "\n" not in secret and "shown once" in err
+    database = open_database(db_url)
+    try:
+        with database.session() as s:
+            tok = verify_token(s, secret)
+            assert tok is not None and tok.name == "ci" and tok.user.username == "ops"
+            assert sorted(tok.scopes) == ["read", "write"]
+    finally:
+        database.dispose()
+    # a manager may not hold an admin token; unknown scopes and users are refused, exit 2
+    for args in (["ops", "--scope", "admin"], ["ops", "--scope", "root"], ["nobody"]):
+        code, out, err = run("admin", "token", *args, "--db", db_url)
+        assert code == 2 and out == "" and "Traceback" not in err
+    assert "may not hold 'admin' tokens" in run("admin", "token", "ops", "--scope", "admin",
+                                                "--db", db_url)[2]

@@ -27,6 +27,9 @@ def test_dashboard_without_and_with_plan(app: Any, world: World) -> None:
     c = logged_in(app, "manager")
     text = _text(c.get("/").text)
     assert "Headcount 3" in text
+    # nobody in the roster has a salary: the figure says it is an estimate, and from what
+    assert "Annual salary cost (partly estimated)" in text
+    assert "estimated for 3 without a salary, from level band mid-points (article §3)" in text
     assert "Bus factor per skill domain" in text
     assert "Certifications expiring in 90 days 1" in text
     assert "No plan yet" in text
@@ -56,6 +59,9 @@ def test_person_page_colours_gantt_and_forms(app: Any, world: World) -> None:
     c.post(f"/api/v1/plans/{plan_id}/adopt", headers={"X-CSRF-Token": c.csrf})
     html = c.get(f"/people/{world.people['p1']}").text
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="gantt"' in html
+    items = len(re.findall(r'action="/roadmap-items/\d+/done"', html))
+    assert items and f"0 of {items} roadmap items done" in _text(html)
+    assert "built-in method" not in html
     assert 'class="badge valid"' in html or 'class="badge expiring"' in html
     p3 = c.get(f"/people/{world.people['p3']}").text
     assert 'class="badge expired"' in p3  # expired 2025-01-01

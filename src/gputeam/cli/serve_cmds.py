@@ -1,4 +1,4 @@
-"""`gputeam serve` and `gputeam admin create`.
+"""`gputeam serve`, `gputeam admin create` and `gputeam admin token`.
 
 Module-level imports stay cheap (``gputeam --help`` must be fast): FastAPI, Uvicorn and
 the store are imported inside the commands.
@@ -101,3 +101,44 @@ def register(app: typer.Typer) -> None:
         finally:
             database.dispose()
         typer.echo(f"created {role} {username!r} (id {uid}) in {database.url}")
+
+    @admin.command("token")
+    @friendly
+    def token(
+        username: Annotated[str, typer.Argument(help="The user the token acts for.")],
+        scope: Annotated[str, typer.Option(
+            help="read (GET only), write (read and write) or admin (everything; admins only).")
+        ] = "read",
+        name: Annotated[str, typer.Option(help="A label shown on the account page.")
+                        ] = "cli",
+        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")
+                      ] = None,
+    ) -> None:
+        """Print a new API token for USER once (for scripts and calendar URLs); it is stored
+        only as a digest, so it cannot be shown again. Revoke it on the account page."""
+        from gputeam.store import create_token, get_user_by_username, open_database
+        from gputeam.web.permissions import SCOPES, allowed_scopes
+
+        if scope not in SCOPES:
+            raise typer.BadParameter(f"{scope!r} is not a scope; expected one of "
+                                     f"{', '.join(SCOPES)}", param_hint="--scope")
+        scopes = SCOPES[: SCOPES.index(scope) + 1]  # each scope includes the ones before it
+        if not name.strip():
+            raise typer.BadParameter("a token needs a non-empty name", param_hint="--name")
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                user = get_user_by_username(s, username)
+                if user is None or not user.active:
+                    raise typer.BadParameter(f"no active user {username!r} in {database.url}",
+                                             param_hint="USERNAME")
+                if scope not in allowed_scopes(user.role):
+                    raise typer.BadParameter(
+                        f"a {user.role} may not hold {scope!r} tokens; allowed: "
+                        f"{', '.join(allowed_scopes(user.role))}", param_hint="--scope")
+                _, secret = create_token(s, user.id, name.strip(), scopes, actor="cli")
+        finally:
+            database.dispose()
+        typer.echo(secret)
+        typer.echo(f"token {name.strip()!r} for {username} with scopes {', '.join(scopes)}; "
+                   "shown once, keep it safe", err=True)

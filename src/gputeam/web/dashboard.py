@@ -113,15 +113,36 @@ def compliance(plan: Any, people: tuple[Person, ...], catalog: Catalog,
     return rows
 
 
-def annual_cost(people: tuple[Person, ...], catalog: Catalog) -> float:
-    total = 0.0
+def annual_cost(people: tuple[Person, ...], catalog: Catalog,
+                usd_rate: float | None = None, currency: str = "USD") -> dict[str, Any]:
+    """The team's annual salary cost, saying what it is made of: salaries recorded on people,
+    plus, for people without one, the mid-point of their level's salary band (the catalog's
+    USD band times ``usd_rate`` for another currency). Without a rate for a non-USD currency
+    no estimate is made: those people are counted in ``unestimated``."""
+    recorded = estimated = 0.0
+    n_recorded = n_estimated = n_unestimated = 0
+    sources: set[str] = set()
+    rate = 1.0 if currency == "USD" else usd_rate
     for p in people:
+        level = catalog.levels.get(p.level)
         if p.salary is not None:
-            total += p.salary
+            recorded += p.salary
+            n_recorded += 1
+        elif level is not None and rate is not None:
+            estimated += level.salary_usd.mid * rate
+            n_estimated += 1
+            sources.add(level.source)
         else:
-            level = catalog.levels.get(p.level)
-            total += level.salary_usd.mid if level else 0.0
-    return round(total, 2)
+            n_unestimated += 1
+    return {"total": round(recorded + estimated, 2),
+            "recorded": round(recorded, 2), "recorded_people": n_recorded,
+            "estimated": round(estimated, 2), "estimated_people": n_estimated,
+            "unestimated_people": n_unestimated,
+            "basis": "salaries recorded on people" if not n_estimated else
+                     "recorded salaries plus, for people without one, the mid-point of their "
+                     "level's salary band" + ("" if currency == "USD" else
+                                              f" converted at {rate:g} {currency} per USD"),
+            "sources": sorted(sources)}
 
 
 def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -> dict[str, Any]:
@@ -133,7 +154,7 @@ def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -
         "today": today.isoformat(),
         "currency": scenario.currency,
         "headcount": len(people),
-        "annual_salary_cost": annual_cost(people, catalog),
+        "annual_salary_cost": annual_cost(people, catalog, scenario.usd_rate, scenario.currency),
         "by_role": dict(sorted(Counter(p.role or "(none)" for p in people).items())),
         "expiring": soon,
         "expiring_counts": {str(d): sum(1 for r in soon if r["days"] <= d)

@@ -1,0 +1,17 @@
+"""Open Badges 3.0 credentials: build, sign (``eddsa-rdfc-2022``), verify, revoke (Bitstring
+Status List). Pure apart from the bundled JSON-LD contexts it reads: keys, dates and lists
+are handed in.
+
+    from gputeam.credentials import credential, issue, verify
+"""
+
+from gputeam.credentials.issue import AchievementSpec, Alignment, credential, did_key, issue
+from gputeam.credentials.loader import UnknownContext, document_loader
+from gputeam.credentials.proof import ProofError, canonical, sign, transform, verify_proof
+from gputeam.credentials.verify import Check, Verification, verify
+
+__all__ = [
+    "AchievementSpec", "Alignment", "Check", "ProofError", "UnknownContext", "Verification",
+    "canonical", "credential", "did_key", "document_loader", "issue", "sign", "transform",
+    "verify", "verify_proof",
+]

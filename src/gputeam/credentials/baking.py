@@ -1,0 +1,185 @@
+"""Baking: a credential carried inside its badge image (Open Badges 3.0, § "Baking").
+
+- PNG: one ``iTXt`` chunk with keyword ``openbadgecredential``, uncompressed, whose text is the
+  credential's JSON (embedded proof) or its VC-JWT, placed before ``IEND``.
+- SVG: an ``<openbadges:credential>`` element directly under the root ``<svg>`` (namespace
+  ``https://purl.imsglobal.org/ob/v3p0``), holding the JSON in a CDATA section or the VC-JWT in
+  its ``verify`` attribute.
+
+Re-baking replaces an earlier credential instead of adding a second one.
+"""
+
+from __future__ import annotations
+
+import html
+import struct
+import zlib
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+KEYWORD = b"openbadgecredential"
+OB_NS = "https://purl.imsglobal.org/ob/v3p0"
+
+
+class BakingError(ValueError):
+    """The image is not a PNG/SVG, or carries no (or a malformed) credential."""
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    if not png.startswith(PNG_SIGNATURE):
+        raise BakingError("not a PNG file (its signature is missing)")
+    out, pos = [], len(PNG_SIGNATURE)
+    while pos < len(png):
+        if pos + 8 > len(png):
+            raise BakingError("truncated PNG chunk header")
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        data = png[pos + 8:pos + 8 + length]
+        if len(data) != length or pos + 12 + length > len(png):
+            raise BakingError(f"truncated PNG chunk {kind!r}")
+        (crc,) = struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])
+        if crc != zlib.crc32(kind + data):
+            raise BakingError(f"PNG chunk {kind!r} fails its CRC")
+        out.append((kind, data))
+        pos += 12 + length
+        if kind == b"IEND":
+            break
+    if not out or out[-1][0] != b"IEND":
+        raise BakingError("the PNG has no IEND chunk")
+    return out
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I4s", len(data), kind) + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _is_credential_chunk(kind: bytes, data: bytes) -> bool:
+    return kind == b"iTXt" and data.split(b"\0", 1)[0] == KEYWORD
+
+
+def bake_png(png: bytes, credential_text: str) -> bytes:
+    """``png`` with ``credential_text`` (JSON or a VC-JWT) baked in."""
+    chunks = [(k, d) for k, d in _chunks(png) if not _is_credential_chunk(k, d)]
+    # keyword, NUL, compression flag 0, method 0, empty language tag, NUL, empty translated
+    # keyword, NUL, then the UTF-8 text
+    itxt = KEYWORD + b"\0\0\0" + b"\0" + b"\0" + credential_text.encode("utf-8")
+    body = b"".join(_chunk(k, d) for k, d in chunks[:-1])
+    return PNG_SIGNATURE + body + _chunk(b"iTXt", itxt) + _chunk(b"IEND", b"")
+
+
+def unbake_png(png: bytes) -> str:
+    for kind, data in _chunks(png):
+        if not _is_credential_chunk(kind, data):
+            continue
+        # keyword NUL, compression flag, compression method, language NUL, translated NUL, text
+        rest = data[len(KEYWORD) + 1:]
+        if len(rest) < 4:
+            raise BakingError("malformed openbadgecredential iTXt chunk")
+        compressed, rest = rest[0], rest[2:]
+        _language, sep1, rest = rest.partition(b"\0")
+        _translated, sep2, text = rest.partition(b"\0")
+        if not (sep1 and sep2):
+            raise BakingError("malformed openbadgecredential iTXt chunk")
+        if compressed:
+            try:
+                text = zlib.decompress(text)
+            except zlib.error as exc:
+                raise BakingError(f"compressed credential chunk is unreadable: {exc}") from None
+        try:
+            return text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BakingError("the baked credential is not UTF-8 text") from None
+    raise BakingError("the PNG carries no openbadgecredential chunk")
+
+
+def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
+    """``svg`` with the credential element added (replacing an earlier one)."""
+    from defusedxml import ElementTree as SafeET
+
+    try:
+        root = SafeET.fromstring(svg)
+    except Exception as exc:
+        raise BakingError(f"not an SVG document: {exc}") from None
+    if not root.tag.endswith("svg"):
+        raise BakingError("not an SVG document (the root element is not <svg>)")
+    start = svg.find("<svg")
+    end_open = svg.find(">", start)
+    close = svg.rfind("</svg>")
+    if start < 0 or end_open < 0 or close < 0 or svg[end_open - 1] == "/":
+        raise BakingError("the SVG root must have an opening and a closing tag")
+    head, body, tail = svg[:end_open + 1], svg[end_open + 1:close], svg[close:]
+    body = _strip_credential(body)
+    if "xmlns:openbadges" not in head:
+        head = head[:-1] + f' xmlns:openbadges="{OB_NS}">'
+    if jwt:
+        element = (f'<openbadges:credential verify="{html.escape(credential_text, quote=True)}">'
+                   "</openbadges:credential>")
+    else:
+        if "]]>" in credential_text:
+            raise BakingError("the credential text cannot be put in a CDATA section")
+        element = f"<openbadges:credential><![CDATA[{credential_text}]]></openbadges:credential>"
+    return head + element + body + tail
+
+
+def _strip_credential(body: str) -> str:
+    start = body.find("<openbadges:credential")
+    if start < 0:
+        return body
+    end = body.find("</openbadges:credential>", start)
+    if end < 0:
+        end_self = body.find("/>", start)
+        return body[:start] + body[end_self + 2:] if end_self >= 0 else body
+    return body[:start] + body[end + len("</openbadges:credential>"):]
+
+
+def unbake_svg(svg: str) -> str:
+    from defusedxml import ElementTree as SafeET
+
+    try:
+        root = SafeET.fromstring(svg)
+    except Exception as exc:
+        raise BakingError(f"not an SVG document: {exc}") from None
+    for child in root:
+        if child.tag == f"{{{OB_NS}}}credential":
+            if child.get("verify"):
+                return str(child.get("verify"))
+            text = child.text
+            if isinstance(text, str) and text.strip():
+                return text.strip()
+            raise BakingError("the openbadges:credential element is empty")
+    raise BakingError("the SVG carries no openbadges:credential element")
+
+
+def unbake(data: bytes) -> str:
+    """The credential text baked into a PNG or SVG file's bytes."""
+    if data[:4] == PNG_SIGNATURE[:4]:
+        return unbake_png(data)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise BakingError("neither a PNG nor an SVG (UTF-8) file") from None
+    return unbake_svg(text)
+
+
+def badge_png(size: int = 128, rgb: tuple[int, int, int] = (0x1f, 0x6f, 0x5c)) -> bytes:
+    """A plain round badge image (a filled disc on transparency), for baking when the
+    organisation has no artwork of its own."""
+    rows = []
+    r = size / 2
+    for y in range(size):
+        row = bytearray(b"\0")  # filter: none
+        for x in range(size):
+            inside = (x + 0.5 - r) ** 2 + (y + 0.5 - r) ** 2 <= (r - 1) ** 2
+            row += bytes((*rgb, 255)) if inside else b"\0\0\0\0"
+        rows.append(bytes(row))
+    ihdr = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
+    return (PNG_SIGNATURE + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(b"".join(rows)))
+            + _chunk(b"IEND", b""))
+
+
+def badge_svg(title: str) -> str:
+    """A plain round SVG badge with ``title`` written on it."""
+    label = html.escape(title[:40])
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" '
+            'viewBox="0 0 256 256" role="img" aria-label="' + label + '">'
+            '<circle cx="128" cy="128" r="120" fill="#1f6f5c"/>'
+            '<text x="128" y="136" text-anchor="middle" font-family="sans-serif" '
+            'font-size="16" fill="#fff">' + label + "</text></svg>")

@@ -1,0 +1,102 @@
+"""Build and sign Open Badges 3.0 credentials (``OpenBadgeCredential``, VC Data Model 2.0).
+
+Pure: the key, the dates and every value are handed in; the store keeps keys and numbers,
+the web and CLI call :func:`issue`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from gputeam.credentials import multibase
+from gputeam.credentials.loader import CREDENTIALS_V2, OB_V3P0
+from gputeam.credentials.proof import sign
+
+
+def did_key(private_key: Ed25519PrivateKey) -> str:
+    """The ``did:key`` identifier of an Ed25519 key (self-certifying, resolvable offline)."""
+    raw = private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+    return "did:key:" + multibase.ed25519_multikey(raw)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """A link from the achievement to a framework entry (a catalog skill domain, ESCO, O*NET)."""
+
+    target_name: str
+    target_url: str
+    target_framework: str
+    target_code: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out = {"type": ["Alignment"], "targetName": self.target_name,
+               "targetUrl": self.target_url, "targetFramework": self.target_framework}
+        if self.target_code:
+            out["targetCode"] = self.target_code
+        return out
+
+
+@dataclass(frozen=True)
+class AchievementSpec:
+    id: str
+    name: str
+    description: str
+    criteria: str
+    alignments: Sequence[Alignment] = ()
+    #: result description id -> (name, what the value means), e.g. per-domain exam scores
+    results: Mapping[str, str] = field(default_factory=dict)
+
+
+def credential(*, credential_id: str, issuer_id: str, issuer_name: str, subject_id: str,
+               achievement: AchievementSpec, valid_from: str, valid_until: str | None = None,
+               results: Mapping[str, str] | None = None,
+               status: Mapping[str, Any] | None = None,
+               evidence: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The unsigned credential. ``results`` maps result-description ids of ``achievement`` to
+    achieved values (e.g. ``{"domain-networking": "82 %"}``)."""
+    ach: dict[str, Any] = {"id": achievement.id, "type": ["Achievement"], "name": achievement.name,
+                           "description": achievement.description,
+                           "criteria": {"narrative": achievement.criteria}}
+    if achievement.alignments:
+        ach["alignment"] = [a.as_json() for a in achievement.alignments]
+    if achievement.results:
+        ach["resultDescription"] = [
+            {"id": f"{achievement.id}#{rid}", "type": ["ResultDescription"], "name": name,
+             "resultType": "Percent"} for rid, name in achievement.results.items()]
+    subject: dict[str, Any] = {"id": subject_id, "type": ["AchievementSubject"],
+                               "achievement": ach}
+    if results:
+        unknown = set(results) - set(achievement.results)
+        if unknown:
+            raise ValueError(f"results for undescribed ids: {sorted(unknown)}")
+        subject["result"] = [{"type": ["Result"], "resultDescription": f"{achievement.id}#{rid}",
+                              "value": value} for rid, value in results.items()]
+    cred: dict[str, Any] = {
+        "@context": [CREDENTIALS_V2, OB_V3P0], "id": credential_id,
+        "type": ["VerifiableCredential", "OpenBadgeCredential"],
+        "issuer": {"id": issuer_id, "type": ["Profile"], "name": issuer_name},
+        "validFrom": valid_from, "name": achievement.name, "credentialSubject": subject}
+    if valid_until:
+        cred["validUntil"] = valid_until
+    if status:
+        cred["credentialStatus"] = dict(status)
+    if evidence:
+        cred["evidence"] = [dict(e) for e in evidence]
+    return cred
+
+
+def issue(unsigned: dict[str, Any], private_key: Ed25519PrivateKey, created: str
+          ) -> dict[str, Any]:
+    """Sign ``unsigned`` with an ``eddsa-rdfc-2022`` proof whose verification method is the
+    issuer's ``did:key`` (the issuer id must be that DID)."""
+    did = did_key(private_key)
+    issuer = unsigned["issuer"]
+    issuer_id = issuer["id"] if isinstance(issuer, dict) else issuer
+    if issuer_id != did:
+        raise ValueError(f"the issuer id {issuer_id!r} is not this key's DID {did!r}")
+    return sign(unsigned, private_key, f"{did}#{did.removeprefix('did:key:')}", created)

@@ -1,0 +1,296 @@
+"""Verify an Open Badges 3.0 credential offline, in the order OB 3.0 gives (§ "Verification"):
+structure, proof, validity window, status, recipient.
+
+Each step is a :class:`Check` (name, ok, message). The credential is valid when every check
+is ok; a check that could not be made (no status list at hand, no expected recipient) is
+ok with a message that says it was not checked. ``now`` is passed in: nothing here reads the
+clock, the disk or the network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from gputeam.credentials import multibase, statuslist
+from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, UnknownContext
+from gputeam.credentials.proof import ProofError, verify_proof
+
+BADGE_TYPES = ("OpenBadgeCredential", "AchievementCredential")
+#: The largest credential verified (its compact JSON, bytes): canonicalisation costs time in
+#: proportion, and a real OB 3.0 credential (even a CLR) fits well within it.
+MAX_CREDENTIAL_BYTES = 262_144
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ok": self.ok, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Verification:
+    checks: tuple[Check, ...]
+
+    @property
+    def valid(self) -> bool:
+        return bool(self.checks) and all(c.ok for c in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "checks": [c.as_dict() for c in self.checks]}
+
+
+def parse_datetime(value: Any) -> datetime:
+    """An XML Schema dateTime with a time zone (``Z`` or an offset), as VC 2.0 requires."""
+    if not isinstance(value, str):
+        raise ValueError("expected a date-time string")
+    found = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if found.tzinfo is None:
+        raise ValueError("a date-time needs a time zone (e.g. 'Z')")
+    return found
+
+
+def _types(node: Any) -> list[str]:
+    t = node.get("type") if isinstance(node, dict) else None
+    return [t] if isinstance(t, str) else [x for x in t if isinstance(x, str)] \
+        if isinstance(t, list) else []
+
+
+def _id(node: Any) -> str | None:
+    if isinstance(node, str):
+        return node
+    if isinstance(node, dict) and isinstance(node.get("id"), str):
+        return str(node["id"])
+    return None
+
+
+def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
+    """What makes ``cred`` not an OB 3.0 credential in the VC 2.0 data model (empty: fine).
+    ``embedded_proof``: a Data Integrity credential must carry a ``proof`` (a VC-JWT's proof
+    is the JWS around it)."""
+    if not isinstance(cred, dict):
+        return ["the credential is not a JSON object"]
+    import json
+
+    try:
+        size = len(json.dumps(cred, separators=(",", ":")).encode())
+    except (TypeError, ValueError):
+        return ["the credential is not plain JSON"]
+    if size > MAX_CREDENTIAL_BYTES:
+        return [f"the credential has {size:,} bytes, more than the {MAX_CREDENTIAL_BYTES:,} "
+                "verified"]
+    out: list[str] = []
+    ctx = cred.get("@context")
+    if not isinstance(ctx, list) or not ctx or ctx[0] != CREDENTIALS_V2:
+        out.append(f"@context must be a list starting with {CREDENTIALS_V2!r}")
+    if isinstance(ctx, list):
+        if OB_V3P0 not in ctx:
+            out.append(f"@context must include the Open Badges 3.0 context {OB_V3P0!r}")
+        for c in ctx:
+            if isinstance(c, str) and c not in CONTEXTS:
+                out.append(str(UnknownContext(c)))
+            elif not isinstance(c, str):
+                out.append("@context: embedded contexts are not accepted, only the bundled URLs")
+    types = _types(cred)
+    if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
+        out.append(f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; "
+                   f"found {types}")
+    if _id(cred.get("issuer")) is None:
+        out.append("issuer must be a URI or a Profile with an id")
+    for field in ("validFrom", "validUntil"):
+        if field in cred or field == "validFrom":
+            try:
+                parse_datetime(cred.get(field))
+            except ValueError as exc:
+                out.append(f"{field}: {exc}; found {cred.get(field)!r}")
+    subject = cred.get("credentialSubject")
+    if not isinstance(subject, dict):
+        out.append("credentialSubject must be an object")
+    elif not isinstance(subject.get("achievement"), dict):
+        out.append("credentialSubject.achievement must be an Achievement object")
+    if embedded_proof and "proof" not in cred:
+        out.append("the credential has no proof")
+    return out
+
+
+def resolve_key(verification_method: Any, issuer_id: str) -> bytes:
+    """The Ed25519 public key a proof's verification method names, resolved offline.
+
+    ``did:key:z6Mk…`` (optionally ``#z6Mk…``) carries the key itself; an issuer URL with the
+    key as fragment (``https://issuer.example/1#z6Mk…``, as the OB 3.0 test vector and
+    1EdTech's validator use) is read the same way. The method must belong to the issuer
+    (its part before ``#`` is the issuer's id), or anyone could sign in the issuer's name.
+    """
+    if not isinstance(verification_method, str) or not verification_method:
+        raise ProofError("the proof has no verificationMethod")
+    base, _, fragment = verification_method.partition("#")
+    if base.startswith("did:"):
+        method = base.split(":")[1] if base.count(":") >= 2 else ""
+        if method != "key":
+            raise ProofError(f"DID method {method!r} cannot be resolved offline (did:key can)")
+    if base != issuer_id:
+        raise ProofError(f"verificationMethod {verification_method!r} does not belong to the "
+                         f"issuer {issuer_id!r}")
+    if base.startswith("did:"):
+        key_text = base[len("did:key:"):]
+        if fragment and fragment != key_text:
+            raise ProofError("the did:key fragment must repeat the key")
+    elif base.startswith("https://") or base.startswith("http://"):
+        if not fragment.startswith("z6Mk"):
+            raise ProofError(f"verificationMethod {verification_method!r} cannot be resolved "
+                             "offline (expected the issuer's URL with a multikey fragment)")
+        key_text = fragment
+    else:
+        raise ProofError(f"verificationMethod {verification_method!r} is neither a DID nor a URL")
+    try:
+        return multibase.ed25519_from_multikey(key_text)
+    except multibase.MultibaseError as exc:
+        raise ProofError(f"verificationMethod: {exc}") from None
+
+
+def check_proof(cred: dict[str, Any]) -> Check:
+    proofs = cred["proof"] if isinstance(cred["proof"], list) else [cred["proof"]]
+    issuer = _id(cred.get("issuer")) or ""
+    if not proofs or not all(isinstance(p, dict) for p in proofs):
+        return Check("proof", False, "proof must be an object or a list of objects")
+    failures = []
+    for p in proofs:
+        try:
+            if p.get("proofPurpose") != "assertionMethod":
+                raise ProofError(f"proofPurpose is {p.get('proofPurpose')!r}, "
+                                 "expected 'assertionMethod'")
+            verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer))
+        except ProofError as exc:
+            failures.append(str(exc))
+            continue
+        except Exception as exc:  # canonicalisation of a malformed document
+            failures.append(f"the credential cannot be canonicalised: {type(exc).__name__}")
+            continue
+        return Check("proof", True, f"eddsa-rdfc-2022 signature by {p['verificationMethod']} "
+                                    "is valid")
+    return Check("proof", False, "; ".join(failures))
+
+
+def check_validity(cred: dict[str, Any], now: datetime) -> Check:
+    start = parse_datetime(cred["validFrom"])
+    if now < start:
+        return Check("validity", False, f"not valid before {cred['validFrom']}")
+    if "validUntil" in cred:
+        end = parse_datetime(cred["validUntil"])
+        if now >= end:
+            return Check("validity", False, f"expired on {cred['validUntil']}")
+        return Check("validity", True, f"valid from {cred['validFrom']} until {cred['validUntil']}")
+    return Check("validity", True, f"valid from {cred['validFrom']}, no end date")
+
+
+def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: datetime
+                 ) -> Check:
+    entries = cred.get("credentialStatus")
+    if entries is None:
+        return Check("status", True, "no credentialStatus: the issuer cannot revoke it")
+    entries = entries if isinstance(entries, list) else [entries]
+    revocation = [e for e in entries if isinstance(e, dict)
+                  and e.get("type") == "BitstringStatusListEntry"
+                  and e.get("statusPurpose") == statuslist.PURPOSE]
+    if not revocation:
+        return Check("status", True, "status not checked: no revocation entry it understands")
+    entry = revocation[0]
+    if status_list is None:
+        return Check("status", True, "status not checked: the status list "
+                     f"{entry.get('statusListCredential')} was not given (offline)")
+    if status_list.get("id") != entry.get("statusListCredential"):
+        return Check("status", False, f"the status list given is {status_list.get('id')!r}, the "
+                     f"credential names {entry.get('statusListCredential')!r}")
+    listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now)
+    if isinstance(listed, Check):
+        return listed
+    try:
+        revoked = statuslist.is_set(listed, int(entry.get("statusListIndex", "")))
+    except (ValueError, statuslist.StatusListError) as exc:
+        return Check("status", False, f"statusListIndex: {exc}")
+    if revoked:
+        return Check("status", False, "revoked by the issuer")
+    return Check("status", True, "not revoked")
+
+
+def verify_status_list(status_list: dict[str, Any], issuer: str, now: datetime
+                       ) -> bytes | Check:
+    """The bits of a status list credential, or a failed check saying why it can't be used."""
+    if "BitstringStatusListCredential" not in _types(status_list):
+        return Check("status", False, "the status list is not a BitstringStatusListCredential")
+    if _id(status_list.get("issuer")) != issuer:
+        return Check("status", False, "the status list was not issued by the credential's issuer")
+    proofs = status_list.get("proof")
+    proofs = proofs if isinstance(proofs, list) else [proofs]
+    try:
+        p = proofs[0]
+        if not isinstance(p, dict):
+            raise ProofError("the status list has no proof")
+        verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer))
+    except ProofError as exc:
+        return Check("status", False, f"the status list's proof is invalid: {exc}")
+    subject = status_list.get("credentialSubject")
+    try:
+        if not isinstance(subject, dict):
+            raise statuslist.StatusListError("the status list has no credentialSubject")
+        return statuslist.decode(subject.get("encodedList", ""))
+    except statuslist.StatusListError as exc:
+        return Check("status", False, str(exc))
+
+
+def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
+    if recipient is None:
+        return Check("recipient", True, "recipient not checked: none was given")
+    subject = cred["credentialSubject"]
+    if subject.get("id") == recipient:
+        return Check("recipient", True, f"issued to {recipient}")
+    for ident in subject.get("identifier") or []:
+        if not isinstance(ident, dict):
+            continue
+        value, salt = ident.get("identityHash"), ident.get("salt") or ""
+        if ident.get("hashed") and isinstance(value, str) and value.startswith("sha256$"):
+            if hashlib.sha256((recipient + salt).encode()).hexdigest() == value[7:].lower():
+                return Check("recipient", True, f"issued to {recipient} (hashed identifier)")
+        elif value == recipient:
+            return Check("recipient", True, f"issued to {recipient}")
+    return Check("recipient", False, f"not issued to {recipient}")
+
+
+def check_jwt(token: str, cred: dict[str, Any]) -> Check:
+    from gputeam.credentials import vcjwt
+
+    try:
+        kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "")
+    except ProofError as exc:
+        return Check("proof", False, str(exc))
+    return Check("proof", True, f"VC-JWT signature by {kid} is valid")
+
+
+def verify(cred: Any, *, now: datetime, status_list: dict[str, Any] | None = None,
+           recipient: str | None = None) -> Verification:
+    """Every check of ``cred`` (a credential with an embedded Data Integrity proof, or a
+    VC-JWT compact string); stops after the structure check when that fails."""
+    token = None
+    if isinstance(cred, str):
+        from gputeam.credentials import vcjwt
+
+        token = cred
+        try:
+            cred = vcjwt.unverified_payload(token)
+        except ProofError as exc:
+            return Verification((Check("structure", False, str(exc)),))
+        cred = {k: v for k, v in cred.items() if k not in ("iss", "jti", "sub", "nbf", "exp")}
+    problems = structure_problems(cred, embedded_proof=token is None)
+    if problems:
+        return Verification((Check("structure", False, "; ".join(problems)),))
+    checks = [Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
+              check_proof(cred) if token is None else check_jwt(token, cred),
+              check_validity(cred, now), check_status(cred, status_list, now),
+              check_recipient(cred, recipient)]
+    return Verification(tuple(checks))

@@ -1,0 +1,245 @@
+"""Issue with did:key, verify in OB 3.0's order, revoke through a Bitstring Status List, and
+refuse every tampered copy; all offline."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import socket
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typer.testing import CliRunner
+
+from gputeam.cli.main import app
+from gputeam.credentials import (
+    AchievementSpec,
+    Alignment,
+    UnknownContext,
+    credential,
+    did_key,
+    issue,
+    sign,
+    statuslist,
+    verify,
+)
+from gputeam.credentials.loader import document_loader
+
+NOW = datetime(2026, 12, 2, 12, tzinfo=UTC)
+KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(1, 33)))
+DID = did_key(KEY)
+LIST_ID = "https://tracker.acme.example/credentials/status/1"
+ACH = AchievementSpec(
+    id="https://tracker.acme.example/achievements/gpu-operator-l2",
+    name="ACME GPU Cluster Operator, Level 2", description="Operates ACME's H100 clusters.",
+    criteria="Passed the 50-question exam (pass mark 70 %, at least 60 % per domain) and the "
+             "practical sign-off.",
+    alignments=(Alignment("InfiniBand and RoCE fabrics", "https://tracker.acme.example/d/infiniband",
+                          "gputeam skill domains", "infiniband"),),
+    results={"infiniband": "InfiniBand and RoCE fabrics, exam score"})
+
+
+def _issued(index: int = 7, **kw: Any) -> dict[str, Any]:
+    unsigned = credential(
+        credential_id="urn:uuid:6f1c0c1e-56d1-4c53-9d2a-8c1fb5c2a001", issuer_id=DID,
+        issuer_name="ACME Corp", subject_id="mailto:ada@acme.example", achievement=ACH,
+        valid_from=kw.get("valid_from", "2026-12-01T00:00:00Z"),
+        valid_until=kw.get("valid_until", "2028-12-01T00:00:00Z"),
+        results={"infiniband": "82"}, status=statuslist.status_entry(LIST_ID, index))
+    return issue(unsigned, KEY, "2026-12-01T09:00:00Z")
+
+
+def _status_list(*revoked: int) -> dict[str, Any]:
+    bits = statuslist.empty()
+    for i in revoked:
+        bits = statuslist.with_bit(bits, i)
+    return sign(statuslist.list_credential(LIST_ID, DID, bits, "2026-12-01T00:00:00Z"), KEY,
+                f"{DID}#{DID.removeprefix('did:key:')}", "2026-12-01T00:00:00Z")
+
+
+def _checks(cred: Any, **kw: Any) -> dict[str, Any]:
+    return {c.name: c for c in verify(cred, now=kw.pop("now", NOW), **kw).checks}
+
+
+def test_issued_credential_verifies_and_carries_what_ob3_asks() -> None:
+    cred = _issued()
+    result = verify(cred, now=NOW)
+    assert result.valid, result.as_dict()
+    assert cred["issuer"]["id"] == DID and DID.startswith("did:key:z6Mk")
+    assert cred["proof"]["verificationMethod"] == f"{DID}#{DID[8:]}"
+    subject = cred["credentialSubject"]
+    assert subject["achievement"]["alignment"][0]["targetCode"] == "infiniband"
+    assert subject["result"][0]["value"] == "82"
+    assert subject["result"][0]["resultDescription"] == \
+        subject["achievement"]["resultDescription"][0]["id"]
+    assert "status not checked" in _checks(cred)["status"].message
+
+
+def test_validity_window() -> None:
+    assert "expired on 2028-12-01" in _checks(
+        _issued(), now=datetime(2028, 12, 1, tzinfo=UTC))["validity"].message
+    early = _checks(_issued(valid_from="2027-01-01T00:00:00Z"))["validity"]
+    assert not early.ok and "not valid before" in early.message
+
+
+def test_revocation_through_the_status_list() -> None:
+    cred = _issued(index=7)
+    assert _checks(cred, status_list=_status_list(3, 8))["status"].ok
+    revoked = _checks(cred, status_list=_status_list(7))["status"]
+    assert not revoked.ok and revoked.message == "revoked by the issuer"
+    # a list signed by someone else, or tampered with, is not believed
+    other = Ed25519PrivateKey.from_private_bytes(bytes(32))
+    forged = sign(statuslist.list_credential(LIST_ID, DID, statuslist.empty(),
+                                             "2026-12-01T00:00:00Z"), other,
+                  f"{DID}#{DID[8:]}", "2026-12-01T00:00:00Z")
+    assert not _checks(cred, status_list=forged)["status"].ok
+    tampered = _status_list(7)
+    tampered["credentialSubject"]["encodedList"] = statuslist.encode(statuslist.empty())
+    assert "proof is invalid" in _checks(cred, status_list=tampered)["status"].message
+
+
+def test_status_list_bits() -> None:
+    bits = statuslist.with_bit(statuslist.empty(), 0)
+    assert bits[0] == 0x80 and statuslist.is_set(bits, 0) and not statuslist.is_set(bits, 1)
+    assert len(statuslist.decode(statuslist.encode(bits))) * 8 == statuslist.MIN_BITS == 131_072
+    with pytest.raises(statuslist.StatusListError):
+        statuslist.is_set(bits, statuslist.MIN_BITS)
+    with pytest.raises(statuslist.StatusListError):
+        statuslist.encode(bytes(10))
+
+
+def test_recipient() -> None:
+    assert _checks(_issued(), recipient="mailto:ada@acme.example")["recipient"].ok
+    assert not _checks(_issued(), recipient="mailto:eve@acme.example")["recipient"].ok
+
+
+def test_structure_problems_are_named() -> None:
+    cred = _issued()
+    cred["type"] = ["VerifiableCredential", "OtherCredential"]
+    cred["@context"] = cred["@context"] + ["https://evil.example/context.json"]
+    only = verify(cred, now=NOW).checks
+    assert [c.name for c in only] == ["structure"] and not only[0].ok
+    assert "OpenBadgeCredential" in only[0].message and "evil.example" in only[0].message
+    for bad in ([], "text", {"@context": "x"}, None):
+        assert not verify(bad, now=NOW).valid
+    huge = _issued()
+    huge["description"] = "x" * 300_000
+    assert "more than the 262,144 verified" in verify(huge, now=NOW).checks[0].message
+
+
+def test_a_key_that_is_not_the_issuers_is_refused() -> None:
+    mallory = Ed25519PrivateKey.from_private_bytes(bytes(range(2, 34)))
+    cred = _issued()
+    unsigned = {k: v for k, v in cred.items() if k != "proof"}
+    mdid = did_key(mallory)
+    forged = sign(unsigned, mallory, f"{mdid}#{mdid[8:]}", "2026-12-01T09:00:00Z")
+    check = _checks(forged)["proof"]
+    assert not check.ok and "does not belong to the issuer" in check.message
+
+
+# ------------------------------------------------------------------ tampering
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, prefix + (i,))
+    return out
+
+
+def _mutate(cred: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A copy with one meaningful change (value changed, key removed or added), or None."""
+    out = copy.deepcopy(cred)
+    path = rng.choice(_paths(out))
+    parent: Any = out
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    value = parent[last]
+    kind = rng.choice(("change", "remove", "add"))
+    if kind == "remove":
+        if isinstance(parent, list) and len(parent) == 1:
+            return None  # ["X"] and "X" mean the same in JSON-LD
+        del parent[last]
+    elif kind == "add":
+        target = value if isinstance(value, dict) else parent if isinstance(parent, dict) else None
+        if target is None:
+            return None
+        target[rng.choice(("extra", "name", "note", "validUntil", "id")) + "x"] = "added"
+    elif isinstance(value, str):
+        if not value:
+            return None
+        i = rng.randrange(len(value))
+        repl = rng.choice([c for c in "aZ09xq" if c != value[i]])
+        parent[last] = value[:i] + repl + value[i + 1:]
+    elif isinstance(value, (dict, list)):
+        parent[last] = "replaced"
+    else:
+        parent[last] = "changed"
+    return out
+
+
+def test_a_thousand_tampered_copies_are_all_refused() -> None:
+    original = _issued()
+    rng = random.Random(20261202)
+    tried = accepted = 0
+    while tried < 1000:
+        mutated = _mutate(original, rng)
+        if mutated is None:
+            continue
+        tried += 1
+        if verify(mutated, now=NOW).valid:
+            accepted += 1
+            print("accepted:", json.dumps(mutated)[:400])
+    assert tried == 1000 and accepted == 0
+    assert verify(original, now=NOW).valid
+
+
+# ------------------------------------------------------------------ offline
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("network used")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+def test_offline_with_sockets_blocked(no_network: None) -> None:
+    cred = _issued()
+    assert verify(cred, now=NOW, status_list=_status_list()).valid
+    with pytest.raises(UnknownContext):
+        document_loader("https://www.w3.org/2018/credentials/v1")
+    cred["@context"] = [cred["@context"][0], "https://example.org/other-context.jsonld"]
+    assert "unknown JSON-LD context" in verify(cred, now=NOW).checks[0].message
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(_issued()))
+    r = runner.invoke(app, ["credential", "verify", str(good)])
+    assert r.exit_code == 0 and r.stdout.strip().endswith("valid")
+    status = tmp_path / "status.json"
+    status.write_text(json.dumps(_status_list(7)))
+    r = runner.invoke(app, ["credential", "verify", str(good), "--status-list", str(status),
+                            "--json"])
+    out = json.loads(r.stdout)
+    assert r.exit_code == 1 and out["valid"] is False
+    assert {"name": "status", "ok": False, "message": "revoked by the issuer"} in out["checks"]
+    assert all(set(c) == {"name", "ok", "message"} for c in out["checks"])
+    for name, content, says in (("bin.json", b"\x89PNG\r\n", "not a PNG file"),
+                                ("text.json", b"{not json", "not JSON")):
+        (tmp_path / name).write_bytes(content)
+        r = runner.invoke(app, ["credential", "verify", str(tmp_path / name)])
+        assert r.exit_code == 2 and says in r.stderr and "Traceback" not in r.stderr
+    r = runner.invoke(app, ["credential", "verify", str(tmp_path / "missing.json")])
+    assert r.exit_code == 2 and "cannot read" in r.stderr
