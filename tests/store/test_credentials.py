@@ -4,6 +4,7 @@ status list, rotation keeping old credentials verifiable, organisation scoping."
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -112,3 +113,50 @@ def test_credentials_of_another_organisation_are_not_found(db: Any, org_id: int)
     with db.session() as s:
         assert store.list_credentials(s, other) == []
         assert len(store.list_credentials(s, org_id)) == 1
+
+
+def test_cli_issue_status_list_revoke(db_url: str, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    db = store.open_database(db_url)
+    try:
+        with db.session() as s:
+            org = store.create_organisation(s, "Acme").id
+        _person(db, org, "ada", since=date(2026, 1, 1))
+    finally:
+        db.dispose()
+    runner = CliRunner()
+    env = {"GPUTEAM_SECRET_KEY": SECRET, "GPUTEAM_PUBLIC_URL": BASE}
+    cred, status = tmp_path / "ada.json", tmp_path / "status.json"
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
+                            "--db", db_url, "--out", str(cred)], env=env)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(cred.read_text())
+    key = doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1]
+    r = runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out",
+                            str(status)], env=env)
+    assert r.exit_code == 0, r.output
+    ok = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
+    assert ok.exit_code == 0, ok.output
+    r = runner.invoke(app, ["credential", "revoke", doc["id"], "--reason", "left the company",
+                            "--db", db_url], env=env)
+    assert r.exit_code == 0, r.output
+    runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out", str(status)],
+                  env=env)
+    bad = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
+    assert bad.exit_code == 1 and "revoked by the issuer" in bad.output
+    # a JWT too; refusals exit 2 with a message and write nothing
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
+                            "--format", "jwt", "--db", db_url], env=env)
+    assert r.exit_code == 0 and r.stdout.count(".") == 2
+    for args, says in ((["--person", "nobody", "--achievement", "nca-aiio"], "no such person"),
+                       (["--person", "ada", "--achievement", "ncp-aio"], "no valid")):
+        r = runner.invoke(app, ["credential", "issue", *args, "--db", db_url,
+                                "--out", str(tmp_path / "x.json")], env=env)
+        assert r.exit_code == 2 and says in r.output and not (tmp_path / "x.json").exists()
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
+                            "nca-aiio", "--db", db_url], env={"GPUTEAM_SECRET_KEY": "",
+                                                              "GPUTEAM_PUBLIC_URL": BASE})
+    assert r.exit_code == 2 and "GPUTEAM_SECRET_KEY" in r.output
