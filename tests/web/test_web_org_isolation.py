@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from gputeam import store
 
-from .conftest import World, logged_in
+from .conftest import SECRET, World, logged_in
 from .test_web_docs import _routes
 
 #: Route parameters that name no organisation's data: users are the installation's
@@ -42,9 +42,12 @@ def other(db: Any, world: World) -> dict[str, int]:
                                       start=date(2026, 1, 1), due=date(2026, 3, 1))
         scenario = store.save_scenario(s, org.id, "live", {"fleet": {}})
         plan = store.save_plan(s, scenario.id, {"roadmaps": []}, date(2026, 12, 1))
+        cred = store.issue_credential(s, org.id, p.id, "nca-aiio", catalog=_catalog(),
+                                      secret=SECRET, base_url="https://other.example",
+                                      now=datetime(2026, 12, 2, tzinfo=UTC))
         return {"org_id": org.id, "team_id": team.id, "person_id": p.id,
                 "held_id": held.id, "enrolment_id": enrolment.id, "item_id": item.id,
-                "plan_id": plan.id}
+                "plan_id": plan.id, "uuid": cred.uuid, "key_id": cred.key_id}
 
 
 def _catalog() -> Any:
@@ -84,6 +87,16 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("POST", "/people/{person_id}/certifications"): {"data": cert},
         ("POST", "/roadmap-items/{item_id}/done"): {},
         ("POST", "/enrolments/{enrolment_id}/hours"): {"data": {"hours_done": "5"}},
+        ("GET", "/api/v1/people/{person_id}/credentials"): {},
+        ("POST", "/api/v1/people/{person_id}/credentials"): {"json": {"achievement": "nca-aiio"}},
+        ("POST", "/api/v1/credentials/{uuid}/revoke"): {"json": {"reason": "not yours"}},
+        ("GET", "/people/{person_id}/credentials"): {},
+        ("POST", "/people/{person_id}/credentials"): {"data": {"achievement": "nca-aiio"}},
+        ("GET", "/credentials/{uuid}"): {},
+        ("GET", "/credentials/{uuid}/credential.json"): {},
+        ("GET", "/credentials/{uuid}/badge.png"): {},
+        ("POST", "/credentials/{uuid}/revoke"): {"data": {"reason": "not yours"}},
+        ("GET", "/credentials/status/{key_id}"): {},
     }
 
 

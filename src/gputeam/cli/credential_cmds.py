@@ -8,6 +8,11 @@ from typing import Annotated, Any
 
 import typer
 
+from gputeam.cli.tracker_cmds import DbOption, OrgOption
+
+BaseUrl = Annotated[str | None, typer.Option(
+    "--base-url", help="The tracker's public address (default $GPUTEAM_PUBLIC_URL).")]
+
 
 def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
     """The JSON in ``path`` (or, with ``jwt``, a VC-JWT compact string), or exit 2 saying why
@@ -40,9 +45,10 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    credential = typer.Typer(help="Open Badges 3.0 credentials: verify (offline), bake.",
-                             no_args_is_help=True)
+    credential = typer.Typer(help="Open Badges 3.0 credentials: issue, verify (offline), "
+                             "bake, revoke.", no_args_is_help=True)
     app.add_typer(credential, name="credential")
+    register_admin(credential)
 
     @credential.command("verify")
     def verify_cmd(
@@ -113,3 +119,154 @@ def register(app: typer.Typer) -> None:
         tmp.write_bytes(data)
         tmp.replace(out)  # never a half-written badge
         typer.echo(f"wrote {out} ({len(data):,} bytes)")
+
+
+def _secret() -> str:
+    """The server's secret (issuing keys are sealed with it): the same GPUTEAM_SECRET_KEY as
+    `gputeam serve`, checked the same way, and required even in development mode (a random
+    per-process secret would lose the keys)."""
+    import os
+
+    from gputeam.web.settings import MIN_SECRET_LENGTH, load_settings
+
+    secret = os.environ.get("GPUTEAM_SECRET_KEY", "")
+    if not secret:
+        typer.echo("error: GPUTEAM_SECRET_KEY is not set: issuing keys are sealed with the "
+                   "server's secret; set it to the value `gputeam serve` uses "
+                   f"({MIN_SECRET_LENGTH}+ random characters)", err=True)
+        raise typer.Exit(2)
+    load_settings(secret_key=secret, dev=False)  # refuses short or well-known keys
+    return secret
+
+
+def _base_url(given: str | None) -> str:
+    import os
+
+    url = (given or os.environ.get("GPUTEAM_PUBLIC_URL") or "").rstrip("/")
+    if not url.startswith(("https://", "http://")):
+        typer.echo("error: --base-url: give the address users reach the tracker at (or set "
+                   "GPUTEAM_PUBLIC_URL), e.g. https://gputeam.example.org", err=True)
+        raise typer.Exit(2)
+    return url
+
+
+def register_admin(credential: typer.Typer) -> None:
+    from gputeam.cli.main import friendly
+    from gputeam.cli.tracker_cmds import _actor, _org_id
+
+    @credential.command("issue")
+    @friendly
+    def issue_cmd(
+        person: Annotated[str, typer.Option(help="The person's id (key) in the roster.")],
+        achievement: Annotated[str, typer.Option(
+            help="The catalog certification the credential attests; the person must hold "
+            "it, valid today.")],
+        out: Annotated[Path | None, typer.Option(help="Write the credential here "
+                                                 "(default: standard output).")] = None,
+        format: Annotated[str, typer.Option(help="json (embedded eddsa-rdfc-2022 proof) "
+                                            "or jwt (VC-JWT).")] = "json",
+        base_url: BaseUrl = None,
+        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
+        """Issue an Open Badges 3.0 credential for a certification a person holds (for
+        records kept before gputeam issued credentials). Signed with the organisation's key
+        (created on first use, sealed with GPUTEAM_SECRET_KEY); audited."""
+        from datetime import UTC, datetime
+
+        from gputeam.cli.common import load_catalog_file
+        from gputeam.errors import InputError, Problem
+        from gputeam.store import get_person_by_key, issue_credential, open_database
+
+        if format not in ("json", "jwt"):
+            raise InputError([Problem(path="--format", message="unknown format",
+                                      found=repr(format), expected="json or jwt")])
+        secret, url = _secret(), _base_url(base_url)
+        catalog = load_catalog_file(catalog_extra)
+        database = open_database(db)
+        try:
+            with database.sessions() as s:
+                org_id = _org_id(s, org, create=False)
+                p = get_person_by_key(s, org_id, person)
+                if p is None:
+                    raise InputError([Problem(path="--person", message="no such person",
+                                              found=person, expected="a roster id")])
+                row = issue_credential(s, org_id, p.id, achievement, catalog=catalog,
+                                       secret=secret, base_url=url, now=datetime.now(UTC),
+                                       actor=_actor())
+                document, uuid = dict(row.document), row.uuid
+                token = _as_jwt(s, org_id, document, secret) if format == "jwt" else None
+                s.commit()
+        finally:
+            database.dispose()
+        text = token if token else json.dumps(document, indent=2, ensure_ascii=False)
+        if out is None:
+            typer.echo(text)
+        else:
+            tmp = out.with_name(out.name + ".part")
+            tmp.write_text(text + "\n", encoding="utf-8")
+            tmp.replace(out)
+        typer.echo(f"issued credential {uuid} to {person} ({achievement})", err=True)
+
+    @credential.command("revoke")
+    @friendly
+    def revoke_cmd(
+        uuid: Annotated[str, typer.Argument(help="The credential's id (the UUID in urn:uuid:…).")],
+        reason: Annotated[str, typer.Option(help="Why (kept in the audit log).")],
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
+        """Revoke a credential: its bit is set in the issuer's status list, which verifiers
+        then see; audited; cannot be undone."""
+        from datetime import UTC, datetime
+
+        from gputeam.store import open_database, revoke_credential
+
+        database = open_database(db)
+        try:
+            with database.sessions() as s:
+                revoke_credential(s, _org_id(s, org, create=False),
+                                  uuid.removeprefix("urn:uuid:"), reason,
+                                  now=datetime.now(UTC), actor=_actor())
+                s.commit()
+        finally:
+            database.dispose()
+        typer.echo(f"revoked {uuid}")
+
+    @credential.command("status-list")
+    @friendly
+    def status_cmd(
+        key: Annotated[int, typer.Argument(help="The issuing key's number (the last part of "
+                                           "a credential's statusListCredential).")],
+        out: Annotated[Path | None, typer.Option(help="Write it here (default: stdout).")
+                       ] = None,
+        base_url: BaseUrl = None,
+        db: DbOption = None,
+    ) -> None:
+        """Print the signed status list of an issuing key (for `credential verify
+        --status-list`, or to publish it)."""
+        from datetime import UTC, datetime
+
+        from gputeam.store import open_database, status_list
+
+        secret, url = _secret(), _base_url(base_url)
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                doc = status_list(s, key, secret, base_url=url, now=datetime.now(UTC))
+        finally:
+            database.dispose()
+        text = json.dumps(doc, indent=2)
+        if out is None:
+            typer.echo(text)
+        else:
+            out.write_text(text + "\n", encoding="utf-8")
+
+
+def _as_jwt(session: Any, org_id: int, document: dict[str, Any], secret: str) -> str:
+    from gputeam.credentials.vcjwt import encode
+    from gputeam.store import current_issuer_key
+
+    _, key = current_issuer_key(session, org_id, secret)
+    return encode(document, key)

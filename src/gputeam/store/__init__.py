@@ -105,6 +105,17 @@ alarms 90 and 30 days ahead).
 mailer=None, fallback_to=None, dry_run=False) -> RemindResult`` (idempotent);
 ``SmtpSettings.from_env(env) -> SmtpSettings | None``; ``SmtpMailer(settings)``.
 
+Credentials (Open Badges 3.0)
+----------------------------
+``issue_credential(s, org_id, person_id, cert_id, *, catalog, secret, base_url, now,
+actor=None) -> IssuedCredential`` (only for a certification the person holds, valid today;
+signed with the organisation's key, created on first use and sealed with ``secret``),
+``revoke_credential(s, org_id, uuid, reason, *, now, actor=None)``, ``get_credential(s,
+uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, key_id, secret,
+*, base_url, now) -> dict`` (the signed Bitstring Status List), ``current_issuer_key(s,
+org_id, secret)``, ``rotate_issuer_key(s, org_id, secret)``, ``expiring_credentials(s, today,
+until)``.
+
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
 subclass :class:`gputeam.errors.InputError`.
 """
@@ -142,6 +153,16 @@ from gputeam.store.certifications import (
     get_certification,
     list_certifications,
     remove_certification,
+)
+from gputeam.store.credentials import (
+    current_issuer_key,
+    expiring_credentials,
+    get_credential,
+    issue_credential,
+    list_credentials,
+    revoke_credential,
+    rotate_issuer_key,
+    status_list,
 )
 from gputeam.store.db import Database, open_database
 from gputeam.store.errors import ImportRejected, NotFound, StoreError
@@ -217,6 +238,8 @@ from gputeam.store.schema import (
     AuditEntry,
     CertificationHeld,
     Enrolment,
+    IssuedCredential,
+    IssuerKey,
     Organisation,
     Person,
     RoadmapItem,
@@ -255,4 +278,7 @@ __all__ = [
     "count_audit", "data_version", "versions", "first_organisation",
     "Caller", "UserSession", "count_sessions", "end_session", "end_sessions", "find_caller",
     "find_person", "find_team", "secret_digest", "start_session",
+    "IssuedCredential", "IssuerKey", "current_issuer_key", "expiring_credentials",
+    "get_credential", "issue_credential", "list_credentials", "revoke_credential",
+    "rotate_issuer_key", "status_list",
 ]

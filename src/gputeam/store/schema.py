@@ -21,6 +21,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -331,3 +332,43 @@ class ReminderSent(Base):
     recipient: Mapped[str | None] = mapped_column(String(320))
     channel: Mapped[str] = mapped_column(String(20))
     sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class IssuerKey(Base):
+    """An organisation's Ed25519 issuing key, sealed with the server's secret
+    (:mod:`gputeam.credentials.keys`). The newest key not retired signs; retired keys stay so
+    that what they signed (and their status lists) still verify."""
+
+    __tablename__ = "issuer_keys"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
+                                        index=True)
+    did: Mapped[str] = mapped_column(String(200), unique=True)
+    sealed: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column()
+
+
+class IssuedCredential(Base):
+    """An Open Badges 3.0 credential issued to a person: the signed document as issued, its
+    place in its key's status list, and its revocation."""
+
+    __tablename__ = "credentials_issued"
+    __table_args__ = (
+        UniqueConstraint("key_id", "status_index", name="uq_credentials_issued_status"),
+        CheckConstraint("status_index >= 0", name="status_index"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
+                                        index=True)
+    person_id: Mapped[int | None] = mapped_column(
+        ForeignKey("people.id", ondelete="SET NULL"), index=True)
+    key_id: Mapped[int] = mapped_column(ForeignKey("issuer_keys.id", ondelete="RESTRICT"))
+    uuid: Mapped[str] = mapped_column(String(36), unique=True)
+    achievement_id: Mapped[str] = mapped_column(String(100))
+    status_index: Mapped[int] = mapped_column(Integer)
+    issued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    valid_until: Mapped[date | None] = mapped_column(Date)
+    document: Mapped[dict[str, Any]] = mapped_column(JSON)
+    revoked_at: Mapped[datetime | None] = mapped_column()
+    revoked_reason: Mapped[str] = mapped_column(Text, default="")

@@ -1,19 +1,29 @@
-"""Public credential verification: ``POST /api/v1/credentials/verify`` and the ``/verify`` page.
+"""Credentials in the web app: public verification (``POST /api/v1/credentials/verify``, the
+``/verify`` page), share pages and downloads of issued credentials, the status lists, and
+issuing and revoking (admins).
 
-No login: anyone holding a credential may check it (it has no side effects, so it needs no
-CSRF token). Verification is :func:`gputeam.credentials.verify`, offline; this module only
-reads the upload and renders the checks.
+Verification needs no login: anyone holding a credential may check it (it has no side
+effects, so it needs no CSRF token); it is :func:`gputeam.credentials.verify`, offline. The
+rules of issuing live in :mod:`gputeam.store.credentials`; this module reads requests and
+renders.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi import APIRouter, Body, Depends, File, Form, HTTPException, Request, UploadFile
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from gputeam import store
+from gputeam.errors import InputError, Problem
+from gputeam.web import services
+from gputeam.web.api.common import PathId
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
 api = APIRouter(tags=["credentials"])
@@ -108,3 +118,193 @@ async def verify_submit(request: Request,
             error = f"This is not a credential gputeam can read: {exc}."
     return render(request, "verify.html", 422 if error else 200, result=result, error=error,
                   pasted=pasted)
+
+
+# ---------------------------------------------------------------- issued credentials
+# Public: the status lists, and a credential's share page and downloads (its UUID is the
+# capability: random, never listed publicly). Admins issue and revoke.
+Issuer = Annotated[Principal, Depends(require(Perm.CREDENTIALS))]
+Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
+UUID_PATTERN = r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+
+def _base_url(request: Request) -> str:
+    configured = request.app.state.settings.public_url
+    return (configured or str(request.base_url)).rstrip("/")
+
+
+def _secret(request: Request) -> str:
+    settings = request.app.state.settings
+    if not settings.secret_key:
+        raise HTTPException(409, "credentials need GPUTEAM_SECRET_KEY: issuing keys are sealed "
+                            "with it (development mode's random per-process key would lose them)")
+    return str(settings.secret_key)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _shared(request: Request, uuid: str) -> Any:
+    """The credential row for a share link, or 404 (never another organisation's)."""
+    if not re.match(UUID_PATTERN, uuid):
+        raise HTTPException(404, "no such credential")
+    with request.app.state.db.session() as s:
+        try:
+            row = store.get_credential(s, uuid)
+        except store.NotFound:
+            raise HTTPException(404, "no such credential") from None
+        if row.org_id != services.org_id(request.app, s):
+            raise HTTPException(404, "no such credential")
+        s.expunge(row)
+        return row
+
+
+def _live_status(request: Request, row: Any) -> dict[str, Any] | None:
+    try:
+        with request.app.state.db.session() as s:
+            return store.status_list(s, row.key_id, _secret(request), base_url=_base_url(request),
+                                     now=_now())
+    except (HTTPException, ValueError):
+        return None
+
+
+@pages.get("/credentials/status/{key_id}", response_class=JSONResponse)
+def status_list_json(request: Request, key_id: PathId) -> Response:
+    """The signed Bitstring Status List of one issuing key (public, as verifiers fetch it)."""
+    with request.app.state.db.session() as s:
+        key = s.get(store.IssuerKey, key_id)
+        if key is None or key.org_id != services.org_id(request.app, s):
+            raise HTTPException(404, "no such status list")
+        doc = store.status_list(s, key_id, _secret(request), base_url=_base_url(request),
+                                now=_now())
+    return JSONResponse(doc, headers={"Cache-Control": "public, max-age=300"})
+
+
+@pages.get("/credentials/{uuid}")
+def share_page(request: Request, uuid: str) -> Response:
+    row = _shared(request, uuid)
+    result = _verify(row.document, _live_status(request, row))
+    return render(request, "credential.html", who=None, cred=row.document, row=row,
+                  result=result)
+
+
+@pages.get("/credentials/{uuid}/credential.json")
+def credential_json(request: Request, uuid: str) -> Response:
+    row = _shared(request, uuid)
+    return JSONResponse(row.document, headers={
+        "Content-Disposition": f'attachment; filename="credential-{uuid}.json"'})
+
+
+@pages.get("/credentials/{uuid}/badge.png")
+def credential_png(request: Request, uuid: str) -> Response:
+    from gputeam.credentials.baking import badge_png, bake_png
+
+    row = _shared(request, uuid)
+    data = bake_png(badge_png(), json.dumps(row.document, ensure_ascii=False))
+    return Response(data, media_type="image/png", headers={
+        "Content-Disposition": f'attachment; filename="badge-{uuid}.png"'})
+
+
+@pages.get("/people/{person_id}/credentials")
+def person_credentials(request: Request, person_id: PathId, who: Reader,
+                       issued: str | None = None) -> Response:
+    return _person_credentials(request, who, person_id, flash=(
+        f"Credential issued: {issued}" if issued else None))
+
+
+def _person_credentials(request: Request, who: Principal, person_id: int, status: int = 200,
+                        flash: str | None = None, error: str | None = None) -> Response:
+    with request.app.state.db.session() as s:
+        p = services.person_in_org(request.app, s, person_id)
+        if p is None or not who.may_read_person(p.id, p.team_id):
+            raise HTTPException(404, "no such person, or not one you may see")
+        rows = store.list_credentials(s, p.org_id, person_id=p.id)
+        held = sorted({c.cert_id for c in store.list_certifications(s, person_id=p.id)})
+        person = {"id": p.id, "name": p.name}
+        creds = [{"uuid": r.uuid, "achievement": r.achievement_id, "issued_at": r.issued_at,
+                  "valid_until": r.valid_until, "revoked_at": r.revoked_at,
+                  "revoked_reason": r.revoked_reason} for r in rows]
+    return render(request, "person_credentials.html", status, person=person, creds=creds,
+                  held=held, may_issue=who.can(Perm.CREDENTIALS), flash=flash, error=error)
+
+
+@pages.post("/people/{person_id}/credentials")
+def issue_submit(request: Request, person_id: PathId, who: Issuer,
+                 achievement: Annotated[str, Form(max_length=100)]) -> Response:
+    try:
+        with request.app.state.db.session() as s:
+            p = services.person_in_org(request.app, s, person_id)
+            if p is None:
+                raise HTTPException(404, "no such person")
+            row = store.issue_credential(s, p.org_id, p.id, achievement,
+                                         catalog=services.catalog(request.app),
+                                         secret=_secret(request), base_url=_base_url(request),
+                                         now=_now(), actor=who.username)
+            uuid = row.uuid
+    except InputError as exc:
+        return _person_credentials(request, who, person_id, 422,
+                                   error="; ".join(p.message for p in exc.problems))
+    return RedirectResponse(f"/people/{person_id}/credentials?issued={uuid}", status_code=303)
+
+
+@pages.post("/credentials/{uuid}/revoke")
+def revoke_submit(request: Request, uuid: str, who: Issuer,
+                  reason: Annotated[str, Form(max_length=1000)] = "") -> Response:
+    row = _shared(request, uuid)
+    try:
+        with request.app.state.db.session() as s:
+            store.revoke_credential(s, row.org_id, uuid, reason, now=_now(),
+                                    actor=who.username)
+    except InputError as exc:
+        return _person_credentials(request, who, row.person_id or 0, 422,
+                                   error="; ".join(p.message for p in exc.problems))
+    return RedirectResponse(f"/people/{row.person_id}/credentials", status_code=303)
+
+
+@api.get("/people/{person_id}/credentials", summary="Credentials issued to a person")
+def api_list(request: Request, person_id: PathId, who: Reader) -> list[dict[str, Any]]:
+    with request.app.state.db.session() as s:
+        p = services.person_in_org(request.app, s, person_id)
+        if p is None or not who.may_read_person(p.id, p.team_id):
+            raise HTTPException(404, "no such person, or not one you may see")
+        return [{"uuid": r.uuid, "achievement": r.achievement_id,
+                 "issued_at": r.issued_at.isoformat(),
+                 "valid_until": r.valid_until.isoformat() if r.valid_until else None,
+                 "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None,
+                 "revoked_reason": r.revoked_reason, "share_url":
+                 f"{_base_url(request)}/credentials/{r.uuid}"}
+                for r in store.list_credentials(s, p.org_id, person_id=p.id)]
+
+
+@api.post("/people/{person_id}/credentials", status_code=201,
+          summary="Issue a credential for a certification the person holds (admin)")
+def api_issue(request: Request, person_id: PathId, who: Issuer,
+              body: Annotated[dict[str, Any], Body(examples=[{"achievement": "nca-aiio"}])]
+              ) -> dict[str, Any]:
+    achievement = body.get("achievement")
+    if not isinstance(achievement, str):
+        raise InputError([Problem(path="achievement", message="required",
+                                  expected="a catalog certification id")])
+    with request.app.state.db.session() as s:
+        p = services.person_in_org(request.app, s, person_id)
+        if p is None:
+            raise HTTPException(404, "no such person")
+        row = store.issue_credential(s, p.org_id, p.id, achievement,
+                                     catalog=services.catalog(request.app),
+                                     secret=_secret(request), base_url=_base_url(request),
+                                     now=_now(), actor=who.username)
+        return {"uuid": row.uuid, "credential": row.document,
+                "share_url": f"{_base_url(request)}/credentials/{row.uuid}"}
+
+
+@api.post("/credentials/{uuid}/revoke", summary="Revoke a credential (admin)")
+def api_revoke(request: Request, uuid: str, who: Issuer,
+               body: Annotated[dict[str, Any], Body(examples=[{"reason": "issued in error"}])]
+               ) -> dict[str, Any]:
+    row = _shared(request, uuid)
+    with request.app.state.db.session() as s:
+        done = store.revoke_credential(s, row.org_id, uuid, str(body.get("reason") or ""),
+                                       now=_now(), actor=who.username)
+        return {"uuid": uuid, "revoked_at": done.revoked_at.isoformat() if done.revoked_at
+                else None, "reason": done.revoked_reason}

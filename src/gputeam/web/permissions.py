@@ -31,6 +31,7 @@ class Perm(StrEnum):
     CALENDAR = "calendar:read"
     TOKENS = "tokens:manage"  # create and revoke API tokens (own; admins: anyone's)
     USERS = "users:admin"
+    CREDENTIALS = "credentials:issue"  # issue and revoke Open Badges credentials
 
 
 GRANTS: dict[Perm, frozenset[str]] = {
@@ -46,6 +47,7 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.CALENDAR: frozenset({"admin", "manager", "engineer"}),
     Perm.TOKENS: frozenset(ROLES),
     Perm.USERS: frozenset({"admin"}),
+    Perm.CREDENTIALS: frozenset({"admin"}),
 }
 
 #: The token scope each permission needs (a token acts for its user, narrowed by scopes).
@@ -53,7 +55,7 @@ SCOPE_OF: dict[Perm, str] = {
     Perm.DASHBOARD: "read", Perm.CATALOG: "read", Perm.PEOPLE_READ: "read",
     Perm.PLANS_READ: "read", Perm.CALENDAR: "read", Perm.EXPORT: "read",
     Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
-    Perm.IMPORT: "write", Perm.USERS: "admin",
+    Perm.IMPORT: "write", Perm.USERS: "admin", Perm.CREDENTIALS: "write",
     # a token manages tokens only with the admin scope (which only admins' tokens hold):
     # a leaked read or write token cannot mint or revoke credentials
     Perm.TOKENS: "admin",

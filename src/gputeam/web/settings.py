@@ -85,6 +85,11 @@ class Settings(BaseSettings):
                               description="Name of the organisation created on first use.")
     catalog_extra: str | None = Field(
         default=None, description="Path of a --catalog-extra YAML file applied to the catalog.")
+    public_url: str | None = Field(
+        default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
+        description="The address users reach the tracker at (e.g. https://gputeam.example.org), "
+        "written into credentials (status list, evidence and achievement links); default: the "
+        "address of the request that issues them.")
 
     @model_validator(mode="after")
     def _safe_secret(self) -> Settings:

@@ -1,0 +1,162 @@
+"""Issued credentials on SQLite and PostgreSQL: keys sealed per organisation and created once,
+issue only for a valid certification held, random status indexes, revocation in the signed
+status list, rotation keeping old credentials verifiable, organisation scoping."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from gputeam import store
+from gputeam.catalog import load_catalog
+from gputeam.credentials import verify
+from gputeam.store.errors import NotFound, StoreError
+
+SECRET = "test-secret-" + "x7Gq2pLm9" * 4
+BASE = "https://tracker.acme.example"
+NOW = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
+CATALOG = load_catalog()
+
+
+def _person(db: Any, org_id: int, key: str = "ada", cert: str | None = "nca-aiio",
+            until: date | None = date(2028, 12, 1), since: date = date(2026, 11, 1)) -> int:
+    with db.session() as s:
+        p = store.add_person(s, org_id, key=key, name=f"Person {key}", email=f"{key}@acme.example",
+                             level=2)
+        if cert:
+            store.add_certification(s, p.id, cert, since, until)
+        return int(p.id)
+
+
+def _issue(db: Any, org_id: int, person_id: int, cert: str = "nca-aiio") -> tuple[str, dict[str, Any]]:
+    with db.session() as s:
+        row = store.issue_credential(s, org_id, person_id, cert, catalog=CATALOG, secret=SECRET,
+                                     base_url=BASE, now=NOW, actor="admin")
+        return row.uuid, dict(row.document)
+
+
+def _status(db: Any, doc: dict[str, Any]) -> dict[str, Any]:
+    key_id = int(doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1])
+    with db.session() as s:
+        return store.status_list(s, key_id, SECRET, base_url=BASE, now=NOW)
+
+
+def test_issue_verify_revoke(db: Any, org_id: int) -> None:
+    pid = _person(db, org_id)
+    uuid, doc = _issue(db, org_id, pid)
+    assert doc["id"] == f"urn:uuid:{uuid}"
+    assert doc["credentialSubject"]["id"] == "mailto:ada@acme.example"
+    assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-12-02T09:30:00Z"
+    assert doc["credentialSubject"]["achievement"]["name"] == CATALOG.certifications["nca-aiio"].name
+    result = verify(doc, now=NOW, status_list=_status(db, doc))
+    assert result.valid, result.as_dict()
+    with db.session() as s:
+        store.revoke_credential(s, org_id, uuid, "issued in error", now=NOW, actor="admin")
+    revoked = verify(doc, now=NOW, status_list=_status(db, doc))
+    assert not revoked.valid and "revoked" in revoked.checks[3].message
+    with db.session() as s:
+        with pytest.raises(StoreError, match="already revoked"):
+            store.revoke_credential(s, org_id, uuid, "again", now=NOW)
+        actions = [(e.action, e.entity) for e in store.list_audit(s, org_id=org_id)]
+    assert ("issue", "credential") in actions and ("revoke", "credential") in actions
+
+
+def test_one_key_per_organisation_sealed_and_reused(db: Any, org_id: int) -> None:
+    a, b = _person(db, org_id, "a"), _person(db, org_id, "b")
+    _, d1 = _issue(db, org_id, a)
+    _, d2 = _issue(db, org_id, b)
+    assert d1["issuer"]["id"] == d2["issuer"]["id"]
+    assert d1["credentialStatus"]["statusListIndex"] != d2["credentialStatus"]["statusListIndex"]
+    with db.session() as s:
+        keys = s.query(store.IssuerKey).all()
+        assert len(keys) == 1 and keys[0].sealed[:2] == b"v1"
+        with pytest.raises(ValueError, match="secret"):
+            store.current_issuer_key(s, org_id, SECRET + "-other")
+
+
+def test_refusals_write_nothing(db: Any, org_id: int) -> None:
+    expired = _person(db, org_id, "old", until=date(2026, 1, 1), since=date(2024, 1, 1))
+    none = _person(db, org_id, "none", cert=None)
+    with db.session() as s:
+        other = store.create_organisation(s, "Other").id
+    for pid, cert, org, err in ((expired, "nca-aiio", org_id, "no valid"),
+                                (none, "nca-aiio", org_id, "no valid"),
+                                (none, "no-such-cert", org_id, "not a certification"),
+                                (none, "nca-aiio", other, "no person")):
+        with db.session() as s, pytest.raises((StoreError, NotFound), match=err):
+            store.issue_credential(s, org, pid, cert, catalog=CATALOG, secret=SECRET,
+                                   base_url=BASE, now=NOW)
+    with db.session() as s:
+        assert store.list_credentials(s, org_id) == []
+
+
+def test_rotation_keeps_old_credentials_verifiable(db: Any, org_id: int) -> None:
+    pid = _person(db, org_id)
+    _, old = _issue(db, org_id, pid)
+    with db.session() as s:
+        new_key = store.rotate_issuer_key(s, org_id, SECRET, now=NOW)
+    _, new = _issue(db, org_id, pid)
+    assert new["issuer"]["id"] == new_key.did != old["issuer"]["id"]
+    for doc in (old, new):
+        assert verify(doc, now=NOW, status_list=_status(db, doc)).valid
+
+
+def test_credentials_of_another_organisation_are_not_found(db: Any, org_id: int) -> None:
+    uuid, _ = _issue(db, org_id, _person(db, org_id))
+    with db.session() as s:
+        other = store.create_organisation(s, "Other").id
+    with db.session() as s, pytest.raises(NotFound):
+        store.revoke_credential(s, other, uuid, "not yours", now=NOW)
+    with db.session() as s:
+        assert store.list_credentials(s, other) == []
+        assert len(store.list_credentials(s, org_id)) == 1
+
+
+def test_cli_issue_status_list_revoke(db_url: str, tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    db = store.open_database(db_url)
+    try:
+        with db.session() as s:
+            org = store.create_organisation(s, "Acme").id
+        _person(db, org, "ada", since=date(2026, 1, 1))
+    finally:
+        db.dispose()
+    runner = CliRunner()
+    env = {"GPUTEAM_SECRET_KEY": SECRET, "GPUTEAM_PUBLIC_URL": BASE}
+    cred, status = tmp_path / "ada.json", tmp_path / "status.json"
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
+                            "--db", db_url, "--out", str(cred)], env=env)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(cred.read_text())
+    key = doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1]
+    r = runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out",
+                            str(status)], env=env)
+    assert r.exit_code == 0, r.output
+    ok = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
+    assert ok.exit_code == 0, ok.output
+    r = runner.invoke(app, ["credential", "revoke", doc["id"], "--reason", "left the company",
+                            "--db", db_url], env=env)
+    assert r.exit_code == 0, r.output
+    runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out", str(status)],
+                  env=env)
+    bad = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
+    assert bad.exit_code == 1 and "revoked by the issuer" in bad.output
+    # a JWT too; refusals exit 2 with a message and write nothing
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
+                            "--format", "jwt", "--db", db_url], env=env)
+    assert r.exit_code == 0 and r.stdout.count(".") == 2
+    for args, says in ((["--person", "nobody", "--achievement", "nca-aiio"], "no such person"),
+                       (["--person", "ada", "--achievement", "ncp-aio"], "no valid")):
+        r = runner.invoke(app, ["credential", "issue", *args, "--db", db_url,
+                                "--out", str(tmp_path / "x.json")], env=env)
+        assert r.exit_code == 2 and says in r.output and not (tmp_path / "x.json").exists()
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
+                            "nca-aiio", "--db", db_url], env={"GPUTEAM_SECRET_KEY": "",
+                                                              "GPUTEAM_PUBLIC_URL": BASE})
+    assert r.exit_code == 2 and "GPUTEAM_SECRET_KEY" in r.output

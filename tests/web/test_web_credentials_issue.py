@@ -1,0 +1,98 @@
+"""Issuing and revoking credentials in the web app (SQLite and PostgreSQL): only admins issue
+and revoke; readers of a person see their credentials; the share page, downloads and status
+list are public and verify; another organisation's credentials are not found."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gputeam import store
+from gputeam.credentials import baking, verify
+
+from .conftest import TODAY, World, logged_in
+from .test_web_api import bearer
+
+
+def _issue(app: Any, world: World) -> dict[str, Any]:
+    c = bearer(app, "admin", ["read", "write"])
+    r = c.post(f"/api/v1/people/{world.people['p1']}/credentials",
+               json={"achievement": "nca-aiio"})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+def test_admin_issues_anyone_verifies_admin_revokes(app: Any, world: World, client: Any) -> None:
+    out = _issue(app, world)
+    doc = out["credential"]
+    from datetime import UTC, datetime
+
+    now = datetime.now(UTC)
+    key = doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1]
+    status = client.get(f"/credentials/status/{key}")
+    assert status.status_code == 200
+    assert verify(doc, now=now, status_list=status.json()).valid
+    page = client.get(f"/credentials/{out['uuid']}")  # anonymous
+    assert page.status_code == 200 and "Valid" in page.text and "Not valid" not in page.text
+    png = client.get(f"/credentials/{out['uuid']}/badge.png")
+    assert png.headers["content-type"] == "image/png"
+    assert json.loads(baking.unbake(png.content)) == doc
+    assert client.get(f"/credentials/{out['uuid']}/credential.json").json() == doc
+    # a manager may not revoke; the admin may, with a reason
+    mgr = logged_in(app, "manager")
+    r = mgr.post(f"/credentials/{out['uuid']}/revoke", data={"reason": "x", "csrf_token": mgr.csrf})
+    assert r.status_code == 403
+    adm = logged_in(app, "admin")
+    r = adm.post(f"/credentials/{out['uuid']}/revoke",
+                 data={"reason": "issued in error", "csrf_token": adm.csrf},
+                 follow_redirects=False)
+    assert r.status_code == 303
+    status = client.get(f"/credentials/status/{key}").json()
+    assert not verify(doc, now=now, status_list=status).valid
+    page = client.get(f"/credentials/{out['uuid']}")
+    assert "Not valid" in page.text and "revoked by the issuer" in page.text
+
+
+def test_only_admins_issue_and_people_see_their_own(app: Any, world: World) -> None:
+    for role in ("manager", "engineer"):
+        r = bearer(app, role, ["read", "write"]).post(
+            f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
+        assert r.status_code == 403, role
+    read_only = bearer(app, "admin", ["read"]).post(
+        f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
+    assert read_only.status_code == 403
+    out = _issue(app, world)
+    eng = bearer(app, "engineer", ["read"])  # the engineer is p1
+    assert [c["uuid"] for c in eng.get(f"/api/v1/people/{world.people['p1']}/credentials").json()] \
+        == [out["uuid"]]
+    assert eng.get(f"/api/v1/people/{world.people['p2']}/credentials").status_code == 404
+    page = logged_in(app, "engineer").get(f"/people/{world.people['p1']}/credentials").text
+    assert out["uuid"] in page and "Revoke" not in page and "Issue an Open Badges" not in page
+
+
+def test_issue_form_refuses_with_a_message(app: Any, world: World) -> None:
+    adm = logged_in(app, "admin")
+    page = adm.get(f"/people/{world.people['p3']}/credentials")
+    assert page.status_code == 200 and 'name="achievement"' in page.text
+    # p3's nca-aiio expired in 2025: refused on the page, nothing issued
+    r = adm.post(f"/people/{world.people['p3']}/credentials",
+                 data={"achievement": "nca-aiio", "csrf_token": adm.csrf})
+    assert r.status_code == 422 and "holds no valid nca-aiio" in r.text
+    with app.state.db.session() as s:
+        assert store.list_credentials(s, world.org_id) == []
+
+
+def test_another_organisations_credential_is_not_found(app: Any, world: World, client: Any,
+                                                        db: Any) -> None:
+    out = _issue(app, world)
+    with db.session() as s:
+        row = store.get_credential(s, out["uuid"])
+        other = store.create_organisation(s, "Other Corp").id
+        row.org_id = other  # as if issued by the other organisation
+    assert client.get(f"/credentials/{out['uuid']}").status_code == 404
+    assert client.get("/credentials/not-a-uuid").status_code == 404
+    adm = bearer(app, "admin", ["read", "write"])
+    assert adm.post(f"/api/v1/credentials/{out['uuid']}/revoke",
+                    json={"reason": "x"}).status_code == 404
+    assert re.match(r"^[0-9a-f-]{36}$", out["uuid"]) and TODAY
