@@ -160,3 +160,27 @@ def test_cli_issue_status_list_revoke(db_url: str, tmp_path: Any) -> None:
                             "nca-aiio", "--db", db_url], env={"GPUTEAM_SECRET_KEY": "",
                                                               "GPUTEAM_PUBLIC_URL": BASE})
     assert r.exit_code == 2 and "GPUTEAM_SECRET_KEY" in r.output
+
+
+def test_remind_covers_issued_credentials(db: Any, org_id: int) -> None:
+    """An issued credential whose validity ends within the window is reminded, once per
+    stage, and a revoked one never; reminders name the credential and how to renew."""
+    soon = _person(db, org_id, "soon", until=date(2027, 1, 15), since=date(2025, 1, 15))
+    gone = _person(db, org_id, "gone", until=date(2027, 1, 20), since=date(2025, 1, 20))
+    later = _person(db, org_id, "later", until=date(2029, 1, 1), since=date(2026, 1, 1))
+    u_soon, _ = _issue(db, org_id, soon)
+    u_gone, _ = _issue(db, org_id, gone)
+    _issue(db, org_id, later)
+    with db.session() as s:
+        store.revoke_credential(s, org_id, u_gone, "left", now=NOW)
+    today = date(2026, 12, 2)
+    with db.session() as s:
+        due = [r for r in store.due_reminders(s, today, 90, org_id=org_id, catalog=CATALOG)
+               if r.kind.startswith("credential")]
+    assert [r.key for r in due] == [f"credential:{u_soon}:90d"]
+    assert "credential expires on 2027-01-15 (in 44 days)" in due[0].subject
+    assert "issue a new credential" in due[0].subject and due[0].email == "soon@acme.example"
+    with db.session() as s:
+        late = [r for r in store.due_reminders(s, date(2027, 2, 1), 90, org_id=org_id,
+                                               catalog=CATALOG) if r.kind.startswith("cred")]
+    assert [r.kind for r in late] == ["credential-expired"]

@@ -217,9 +217,18 @@ def status_list(session: Session, key_id: int, secret: str, *, base_url: str,
     return sign(unsigned, key, vm, _iso(now))
 
 
-def expiring_credentials(session: Session, today: date, until: date
+def expiring_credentials(session: Session, today: date, until: date, *,
+                         org_id: int | None = None, include_expired: bool = False
                          ) -> Sequence[IssuedCredential]:
-    """Credentials not revoked whose validity ends between ``today`` and ``until``."""
-    return session.scalars(select(IssuedCredential).where(
+    """Credentials not revoked whose validity ends between ``today`` and ``until`` (or
+    already ended, with ``include_expired``), with their person loaded."""
+    from sqlalchemy.orm import joinedload
+
+    q = select(IssuedCredential).options(joinedload(IssuedCredential.person)).where(
         IssuedCredential.revoked_at.is_(None), IssuedCredential.valid_until.is_not(None),
-        IssuedCredential.valid_until >= today, IssuedCredential.valid_until <= until)).all()
+        IssuedCredential.person_id.is_not(None), IssuedCredential.valid_until <= until)
+    if not include_expired:
+        q = q.where(IssuedCredential.valid_until >= today)
+    if org_id is not None:
+        q = q.where(IssuedCredential.org_id == org_id)
+    return session.scalars(q.order_by(IssuedCredential.valid_until, IssuedCredential.id)).all()

@@ -1,4 +1,5 @@
-"""Reminders: certifications expiring soon (or expired) and overdue roadmap items.
+"""Reminders: certifications and issued credentials expiring soon (or expired), and overdue
+roadmap items.
 
 Each reminder has a ``key`` naming what it is about and the stage reached (a certificate
 gets one reminder on entering the ``within_days`` window, one at 30 days, one at 7 days
@@ -31,7 +32,8 @@ STAGES = (30, 7)
 @dataclass(frozen=True)
 class Reminder:
     key: str
-    kind: str  # "certification-expiring", "certification-expired", "roadmap-overdue"
+    kind: str  # "certification-expiring", "certification-expired", "credential-expiring",
+    # "credential-expired", "roadmap-overdue"
     person: str
     name: str
     email: str | None
@@ -84,6 +86,27 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
             kind="certification-expired" if days_left < 0 else "certification-expiring",
             person=c.person.key, name=c.person.name, email=c.person.email,
             due=c.valid_until, subject=subject))
+    from datetime import timedelta
+
+    from gputeam.store.credentials import expiring_credentials
+
+    for cr in expiring_credentials(session, today, today + timedelta(days=within_days),
+                                   org_id=org_id, include_expired=True):
+        assert cr.valid_until is not None and cr.person is not None
+        days_left = (cr.valid_until - today).days
+        stage = _stage(days_left, within_days)
+        cert = catalog.certifications.get(cr.achievement_id)
+        label = cert.name if cert else cr.achievement_id
+        when = (f"expired on {cr.valid_until.isoformat()}" if days_left < 0 else
+                f"expires on {cr.valid_until.isoformat()} (in {days_left} days)")
+        out.append(Reminder(
+            key=f"credential:{cr.uuid}:{stage}",
+            kind="credential-expired" if days_left < 0 else "credential-expiring",
+            person=cr.person.key, name=cr.person.name, email=cr.person.email,
+            due=cr.valid_until,
+            subject=f"{cr.person.name}: the {label} credential {when}; renewing the "
+                    "certification (a re-exam for an internal one) lets the organisation "
+                    "issue a new credential"))
     for it in overdue_roadmap_items(session, today, org_id=org_id):
         out.append(Reminder(
             key=f"roadmap:{it.id}:{it.due.isoformat()}", kind="roadmap-overdue",

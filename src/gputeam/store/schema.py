@@ -372,3 +372,5 @@ class IssuedCredential(Base):
     document: Mapped[dict[str, Any]] = mapped_column(JSON)
     revoked_at: Mapped[datetime | None] = mapped_column()
     revoked_reason: Mapped[str] = mapped_column(Text, default="")
+
+    person: Mapped[Person | None] = relationship()
