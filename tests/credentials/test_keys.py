@@ -28,3 +28,15 @@ def test_seal_round_trip_and_binding() -> None:
         unseal(bytes(damaged), SECRET, "org:1")
     with pytest.raises(SealError):
         unseal(b"v0" + blob[2:], SECRET, "org:1")
+
+
+def test_occupation_alignments_by_domain_group() -> None:
+    from gputeam.credentials.occupations import occupation_alignments
+
+    fabric = occupation_alignments(["fabric"])
+    assert [(a.target_framework, a.target_code) for a in fabric] == [
+        ("O*NET-SOC 2019", "15-1241.00"), ("ISCO-08 (ESCO)", "2523")]
+    assert fabric[1].target_url == "http://data.europa.eu/esco/isco/C2523"
+    both = occupation_alignments(["fabric", "gpu"])
+    assert {a.target_code for a in both} == {"15-1241.00", "2523", "15-1244.00", "2522"}
+    assert occupation_alignments([]) == ()

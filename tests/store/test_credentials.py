@@ -51,8 +51,17 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     assert doc["credentialSubject"]["id"] == "mailto:ada@acme.example"
     assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-12-02T09:30:00Z"
     assert doc["credentialSubject"]["achievement"]["name"] == CATALOG.certifications["nca-aiio"].name
+    aligned = {(a["targetFramework"], a.get("targetCode")) for a in
+               doc["credentialSubject"]["achievement"]["alignment"]}
+    # the skill domains NCA-AIIO grants, and the occupation their group belongs to
+    grants = {g.domain for g in CATALOG.certifications["nca-aiio"].grants}
+    assert {code for fw, code in aligned if fw == "gputeam skill domains"} == grants
+    assert ("O*NET-SOC 2019", "15-1244.00") in aligned and ("ISCO-08 (ESCO)", "2522") in aligned
     result = verify(doc, now=NOW, status_list=_status(db, doc))
     assert result.valid, result.as_dict()
+    from openbadgeslib.ob3.ldp import OB3LdpVerifier  # an independent OB 3.0 verifier
+
+    assert OB3LdpVerifier.for_issuer_did(doc["issuer"]["id"]).verify(doc) is not None
     with db.session() as s:
         store.revoke_credential(s, org_id, uuid, "issued in error", now=NOW, actor="admin")
     revoked = verify(doc, now=NOW, status_list=_status(db, doc))

@@ -91,6 +91,7 @@ def achievement_for(catalog: Catalog, cert_id: str, base_url: str) -> Any:
     """The OB 3.0 Achievement of a catalog certification, aligned to the skill domains it
     grants."""
     from gputeam.credentials import AchievementSpec, Alignment
+    from gputeam.credentials.occupations import occupation_alignments
 
     cert = catalog.certifications[cert_id]
     level = f", competency level {cert.level} of the article's five" if cert.level else ""
@@ -100,6 +101,8 @@ def achievement_for(catalog: Catalog, cert_id: str, base_url: str) -> Any:
                   target_url=f"{base_url}/catalog#domain-{g.domain}",
                   target_framework="gputeam skill domains", target_code=g.domain)
         for g in cert.grants)
+    groups = {catalog.domains[g.domain].group for g in cert.grants if g.domain in catalog.domains}
+    alignments += occupation_alignments(sorted(groups))
     return AchievementSpec(
         id=f"{base_url}/catalog#cert-{cert_id}", name=cert.name,
         description=f"{cert.name} ({cert.vendor}){level}.",
