@@ -1,0 +1,109 @@
+"""Credentials end to end in headless Debian Chromium: an admin issues a credential for a
+certification a person holds, the public share page verifies it, the downloaded file verifies
+on /verify, and after revocation the share page says it is revoked. A real uvicorn server."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import SECRET
+from .test_web_browser import CHROMIUM, page  # noqa: F401  (fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
+                       "under CI=true this test fails instead"),
+]
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
+    import httpx
+
+    from gputeam import store
+
+    from .test_web_two_processes import _free_port
+
+    url = f"sqlite:///{tmp_path}/e2e.db"
+    db = store.open_database(url)
+    with db.session() as s:
+        store.create_user(s, "root", "e2e password", "admin")
+        org = store.create_organisation(s, "Acme")
+        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", email="ada@acme.example",
+                             level=2)
+        store.add_certification(s, p.id, "nca-aiio", date(2026, 6, 1), date(2028, 6, 1))
+        person_id = p.id
+    db.dispose()
+    port = _free_port()
+    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET,
+           "GPUTEAM_ORGANISATION": "Acme"}
+    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 (closed below)
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory",
+                             "gputeam.web:create_app_from_env", "--host", "127.0.0.1",
+                             "--port", str(port), "--log-level", "warning"],
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(base + "/login", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("server did not start: " + (tmp_path / "server.log").read_text())
+            time.sleep(0.2)
+        yield base, person_id
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def test_issue_share_verify_revoke(seeded: tuple[str, int], page: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    server, person_id = seeded
+    page.goto(server + "/login")
+    page.fill("#username", "root")
+    page.fill("#password", "e2e password")
+    page.click("button[type=submit]")
+    expect(page.locator("h1")).to_contain_text("Dashboard")
+
+    page.goto(f"{server}/people/{person_id}/credentials")
+    page.select_option("#achievement", "nca-aiio")
+    page.click("text=Issue an Open Badges 3.0 credential")
+    expect(page.locator(".flash")).to_contain_text("Credential issued")
+    page.click("table a")  # the share page, as anyone with the link sees it
+    expect(page.locator("#verification")).to_contain_text("Valid")
+    expect(page.locator("#verification")).not_to_contain_text("FAILED")
+    share = page.url
+
+    with page.expect_download() as dl:
+        page.click("text=Download the credential (JSON)")
+    saved = tmp_path / "credential.json"
+    dl.value.save_as(saved)
+    page.goto(server + "/verify")
+    page.set_input_files("#file", str(saved))
+    page.click("form[action='/verify'] button[type=submit]")
+    expect(page.locator("#verification")).to_contain_text("Valid")
+    expect(page.locator("#verification")).to_contain_text("eddsa-rdfc-2022")
+
+    page.goto(f"{server}/people/{person_id}/credentials")
+    page.fill("#reason-1", "issued in error")
+    page.click("button:has-text('Revoke')")
+    expect(page.locator("table")).to_contain_text("revoked")
+    page.goto(share)
+    expect(page.locator("#verification")).to_contain_text("Not valid")
+    expect(page.locator("#verification")).to_contain_text("revoked by the issuer")
