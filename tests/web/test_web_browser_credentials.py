@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import SECRET
-from .test_web_browser import CHROMIUM, page  # noqa: F401  (fixture)
+from .test_web_browser import CHROMIUM, page  # noqa: F401, F811  (fixture)
 
 pytestmark = [
     pytest.mark.browser,
@@ -71,7 +71,8 @@ def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
         log.close()
 
 
-def test_issue_share_verify_revoke(seeded: tuple[str, int], page: Any, tmp_path: Path) -> None:
+def test_issue_share_verify_revoke(seeded: tuple[str, int], page: Any,  # noqa: F811
+                                   tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
     server, person_id = seeded
