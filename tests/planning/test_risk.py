@@ -103,7 +103,8 @@ def check_shape(model: Risk, months: int) -> None:
     assert cp["p10"] <= cp["p50"] <= cp["p90"]
     assert 0 < len(risk["cost_samples"]) <= 500
     for b in risk["bus_factors"]:
-        assert set(b) == {"domain", "holders_now", "holders_by_month", "p_zero"}
+        assert set(b) == {"domain", "name", "holders_now", "holders_by_month", "p_zero"}
+        assert b["name"] == load_catalog().domains[b["domain"]].name  # shown instead of the id
         assert len(b["holders_by_month"]) == months and 0 <= b["p_zero"] <= 1
     sens = risk["sensitivity"]
     assert len(sens) <= 6

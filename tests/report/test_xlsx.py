@@ -98,7 +98,7 @@ def test_sheets_numbers_and_formats(plans: dict[str, Plan], name: str) -> None:
         head = {r[0]: r[1] for r in _table(wb["Risk"], "Item")}
         assert head["Probability ready by deadline"] == pytest.approx(p.risk.p_ready_by_deadline)
         bus = _table(wb["Risk"], "Domain")
-        assert [r[0] for r in bus] == [b.domain for b in p.risk.bus_factors]
+        assert [r[0] for r in bus] == [b.name or b.domain for b in p.risk.bus_factors]
         assert [r[4] for r in bus] == pytest.approx([b.p_zero for b in p.risk.bus_factors])
 
 

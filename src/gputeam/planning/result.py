@@ -316,6 +316,7 @@ class CostDrivers(Result):
 
 class BusFactor(Result):
     domain: str
+    name: str = Field(default="", description="The skill domain's name in the catalog.")
     holders_now: int
     holders_by_month: tuple[int, ...] = Field(description="Median holders per month.")
     p_zero: float = Field(description="P(nobody holds it in some month from the deadline on).")

@@ -463,6 +463,9 @@ def assess(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourc
     """The plan's ``risk`` section."""
     x = prepare(scenario, catalog, target, sourcing, roadmaps, costs)
     out = simulate(x, runs=runs, seed=seed)
+    out = out.model_copy(update={"bus_factors": tuple(
+        b.model_copy(update={"name": catalog.domains[b.domain].name})
+        if b.domain in catalog.domains else b for b in out.bus_factors)})
     return out.model_copy(update={"sensitivity": tuple(
         Sensitivity.model_validate(s)
         for s in sensitivity(scenario, catalog, target, sourcing, roadmaps))})

@@ -58,7 +58,7 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         )
     )
     bus = tuple(
-        (b.domain, b.holders_now, min(b.holders_by_month, default=None),
+        (b.name or b.domain, b.holders_now, min(b.holders_by_month, default=None),
          b.holders_by_month[-1] if b.holders_by_month else None, b.p_zero)
         for b in risk.bus_factors
     )

@@ -133,7 +133,7 @@ def _risk(risk: Risk, console: Console, cur: str) -> None:
                   + " / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90))
                   + f"; the plan's own cost is at P{risk.plan_cost_percentile * 100:.0f}")
     for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
-        console.print(shown(f"  key-person risk: {b.domain} held by {b.holders_now} now, "
+        console.print(shown(f"  key-person risk: {b.name or b.domain} held by {b.holders_now} now, "
                             f"P(none) {b.p_zero:.0%}"), highlight=False)
 
 
