@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from gputeam.catalog import Catalog
 from gputeam.planning.calendar import month_of
@@ -29,8 +29,7 @@ from gputeam.scenario import Person, Scenario
 CATEGORIES = ("salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention")
 
 
-@dataclass(frozen=True)
-class Charge:
+class Charge(NamedTuple):
     """One amount the plan pays in one month, and what for.
 
     ``item`` refines the category: ``pay`` and ``raise`` (salaries: the pay before the plan,
@@ -38,7 +37,8 @@ class Charge:
     the roadmap item kind (``course``, ``bootcamp``, ``practice``, ``exam``, ``renewal``),
     ``mentoring``, ``contractors``, ``retention bonus`` and ``certification bonus``.
     ``who`` is a person's id, ``hire:<i>`` for the i-th entry of ``Sourcing.hires`` (all its
-    heads), or ``""`` (contractors). The ROI (:mod:`gputeam.planning.roi`) reads these."""
+    heads), or ``""`` (contractors). The ROI (:mod:`gputeam.planning.roi`) reads these.
+    A named tuple (immutable, and cheap: a large plan's ledger holds millions)."""
 
     category: str
     item: str
@@ -80,9 +80,30 @@ def salary_at(person: Person, level: int, scenario: Scenario, catalog: Catalog) 
     return own * new_low / old_low if old_low > 0 else own
 
 
+#: The last few ledgers, keyed by the identity of their (immutable) inputs, which the entry
+#: keeps alive so an id is never reused while cached: the costs, the ROI and its sensitivity
+#: ask for the same plan's ledger several times, and a large plan's holds millions of lines.
+_LEDGERS: list[tuple[tuple[object, ...], tuple[Charge, ...]]] = []
+_LEDGERS_KEPT = 4
+
+
 def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-           roadmaps: Sequence[Roadmap]) -> list[Charge]:
+           roadmaps: Sequence[Roadmap]) -> tuple[Charge, ...]:
     """Every amount the plan pays, month by month (months outside the horizon dropped)."""
+    if not isinstance(roadmaps, tuple):  # a list could change under the same identity
+        return tuple(_ledger(scenario, catalog, sourcing, roadmaps))
+    key: tuple[object, ...] = (scenario, catalog, sourcing, roadmaps)
+    for k, charges in _LEDGERS:
+        if all(a is b for a, b in zip(k, key, strict=True)):
+            return charges
+    charges = tuple(_ledger(scenario, catalog, sourcing, roadmaps))
+    _LEDGERS.append((key, charges))
+    del _LEDGERS[:-_LEDGERS_KEPT]
+    return charges
+
+
+def _ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
+            roadmaps: Sequence[Roadmap]) -> list[Charge]:
     e = catalog.economics
     h = scenario.horizon_months
     r = scenario.retention

@@ -97,7 +97,10 @@ class _World:
     list prices (the sensitivity analysis scales both)."""
 
     def __init__(self, scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-                 roadmaps: Sequence[Roadmap], g1: int) -> None:
+                 roadmaps: Sequence[Roadmap], g1: int, loaded: float = 1.0) -> None:
+        """``loaded`` scales what the overhead multiplier scales (pay, raises and study time
+        at the loaded cost), so the sensitivity analysis varies the overhead without
+        rebuilding the ledger."""
         h = scenario.horizon_months
         self.rate = contractor_rate(scenario, catalog)
         self.build: dict[str, list[float]] = {k: [0.0] * h for k in INVESTMENT_LINES}
@@ -109,6 +112,8 @@ class _World:
         team.update({f"hire:{i}": x.arrival_month for i, x in enumerate(sourcing.hires)})
         deadline = scenario.deadline
         for c in ledger(scenario, catalog, sourcing, roadmaps):
+            if loaded != 1.0 and c.item in ("pay", "raise"):
+                c = c._replace(amount=c.amount * loaded)
             i = c.month - 1
             if c.item == "contractors":
                 if c.month < g1:
@@ -140,7 +145,7 @@ class _World:
         for rm in roadmaps:
             if rm.person not in people or rm.person not in team:
                 continue
-            hourly = base_salary(catalog, people[rm.person]) * uplift / \
+            hourly = base_salary(catalog, people[rm.person]) * uplift * loaded / \
                 catalog.economics.hours_per_fte_year
             for item in rm.items:
                 m = month_of(scenario.start, item.start)
@@ -194,17 +199,18 @@ class _Sides:
 
     @classmethod
     def of(cls, scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-           roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None) -> _Sides:
+           roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None,
+           loaded: float = 1.0) -> _Sides:
         h = scenario.horizon_months
         gpus = [scenario.fleet.gpus_at(m) for m in range(1, h + 1)]
         g1 = next((m for m, g in enumerate(gpus, start=1) if g > 0), h + 1)
         heads = [target.at(m).headcount for m in range(1, h + 1)]
-        plan = _World(scenario, catalog, sourcing, roadmaps, g1)
+        plan = _World(scenario, catalog, sourcing, roadmaps, g1, loaded)
         alt: _World | None = None
         if scenario.roi.counterfactual == "hire-only":
             alt_sourcing = alternative or hire_only(scenario, catalog, target)
             alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (),
-                         g1)
+                         g1, loaded)
         return cls(plan, alt, gpus, heads, g1)
 
     def cover(self, w: _World | None, m: int) -> float:
@@ -346,7 +352,8 @@ def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
     Ranges: published ones where the article gives them (PUE 1.3-1.5 and $0.10-0.15/kWh
     from its power figures; training prices +-25%, the bootcamp range $15-25k, §6), overhead
     +-10%, discount rate +-4 points; otherwise +-25% around the value used (a gputeam
-    assumption). Costs are rebuilt only for the overhead; the other figures are linear.
+    assumption). The overhead scales the loaded pay, raises and study time; the other figures
+    are linear.
     """
     e = catalog.economics
     alt = hire_only(scenario, catalog, target) if scenario.roi.counterfactual == "hire-only" \
@@ -355,9 +362,9 @@ def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
     a = _Assumptions.of(scenario, catalog)
 
     def with_overhead(v: float) -> _Sides:
-        cat = catalog.model_copy(update={"economics": e.model_copy(
-            update={"overhead_multiplier": v})})
-        return _Sides.of(scenario, cat, target, sourcing, roadmaps, alt)
+        # what the overhead multiplies (pay, raises, study time) scaled by v / the value used
+        return _Sides.of(scenario, catalog, target, sourcing, roadmaps, alt,
+                         loaded=v / e.overhead_multiplier)
 
     # (name, value used, low, high, assumption field or None, costs rebuilt for a value)
     Rebuild = Callable[[float], _Sides] | None
