@@ -165,6 +165,14 @@ def test_cli_issue_status_list_revoke(db_url: str, tmp_path: Any) -> None:
         r = runner.invoke(app, ["credential", "issue", *args, "--db", db_url,
                                 "--out", str(tmp_path / "x.json")], env=env)
         assert r.exit_code == 2 and says in r.output and not (tmp_path / "x.json").exists()
+    # rotation: a new key signs what is issued next; the first credential still verifies
+    r = runner.invoke(app, ["credential", "rotate-key", "--db", db_url], env=env)
+    assert r.exit_code == 0 and "did:key:z6Mk" in r.output
+    assert doc["issuer"]["id"] not in r.output
+    again = tmp_path / "again.json"
+    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
+                            "nca-aiio", "--db", db_url, "--out", str(again)], env=env)
+    assert r.exit_code == 0 and json.loads(again.read_text())["issuer"]["id"] != doc["issuer"]["id"]
     r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
                             "nca-aiio", "--db", db_url], env={"GPUTEAM_SECRET_KEY": "",
                                                               "GPUTEAM_PUBLIC_URL": BASE})

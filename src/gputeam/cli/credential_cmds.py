@@ -234,6 +234,28 @@ def register_admin(credential: typer.Typer) -> None:
             database.dispose()
         typer.echo(f"revoked {uuid}")
 
+    @credential.command("rotate-key")
+    @friendly
+    def rotate_cmd(db: DbOption = None, org: OrgOption = None) -> None:
+        """Retire the organisation's issuing key and make a new one (a new did:key). The old
+        key is kept, sealed, so what it signed still verifies and can still be revoked in its
+        status list; new credentials are signed with the new key. Audited."""
+        from datetime import UTC, datetime
+
+        from gputeam.store import open_database, rotate_issuer_key
+
+        secret = _secret()
+        database = open_database(db)
+        try:
+            with database.sessions() as s:
+                key = rotate_issuer_key(s, _org_id(s, org, create=False), secret,
+                                        actor=_actor(), now=datetime.now(UTC))
+                did, key_id = key.did, key.id
+                s.commit()
+        finally:
+            database.dispose()
+        typer.echo(f"new issuing key {key_id}: {did}")
+
     @credential.command("status-list")
     @friendly
     def status_cmd(
