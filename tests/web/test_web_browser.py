@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +25,15 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
+@contextmanager
+def running_server(url: str, tmp_path: Path, **env_extra: str) -> Iterator[str]:
+    """A real uvicorn server on a free port over the database ``url``; yields its base URL."""
     import httpx
-
-    from gputeam import store
 
     from .test_web_two_processes import _free_port
 
-    url = f"sqlite:///{tmp_path}/e2e.db"
-    db = store.open_database(url)
-    with db.session() as s:
-        store.create_user(s, "root", "e2e password", "admin")
-    db.dispose()
     port = _free_port()
-    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET}
+    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET, **env_extra}
     log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 (closed below)
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory",
                              "gputeam.web:create_app_from_env", "--host", "127.0.0.1",
@@ -61,6 +56,19 @@ def server(tmp_path: Path) -> Iterator[str]:
         proc.terminate()
         proc.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    from gputeam import store
+
+    url = f"sqlite:///{tmp_path}/e2e.db"
+    db = store.open_database(url)
+    with db.session() as s:
+        store.create_user(s, "root", "e2e password", "admin")
+    db.dispose()
+    with running_server(url, tmp_path) as base:
+        yield base
 
 
 @pytest.fixture

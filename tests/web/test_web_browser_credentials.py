@@ -5,9 +5,6 @@ on /verify, and after revocation the share page says it is revoked. A real uvico
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -15,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import SECRET
-from .test_web_browser import CHROMIUM, page  # noqa: F401, F811  (fixture)
+from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401, F811  (fixture)
 
 pytestmark = [
     pytest.mark.browser,
@@ -28,11 +24,7 @@ pytestmark = [
 
 @pytest.fixture
 def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    import httpx
-
     from gputeam import store
-
-    from .test_web_two_processes import _free_port
 
     url = f"sqlite:///{tmp_path}/e2e.db"
     db = store.open_database(url)
@@ -44,31 +36,8 @@ def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
         store.add_certification(s, p.id, "nca-aiio", date(2026, 6, 1), date(2028, 6, 1))
         person_id = p.id
     db.dispose()
-    port = _free_port()
-    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET,
-           "GPUTEAM_ORGANISATION": "Acme"}
-    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory",
-                             "gputeam.web:create_app_from_env", "--host", "127.0.0.1",
-                             "--port", str(port), "--log-level", "warning"],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/login", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("server did not start: " + (tmp_path / "server.log").read_text())
-            time.sleep(0.2)
+    with running_server(url, tmp_path, GPUTEAM_ORGANISATION="Acme") as base:
         yield base, person_id
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()
 
 
 def test_issue_share_verify_revoke(seeded: tuple[str, int], page: Any,  # noqa: F811

@@ -229,19 +229,25 @@ def _person_credentials(request: Request, who: Principal, person_id: int, status
                   held=held, may_issue=who.can(Perm.CREDENTIALS), flash=flash, error=error)
 
 
+def _issue_for(request: Request, who: Principal, person_id: int, achievement: str
+               ) -> tuple[str, dict[str, Any]]:
+    """Issue a credential to a person of this server's organisation: (uuid, document)."""
+    with request.app.state.db.session() as s:
+        p = services.person_in_org(request.app, s, person_id)
+        if p is None:
+            raise HTTPException(404, "no such person")
+        row = store.issue_credential(s, p.org_id, p.id, achievement,
+                                     catalog=services.catalog(request.app),
+                                     secret=_secret(request), base_url=_base_url(request),
+                                     now=_now(), actor=who.username)
+        return row.uuid, dict(row.document)
+
+
 @pages.post("/people/{person_id}/credentials")
 def issue_submit(request: Request, person_id: PathId, who: Issuer,
                  achievement: Annotated[str, Form(max_length=100)]) -> Response:
     try:
-        with request.app.state.db.session() as s:
-            p = services.person_in_org(request.app, s, person_id)
-            if p is None:
-                raise HTTPException(404, "no such person")
-            row = store.issue_credential(s, p.org_id, p.id, achievement,
-                                         catalog=services.catalog(request.app),
-                                         secret=_secret(request), base_url=_base_url(request),
-                                         now=_now(), actor=who.username)
-            uuid = row.uuid
+        uuid, _ = _issue_for(request, who, person_id, achievement)
     except InputError as exc:
         return _person_credentials(request, who, person_id, 422,
                                    error="; ".join(p.message for p in exc.problems))
@@ -286,16 +292,9 @@ def api_issue(request: Request, person_id: PathId, who: Issuer,
     if not isinstance(achievement, str):
         raise InputError([Problem(path="achievement", message="required",
                                   expected="a catalog certification id")])
-    with request.app.state.db.session() as s:
-        p = services.person_in_org(request.app, s, person_id)
-        if p is None:
-            raise HTTPException(404, "no such person")
-        row = store.issue_credential(s, p.org_id, p.id, achievement,
-                                     catalog=services.catalog(request.app),
-                                     secret=_secret(request), base_url=_base_url(request),
-                                     now=_now(), actor=who.username)
-        return {"uuid": row.uuid, "credential": row.document,
-                "share_url": f"{_base_url(request)}/credentials/{row.uuid}"}
+    uuid, document = _issue_for(request, who, person_id, achievement)
+    return {"uuid": uuid, "credential": document,
+            "share_url": f"{_base_url(request)}/credentials/{uuid}"}
 
 
 @api.post("/credentials/{uuid}/revoke", summary="Revoke a credential (admin)")
