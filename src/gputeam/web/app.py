@@ -45,7 +45,16 @@ class Clock:
 def create_app(settings: Settings, *, database: Any = None, today: date | None = None) -> FastAPI:
     """Build the app. ``database`` (a :class:`gputeam.store.Database`) may be passed in by
     tests; otherwise it is opened (and migrated) from ``settings.db`` at start-up."""
-    from gputeam.web import api, credentials, pages, pages_account, pages_people, pages_plan, render
+    from gputeam.web import (
+        api,
+        apidocs,
+        credentials,
+        pages,
+        pages_account,
+        pages_people,
+        pages_plan,
+        render,
+    )
 
     secret = settings.secret_key or secrets.token_urlsafe(48)  # dev mode only (validated)
     owns_db = database is None
@@ -74,7 +83,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         "Authenticate with a session cookie (browser) or `Authorization: Bearer <token>`.",
         lifespan=lifespan,
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url=None,  # Swagger UI would load scripts from a CDN; the app works offline
+        docs_url=None,  # FastAPI's would load Swagger UI from a CDN: gputeam.web.apidocs
         redoc_url=None,
     )
     app.state.settings = settings
@@ -131,6 +140,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.add_middleware(SessionCookies)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)
+    app.include_router(apidocs.router, prefix=API_PREFIX)
     app.include_router(credentials.api, prefix=API_PREFIX)
     app.include_router(credentials.pages)
     app.include_router(pages_people.router)  # before pages: /people/new is not an id

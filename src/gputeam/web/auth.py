@@ -20,6 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPBearer
 
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.security import Session
@@ -130,13 +131,22 @@ async def form_csrf(request: Request) -> str | None:
     return value if isinstance(value, str) else None
 
 
+#: Declares the ``bearer`` security scheme in the OpenAPI document for every operation that
+#: needs a caller (the API explorer's "Authorize"); :func:`load_principal` reads the header.
+BEARER = HTTPBearer(auto_error=False, scheme_name="bearer", bearerFormat="API token",
+                    description="An API token (create one on the Account page or with "
+                    "`POST /api/v1/tokens`), sent as `Authorization: Bearer <token>`. "
+                    "Browsers may use their session cookie instead.")
+
+
 def require(perm: Perm) -> Callable[..., Principal]:
     """A dependency: the caller must be authenticated and hold ``perm`` (a token: its
     scope, and at least ``write`` for an unsafe method); unsafe requests authenticated by
     cookie must carry the CSRF token."""
 
     def dependency(request: Request,
-                   form_token: Annotated[str | None, Depends(form_csrf)] = None) -> Principal:
+                   form_token: Annotated[str | None, Depends(form_csrf)] = None,
+                   _bearer: Annotated[Any, Depends(BEARER)] = None) -> Principal:
         who = load_principal(request)
         if who is None:
             raise HTTPException(401, "authentication required",
