@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import date
 
 import pytest
@@ -9,6 +10,8 @@ import pytest
 from gputeam.catalog import Catalog, load_catalog
 
 TODAY = date(2026, 12, 2)
+# English output whatever the machine's locale (the language tests choose theirs explicitly)
+os.environ["GPUTEAM_LANG"] = "en"
 
 
 @pytest.fixture(scope="session")

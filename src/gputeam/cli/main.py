@@ -10,13 +10,33 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
+from gputeam import i18n
+
+
+def _language_in(argv: list[str]) -> str | None:
+    """The ``--lang`` value on the command line, if any (read before the commands are
+    defined, so that their help texts are in that language too)."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+try:
+    i18n.activate(i18n.from_environment(_language_in(sys.argv[1:])))
+except ValueError:  # an unknown --lang: the command reports it
+    i18n.activate(i18n.from_environment())
+_ = i18n.gettext
+
 app = typer.Typer(
     name="gputeam",
-    help="Plan, build and track the team that runs GPU / AI infrastructure.",
+    help=_("Plan, build and track the team that runs GPU / AI infrastructure."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -24,20 +44,34 @@ app = typer.Typer(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+LangOption = Annotated[str | None, typer.Option(
+    "--lang", help=_("Language of the output: {languages} (default: GPUTEAM_LANG, LANGUAGE, "
+                     "LANG, else en).").format(languages=", ".join(i18n.LANGUAGES)))]
+"""A command's ``--lang`` option; :func:`friendly` runs the command in that language."""
+
 
 def friendly(func: F) -> F:
-    """Turn InputError into a clear message and exit status 2 (no traceback)."""
+    """Turn InputError into a clear message and exit status 2 (no traceback); run a command
+    with a ``lang`` parameter (:data:`LangOption`) in that language."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from gputeam.errors import InputError
+        from gputeam.errors import InputError, Problem
 
         try:
-            return func(*args, **kwargs)
+            try:
+                language = i18n.from_environment(kwargs.get("lang"))
+            except ValueError:
+                raise InputError([Problem(path="--lang", message=_("unknown language"),
+                                          found=repr(kwargs.get("lang")),
+                                          expected=", ".join(i18n.LANGUAGES))]) from None
+            with i18n.use(language):
+                return func(*args, **kwargs)
         except InputError as exc:
             err = _stderr()
-            err.print(f"[bold red]error:[/] {len(exc.problems)} problem(s) in the {exc.kind}",
-                      soft_wrap=True)
+            n = len(exc.problems)
+            err.print("[bold red]" + _("error:") + "[/] "
+                      + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind), soft_wrap=True)
             for p in exc.problems:
                 err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(2) from None

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from gputeam.cli.main import friendly
+from gputeam.cli.main import LangOption, friendly
 
 FORMATS = ("table", "json", "md", "html", "xlsx", "ics")
 
@@ -106,6 +106,7 @@ def plan_cmd(
     seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
     set_: Annotated[list[str] | None, typer.Option("--set", help="Override a scenario field: "
                                                    "PATH=VALUE (repeatable).")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
     from rich.console import Console

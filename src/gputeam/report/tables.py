@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Literal
 
+from gputeam.i18n import _
+from gputeam.i18n import formats as _locale
+
 __all__ = ["Cell", "Column", "Kind", "Section", "Table", "currency_symbol", "format_value",
            "money", "plain_data"]
 
@@ -59,7 +62,12 @@ def currency_symbol(currency: str) -> str | None:
 
 def money(value: float, currency: str) -> str:
     """Whole currency units, with the symbol for the common currencies: $1,234, 1,234 SEK.
-    The one way gputeam writes money: every report, the terminal and the web call it."""
+    The one way gputeam writes money: every report, the terminal and the web call it.
+
+    In another language than English, the language's CLDR format with the currency's minor
+    unit: ``1.234.567,50 €`` (de), ``€ 1.234.567,50`` (nl), ``₩1,234,568`` (ko)."""
+    if not _locale.is_english():
+        return _locale.money(value, currency)
     amount = f"{abs(value):,.0f}"
     sign = "-" if value < 0 and amount != "0" else ""
     symbol = currency_symbol(currency)
@@ -76,6 +84,8 @@ def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
         return "-"
     if kind == "money":
         return money(float(value), currency)
+    if not _locale.is_english():
+        return _localised(value, kind)
     if kind == "pct":
         return f"{float(value) * 100:,.1f}%"
     if kind == "ratio":
@@ -90,9 +100,31 @@ def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
     if kind in ("int", "month"):
         return f"{int(value):,}"
     if kind == "bool":
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if kind == "date":
         return value.isoformat() if isinstance(value, date) else str(value)
+    return str(value)
+
+
+def _localised(value: Any, kind: Kind) -> str:
+    """``format_value`` in another language than English (Babel's locale formats)."""
+    if kind == "pct":
+        return _locale.percent(float(value))
+    if kind == "ratio":
+        return _locale.decimal(float(value), 2)
+    if kind == "number":
+        number = float(value)
+        if number.is_integer():
+            return _locale.decimal(number, 0)
+        return _locale.number(number, 4) if abs(number) < 100 else _locale.decimal(number, 1)
+    if kind in ("float", "hours"):
+        return _locale.decimal(float(value), 1)
+    if kind in ("int", "month"):
+        return _locale.decimal(int(value), 0)
+    if kind == "bool":
+        return _("yes") if value else _("no")
+    if kind == "date":
+        return _locale.date_text(value) if isinstance(value, date) else str(value)
     return str(value)
 
 

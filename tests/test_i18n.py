@@ -1,0 +1,136 @@
+"""Languages: the catalogs' completeness, language choice and the locale formats."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from gputeam import i18n
+from gputeam.i18n import LANGUAGES, catalogs
+from gputeam.report.tables import format_value, money
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_message_is_translated(language: str) -> None:
+    """No untranslated or fuzzy message, every plural form, the source's placeholders."""
+    assert [str(p) for p in catalogs.check(language)] == []
+
+
+def test_the_check_finds_what_it_should() -> None:
+    from babel.messages.catalog import Catalog
+
+    cat = Catalog(locale="de", domain="gputeam")
+    cat.add("{n} people", "{n} Personen")
+    cat.add("at month {month}", "im Monat {monat}")
+    cat.add("Hires", "")
+    cat.add("Roles", "Rollen", flags=["fuzzy"])
+    cat.add(("{n} note", "{n} notes"), ("{n} Hinweis", ""))
+    found = {(p.msgid, p.what.split(":")[0]) for p in catalogs.check("de", cat)}
+    assert found == {("at month {month}", "placeholders differ"), ("Hires", "untranslated"),
+                     ("Roles", "fuzzy"), ("{n} note", "needs 2 plural form(s)")}
+
+
+def test_the_template_is_up_to_date_with_the_code() -> None:
+    """The .pot holds exactly the messages the files of babel.cfg use (run
+    `python tools/i18n.py update` after changing a text)."""
+    fresh = {m.id for m in catalogs.extract(ROOT) if m.id}
+    stored = {m.id for m in catalogs.read(catalogs.pot_path()) if m.id}
+    assert sorted(map(str, fresh - stored)) == [] and sorted(map(str, stored - fresh)) == []
+    for language in LANGUAGES[1:]:
+        po = {m.id for m in catalogs.read(catalogs.po_path(language), language) if m.id}
+        assert po == stored, language
+
+
+@pytest.mark.parametrize(("language", "eur", "krw", "usd"), [
+    ("en", "€1,234,568", "1,234,568 KRW", "$1,234,568"),
+    ("de", "1.234.567,50 €", "1.234.568 ₩", "1.234.567,50 $"),
+    ("nl", "€ 1.234.567,50", "₩ 1.234.568", "US$ 1.234.567,50"),
+    ("es", "1.234.567,50 €", "1.234.568 KRW", "1.234.567,50 US$"),
+    ("ko", "€1,234,567.50", "₩1,234,568", "US$1,234,567.50"),
+])
+def test_money_follows_the_language(language: str, eur: str, krw: str, usd: str) -> None:
+    with i18n.use(language):
+        shown = [money(1234567.5, c).replace("\xa0", " ") for c in ("EUR", "KRW", "USD")]
+    assert shown == [eur, krw, usd]
+
+
+@pytest.mark.parametrize(("language", "day", "pct", "number", "yes"), [
+    ("en", "2026-12-02", "12.3%", "1,234.5", "yes"),
+    ("de", "2.12.2026", "12,3 %", "1.234,5", "ja"),
+    ("nl", "2-12-2026", "12,3%", "1.234,5", "ja"),
+    ("es", "2/12/2026", "12,3 %", "1.234,5", "sí"),
+    ("ko", "2026. 12. 2.", "12.3%", "1,234.5", "예"),
+])
+def test_dates_numbers_and_words_follow_the_language(language: str, day: str, pct: str, number: str,
+                                                     yes: str) -> None:
+    with i18n.use(language):
+        shown = [format_value(date(2026, 12, 2), "date"), format_value(0.1234, "pct"),
+                 format_value(1234.5, "float"), format_value(True, "bool")]
+    assert [s.replace("\xa0", " ") for s in shown] == [day, pct, number, yes]
+
+
+def test_english_is_the_default_and_unchanged() -> None:
+    assert i18n.current() == "en"
+    assert money(-1234567.5, "USD") == "-$1,234,568" and money(5, "SEK") == "5 SEK"
+    assert i18n.gettext("Operations Engineer") == "Operations Engineer"
+
+
+def test_the_language_comes_from_option_then_environment() -> None:
+    env = {"GPUTEAM_LANG": "", "LANGUAGE": "fr:nl_BE:de", "LANG": "ko_KR.UTF-8"}
+    assert i18n.from_environment(None, env) == "nl"
+    assert i18n.from_environment("ES", env) == "es"
+    assert i18n.from_environment(None, {**env, "GPUTEAM_LANG": "de_DE"}) == "de"
+    assert i18n.from_environment(None, {"LANG": "ko_KR.UTF-8"}) == "ko"
+    assert i18n.from_environment(None, {"LANG": "C.UTF-8"}) == "en"
+    assert i18n.from_environment(None, {}) == "en"
+    with pytest.raises(ValueError):
+        i18n.from_environment("fr", env)
+
+
+def test_accept_language_picks_the_best_supported() -> None:
+    assert i18n.from_accept_language("fr-CH, fr;q=0.9, nl;q=0.8, de;q=0.7") == "nl"
+    assert i18n.from_accept_language("de;q=0.5, ko-KR") == "ko"
+    assert i18n.from_accept_language("fr, ja") is None
+    assert i18n.from_accept_language("es;q=0, en;q=0.1") == "en"
+    assert i18n.from_accept_language(None) is None
+
+
+def test_plural_forms_follow_the_language() -> None:
+    # the translations' own plural rules (de: one/other; ko: a single form)
+    cat = catalogs.read(catalogs.po_path("ko"), "ko")
+    assert cat.num_plurals == 1
+    assert catalogs.read(catalogs.po_path("de"), "de").num_plurals == 2
+
+
+def test_the_pseudo_locale_marks_every_message() -> None:
+    with i18n.use(i18n.PSEUDO):
+        assert i18n.gettext("Roles") == "⟦Roles⟧"
+        assert i18n.ngettext("{n} note", "{n} notes", 2) == "⟦{n} notes⟧"
+        assert money(1234.4, "USD") == "$1,234"  # figures stay English
+
+
+def test_the_catalogs_are_package_data() -> None:
+    """The wheel carries the .po files (gputeam compiles them on first use)."""
+    import fnmatch
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
+        "package-data"]["gputeam"]
+    for language in LANGUAGES[1:]:
+        relative = catalogs.po_path(language).relative_to(ROOT / "src" / "gputeam").as_posix()
+        assert any(fnmatch.fnmatch(relative, p) for p in patterns), relative
+
+
+def test_cli_rejects_an_unknown_language() -> None:
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--lang", "fr"])
+    assert result.exit_code == 2
+    assert "--lang: unknown language; found 'fr'; expected en, de, nl, es, ko" in result.output
+    assert i18n.current() == "en"
