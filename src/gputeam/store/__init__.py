@@ -116,6 +116,25 @@ uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, ke
 org_id, secret)``, ``rotate_issuer_key(s, org_id, secret)``, ``expiring_credentials(s, today,
 until)``.
 
+Internal certification programmes (issue 11)
+--------------------------------------------
+programmes: ``save_programme(s, org_id, code, spec, *, catalog, actor=None)``,
+``get_programme(s, org_id, code)``, ``list_programmes(s, org_id)``, ``programme_spec(row)``,
+``import_bank(s, programme_id, bank, *, now, actor=None) -> BankImport`` (versions items used by
+an attempt, never edits them), ``bank_items(s, programme_id, *, include_retired=True)``,
+``retire_item(s, programme_id, item_id, *, now, actor=None)``,
+``set_time_multiplier(s, person_id, multiplier, *, note="", actor=None)``, ``time_multiplier``.
+exams: ``start_attempt(s, programme, person_id, *, now, actor=None)`` (resumes the attempt in
+progress), ``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> seconds left``
+(:class:`TooLate` after the deadline plus the grace), ``finish_attempt(s, attempt_id, *, now,
+catalog, issuer=None, how="submitted")``, ``current_attempt(...)`` (finishes an overdue one),
+``finalise_overdue(s, *, now, catalog, issuer=None, limit=100)``, ``attempt_view(s, attempt, *,
+now)`` (no answer keys before the end), ``attempts_of``, ``next_allowed``; :class:`Issuer`.
+practical: ``grade_practical(s, programme, person_id, grades, *, assessor, role,
+assessor_person_id)``, ``sign_off(...)``, ``may_assess``, ``list_assessments``,
+``record_pass(s, programme, person_id, *, now, catalog, issuer=None)``.
+item statistics: ``item_statistics(s, programme_id) -> dict``, ``item_statistics_csv(stats)``.
+
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
 subclass :class:`gputeam.errors.InputError`.
 """
@@ -166,6 +185,18 @@ from gputeam.store.credentials import (
 )
 from gputeam.store.db import Database, open_database
 from gputeam.store.errors import ImportRejected, NotFound, StoreError
+from gputeam.store.exams import (
+    Issuer,
+    TooLate,
+    attempt_view,
+    attempts_of,
+    current_attempt,
+    finalise_overdue,
+    finish_attempt,
+    next_allowed,
+    save_answer,
+    start_attempt,
+)
 from gputeam.store.exporting import (
     export_csv,
     export_data,
@@ -176,6 +207,7 @@ from gputeam.store.exporting import (
 )
 from gputeam.store.ics import person_calendar, team_calendar
 from gputeam.store.importing import ImportReport, import_certifications, import_roster
+from gputeam.store.item_stats import item_statistics, item_statistics_csv
 from gputeam.store.learning import (
     add_roadmap_item,
     adopt_plan_roadmaps,
@@ -222,6 +254,25 @@ from gputeam.store.plans import (
     list_scenarios,
     save_plan,
     save_scenario,
+)
+from gputeam.store.practical import (
+    grade_practical,
+    list_assessments,
+    may_assess,
+    record_pass,
+    sign_off,
+)
+from gputeam.store.programmes import (
+    BankImport,
+    bank_items,
+    get_programme,
+    import_bank,
+    list_programmes,
+    programme_spec,
+    retire_item,
+    save_programme,
+    set_time_multiplier,
+    time_multiplier,
 )
 from gputeam.store.remind import (
     Mailer,
@@ -281,4 +332,10 @@ __all__ = [
     "IssuedCredential", "IssuerKey", "current_issuer_key", "expiring_credentials",
     "get_credential", "issue_credential", "list_credentials", "revoke_credential",
     "rotate_issuer_key", "status_list",
+    "BankImport", "Issuer", "TooLate", "attempt_view", "attempts_of", "bank_items",
+    "current_attempt", "finalise_overdue", "finish_attempt", "get_programme", "grade_practical",
+    "import_bank", "item_statistics", "item_statistics_csv", "list_assessments",
+    "list_programmes", "may_assess", "next_allowed", "programme_spec", "record_pass",
+    "retire_item", "save_answer", "save_programme", "set_time_multiplier", "sign_off",
+    "start_attempt", "time_multiplier",
 ]

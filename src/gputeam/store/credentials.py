@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 import uuid as uuidlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time
 from typing import Any
 
@@ -87,9 +87,12 @@ def _free_index(session: Session, key_id: int) -> int:
             return index
 
 
-def achievement_for(catalog: Catalog, cert_id: str, base_url: str) -> Any:
+def achievement_for(catalog: Catalog, cert_id: str, base_url: str, *,
+                    criteria: str | None = None, results: Mapping[str, str] | None = None
+                    ) -> Any:
     """The OB 3.0 Achievement of a catalog certification, aligned to the skill domains it
-    grants."""
+    grants; ``criteria`` replaces the catalog's words (an internal programme's blueprint and
+    rubric), ``results`` names the result descriptions (id -> name)."""
     from gputeam.credentials import AchievementSpec, Alignment
     from gputeam.credentials.occupations import occupation_alignments
 
@@ -106,18 +109,20 @@ def achievement_for(catalog: Catalog, cert_id: str, base_url: str) -> Any:
     return AchievementSpec(
         id=f"{base_url}/catalog#cert-{cert_id}", name=cert.name,
         description=f"{cert.name} ({cert.vendor}){level}.",
-        criteria=f"Holds the {cert.name} certification, recorded in the organisation's "
+        criteria=criteria or f"Holds the {cert.name} certification, recorded in the organisation's "
                  "tracker with its validity" + (f" (exam: {cert.exam.questions_min}"
                  + (f"-{cert.exam.questions_max}" if cert.exam.questions_max
                     and cert.exam.questions_max != cert.exam.questions_min else "")
                  + " questions)" if cert.exam.questions_min else "") + ".",
-        alignments=alignments)
+        alignments=alignments, results=dict(results or {}))
 
 
 def issue_credential(session: Session, org_id: int, person_id: int, cert_id: str, *,
                      catalog: Catalog, secret: str, base_url: str, now: datetime,
-                     actor: str | None = None) -> IssuedCredential:
-    """Issue and store a signed credential for a certification ``person_id`` holds."""
+                     actor: str | None = None, criteria: str | None = None,
+                     results: Mapping[str, tuple[str, str]] | None = None) -> IssuedCredential:
+    """Issue and store a signed credential for a certification ``person_id`` holds.
+    ``results`` (e.g. an exam's per-domain scores) maps a result id to (name, value)."""
     from gputeam.credentials import credential, issue, statuslist
 
     person = get_person(session, person_id)
@@ -143,7 +148,10 @@ def issue_credential(session: Session, org_id: int, person_id: int, cert_id: str
     org = get_organisation(session, org_id)
     unsigned = credential(
         credential_id=f"urn:uuid:{cred_uuid}", issuer_id=key_row.did, issuer_name=org.name,
-        subject_id=subject, achievement=achievement_for(catalog, cert_id, base_url),
+        subject_id=subject, achievement=achievement_for(
+            catalog, cert_id, base_url, criteria=criteria,
+            results={k: name for k, (name, _) in (results or {}).items()}),
+        results={k: value for k, (_, value) in (results or {}).items()} or None,
         valid_from=_iso(now),
         valid_until=_iso(datetime.combine(held.valid_until, time(), UTC))
         if held.valid_until else None,

@@ -374,3 +374,7 @@ class IssuedCredential(Base):
     revoked_reason: Mapped[str] = mapped_column(Text, default="")
 
     person: Mapped[Person | None] = relationship()
+
+
+# the programmes' tables (issue 11) live in their own module; registered with Base here
+from gputeam.store import schema_exams  # noqa: E402, F401

@@ -1,0 +1,116 @@
+"""What a candidate sees of a question, and responses read from what they send.
+
+:func:`public_question` is the only view of a question that leaves the server while an
+attempt runs: the texts and the options, never fractions, feedback, tolerances or which
+match answer belongs to which stem. :func:`read_response` turns a submitted value (a form
+field's strings or JSON) into the response :func:`gputeam.certify.score_question` marks,
+or raises :class:`ResponseError`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from gputeam.certify.models import Question
+from gputeam.certify.scoring import Response
+
+
+class ResponseError(ValueError):
+    """A response that does not fit its question (wrong type, option out of range)."""
+
+
+def match_options(q: Question, seed: int) -> list[str]:
+    """The answers a match question offers, in an order fixed by the attempt's seed."""
+    options = sorted({p.answer for p in q.pairs if p.answer})
+    random.Random(f"{seed}:{q.item_id}").shuffle(options)
+    return options
+
+
+def public_question(q: Question, seed: int) -> dict[str, Any]:
+    """The question as the candidate sees it (no key, no feedback)."""
+    out: dict[str, Any] = {"id": q.item_id, "type": q.qtype, "name": q.name,
+                           "text": q.text.text, "format": q.text.format}
+    if q.qtype == "multichoice":
+        out["multiple"] = not q.single
+        out["options"] = [{"index": i, "text": a.text.text, "format": a.text.format}
+                          for i, a in enumerate(q.answers)]
+    elif q.qtype == "match":
+        out["stems"] = [p.question.text for p in q.pairs if p.question.text.strip()]
+        out["options"] = match_options(q, seed)
+    return out
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ResponseError("expected an option number")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ResponseError(f"expected an option number, found {value!r}") from None
+
+
+def read_response(q: Question, value: Any, seed: int) -> Response:
+    """A response from JSON or form values (None or "" clears the answer)."""
+    if value is None or value == "" or value == []:
+        return None
+    if q.qtype == "multichoice":
+        if q.single:
+            if isinstance(value, list):
+                if len(value) != 1:
+                    raise ResponseError("choose one option")
+                value = value[0]
+            index = _int(value)
+            if not 0 <= index < len(q.answers):
+                raise ResponseError(f"option {index} does not exist")
+            return index
+        values = value if isinstance(value, list) else [value]
+        picked = sorted({_int(v) for v in values})
+        if any(not 0 <= i < len(q.answers) for i in picked):
+            raise ResponseError("an option chosen does not exist")
+        return picked
+    if q.qtype == "truefalse":
+        if isinstance(value, bool):
+            return value
+        if str(value).lower() in ("true", "false"):
+            return str(value).lower() == "true"
+        raise ResponseError("expected true or false")
+    if q.qtype in ("shortanswer", "essay"):
+        if not isinstance(value, str):
+            raise ResponseError("expected text")
+        if len(value) > 20_000:
+            raise ResponseError("the answer is longer than 20,000 characters")
+        return value
+    if q.qtype == "numerical":
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise ResponseError("expected a number")
+        text = str(value).strip()
+        if len(text) > 50:
+            raise ResponseError("expected a number")
+        return text
+    if q.qtype == "match":
+        stems = [p for p in q.pairs if p.question.text.strip()]
+        options = set(match_options(q, seed))
+        if not isinstance(value, list) or len(value) != len(stems):
+            raise ResponseError(f"expected a list of {len(stems)} choices")
+        out: list[str | None] = []
+        for v in value:
+            if v in (None, ""):
+                out.append(None)
+            elif isinstance(v, str) and v in options:
+                out.append(v)
+            else:
+                raise ResponseError(f"{v!r} is not one of the options")
+        return out
+    raise ResponseError(f"a {q.qtype} question takes no answer")
+
+
+def choice_index(q: Question, response: Response) -> int:
+    """The option a single-choice response picked (-1: none or not a single choice), for
+    the distractor counts of item analysis."""
+    if q.qtype == "multichoice" and q.single and isinstance(response, int) \
+            and not isinstance(response, bool):
+        return response
+    if q.qtype == "truefalse" and isinstance(response, bool):
+        return 0 if response else 1
+    return -1

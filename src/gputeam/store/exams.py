@@ -1,0 +1,301 @@
+"""Exam attempts, timed by the server (issue 11 §3).
+
+- :func:`start_attempt` draws a form (stored seed, frozen order, least-drawn items first)
+  or resumes the attempt in progress; a partial unique index keeps one attempt in progress
+  per person and programme, so two parallel starts create one.
+- ``deadline = start + limit × the person's time multiplier``; :func:`save_answer` stores
+  one answer (an upsert) and returns the seconds left; after the deadline plus
+  :data:`GRACE_SECONDS` it raises :class:`TooLate` and stores nothing.
+- :func:`finish_attempt` marks from the saved answers, once (the row is locked);
+  :func:`finalise_overdue` finishes what ran out of time (``FOR UPDATE SKIP LOCKED`` on
+  PostgreSQL: several sweepers never take the same attempt); :func:`current_attempt`
+  finishes an overdue attempt when it is read.
+- A pass is recorded by :func:`gputeam.store.practical.record_pass`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from gputeam.catalog import Catalog
+from gputeam.certify import BlueprintError, domain_counts, score_exam, select_form
+from gputeam.certify.delivery import ResponseError, choice_index, public_question, read_response
+from gputeam.certify.programme import (
+    GRACE_SECONDS,
+    accepts_save,
+    deadline,
+    next_attempt,
+    remaining_seconds,
+)
+from gputeam.errors import Problem
+from gputeam.store import audit
+from gputeam.store.errors import StoreError, not_found, refused
+from gputeam.store.people import get_person
+from gputeam.store.programmes import bank_items, programme_spec, question_of, time_multiplier
+from gputeam.store.schema_exams import BankItem, ExamAnswer, ExamAttempt, Programme
+
+
+class TooLate(StoreError):
+    """A save after the deadline (plus the grace) or on a finished attempt (HTTP 409)."""
+
+    kind = "conflict"
+
+
+@dataclass(frozen=True)
+class Issuer:
+    """What signing a credential on a pass needs (the server's secret and public URL)."""
+
+    secret: str
+    base_url: str
+
+
+def _too_late(message: str) -> TooLate:
+    return TooLate([Problem(path="attempt", message=message)])
+
+
+def _open(session: Session, programme_id: int, person_id: int) -> ExamAttempt | None:
+    return session.scalar(select(ExamAttempt).where(
+        ExamAttempt.programme_id == programme_id, ExamAttempt.person_id == person_id,
+        ExamAttempt.state == "in_progress"))
+
+
+def attempts_of(session: Session, programme_id: int, person_id: int) -> Sequence[ExamAttempt]:
+    return session.scalars(select(ExamAttempt).where(
+        ExamAttempt.programme_id == programme_id, ExamAttempt.person_id == person_id)
+        .order_by(ExamAttempt.number)).all()
+
+
+def next_allowed(session: Session, programme: Programme, person_id: int, now: datetime
+                 ) -> tuple[Any, str | None]:
+    """``(date, None)`` when the person may next start, or ``(None, why never)``."""
+    done = [(a.finished_at, bool(a.passed)) for a in attempts_of(session, programme.id, person_id)
+            if a.finished_at is not None]
+    return next_attempt(done, programme_spec(programme).blueprint, now.date())
+
+
+def start_attempt(session: Session, programme: Programme, person_id: int, *, now: datetime,
+                  actor: str | None = None) -> ExamAttempt:
+    """The attempt in progress, or a new one with a freshly drawn form (see the module
+    docstring). Refused when the person may not sit the exam (team, attempts, cooldown)."""
+    spec = programme_spec(programme)
+    bp = spec.blueprint
+    person = get_person(session, person_id)
+    if person.org_id != programme.org_id:
+        raise not_found("person", person_id)
+    current = _open(session, programme.id, person_id)
+    if current is not None:
+        return current
+    if bp.teams and person.team_id not in bp.teams:
+        raise refused("programme", f"{person.name} is not in a team that may sit this exam")
+    when, why = next_allowed(session, programme, person_id, now)
+    if when is None:
+        raise refused("attempt", f"no further attempt: {why}")
+    if when > now.date():
+        raise refused("attempt", f"the next attempt is allowed on {when.isoformat()}",
+                      expected="the end of the cooldown")
+    rows = bank_items(session, programme.id, include_retired=False)
+    by_item = {r.item_id: r for r in rows}
+    seed = secrets.randbits(63)
+    try:
+        form = select_form([question_of(r) for r in rows],
+                           domain_counts(bp.questions, bp.domain_weights), seed,
+                           {r.item_id: r.drawn for r in rows})
+    except BlueprintError as exc:
+        raise refused("bank", str(exc)) from None
+    numbers = [a.number for a in attempts_of(session, programme.id, person_id)]
+    attempt = ExamAttempt(programme_id=programme.id, person_id=person_id,
+                          number=max(numbers, default=0) + 1, seed=seed,
+                          form=[by_item[i].id for i in form.items], started_at=now,
+                          deadline=deadline(now, bp.minutes, time_multiplier(session, person_id)),
+                          state="in_progress")
+    try:
+        with session.begin_nested():
+            session.add(attempt)
+            session.flush()
+    except IntegrityError:  # a parallel start won: resume its attempt
+        current = _open(session, programme.id, person_id)
+        if current is None:
+            raise refused("attempt", "another start of this exam is in progress; reload") from None
+        return current
+    session.execute(update(BankItem).where(BankItem.id.in_(attempt.form))
+                    .values(drawn=BankItem.drawn + 1, used=True))
+    audit.record(session, actor, "start", "exam_attempt", attempt.id, None,
+                 {"person_id": person_id, "programme": programme.code, "number": attempt.number,
+                  "deadline": attempt.deadline.isoformat()})
+    return attempt
+
+
+def _form_rows(session: Session, attempt: ExamAttempt) -> list[BankItem]:
+    rows = {r.id: r for r in session.scalars(select(BankItem).where(BankItem.id.in_(attempt.form)))}
+    return [rows[i] for i in attempt.form]
+
+
+def _locked(session: Session, attempt_id: int, *, skip_locked: bool = False) -> ExamAttempt | None:
+    return session.scalar(select(ExamAttempt).where(ExamAttempt.id == attempt_id)
+                          .with_for_update(skip_locked=skip_locked)
+                          .execution_options(populate_existing=True))
+
+
+def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str, value: Any, *,
+                now: datetime) -> int:
+    """Store the person's answer to one item; the seconds left. :class:`TooLate` (nothing
+    stored) after the deadline plus the grace or once the attempt is finished."""
+    attempt = _locked(session, attempt_id)
+    if attempt is None or attempt.person_id != person_id:
+        raise not_found("attempt", attempt_id)
+    if attempt.state != "in_progress":
+        raise _too_late("the attempt is finished; the answer was not saved")
+    if not accepts_save(attempt.deadline, now):
+        raise _too_late("time is up; the answer was not saved")
+    row = session.scalar(select(BankItem).where(BankItem.id.in_(attempt.form),
+                                                BankItem.item_id == item_id))
+    if row is None:
+        raise refused("item", "not a question of this attempt", item_id)
+    try:
+        response = read_response(question_of(row), value, attempt.seed)
+    except ResponseError as exc:
+        raise refused(f"answers.{item_id}", str(exc), value) from None
+    _upsert(session, attempt.id, item_id, response, now)
+    return remaining_seconds(attempt.deadline, now)
+
+
+def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now: datetime) -> None:
+    values = {"attempt_id": attempt_id, "item_id": item_id, "response": response,
+              "saved_at": now}
+    table = ExamAnswer.__table__
+    if session.get_bind().dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        stmt = pg_insert(table).values(**values)
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        stmt = sqlite_insert(table).values(**values)  # type: ignore[assignment]
+    stmt = stmt.on_conflict_do_update(index_elements=["attempt_id", "item_id"],
+                                      set_={"response": stmt.excluded.response,
+                                            "saved_at": stmt.excluded.saved_at})
+    session.execute(stmt)
+
+
+def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
+    return {a.item_id: a.response for a in session.scalars(
+        select(ExamAnswer).where(ExamAnswer.attempt_id == attempt_id))}
+
+
+def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog: Catalog
+          ) -> dict[str, Any]:
+    spec = programme_spec(programme)
+    rows = _form_rows(session, attempt)
+    questions = [question_of(r) for r in rows]
+    answers = saved_answers(session, attempt.id)
+    result = score_exam(questions, answers, spec.blueprint.pass_mark, spec.blueprint.domain_minimum,
+                        domain_names={d: x.name for d, x in catalog.domains.items()})
+    from gputeam.certify import score_question
+
+    items = {}
+    for q in questions:
+        fraction = score_question(q, answers.get(q.item_id))
+        items[q.item_id] = [fraction, choice_index(q, answers.get(q.item_id))]
+    return {"score": result.score, "marks": result.marks, "max_marks": result.max_marks,
+            "pass_mark": result.pass_mark, "passed": result.passed and not result.pending,
+            "pending": list(result.pending),
+            "domains": [{"domain": d.domain, "name": catalog.domains[d.domain].name
+                         if d.domain in catalog.domains else d.domain, "score": d.score,
+                         "minimum": d.minimum, "below_minimum": d.below_minimum,
+                         "feedback": d.feedback} for d in result.domains],
+            "items": items}
+
+
+def _finalise(session: Session, attempt: ExamAttempt, *, now: datetime, how: str,
+              catalog: Catalog, issuer: Issuer | None, actor: str | None) -> None:
+    programme = session.get(Programme, attempt.programme_id)
+    assert programme is not None
+    result = _mark(session, attempt, programme, catalog)
+    attempt.state, attempt.finished_at, attempt.finished_how = "finished", now, how
+    attempt.score, attempt.passed = result["score"], None if result["pending"] else result["passed"]
+    attempt.result = result
+    session.flush()
+    audit.record(session, actor, "finish", "exam_attempt", attempt.id, None,
+                 {"person_id": attempt.person_id, "programme": programme.code, "how": how,
+                  "score": round(result["score"], 4), "passed": attempt.passed})
+    if attempt.passed:
+        from gputeam.store.practical import record_pass
+
+        record_pass(session, programme, attempt.person_id, now=now, catalog=catalog,
+                    issuer=issuer, actor=actor)
+
+
+def finish_attempt(session: Session, attempt_id: int, *, now: datetime, catalog: Catalog,
+                   issuer: Issuer | None = None, how: str = "submitted",
+                   actor: str | None = None) -> ExamAttempt:
+    """Mark the attempt from its saved answers (idempotent: a finished attempt is returned
+    as it is)."""
+    attempt = _locked(session, attempt_id)
+    if attempt is None:
+        raise not_found("attempt", attempt_id)
+    if attempt.state == "in_progress":
+        _finalise(session, attempt, now=now, how=how, catalog=catalog, issuer=issuer, actor=actor)
+    return attempt
+
+
+def current_attempt(session: Session, attempt_id: int, *, now: datetime, catalog: Catalog,
+                    issuer: Issuer | None = None) -> ExamAttempt:
+    """The attempt, finished first when its time (and the grace) ran out."""
+    attempt = session.get(ExamAttempt, attempt_id)
+    if attempt is None:
+        raise not_found("attempt", attempt_id)
+    if attempt.state == "in_progress" and not accepts_save(attempt.deadline, now):
+        return finish_attempt(session, attempt_id, now=now, catalog=catalog, issuer=issuer,
+                              how="timeout")
+    return attempt
+
+
+def finalise_overdue(session: Session, *, now: datetime, catalog: Catalog,
+                     issuer: Issuer | None = None, limit: int = 100) -> list[int]:
+    """Finish up to ``limit`` attempts whose time and grace ran out; their ids. Rows another
+    sweeper holds are skipped (``SKIP LOCKED``), so each attempt is finished once."""
+    cutoff = now - timedelta(seconds=GRACE_SECONDS)
+    rows = session.scalars(select(ExamAttempt).where(
+        ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
+        .order_by(ExamAttempt.id).limit(limit).with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)).all()
+    done = []
+    for attempt in rows:
+        if attempt.state == "in_progress":
+            _finalise(session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer,
+                      actor="sweep")
+            done.append(attempt.id)
+    return done
+
+
+def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> dict[str, Any]:
+    """What the candidate may see: the questions without keys, their saved answers, the
+    seconds left; once finished, the result (per-domain feedback) without the items' marks."""
+    programme = session.get(Programme, attempt.programme_id)
+    assert programme is not None
+    out: dict[str, Any] = {
+        "id": attempt.id, "programme": programme.code, "name": programme_spec(programme).name,
+        "number": attempt.number, "state": attempt.state,
+        "started_at": attempt.started_at.isoformat(), "deadline": attempt.deadline.isoformat(),
+        "remaining_seconds": remaining_seconds(attempt.deadline, now)
+        if attempt.state == "in_progress" else 0}
+    if attempt.state == "in_progress":
+        out["questions"] = [public_question(question_of(r), attempt.seed)
+                            for r in _form_rows(session, attempt)]
+        out["answers"] = saved_answers(session, attempt.id)
+        return out
+    result = dict(attempt.result or {})
+    result.pop("items", None)
+    when, why = next_allowed(session, programme, attempt.person_id, now)
+    out.update(finished_at=attempt.finished_at.isoformat() if attempt.finished_at else None,
+               finished_how=attempt.finished_how, result=result,
+               next_attempt=when.isoformat() if when else None, next_attempt_note=why)
+    return out

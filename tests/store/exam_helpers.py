@@ -1,0 +1,61 @@
+"""An internal programme for the exam tests: a user-defined certification in the catalog
+extras, a GIFT bank over three domains, and the programme spec (our own words)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from gputeam.catalog import Catalog, load_catalog
+
+START = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
+CERT = "acme-operator-l2"
+EXTRA = {"certifications": [{
+    "id": CERT, "name": "ACME GPU Cluster Operator, Level 2", "vendor": "ACME", "level": 2,
+    "source": "internal programme (test)", "validity_months": 24,
+    "exam": {"domain_weights": {"networking": 40, "storage": 38, "operations": 22},
+             "retake_wait_days": 7},
+    "grants": [{"domain": "infiniband", "to": 2}]}]}
+DOMAINS = ("networking", "storage", "operations")
+
+
+def exam_catalog() -> Catalog:
+    return load_catalog(EXTRA)
+
+
+def gift_bank(per_domain: int = 12, domains: tuple[str, ...] = DOMAINS) -> str:
+    """``per_domain`` single-choice questions per domain; the right answer is option 0."""
+    out = []
+    for d in domains:
+        for i in range(per_domain):
+            out.append(f"// [id:{d}-{i:03d}] [tag:domain-{d}]\n::{d} {i}::Question {i} about {d}?{{\n"
+                       f"  =Right {d} {i}#good\n  ~Wrong A {i}#no\n  ~Wrong B {i}#no\n}}\n")
+    return "\n".join(out)
+
+
+def spec(**blueprint: Any) -> dict[str, Any]:
+    bp = {"questions": 10, "minutes": 30, "pass_mark": 0.7, "domain_minimum": 0.6,
+          "attempts": 3, **blueprint}
+    return {"name": "ACME GPU Cluster Operator, Level 2", "certification": CERT,
+            "curriculum": [{"name": "ACME runbooks", "hours": 8}],
+            "blueprint": bp, "skills": {"infiniband": 2}, "assessors": ["p2"],
+            "rubric": []}
+
+
+def setup_programme(s: Any, org_id: int, catalog: Catalog, *, code: str = "acme-l2",
+                    per_domain: int = 12, **kw: Any) -> Any:
+    from gputeam import store
+    from gputeam.certify import read_bank
+
+    rubric = kw.pop("rubric", [])
+    data = spec(**kw)
+    data["rubric"] = rubric
+    prog = store.save_programme(s, org_id, code, data, catalog=catalog)
+    bank = read_bank(gift_bank(per_domain).encode(), "gift").bank
+    store.import_bank(s, prog.id, bank, now=START)
+    return prog
+
+
+def right_answers(view: dict[str, Any]) -> dict[str, int]:
+    """Option 0 is right in :func:`gift_bank` (the candidate does not know that)."""
+    return {q["id"]: 0 for q in view["questions"]}

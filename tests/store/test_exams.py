@@ -1,0 +1,227 @@
+"""Exams served by the store (issue 11 §3-4): forms, server time, saves, finishing,
+sweeping, retakes, practical sign-off and what a pass records. Both engines."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from tests.store.exam_helpers import CERT, START, exam_catalog, right_answers, setup_programme
+
+from gputeam import store
+from gputeam.certify.programme import GRACE_SECONDS
+
+CATALOG = exam_catalog()
+
+
+@pytest.fixture
+def world(db: Any) -> dict[str, Any]:
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        team = store.create_team(s, org.id, "Alpha")
+        p1 = store.add_person(s, org.id, key="p1", name="Ada", team_id=team.id)
+        p2 = store.add_person(s, org.id, key="p2", name="Grace", team_id=team.id)
+        prog = setup_programme(s, org.id, CATALOG)
+        return {"org": org.id, "p1": p1.id, "p2": p2.id, "prog": prog.code}
+
+
+def _prog(s: Any, w: dict[str, Any]) -> Any:
+    return store.get_programme(s, w["org"], w["prog"])
+
+
+def test_start_draws_blueprint_counts_and_resume_shows_the_same_form(db: Any, world: Any) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        view = store.attempt_view(s, a, now=START)
+    assert len(view["questions"]) == 10
+    domains = [q["id"].split("-")[0] for q in view["questions"]]
+    assert sorted(domains.count(d) for d in set(domains)) == [2, 4, 4]  # 40/38/22 of 10
+    assert view["remaining_seconds"] == 30 * 60
+    with db.session() as s:  # a reload, a resume on another device: the same attempt and form
+        again = store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(minutes=5))
+        view2 = store.attempt_view(s, again, now=START + timedelta(minutes=5))
+    assert again.id == a.id
+    assert [q["id"] for q in view2["questions"]] == [q["id"] for q in view["questions"]]
+    assert view2["remaining_seconds"] == 25 * 60
+
+
+def test_no_answer_key_in_the_candidate_view(db: Any, world: Any) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        text = repr(store.attempt_view(s, a, now=START))
+    for leak in ("fraction", "feedback", "good", "tolerance", "'#", "score"):
+        assert leak not in text
+
+
+def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(db: Any, world: Any
+                                                                               ) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
+        assert store.save_answer(s, a.id, world["p1"], item, 1, now=START + timedelta(seconds=61)) \
+            == 30 * 60 - 61
+        end = a.deadline
+        assert store.save_answer(s, a.id, world["p1"], item, 0,
+                                 now=end + timedelta(seconds=GRACE_SECONDS)) == 0
+    with pytest.raises(store.TooLate), db.session() as s:
+        store.save_answer(s, a.id, world["p1"], item, 2,
+                          now=end + timedelta(seconds=GRACE_SECONDS + 1))
+    with db.session() as s:
+        assert store.attempt_view(s, s.get(type(a), a.id), now=START)["answers"] == {item: 0}
+
+
+def test_bad_responses_and_other_peoples_attempts_are_refused(db: Any, world: Any) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
+    for value in (7, "x", True):
+        with pytest.raises(store.StoreError, match="option"), db.session() as s:
+            store.save_answer(s, a.id, world["p1"], item, value, now=START)
+    with pytest.raises(store.NotFound), db.session() as s:
+        store.save_answer(s, a.id, world["p2"], item, 0, now=START)
+    with pytest.raises(store.StoreError, match="not a question"), db.session() as s:
+        store.save_answer(s, a.id, world["p1"], "storage-999", 0, now=START)
+
+
+def test_time_multiplier_extends_the_deadline(db: Any, world: Any) -> None:
+    with db.session() as s:
+        store.set_time_multiplier(s, world["p1"], 1.5, note="accommodation", actor="admin")
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        assert a.deadline == START + timedelta(minutes=45)
+    with pytest.raises(store.StoreError), db.session() as s:
+        store.set_time_multiplier(s, world["p1"], 0.5)
+
+
+def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -> None:
+    issuer = store.Issuer(secret="s" * 40, base_url="https://tracker.example")
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
+            store.save_answer(s, a.id, world["p1"], item, choice, now=START)
+        done = store.finish_attempt(s, a.id, now=START + timedelta(minutes=20), catalog=CATALOG,
+                                    issuer=issuer)
+        assert done.passed is True and done.score == 1.0
+        held = store.list_certifications(s, person_id=world["p1"])
+        assert [(c.cert_id, c.valid_until.isoformat()) for c in held] == [(CERT, "2028-12-02")]
+        assert store.current_skills(s, [world["p1"]])[world["p1"]]["infiniband"] == 2
+        creds = store.list_credentials(s, world["org"], person_id=world["p1"])
+        assert len(creds) == 1
+        subject = creds[0].document["credentialSubject"]
+        values = {r["resultDescription"].rsplit("#", 1)[1]: r["value"] for r in subject["result"]}
+        assert values == {"domain-networking": "100 %", "domain-storage": "100 %",
+                          "domain-operations": "100 %", "exam": "100 %"}
+        assert "10 questions in 30 minutes" in subject["achievement"]["criteria"]["narrative"]
+        view = store.attempt_view(s, done, now=START + timedelta(minutes=20))
+    assert "questions" not in view and "items" not in view["result"]
+    from datetime import UTC, datetime
+
+    from gputeam.credentials import verify
+
+    assert verify(creds[0].document, now=datetime(2027, 1, 1, tzinfo=UTC)).valid
+
+
+def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        view = store.attempt_view(s, a, now=START)
+        for q in view["questions"]:
+            right = not q["id"].startswith("networking")
+            store.save_answer(s, a.id, world["p1"], q["id"], 0 if right else 1, now=START)
+        store.finish_attempt(s, a.id, now=START + timedelta(minutes=10), catalog=CATALOG)
+        result = store.attempt_view(s, a, now=START + timedelta(minutes=10))
+    assert result["result"]["passed"] is False, result
+    feedback = {d["domain"]: d["feedback"] for d in result["result"]["domains"]}
+    # "networking" is a catalog domain: its name is used
+    assert feedback == {"networking": "Networking fundamentals 0 % — below the 60 % domain minimum",
+                        "operations": "operations 100 %", "storage": "storage 100 %"}
+    assert result["next_attempt"] == "2026-12-09"  # the catalog's retake wait: 7 days
+    with pytest.raises(store.StoreError, match="2026-12-09"), db.session() as s:
+        store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=3))
+    with db.session() as s:  # after the cooldown a retake draws a new form
+        b = store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=8))
+        assert b.number == 2 and b.seed != a.seed
+
+
+def test_attempts_allowed(db: Any, world: Any) -> None:
+    now = START
+    for _ in range(3):
+        with db.session() as s:
+            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+            store.finish_attempt(s, a.id, now=now, catalog=CATALOG)
+        now += timedelta(days=8)
+    with pytest.raises(store.StoreError, match="all 3 attempts used"), db.session() as s:
+        store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+
+
+def test_overdue_attempt_is_finished_on_read_and_by_the_sweep_once(db: Any, world: Any) -> None:
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START)
+        item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
+        store.save_answer(s, a.id, world["p1"], item, 0, now=START + timedelta(minutes=1))
+    late = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
+    with db.session() as s:
+        assert store.current_attempt(s, a.id, now=START + timedelta(minutes=30), catalog=CATALOG
+                                     ).state == "in_progress"  # within the grace
+        read = store.current_attempt(s, a.id, now=late, catalog=CATALOG)
+        assert (read.state, read.finished_how) == ("finished", "timeout")
+        assert read.result["items"][item][0] == 1.0  # marked from the saved answer
+    with db.session() as s:
+        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == [b.id]
+    with db.session() as s:
+        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == []
+
+
+def test_retired_items_are_not_drawn_and_used_items_get_new_versions(db: Any, world: Any) -> None:
+    from tests.store.exam_helpers import gift_bank
+
+    from gputeam.certify import read_bank
+
+    with db.session() as s:
+        prog = _prog(s, world)
+        for i in range(8):
+            store.retire_item(s, prog.id, f"networking-{i:03d}", now=START)
+        a = store.start_attempt(s, prog, world["p1"], now=START)
+        ids = [q["id"] for q in store.attempt_view(s, a, now=START)["questions"]]
+        assert sorted(i for i in ids if i.startswith("networking")) == [
+            f"networking-{i:03d}" for i in range(8, 12)]
+        changed = gift_bank().replace("Question 8 about networking", "Question 8, reworded,")
+        report = store.import_bank(s, prog.id, read_bank(changed.encode(), "gift").bank, now=START)
+        assert report.new_versions == ["networking-008"] or "networking-008" in report.updated
+        assert len(report.retired) == 8
+        view = store.attempt_view(s, a, now=START)  # the attempt keeps the version it drew
+        texts = {q["id"]: q["text"] for q in view["questions"]}
+        if "networking-008" in texts:
+            assert "reworded" not in texts["networking-008"]
+            assert report.new_versions == ["networking-008"]
+
+
+def test_practical_sign_off_rules_and_pass(db: Any, world: Any) -> None:
+    rubric = [{"id": "drain", "name": "Drains a node"}, {"id": "ib", "name": "Checks IB links"}]
+    with db.session() as s:
+        prog = setup_programme(s, world["org"], CATALOG, code="lab", rubric=rubric)
+        a = store.start_attempt(s, prog, world["p1"], now=START)
+        for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
+            store.save_answer(s, a.id, world["p1"], item, choice, now=START)
+        store.finish_attempt(s, a.id, now=START, catalog=CATALOG)
+        assert store.list_certifications(s, person_id=world["p1"]) == []  # practical missing
+    with pytest.raises(store.StoreError, match="own practical"), db.session() as s:
+        store.grade_practical(s, store.get_programme(s, world["org"], "lab"), world["p2"],
+                              {"drain": "met"}, assessor="p2", role="engineer",
+                              assessor_person_id=world["p2"])
+    with pytest.raises(store.StoreError, match="named assessors"), db.session() as s:
+        store.grade_practical(s, store.get_programme(s, world["org"], "lab"), world["p2"],
+                              {"drain": "met"}, assessor="p1", role="engineer",
+                              assessor_person_id=world["p1"])
+    with db.session() as s:
+        prog = store.get_programme(s, world["org"], "lab")
+        kw = {"assessor": "grace", "role": "engineer", "assessor_person_id": world["p2"]}
+        store.grade_practical(s, prog, world["p1"], {"drain": "not met", "ib": "met"}, **kw)
+        store.grade_practical(s, prog, world["p1"], {"drain": {"grade": "met",
+                                                               "evidence": "https://x/1"}}, **kw)
+        row = store.sign_off(s, prog, world["p1"], now=START, catalog=CATALOG, **kw)
+        assert row.outcome == "pass"
+        assert [c.cert_id for c in store.list_certifications(s, person_id=world["p1"])] == [CERT]
+        actions = [e.action for e in store.list_audit(s, entity="practical", oldest_first=True)]
+    assert actions == ["grade", "grade", "sign-off"]
