@@ -11,7 +11,8 @@ import typer
 
 from gputeam.cli.main import LangOption, friendly
 
-FORMATS = ("table", "json", "md", "html", "xlsx", "ics")
+FORMATS = ("table", "json", "md", "html", "xlsx", "ics", "pdf")
+PAPERS = ("a4", "letter")
 
 
 def register(app: typer.Typer) -> None:
@@ -93,8 +94,9 @@ def plan_cmd(
     mode: Annotated[str | None, typer.Option(help="template or lean (overrides the "
                                              "scenario).")] = None,
     format: Annotated[str | None, typer.Option(
-        "--format", "-f", help="table, json, md, html, xlsx or ics (default: from --out, "
+        "--format", "-f", help="table, json, md, html, xlsx, ics or pdf (default: from --out, "
         "else table).")] = None,
+    paper: Annotated[str, typer.Option(help="Paper size of a PDF report: a4 or letter.")] = "a4",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report here.")] = None,
     catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
                                                        "(YAML).")] = None,
@@ -123,11 +125,17 @@ def plan_cmd(
                    expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
         raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
+    if paper not in PAPERS:
+        raise _bad("--paper", "unknown paper size", found=repr(paper), expected="a4 or letter")
     if fmt == "table" and out is not None:
         raise _bad("--out", "the table format prints to the terminal",
-                   expected="--format json, md, html, xlsx or ics with --out")
-    if fmt in ("xlsx",) and out is None:
-        raise _bad("--out", f"{fmt} output needs a file", expected="--out plan.xlsx")
+                   expected="--format json, md, html, xlsx, ics or pdf with --out")
+    if fmt in ("xlsx", "pdf") and out is None:
+        raise _bad("--out", f"{fmt} output needs a file", expected=f"--out plan.{fmt}")
+    if fmt == "pdf":
+        from gputeam.report.pdf import chromium_path
+
+        chromium_path()  # before planning: a missing browser is reported at once
     when = _date(today)
     with _Bar(Console(stderr=True)) as bar:
         scenario, catalog = load_input(file, example, catalog_extra, set_)
@@ -139,7 +147,7 @@ def plan_cmd(
         result = plan(scenario, catalog or load_catalog(), when, method=method, seed=seed,
                       runs=runs, progress=bar.update)
         bar.update("rendering", 0, 1)
-        data = render(result, fmt) if fmt != "table" else b""
+        data = render(result, fmt, paper) if fmt != "table" else b""
     if out is not None:
         _write_atomic(out, data)
     if fmt == "table" or out is not None:

@@ -110,22 +110,34 @@ def _cards(plan: Plan) -> list[dict[str, str]]:
     return [{"label": label, "value": value} for label, value in cards]
 
 
-def render(plan: Plan) -> bytes:
-    """The plan as one self-contained HTML document (UTF-8)."""
+def title(plan: Plan) -> str:
+    return f"Team plan: {plan.scenario.organisation}"
+
+
+def render(plan: Plan, *, print_css: str = "", chart_font: str = "") -> bytes:
+    """The plan as one self-contained HTML document (UTF-8).
+
+    The PDF report (:mod:`gputeam.report.pdf`) passes its ``print_css`` (fonts, page
+    size, page numbers), which also adds a table of contents with a page-number slot per
+    section, and the ``chart_font`` family the charts are drawn in once it has loaded."""
     from markupsafe import Markup
 
     currency = plan.costs.currency
     by_section = charts(plan)
     views = [_view_section(s, by_section.get(s.id, []), currency) for s in sections(plan)]
     n_charts = sum(len(v) for v in by_section.values())
+    toc = [(v["id"], v["title"]) for v in views] + ([] if plan.risk else [("risk", "Risk")])
     page = _template().render(
-        title=f"Team plan: {plan.scenario.organisation}",
+        title=title(plan),
         plan=plan,
         sections=views,
         has_risk=plan.risk is not None,
         n_charts=n_charts,
         cards=_cards(plan),
         css=Markup(_static("report.css")),
+        print_css=Markup(print_css),
+        toc=toc if print_css else [],
+        chart_font=chart_font,
         boot_js=Markup(_static("report.js")),
         plotly_js=Markup(_PLOTLY_SLOT),
     )

@@ -9,7 +9,11 @@
   }
   var config = { displaylogo: false, responsive: true, typesetMath: false };
   var failed = [];
-  var jobs = divs.map(function (div) {
+  // The PDF report names the font its charts use: they are drawn once it has loaded, so that
+  // Plotly measures their text in it (Hangul included).
+  var font = body.getAttribute("data-chart-font");
+
+  function draw(div) {
     var id = div.getAttribute("data-chart");
     var spec;
     try {
@@ -19,6 +23,9 @@
       div.setAttribute("data-chart-ready", "error");
       return Promise.resolve();
     }
+    if (font) {
+      spec.layout.font = Object.assign({}, spec.layout.font, { family: '"' + font + '", sans-serif' });
+    }
     return window.Plotly.newPlot(div, spec.data, spec.layout, config).then(function () {
       div.setAttribute("data-chart-ready", "true");
     }, function (err) {
@@ -26,9 +33,17 @@
       div.setAttribute("data-chart-ready", "error");
       console.error("gputeam report: chart " + id + " failed: " + err);
     });
-  });
-  Promise.all(jobs).then(function () {
-    if (failed.length) { body.setAttribute("data-charts-failed", failed.join(" ")); }
-    body.setAttribute("data-charts-ready", String(divs.length - failed.length));
-  });
+  }
+
+  function drawAll() {
+    Promise.all(divs.map(draw)).then(function () {
+      if (failed.length) { body.setAttribute("data-charts-failed", failed.join(" ")); }
+      body.setAttribute("data-charts-ready", String(divs.length - failed.length));
+    });
+  }
+
+  if (!font) { drawAll(); return; }
+  Promise.all(["400", "700"].map(function (weight) {
+    return document.fonts.load(weight + ' 12px "' + font + '"', "A\u00e9\u20a9\uac00");
+  })).then(drawAll, drawAll);
 })();

@@ -1,0 +1,182 @@
+"""PDF report: the offline HTML report (:mod:`gputeam.report.html`) printed by the system
+Chromium through Playwright.
+
+The page is laid out for print: the bundled Noto Sans KR (SIL OFL 1.1, from Fontsource;
+Latin, Latin Extended and all 11,172 Hangul syllables, regular and bold) embedded as
+``@font-face`` data URLs, so every language's text renders in one embedded font; A4 or
+Letter pages numbered "page / pages" in CSS page-margin boxes; a table of contents whose
+page numbers come from a first printing (the page each section's named destination lands
+on); long tables repeat their header row on every page; the charts are drawn at the
+printable width, in the bundled font, before printing.
+
+Chromium is ``/usr/bin/chromium`` (the Debian package ``chromium``), or the path in
+``GPUTEAM_CHROMIUM``; without it :class:`RendererMissing` (an input error: exit status 2)
+names the package to install.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import tempfile
+import threading
+from functools import lru_cache
+from importlib import resources
+from io import BytesIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gputeam.errors import InputError, Problem
+
+if TYPE_CHECKING:
+    from gputeam.planning.result import Plan
+
+__all__ = ["FONT_FAMILY", "PAPERS", "RendererMissing", "chromium_path", "print_html", "render"]
+
+FONT_FAMILY = "Noto Sans KR"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ENV = "GPUTEAM_CHROMIUM"
+PAPERS = {"a4": ("210mm", "297mm"), "letter": ("8.5in", "11in")}
+"""Paper sizes (width, height) by ``--paper`` name."""
+_CONTENT_PX = {"a4": 688, "letter": 710}
+"""The printable width in CSS pixels (page width less 2 x 14 mm margins): the charts are
+drawn at this width."""
+_MARGINS = "14mm 14mm 16mm 14mm"
+_SUBSETS = (
+    # (Fontsource subset, unicode-range): later rules are tried first, as in Fontsource's CSS
+    ("korean", ""),
+    ("latin-ext", "U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,"
+                  "U+0329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,"
+                  "U+2113,U+2C60-2C7F,U+A720-A7FF"),
+    ("latin", "U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,"
+              "U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD"),
+)
+_WEIGHTS = (400, 700)
+_TIMEOUT_MS = 60_000
+_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync"]
+_SLOTS = threading.BoundedSemaphore(2)
+"""At most two Chromium processes print at once (the web server renders in its threads)."""
+
+
+class RendererMissing(InputError):
+    """PDF output was asked for but Chromium (or Playwright) is not installed."""
+
+    kind = "environment"
+
+
+def font_files() -> list[Path]:
+    """The bundled font files (woff2), for tests and the licence notice."""
+    root = resources.files("gputeam.report") / "fonts"
+    return [Path(str(root / f"noto-sans-kr-{s}-{w}-normal.woff2")) for w in _WEIGHTS for s, _ in _SUBSETS]
+
+
+@lru_cache(maxsize=1)
+def _font_css() -> str:
+    rules = []
+    for weight in _WEIGHTS:
+        for subset, ranges in _SUBSETS:
+            name = f"noto-sans-kr-{subset}-{weight}-normal.woff2"
+            data = (resources.files("gputeam.report") / "fonts" / name).read_bytes()
+            rules.append(
+                f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; '
+                f"font-weight: {weight}; font-display: block; "
+                f"src: url(data:font/woff2;base64,{base64.b64encode(data).decode()}) format('woff2');"
+                + (f" unicode-range: {ranges};" if ranges else "") + " }")
+    return "\n".join(rules)
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal that cannot end the string or the <style> element."""
+    out = "".join(c if c.isprintable() and c not in '\\"<>&' else f"\\{ord(c):x} " for c in text)
+    return f'"{out}"'
+
+
+def print_css(paper: str, running_title: str) -> str:
+    """The fonts, page size and page-margin boxes (title, "page / pages") for ``paper``."""
+    width, height = PAPERS[paper]
+    box = f'font: 8pt "{FONT_FAMILY}", sans-serif; color: #5b6575;'
+    page = (f"@page {{ size: {width} {height}; margin: {_MARGINS};\n"
+            f"  @bottom-left {{ content: {_css_string(running_title)}; {box} }}\n"
+            f'  @bottom-right {{ content: counter(page) " / " counter(pages); {box} }}\n}}')
+    static = (resources.files("gputeam.report") / "static" / "print.css").read_text("utf-8")
+    return "\n".join((_font_css(), page, static))
+
+
+def chromium_path() -> str:
+    """The Chromium executable, or :class:`RendererMissing` naming the package to install."""
+    path = os.environ.get(CHROMIUM_ENV) or CHROMIUM
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise RendererMissing([Problem(
+            path="--format pdf", message="PDF reports are printed by Chromium, which is not installed",
+            found=path, expected="an executable Chromium",
+            hint=f"install the Debian package chromium: apt-get install chromium; or set "
+                 f"{CHROMIUM_ENV} to the browser's path")])
+    return path
+
+
+def render(plan: Plan, paper: str = "a4") -> bytes:
+    """The plan's report as a PDF on ``paper`` (a4 or letter)."""
+    from gputeam.report import html
+
+    if paper not in PAPERS:
+        raise InputError([Problem(path="--paper", message="unknown paper size", found=repr(paper),
+                                  expected=" or ".join(PAPERS))])
+    exe = chromium_path()
+    page = html.render(plan, print_css=print_css(paper, html.title(plan)), chart_font=FONT_FAMILY)
+    return print_html(page, paper, exe)
+
+
+def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
+    """Print an HTML report page (with its charts drawn and its table of contents numbered)
+    to PDF bytes."""
+    exe = executable or chromium_path()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - a dependency of gputeam
+        raise RendererMissing([Problem(path="--format pdf", message="the Python package playwright "
+                                       "is not installed", expected="pip install playwright")]) from None
+    width, height = PAPERS[paper]
+    with _SLOTS, tempfile.TemporaryDirectory(prefix="gputeam-pdf-") as tmp:
+        source = Path(tmp) / "report.html"
+        source.write_bytes(page)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=exe, args=_ARGS)
+            try:
+                tab = browser.new_page(viewport={"width": _CONTENT_PX[paper], "height": 1000})
+                tab.goto(source.as_uri(), wait_until="load", timeout=_TIMEOUT_MS)
+                tab.wait_for_function("document.body.hasAttribute('data-charts-ready')",
+                                      timeout=_TIMEOUT_MS)
+                failed = tab.evaluate("document.body.getAttribute('data-charts-failed')")
+                if failed:
+                    raise RuntimeError(f"the report's charts failed to draw: {failed}")
+                tab.evaluate("document.fonts.ready.then(() => true)")
+                options: dict[str, Any] = {"width": width, "height": height,
+                                           "prefer_css_page_size": True, "print_background": True}
+                first = tab.pdf(**options)
+                pages = _destination_pages(first)
+                if not tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()}):
+                    return first
+                return tab.pdf(**options)
+            finally:
+                browser.close()
+
+
+_FILL_TOC = """pages => {
+  const slots = document.querySelectorAll('[data-toc-page]');
+  slots.forEach(el => { el.textContent = pages[el.getAttribute('data-toc-page')] || ''; });
+  return slots.length > 0;
+}"""
+
+
+def _destination_pages(pdf: bytes) -> dict[str, int]:
+    """Page number (from 1) of each named destination (the report's link targets)."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(BytesIO(pdf))
+    out = {}
+    for name, dest in reader.named_destinations.items():
+        number = reader.get_destination_page_number(dest)
+        if number is not None and number >= 0:
+            out[str(name).lstrip("/")] = number + 1
+    return out
