@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam.errors import InputError
@@ -17,7 +17,7 @@ from gputeam.web.api.plans import MAX_GPUS, MAX_HORIZON, check_bounds
 from gputeam.web.auth import require
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.permissions import Perm, Principal
-from gputeam.web.render import render, today
+from gputeam.web.render import error_page, render, today
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
@@ -75,6 +75,36 @@ def plan_page(request: Request, who: PlanReader) -> Response:
     return render(request, "plan.html", who=who, controls=_controls(inputs), error=error,
                   view=plan_view(plan, today(request)) if plan is not None else None,
                   saved=saved, latest=latest[1] if latest else None, flash=None)
+
+
+@router.get("/plan/report.pdf")
+def plan_pdf(request: Request, who: PlanReader,
+             paper: Annotated[str, Query(pattern="^(a4|letter)$")] = "a4") -> Response:
+    """The plan's report as a PDF download: the latest saved plan, else (for those who may
+    plan) the live team planned now; printed by the server's Chromium."""
+    from gputeam.report import pdf
+
+    try:
+        pdf.chromium_path()  # before any planning
+    except pdf.RendererMissing as exc:
+        return render(request, "error.html", 503, code=503, title="PDF unavailable",
+                      detail=str(exc.problems[0]))
+    with request.app.state.db.session() as s:
+        latest = services.latest_plan(request.app, s)
+        if latest is not None:
+            plan, name = latest[0], f"gputeam-plan-v{latest[1].version}"
+        elif who.can(Perm.PLANS_RUN):
+            inputs = services.plan_inputs(s, services.org_id(request.app, s))
+            try:
+                plan = services.run_plan(request.app, s, inputs, today(request))
+            except (InputError, ValueError) as exc:
+                return error_page(request, 422, str(exc))
+            name = f"gputeam-plan-{today(request).isoformat()}"
+        else:
+            return error_page(request, 404, "No plan has been saved yet.")
+    data = pdf.render(plan, paper)
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{name}-{paper}.pdf"'})
 
 
 @router.post("/plan")

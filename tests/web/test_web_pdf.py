@@ -1,0 +1,62 @@
+"""The plan page's PDF download (/plan/report.pdf) on SQLite and PostgreSQL: one Letter
+render per engine, checked with poppler-utils; the errors without a plan, with a bad paper
+size and without Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gputeam.report import pdf
+
+from .conftest import World, logged_in
+
+
+def _need_tools() -> None:
+    missing = [t for t in ("pdfinfo", "pdftotext") if shutil.which(t) is None]
+    missing += [] if Path(pdf.CHROMIUM).exists() else [pdf.CHROMIUM]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"missing under CI: {missing} (Debian packages chromium, poppler-utils)")
+        pytest.skip(f"missing: {missing} (Debian packages chromium, poppler-utils)")
+
+
+def _tool(*args: str | Path) -> str:
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, check=True).stdout
+
+
+def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) -> None:
+    _need_tools()
+    viewer = logged_in(app, "viewer")
+    r = viewer.get("/plan/report.pdf")
+    assert r.status_code == 404 and "No plan has been saved yet" in r.text
+    manager = logged_in(app, "manager")
+    r = manager.post("/plan", data={"gpus": "256", "deadline_month": "6", "action": "save",
+                                    "csrf_token": manager.csrf}, follow_redirects=False)
+    assert r.status_code == 303
+    assert 'href="/plan/report.pdf?paper=letter"' in viewer.get("/plan").text
+    r = viewer.get("/plan/report.pdf", params={"paper": "letter"})
+    assert r.status_code == 200, r.text[:500]
+    assert r.headers["content-type"] == "application/pdf"
+    assert r.headers["content-disposition"] == 'attachment; filename="gputeam-plan-v1-letter.pdf"'
+    path = tmp_path / "plan.pdf"
+    path.write_bytes(r.content)
+    info = _tool("pdfinfo", path)
+    assert "612 x 792 pts (letter)" in info
+    text = _tool("pdftotext", path, "-")
+    assert "Team plan: Acme" in text and "Ada Lovelace" in text and "Contents" in text
+    assert viewer.get("/plan/report.pdf", params={"paper": "a3"}).status_code == 422
+
+
+def test_pdf_download_without_chromium_says_what_to_install(
+        app: Any, world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(pdf.CHROMIUM_ENV, str(tmp_path / "no-chromium"))
+    c = logged_in(app, "manager")
+    r = c.get("/plan/report.pdf")  # no saved plan: a manager gets the live team planned now
+    assert r.status_code == 503
+    assert "apt-get install chromium" in r.text and "Debian package chromium" in r.text
