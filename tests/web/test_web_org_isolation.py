@@ -97,6 +97,20 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/credentials/{uuid}/badge.png"): {},
         ("POST", "/credentials/{uuid}/revoke"): {"data": {"reason": "not yours"}},
         ("GET", "/credentials/status/{key_id}"): {},
+        ("GET", "/api/v1/teams/{team_id}"): {},
+        ("PATCH", "/api/v1/teams/{team_id}"): {"json": {"name": "pwned"}},
+        ("POST", "/api/v1/teams/{team_id}/people"): {"json": {"person_ids": [1]}},
+        ("POST", "/api/v1/teams/{team_id}/enrolments"): {
+            "json": {"course_id": course, "started_on": "2026-11-01"}},
+        ("GET", "/api/v1/teams/{team_id}/burnup"): {},
+        ("GET", "/api/v1/people/{person_id}/burnup"): {},
+        ("GET", "/teams/{team_id}"): {},
+        ("POST", "/teams/{team_id}/rename"): {"data": {"name": "pwned"}},
+        ("POST", "/teams/{team_id}/archive"): {},
+        ("POST", "/teams/{team_id}/restore"): {},
+        ("POST", "/teams/{team_id}/people"): {"data": {"person_id": "1"}},
+        ("POST", "/teams/{team_id}/enrol"): {"data": {"target": f"course:{course}",
+                                                      "started_on": "2026-11-01"}},
     }
 
 

@@ -46,7 +46,23 @@ learning:
     ``update_roadmap_item(s, item_id, changes)``, ``complete_roadmap_item(s, item_id, done_on)``,
     ``get_roadmap_item``, ``list_roadmap_items(s, *, person_id=None, org_id=None, team_id=None,
     open_only=False)``, ``overdue_roadmap_items(s, today, *, org_id=None)``,
-    ``adopt_plan_roadmaps(s, org_id, plan_json, *, plan_id=None)``.
+    ``adopt_plan_roadmaps(s, org_id, plan_json, *, plan_id=None)`` (idempotent: an item
+    the person has is not added again), ``adopt_roadmaps`` (the same, with counts);
+    ``record_hours`` with ``completed_on`` marks the person's open items for the course done
+    (``close_course_items``).
+teams:
+    ``rename_team(s, org_id, team_id, name)``, ``set_team_archived(s, org_id, team_id,
+    archived)`` (refused while active people are in it), ``assign_to_team(s, org_id,
+    team_id, person_ids)``, ``team_in(s, org_id, team_id)``, ``team_members``,
+    ``learning_summary(s, org_id, today, *, team_id=None, person_id=None)``;
+    ``list_teams(s, org_id, archived=None)``, ``check_team_name``.
+enrolments:
+    ``courses_of(catalog, course_id=None, path_id=None)``, ``enrol_people(s, org_id,
+    person_ids, course_ids, started_on)`` (skips open enrolments), ``complete_enrolment(s,
+    enrolment_id, done_on)``, ``adopt_saved_plan(s, org_id, plan_id) -> counts``.
+burnup:
+    ``burnup(s, org_id, today, *, person_id=None, team_id=None)``: planned against done
+    roadmap items per month.
 plans:
     ``save_scenario(s, org_id, name, inputs_json)`` (new version each time),
     ``get_scenario``, ``latest_scenario(s, org_id, name)``, ``list_scenarios(s, org_id)``;
@@ -164,6 +180,7 @@ from gputeam.store.accounts import (
     verify_token,
 )
 from gputeam.store.audit import count_audit, data_version, list_audit, record, versions
+from gputeam.store.burnup import burnup
 from gputeam.store.certifications import (
     add_certification,
     cert_status,
@@ -184,6 +201,12 @@ from gputeam.store.credentials import (
     status_list,
 )
 from gputeam.store.db import Database, open_database
+from gputeam.store.enrolments import (
+    adopt_saved_plan,
+    complete_enrolment,
+    courses_of,
+    enrol_people,
+)
 from gputeam.store.errors import ImportRejected, NotFound, StoreError
 from gputeam.store.exams import (
     Issuer,
@@ -211,6 +234,8 @@ from gputeam.store.item_stats import item_statistics, item_statistics_csv
 from gputeam.store.learning import (
     add_roadmap_item,
     adopt_plan_roadmaps,
+    adopt_roadmaps,
+    close_course_items,
     complete_roadmap_item,
     enrol,
     get_roadmap_item,
@@ -224,6 +249,7 @@ from gputeam.store.live import team_scenario
 from gputeam.store.people import (
     PERSON_FIELDS,
     add_person,
+    check_team_name,
     count_people,
     create_organisation,
     create_team,
@@ -303,6 +329,14 @@ from gputeam.store.schema import (
 )
 from gputeam.store.settings import database_url, default_database_path
 from gputeam.store.tables import Table, read_table
+from gputeam.store.teams import (
+    assign_to_team,
+    learning_summary,
+    rename_team,
+    set_team_archived,
+    team_in,
+    team_members,
+)
 
 __all__ = [
     "PERSON_FIELDS", "ROLES", "ApiToken", "AuditEntry", "CertificationHeld", "Database",
@@ -338,4 +372,7 @@ __all__ = [
     "list_programmes", "may_assess", "next_allowed", "programme_spec", "record_pass",
     "retire_item", "save_answer", "save_programme", "set_time_multiplier", "sign_off",
     "start_attempt", "time_multiplier",
+    "adopt_roadmaps", "adopt_saved_plan", "assign_to_team", "burnup", "check_team_name",
+    "close_course_items", "complete_enrolment", "courses_of", "enrol_people",
+    "learning_summary", "rename_team", "set_team_archived", "team_in", "team_members",
 ]

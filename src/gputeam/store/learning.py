@@ -46,10 +46,31 @@ def record_hours(session: Session, enrolment_id: int, hours_done: float, *,
     before = audit.snapshot(e)
     e.hours_done = hours_done
     if completed_on is not None:
+        if completed_on < e.started_on:
+            raise refused("completed_on", "before the enrolment started",
+                          completed_on.isoformat(), f">= {e.started_on.isoformat()}")
         e.completed_on = completed_on
     session.flush()
     audit.record(session, actor, "update", "enrolment", e.id, before, audit.snapshot(e))
+    if completed_on is not None:
+        close_course_items(session, e.person_id, e.course_id, completed_on, actor=actor)
     return e
+
+
+#: Roadmap item kinds that a course enrolment completes.
+COURSE_KINDS = ("course", "bootcamp")
+
+
+def close_course_items(session: Session, person_id: int, course_id: str, done_on: date, *,
+                       actor: str | None = None) -> list[RoadmapItem]:
+    """Mark the person's open roadmap items for this course done (a course finished is
+    the roadmap item done, whichever page or call recorded it)."""
+    items = session.scalars(select(RoadmapItem).where(
+        RoadmapItem.person_id == person_id, RoadmapItem.ref == course_id,
+        RoadmapItem.kind.in_(COURSE_KINDS),
+        RoadmapItem.status.in_(("planned", "in-progress")))).all()
+    return [update_roadmap_item(session, i.id, {"status": "done", "done_on": done_on},
+                                actor=actor) for i in items]
 
 
 def list_enrolments(session: Session, *, person_id: int | None = None,
@@ -149,26 +170,38 @@ def adopt_plan_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], 
                         plan_id: int | None = None, actor: str | None = None
                         ) -> list[RoadmapItem]:
     """Turn a plan's roadmaps (``Plan.to_json()["roadmaps"]``) into roadmap items for the
-    people who exist in the organisation (planned hires are skipped). Items already adopted
-    from the same plan are not duplicated."""
+    people who exist in the organisation (planned hires are skipped). An item the person
+    already has (same kind, reference and start, from any plan or added by hand, unless
+    cancelled) is not added again: adopting twice changes nothing."""
+    return adopt_roadmaps(session, org_id, plan, plan_id=plan_id, actor=actor)["created"]
+
+
+def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
+                   plan_id: int | None = None, actor: str | None = None) -> dict[str, Any]:
+    """:func:`adopt_plan_roadmaps` with the counts: ``created`` (the items),
+    ``already`` (items the people had), ``hires`` (planned hires, not tracked people) and
+    ``unknown`` (roadmap people the organisation does not have, by id)."""
     created: list[RoadmapItem] = []
+    already, hires, unknown = 0, 0, []
     for roadmap in plan.get("roadmaps", ()):
         if roadmap.get("hire"):
+            hires += 1
             continue
         person = get_person_by_key(session, org_id, str(roadmap.get("person")))
         if person is None:
+            unknown.append(str(roadmap.get("person")))
             continue
-        existing = set()
-        if plan_id is not None:
-            existing = {(i.kind, i.ref, i.start) for i in session.scalars(
-                select(RoadmapItem).where(RoadmapItem.person_id == person.id,
-                                          RoadmapItem.plan_id == plan_id))}
+        existing = {(i.kind, i.ref, i.start) for i in session.scalars(
+            select(RoadmapItem).where(RoadmapItem.person_id == person.id,
+                                      RoadmapItem.status != "cancelled"))}
         for it in roadmap.get("items", ()):
             start, end = date.fromisoformat(str(it["start"])), date.fromisoformat(str(it["end"]))
             if (it["kind"], it["ref"], start) in existing:
+                already += 1
                 continue
+            existing.add((it["kind"], it["ref"], start))
             created.append(add_roadmap_item(
                 session, person.id, kind=it["kind"], ref=it["ref"], title=it["name"],
                 start=start, due=max(start, end), hours=float(it.get("hours") or 0),
                 plan_id=plan_id, actor=actor))
-    return created
+    return {"created": created, "already": already, "hires": hires, "unknown": unknown}

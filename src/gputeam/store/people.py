@@ -60,15 +60,26 @@ def list_organisations(session: Session) -> Sequence[Organisation]:
     return session.scalars(select(Organisation).order_by(Organisation.name)).all()
 
 
-def create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
-    name = clean_text(name)
+def check_team_name(session: Session, org_id: int, name: str,
+                    team_id: int | None = None) -> str:
+    """``name`` as stored (NFC), or refused: empty, too long, control characters, or the
+    name of another team of the organisation (archived ones included)."""
+    name = clean_text(name).strip()
     fault = text_fault(name) or (f"longer than {TEAM_LONGEST} characters"
                                  if len(name) > TEAM_LONGEST else None)
-    if fault is not None or not name.strip():
+    if fault is not None or not name:
         raise refused("team.name", fault or "must not be empty", _shown(name))
+    q = select(Team.id).where(Team.org_id == org_id, Team.name == name)
+    if team_id is not None:
+        q = q.where(Team.id != team_id)
+    if session.scalar(q) is not None:
+        raise refused("team.name", "a team with this name exists", name)
+    return name
+
+
+def create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
     get_organisation(session, org_id)
-    if session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name)):
-        raise refused("team", "a team with this name exists", name)
+    name = check_team_name(session, org_id, name)
     team = Team(org_id=org_id, name=name)
     session.add(team)
     session.flush()
@@ -95,8 +106,13 @@ def find_team(session: Session, org_id: int, team_id: int) -> Team | None:
     return team if team is not None and team.org_id == org_id else None
 
 
-def list_teams(session: Session, org_id: int) -> Sequence[Team]:
-    return session.scalars(select(Team).where(Team.org_id == org_id).order_by(Team.name)).all()
+def list_teams(session: Session, org_id: int, *, archived: bool | None = None
+               ) -> Sequence[Team]:
+    """Teams by name; ``archived`` False: the current ones, True: the archived ones."""
+    q = select(Team).where(Team.org_id == org_id)
+    if archived is not None:
+        q = q.where(Team.archived_at.is_not(None) if archived else Team.archived_at.is_(None))
+    return session.scalars(q.order_by(Team.name)).all()
 
 
 # ---------------------------------------------------------------- people

@@ -88,6 +88,8 @@ class Team(Base):
                                         index=True)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: set when the team is archived: kept with its history, offered no more
+    archived_at: Mapped[datetime | None] = mapped_column()
 
     organisation: Mapped[Organisation] = relationship(back_populates="teams")
 

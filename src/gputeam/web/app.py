@@ -51,8 +51,10 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         credentials,
         pages,
         pages_account,
+        pages_export,
         pages_people,
         pages_plan,
+        pages_teams,
         render,
     )
 
@@ -147,6 +149,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(pages.router)
     app.include_router(pages_plan.router)
     app.include_router(pages_account.router)
+    app.include_router(pages_teams.router)
+    app.include_router(pages_export.router)
     return app
 
 

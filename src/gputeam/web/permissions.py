@@ -5,7 +5,8 @@ test walks it. Record-level rules narrow it further: a manager acts only on peop
 teams they belong to, an engineer only on their own record.
 
 - admin: everything, including users, tokens, import and export;
-- manager: the people of their teams (read and change), plans, their teams' calendars;
+- manager: the people of their teams (read and change), their teams themselves (rename,
+  archive, assign people, enrol), plans, their teams' calendars;
 - engineer: their own record, roadmap, certifications, enrolments and calendar;
 - viewer: read-only dashboards, saved plans and the catalog.
 """
@@ -32,6 +33,7 @@ class Perm(StrEnum):
     TOKENS = "tokens:manage"  # create and revoke API tokens (own; admins: anyone's)
     USERS = "users:admin"
     CREDENTIALS = "credentials:issue"  # issue and revoke Open Badges credentials
+    TEAMS = "teams:manage"  # rename, archive, assign people (managers: their own teams)
 
 
 GRANTS: dict[Perm, frozenset[str]] = {
@@ -48,6 +50,7 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.TOKENS: frozenset(ROLES),
     Perm.USERS: frozenset({"admin"}),
     Perm.CREDENTIALS: frozenset({"admin"}),
+    Perm.TEAMS: frozenset({"admin", "manager"}),
 }
 
 #: The token scope each permission needs (a token acts for its user, narrowed by scopes).
@@ -56,6 +59,7 @@ SCOPE_OF: dict[Perm, str] = {
     Perm.PLANS_READ: "read", Perm.CALENDAR: "read", Perm.EXPORT: "read",
     Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
     Perm.IMPORT: "write", Perm.USERS: "admin", Perm.CREDENTIALS: "write",
+    Perm.TEAMS: "write",
     # a token manages tokens only with the admin scope (which only admins' tokens hold):
     # a leaked read or write token cannot mint or revoke credentials
     Perm.TOKENS: "admin",
@@ -108,6 +112,11 @@ class Principal:
 
     def may_team(self, team_id: int) -> bool:
         return self.role == "admin" or (self.role == "manager" and team_id in self.team_ids)
+
+    def may_manage_team(self, team_id: int) -> bool:
+        """Rename or archive the team, move people into it, enrol it (admin: any team;
+        manager: the teams they belong to)."""
+        return self.can(Perm.TEAMS) and self.may_team(team_id)
 
     def _owns(self, person_id: int, team_id: int | None, own: bool = True) -> bool:
         if self.role == "admin":

@@ -8,10 +8,11 @@ problem documents (``application/problem+json``); invalid input answers 422 with
 
 from fastapi import APIRouter
 
-from gputeam.web.api import accounts, data, people, plans
+from gputeam.web.api import accounts, data, people, plans, teams
 
 router = APIRouter()
 router.include_router(people.router)
+router.include_router(teams.router)
 router.include_router(plans.router)
 router.include_router(data.router)
 router.include_router(accounts.router)

@@ -381,24 +381,3 @@ def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
         item = store.update_roadmap_item(s, item_id, changes, actor=actor(who))
         return {"id": item.id, "status": item.status,
                 "done_on": item.done_on.isoformat() if item.done_on else None}
-
-
-@router.get("/teams", summary="Teams")
-def teams(request: Request, who: Annotated[Principal, Depends(require(Perm.DASHBOARD))]
-          ) -> list[dict[str, Any]]:
-    with db(request).session() as s:
-        org = services.org_id(request.app, s)
-        return [{"id": t.id, "name": t.name, "yours": t.id in who.team_ids}
-                for t in store.list_teams(s, org)]
-
-
-class TeamIn(Body):
-    name: str = Field(min_length=1, max_length=200)
-
-
-@router.post("/teams", status_code=201, summary="Create a team (admin)")
-def create_team(request: Request, body: TeamIn,
-                who: Annotated[Principal, Depends(require(Perm.USERS))]) -> dict[str, Any]:
-    with db(request).session() as s:
-        t = store.create_team(s, services.org_id(request.app, s), body.name, actor=actor(who))
-        return {"id": t.id, "name": t.name}

@@ -1,0 +1,222 @@
+"""Team pages: the list (admins create teams), and a team's page with its people, their
+learning progress and burn-up (plan against actual), and the forms a team lead uses:
+rename, archive or restore, move people in, enrol the team in a course or learning path.
+
+Admins act on every team, managers on their own (another team answers 404, as its
+people do). A refused form is shown again with the message beside the field, the values
+kept, status 422, and nothing written. Every change goes through :mod:`gputeam.store`,
+which audits it."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam import store
+from gputeam.errors import InputError
+from gputeam.web import services
+from gputeam.web.api.common import PathId, actor
+from gputeam.web.api.teams import manageable_team, movable_people, readable_team
+from gputeam.web.auth import require
+from gputeam.web.burnup import burnup_svg
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render, today
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+Manager = Annotated[Principal, Depends(require(Perm.TEAMS))]
+Admin = Annotated[Principal, Depends(require(Perm.USERS))]
+Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
+
+
+async def _form(request: Request) -> dict[str, Any]:
+    """The posted form: single values as text, ``person_id`` (repeated) as a list."""
+    data = await request.form()
+    out: dict[str, Any] = {k: v for k, v in data.items()
+                           if isinstance(v, str) and len(v) <= 1000}
+    out["person_id"] = [v for v in data.getlist("person_id") if isinstance(v, str)][:1000]
+    return out
+
+
+def messages(exc: InputError) -> str:
+    return "; ".join(p.message + (f" ({p.found})" if p.found else "") for p in exc.problems)
+
+
+def parse_day(text: str, label: str) -> tuple[date | None, str | None]:
+    """A date typed in a form (YYYY-MM-DD, as date inputs send it), or the message."""
+    try:
+        day = date.fromisoformat(text.strip())
+    except ValueError:
+        return None, f"{label}: enter a date as YYYY-MM-DD."
+    if not date(1950, 1, 1) <= day <= date(2199, 12, 31):
+        return None, f"{label}: between 1950 and 2199."
+    return day, None
+
+
+def learning_targets(request: Request) -> dict[str, dict[str, str]]:
+    """The enrol form's choices: ``course:<id>`` and ``path:<id>`` to names."""
+    cat = services.catalog(request.app)
+    return {"Learning paths": {f"path:{p.id}": p.name for p in cat.paths.values()},
+            "Courses": {f"course:{c.id}": c.name for c in cat.courses.values()}}
+
+
+def parse_target(request: Request, value: str) -> tuple[list[str], str | None]:
+    kind, _, ident = value.partition(":")
+    try:
+        return store.courses_of(services.catalog(request.app),
+                                ident if kind == "course" else None,
+                                ident if kind == "path" else None), None
+    except InputError:
+        return [], "Choose a learning path or a course from the list."
+
+
+# ---------------------------------------------------------------- list and create
+@router.get("/teams")
+def teams_page(request: Request, who: Manager) -> Response:
+    return _list(request, who)
+
+
+def _list(request: Request, who: Principal, status: int = 200, errors: dict[str, str] | None = None,
+          form: dict[str, Any] | None = None) -> Response:
+    with request.app.state.db.session() as s:
+        org = services.org_id(request.app, s)
+        rows = []
+        for t in store.list_teams(s, org):
+            if who.may_team(t.id):
+                rows.append({"id": t.id, "name": t.name, "archived": t.archived_at is not None,
+                             "people": store.count_people(s, org, team_id=t.id),
+                             "learning": store.learning_summary(s, org, today(request),
+                                                                team_id=t.id)})
+    return render(request, "teams.html", status, who=who, teams=rows, errors=errors or {},
+                  form=form or {})
+
+
+@router.post("/teams")
+async def create_team(request: Request, who: Admin) -> Response:
+    form = await _form(request)
+    try:
+        with request.app.state.db.session() as s:
+            t = store.create_team(s, services.org_id(request.app, s), form.get("name", ""),
+                                  actor=actor(who))
+            tid = t.id
+    except InputError as exc:
+        return _list(request, who, 422, {"name": messages(exc)}, form)
+    return RedirectResponse(f"/teams/{tid}?flash={quote('Team created.')}", status_code=303)
+
+
+# ---------------------------------------------------------------- one team
+@router.get("/teams/{team_id}")
+def team_page(request: Request, team_id: PathId, who: Reader) -> Response:
+    return team_response(request, who, team_id)
+
+
+def team_response(request: Request, who: Principal, team_id: int, status: int = 200,
+                  errors: dict[str, str] | None = None, form: dict[str, Any] | None = None
+                  ) -> Response:
+    day = today(request)
+    with request.app.state.db.session() as s:
+        team = readable_team(request, s, who, team_id)
+        org = services.org_id(request.app, s)
+        people = list(store.team_members(s, org, team.id))
+        progress = {p.id: store.learning_summary(s, org, day, person_id=p.id) for p in people}
+        curve = store.burnup(s, org, day, team_id=team.id)
+        candidates: list[Any] = []
+        if who.may_manage_team(team.id):
+            scope = None if who.role == "admin" else sorted(who.team_ids)
+            candidates = [p for p in store.list_people(s, org, team_ids=scope, limit=2000)
+                          if p.team_id != team.id]
+        t = {"id": team.id, "name": team.name, "archived": team.archived_at is not None,
+             "learning": store.learning_summary(s, org, day, team_id=team.id)}
+    return render(request, "team.html", status, who=who, team=t, people=people,
+                  progress=progress, burnup=curve,
+                  chart=burnup_svg(curve, f"Roadmap items of {t['name']}: planned and done"),
+                  candidates=candidates, can_manage=who.may_manage_team(t["id"]),
+                  targets=learning_targets(request), errors=errors or {}, form=form or {},
+                  today=day.isoformat())
+
+
+def _done(team_id: int, flash: str) -> Response:
+    return RedirectResponse(f"/teams/{team_id}?flash={quote(flash)}", status_code=303)
+
+
+@router.post("/teams/{team_id}/rename")
+async def rename(request: Request, team_id: PathId, who: Manager) -> Response:
+    form = await _form(request)
+    try:
+        with request.app.state.db.session() as s:
+            team = manageable_team(request, s, who, team_id)
+            store.rename_team(s, team.org_id, team.id, form.get("name", ""), actor=actor(who))
+    except InputError as exc:
+        if exc.kind == "lookup":
+            raise
+        return team_response(request, who, team_id, 422, {"name": messages(exc)}, form)
+    return _done(team_id, "Team renamed.")
+
+
+@router.post("/teams/{team_id}/archive")
+async def archive(request: Request, team_id: PathId, who: Manager) -> Response:
+    return await _archive(request, team_id, who, True)
+
+
+@router.post("/teams/{team_id}/restore")
+async def restore(request: Request, team_id: PathId, who: Manager) -> Response:
+    return await _archive(request, team_id, who, False)
+
+
+async def _archive(request: Request, team_id: int, who: Principal, archived: bool) -> Response:
+    try:
+        with request.app.state.db.session() as s:
+            team = manageable_team(request, s, who, team_id)
+            store.set_team_archived(s, team.org_id, team.id, archived, actor=actor(who))
+    except InputError as exc:
+        if exc.kind == "lookup":
+            raise
+        return team_response(request, who, team_id, 422, {"archive": messages(exc)})
+    return _done(team_id, "Team archived." if archived else "Team restored.")
+
+
+@router.post("/teams/{team_id}/people")
+async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
+    form = await _form(request)
+    ids = [int(v) for v in form["person_id"] if v.isdigit() and 0 < int(v) < 2**31]
+    if not ids:
+        return team_response(request, who, team_id, 422,
+                             {"person_id": "Choose at least one person to move."}, form)
+    try:
+        with request.app.state.db.session() as s:
+            team = manageable_team(request, s, who, team_id)
+            movable_people(request, s, who, ids)
+            moved = store.assign_to_team(s, team.org_id, team.id, ids, actor=actor(who))
+    except HTTPException:
+        raise
+    except InputError as exc:
+        if exc.kind == "lookup":
+            raise
+        return team_response(request, who, team_id, 422, {"person_id": messages(exc)}, form)
+    return _done(team_id, f"{len(moved)} moved into the team.")
+
+
+@router.post("/teams/{team_id}/enrol")
+async def enrol(request: Request, team_id: PathId, who: Manager) -> Response:
+    form = await _form(request)
+    errors: dict[str, str] = {}
+    courses, fault = parse_target(request, form.get("target", ""))
+    if fault:
+        errors["target"] = fault
+    started, fault = parse_day(form.get("started_on", ""), "Start")
+    if fault:
+        errors["started_on"] = fault
+    with request.app.state.db.session() as s:
+        team = manageable_team(request, s, who, team_id)  # 404/403 before any form error
+        if not errors and started is not None:
+            org = team.org_id
+            people = [p.id for p in store.team_members(s, org, team.id, active=True)]
+            result = store.enrol_people(s, org, people, courses, started, actor=actor(who))
+    if errors:
+        return team_response(request, who, team_id, 422, errors, form)
+    return _done(team_id, f"{len(result['created'])} enrolments added"
+                 + (f", {result['already']} already enrolled." if result["already"] else "."))
