@@ -10,6 +10,7 @@ bundled font's cmap must cover every character pdftotext returns.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -20,7 +21,9 @@ import pytest
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
+from gputeam.planning.result import Plan
 from gputeam.report import pdf
+from gputeam.report.charts import charts
 from gputeam.scenario import example_text
 from gputeam.scenario.load import load_with_catalog
 
@@ -65,7 +68,7 @@ def bundled_cmap() -> set[int]:
 
 
 @pytest.fixture(scope="module")
-def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Plan]:
     """A long (72-month) finance plan for a Korean organisation, one person renamed in
     Hangul, printed on A4."""
     need_tools()
@@ -78,7 +81,7 @@ def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
     return path, p
 
 
-def test_a4_fonts_embedded_and_cover_every_character(a4: tuple[Path, object]) -> None:
+def test_a4_fonts_embedded_and_cover_every_character(a4: tuple[Path, Plan]) -> None:
     path, _ = a4
     rows = tool("pdffonts", path).splitlines()[2:]
     assert rows, "the PDF lists no fonts"
@@ -93,7 +96,18 @@ def test_a4_fonts_embedded_and_cover_every_character(a4: tuple[Path, object]) ->
     assert not uncovered, f"characters without a glyph in the embedded font: {uncovered}"
 
 
-def test_a4_pages_numbered_with_a_table_of_contents(a4: tuple[Path, object]) -> None:
+def test_a4_charts_drawn_in_the_pdf(a4: tuple[Path, Plan]) -> None:
+    """Each chart's title exists only in its Plotly figure (the JSON Plotly draws from), so
+    finding it in the PDF's text means the chart was drawn before printing."""
+    path, p = a4
+    text = re.sub(r"\s+", " ", tool("pdftotext", path, "-"))
+    titles = [json.loads(c.spec_json())["layout"]["title"]["text"]
+              for cs in charts(p).values() for c in cs]
+    assert len(titles) >= 6
+    assert [t for t in titles if t not in text] == []
+
+
+def test_a4_pages_numbered_with_a_table_of_contents(a4: tuple[Path, Plan]) -> None:
     path, _ = a4
     meta = info(path)
     assert meta["Page size"].split("pts")[0].split() == ["594.96", "x", "841.92"]
@@ -114,7 +128,7 @@ def test_a4_pages_numbered_with_a_table_of_contents(a4: tuple[Path, object]) -> 
         assert first.strip() == title, f"the contents say {title!r} is on page {number}"
 
 
-def test_long_tables_repeat_their_header_on_every_page(a4: tuple[Path, object]) -> None:
+def test_long_tables_repeat_their_header_on_every_page(a4: tuple[Path, Plan]) -> None:
     path, p = a4
     pages = int(info(path)["Pages"])
     header = re.compile(r"^\s*Month\s+Date\s+Cost\s*$", re.M)  # costs by month: 72 rows
@@ -151,3 +165,22 @@ def test_running_title_is_a_safe_css_string() -> None:
     box = re.search(r"@bottom-left \{ content: (\"[^\"]*\");", css)
     assert box and "</style" not in box.group(1) and "<" not in box.group(1)
 
+
+
+@pytest.mark.parametrize(("env", "paper"), [
+    ({"LANG": "en_US.UTF-8"}, "letter"),
+    ({"LANG": "ko_KR.UTF-8"}, "a4"),
+    ({"LANG": "en_US.UTF-8", "LC_PAPER": "de_DE.UTF-8"}, "a4"),
+    ({"LC_ALL": "en_CA.UTF-8", "LC_PAPER": "nl_NL.UTF-8", "LANG": "nl_NL.UTF-8"}, "letter"),
+    ({"LANG": "C.UTF-8"}, "a4"),
+    ({}, "a4"),
+])
+def test_default_paper_follows_the_locale(env: dict[str, str], paper: str) -> None:
+    assert pdf.default_paper(env) == paper
+
+
+def test_paper_for_a_browser_language() -> None:
+    assert pdf.paper_for_locale("en-US") == "letter"
+    assert pdf.paper_for_locale("es-MX") == "letter"
+    assert pdf.paper_for_locale("es-ES") == "a4"
+    assert pdf.paper_for_locale("ko") is None and pdf.paper_for_locale("") is None

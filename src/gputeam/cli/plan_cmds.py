@@ -96,7 +96,8 @@ def plan_cmd(
     format: Annotated[str | None, typer.Option(
         "--format", "-f", help="table, json, md, html, xlsx, ics or pdf (default: from --out, "
         "else table).")] = None,
-    paper: Annotated[str, typer.Option(help="Paper size of a PDF report: a4 or letter.")] = "a4",
+    paper: Annotated[str | None, typer.Option(help="Paper size of a PDF report: a4 or letter "
+                                              "(default: the locale's, else a4).")] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report here.")] = None,
     catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
                                                        "(YAML).")] = None,
@@ -125,6 +126,10 @@ def plan_cmd(
                    expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
         raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
+    if paper is None:
+        from gputeam.report.pdf import default_paper
+
+        paper = default_paper()
     if paper not in PAPERS:
         raise _bad("--paper", "unknown paper size", found=repr(paper), expected="a4 or letter")
     if fmt == "table" and out is not None:

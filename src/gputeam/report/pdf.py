@@ -20,6 +20,7 @@ import base64
 import os
 import tempfile
 import threading
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from io import BytesIO
@@ -31,7 +32,8 @@ from gputeam.errors import InputError, Problem
 if TYPE_CHECKING:
     from gputeam.planning.result import Plan
 
-__all__ = ["FONT_FAMILY", "PAPERS", "RendererMissing", "chromium_path", "print_html", "render"]
+__all__ = ["FONT_FAMILY", "PAPERS", "RendererMissing", "chromium_path", "default_paper", "paper_for_locale",
+           "print_html", "render"]
 
 FONT_FAMILY = "Noto Sans KR"
 CHROMIUM = "/usr/bin/chromium"
@@ -57,6 +59,30 @@ _ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-componen
          "--disable-sync"]
 _SLOTS = threading.BoundedSemaphore(2)
 """At most two Chromium processes print at once (the web server renders in its threads)."""
+
+
+_LETTER_TERRITORIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "GT", "PR"})
+"""Where Letter is the usual paper (elsewhere: A4)."""
+
+
+def paper_for_locale(value: str | None) -> str | None:
+    """``letter`` or ``a4`` for a locale naming a territory ("en_US.UTF-8", "en-US",
+    "ko_KR"), else None ("C", "en", empty)."""
+    code = (value or "").strip().split(".")[0].split("@")[0].split(",")[0].replace("-", "_")
+    parts = code.split("_")
+    if len(parts) < 2 or len(parts[-1]) != 2 or not parts[-1].isalpha():
+        return None
+    return "letter" if parts[-1].upper() in _LETTER_TERRITORIES else "a4"
+
+
+def default_paper(environ: Mapping[str, str] | None = None) -> str:
+    """The paper of the user's locale (``LC_ALL``, else ``LC_PAPER``, else ``LANG``, as POSIX
+    orders them): Letter in the US, Canada, Mexico and a few more; else A4."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_PAPER", "LANG"):
+        if env.get(var):
+            return paper_for_locale(env[var]) or "a4"
+    return "a4"
 
 
 class RendererMissing(InputError):

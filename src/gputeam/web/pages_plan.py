@@ -79,10 +79,15 @@ def plan_page(request: Request, who: PlanReader) -> Response:
 
 @router.get("/plan/report.pdf")
 def plan_pdf(request: Request, who: PlanReader,
-             paper: Annotated[str, Query(pattern="^(a4|letter)$")] = "a4") -> Response:
+             paper: Annotated[str | None, Query(pattern="^(a4|letter)$")] = None) -> Response:
     """The plan's report as a PDF download: the latest saved plan, else (for those who may
-    plan) the live team planned now; printed by the server's Chromium."""
+    plan) the live team planned now; printed by the server's Chromium. The paper defaults
+    to the browser's first language's region (Letter for en-US), else A4."""
     from gputeam.report import pdf
+
+    if paper is None:
+        first = (request.headers.get("accept-language") or "").split(",")[0].split(";")[0]
+        paper = pdf.paper_for_locale(first) or "a4"
 
     try:
         pdf.chromium_path()  # before any planning
