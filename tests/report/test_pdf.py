@@ -11,13 +11,11 @@ bundled font's cmap must cover every character pdftotext returns.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from tests.pdf_tools import need_pdf_tools, tool
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
@@ -31,21 +29,6 @@ from .conftest import TODAY, renamed
 
 KOREAN_ORG = "김민준 금융"
 KOREAN_PERSON = "김민준"
-POPPLER = ("pdfinfo", "pdffonts", "pdftotext")
-
-
-def need_tools() -> None:
-    missing = [t for t in POPPLER if shutil.which(t) is None]
-    if not Path(pdf.CHROMIUM).exists():
-        missing.append(pdf.CHROMIUM)
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"missing under CI: {missing} (Debian packages chromium, poppler-utils)")
-        pytest.skip(f"missing: {missing} (Debian packages chromium, poppler-utils)")
-
-
-def tool(*args: str | Path) -> str:
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, check=True).stdout
 
 
 def page_texts(path: Path, pages: int) -> list[str]:
@@ -71,7 +54,7 @@ def bundled_cmap() -> set[int]:
 def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Plan]:
     """A long (72-month) finance plan for a Korean organisation, one person renamed in
     Hangul, printed on A4."""
-    need_tools()
+    need_pdf_tools()
     scenario, catalog = load_with_catalog(example_text("finance"), "<finance>",
                                           sets=["horizon_months=72"])
     p = plan(scenario, catalog or load_catalog(), TODAY, runs=100)

@@ -4,34 +4,19 @@ size and without Chromium."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.pdf_tools import need_pdf_tools, tool
 
 from gputeam.report import pdf
 
 from .conftest import World, logged_in
 
 
-def _need_tools() -> None:
-    missing = [t for t in ("pdfinfo", "pdftotext") if shutil.which(t) is None]
-    missing += [] if Path(pdf.CHROMIUM).exists() else [pdf.CHROMIUM]
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"missing under CI: {missing} (Debian packages chromium, poppler-utils)")
-        pytest.skip(f"missing: {missing} (Debian packages chromium, poppler-utils)")
-
-
-def _tool(*args: str | Path) -> str:
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, check=True).stdout
-
-
 def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) -> None:
-    _need_tools()
+    need_pdf_tools()
     viewer = logged_in(app, "viewer")
     r = viewer.get("/plan/report.pdf")
     assert r.status_code == 404 and "No plan has been saved yet" in r.text
@@ -46,9 +31,9 @@ def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) 
     assert r.headers["content-disposition"] == 'attachment; filename="gputeam-plan-v1-letter.pdf"'
     path = tmp_path / "plan.pdf"
     path.write_bytes(r.content)
-    info = _tool("pdfinfo", path)
+    info = tool("pdfinfo", path)
     assert "612 x 792 pts (letter)" in info
-    text = _tool("pdftotext", path, "-")
+    text = tool("pdftotext", path, "-")
     assert "Team plan: Acme" in text and "Ada Lovelace" in text and "Contents" in text
     assert viewer.get("/plan/report.pdf", params={"paper": "a3"}).status_code == 422
 
