@@ -92,10 +92,15 @@ def world(db: Any) -> World:
 
 
 @pytest.fixture
-def app(db: Any, world: World) -> Any:
+def app(db: Any, world: World, tmp_path: Path) -> Any:
+    from gputeam.store import PendingUploads
     from gputeam.web import create_app
 
-    return create_app(make_settings(), database=db, today=TODAY)
+    app = create_app(make_settings(), database=db, today=TODAY)
+    # the guided import's uploads: this test's own directory, not the shared temporary one
+    app.state.uploads = PendingUploads(tmp_path / "uploads",
+                                       max_bytes=app.state.uploads.max_bytes)
+    return app
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ save a plan with the what-if controls, see the dashboard. Runs a real uvicorn se
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -103,8 +104,13 @@ def test_login_import_plan_dashboard(server: str, page: Any, tmp_path: Path) -> 
     roster.write_text(ROSTER_CSV, "utf-8")
     page.click("text=Import")
     page.set_input_files("#file", str(roster))
-    page.click("button[value=commit]")
-    expect(page.locator("#import-result")).to_have_text("Imported")
+    page.click("text=Upload and continue")  # the guided import: columns detected, then
+    expect(page.locator("#col-0")).to_have_value("id")
+    page.click("text=Preview the changes")
+    expect(page.locator("#import-counts .card").first).to_have_text(re.compile(
+        r"3\s*people to add"))
+    page.click("#do-import")
+    expect(page.locator("#import-result")).to_contain_text("Imported")
 
     page.goto(server + "/people")
     expect(page.locator("table")).to_contain_text("Grace Hopper")

@@ -92,15 +92,15 @@ def test_import_dry_run_lists_changes_and_header_row(app: Any, db: Any, world: W
     assert {(c["row"], c["id"], c["field"], c["old"], c["new"]) for c in out["changes"]} == {
         (4, "p1", "name", "Ada Lovelace", "Ada King"), (5, "p2", "level", 2, 4)}
     page = logged_in(app, "admin")
-    r = page.post("/import", data={"kind": "roster", "mode": "dry-run", "header_row": "3",
-                                   "csrf_token": page.csrf},
-                  files={"file": ("r.csv", change, "text/csv")})
-    assert r.status_code == 200 and "2 existing people would change" in r.text
-    assert "Ada Lovelace" in r.text and "Ada King" in r.text
-    r = page.post("/import", data={"kind": "roster", "mode": "dry-run", "header_row": "1",
-                                   "csrf_token": page.csrf},
-                  files={"file": ("r.csv", change, "text/csv")})
-    assert r.status_code == 422 and "unknown column" in r.text
+    r = page.post("/import", data={"kind": "roster", "csrf_token": page.csrf},
+                  files={"file": ("r.csv", change, "text/csv")}, follow_redirects=False)
+    steps = r.headers["location"]
+    mapping = {"csrf_token": page.csrf, "col-0": "id", "col-1": "name", "col-2": "level"}
+    r = page.post(steps + "/preview", data=mapping | {"header_row": "3"})
+    assert r.status_code == 200 and "Changes to people already stored" in r.text
+    assert "Ada Lovelace → Ada King" in r.text
+    r = page.post(steps + "/preview", data=mapping | {"header_row": "1"})
+    assert r.status_code == 422 and "Nothing was imported" in r.text
     with db.session() as s:
         assert store.get_person(s, world.people["p1"]).name == "Ada Lovelace"
 

@@ -147,12 +147,15 @@ def test_catalog_import_account_and_users_pages(app: Any, world: World) -> None:
     text = _text(c.get("/catalog").text)
     assert "nca-aiio" in text
     assert "Cluster operations" in _text(c.get("/catalog", params={"section": "domains"}).text)
-    r = c.post("/import", data={"kind": "roster", "mode": "dry-run", "csrf_token": c.csrf},
-               files={"file": ("r.csv", ROSTER_CSV.encode(), "text/csv")})
-    assert r.status_code == 200 and "Dry run: nothing written" in r.text
     bad = ROSTER_CSV + "p9,,bad-email,,9,,,,,\n"
-    r = c.post("/import", data={"kind": "roster", "mode": "commit", "csrf_token": c.csrf},
-               files={"file": ("r.csv", bad.encode(), "text/csv")})
+    r = c.post("/import", data={"kind": "roster", "csrf_token": c.csrf},
+               files={"file": ("r.csv", bad.encode(), "text/csv")}, follow_redirects=False)
+    assert r.status_code == 303
+    mapping = {f"col-{i}": f for i, f in enumerate(
+        ["id", "name", "email", "title", "level", "experience_months", "role", "team",
+         "skill:linux", "skill:gpu-architecture"])}
+    r = c.post(r.headers["location"] + "/import", data={"csrf_token": c.csrf,
+                                                        "header_row": "1"} | mapping)
     assert r.status_code == 422 and "Nothing was imported" in r.text
     r = c.post("/account/tokens", data={"name": "laptop", "scopes": ["read"],
                                         "csrf_token": c.csrf})

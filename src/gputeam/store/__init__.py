@@ -110,6 +110,14 @@ or a ``Table``), all-or-nothing in the caller's transaction; bad rows raise
 A dry run writes nothing itself, but roll back the session if you created the
 organisation in it.
 ``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX).
+The guided import (:mod:`gputeam.store.guided_import`): ``PendingUploads(directory=None, *,
+max_bytes, max_age=3600, per_user=5)`` keeps an upload between steps (``.save(user_id,
+org_id, kind, filename, data) -> token``, ``.get(token, user_id, org_id) -> PendingUpload``
+(:class:`NotFound` for anyone else's or an expired one), ``.discard(token)``,
+``.purge()``); ``import_layout(upload, catalog, *, sheet=None, header_row=None) ->
+ImportLayout`` (sheets, detected header row, candidate rows, each column's detected
+field and sample values); ``import_field_choices(kind, catalog)``;
+``import_mapping(columns, chosen) -> {column: field}``.
 ``export_data(s, org_id, *, include_audit=True) -> dict`` (built once), rendered by
 ``export_json(s, org_id) -> str``, ``export_csv(s, org_id) -> {"people.csv": text, ...}``,
 ``export_xlsx(s, org_id) -> bytes``; ``to_csv(data)``, ``to_xlsx(data)``.
@@ -228,6 +236,12 @@ from gputeam.store.exporting import (
     to_csv,
     to_xlsx,
 )
+from gputeam.store.guided_import import Column as ImportColumn
+from gputeam.store.guided_import import Layout as ImportLayout
+from gputeam.store.guided_import import PendingUpload, PendingUploads
+from gputeam.store.guided_import import field_choices as import_field_choices
+from gputeam.store.guided_import import layout as import_layout
+from gputeam.store.guided_import import mapping_from_form as import_mapping
 from gputeam.store.ics import person_calendar, team_calendar
 from gputeam.store.importing import ImportReport, import_certifications, import_roster
 from gputeam.store.item_stats import item_statistics, item_statistics_csv
@@ -375,4 +389,6 @@ __all__ = [
     "adopt_roadmaps", "adopt_saved_plan", "assign_to_team", "burnup", "check_team_name",
     "close_course_items", "complete_enrolment", "courses_of", "enrol_people",
     "learning_summary", "rename_team", "set_team_archived", "team_in", "team_members",
+    "ImportColumn", "ImportLayout", "PendingUpload", "PendingUploads", "import_field_choices",
+    "import_layout", "import_mapping",
 ]

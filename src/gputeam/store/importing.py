@@ -266,6 +266,22 @@ def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str 
 
 
 # ---------------------------------------------------------------- roster
+def skill_columns(catalog: Catalog) -> Callable[[str], str | None]:
+    """The roster's skill columns: a normalised header (``linux``, ``skill:linux``,
+    ``skill_linux``, a domain's catalog name) to ``skill:<domain id>``, else None."""
+    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | \
+        {normalise(d): d for d in catalog.domains}
+
+    def skill_column(n: str) -> str | None:
+        key = n[6:] if n.startswith("skill:") else n[6:] if n.startswith("skill_") else n
+        if key in catalog.domains:
+            return f"skill:{key}"
+        if normalise(key) in domain_by_name:
+            return f"skill:{domain_by_name[normalise(key)]}"
+        return None
+    return skill_column
+
+
 def import_roster(session: Session, org_id: int, source: Table | bytes | str | Path, *,
                   filename: str | None = None, mapping: Mapping[str, str] | None = None,
                   sheet: str | None = None, dry_run: bool = False,
@@ -280,18 +296,8 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     get_organisation(session, org_id)
     table = _table(source, filename, sheet, header_row)
     problems = _Problems(table.name)
-    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | \
-        {normalise(d): d for d in catalog.domains}
     role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
-
-    def skill_column(n: str) -> str | None:
-        key = n[6:] if n.startswith("skill:") else n[6:] if n.startswith("skill_") else n
-        if key in catalog.domains:
-            return f"skill:{key}"
-        if normalise(key) in domain_by_name:
-            return f"skill:{domain_by_name[normalise(key)]}"
-        return None
-
+    skill_column = skill_columns(catalog)
     table = _find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES,
                          skill_column)
     columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems,

@@ -52,6 +52,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         pages,
         pages_account,
         pages_export,
+        pages_import,
         pages_people,
         pages_plan,
         pages_teams,
@@ -97,6 +98,11 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.plan_cache = {}
     app.state.text_cache = {}  # gputeam.web.services.cached_text
     app.state.known_callers = {}  # gputeam.web.auth.load_principal
+    from gputeam.store import PendingUploads
+    from gputeam.web.limits import MAX_UPLOAD
+
+    # the guided import's files: one directory per database, shared by its processes
+    app.state.uploads = PendingUploads(_upload_directory(settings), max_bytes=MAX_UPLOAD)
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> Response:
@@ -147,6 +153,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(credentials.pages)
     app.include_router(pages_people.router)  # before pages: /people/new is not an id
     app.include_router(pages.router)
+    app.include_router(pages_import.router)
     app.include_router(pages_plan.router)
     app.include_router(pages_account.router)
     app.include_router(pages_teams.router)
@@ -234,6 +241,16 @@ def set_session_cookie(request: Request, response: Response, session: Session) -
     response.set_cookie(SESSION_COOKIE, request.app.state.signer.dumps(session),
                         max_age=settings.session_max_age, httponly=True, samesite="lax",
                         secure=secure, path="/")
+
+
+def _upload_directory(settings: Settings) -> Path:
+    import hashlib
+    import tempfile
+
+    from gputeam.store import database_url
+
+    digest = hashlib.sha256(database_url(settings.db).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"gputeam-imports-{digest}"
 
 
 def _templates() -> Jinja2Templates:

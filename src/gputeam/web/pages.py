@@ -8,7 +8,7 @@ from datetime import date
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
@@ -34,7 +34,6 @@ Viewer = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
 Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
 Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
 PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]
-Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
 Admin = Annotated[Principal, Depends(require(Perm.USERS))]
 
 
@@ -161,7 +160,6 @@ def person_response(request: Request, who: Principal, person_id: int, status: in
 
 
 def _day(text: str, name: str) -> date:
-    from gputeam.errors import Problem
 
     try:
         day = date.fromisoformat(text.strip())
@@ -235,38 +233,3 @@ def catalog_page(request: Request, who: Viewer,
     entries = getattr(cat, section)
     return render(request, "catalog.html", who=who, cat=cat, sections=sections,
                   section=section, entries=list(entries.values()))
-
-
-# ---------------------------------------------------------------- import
-@router.get("/import")
-def import_page(request: Request, who: Importer) -> Response:
-    return render(request, "import.html", who=who, report=None, problems=None)
-
-
-@router.post("/import")
-async def import_submit(request: Request, who: Importer, file: UploadFile,
-                        kind: Annotated[str, Form(pattern="^(roster|certifications)$")],
-                        mode: Annotated[str, Form(pattern="^(dry-run|commit)$")] = "dry-run",
-                        mapping: Annotated[str, Form(max_length=10000)] = "",
-                        header_row: Annotated[str, Form(max_length=10)] = "") -> Response:
-    from starlette.concurrency import run_in_threadpool
-
-    from gputeam.web.api.data import parse_mapping, read_upload, run_import
-
-    content = await read_upload(file)
-    try:
-        row = header_row.strip()
-        if row and (not row.isdigit() or int(row) < 1):
-            raise InputError([Problem(path="header row", message="not a row number",
-                                      found=row, expected="a whole number from 1")])
-        report = await run_in_threadpool(run_import, request, kind, content, file.filename,
-                                         parse_mapping(mapping), mode == "dry-run", who,
-                                         int(row) if row else None)
-    except InputError as exc:
-        return await run_in_threadpool(render, request, "import.html", 422, who=who,
-                                       report=None, problems=[p.as_dict() for p in exc.problems],
-                                       kind=kind, mapping=mapping, header_row=header_row)
-    return await run_in_threadpool(render, request, "import.html", who=who, report=report,
-                                   problems=None, kind=kind, mapping=mapping,
-                                   header_row=header_row)
-

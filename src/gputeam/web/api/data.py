@@ -60,7 +60,7 @@ def parse_mapping(mapping: str | None) -> dict[str, str] | None:
 
 def run_import(request: Request, kind: str, content: bytes, filename: str | None,
                mapping: dict[str, str] | None, dry_run: bool, who: Principal,
-               header_row: int | None = None) -> dict[str, Any]:
+               header_row: int | None = None, sheet: str | None = None) -> dict[str, Any]:
     from gputeam import store as st
 
     func = st.import_roster if kind == "roster" else st.import_certifications
@@ -68,7 +68,7 @@ def run_import(request: Request, kind: str, content: bytes, filename: str | None
         org = services.org_id(request.app, s)
         report = func(s, org, content, filename=filename, mapping=mapping, dry_run=dry_run,
                       catalog=services.catalog(request.app), actor=actor(who),
-                      header_row=header_row)
+                      header_row=header_row, sheet=sheet)
         out = jsonable(report)
         if not isinstance(out, dict):
             out = {"result": out}
@@ -92,7 +92,10 @@ async def import_file(request: Request, kind: Literal["roster", "certifications"
                           description='JSON {"your column": "gputeam field"}')] = None,
                       header_row: Annotated[int | None, Form(
                           ge=1, le=1_000_000, description="Row number of the header "
-                          "(default: found below a title)")] = None
+                          "(default: found below a title)")] = None,
+                      sheet: Annotated[str | None, Form(
+                          max_length=200, description="The XLSX worksheet to read "
+                          "(default: the first)")] = None
                       ) -> dict[str, Any]:
     """With ``dry_run`` (the default) nothing is written: the answer says what would be
     imported, and ``changes`` lists each change to a person already stored (``row``,
@@ -103,7 +106,8 @@ async def import_file(request: Request, kind: Literal["roster", "certifications"
 
     content = await read_upload(file)
     return await run_in_threadpool(run_import, request, kind, content, file.filename,
-                                   parse_mapping(mapping), dry_run, who, header_row)
+                                   parse_mapping(mapping), dry_run, who, header_row,
+                                   sheet or None)
 
 
 @router.get("/export", tags=["export"], summary="Export everything (JSON, CSV in a ZIP, XLSX)")

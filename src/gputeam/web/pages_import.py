@@ -1,0 +1,215 @@
+"""The guided import (admin): upload a roster or certifications file, pick the sheet,
+check the detected header row, map each column to a field with a dropdown, preview every
+change (the importer's dry run), then import; the result as a page. Works without
+JavaScript: each step is a form.
+
+The upload is kept between the steps by :class:`gputeam.store.PendingUploads` (a private
+file keyed by a random token, owned by the user and organisation; deleted after the
+import, on *Discard*, or after an hour). Reading, detecting and importing are the store's
+(:mod:`gputeam.store.guided_import`, :mod:`gputeam.store.importing`)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Path, Query, Request, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from gputeam import store
+from gputeam.errors import InputError
+from gputeam.web import services
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
+Token = Annotated[str, Path(min_length=1, max_length=64)]
+KIND_LABELS = {"roster": "Roster (people)", "certifications": "Certifications"}
+
+
+def uploads(request: Request) -> store.PendingUploads:
+    return request.app.state.uploads  # type: ignore[no-any-return]
+
+
+def _org(request: Request) -> int:
+    with request.app.state.db.read_session() as s:
+        return services.org_id(request.app, s)
+
+
+def _pending(request: Request, who: Principal, token: str) -> store.PendingUpload:
+    return uploads(request).get(token, who.user_id, _org(request))
+
+
+# ---------------------------------------------------------------- 1. upload
+@router.get("/import")
+def upload_form(request: Request, who: Importer, discarded: bool = False) -> Response:
+    return render(request, "import.html", who=who, kinds=KIND_LABELS, kind="roster",
+                  errors={}, flash="Upload discarded." if discarded else None)
+
+
+@router.post("/import")
+async def upload(request: Request, who: Importer, file: UploadFile,
+                 kind: Annotated[str, Form(pattern="^(roster|certifications)$")]
+                 ) -> Response:
+    from gputeam.web.api.data import read_upload
+
+    content = await read_upload(file)
+    name = file.filename or "upload.csv"
+
+    def keep() -> str:
+        upload = store.PendingUpload("", kind, name, content, 0.0)
+        store.import_layout(upload, services.catalog(request.app))  # refuse a non-table now
+        return uploads(request).save(who.user_id, _org(request), kind, name, content)
+
+    try:
+        token = await run_in_threadpool(keep)
+    except InputError as exc:
+        return await run_in_threadpool(
+            render, request, "import.html", 422, who=who, kinds=KIND_LABELS, kind=kind,
+            errors={"file": "; ".join(_problem_text(p.as_dict()) for p in exc.problems)})
+    return RedirectResponse(f"/import/{token}", status_code=303)
+
+
+def _problem_text(p: dict[str, Any]) -> str:
+    text = str(p.get("message", ""))
+    if p.get("expected"):
+        text += f"; expected {p['expected']}"
+    return text
+
+
+# ---------------------------------------------------------------- 2. sheet, header, mapping
+def _layout(request: Request, upload: store.PendingUpload, sheet: str | None,
+            header_row: int | None) -> Any:
+    return store.import_layout(upload, services.catalog(request.app), sheet=sheet or None,
+                               header_row=header_row)
+
+
+def _mapping_page(request: Request, who: Principal, upload: store.PendingUpload,
+                  layout: Any, chosen: dict[int, str] | None = None, status: int = 200,
+                  **extra: Any) -> Response:
+    chosen = chosen if chosen is not None else {
+        c.index: c.field or "" for c in layout.columns}
+    return render(request, "import_map.html", status, who=who, token=upload.token,
+                  layout=layout, chosen=chosen, kinds=KIND_LABELS,
+                  choices=store.import_field_choices(upload.kind,
+                                                     services.catalog(request.app)),
+                  **extra)
+
+
+@router.get("/import/{token}")
+def mapping_form(request: Request, token: Token, who: Importer,
+                 sheet: Annotated[str | None, Query(max_length=200)] = None,
+                 header_row: Annotated[int | None, Query(ge=1, le=1_000_000)] = None
+                 ) -> Response:
+    upload = _pending(request, who, token)
+    try:
+        layout = _layout(request, upload, sheet, header_row)
+    except InputError as exc:
+        layout = _layout(request, upload, sheet, None)
+        return _mapping_page(request, who, upload, layout, status=422,
+                             header_error=_problem_text(exc.problems[0].as_dict()))
+    # "Back to the columns" from the preview brings the choices made
+    chosen = {c.index: c.field or "" for c in layout.columns} | _picked(
+        request.query_params.multi_items())
+    return _mapping_page(request, who, upload, layout, chosen)
+
+
+def _picked(items: Any) -> dict[int, str]:
+    """The mapping form's choices (``col-N=field``) among form or query items."""
+    return {int(k[4:]): v[:100] for k, v in items
+            if k.startswith("col-") and k[4:].isdigit() and len(k) < 12 and isinstance(v, str)}
+
+
+def back_query(layout: Any, chosen: dict[int, str]) -> str:
+    from urllib.parse import urlencode
+
+    items = [("header_row", str(layout.header_row))]
+    if layout.sheet:
+        items.append(("sheet", layout.sheet))
+    return urlencode(items + [(f"col-{i}", v) for i, v in sorted(chosen.items())])
+
+
+async def _choices(request: Request) -> tuple[str | None, int | None, dict[int, str]]:
+    form = await request.form()
+    sheet = form.get("sheet")
+    row = form.get("header_row")
+    chosen = _picked(form.multi_items())
+    header_row = int(row) if isinstance(row, str) and row.isdigit() and \
+        0 < int(row) <= 1_000_000 else None
+    return (sheet[:200] if isinstance(sheet, str) and sheet else None), header_row, chosen
+
+
+def _unchosen(layout: Any, chosen: dict[int, str], allowed: set[str]) -> dict[int, str]:
+    """Errors beside the mapping's dropdowns: a column with no field chosen."""
+    errors = {}
+    for c in layout.columns:
+        value = chosen.get(c.index, "")
+        if c.header and value not in allowed:
+            errors[c.index] = ("choose the field this column holds, or ignore it"
+                               if not value else f"{value!r} is not a field")
+    return errors
+
+
+def _run(request: Request, who: Principal, upload: store.PendingUpload, layout: Any,
+         chosen: dict[int, str], dry_run: bool) -> dict[str, Any]:
+    from gputeam.web.api.data import run_import
+
+    mapping = store.import_mapping(layout.columns, chosen)
+    return run_import(request, upload.kind, upload.data, upload.filename, mapping, dry_run,
+                      who, layout.header_row, sheet=layout.sheet)
+
+
+async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> Response:
+    upload = await run_in_threadpool(_pending, request, who, token)
+    sheet, header_row, chosen = await _choices(request)
+
+    def work() -> Response:
+        layout = _layout(request, upload, sheet, header_row)
+        allowed = {v for v, _label in store.import_field_choices(
+            upload.kind, services.catalog(request.app))}
+        errors = _unchosen(layout, chosen, allowed)
+        if errors:
+            return _mapping_page(request, who, upload, layout, chosen, 422, errors=errors)
+        try:
+            report = _run(request, who, upload, layout, chosen, dry_run)
+        except InputError as exc:
+            return _mapping_page(request, who, upload, layout, chosen, 422,
+                                 problems=[p.as_dict() for p in exc.problems])
+        if not dry_run:
+            uploads(request).discard(upload.token)
+        return render(request, "import_preview.html", who=who, token=upload.token,
+                      layout=layout, chosen=chosen, report=report,
+                      by_row=_by_row(report.get("changes", [])), kinds=KIND_LABELS,
+                      back=back_query(layout, chosen))
+
+    return await run_in_threadpool(work)
+
+
+def _by_row(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The dry run's changes, one entry per row: ``{"row", "id", "fields": [...]}``."""
+    rows: dict[int, dict[str, Any]] = {}
+    for c in changes:
+        entry = rows.setdefault(c["row"], {"row": c["row"], "id": c["id"], "fields": []})
+        entry["fields"].append(c)
+    return [rows[k] for k in sorted(rows)]
+
+
+# ---------------------------------------------------------------- 3. preview, 4. import
+@router.post("/import/{token}/preview")
+async def preview(request: Request, token: Token, who: Importer) -> Response:
+    return await _step(request, token, who, dry_run=True)
+
+
+@router.post("/import/{token}/import")
+async def commit(request: Request, token: Token, who: Importer) -> Response:
+    return await _step(request, token, who, dry_run=False)
+
+
+@router.post("/import/{token}/discard")
+def discard(request: Request, token: Token, who: Importer) -> Response:
+    _pending(request, who, token)  # only the owner's
+    uploads(request).discard(token)
+    return RedirectResponse("/import?discarded=true", status_code=303)
