@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -134,3 +135,39 @@ def test_cli_rejects_an_unknown_language() -> None:
     assert result.exit_code == 2
     assert "--lang: unknown language; found 'fr'; expected en, de, nl, es, ko" in result.output
     assert i18n.current() == "en"
+
+
+CLI_EXPECTED = {
+    "de": ("Zielteam im Monat 18", "Kosten (EUR)", r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€"),
+    "nl": ("Doelteam in maand 18", "Kosten (EUR)", r"€\xa0\d{1,3}(?:\.\d{3})+,\d\d"),
+    "es": ("Equipo objetivo en el mes 18", "Costos (EUR)", r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€"),
+    "ko": ("18개월 차 목표 팀", "비용(KRW)", r"₩\d{1,3}(?:,\d{3})+"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CLI_EXPECTED))
+def test_cli_plan_in_each_language(language: str) -> None:
+    """`gputeam plan --lang X`: the terminal summary's titles and money in that language."""
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    currency, rate = ("KRW", "1400") if language == "ko" else ("EUR", "0.9")
+    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--today",
+                                      "2026-12-02", "--set", f"currency={currency}", "--set",
+                                      f"usd_rate={rate}", "--lang", language])
+    assert result.exit_code == 0, result.output
+    target, costs, money_shape = CLI_EXPECTED[language]
+    assert target in result.output and costs in result.output
+    assert re.search(money_shape, result.output)
+    assert i18n.current() == "en"  # the command's language does not leak
+
+
+def test_cli_language_from_the_environment() -> None:
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--today",
+                                      "2026-12-02"], env={"GPUTEAM_LANG": "nl"})
+    assert result.exit_code == 0 and "Doelteam in maand 18" in result.output

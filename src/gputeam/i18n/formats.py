@@ -15,10 +15,14 @@ from typing import Any
 
 from gputeam.i18n import PSEUDO, current
 
-__all__ = ["babel_locale", "date_text", "decimal", "is_english", "money", "percent", "plotly_locale"]
+__all__ = ["babel_locale", "date_text", "decimal", "is_english", "money", "month_text", "number",
+           "percent", "plotly_date_format", "plotly_locale"]
 
-#: All-digit dates that fit a table column, in each language's usual order.
+#: All-digit dates that fit a table column, in each language's usual order (CLDR patterns),
+#: the same for Plotly's date axes (d3 formats) and months on a category axis.
 _DATE_PATTERNS = {"de": "d.M.y", "nl": "d-M-y", "es": "d/M/y", "ko": "y. M. d."}
+_PLOTLY_DATES = {"de": "%-d.%-m.%Y", "nl": "%-d-%-m-%Y", "es": "%-d/%-m/%Y", "ko": "%Y. %-m. %-d."}
+_MONTHS = {"de": "MM.y", "nl": "MM-y", "es": "MM/y", "ko": "y. MM."}
 
 
 def is_english() -> bool:
@@ -77,6 +81,17 @@ def date_text(value: date) -> str:
     from babel.dates import format_date
 
     return format_date(value, format=_DATE_PATTERNS[current()], locale=current())
+
+
+def month_text(value: date) -> str:
+    """A month as a chart's category label: ``01.2027`` (de), ``2027. 01.`` (ko)."""
+    from babel.dates import format_date
+
+    return format_date(value, format=_MONTHS[current()], locale=current())
+
+
+def plotly_date_format() -> str:
+    return _PLOTLY_DATES[current()]
 
 
 def plotly_locale() -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gputeam.i18n import _
 from gputeam.planning.result import CaseOutcome, Plan
 from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value
 
@@ -33,14 +34,15 @@ def case_study_section(plan: Plan) -> Section | None:
     cs = plan.case_study
     if cs is None:
         return None
-    cols = (Column("Outcome"), Column("Article"), Column("Plan", "number"),
-            Column("Plan - article", "number"), Column("Agrees", "bool"), Column("Why"),
-            Column("Source"))
-    notes = (f"The scenario models the article's case study '{cs.name}' ({cs.source}). Counts "
-             "and months agree when equal, money within 10%, shares within 5 points.",)
+    cols = (Column(_("Outcome")), Column(_("Article")), Column(_("Plan"), "number"),
+            Column(_("Plan - article"), "number"), Column(_("Agrees"), "bool"), Column(_("Why")),
+            Column(_("Source")))
+    notes = (_("The scenario models the article's case study '{name}' ({source}). Counts and "
+               "months agree when equal, money within 10%, shares within 5 points.").format(
+        name=cs.name, source=cs.source),)
     table = Table("case_study", cols, _rows(plan),
-                  title="The article's stated outcomes beside the plan's")
-    return Section("case_study", "Case study", (table,), notes=notes)
+                  title=_("The article's stated outcomes beside the plan's"))
+    return Section("case_study", _("Case study"), (table,), notes=notes)
 
 
 def print_case_study(plan: Plan, console: Any) -> None:
@@ -50,12 +52,13 @@ def print_case_study(plan: Plan, console: Any) -> None:
     if section is None:
         return
     (table,) = section.tables
-    t = RichTable(title=f"Case study ({plan.case_study.source if plan.case_study else ''}): "
-                  "the article's outcomes beside the plan's")
-    for title in ("outcome", "article", "plan", "why it differs"):
-        t.add_column(title, overflow="fold", justify="right" if title == "plan" else "left")
+    t = RichTable(title=_("Case study ({source}): the article's outcomes beside the plan's").format(
+        source=plan.case_study.source if plan.case_study else ""))
+    for title, justify in ((_("outcome"), "left"), (_("article"), "left"), (_("plan"), "right"),
+                           (_("why it differs"), "left")):
+        t.add_column(title, overflow="fold", justify=justify)
     cur = plan.costs.currency
-    for label, stated, figure, _, agrees, reason, _ in table.rows:
+    for label, stated, figure, _diff, agrees, reason, _source in table.rows:
         t.add_row(label, stated, format_value(figure, "number", cur),
-                  "agrees" if agrees else reason)
+                  _("agrees") if agrees else reason)
     console.print(t)

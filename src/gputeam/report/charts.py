@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from gputeam.i18n import N_, _
+from gputeam.i18n import formats as _locale
 from gputeam.planning.result import Plan, Risk
 from gputeam.report.sections import (
     contractor_hours_by_month,
@@ -19,6 +21,7 @@ from gputeam.report.sections import (
     plain_data,
     sensitivity,
 )
+from gputeam.report.tables import percent_text
 
 __all__ = ["Chart", "charts", "skill_matrix"]
 
@@ -30,6 +33,8 @@ _KIND_COLOURS = {
     "exam": "#e45756",
     "renewal": "#54a24b",
 }
+_KIND_NAMES = (N_("course"), N_("bootcamp"), N_("practice"), N_("apprenticeship"), N_("exam"),
+               N_("renewal"))  # the roadmap item kinds, as the Gantt chart's legend names them
 _DAY_MS = 86_400_000
 
 
@@ -80,11 +85,22 @@ def _layout(title: str, **extra: Any) -> dict[str, Any]:
         "plot_bgcolor": "white",
     }
     layout.update(extra)
+    if not _locale.is_english():  # the language's decimal and group marks, and date order
+        layout.update(_locale.plotly_locale())
+        for axis in ("xaxis", "yaxis"):
+            if layout.get(axis, {}).get("type") == "date":
+                layout[axis] = {**layout[axis], "tickformat": _locale.plotly_date_format()}
     return layout
 
 
 def _month_labels(plan: Plan) -> list[str]:
+    if not _locale.is_english():
+        return [_locale.month_text(m.date) for m in plan.target.months]
     return [f"{m.date:%Y-%m}" for m in plan.target.months]
+
+
+def _month_n(i: int) -> str:
+    return _("month {n}").format(n=i)
 
 
 def _headcount_chart(plan: Plan) -> Chart | None:
@@ -112,7 +128,7 @@ def _headcount_chart(plan: Plan) -> Chart | None:
         {
             "type": "scatter",
             "mode": "lines+markers",
-            "name": "staffed by employees",
+            "name": _("staffed by employees"),
             "x": x,
             "y": staffed,
             "line": {"color": "#222", "width": 2},
@@ -124,33 +140,36 @@ def _headcount_chart(plan: Plan) -> Chart | None:
             {
                 "type": "scatter",
                 "mode": "lines+markers",
-                "name": "contractors (FTE)",
+                "name": _("contractors (FTE)"),
                 "x": x,
                 "y": fte,
                 "line": {"color": "#e45756", "dash": "dot", "width": 2},
             }
         )
     layout = _layout(
-        "Target headcount by role, and how it is staffed",
+        _("Target headcount by role, and how it is staffed"),
         barmode="stack",
         xaxis={"type": "category"},
-        yaxis={"title": {"text": "people"}, "rangemode": "tozero"},
+        yaxis={"title": {"text": _("people")}, "rangemode": "tozero"},
     )
-    return Chart("headcount", "Headcount by role over time", {"data": traces, "layout": layout})
+    return Chart("headcount", _("Headcount by role over time"), {"data": traces, "layout": layout})
 
 
 def _gantt_chart(plan: Plan) -> Chart | None:
     rows = [r for r in plan.roadmaps if r.items]
     if not rows:
         return None
-    raw = _unique({r.person: f"{r.name} (hire)" if r.hire else r.name for r in rows})
+    raw = _unique({r.person: _("{name} (hire)").format(name=r.name) if r.hire else r.name
+                   for r in rows})
     labels = {pid: _ptext(label) for pid, label in raw.items()}
     order = [labels[r.person] for r in rows]
     bars: dict[str, dict[str, list[Any]]] = {}
     marks: dict[str, dict[str, list[Any]]] = {}
     for r in rows:
         for item in r.items:
-            hover = f"{_ptext(item.name)}<br>{item.start} to {item.end}<br>{item.hours:g} h"
+            hover = _("{item}<br>{start} to {end}<br>{hours} h").format(
+                item=_ptext(item.name), start=_date(item.start), end=_date(item.end),
+                hours=_hours(item.hours))
             if item.kind in ("exam", "renewal"):
                 m = marks.setdefault(item.kind, {"x": [], "y": [], "text": []})
                 m["x"].append(item.start.isoformat())
@@ -169,7 +188,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             {
                 "type": "bar",
                 "orientation": "h",
-                "name": kind,
+                "name": _(kind),
                 "base": b["base"],
                 "x": b["x"],
                 "y": b["y"],
@@ -186,7 +205,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             {
                 "type": "scatter",
                 "mode": "markers",
-                "name": kind,
+                "name": _(kind),
                 "x": m["x"],
                 "y": m["y"],
                 "hovertext": m["text"],
@@ -223,7 +242,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
                 "y": 1,
                 "xref": "x",
                 "yref": "paper",
-                "text": f"deadline (month {deadline})",
+                "text": _("deadline (month {month})").format(month=deadline),
                 "showarrow": False,
                 "xanchor": "right",
                 "yanchor": "bottom",
@@ -231,7 +250,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             }
         )
     layout = _layout(
-        "Roadmaps: courses, exams and renewals per person",
+        _("Roadmaps: courses, exams and renewals per person"),
         barmode="overlay",
         xaxis={"type": "date"},
         yaxis={
@@ -244,8 +263,16 @@ def _gantt_chart(plan: Plan) -> Chart | None:
         annotations=notes,
     )
     return Chart(
-        "gantt", "Roadmap Gantt", {"data": traces, "layout": layout}, height=max(320, 90 + 42 * len(rows))
+        "gantt", _("Roadmap Gantt"), {"data": traces, "layout": layout}, height=max(320, 90 + 42 * len(rows))
     )
+
+
+def _date(value: date) -> str:
+    return value.isoformat() if _locale.is_english() else _locale.date_text(value)
+
+
+def _hours(value: float) -> str:
+    return f"{value:g}" if _locale.is_english() else _locale.number(value, 4)
 
 
 def _month_end(first: date) -> date:
@@ -265,28 +292,28 @@ def _cost_category_chart(plan: Plan) -> Chart:
             "hovertemplate": "%{x}: %{y:,.0f}<extra>" + name + "</extra>",
         }
         for name, attr in (
-            ("first year", "first_year"),
-            ("horizon", "horizon"),
-            ("annual run rate", "annual_run_rate"),
+            (_("first year"), "first_year"),
+            (_("horizon"), "horizon"),
+            (_("annual run rate"), "annual_run_rate"),
         )
     ]
     layout = _layout(
-        f"Cost by category ({c.currency})",
+        _("Cost by category ({currency})").format(currency=c.currency),
         barmode="group",
         yaxis={"title": {"text": c.currency}, "tickformat": ",.0f", "rangemode": "tozero"},
         xaxis={"type": "category"},
     )
-    return Chart("cost-category", "Cost by category", {"data": traces, "layout": layout})
+    return Chart("cost-category", _("Cost by category"), {"data": traces, "layout": layout})
 
 
 def _cost_month_chart(plan: Plan) -> Chart:
     c = plan.costs
     labels = _month_labels(plan)
-    x = [labels[i] if i < len(labels) else f"month {i + 1}" for i in range(len(c.by_month))]
+    x = [labels[i] if i < len(labels) else _month_n(i + 1) for i in range(len(c.by_month))]
     traces = [
         {
             "type": "bar",
-            "name": "cost",
+            "name": _("cost"),
             "x": x,
             "y": [round(v, 2) for v in c.by_month],
             "marker": {"color": "#4c78a8"},
@@ -294,12 +321,12 @@ def _cost_month_chart(plan: Plan) -> Chart:
         }
     ]
     layout = _layout(
-        f"Cost by month ({c.currency})",
+        _("Cost by month ({currency})").format(currency=c.currency),
         showlegend=False,
         yaxis={"title": {"text": c.currency}, "tickformat": ",.0f", "rangemode": "tozero"},
         xaxis={"type": "category"},
     )
-    return Chart("cost-month", "Cost by month", {"data": traces, "layout": layout})
+    return Chart("cost-month", _("Cost by month"), {"data": traces, "layout": layout})
 
 
 def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], list[list[int]]]:
@@ -359,17 +386,17 @@ def _skills_chart(plan: Plan) -> Chart | None:
             [0.625, "#92c5de"],
             [1, "#2166ac"],
         ],
-        "colorbar": {"title": {"text": "held - needed"}},
-        "hovertemplate": "%{y}<br>%{x}: held/needed %{text}<extra></extra>",
+        "colorbar": {"title": {"text": _("held - needed")}},
+        "hovertemplate": _("%{y}<br>%{x}: held/needed %{text}<extra></extra>"),
     }
     layout = _layout(
-        "Skill coverage now: proficiency held / needed by the target role",
+        _("Skill coverage now: proficiency held / needed by the target role"),
         xaxis={"type": "category", "tickangle": -35, "automargin": True},
         yaxis={"type": "category", "autorange": "reversed", "automargin": True},
     )
     return Chart(
         "skills",
-        "Skill coverage heatmap",
+        _("Skill coverage heatmap"),
         {"data": [trace], "layout": layout},
         height=max(320, 160 + 36 * len(names)),
     )
@@ -382,7 +409,7 @@ def _fan_chart(plan: Plan, risk: Risk) -> Chart | None:
         return None
     labels = _month_labels(plan)
     n = max(len(p10), len(p50), len(p90))
-    x = [labels[i] if i < len(labels) else f"month {i + 1}" for i in range(n)]
+    x = [labels[i] if i < len(labels) else _month_n(i + 1) for i in range(n)]
     traces = []
     if p10 and p90:
         traces.append(
@@ -412,18 +439,18 @@ def _fan_chart(plan: Plan, risk: Risk) -> Chart | None:
             {
                 "type": "scatter",
                 "mode": "lines+markers",
-                "name": "P50 (median)",
+                "name": _("P50 (median)"),
                 "x": x,
                 "y": p50,
                 "line": {"color": "#4c78a8", "width": 3},
             }
         )
     layout = _layout(
-        "Coverage of the target by month (simulated)",
-        yaxis={"tickformat": ".0%", "range": [0, 1.05], "title": {"text": "coverage"}},
+        _("Coverage of the target by month (simulated)"),
+        yaxis={"tickformat": ".0%", "range": [0, 1.05], "title": {"text": _("coverage")}},
         xaxis={"type": "category"},
     )
-    return Chart("risk-fan", "Coverage fan chart", {"data": traces, "layout": layout})
+    return Chart("risk-fan", _("Coverage fan chart"), {"data": traces, "layout": layout})
 
 
 def _cost_distribution_chart(plan: Plan, risk: Risk) -> Chart | None:
@@ -436,7 +463,7 @@ def _cost_distribution_chart(plan: Plan, risk: Risk) -> Chart | None:
             {
                 "type": "histogram",
                 "x": samples,
-                "name": "simulated cost",
+                "name": _("simulated cost"),
                 "marker": {"color": "#4c78a8"},
                 "nbinsx": 40,
             }
@@ -460,41 +487,41 @@ def _cost_distribution_chart(plan: Plan, risk: Risk) -> Chart | None:
                 "y": 1,
                 "xref": "x",
                 "yref": "paper",
-                "text": k.upper(),
+                "text": _("PLAN") if k == "plan" else k.upper(),
                 "showarrow": False,
                 "yanchor": "bottom",
             }
             for k, v in pct.items()
         ]
         layout = _layout(
-            f"Distribution of total cost ({currency}, simulated)",
+            _("Distribution of total cost ({currency}, simulated)").format(currency=currency),
             showlegend=False,
             shapes=shapes,
             annotations=notes,
             bargap=0.02,
             xaxis={"title": {"text": currency}, "tickformat": ",.0f"},
-            yaxis={"title": {"text": "runs"}},
+            yaxis={"title": {"text": _("runs")}},
         )
     elif pct:
         keys = [k for k in ("p10", "p50", "p90", "plan") if k in pct]
         traces = [
             {
                 "type": "bar",
-                "x": [k.upper() for k in keys],
+                "x": [_("PLAN") if k == "plan" else k.upper() for k in keys],
                 "y": [pct[k] for k in keys],
                 "marker": {"color": "#4c78a8"},
-                "name": "cost",
+                "name": _("cost"),
             }
         ]
         layout = _layout(
-            f"Total cost percentiles ({currency}, simulated)",
+            _("Total cost percentiles ({currency}, simulated)").format(currency=currency),
             showlegend=False,
             yaxis={"title": {"text": currency}, "tickformat": ",.0f"},
             xaxis={"type": "category"},
         )
     else:
         return None
-    return Chart("risk-cost", "Cost distribution", {"data": traces, "layout": layout})
+    return Chart("risk-cost", _("Cost distribution"), {"data": traces, "layout": layout})
 
 
 def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
@@ -510,7 +537,7 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
     currency = plan.costs.currency
 
     def show(v: float) -> str:
-        return money(v, currency) if npv else f"{v:.1%}"
+        return money(v, currency) if npv else percent_text(v, 1)
 
     entries = entries[::-1]  # widest at the top
     names = [_ptext(s["assumption"]) for s in entries]
@@ -519,7 +546,7 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
         xs = [_number(s.get(f"{key}_{which}"), base) - base for s in entries]
         text = [
             f"{name} = {_ptext(s.get(value_key))}: "
-            f"{'NPV' if npv else 'net ROI'} {show(_number(s.get(f'{key}_{which}'), base))}"
+            f"{_('NPV') if npv else _('net ROI')} {show(_number(s.get(f'{key}_{which}'), base))}"
             for name, s in zip(names, entries, strict=True)
         ]
         return {
@@ -535,8 +562,8 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
         }
 
     traces = [
-        side("low", "low_value", "assumption at low value", "#e45756"),
-        side("high", "high_value", "assumption at high value", "#4c78a8"),
+        side("low", "low_value", _("assumption at low value"), "#e45756"),
+        side("high", "high_value", _("assumption at high value"), "#4c78a8"),
     ]
     shapes = [
         {
@@ -551,7 +578,8 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
         }
     ]
     layout = _layout(
-        f"{'Net present value' if npv else 'Net ROI'} sensitivity (base {show(base)})",
+        (_("Net present value sensitivity (base {base})") if npv
+         else _("Net ROI sensitivity (base {base})")).format(base=show(base)),
         barmode="overlay",
         shapes=shapes,
         xaxis={"tickformat": ",.0f" if npv else ".0%"},
@@ -559,7 +587,7 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
     )
     return Chart(
         "risk-tornado",
-        "ROI tornado",
+        _("ROI tornado"),
         {"data": traces, "layout": layout},
         height=max(320, 140 + 40 * len(entries)),
     )

@@ -20,14 +20,11 @@ __all__ = ["html_document", "markdown_document"]
 
 @lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
-    import jinja2
+    from gputeam.report.html import environment
 
-    env = jinja2.Environment(
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True
-    )
     source = (resources.files("gputeam.report") / "templates" / "document.html.j2").read_text(
         encoding="utf-8")
-    return env.from_string(source)
+    return environment().from_string(source)
 
 
 def html_document(title: str, sections: Sequence[Section], charts: Mapping[str, list[Chart]],
@@ -40,7 +37,10 @@ def html_document(title: str, sections: Sequence[Section], charts: Mapping[str, 
 
     views = [_view_section(s, list(charts.get(s.id, [])), currency) for s in sections]
     n_charts = sum(len(charts.get(s.id, [])) for s in sections)
+    from gputeam.i18n import PSEUDO, current
+
     page = _template().render(title=title, meta=meta, sections=views, n_charts=n_charts,
+                              lang="en" if current() == PSEUDO else current(),
                               css=Markup(_static("report.css")),
                               boot_js=Markup(_static("report.js")),
                               plotly_js=Markup(_PLOTLY_SLOT))

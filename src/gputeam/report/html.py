@@ -17,6 +17,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from gputeam.i18n import _, current, gettext, ngettext
 from gputeam.planning.result import Plan
 from gputeam.report.charts import Chart, charts, skill_matrix
 from gputeam.report.sections import (
@@ -27,6 +28,7 @@ from gputeam.report.sections import (
     roi_text,
     sections,
 )
+from gputeam.report.tables import empty_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -45,7 +47,8 @@ def _view_table(table: Table, currency: str) -> dict[str, Any]:
             css = "num" if kind in _NUMERIC else "date" if kind == "date" else ""
             cells.append({"text": format_value(value, col.kind, currency), "css": css})
         rows.append(cells)
-    return {"id": table.name, "title": table.title, "columns": columns, "rows": rows, "empty": table.empty}
+    return {"id": table.name, "title": table.title, "columns": columns, "rows": rows,
+            "empty": empty_text(table)}
 
 
 def _view_section(section: Section, section_charts: list[Chart], currency: str) -> dict[str, Any]:
@@ -82,13 +85,20 @@ def _static(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
+    source = (resources.files("gputeam.report") / "templates" / "report.html.j2").read_text(encoding="utf-8")
+    return environment().from_string(source)
+
+
+def environment() -> jinja2.Environment:
+    """The report templates' Jinja2 environment, with ``_()`` bound to the active language."""
     import jinja2
 
     env = jinja2.Environment(
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True
+        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    source = (resources.files("gputeam.report") / "templates" / "report.html.j2").read_text(encoding="utf-8")
-    return env.from_string(source)
+    env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    return env
 
 
 def _cards(plan: Plan) -> list[dict[str, str]]:
@@ -96,22 +106,22 @@ def _cards(plan: Plan) -> list[dict[str, str]]:
     deadline = deadline_month(plan)
     cards = [
         (
-            f"Headcount at deadline (month {deadline})",
+            _("Headcount at deadline (month {month})").format(month=deadline),
             format_value(plan.target.at(deadline).headcount, "int"),
         ),
-        ("First-year cost", format_value(plan.costs.first_year, "money", currency)),
-        ("Annual run rate", format_value(plan.costs.annual_run_rate, "money", currency)),
-        ("Net ROI", roi_text(plan.roi, "net_roi")),
-        ("Payback (months)", roi_text(plan.roi, "payback_months")),
-        ("Net present value", roi_text(plan.roi, "npv", currency)),
+        (_("First-year cost"), format_value(plan.costs.first_year, "money", currency)),
+        (_("Annual run rate"), format_value(plan.costs.annual_run_rate, "money", currency)),
+        (_("Net ROI"), roi_text(plan.roi, "net_roi")),
+        (_("Payback (months)"), roi_text(plan.roi, "payback_months")),
+        (_("Net present value"), roi_text(plan.roi, "npv", currency)),
     ]
     if plan.risk is not None:
-        cards.append(("P(ready by deadline)", format_value(plan.risk.p_ready_by_deadline, "pct")))
+        cards.append((_("P(ready by deadline)"), format_value(plan.risk.p_ready_by_deadline, "pct")))
     return [{"label": label, "value": value} for label, value in cards]
 
 
 def title(plan: Plan) -> str:
-    return f"Team plan: {plan.scenario.organisation}"
+    return _("Team plan: {organisation}").format(organisation=plan.scenario.organisation)
 
 
 def render(plan: Plan, *, print_css: str = "", chart_font: str = "") -> bytes:
@@ -126,10 +136,12 @@ def render(plan: Plan, *, print_css: str = "", chart_font: str = "") -> bytes:
     by_section = charts(plan)
     views = [_view_section(s, by_section.get(s.id, []), currency) for s in sections(plan)]
     n_charts = sum(len(v) for v in by_section.values())
-    toc = [(v["id"], v["title"]) for v in views] + ([] if plan.risk else [("risk", "Risk")])
+    toc = [(v["id"], v["title"]) for v in views] + ([] if plan.risk else [("risk", _("Risk"))])
     page = _template().render(
         title=title(plan),
         plan=plan,
+        lang=current() if current() != "xx" else "en",
+        generated_for=format_value(plan.generated_for, "date"),
         sections=views,
         has_risk=plan.risk is not None,
         n_charts=n_charts,

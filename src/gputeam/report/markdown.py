@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from gputeam.i18n import _
 from gputeam.planning.result import Plan
 from gputeam.report.sections import (  # re-exported: the Markdown module's public names
     Cell,
@@ -16,6 +17,7 @@ from gputeam.report.sections import (  # re-exported: the Markdown module's publ
     plain_data,
     sections,
 )
+from gputeam.report.tables import empty_text
 
 __all__ = ["Cell", "Column", "Section", "Table", "format_value", "money", "plain_data", "render",
            "sections"]
@@ -30,7 +32,7 @@ def md_escape(text: str) -> str:
 def _md_table(table: Table, currency: str) -> list[str]:
     out = [f"### {md_escape(table.title)}", ""] if table.title else []
     if not table.rows:
-        return [*out, md_escape(table.empty), ""]
+        return [*out, md_escape(empty_text(table)), ""]
     out.append("| " + " | ".join(md_escape(c.title) for c in table.columns) + " |")
     out.append(
         "|"
@@ -51,9 +53,10 @@ def render(plan: Plan) -> bytes:
     currency = plan.costs.currency
     organisation = plan.scenario.organisation
     lines = [
-        f"# Team plan: {md_escape(str(organisation))}",
+        "# " + _("Team plan: {organisation}").format(organisation=md_escape(str(organisation))),
         "",
-        f"Computed for {plan.generated_for.isoformat()} with catalog {md_escape(plan.catalog_version)}.",
+        _("Computed for {date} with catalog {catalog}.").format(
+            date=format_value(plan.generated_for, "date"), catalog=md_escape(plan.catalog_version)),
         "",
     ]
     for section in sections(plan):
@@ -65,5 +68,5 @@ def render(plan: Plan) -> bytes:
         for table in section.tables:
             lines += _md_table(table, currency)
     if not plan.risk:
-        lines += ["## Risk", "", "No risk simulation in this plan.", ""]
+        lines += ["## " + _("Risk"), "", _("No risk simulation in this plan."), ""]
     return "\n".join(lines).encode("utf-8")

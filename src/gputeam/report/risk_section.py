@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from gputeam.i18n import _
 from gputeam.planning.result import Plan, Risk, Sensitivity
 from gputeam.report.tables import Cell, Column, Section, Table, money
 
@@ -15,29 +16,29 @@ __all__ = ["plan_cost_sentence", "risk_section", "sensitivity"]
 def risk_section(plan: Plan, risk: Risk) -> Section:
     cp = risk.cost_percentiles
     head: list[tuple[Any, ...]] = [
-        ("Probability ready by deadline", Cell(risk.p_ready_by_deadline, "pct")),
-        ("Readiness threshold (share of the deadline month's slots covered)",
+        (_("Probability ready by deadline"), Cell(risk.p_ready_by_deadline, "pct")),
+        (_("Readiness threshold (share of the deadline month's slots covered)"),
          Cell(risk.readiness_threshold, "pct")),
-        ("Deadline month", Cell(risk.deadline_month, "month")),
-        ("Probability every slot is covered at the deadline", Cell(risk.p_fully_covered, "pct")),
-        ("Plan's own cost", Cell(risk.plan_cost, "money")),
-        ("Share of runs costing no more than the plan", Cell(risk.plan_cost_percentile, "pct")),
-        ("Mean simulated cost", Cell(risk.mean_cost, "money")),
-        ("Cost P10", Cell(cp.p10, "money")),
-        ("Cost P50", Cell(cp.p50, "money")),
-        ("Cost P90", Cell(cp.p90, "money")),
-        ("Simulated runs", Cell(risk.runs, "int")),
-        ("Random seed", Cell(risk.seed, "int")),
+        (_("Deadline month"), Cell(risk.deadline_month, "month")),
+        (_("Probability every slot is covered at the deadline"), Cell(risk.p_fully_covered, "pct")),
+        (_("Plan's own cost"), Cell(risk.plan_cost, "money")),
+        (_("Share of runs costing no more than the plan"), Cell(risk.plan_cost_percentile, "pct")),
+        (_("Mean simulated cost"), Cell(risk.mean_cost, "money")),
+        (_("Cost P10"), Cell(cp.p10, "money")),
+        (_("Cost P50"), Cell(cp.p50, "money")),
+        (_("Cost P90"), Cell(cp.p90, "money")),
+        (_("Simulated runs"), Cell(risk.runs, "int")),
+        (_("Random seed"), Cell(risk.seed, "int")),
     ]
-    tables: list[Table] = [Table("risk", (Column("Item"), Column("Value")), tuple(head))]
+    tables: list[Table] = [Table("risk", (Column(_("Item")), Column(_("Value"))), tuple(head))]
     d = risk.cost_drivers
     tables.append(Table(
-        "risk_cost_drivers", (Column("Cause"), Column("Mean per run", "money")),
-        (("Exam retakes", d.exam_retakes),
-         ("Contractors covering vacant or late slots", d.contractor_backfill),
-         ("Recruiting replacements for leavers", d.recruiting),
-         ("Salaries (negative: not paid while posts are vacant)", d.salaries)),
-        title="What moves a simulated run away from the plan's cost"))
+        "risk_cost_drivers", (Column(_("Cause")), Column(_("Mean per run"), "money")),
+        ((_("Exam retakes"), d.exam_retakes),
+         (_("Contractors covering vacant or late slots"), d.contractor_backfill),
+         (_("Recruiting replacements for leavers"), d.recruiting),
+         (_("Salaries (negative: not paid while posts are vacant)"), d.salaries)),
+        title=_("What moves a simulated run away from the plan's cost")))
     bands = risk.coverage_bands
     n = max(len(bands.p10), len(bands.p50), len(bands.p90))
 
@@ -48,17 +49,17 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         Table(
             "risk_coverage",
             (
-                Column("Month", "month"),
-                Column("Coverage P10", "pct"),
-                Column("Coverage P50", "pct"),
-                Column("Coverage P90", "pct"),
+                Column(_("Month"), "month"),
+                Column(_("Coverage P10"), "pct"),
+                Column(_("Coverage P50"), "pct"),
+                Column(_("Coverage P90"), "pct"),
             ),
             tuple((i + 1, band(bands.p10, i), band(bands.p50, i), band(bands.p90, i)) for i in range(n)),
-            title="Coverage by month",
+            title=_("Coverage by month"),
         )
     )
     bus = tuple(
-        (b.name or b.domain, b.holders_now, min(b.holders_by_month, default=None),
+        (_(b.name) if b.name else b.domain, b.holders_now, min(b.holders_by_month, default=None),
          b.holders_by_month[-1] if b.holders_by_month else None, b.p_zero)
         for b in risk.bus_factors
     )
@@ -66,14 +67,14 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         Table(
             "risk_bus",
             (
-                Column("Domain"),
-                Column("Holders now", "number"),
-                Column("Fewest holders (any month)", "number"),
-                Column("Holders at end", "number"),
-                Column("P(no holder)", "pct"),
+                Column(_("Domain")),
+                Column(_("Holders now"), "number"),
+                Column(_("Fewest holders (any month)"), "number"),
+                Column(_("Holders at end"), "number"),
+                Column(_("P(no holder)"), "pct"),
             ),
             bus,
-            title="Key-person risk by skill domain",
+            title=_("Key-person risk by skill domain"),
         )
     )
     sens = tuple((s.assumption, s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low,
@@ -82,42 +83,47 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         Table(
             "risk_sensitivity",
             (
-                Column("Assumption"),
-                Column("Low value", "number"),
-                Column("High value", "number"),
-                Column("NPV at low", "money"),
-                Column("NPV at high", "money"),
-                Column("Net ROI at low", "pct"),
-                Column("Net ROI at high", "pct"),
+                Column(_("Assumption")),
+                Column(_("Low value"), "number"),
+                Column(_("High value"), "number"),
+                Column(_("NPV at low"), "money"),
+                Column(_("NPV at high"), "money"),
+                Column(_("Net ROI at low"), "pct"),
+                Column(_("Net ROI at high"), "pct"),
             ),
             sens,
-            title="ROI sensitivity (the team plan held fixed)",
+            title=_("ROI sensitivity (the team plan held fixed)"),
         )
     )
-    return Section("risk", "Risk", tuple(tables), notes=(plan_cost_sentence(risk, plan.costs.currency),))
+    return Section("risk", _("Risk"), tuple(tables), notes=(plan_cost_sentence(risk, plan.costs.currency),))
 
 
 def plan_cost_sentence(risk: Risk, currency: str) -> str:
     """Where the plan's own cost lies in its simulated distribution, and why, in words."""
     d = risk.cost_drivers
-    causes = [(d.exam_retakes, "exam retakes"),
-              (d.contractor_backfill, "contractors covering slots whose staff are late (studies "
-               "running over, exam retakes, hires arriving after the planned month) or gone"),
-              (d.recruiting, "recruiting replacements for leavers")]
-    added = "; ".join(f"{money(v, currency)} of {what}" for v, what in causes if abs(v) >= 0.5) \
-        or "nothing"
-    saved = (f"; salaries {'not paid while posts are vacant save' if d.salaries < 0 else 'add'} "
-             f"{money(abs(d.salaries), currency)}" if abs(d.salaries) >= 0.5 else "")
+    causes = [(d.exam_retakes, _("exam retakes")),
+              (d.contractor_backfill, _("contractors covering slots whose staff are late (studies "
+               "running over, exam retakes, hires arriving after the planned month) or gone")),
+              (d.recruiting, _("recruiting replacements for leavers"))]
+    added = "; ".join(_("{amount} of {what}").format(amount=money(v, currency), what=what)
+                      for v, what in causes if abs(v) >= 0.5) or _("nothing")
+    if abs(d.salaries) < 0.5:
+        saved = ""
+    elif d.salaries < 0:
+        saved = _("; salaries not paid while posts are vacant save {amount}").format(
+            amount=money(abs(d.salaries), currency))
+    else:
+        saved = _("; salaries add {amount}").format(amount=money(abs(d.salaries), currency))
     pct = risk.plan_cost_percentile
-    share = "fewer than 1%" if 0 < pct < 0.005 else f"{pct:.0%}"
-    return (f"The plan's own cost ({money(risk.plan_cost, currency)}) is the run in which every exam "
-            "is passed at the first attempt, every study ends on time, nobody leaves and every "
-            f"hire arrives in the planned month; {share} of the simulated "
-            f"runs cost no more than that. On average a run adds {added}{saved}, for a mean of "
-            f"{money(risk.mean_cost, currency)}. Delays are uneven in cost: a slot that is late "
-            "is covered by contractors at their rate, while one that is early saves little, so "
-            "uncertainty alone raises the expected cost above the plan's.")
-
+    share = _("fewer than 1%") if 0 < pct < 0.005 else f"{pct:.0%}"
+    return _("The plan's own cost ({cost}) is the run in which every exam is passed at the first "
+             "attempt, every study ends on time, nobody leaves and every hire arrives in the "
+             "planned month; {share} of the simulated runs cost no more than that. On average a "
+             "run adds {added}{saved}, for a mean of {mean}. Delays are uneven in cost: a slot that "
+             "is late is covered by contractors at their rate, while one that is early saves "
+             "little, so uncertainty alone raises the expected cost above the plan's.").format(
+        cost=money(risk.plan_cost, currency), share=share, added=added, saved=saved,
+        mean=money(risk.mean_cost, currency))
 
 def sensitivity(risk: Risk) -> list[Sensitivity]:
     """The sensitivity entries, widest NPV swing first (NPV is always defined; net ROI is not

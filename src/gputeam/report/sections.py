@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gputeam.i18n import _
 from gputeam.planning.result import Plan, Roi, TargetMonth
 from gputeam.report.case_study_view import case_study_section
 from gputeam.report.risk_section import risk_section, sensitivity
@@ -36,7 +37,7 @@ def _pairs(mapping: dict[str, Any]) -> str:
 
 
 def _anyof(certs: Iterable[Sequence[str]]) -> str:
-    return "; ".join(" or ".join(group) for group in certs)
+    return "; ".join(_(" or ").join(group) for group in certs)
 
 
 # ---------------------------------------------------------------- sections
@@ -80,34 +81,35 @@ def _summary(plan: Plan) -> Section:
     deadline = deadline_month(plan)
     at_deadline = plan.target.at(deadline)
     rows: list[tuple[Any, ...]] = [
-        ("Organisation", Cell(sc.organisation, "text")),
-        ("Plan computed for", Cell(plan.generated_for, "date")),
-        ("Catalog version", Cell(plan.catalog_version, "text")),
-        ("Mode", Cell(plan.target.mode, "text")),
-        ("Start", Cell(sc.start, "date")),
-        ("Horizon (months)", Cell(len(plan.target.months), "int")),
-        ("Deadline month", Cell(deadline, "month")),
-        ("GPUs at deadline", Cell(at_deadline.gpus, "int")),
-        ("Target headcount at deadline", Cell(at_deadline.headcount, "int")),
-        ("Current people", Cell(len(sc.people), "int")),
-        ("People upskilled to a target role", Cell(len(plan.sourcing.assignments), "int")),
-        ("Hires", Cell(sum(h.count for h in plan.sourcing.hires), "int")),
-        ("Contractor hours", Cell(sum(c.hours for c in plan.sourcing.contractors), "hours")),
-        ("First-year cost", Cell(plan.costs.first_year, "money")),
-        ("Horizon cost", Cell(plan.costs.horizon, "money")),
-        ("Annual run rate", Cell(plan.costs.annual_run_rate, "money")),
-        ("ROI investment", Cell(plan.roi.investment, "money")),
-        ("Net ROI", roi_cell(plan.roi, "net_roi")),
-        ("Benefit-cost ratio", roi_cell(plan.roi, "benefit_cost_ratio")),
-        ("Payback (months)", roi_cell(plan.roi, "payback_months")),
-        ("Net present value", roi_cell(plan.roi, "npv")),
-        ("Warnings", Cell(len(plan.warnings), "int")),
-        ("Notes on the article's figures", Cell(len(plan.notes), "int")),
+        (_("Organisation"), Cell(sc.organisation, "text")),
+        (_("Plan computed for"), Cell(plan.generated_for, "date")),
+        (_("Catalog version"), Cell(plan.catalog_version, "text")),
+        (_("Mode"), Cell(plan.target.mode, "text")),
+        (_("Start"), Cell(sc.start, "date")),
+        (_("Horizon (months)"), Cell(len(plan.target.months), "int")),
+        (_("Deadline month"), Cell(deadline, "month")),
+        (_("GPUs at deadline"), Cell(at_deadline.gpus, "int")),
+        (_("Target headcount at deadline"), Cell(at_deadline.headcount, "int")),
+        (_("Current people"), Cell(len(sc.people), "int")),
+        (_("People upskilled to a target role"), Cell(len(plan.sourcing.assignments), "int")),
+        (_("Hires"), Cell(sum(h.count for h in plan.sourcing.hires), "int")),
+        (_("Contractor hours"), Cell(sum(c.hours for c in plan.sourcing.contractors), "hours")),
+        (_("First-year cost"), Cell(plan.costs.first_year, "money")),
+        (_("Horizon cost"), Cell(plan.costs.horizon, "money")),
+        (_("Annual run rate"), Cell(plan.costs.annual_run_rate, "money")),
+        (_("ROI investment"), Cell(plan.roi.investment, "money")),
+        (_("Net ROI"), roi_cell(plan.roi, "net_roi")),
+        (_("Benefit-cost ratio"), roi_cell(plan.roi, "benefit_cost_ratio")),
+        (_("Payback (months)"), roi_cell(plan.roi, "payback_months")),
+        (_("Net present value"), roi_cell(plan.roi, "npv")),
+        (_("Warnings"), Cell(len(plan.warnings), "int")),
+        (_("Notes on the article's figures"), Cell(len(plan.notes), "int")),
     ]
     if plan.risk is not None:
-        rows.append((f"Probability ready by deadline (at least {plan.risk.readiness_threshold:.0%} "
-                     "covered)", Cell(plan.risk.p_ready_by_deadline, "pct")))
-    return Section("summary", "Summary", (Table("summary", (Column("Item"), Column("Value")), tuple(rows)),))
+        rows.append((_("Probability ready by deadline (at least {share} covered)").format(
+            share=f"{plan.risk.readiness_threshold:.0%}"), Cell(plan.risk.p_ready_by_deadline, "pct")))
+    return Section("summary", _("Summary"),
+                   (Table("summary", (Column(_("Item")), Column(_("Value"))), tuple(rows)),))
 
 
 def _target(plan: Plan) -> Section:
@@ -122,13 +124,13 @@ def _target(plan: Plan) -> Section:
                     first.date,
                     first.gpus,
                     first.basis,
-                    "(none)",
+                    _("(none)"),
                     None,
                     None,
                     None,
                     "",
                     "",
-                    "no GPUs to run yet",
+                    _("no GPUs to run yet"),
                 )
             )
         for s in first.slots:
@@ -151,47 +153,47 @@ def _target(plan: Plan) -> Section:
         for c in first.coverage:
             coverage.append((first.month, last, c.domain, c.proficiency, c.people, c.rule))
     cols = (
-        Column("From month", "month"),
-        Column("To month", "month"),
-        Column("From date", "date"),
-        Column("GPUs", "int"),
-        Column("Basis"),
-        Column("Role"),
-        Column("Level min", "int"),
-        Column("Level max", "int"),
-        Column("Count", "int"),
-        Column("Domains needed"),
-        Column("Certifications"),
-        Column("Rule"),
+        Column(_("From month"), "month"),
+        Column(_("To month"), "month"),
+        Column(_("From date"), "date"),
+        Column(_("GPUs"), "int"),
+        Column(_("Basis")),
+        Column(_("Role")),
+        Column(_("Level min"), "int"),
+        Column(_("Level max"), "int"),
+        Column(_("Count"), "int"),
+        Column(_("Domains needed")),
+        Column(_("Certifications")),
+        Column(_("Rule")),
     )
     cover_cols = (
-        Column("From month", "month"),
-        Column("To month", "month"),
-        Column("Domain"),
-        Column("Proficiency", "int"),
-        Column("People", "int"),
-        Column("Rule"),
+        Column(_("From month"), "month"),
+        Column(_("To month"), "month"),
+        Column(_("Domain")),
+        Column(_("Proficiency"), "int"),
+        Column(_("People"), "int"),
+        Column(_("Rule")),
     )
     assumptions = tuple(
         (k, Cell(v, "text" if isinstance(v, str) else "number")) for k, v in plan.target.assumptions.items()
     )
     return Section(
         "target",
-        "Target team",
+        _("Target team"),
         (
-            Table("target", cols, tuple(slots), title="Target roles by month"),
+            Table("target", cols, tuple(slots), title=_("Target roles by month")),
             Table(
                 "target_coverage",
                 cover_cols,
                 tuple(coverage),
-                title="Skill coverage required",
-                empty="No extra skill coverage required.",
+                title=_("Skill coverage required"),
+                empty=_("No extra skill coverage required."),
             ),
             Table(
                 "target_assumptions",
-                (Column("Assumption"), Column("Value")),
+                (Column(_("Assumption")), Column(_("Value"))),
                 assumptions,
-                title="Assumptions",
+                title=_("Assumptions"),
             ),
         ),
     )
@@ -216,44 +218,44 @@ def _gaps(plan: Plan) -> Section:
     )
     return Section(
         "gaps",
-        f"Gaps (against month {g.month})",
+        _("Gaps (against month {month})").format(month=g.month),
         (
             Table(
                 "gap_roles",
                 (
-                    Column("Role"),
-                    Column("Needed", "int"),
-                    Column("Ready now", "int"),
-                    Column("Missing", "int"),
+                    Column(_("Role")),
+                    Column(_("Needed"), "int"),
+                    Column(_("Ready now"), "int"),
+                    Column(_("Missing"), "int"),
                 ),
                 roles,
-                title="Roles",
+                title=_("Roles"),
             ),
             Table(
                 "gap_domains",
-                (Column("Domain"), Column("Proficiency missing", "int")),
+                (Column(_("Domain")), Column(_("Proficiency missing"), "int")),
                 domains,
-                title="Skill domains",
+                title=_("Skill domains"),
             ),
             Table(
                 "gap_certifications",
-                (Column("Certification"), Column("Holders missing", "int")),
+                (Column(_("Certification")), Column(_("Holders missing"), "int")),
                 certs,
-                title="Certifications",
+                title=_("Certifications"),
             ),
             Table(
                 "gap_fits",
                 (
-                    Column("Person"),
-                    Column("Role"),
-                    Column("Fit", "pct"),
-                    Column("Level gap", "int"),
-                    Column("Missing domains"),
-                    Column("Missing certifications"),
+                    Column(_("Person")),
+                    Column(_("Role")),
+                    Column(_("Fit"), "pct"),
+                    Column(_("Level gap"), "int"),
+                    Column(_("Missing domains")),
+                    Column(_("Missing certifications")),
                 ),
                 fits,
-                title="Fit of each person to each target role",
-                empty="No current people to compare with the target.",
+                title=_("Fit of each person to each target role"),
+                empty=_("No current people to compare with the target."),
             ),
         ),
     )
@@ -262,12 +264,13 @@ def _gaps(plan: Plan) -> Section:
 def _sourcing(plan: Plan) -> Section:
     s = plan.sourcing
     names = people_names(plan)
-    info: list[tuple[Any, ...]] = [("Method", Cell(s.method, "text")), ("Status", Cell(s.status, "text"))]
+    info: list[tuple[Any, ...]] = [(_("Method"), Cell(s.method, "text")),
+                                   (_("Status"), Cell(s.status, "text"))]
     for label, value, kind in (
-        ("Total cost", s.total_cost, "money"),
-        ("Greedy cost", s.greedy_cost, "money"),
-        ("MIP gap", s.mip_gap, "pct"),
-        ("Solve time (s)", s.solve_seconds, "float"),
+        (_("Total cost"), s.total_cost, "money"),
+        (_("Greedy cost"), s.greedy_cost, "money"),
+        (_("MIP gap"), s.mip_gap, "pct"),
+        (_("Solve time (s)"), s.solve_seconds, "float"),
     ):
         if value is not None:
             info.append((label, Cell(value, kind)))  # type: ignore[arg-type]
@@ -282,66 +285,67 @@ def _sourcing(plan: Plan) -> Section:
             coverage[-1][1] = month
         else:
             coverage.append([month, month, share])
-    open_items = tuple(("unassigned", names.get(p, p)) for p in s.unassigned) + tuple(
-        ("uncovered", u) for u in s.uncovered
+    open_items = tuple((_("unassigned"), names.get(p, p)) for p in s.unassigned) + tuple(
+        (_("uncovered"), u) for u in s.uncovered
     )
     return Section(
         "sourcing",
-        "Sourcing decisions",
+        _("Sourcing decisions"),
         (
-            Table("sourcing", (Column("Item"), Column("Value")), tuple(info)),
+            Table("sourcing", (Column(_("Item")), Column(_("Value"))), tuple(info)),
             Table(
                 "assignments",
                 (
-                    Column("Person"),
-                    Column("Role"),
-                    Column("Level", "int"),
-                    Column("Ready month", "month"),
-                    Column("Why"),
+                    Column(_("Person")),
+                    Column(_("Role")),
+                    Column(_("Level"), "int"),
+                    Column(_("Ready month"), "month"),
+                    Column(_("Why")),
                 ),
                 assignments,
-                title="Upskill",
-                empty="Nobody on staff is upskilled to a target role.",
+                title=_("Upskill"),
+                empty=_("Nobody on staff is upskilled to a target role."),
             ),
             Table(
                 "hires",
                 (
-                    Column("Role"),
-                    Column("Level", "int"),
-                    Column("Count", "int"),
-                    Column("Requisition month", "month"),
-                    Column("Arrival month", "month"),
-                    Column("Why"),
+                    Column(_("Role")),
+                    Column(_("Level"), "int"),
+                    Column(_("Count"), "int"),
+                    Column(_("Requisition month"), "month"),
+                    Column(_("Arrival month"), "month"),
+                    Column(_("Why")),
                 ),
                 hires,
-                title="Hire",
-                empty="No hires.",
+                title=_("Hire"),
+                empty=_("No hires."),
             ),
             Table(
                 "contractors",
                 (
-                    Column("Month", "month"),
-                    Column("Role"),
-                    Column("Level", "int"),
-                    Column("Hours", "hours"),
-                    Column("Why"),
+                    Column(_("Month"), "month"),
+                    Column(_("Role")),
+                    Column(_("Level"), "int"),
+                    Column(_("Hours"), "hours"),
+                    Column(_("Why")),
                 ),
                 contractors,
-                title="Contractors",
-                empty="No contractors.",
+                title=_("Contractors"),
+                empty=_("No contractors."),
             ),
             Table(
                 "open",
-                (Column("What"), Column("Detail")),
+                (Column(_("What")), Column(_("Detail"))),
                 open_items,
-                title="Left open",
-                empty="Every person has a target and every slot is covered.",
+                title=_("Left open"),
+                empty=_("Every person has a target and every slot is covered."),
             ),
             Table(
                 "coverage",
-                (Column("From month", "month"), Column("To month", "month"), Column("Staffed share", "pct")),
+                (Column(_("From month"), "month"), Column(_("To month"), "month"),
+                 Column(_("Staffed share"), "pct")),
                 tuple(tuple(run) for run in coverage),
-                title="Coverage by staff",
+                title=_("Coverage by staff"),
             ),
         ),
         notes=s.explanation,
@@ -370,42 +374,42 @@ def _roadmaps(plan: Plan) -> Section:
     )
     return Section(
         "roadmaps",
-        "Roadmaps",
+        _("Roadmaps"),
         (
             Table(
                 "roadmap_people",
                 (
-                    Column("Person"),
-                    Column("Role"),
-                    Column("Planned hire", "bool"),
-                    Column("Ready", "date"),
-                    Column("Ready month", "month"),
-                    Column("Level at ready", "int"),
-                    Column("Items", "int"),
-                    Column("Hours", "hours"),
-                    Column("Cost", "money"),
+                    Column(_("Person")),
+                    Column(_("Role")),
+                    Column(_("Planned hire"), "bool"),
+                    Column(_("Ready"), "date"),
+                    Column(_("Ready month"), "month"),
+                    Column(_("Level at ready"), "int"),
+                    Column(_("Items"), "int"),
+                    Column(_("Hours"), "hours"),
+                    Column(_("Cost"), "money"),
                 ),
                 summary,
-                title="People",
-                empty="No roadmaps: nobody on staff is upskilled.",
+                title=_("People"),
+                empty=_("No roadmaps: nobody on staff is upskilled."),
             ),
             Table(
                 "roadmap_items",
                 (
-                    Column("Person"),
-                    Column("Kind"),
-                    Column("Item"),
-                    Column("Ref"),
-                    Column("Start", "date"),
-                    Column("End", "date"),
-                    Column("Hours", "hours"),
-                    Column("Cost", "money"),
-                    Column("Strategy"),
-                    Column("Note"),
+                    Column(_("Person")),
+                    Column(_("Kind")),
+                    Column(_("Item")),
+                    Column(_("Ref")),
+                    Column(_("Start"), "date"),
+                    Column(_("End"), "date"),
+                    Column(_("Hours"), "hours"),
+                    Column(_("Cost"), "money"),
+                    Column(_("Strategy")),
+                    Column(_("Note")),
                 ),
                 items,
-                title="Courses, exams and renewals",
-                empty="No roadmap items.",
+                title=_("Courses, exams and renewals"),
+                empty=_("No roadmap items."),
             ),
         ),
     )
@@ -416,7 +420,7 @@ def _costs(plan: Plan) -> Section:
     lines: tuple[tuple[Any, ...], ...] = tuple(
         (line.category, line.first_year, line.horizon, line.annual_run_rate) for line in c.lines
     )
-    lines += (("total", c.first_year, c.horizon, c.annual_run_rate),)
+    lines += ((_("total"), c.first_year, c.horizon, c.annual_run_rate),)
     months = plan.target.months
     by_month = tuple(
         (i + 1, months[i].date if i < len(months) else None, v) for i, v in enumerate(c.by_month)
@@ -427,41 +431,41 @@ def _costs(plan: Plan) -> Section:
     )
     return Section(
         "costs",
-        f"Costs ({c.currency})",
+        _("Costs ({currency})").format(currency=c.currency),
         (
             Table(
                 "cost_lines",
                 (
-                    Column("Category"),
-                    Column("First year", "money"),
-                    Column("Horizon", "money"),
-                    Column("Annual run rate", "money"),
+                    Column(_("Category")),
+                    Column(_("First year"), "money"),
+                    Column(_("Horizon"), "money"),
+                    Column(_("Annual run rate"), "money"),
                 ),
                 lines,
-                title="By category",
+                title=_("By category"),
             ),
             Table(
                 "cost_months",
-                (Column("Month", "month"), Column("Date", "date"), Column("Cost", "money")),
+                (Column(_("Month"), "month"), Column(_("Date"), "date"), Column(_("Cost"), "money")),
                 by_month,
-                title="By month",
+                title=_("By month"),
             ),
             Table(
                 "cost_templates",
                 (
-                    Column("Template"),
-                    Column("Computed low", "money"),
-                    Column("Computed high", "money"),
-                    Column("Article low", "money"),
-                    Column("Article high", "money"),
+                    Column(_("Template")),
+                    Column(_("Computed low"), "money"),
+                    Column(_("Computed high"), "money"),
+                    Column(_("Article low"), "money"),
+                    Column(_("Article high"), "money"),
                 ),
                 templates,
-                title="Team templates: computed from salary bands beside the article's totals",
+                title=_("Team templates: computed from salary bands beside the article's totals"),
             ),
             Table(
                 "cost_outsourced",
-                (Column("Item"), Column("Value", "money")),
-                (("The same target fully outsourced to contractors, per year", c.outsourced_annual),),
+                (Column(_("Item")), Column(_("Value"), "money")),
+                ((_("The same target fully outsourced to contractors, per year"), c.outsourced_annual),),
             ),
         ),
     )
@@ -475,7 +479,7 @@ def roi_cell(roi: Roi, name: str) -> Cell:
     """An ROI measure as a cell: its value, or "n/a (why)" when it is undefined (None)."""
     value = getattr(roi, name)
     if value is None:
-        return Cell(f"n/a ({roi.reasons.get(name, 'undefined')})", "text")
+        return Cell(_("n/a ({reason})").format(reason=roi.reasons.get(name, _("undefined"))), "text")
     return Cell(value, ROI_KINDS[name])
 
 
@@ -486,41 +490,44 @@ def roi_text(roi: Roi, name: str, currency: str = "USD") -> str:
 
 def _roi(plan: Plan) -> Section:
     r = plan.roi
-    rows: list[tuple[Any, ...]] = [("Compared with", Cell(r.counterfactual, "text")),
-                                   ("Investment", Cell(r.investment, "money"))]
-    rows += [(f"  investment: {k}", Cell(v, "money")) for k, v in r.investment_lines.items()]
-    rows.append(("Returns", Cell(r.returns, "money")))
-    rows += [(f"  return: {k}", Cell(v, "money")) for k, v in r.return_lines.items()]
+    rows: list[tuple[Any, ...]] = [(_("Compared with"), Cell(r.counterfactual, "text")),
+                                   (_("Investment"), Cell(r.investment, "money"))]
+    rows += [(_("  investment: {item}").format(item=k), Cell(v, "money"))
+             for k, v in r.investment_lines.items()]
+    rows.append((_("Returns"), Cell(r.returns, "money")))
+    rows += [(_("  return: {item}").format(item=k), Cell(v, "money")) for k, v in r.return_lines.items()]
     rows += [
-        ("Annual return (last 12 months)", Cell(r.annual_return, "money")),
-        ("Net ROI ((returns - investment) / investment)", roi_cell(r, "net_roi")),
-        ("Benefit-cost ratio (returns / investment)", roi_cell(r, "benefit_cost_ratio")),
-        ("Payback (months)", roi_cell(r, "payback_months")),
-        (f"Net present value at {r.discount_rate or 0:.1%} a year", roi_cell(r, "npv")),
-        ("Basis", Cell(r.basis, "text")),
+        (_("Annual return (last 12 months)"), Cell(r.annual_return, "money")),
+        (_("Net ROI ((returns - investment) / investment)"), roi_cell(r, "net_roi")),
+        (_("Benefit-cost ratio (returns / investment)"), roi_cell(r, "benefit_cost_ratio")),
+        (_("Payback (months)"), roi_cell(r, "payback_months")),
+        (_("Net present value at {rate} a year").format(rate=f"{r.discount_rate or 0:.1%}"),
+         roi_cell(r, "npv")),
+        (_("Basis"), Cell(r.basis, "text")),
     ]
     flows = tuple((x.month, x.gpus, x.coverage, sum(x.investment.values()), sum(x.returns.values()),
                    x.cash_flow, x.cumulative, x.discount_factor) for x in r.months)
-    tables = [Table("roi", (Column("Item"), Column("Value")), tuple(rows))]
+    tables = [Table("roi", (Column(_("Item")), Column(_("Value"))), tuple(rows))]
     if flows:
         tables.append(Table(
             "roi_months",
-            (Column("Month", "month"), Column("GPUs", "int"), Column("Staff coverage", "pct"),
-             Column("Investment", "money"), Column("Returns", "money"),
-             Column("Cash flow", "money"), Column("Cumulative", "money"),
-             Column("Discount factor", "number")),
-            flows, title="Cash flow by month"))
-    return Section("roi", "Return on investment", tuple(tables), notes=r.notes)
+            (Column(_("Month"), "month"), Column(_("GPUs"), "int"), Column(_("Staff coverage"), "pct"),
+             Column(_("Investment"), "money"), Column(_("Returns"), "money"),
+             Column(_("Cash flow"), "money"), Column(_("Cumulative"), "money"),
+             Column(_("Discount factor"), "number")),
+            flows, title=_("Cash flow by month")))
+    return Section("roi", _("Return on investment"), tuple(tables), notes=r.notes)
 
 
 def _warnings(plan: Plan) -> Section:
     rows = tuple((w.code, w.message, w.source or "") for w in plan.warnings)
     return Section(
         "warnings",
-        "Warnings",
+        _("Warnings"),
         (
             Table(
-                "warnings", (Column("Code"), Column("Message"), Column("Source")), rows, empty="No warnings."
+                "warnings", (Column(_("Code")), Column(_("Message")), Column(_("Source"))), rows,
+                empty=_("No warnings."),
             ),
         ),
     )
@@ -530,10 +537,11 @@ def _notes(plan: Plan) -> Section:
     rows = tuple((n.code, n.message, n.source or "") for n in plan.notes)
     return Section(
         "notes",
-        "Notes on the article's figures",
+        _("Notes on the article's figures"),
         (
             Table(
-                "notes", (Column("Code"), Column("Note"), Column("Source")), rows, empty="No notes."
+                "notes", (Column(_("Code")), Column(_("Note")), Column(_("Source"))), rows,
+                empty=_("No notes."),
             ),
         ),
     )

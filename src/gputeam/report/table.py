@@ -6,9 +6,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from gputeam.i18n import _, ngettext
 from gputeam.planning.result import Plan, Risk, Roi
 from gputeam.report.sections import people_names, roi_text
-from gputeam.report.tables import money
+from gputeam.report.tables import format_value, money, percent_text
 
 #: Longest text shown for a name (organisation, person) and for a sentence in the terminal;
 #: files (JSON, HTML, Markdown, XLSX ...) keep the text whole.
@@ -32,12 +33,15 @@ def print_plan(plan: Plan, console: Console) -> None:
     deadline = sc.deadline
     tm = plan.target.at(deadline)
     head = Text.assemble((shown(sc.organisation, NAME_LIMIT).plain, "bold"),
-                         f" - {plan.target.mode} plan, {sc.horizon_months} months from "
-                         f"{sc.start.isoformat()}, deadline month {deadline}, "
-                         f"catalog {plan.catalog_version}")
+                         _(" - {mode} plan, {months} months from {start}, deadline month "
+                           "{deadline}, catalog {catalog}").format(
+                             mode=plan.target.mode, months=sc.horizon_months,
+                             start=format_value(sc.start, "date"), deadline=deadline,
+                             catalog=plan.catalog_version))
     console.print(head)
-    t = Table(title=f"Target team at month {deadline} ({tm.gpus:,} GPUs, basis {tm.basis})")
-    for col in ("role", "levels", "count", "rule"):
+    t = Table(title=_("Target team at month {month} ({gpus} GPUs, basis {basis})").format(
+        month=deadline, gpus=format_value(tm.gpus, "int"), basis=tm.basis))
+    for col in (_("role"), _("levels"), _("count"), _("rule")):
         t.add_column(col, overflow="fold")
     for s in tm.slots:
         t.add_row(shown(s.role, NAME_LIMIT), f"{s.level_min}-{s.level_max}", str(s.count),
@@ -46,33 +50,36 @@ def print_plan(plan: Plan, console: Console) -> None:
 
     _sourcing(plan, console, cur)
 
-    t = Table(title="Roadmaps")
-    for col in ("person", "role", "ready", "items", "exams"):
+    t = Table(title=_("Roadmaps"))
+    for col in (_("person"), _("role"), _("ready"), _("items"), _("exams")):
         t.add_column(col, overflow="fold")
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
         t.add_row(shown(r.name, NAME_LIMIT), shown(r.role or "-", NAME_LIMIT),
-                  f"month {r.ready_month}" if r.ready_month is not None else "-",
+                  _("month {n}").format(n=r.ready_month) if r.ready_month is not None else "-",
                   str(len(r.items)), shown(exams or "-"))
     console.print(t)
 
-    t = Table(title=f"Costs ({cur})")
-    for col in ("category", "first year", "horizon", "annual run rate"):
-        t.add_column(col, justify="right" if col != "category" else "left")
+    t = Table(title=_("Costs ({currency})").format(currency=cur))
+    for i, col in enumerate((_("category"), _("first year"), _("horizon"), _("annual run rate"))):
+        t.add_column(col, justify="right" if i else "left")
     for line in plan.costs.lines:
         t.add_row(line.category, money(line.first_year, cur), money(line.horizon, cur),
                   money(line.annual_run_rate, cur))
-    t.add_row("[bold]total", money(plan.costs.first_year, cur), money(plan.costs.horizon, cur),
+    t.add_row("[bold]" + _("total"), money(plan.costs.first_year, cur), money(plan.costs.horizon, cur),
               money(plan.costs.annual_run_rate, cur))
-    t.add_row("fully outsourced (contractors)", "", "", money(plan.costs.outsourced_annual, cur))
+    t.add_row(_("fully outsourced (contractors)"), "", "", money(plan.costs.outsourced_annual, cur))
     console.print(t)
 
     roi = plan.roi
     payback = roi_text(roi, "payback_months")
-    console.print(f"ROI against {roi.counterfactual}: investment {money(roi.investment, cur)}, "
-                  f"returns {money(roi.returns, cur)} over {len(roi.months)} months, net ROI "
-                  f"{roi_text(roi, 'net_roi')}, NPV {roi_text(roi, 'npv', cur)}, payback "
-                  + (f"{payback} months" if roi.payback_months is not None else payback),
+    console.print(_("ROI against {counterfactual}: investment {investment}, returns {returns} over "
+                    "{months} months, net ROI {roi}, NPV {npv}, payback {payback}").format(
+                      counterfactual=roi.counterfactual, investment=money(roi.investment, cur),
+                      returns=money(roi.returns, cur), months=len(roi.months),
+                      roi=roi_text(roi, "net_roi"), npv=roi_text(roi, "npv", cur),
+                      payback=_("{n} months").format(n=payback) if roi.payback_months is not None
+                      else payback),
                   markup=False, highlight=False)
     if plan.risk is not None:
         _risk(plan.risk, console, cur)
@@ -80,36 +87,39 @@ def print_plan(plan: Plan, console: Console) -> None:
 
     print_case_study(plan, console)
     if plan.warnings:
-        console.print("[bold yellow]Warnings[/]")
+        console.print("[bold yellow]" + _("Warnings") + "[/]")
         for w in plan.warnings:
             console.print(Text(f"  - [{w.code}] ") + shown(w.message), highlight=False)
     if plan.notes:  # background on the article's figures: in the reports, not here
         n = len(plan.notes)
-        console.print(f"{n} {'note' if n == 1 else 'notes'} on the article's figures "
-                      f"({', '.join(x.code for x in plan.notes)}): in the report's Notes section "
-                      "(--format html, md, xlsx or json)", markup=False, highlight=False)
+        console.print(ngettext(
+            "{n} note on the article's figures ({codes}): in the report's Notes section "
+            "(--format html, md, xlsx or json)",
+            "{n} notes on the article's figures ({codes}): in the report's Notes section "
+            "(--format html, md, xlsx or json)", n).format(
+                n=n, codes=", ".join(x.code for x in plan.notes)), markup=False, highlight=False)
 
 
 def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     src = plan.sourcing
-    title = f"Sourcing ({src.method}, {src.status}"
+    title = _("Sourcing") + f" ({src.method}, {src.status}"
     if src.total_cost is not None:
-        title += f", cost {money(src.total_cost, cur)}"
+        title += _(", cost {amount}").format(amount=money(src.total_cost, cur))
     if src.greedy_cost is not None:
-        title += f" vs greedy {money(src.greedy_cost, cur)}"
+        title += _(" vs greedy {amount}").format(amount=money(src.greedy_cost, cur))
     if src.mip_gap is not None:
-        title += f", gap {src.mip_gap:.2%}"
+        title += _(", gap {gap}").format(gap=percent_text(src.mip_gap, 2))
     if src.solve_seconds is not None:
         title += f", {src.solve_seconds:.2f} s"
     title += ")"
     lines = list(src.explanation)
     if src.status == "infeasible":
-        console.print("[bold red]The constraints cannot all hold:[/]")
+        console.print("[bold red]" + _("The constraints cannot all hold:") + "[/]")
         for line in lines[:1]:  # the statement: shown here, not again in the table
             console.print(Text("  ") + shown(line), highlight=False)
         lines = lines[1:]
     t = Table(title=title)
-    t.add_column("decision", overflow="fold")
+    t.add_column(_("decision"), overflow="fold")
     names = people_names(plan)
     if not src.explanation:  # a method without explanations: list the decisions themselves
         lines = [f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
@@ -118,9 +128,9 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
                   f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}" for h in src.hires]
     # the people left out and the open slots, unless the explanation already says so
     said = "\n".join(src.explanation)
-    lines += [f"{names.get(p, p)}: no target role" for p in src.unassigned
+    lines += [_("{person}: no target role").format(person=names.get(p, p)) for p in src.unassigned
               if f"{names.get(p, p)} keeps" not in said]
-    lines += [f"uncovered: {u}" for u in src.uncovered[:5] if u not in said]
+    lines += [_("uncovered: {slot}").format(slot=u) for u in src.uncovered[:5] if u not in said]
     for line in lines:
         t.add_row(shown(line))
     console.print(t)
@@ -128,13 +138,16 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
 
 def _risk(risk: Risk, console: Console, cur: str) -> None:
     cp = risk.cost_percentiles
-    console.print(f"[bold]Risk[/]: P(ready by deadline, at least {risk.readiness_threshold:.0%} "
-                  f"covered) {risk.p_ready_by_deadline:.0%}; cost P10/P50/P90 "
-                  + " / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90))
-                  + f"; the plan's own cost is at P{risk.plan_cost_percentile * 100:.0f}")
+    console.print("[bold]" + _("Risk") + "[/]: " + _(
+        "P(ready by deadline, at least {threshold} covered) {p}; cost P10/P50/P90 {costs}; the "
+        "plan's own cost is at P{percentile}").format(
+            threshold=percent_text(risk.readiness_threshold), p=percent_text(risk.p_ready_by_deadline),
+            costs=" / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90)),
+            percentile=f"{risk.plan_cost_percentile * 100:.0f}"))
     for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
-        console.print(shown(f"  key-person risk: {b.name or b.domain} held by {b.holders_now} now, "
-                            f"P(none) {b.p_zero:.0%}"), highlight=False)
+        console.print(shown(_("  key-person risk: {domain} held by {holders} now, P(none) {p}").format(
+            domain=_(b.name) if b.name else b.domain, holders=b.holders_now,
+            p=percent_text(b.p_zero))), highlight=False)
 
 
 def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:

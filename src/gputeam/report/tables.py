@@ -13,8 +13,8 @@ from typing import Any, Literal
 from gputeam.i18n import _
 from gputeam.i18n import formats as _locale
 
-__all__ = ["Cell", "Column", "Kind", "Section", "Table", "currency_symbol", "format_value",
-           "money", "plain_data"]
+__all__ = ["Cell", "Column", "Kind", "Section", "Table", "currency_symbol", "empty_text",
+           "format_value", "money", "percent_text", "plain_data"]
 
 Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
 """How a value is shown: ``float`` with one decimal, ``number`` as written (whole numbers
@@ -43,7 +43,8 @@ class Table:
     columns: tuple[Column, ...] = ()
     rows: tuple[tuple[Any, ...], ...] = ()
     title: str = ""
-    empty: str = "None."
+    empty: str = ""
+    """Shown instead of an empty table ("None." in the active language when blank)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,17 @@ def money(value: float, currency: str) -> str:
     sign = "-" if value < 0 and amount != "0" else ""
     symbol = currency_symbol(currency)
     return f"{sign}{symbol}{amount}" if symbol else f"{sign}{amount} {currency}"
+
+
+def empty_text(table: Table) -> str:
+    return table.empty or _("None.")
+
+
+def percent_text(fraction: float, digits: int = 0) -> str:
+    """A percentage inside a sentence: ``12%`` in English, the locale's way otherwise."""
+    if _locale.is_english():
+        return f"{fraction:.{digits}%}"
+    return _locale.percent(fraction, digits)
 
 
 def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:

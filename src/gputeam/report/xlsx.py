@@ -18,38 +18,64 @@ import zipfile
 from datetime import date, datetime
 from typing import Any
 
+from gputeam.i18n import N_, _, current
+from gputeam.i18n import formats as _locale
 from gputeam.planning.result import Plan
 from gputeam.report.sections import Cell, Section, Table, sections
-from gputeam.report.tables import currency_symbol
+from gputeam.report.tables import currency_symbol, empty_text
 from gputeam.spreadsheet import XLSX_ILLEGAL, xlsx_put
 
 __all__ = ["SHEETS", "render"]
 
 SHEETS = {
-    "summary": "Summary",
-    "target": "Target",
-    "gaps": "Gaps",
-    "sourcing": "Sourcing",
-    "roadmaps": "Roadmaps",
-    "costs": "Costs",
-    "roi": "ROI",
-    "warnings": "Warnings",
-    "notes": "Notes",
-    "risk": "Risk",
-    "case_study": "Case study",
+    "summary": N_("Summary"),
+    "target": N_("Target"),
+    "gaps": N_("Gaps"),
+    "sourcing": N_("Sourcing"),
+    "roadmaps": N_("Roadmaps"),
+    "costs": N_("Costs"),
+    "roi": N_("ROI"),
+    "warnings": N_("Warnings"),
+    "notes": N_("Notes"),
+    "risk": N_("Risk"),
+    "case_study": N_("Case study"),
 }
-"""Section id to sheet name."""
+"""Section id to sheet name (in English; shown in the active language)."""
+#: Excel date formats in each language's all-digit order (English: ISO).
+_DATE_FORMATS = {"de": "d.m.yyyy", "nl": "d-m-yyyy", "es": "d/m/yyyy", "ko": 'yyyy". "m". "d"."'}
 
 _WIDTHS = {"text": 28, "date": 12, "bool": 8}
 _LONG_TEXT = 60
 
 
 def _money_format(currency: str) -> str:
+    if not _locale.is_english():
+        return _locale_money_format(currency)
     symbol = currency_symbol(currency)
     return f'"{symbol}"#,##0;-"{symbol}"#,##0' if symbol else f'#,##0 "{currency}";-#,##0 "{currency}"'
 
 
+def _locale_money_format(currency: str) -> str:
+    """The language's CLDR currency pattern as an Excel number format (Excel shows its own
+    decimal and group marks; the symbol's place and the decimals follow the language)."""
+    import re
+
+    from babel import Locale
+    from babel.numbers import get_currency_precision, get_currency_symbol
+
+    locale = _locale.babel_locale()
+    digits = get_currency_precision(currency)
+    number = "#,##0" + ("." + "0" * digits if digits else "")
+    pattern = Locale.parse(locale).currency_formats["standard"].pattern.split(";")[0]
+    pattern = re.sub(r"[#,0.]+", number, pattern, count=1)
+    symbol = get_currency_symbol(currency, locale)
+    quoted = re.sub(r"\xa0?¤\xa0?", lambda m: '"' + m.group(0).replace("¤", symbol) + '"', pattern)
+    return f"{quoted};-{quoted}"
+
+
 def _number_format(kind: str, currency: str) -> str | None:
+    if kind == "date" and not _locale.is_english():
+        return _DATE_FORMATS[current()]
     return {
         "money": _money_format(currency),
         "pct": "0.0%",
@@ -98,7 +124,7 @@ def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str
         cell.fill = fonts["fill"]
     row += 1
     if not table.rows:
-        _put(ws, row, 1, table.empty).font = fonts["muted"]
+        _put(ws, row, 1, empty_text(table)).font = fonts["muted"]
         row += 1
     for values in table.rows:
         for col, (value, column) in enumerate(zip(values, table.columns, strict=True), start=1):
@@ -128,7 +154,7 @@ def _write_section(ws: Any, section: Section, currency: str, fonts: dict[str, An
             )
             widths[col] = max(widths.get(col, 0), min(longest + 2, _LONG_TEXT), _WIDTHS.get(column.kind, 10))
     if section.notes:
-        ws.cell(row=row, column=1, value="Notes").font = fonts["title"]
+        ws.cell(row=row, column=1, value=_("Notes")).font = fonts["title"]
         for offset, note in enumerate(section.notes, start=1):
             _put(ws, row + offset, 1, note)
     for col, width in widths.items():
@@ -180,11 +206,12 @@ def render(plan: Plan) -> bytes:
     wb = Workbook()
     wb.remove(wb.active)
     for section in sections(plan):
-        ws = wb.create_sheet(SHEETS.get(section.id, section.title[:31]))
+        ws = wb.create_sheet(_(SHEETS[section.id])[:31] if section.id in SHEETS else section.title[:31])
         _write_section(ws, section, currency, fonts)
     when = datetime(plan.generated_for.year, plan.generated_for.month, plan.generated_for.day)
     wb.properties.creator = "gputeam"
-    wb.properties.title = _CONTROL.sub("\ufffd", f"Team plan: {plan.scenario.organisation}")
+    wb.properties.title = _CONTROL.sub("\ufffd", _("Team plan: {organisation}").format(
+        organisation=plan.scenario.organisation))
     wb.properties.created = when
     wb.properties.modified = when
     buffer = io.BytesIO()

@@ -1,0 +1,178 @@
+"""The reports in each language: translated headings and the language's number, money and
+date formats; and the pseudo-locale run that finds any text bypassing the translations."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from datetime import date
+from html.parser import HTMLParser
+
+import pytest
+from babel.numbers import format_currency
+
+from gputeam import i18n
+from gputeam.catalog import load_catalog
+from gputeam.planning import plan
+from gputeam.planning.result import Plan
+from gputeam.report import render
+from gputeam.scenario import load_example
+
+TODAY = date(2026, 12, 2)
+#: Each language's currency for the test (the won has no minor unit) and its money's shape.
+CURRENCIES = {"de": ("EUR", 0.9), "nl": ("EUR", 0.9), "es": ("EUR", 0.9), "ko": ("KRW", 1400.0)}
+MONEY = {"de": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€", "nl": r"€\xa0\d{1,3}(?:\.\d{3})+,\d\d",
+         "es": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€", "ko": r"₩\d{1,3}(?:,\d{3})+(?![.\d])"}
+HEADINGS = {"de": ("Teamplan: ", "Übersicht", "Zielteam", "Lücken", "Kapitalwert"),
+            "nl": ("Teamplan: ", "Samenvatting", "Doelteam", "Hiaten", "Netto contante waarde"),
+            "es": ("Plan de equipo: ", "Resumen", "Equipo objetivo", "Brechas", "Valor actual neto"),
+            "ko": ("팀 계획: ", "요약", "목표 팀", "격차", "순현재가치")}
+DATES = {"de": "2.12.2026", "nl": "2-12-2026", "es": "2/12/2026", "ko": "2026. 12. 2."}
+SEPARATORS = {"de": ",.", "nl": ",.", "es": ",.", "ko": ".,"}
+
+
+@pytest.fixture(scope="module")
+def local_plans() -> dict[str, Plan]:
+    catalog = load_catalog()
+    out = {}
+    for language, (currency, rate) in CURRENCIES.items():
+        scenario = load_example("startup").model_copy(update={"currency": currency, "usd_rate": rate})
+        out[language] = plan(scenario, catalog, TODAY)
+    return out
+
+
+@pytest.mark.parametrize("language", sorted(CURRENCIES))
+def test_html_report_in_each_language(language: str, local_plans: dict[str, Plan]) -> None:
+    p = local_plans[language]
+    with i18n.use(language):
+        page = render(p, "html").decode("utf-8")
+        expected = format_currency(p.costs.first_year, p.costs.currency, locale=language)
+    assert f'<html lang="{language}">' in page
+    for heading in HEADINGS[language]:
+        assert heading in page, heading
+    assert expected in page and re.search(MONEY[language], page)
+    assert DATES[language] in page  # "computed for" and the summary's dates
+    specs = [json.loads(s) for s in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', page)]
+    assert specs and all(s["layout"]["separators"] == SEPARATORS[language] for s in specs)
+    with i18n.use(language):
+        assert all(s["layout"]["title"]["text"] != "Cost by month (EUR)" for s in specs)
+
+
+@pytest.mark.parametrize("language", sorted(CURRENCIES))
+def test_markdown_report_in_each_language(language: str, local_plans: dict[str, Plan]) -> None:
+    p = local_plans[language]
+    with i18n.use(language):
+        text = render(p, "md").decode("utf-8")
+    heads = [line for line in text.splitlines() if line.startswith("#")]
+    assert heads[0].startswith("# " + HEADINGS[language][0])
+    assert f"## {HEADINGS[language][1]}" in heads
+    assert re.search(MONEY[language], text) and DATES[language] in text
+
+
+@pytest.mark.parametrize("language", sorted(CURRENCIES))
+def test_xlsx_report_in_each_language(language: str, local_plans: dict[str, Plan]) -> None:
+    from openpyxl import load_workbook
+
+    p = local_plans[language]
+    with i18n.use(language):
+        wb = load_workbook(io.BytesIO(render(p, "xlsx")))
+        summary = i18n.gettext("Summary")
+    assert wb.sheetnames[0] == summary == HEADINGS[language][1]
+    ws = wb[summary]
+    assert [ws.cell(1, 1).value, ws.cell(1, 2).value] != ["Item", "Value"]
+    money_formats = {c.number_format for row in wb[wb.sheetnames[5]].iter_rows() for c in row
+                     if isinstance(c.value, float)}
+    symbol = "€" if p.costs.currency == "EUR" else "₩"
+    assert any(symbol in f for f in money_formats), money_formats
+    if language == "ko":
+        assert all(".00" not in f for f in money_formats if symbol in f)  # no minor unit
+    else:
+        assert any(".00" in f for f in money_formats if symbol in f)
+
+
+def test_english_reports_are_unchanged_by_the_languages(local_plans: dict[str, Plan]) -> None:
+    p = local_plans["de"]
+    before = render(p, "html")
+    with i18n.use("de"):
+        render(p, "html")
+    assert render(p, "html") == before
+    specs = re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', before.decode("utf-8"))
+    assert b'<html lang="en">' in before
+    assert specs and all("separators" not in json.loads(s)["layout"] for s in specs)
+
+
+# ---------------------------------------------------------------- pseudo-locale
+class _Chrome(HTMLParser):
+    """The texts of a report's chrome: title, headings, table heads, cards, navigation,
+    empty-table texts and the footer (table cells and notes carry the plan's own data)."""
+
+    TAGS = {"title", "h1", "h2", "h3", "th", "dt", "footer", "noscript"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, str]] = []
+        self.texts: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("meta", "br", "link", "input"):
+            return
+        self.stack.append((tag, dict(attrs).get("class") or ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+
+    def handle_data(self, data: str) -> None:
+        text = " ".join(data.split())
+        if not text or not self.stack or self.stack[-1][0] in ("script", "style"):
+            return
+        tags = {t for t, _ in self.stack}
+        tag, css = self.stack[-1]
+        if tags & self.TAGS or ("nav" in tags and tag == "a") or (tag == "p" and css in ("meta", "empty")):
+            self.texts.append((tag, text))
+
+
+def _untranslated_html(page: str) -> list[str]:
+    parser = _Chrome()
+    parser.feed(page)
+    found = [f"{tag}: {text}" for tag, text in parser.texts
+             if "⟦" not in text and not text.startswith("gputeam")]
+    for spec in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', page):
+        layout = json.loads(spec)["layout"]
+        texts = [layout["title"]["text"]] + [layout[a]["title"]["text"] for a in ("xaxis", "yaxis")
+                                             if "title" in layout.get(a, {})]
+        found += [f"chart: {t}" for t in texts if "⟦" not in t and t not in ("USD", "EUR")]
+    return found
+
+
+def test_pseudo_locale_html_report_has_no_untranslated_text(risk_plan: Plan) -> None:
+    with i18n.use(i18n.PSEUDO):
+        page = render(risk_plan, "html").decode("utf-8")
+    assert risk_plan.case_study is not None and risk_plan.risk is not None
+    assert _untranslated_html(page) == []
+    # the check sees the chrome: in English, every heading, table head and chart title
+    english = _untranslated_html(render(risk_plan, "html").decode("utf-8"))
+    for text in ("h1: Team plan:", "h2: Summary", "th: Item", "dt: Net ROI", "p: Generated",
+                 "chart: Cost by month", "chart: people", "p: Computed for"):
+        assert any(t.startswith(text) for t in english), text
+
+
+def test_pseudo_locale_markdown_and_xlsx_have_no_untranslated_text(risk_plan: Plan) -> None:
+    from openpyxl import load_workbook
+
+    with i18n.use(i18n.PSEUDO):
+        text = render(risk_plan, "md").decode("utf-8")
+        wb = load_workbook(io.BytesIO(render(risk_plan, "xlsx")))
+    lines = text.splitlines()
+    heads = [line for line in lines if line.startswith("#")]
+    table_heads = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("|-") or
+                   line.startswith("|--") or re.match(r"^\|(-+:?\|)+$", line)]
+    cells = [c.strip() for head in table_heads for c in head.strip("|").split("|")]
+    assert [h for h in heads if "⟦" not in h] == []
+    assert cells and [c for c in cells if not c.startswith("⟦")] == []
+    assert lines[2].startswith("⟦Computed for")
+    assert [n for n in wb.sheetnames if not n.startswith("⟦")] == []
+    for ws in wb.worksheets:
+        first = next(r for r in ws.iter_rows(max_row=3) if any(c.font.bold for c in r if c.value))
+        assert all(str(c.value).startswith("⟦") for c in first if c.value is not None)
