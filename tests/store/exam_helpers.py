@@ -57,5 +57,12 @@ def setup_programme(s: Any, org_id: int, catalog: Catalog, *, code: str = "acme-
 
 
 def right_answers(view: dict[str, Any]) -> dict[str, int]:
-    """Option 0 is right in :func:`gift_bank` (the candidate does not know that)."""
-    return {q["id"]: 0 for q in view["questions"]}
+    """The option shown whose text starts "Right" (:func:`gift_bank`'s words; the candidate
+    sees the options in an order of their attempt's own)."""
+    return {q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Right"))
+            for q in view["questions"]}
+
+
+def wrong_answers(view: dict[str, Any]) -> dict[str, int]:
+    return {q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Wrong"))
+            for q in view["questions"]}

@@ -7,7 +7,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from tests.store.exam_helpers import CERT, START, exam_catalog, right_answers, setup_programme
+from tests.store.exam_helpers import (
+    CERT,
+    START,
+    exam_catalog,
+    right_answers,
+    setup_programme,
+    wrong_answers,
+)
 
 from gputeam import store
 from gputeam.certify.programme import GRACE_SECONDS
@@ -69,6 +76,10 @@ def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(d
                           now=end + timedelta(seconds=GRACE_SECONDS + 1))
     with db.session() as s:
         assert store.attempt_view(s, s.get(type(a), a.id), now=START)["answers"] == {item: 0}
+        # the options are shown in an order of the attempt's own: option 0 shown is not
+        # always the file's first (the right one, in this bank)
+        views = [store.attempt_view(s, s.get(type(a), a.id), now=START)["questions"]]
+        assert {tuple(o["text"][:5] for o in q["options"]).index("Right") for q in views[0]} != {0}
 
 
 def test_bad_responses_and_other_peoples_attempts_are_refused(db: Any, world: Any) -> None:
@@ -125,9 +136,10 @@ def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> Non
     with db.session() as s:
         a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
         view = store.attempt_view(s, a, now=START)
+        right, wrong = right_answers(view), wrong_answers(view)
         for q in view["questions"]:
-            right = not q["id"].startswith("networking")
-            store.save_answer(s, a.id, world["p1"], q["id"], 0 if right else 1, now=START)
+            pick = wrong if q["id"].startswith("networking") else right
+            store.save_answer(s, a.id, world["p1"], q["id"], pick[q["id"]], now=START)
         store.finish_attempt(s, a.id, now=START + timedelta(minutes=10), catalog=CATALOG)
         result = store.attempt_view(s, a, now=START + timedelta(minutes=10))
     assert result["result"]["passed"] is False, result
@@ -158,8 +170,8 @@ def test_overdue_attempt_is_finished_on_read_and_by_the_sweep_once(db: Any, worl
     with db.session() as s:
         a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
         b = store.start_attempt(s, _prog(s, world), world["p2"], now=START)
-        item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
-        store.save_answer(s, a.id, world["p1"], item, 0, now=START + timedelta(minutes=1))
+        item, choice = next(iter(right_answers(store.attempt_view(s, a, now=START)).items()))
+        store.save_answer(s, a.id, world["p1"], item, choice, now=START + timedelta(minutes=1))
     late = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
     with db.session() as s:
         assert store.current_attempt(s, a.id, now=START + timedelta(minutes=30), catalog=CATALOG

@@ -27,14 +27,24 @@ def match_options(q: Question, seed: int) -> list[str]:
     return options
 
 
+def option_order(q: Question, seed: int) -> list[int]:
+    """The answers of a multiple-choice question in the order shown (answer indices), fixed
+    by the attempt's seed: a bank that lists the right answer first does not show it first,
+    and the option numbers a candidate sends say nothing about the file's order."""
+    order = list(range(len(q.answers)))
+    random.Random(f"{seed}:options:{q.item_id}").shuffle(order)
+    return order
+
+
 def public_question(q: Question, seed: int) -> dict[str, Any]:
     """The question as the candidate sees it (no key, no feedback)."""
     out: dict[str, Any] = {"id": q.item_id, "type": q.qtype, "name": q.name,
                            "text": q.text.text, "format": q.text.format}
     if q.qtype == "multichoice":
         out["multiple"] = not q.single
-        out["options"] = [{"index": i, "text": a.text.text, "format": a.text.format}
-                          for i, a in enumerate(q.answers)]
+        out["options"] = [{"index": shown, "text": q.answers[i].text.text,
+                           "format": q.answers[i].text.format}
+                          for shown, i in enumerate(option_order(q, seed))]
     elif q.qtype == "match":
         out["stems"] = [p.question.text for p in q.pairs if p.question.text.strip()]
         out["options"] = match_options(q, seed)
@@ -51,10 +61,12 @@ def _int(value: Any) -> int:
 
 
 def read_response(q: Question, value: Any, seed: int) -> Response:
-    """A response from JSON or form values (None or "" clears the answer)."""
+    """A response from JSON or form values (None or "" clears the answer). Options are
+    numbered as shown (:func:`option_order`); the response holds the answers' indices."""
     if value is None or value == "" or value == []:
         return None
     if q.qtype == "multichoice":
+        order = option_order(q, seed)
         if q.single:
             if isinstance(value, list):
                 if len(value) != 1:
@@ -63,12 +75,12 @@ def read_response(q: Question, value: Any, seed: int) -> Response:
             index = _int(value)
             if not 0 <= index < len(q.answers):
                 raise ResponseError(f"option {index} does not exist")
-            return index
+            return order[index]
         values = value if isinstance(value, list) else [value]
         picked = sorted({_int(v) for v in values})
         if any(not 0 <= i < len(q.answers) for i in picked):
             raise ResponseError("an option chosen does not exist")
-        return picked
+        return sorted(order[i] for i in picked)
     if q.qtype == "truefalse":
         if isinstance(value, bool):
             return value
@@ -103,6 +115,16 @@ def read_response(q: Question, value: Any, seed: int) -> Response:
                 raise ResponseError(f"{v!r} is not one of the options")
         return out
     raise ResponseError(f"a {q.qtype} question takes no answer")
+
+
+def shown_response(q: Question, response: Any, seed: int) -> Any:
+    """A stored response as the candidate sent it (option numbers as shown)."""
+    if q.qtype != "multichoice" or response is None:
+        return response
+    where = {i: shown for shown, i in enumerate(option_order(q, seed))}
+    if isinstance(response, list):
+        return sorted(where[i] for i in response if i in where)
+    return where.get(response) if isinstance(response, int) else None
 
 
 def choice_index(q: Question, response: Response) -> int:

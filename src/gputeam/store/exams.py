@@ -27,7 +27,13 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.certify import BlueprintError, domain_counts, score_exam, select_form
-from gputeam.certify.delivery import ResponseError, choice_index, public_question, read_response
+from gputeam.certify.delivery import (
+    ResponseError,
+    choice_index,
+    public_question,
+    read_response,
+    shown_response,
+)
 from gputeam.certify.programme import (
     GRACE_SECONDS,
     accepts_save,
@@ -288,9 +294,11 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
         "remaining_seconds": remaining_seconds(attempt.deadline, now)
         if attempt.state == "in_progress" else 0}
     if attempt.state == "in_progress":
-        out["questions"] = [public_question(question_of(r), attempt.seed)
-                            for r in _form_rows(session, attempt)]
-        out["answers"] = saved_answers(session, attempt.id)
+        questions = [question_of(r) for r in _form_rows(session, attempt)]
+        out["questions"] = [public_question(q, attempt.seed) for q in questions]
+        saved = saved_answers(session, attempt.id)
+        out["answers"] = {q.item_id: shown_response(q, saved[q.item_id], attempt.seed)
+                          for q in questions if q.item_id in saved}
         return out
     result = dict(attempt.result or {})
     result.pop("items", None)

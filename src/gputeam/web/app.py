@@ -49,6 +49,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         api,
         apidocs,
         credentials,
+        exams,
         pages,
         pages_account,
         pages_export,
@@ -151,6 +152,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(apidocs.router, prefix=API_PREFIX)
     app.include_router(credentials.api, prefix=API_PREFIX)
     app.include_router(credentials.pages)
+    app.include_router(exams.router)
     app.include_router(pages_people.router)  # before pages: /people/new is not an id
     app.include_router(pages.router)
     app.include_router(pages_import.router)

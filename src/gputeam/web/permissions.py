@@ -34,6 +34,8 @@ class Perm(StrEnum):
     USERS = "users:admin"
     CREDENTIALS = "credentials:issue"  # issue and revoke Open Badges credentials
     TEAMS = "teams:manage"  # rename, archive, assign people (managers: their own teams)
+    EXAMS_SIT = "exams:sit"  # sit internal exams (own attempts; managers see their teams')
+    EXAMS_MANAGE = "exams:manage"  # item analysis, retire items, time accommodations, practicals
 
 
 GRANTS: dict[Perm, frozenset[str]] = {
@@ -51,6 +53,8 @@ GRANTS: dict[Perm, frozenset[str]] = {
     Perm.USERS: frozenset({"admin"}),
     Perm.CREDENTIALS: frozenset({"admin"}),
     Perm.TEAMS: frozenset({"admin", "manager"}),
+    Perm.EXAMS_SIT: frozenset({"admin", "manager", "engineer"}),
+    Perm.EXAMS_MANAGE: frozenset({"admin", "manager"}),
 }
 
 #: The token scope each permission needs (a token acts for its user, narrowed by scopes).
@@ -60,6 +64,7 @@ SCOPE_OF: dict[Perm, str] = {
     Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
     Perm.IMPORT: "write", Perm.USERS: "admin", Perm.CREDENTIALS: "write",
     Perm.TEAMS: "write",
+    Perm.EXAMS_SIT: "write", Perm.EXAMS_MANAGE: "write",
     # a token manages tokens only with the admin scope (which only admins' tokens hold):
     # a leaked read or write token cannot mint or revoke credentials
     Perm.TOKENS: "admin",

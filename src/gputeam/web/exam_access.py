@@ -1,0 +1,88 @@
+"""What the exam pages and the exam API share: the server's clock, the credential issuer,
+and who may see which attempt (an engineer only their own; a manager their teams'; an
+admin everyone's). The rules of exams live in :mod:`gputeam.store.exams`."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import HTTPException, Request
+
+from gputeam import store
+from gputeam.web import services
+from gputeam.web.permissions import Perm, Principal
+
+
+def now(request: Request) -> datetime:
+    """The server's time; tests put a fake clock at ``app.state.now`` (a callable)."""
+    clock = getattr(request.app.state, "now", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+def issuer(request: Request) -> store.Issuer | None:
+    """Signs credentials on a pass when the server has a configured secret key (without one,
+    the pass is recorded and an admin issues the credential later)."""
+    settings = request.app.state.settings
+    if not settings.secret_key:
+        return None
+    base = (settings.public_url or str(request.base_url)).rstrip("/")
+    return store.Issuer(secret=str(settings.secret_key), base_url=base)
+
+
+def programme(request: Request, s: Any, code: str) -> Any:
+    try:
+        return store.get_programme(s, services.org_id(request.app, s), code)
+    except store.NotFound:
+        raise HTTPException(404, "no such programme") from None
+
+
+def candidate(who: Principal) -> int:
+    """The person the caller sits exams as."""
+    if who.person_id is None:
+        raise HTTPException(403, "your account is not linked to a person, so you cannot sit exams")
+    return who.person_id
+
+
+def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *,
+            own: bool = False) -> Any:
+    """The attempt (finished first when its time ran out), if the caller may see it: their
+    own, or (``own`` False) a person they may read. 404 otherwise, never 403 (an id says
+    nothing about whether it exists)."""
+    from gputeam.store.schema_exams import ExamAttempt
+
+    row = s.get(ExamAttempt, attempt_id)
+    if row is None:
+        raise HTTPException(404, "no such attempt")
+    person = services.person_in_org(request.app, s, row.person_id)
+    mine = who.person_id is not None and row.person_id == who.person_id
+    if person is None or not (mine or (not own and who.may_read_person(person.id, person.team_id))):
+        raise HTTPException(404, "no such attempt")
+    return store.current_attempt(s, attempt_id, now=now(request),
+                                 catalog=services.catalog(request.app), issuer=issuer(request))
+
+
+def manages(who: Principal) -> bool:
+    return who.can(Perm.EXAMS_MANAGE)
+
+
+def programme_summary(request: Request, s: Any, row: Any, who: Principal) -> dict[str, Any]:
+    """A programme as listed: its blueprint, and for the caller their attempts and when
+    they may start (or resume)."""
+    spec = store.programme_spec(row)
+    bp = spec.blueprint
+    out: dict[str, Any] = {
+        "code": row.code, "name": spec.name, "certification": spec.certification,
+        "questions": bp.questions, "minutes": bp.minutes, "pass_mark": bp.pass_mark,
+        "domain_weights": bp.domain_weights, "attempts_allowed": bp.attempts,
+        "cooldown_days": bp.cooldown_days, "practical": spec.practical,
+        "curriculum": [m.model_dump() for m in spec.curriculum]}
+    if who.person_id is not None:
+        mine = store.attempts_of(s, row.id, who.person_id)
+        when, why = store.next_allowed(s, row, who.person_id, now(request))
+        out["my_attempts"] = [{"id": a.id, "number": a.number, "state": a.state,
+                               "passed": a.passed, "score": a.score} for a in mine]
+        out["in_progress"] = next((a.id for a in mine if a.state == "in_progress"), None)
+        out["next_attempt"] = when.isoformat() if when else None
+        out["next_attempt_note"] = why
+    return out

@@ -1,0 +1,218 @@
+"""Exam pages (issue 11): the programmes, sitting an exam, results, item analysis and the
+practical sign-off.
+
+The exam page is one form: with JavaScript each question saves itself on change (htmx,
+``?item=<id>`` saves that question only), without it the Save button saves every answer.
+The timer is the server's: the page shows the seconds the server counted, each save
+returns them again, and a save after the deadline plus the grace is refused (409) and not
+stored. Rules live in :mod:`gputeam.store.exams`; this module reads forms and renders.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam import store
+from gputeam.certify.programme import GRACE_SECONDS
+from gputeam.errors import InputError
+from gputeam.web import exam_access as ex
+from gputeam.web import services
+from gputeam.web.api.common import PathId, actor
+from gputeam.web.auth import require
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import render
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
+Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
+
+
+def _list(request: Request, who: Principal, status: int = 200, error: str | None = None) -> Response:
+    with request.app.state.db.session() as s:
+        org = services.org_id(request.app, s)
+        programmes = [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
+    return render(request, "exams.html", status, programmes=programmes, error=error,
+                  manages=ex.manages(who))
+
+
+@router.get("/exams")
+def exams_page(request: Request, who: Sitter) -> Response:
+    return _list(request, who)
+
+
+@router.post("/exams/{code}/start")
+def start(request: Request, code: str, who: Sitter) -> Response:
+    person = ex.candidate(who)
+    try:
+        with request.app.state.db.session() as s:
+            a = store.start_attempt(s, ex.programme(request, s, code), person,
+                                    now=ex.now(request), actor=actor(who))
+            attempt_id = a.id
+    except InputError as exc:
+        return _list(request, who, 422, "; ".join(p.message for p in exc.problems))
+    return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
+
+
+def _attempt_page(request: Request, who: Principal, attempt_id: int, status: int = 200,
+                  error: str | None = None) -> Response:
+    with request.app.state.db.session() as s:
+        a = ex.attempt(request, s, who, attempt_id)
+        view = store.attempt_view(s, a, now=ex.now(request))
+        mine = a.person_id == who.person_id
+    return render(request, "exam_attempt.html", status, a=view, mine=mine, error=error,
+                  grace=GRACE_SECONDS)
+
+
+@router.get("/exams/attempts/{attempt_id}")
+def attempt_page(request: Request, attempt_id: PathId, who: Sitter) -> Response:
+    return _attempt_page(request, who, attempt_id)
+
+
+def _form_answers(form: Any, only: str | None) -> dict[str, Any]:
+    """``{item_id: value}`` from the exam form: ``q:<id>`` (one value, or several for a
+    multiple-response question), ``q:<id>:<n>`` for each matching sub-question, and
+    ``present`` naming every question on the form (an empty one clears the answer)."""
+    items = form.getlist("present")
+    if only is not None:
+        items = [i for i in items if i == only] or [only]
+    out: dict[str, Any] = {}
+    for item in items:
+        subs = sorted((k for k in form if k.startswith(f"q:{item}:")),
+                      key=lambda k: int(k.rsplit(":", 1)[1]) if k.rsplit(":", 1)[1].isdigit() else 0)
+        if subs:
+            out[item] = [form.get(k) or None for k in subs]
+            continue
+        values = form.getlist(f"q:{item}")
+        kind = form.get(f"kind:{item}")
+        out[item] = values if kind == "multiple" else (values[0] if values else None)
+    return out
+
+
+@router.post("/exams/attempts/{attempt_id}/save")
+async def save(request: Request, attempt_id: PathId, who: Sitter,
+               item: Annotated[str | None, Query(max_length=100)] = None) -> Response:
+    form = await request.form()
+    answers = _form_answers(form, item)
+    htmx = bool(request.headers.get("HX-Request"))
+    left = 0
+    try:
+        with request.app.state.db.session() as s:
+            for item_id, value in answers.items():
+                left = store.save_answer(s, attempt_id, ex.candidate(who), item_id, value,
+                                         now=ex.now(request))
+    except store.TooLate as exc:
+        if htmx:
+            return HTMLResponse(f'<span id="save-status" data-remaining="0">{exc.problems[0].message}'
+                                "</span>", status_code=409)
+        return _attempt_page(request, who, attempt_id, 409, exc.problems[0].message)
+    except store.NotFound:
+        raise HTTPException(404, "no such attempt") from None
+    except InputError as exc:
+        message = "; ".join(p.message for p in exc.problems)
+        if htmx:
+            return HTMLResponse(f'<span id="save-status" class="error">Not saved: {message}</span>',
+                                status_code=422)
+        return _attempt_page(request, who, attempt_id, 422, f"Not saved: {message}")
+    if htmx:
+        return HTMLResponse(f'<span id="save-status" data-remaining="{left}">Saved · '
+                            f"{left // 60} min {left % 60:02d} s left</span>")
+    return RedirectResponse(f"/exams/attempts/{attempt_id}?saved=1", status_code=303)
+
+
+@router.post("/exams/attempts/{attempt_id}/finish")
+async def finish(request: Request, attempt_id: PathId, who: Sitter) -> Response:
+    form = await request.form()
+    answers = _form_answers(form, None)
+    with request.app.state.db.session() as s:
+        a = ex.attempt(request, s, who, attempt_id, own=True)
+        if a.state == "in_progress" and answers:
+            try:  # the answers on the page are saved first (a browser without JavaScript)
+                with s.begin_nested():
+                    for item_id, value in answers.items():
+                        store.save_answer(s, a.id, a.person_id, item_id, value, now=ex.now(request))
+            except InputError:
+                pass  # time is up, or a bad value: mark what was saved
+        store.finish_attempt(s, a.id, now=ex.now(request), catalog=services.catalog(request.app),
+                             issuer=ex.issuer(request), actor=actor(who))
+    return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
+
+
+# ---------------------------------------------------------------- item analysis
+@router.get("/exams/{code}/items")
+def items_page(request: Request, code: str, who: Manager, retired: str | None = None) -> Response:
+    with request.app.state.db.session() as s:
+        prog = ex.programme(request, s, code)
+        stats = store.item_statistics(s, prog.id)
+        name = store.programme_spec(prog).name
+    return render(request, "exam_items.html", code=code, title=name, stats=stats,
+                  flash=f"Item {retired} retired: new attempts no longer draw it." if retired else None)
+
+
+@router.get("/exams/{code}/items.csv")
+def items_csv(request: Request, code: str, who: Manager) -> Response:
+    with request.app.state.db.session() as s:
+        stats = store.item_statistics(s, ex.programme(request, s, code).id)
+    return Response(store.item_statistics_csv(stats), media_type="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="items-{code}.csv"'})
+
+
+@router.post("/exams/{code}/items/{item_id}/retire")
+def retire(request: Request, code: str, item_id: str, who: Manager) -> Response:
+    with request.app.state.db.session() as s:
+        store.retire_item(s, ex.programme(request, s, code).id, item_id, now=ex.now(request),
+                          actor=actor(who))
+    return RedirectResponse(f"/exams/{code}/items?retired={item_id}", status_code=303)
+
+
+# ---------------------------------------------------------------- practical sign-off
+def _practical_page(request: Request, who: Principal, code: str, person_id: int,
+                    status: int = 200, error: str | None = None, flash: str | None = None
+                    ) -> Response:
+    with request.app.state.db.session() as s:
+        prog = ex.programme(request, s, code)
+        p = services.person_in_org(request.app, s, person_id)
+        if p is None or not store.may_assess(s, prog, who.role, who.person_id):
+            raise HTTPException(404, "no such person, or not one you may assess")
+        spec = store.programme_spec(prog)
+        rows = store.list_assessments(s, prog.id, p.id)
+        history = [{"id": r.id, "assessor": r.assessor, "outcome": r.outcome,
+                    "signed_at": r.signed_at, "grades": r.grades} for r in rows]
+    current = next((h for h in history if h["signed_at"] is None), None)
+    return render(request, "exam_practical.html", status, code=code, title=spec.name,
+                  person={"id": p.id, "name": p.name}, rubric=spec.rubric, current=current,
+                  history=history, error=error, flash=flash,
+                  own=who.person_id == person_id)
+
+
+@router.get("/exams/{code}/practical/{person_id}")
+def practical_page(request: Request, code: str, person_id: PathId, who: Sitter) -> Response:
+    return _practical_page(request, who, code, person_id)
+
+
+@router.post("/exams/{code}/practical/{person_id}")
+async def practical_submit(request: Request, code: str, person_id: PathId, who: Sitter) -> Response:
+    form = await request.form()
+    try:
+        with request.app.state.db.session() as s:
+            prog = ex.programme(request, s, code)
+            spec = store.programme_spec(prog)
+            grades = {c.id: {"grade": form.get(f"grade:{c.id}"), "evidence": form.get(f"evidence:{c.id}"),
+                             "note": form.get(f"note:{c.id}")}
+                      for c in spec.rubric if form.get(f"grade:{c.id}")}
+            kw = {"assessor": who.username, "role": who.role, "assessor_person_id": who.person_id}
+            if grades:
+                store.grade_practical(s, prog, person_id, grades, **kw)
+            if form.get("action") == "sign-off":
+                row = store.sign_off(s, prog, person_id, now=ex.now(request),
+                                     catalog=services.catalog(request.app), issuer=ex.issuer(request),
+                                     **kw)
+                flash = f"Signed off: {row.outcome}."
+            else:
+                flash = "Grades saved."
+    except InputError as exc:
+        return _practical_page(request, who, code, person_id, 422,
+                               error="; ".join(p.message for p in exc.problems))
+    return _practical_page(request, who, code, person_id, flash=flash)

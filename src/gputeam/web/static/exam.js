@@ -1,0 +1,53 @@
+// The exam timer: shows the seconds the server counted (re-synchronised by every save),
+// announces 10, 5 and 1 minutes left to screen readers (never every second), and reloads
+// the page once time and the grace are over (the server then shows the result).
+(function () {
+  "use strict";
+  var timer = document.getElementById("timer");
+  if (!timer) { return; }
+  var text = document.getElementById("timer-text");
+  var announce = document.getElementById("timer-announce");
+  var grace = parseInt(timer.getAttribute("data-grace") || "15", 10);
+  var end = Date.now() + parseInt(timer.getAttribute("data-remaining"), 10) * 1000;
+  var previous = null;
+  var marks = [10, 5, 1];
+  var reloading = false;
+
+  function left() { return Math.max(0, Math.round((end - Date.now()) / 1000)); }
+
+  function show(seconds) {
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    text.textContent = seconds > 0 ? m + " min " + (s < 10 ? "0" : "") + s + " s" : "time is up";
+  }
+
+  function tick() {
+    var now = left();
+    show(now);
+    if (previous !== null) {
+      marks.forEach(function (m) {
+        if (previous > m * 60 && now <= m * 60 && now > 0) {
+          announce.textContent = m === 1 ? "1 minute left" : m + " minutes left";
+        }
+      });
+      if (previous > 0 && now === 0) { announce.textContent = "Time is up."; }
+    }
+    previous = now;
+    if (now === 0 && !reloading) {
+      reloading = true;
+      window.setTimeout(function () { window.location.reload(); }, (grace + 2) * 1000);
+    }
+  }
+
+  document.body.addEventListener("htmx:afterSwap", function () {
+    var status = document.getElementById("save-status");
+    var r = status && status.getAttribute("data-remaining");
+    if (r !== null && r !== undefined && r !== "") {
+      end = Date.now() + parseInt(r, 10) * 1000;
+    }
+  });
+  document.body.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr.status === 409) { window.location.reload(); }
+  });
+  tick();
+  window.setInterval(tick, 1000);
+}());
