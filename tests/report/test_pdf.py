@@ -167,3 +167,16 @@ def test_paper_for_a_browser_language() -> None:
     assert pdf.paper_for_locale("es-MX") == "letter"
     assert pdf.paper_for_locale("es-ES") == "a4"
     assert pdf.paper_for_locale("ko") is None and pdf.paper_for_locale("") is None
+
+
+def test_a_browser_that_cannot_print_is_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An executable that is not Chromium: planned, then a one-line reason, status 2, no file."""
+    from tests.test_cli import run
+
+    monkeypatch.setenv(pdf.CHROMIUM_ENV, "/bin/false")
+    r = run("plan", "--example", "startup", "--runs", "0", "--out", str(tmp_path / "plan.pdf"))
+    assert r.returncode == 2, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "Chromium could not print the report" in r.stderr and "/bin/false" in r.stderr
+    assert list(tmp_path.iterdir()) == []

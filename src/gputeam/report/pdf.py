@@ -11,7 +11,7 @@ printable width, in the bundled font, before printing.
 
 Chromium is ``/usr/bin/chromium`` (the Debian package ``chromium``), or the path in
 ``GPUTEAM_CHROMIUM``; without it :class:`RendererMissing` (an input error: exit status 2)
-names the package to install.
+names the package to install; when it cannot print, :class:`PrintFailed` says why.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from gputeam.errors import InputError, Problem
 if TYPE_CHECKING:
     from gputeam.planning.result import Plan
 
-__all__ = ["FONT_FAMILY", "PAPERS", "RendererMissing", "chromium_path", "default_paper", "paper_for_locale",
-           "print_html", "render"]
+__all__ = ["FONT_FAMILY", "PAPERS", "PrintFailed", "RendererMissing", "chromium_path",
+           "default_paper", "paper_for_locale", "print_html", "render"]
 
 FONT_FAMILY = "Noto Sans KR"
 CHROMIUM = "/usr/bin/chromium"
@@ -87,6 +87,13 @@ def default_paper(environ: Mapping[str, str] | None = None) -> str:
 
 class RendererMissing(InputError):
     """PDF output was asked for but Chromium (or Playwright) is not installed."""
+
+    kind = "environment"
+
+
+class PrintFailed(InputError):
+    """Chromium is there but could not print the report (it would not start, timed out, or
+    a chart failed to draw)."""
 
     kind = "environment"
 
@@ -155,37 +162,47 @@ def render(plan: Plan, paper: str = "a4") -> bytes:
 
 def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
     """Print an HTML report page (with its charts drawn and its table of contents numbered)
-    to PDF bytes."""
+    to PDF bytes; :class:`PrintFailed` when Chromium cannot."""
     exe = executable or chromium_path()
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import Error, sync_playwright
     except ImportError:  # pragma: no cover - a dependency of gputeam
         raise RendererMissing([Problem(path="--format pdf", message="the Python package playwright "
                                        "is not installed", expected="pip install playwright")]) from None
-    width, height = PAPERS[paper]
     with _SLOTS, tempfile.TemporaryDirectory(prefix="gputeam-pdf-") as tmp:
         source = Path(tmp) / "report.html"
         source.write_bytes(page)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=exe, args=_ARGS)
-            try:
-                tab = browser.new_page(viewport={"width": _CONTENT_PX[paper], "height": 1000})
-                tab.goto(source.as_uri(), wait_until="load", timeout=_TIMEOUT_MS)
-                tab.wait_for_function("document.body.hasAttribute('data-charts-ready')",
-                                      timeout=_TIMEOUT_MS)
-                failed = tab.evaluate("document.body.getAttribute('data-charts-failed')")
-                if failed:
-                    raise RuntimeError(f"the report's charts failed to draw: {failed}")
-                tab.evaluate("document.fonts.ready.then(() => true)")
-                options: dict[str, Any] = {"width": width, "height": height,
-                                           "prefer_css_page_size": True, "print_background": True}
-                first = tab.pdf(**options)
-                pages = _destination_pages(first)
-                if not tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()}):
-                    return first
-                return tab.pdf(**options)
-            finally:
-                browser.close()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=exe, args=_ARGS, timeout=_TIMEOUT_MS)
+                try:
+                    return _print(browser, source, paper)
+                finally:
+                    browser.close()
+        except Error as exc:
+            reason = (exc.message or str(exc)).strip().splitlines()[0]
+            raise PrintFailed([Problem(path="--format pdf", message="Chromium could not print the "
+                                       f"report: {reason}", found=exe)]) from None
+
+
+def _print(browser: Any, source: Path, paper: str) -> bytes:
+    width, height = PAPERS[paper]
+    tab = browser.new_page(viewport={"width": _CONTENT_PX[paper], "height": 1000})
+    tab.goto(source.as_uri(), wait_until="load", timeout=_TIMEOUT_MS)
+    tab.wait_for_function("document.body.hasAttribute('data-charts-ready')", timeout=_TIMEOUT_MS)
+    failed = tab.evaluate("document.body.getAttribute('data-charts-failed')")
+    if failed:
+        raise PrintFailed([Problem(path="--format pdf", message="the report's charts failed to draw",
+                                   found=failed)])
+    tab.evaluate("document.fonts.ready.then(() => true)")
+    options: dict[str, Any] = {"width": width, "height": height, "prefer_css_page_size": True,
+                               "print_background": True}
+    first: bytes = tab.pdf(**options)
+    pages = _destination_pages(first)
+    if not tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()}):
+        return first
+    final: bytes = tab.pdf(**options)
+    return final
 
 
 _FILL_TOC = """pages => {

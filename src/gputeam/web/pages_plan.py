@@ -88,12 +88,10 @@ def plan_pdf(request: Request, who: PlanReader,
     if paper is None:
         first = (request.headers.get("accept-language") or "").split(",")[0].split(";")[0]
         paper = pdf.paper_for_locale(first) or "a4"
-
     try:
         pdf.chromium_path()  # before any planning
     except pdf.RendererMissing as exc:
-        return render(request, "error.html", 503, code=503, title="PDF unavailable",
-                      detail=str(exc.problems[0]))
+        return _pdf_unavailable(request, exc)
     with request.app.state.db.session() as s:
         latest = services.latest_plan(request.app, s)
         if latest is not None:
@@ -107,9 +105,18 @@ def plan_pdf(request: Request, who: PlanReader,
             name = f"gputeam-plan-{today(request).isoformat()}"
         else:
             return error_page(request, 404, "No plan has been saved yet.")
-    data = pdf.render(plan, paper)
+    try:
+        data = pdf.render(plan, paper)
+    except (pdf.RendererMissing, pdf.PrintFailed) as exc:
+        return _pdf_unavailable(request, exc)
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{name}-{paper}.pdf"'})
+
+
+def _pdf_unavailable(request: Request, exc: InputError) -> Response:
+    """503: the server cannot print PDFs (no Chromium, or it failed); the message says why."""
+    return render(request, "error.html", 503, code=503, title="PDF unavailable",
+                  detail=str(exc.problems[0]))
 
 
 @router.post("/plan")
