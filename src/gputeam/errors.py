@@ -56,6 +56,18 @@ class ScenarioError(InputError):
     kind = "scenario"
 
 
+def read_text_file(path: str, error: type[InputError] = InputError) -> str:
+    """The UTF-8 text of a file named on a command line or in settings, or ``error``
+    naming the file and why it cannot be read (for front ends: the core does no I/O)."""
+    from pathlib import Path
+
+    try:
+        return Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise error([Problem(path="", message=f"cannot read: {exc.strerror}",
+                             file=str(path))]) from None
+
+
 class FieldConflicts(ValueError):
     """Raised inside model validators for checks that span fields: each conflict names the
     field it is about, so the error can point at that field (and its line) rather than at

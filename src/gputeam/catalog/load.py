@@ -123,3 +123,18 @@ def load_catalog(extra: Mapping[str, Any] | None = None, file: str | None = None
                         s, SECTIONS, n=1)) else None))
             for s in unknown])
     return build(merge(packaged_data(), extra), file=file)
+
+
+def parse_catalog_extra(text: str, file: str | None = None) -> dict[str, Any]:
+    """The sections of a --catalog-extra file, parsed from its ``text`` (the caller reads
+    the file: no I/O here); an empty file is no sections. Raises :class:`CatalogError`
+    naming ``file`` for YAML that is not a mapping; :func:`load_catalog` checks the rest."""
+    from gputeam._yaml import load_with_lines
+
+    data, _ = load_with_lines(text, file)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise CatalogError([Problem(path="", message="expected a mapping of catalog sections",
+                                    file=file, found=type(data).__name__)])
+    return data

@@ -7,7 +7,6 @@ exit with status 2.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from functools import wraps
 from typing import Annotated, Any, TypeVar
@@ -110,4 +109,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    main()

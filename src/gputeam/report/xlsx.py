@@ -16,7 +16,7 @@ import io
 import math
 import zipfile
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Literal
 
 from gputeam.i18n import N_, _, current
 from gputeam.i18n import formats as _locale
@@ -182,7 +182,8 @@ class _FixedTimeZip(zipfile.ZipFile):
         with open(filename, "rb") as f:
             self.writestr(arcname or str(filename), f.read())
 
-    def open(self, name: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+    def open(self, name: Any, mode: Literal["r", "w"] = "r", *args: Any, **kwargs: Any
+             ) -> Any:
         if mode == "w" and not isinstance(name, zipfile.ZipInfo):
             name = zipfile.ZipInfo(name, date_time=self._when)
             name.compress_type = zipfile.ZIP_DEFLATED

@@ -18,7 +18,8 @@ Repositories (all take a ``Session`` first; writes add an audit entry with ``act
 people:
     ``create_organisation(s, name, *, currency="USD", actor=None)``,
     ``get_or_create_organisation(s, name)``, ``get_organisation(s, org_id)``,
-    ``first_organisation(s)``, ``list_organisations(s)``; ``create_team(s, org_id, name)``,
+    ``first_organisation(s)``, ``tracked_organisation(s, name) -> id`` (the oldest, else a
+    new one), ``list_organisations(s)``; ``create_team(s, org_id, name)``,
     ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``,
     ``find_team(s, org_id, team_id) -> Team | None`` (only within the organisation),
     ``list_teams(s, org_id)``;
@@ -67,7 +68,11 @@ plans:
     ``save_scenario(s, org_id, name, inputs_json)`` (new version each time),
     ``get_scenario``, ``latest_scenario(s, org_id, name)``, ``list_scenarios(s, org_id)``;
     ``save_plan(s, scenario_id, plan_json, computed_for)``, ``get_plan``,
-    ``latest_plan(s, org_id, scenario_name=None)``, ``list_plans(s, scenario_id)``.
+    ``latest_plan(s, org_id, scenario_name=None)``, ``latest_plan_row(s, org_id)`` (without
+    its JSON), ``plan_json(s, plan_id)``, ``list_plans(s, scenario_id)``.
+profile (read models for the web's person page and dashboard):
+    ``person_records(s, person_id) -> PersonRecords`` (certifications, enrolments, roadmap
+    as plain rows), ``person_teams(s, org_id) -> {key: (id, team_id)}``.
 accounts:
     ``hash_password(pw)``, ``verify_password(hash, pw)``,
     ``create_user(s, username, password, role, *, person_id=None, team_ids=())``,
@@ -78,23 +83,27 @@ accounts:
     ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``;
     ``create_token(s, user_id, name, scopes, *, expires_at=None) -> (ApiToken, secret)``,
     ``verify_token(s, secret, *, now=None) -> ApiToken | None`` (last_used_at updated at
-    most every 5 minutes), ``revoke_token(s, token_id)``,
+    most every 5 minutes), ``note_token_use(s, token_id, last_used_at, now)`` (the same
+    rule, for a caller found by ``find_caller``), ``revoke_token(s, token_id)``,
     ``list_tokens(s, user_id=None)``; ``secret_digest(secret)``;
-    ``find_caller(s, *, token=None, sid=None) -> Caller | None``;
+    ``find_caller(s, *, token=None, sid=None) -> Caller | None`` (``Caller.live(now)``);
     ``start_session(s, user_id, sid, *, expires_at)``, ``end_session(s, sid)`` (logout),
     ``end_sessions(s, user_id, *, keep=None) -> int`` (log out everywhere),
     ``count_sessions(s, user_id)``.
 throttle:
     ``login_wait(s, username, address, limits) -> seconds``, ``record_login(s, username,
     address, user)``, ``LoginLimits``: failed logins throttled per account and address,
-    per address and per account (from unknown addresses), with exponential backoff.
+    per address and per account (from unknown addresses), with exponential backoff;
+    ``password_wait(s, user_id, limits)``, ``record_wrong_password(s, user_id, username)``:
+    a signed-in user's wrong current password, throttled the same way.
 audit:
     ``record(s, actor, action, entity, entity_id, before, after)``,
     ``list_audit(s, *, entity=None, entity_id=None, actor=None, org_id=None, limit=100,
     offset=0, oldest_first=False)`` (each entry knows its organisation; null for accounts),
-    ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` (login rate
-    limiting), ``data_version(s) -> int`` and ``versions(s) -> (tracked, accounts)``
-    (cache markers, bumped by each commit of tracked data or of accounts).
+    ``count_audit(s, action, *, since=None, entity_id=None, actor=None)`` and
+    ``tally_audit(...) -> (count, latest)`` (login rate limiting); ``data_version(s) -> int``
+    and ``versions(s) -> (tracked, accounts)`` (cache markers, bumped by each commit of
+    tracked data or of accounts).
 
 Live team, import/export, calendars, reminders
 ----------------------------------------------
@@ -160,8 +169,12 @@ assessor_person_id)``, ``sign_off(...)``, ``may_assess``, ``list_assessments``,
 item statistics: ``item_statistics(s, programme_id) -> dict``, ``item_statistics_csv(stats)``.
 
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
-subclass :class:`gputeam.errors.InputError`.
+subclass :class:`gputeam.errors.InputError`. :data:`WriteConflict`: a write broke a
+uniqueness or reference rule of the database (409); ``lost_connection(exc)``: the
+database connection was lost (a read may be retried). ``DbSession``: the session type.
 """
+
+from sqlalchemy.orm import Session
 
 from gputeam.store.accounts import (
     Caller,
@@ -178,6 +191,7 @@ from gputeam.store.accounts import (
     hash_password,
     list_tokens,
     list_users,
+    note_token_use,
     revoke_token,
     secret_digest,
     set_user_teams,
@@ -187,7 +201,14 @@ from gputeam.store.accounts import (
     verify_password,
     verify_token,
 )
-from gputeam.store.audit import count_audit, data_version, list_audit, record, versions
+from gputeam.store.audit import (
+    count_audit,
+    data_version,
+    list_audit,
+    record,
+    tally_audit,
+    versions,
+)
 from gputeam.store.burnup import burnup
 from gputeam.store.certifications import (
     add_certification,
@@ -215,7 +236,13 @@ from gputeam.store.enrolments import (
     courses_of,
     enrol_people,
 )
-from gputeam.store.errors import ImportRejected, NotFound, StoreError
+from gputeam.store.errors import (
+    ImportRejected,
+    NotFound,
+    StoreError,
+    WriteConflict,
+    lost_connection,
+)
 from gputeam.store.exams import (
     Issuer,
     TooLate,
@@ -283,15 +310,18 @@ from gputeam.store.people import (
     list_teams,
     rate_skill,
     skill_history,
+    tracked_organisation,
     update_person,
 )
 from gputeam.store.plans import (
     get_plan,
     get_scenario,
     latest_plan,
+    latest_plan_row,
     latest_scenario,
     list_plans,
     list_scenarios,
+    plan_json,
     save_plan,
     save_scenario,
 )
@@ -302,6 +332,7 @@ from gputeam.store.practical import (
     record_pass,
     sign_off,
 )
+from gputeam.store.profile import PersonRecords, person_records, person_teams
 from gputeam.store.programmes import (
     BankImport,
     bank_items,
@@ -351,6 +382,16 @@ from gputeam.store.teams import (
     team_in,
     team_members,
 )
+from gputeam.store.throttle import (
+    LoginLimits,
+    login_wait,
+    password_wait,
+    record_login,
+    record_wrong_password,
+)
+
+#: The type of the database sessions the repositories take (one transaction each).
+DbSession = Session
 
 __all__ = [
     "PERSON_FIELDS", "ROLES", "ApiToken", "AuditEntry", "CertificationHeld", "Database",
@@ -391,4 +432,8 @@ __all__ = [
     "learning_summary", "rename_team", "set_team_archived", "team_in", "team_members",
     "ImportColumn", "ImportLayout", "PendingUpload", "PendingUploads", "import_field_choices",
     "import_layout", "import_mapping",
+    "DbSession", "LoginLimits", "PersonRecords", "WriteConflict", "latest_plan_row",
+    "login_wait", "lost_connection", "note_token_use", "password_wait", "person_records",
+    "person_teams", "plan_json", "record_login", "record_wrong_password", "tally_audit",
+    "tracked_organisation",
 ]

@@ -180,8 +180,6 @@ def secret_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-_digest = secret_digest
-
 
 def start_session(session: Session, user_id: int, sid: str, *, expires_at: datetime,
                   now: datetime | None = None) -> UserSession:
@@ -243,7 +241,7 @@ def create_token(session: Session, user_id: int, name: str, scopes: Iterable[str
     """A new token; returns the row and the secret (shown once, never stored)."""
     get_user(session, user_id)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken(user_id=user_id, name=name, token_hash=_digest(secret),
+    token = ApiToken(user_id=user_id, name=name, token_hash=secret_digest(secret),
                      scopes=sorted(set(scopes)), expires_at=expires_at)
     session.add(token)
     session.flush()
@@ -257,20 +255,35 @@ def verify_token(session: Session, secret: str, *, now: datetime | None = None
     ``last_used_at`` is updated (at most every ``TOKEN_USE_RESOLUTION``).
     ``token.user`` and ``token.scopes`` say what it may do."""
     now = now or utcnow()
-    token = session.scalar(select(ApiToken).where(ApiToken.token_hash == _digest(secret)))
-    if token is None or token.revoked_at is not None or not token.user.active:
+    token = session.scalar(select(ApiToken).where(ApiToken.token_hash == secret_digest(secret)))
+    if token is None or not token.user.active or not _live(token.revoked_at,
+                                                            token.expires_at, now):
         return None
-    if token.expires_at is not None and token.expires_at <= now:
-        return None
-    if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_RESOLUTION:
-        token.last_used_at = now  # not on every request: one write per few minutes
+    if token_use_due(token.last_used_at, now):
+        token.last_used_at = now
         session.flush()
     return token
 
 
-def mark_token_used(session: Session, token_id: int, now: datetime) -> None:
-    """Record a token's use (callers do it at most every ``TOKEN_USE_RESOLUTION``)."""
+def _live(revoked_at: datetime | None, expires_at: datetime | None, now: datetime) -> bool:
+    """A credential is live until revoked and until it expires (``None``: never)."""
+    return revoked_at is None and (expires_at is None or expires_at > now)
+
+
+def token_use_due(last_used_at: datetime | None, now: datetime) -> bool:
+    """Whether a use at ``now`` is recorded: not on every request (one write per token per
+    ``TOKEN_USE_RESOLUTION`` at most), only when the recorded use is older than that."""
+    return last_used_at is None or now - last_used_at > TOKEN_USE_RESOLUTION
+
+
+def note_token_use(session: Session, token_id: int, last_used_at: datetime | None,
+                   now: datetime) -> datetime | None:
+    """Record that a token was used at ``now`` when :func:`token_use_due`; returns the
+    token's ``last_used_at`` from now on."""
+    if not token_use_due(last_used_at, now):
+        return last_used_at
     session.execute(update(ApiToken).where(ApiToken.id == token_id).values(last_used_at=now))
+    return now
 
 
 # ---------------------------------------------------------------- who is calling
@@ -290,6 +303,11 @@ class Caller:
     revoked_at: datetime | None = None
     scopes: frozenset[str] | None = None
     last_used_at: datetime | None = None
+
+    def live(self, now: datetime) -> bool:
+        """Whether the credential still signs the user in at ``now``: a token until it is
+        revoked or expires, a session until it expires (an ended session is not found)."""
+        return _live(self.revoked_at, self.expires_at, now)
 
 
 def find_caller(session: Session, *, token: str | None = None, sid: str | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -107,14 +107,26 @@ def count_audit(session: Session, action: str, *, since: datetime | None = None,
                 entity_id: object = None, actor: str | None = None) -> int:
     """How many entries with this ``action`` (e.g. ``login-failed``) since a time, for one
     entity id or actor: what login rate limiting counts."""
-    q = select(func.count(AuditEntry.id)).where(AuditEntry.action == action)
+    return tally_audit(session, action, since=since, entity_id=entity_id, actor=actor)[0]
+
+
+def tally_audit(session: Session, action: str, *, since: datetime | None = None,
+                entity_id: object = None, actor: str | None = None
+                ) -> tuple[int, datetime | None]:
+    """How many entries :func:`count_audit` counts, and when the latest was made (UTC;
+    ``None`` if there is none): what the login throttle's backoff is counted from."""
+    q = select(func.count(AuditEntry.id), func.max(AuditEntry.at)) \
+        .where(AuditEntry.action == action)
     if since is not None:
         q = q.where(AuditEntry.at >= since)
     if entity_id is not None:
         q = q.where(AuditEntry.entity_id == str(entity_id))
     if actor is not None:
         q = q.where(AuditEntry.actor == actor)
-    return session.scalar(q) or 0
+    count, latest = session.execute(q).one()
+    if latest is not None and latest.tzinfo is None:  # aggregates skip the column's type
+        latest = latest.replace(tzinfo=UTC)
+    return count or 0, latest
 
 
 def data_version(session: Session) -> int:

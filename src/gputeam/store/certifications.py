@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, Protocol
 
 from sqlalchemy import exists, select
 from sqlalchemy.orm import Session, aliased, joinedload
@@ -24,8 +24,14 @@ def default_valid_until(catalog: Catalog | None, cert_id: str, valid_from: date)
     return certificate_expiry(catalog, cert_id, valid_from)
 
 
-def cert_status(held: CertificationHeld, today: date, warn_days: int = 90) -> CertStatus:
-    """``expired`` after ``valid_until``, ``expiring`` within ``warn_days`` of it."""
+class _Validity(Protocol):
+    @property
+    def valid_until(self) -> date | None: ...
+
+
+def cert_status(held: _Validity, today: date, warn_days: int = 90) -> CertStatus:
+    """``expired`` after ``valid_until``, ``expiring`` within ``warn_days`` of it (``held``:
+    a :class:`CertificationHeld` or a row with its ``valid_until``)."""
     if held.valid_until is None:
         return "valid"
     if held.valid_until < today:

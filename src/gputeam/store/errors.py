@@ -3,6 +3,8 @@ them (CLI exit 2, API 422/404)."""
 
 from __future__ import annotations
 
+from sqlalchemy.exc import DBAPIError, IntegrityError
+
 from gputeam.errors import InputError, Problem
 
 
@@ -34,3 +36,19 @@ def refused(path: str, message: str, found: object = None, expected: str | None 
             ) -> StoreError:
     return StoreError([Problem(path=path, message=message,
                                found=None if found is None else str(found), expected=expected)])
+
+
+#: A write broke one of the database's uniqueness or reference rules (e.g. the same
+#: certificate recorded twice by two requests at once): front ends answer 409.
+WriteConflict = IntegrityError
+
+
+def lost_connection(exc: BaseException) -> bool:
+    """Whether ``exc`` (or an exception it wraps, e.g. in an exception group) means the
+    database connection was lost (server restart, failover, idle timeout): the
+    transaction was rolled back, and a read may be run again on a new connection."""
+    if isinstance(exc, DBAPIError):
+        return bool(exc.connection_invalidated)
+    if isinstance(exc, BaseExceptionGroup):
+        return any(lost_connection(e) for e in exc.exceptions)
+    return False

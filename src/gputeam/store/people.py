@@ -56,6 +56,16 @@ def first_organisation(session: Session) -> Organisation | None:
     return session.scalar(select(Organisation).order_by(Organisation.id).limit(1))
 
 
+def tracked_organisation(session: Session, name: str) -> int:
+    """The id of the organisation a single-organisation server tracks: the oldest one, or
+    a new one named ``name`` when there is none yet (flushed, not committed)."""
+    first = session.scalar(select(Organisation.id).order_by(Organisation.id).limit(1))
+    if first is None:
+        first = get_or_create_organisation(session, name).id
+        session.flush()
+    return int(first)
+
+
 def list_organisations(session: Session) -> Sequence[Organisation]:
     return session.scalars(select(Organisation).order_by(Organisation.name)).all()
 

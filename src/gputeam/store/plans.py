@@ -13,17 +13,17 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import Table, func, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, defer
 
 from gputeam.store import audit
 from gputeam.store.errors import not_found
 from gputeam.store.schema import Organisation, SavedPlan, SavedScenario
 
 
-def _lock_versions_of(session: Session, parent: Table, parent_id: int) -> bool:
+def _lock_versions_of(session: Session, parent: Any, parent_id: int) -> bool:
     """Serialise version allocation under the ``parent`` row until this transaction ends;
-    false if there is no such row.
+    false if there is no such row (``parent``: a table, e.g. ``Organisation.__table__``).
 
     PostgreSQL: ``SELECT ... FOR NO KEY UPDATE`` of the row. Concurrent savers wait here
     and, under READ COMMITTED, then read the max including what the first one committed;
@@ -116,6 +116,21 @@ def latest_plan(session: Session, org_id: int, scenario_name: str | None = None
     if scenario_name is not None:
         q = q.where(SavedScenario.name == scenario_name)
     return session.scalar(q.order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
+
+
+def latest_plan_row(session: Session, org_id: int) -> SavedPlan | None:
+    """The organisation's newest plan without its (large) JSON, which raises if touched:
+    read it with :func:`plan_json` when the parsed plan is not cached already."""
+    return session.scalar(
+        select(SavedPlan).options(defer(SavedPlan.plan, raiseload=True))
+        .join(SavedScenario, SavedScenario.id == SavedPlan.scenario_id)
+        .where(SavedScenario.org_id == org_id)
+        .order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
+
+
+def plan_json(session: Session, plan_id: int) -> Any:
+    """One saved plan's JSON (``Plan.to_json()`` as saved), or None."""
+    return session.scalar(select(SavedPlan.plan).where(SavedPlan.id == plan_id))
 
 
 def list_plans(session: Session, scenario_id: int) -> Sequence[SavedPlan]:

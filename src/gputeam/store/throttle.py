@@ -22,9 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.store import audit
@@ -50,24 +49,31 @@ def _address(address: str) -> str:
 
 
 def backoff_wait(session: Session, action: str, limit: int, limits: LoginLimits,
-                 now: datetime, **where: Any) -> int:
-    """Seconds still to wait after the ``action`` entries matching ``where`` (``actor``,
-    ``entity_id``) within the window: 0 below ``limit``; from the limit on,
+                 now: datetime, *, entity_id: object = None, actor: str | None = None) -> int:
+    """Seconds still to wait after the ``action`` entries of this ``entity_id`` and/or
+    ``actor`` within the window: 0 below ``limit``; from the limit on,
     ``backoff_seconds × 2^(failures - limit)`` (at most the window) after the latest."""
     since = now - timedelta(seconds=limits.window_seconds)
-    q = select(func.count(AuditEntry.id), func.max(AuditEntry.at)).where(
-        AuditEntry.action == action, AuditEntry.at >= since)
-    for column, value in where.items():
-        q = q.where(getattr(AuditEntry, column) == value)
-    count, latest = session.execute(q).one()
+    count, latest = audit.tally_audit(session, action, since=since, entity_id=entity_id,
+                                      actor=actor)
     if count < limit or latest is None:
         return 0
-    if latest.tzinfo is None:  # aggregates skip the column type's conversion
-        from datetime import UTC
-
-        latest = latest.replace(tzinfo=UTC)
     delay = min(limits.backoff_seconds * 2 ** min(count - limit, 30), limits.window_seconds)
     return max(0, math.ceil((latest + timedelta(seconds=delay) - now).total_seconds()))
+
+
+def password_wait(session: Session, user_id: int, limits: LoginLimits, *,
+                  now: datetime | None = None) -> int:
+    """Seconds before a signed-in user may try their current password again (changing
+    it); wrong ones are throttled like failed logins of one account from one address."""
+    return backoff_wait(session, PASSWORD_FAILED, limits.per_account_address, limits,
+                        now or utcnow(), entity_id=user_id)
+
+
+def record_wrong_password(session: Session, user_id: int, username: str, *,
+                          now: datetime | None = None) -> None:
+    """Record a wrong current password given by a signed-in user (see :func:`password_wait`)."""
+    audit.record(session, username, PASSWORD_FAILED, "user", user_id, at=now)
 
 
 def login_wait(session: Session, username: str, address: str, limits: LoginLimits, *,

@@ -19,9 +19,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy.exc import IntegrityError
 
+from gputeam import store
 from gputeam.errors import InputError
+from gputeam.web import cache
 from gputeam.web.dbretry import DatabaseRetry
 from gputeam.web.limits import RequestLimits
 from gputeam.web.security import Session, SessionSigner
@@ -73,9 +74,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
             # one pooled connection per request thread (no connect/close per request)
             app.state.db = open_database(settings.db, threads=settings.threads)
-        from gputeam.web import heap
-
-        heap.settle()  # modules, templates, catalog: alive until the process ends
+        cache.settle()  # modules, templates, catalog: alive until the process ends
         yield
         if owns_db and app.state.db is not None:
             app.state.db.dispose()
@@ -95,10 +94,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.signer = SessionSigner(secret, settings.session_max_age)
     app.state.clock = Clock(today)
     app.state.templates = _templates()
-    app.state.catalog_cache = {}
-    app.state.plan_cache = {}
-    app.state.text_cache = {}  # gputeam.web.services.cached_text
-    app.state.known_callers = {}  # gputeam.web.auth.load_principal
+    cache.install(app)  # the per-process views, rendered text and known callers
     from gputeam.store import PendingUploads
     from gputeam.web.limits import MAX_UPLOAD
 
@@ -119,8 +115,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
                        type_=f"urn:gputeam:problem:{exc.kind}",
                        problems=[p.as_dict() for p in exc.problems])
 
-    @app.exception_handler(IntegrityError)
-    async def conflict(request: Request, exc: IntegrityError) -> Response:
+    @app.exception_handler(store.WriteConflict)
+    async def conflict(request: Request, exc: store.WriteConflict) -> Response:
         # a uniqueness or reference rule of the database (e.g. the same certificate twice)
         return problem(409, "Conflict", "the change conflicts with data already stored",
                        type_="urn:gputeam:problem:conflict")
@@ -218,9 +214,7 @@ class SessionCookies:
         try:
             await self.app(scope, receive, send_with_cookie)
         finally:
-            from gputeam.web import heap
-
-            heap.settle_if_pending()  # after the response: cache entries built for it
+            cache.settle_if_pending()  # after the response: cache entries built for it
 
 
 _TITLES = {400: "Bad request", 401: "Not authenticated", 403: "Forbidden", 404: "Not found",

@@ -22,6 +22,8 @@ from typing import Annotated, Any
 from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPBearer
 
+from gputeam import store
+from gputeam.web import cache
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.security import Session
 
@@ -36,12 +38,8 @@ class _Known:
 
     versions: tuple[int, int]
     who: Principal
-    caller: Any  # gputeam.store.accounts.Caller: the credential's id and state
+    caller: store.Caller  # the credential's id and state
     last_used_at: datetime | None = None
-
-
-#: Callers remembered per process; beyond this many, the oldest are forgotten.
-KNOWN_CALLERS = 10_000
 
 
 def _known(request: Request, s: Any, key: tuple[str, str], **credential: str
@@ -50,19 +48,15 @@ def _known(request: Request, s: Any, key: tuple[str, str], **credential: str
     memory while the database's tracked and accounts versions are unchanged (every
     ending of a session, revocation of a token or change of a user bumps the accounts
     version), else read again."""
-    from gputeam.store import versions
-    from gputeam.store.accounts import find_caller
-
-    known: dict[Any, _Known] = request.app.state.known_callers
-    current = versions(s)
-    entry = known.get(key)
+    current = store.versions(s)
+    entry: _Known | None = cache.known_caller(request.app, key)
     if entry is None or entry.versions != current:
-        c = find_caller(s, **credential)
+        c = store.find_caller(s, **credential)
         entry = None if c is None else _Known(current, Principal(
             user_id=c.user_id, username=c.username, role=c.role, person_id=c.person_id,
             team_ids=c.team_ids, scopes=c.scopes,
             via="session" if c.scopes is None else "token"), c, c.last_used_at)
-        _remember(known, key, entry)
+        cache.remember_caller(request.app, key, entry)
     return entry
 
 
@@ -73,8 +67,6 @@ def load_principal(request: Request) -> Principal | None:
     or a changed role, team or password takes effect at once, in every process."""
     if hasattr(request.state, "principal"):
         return request.state.principal  # type: ignore[no-any-return]
-    from gputeam.store.accounts import mark_token_used, secret_digest
-
     found: Principal | None = None
     header = request.headers.get("authorization", "")
     if (not header and request.method in ("GET", "HEAD") and request.url.path.endswith(".ics")
@@ -85,36 +77,23 @@ def load_principal(request: Request) -> Principal | None:
     with request.app.state.db.read_session() as s:
         if header[:7].lower() == "bearer ":
             secret = header[7:].strip()
-            entry = _known(request, s, ("token", secret_digest(secret)), token=secret)
-            token = entry.caller if entry else None
-            if (entry is None or token is None or token.revoked_at is not None
-                    or (token.expires_at is not None and token.expires_at <= now)):
+            entry = _known(request, s, ("token", store.secret_digest(secret)), token=secret)
+            if entry is None or not entry.caller.live(now):
                 raise HTTPException(401, "invalid, expired or revoked API token",
                                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
             found = entry.who
-            if entry.last_used_at is None or now - entry.last_used_at > timedelta(minutes=5):
-                # at most one write per token per 5 minutes, not one per request
-                mark_token_used(s, token.credential_id, now)
-                entry.last_used_at = now
+            entry.last_used_at = store.note_token_use(s, entry.caller.credential_id,
+                                                      entry.last_used_at, now)
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                entry = _known(request, s, ("session", secret_digest(session.sid)),
+                entry = _known(request, s, ("session", store.secret_digest(session.sid)),
                                sid=session.sid)
                 if (entry is not None and entry.caller.user_id == session.uid
-                        and entry.caller.expires_at > now):
+                        and entry.caller.live(now)):
                     found = entry.who
     request.state.principal = found
     return found
-
-
-def _remember(known: dict[Any, _Known], key: Any, entry: _Known | None) -> None:
-    if entry is None:
-        known.pop(key, None)
-        return
-    if key not in known and len(known) >= KNOWN_CALLERS:
-        known.pop(next(iter(known)), None)
-    known[key] = entry
 
 
 async def form_csrf(request: Request) -> str | None:
@@ -188,40 +167,34 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def login_limits(request: Request) -> Any:
-    """The throttle's limits (:class:`gputeam.store.throttle.LoginLimits`) from settings."""
-    from gputeam.store.throttle import LoginLimits
-
+def login_limits(request: Request) -> store.LoginLimits:
+    """The throttle's limits (:class:`gputeam.store.LoginLimits`) from settings."""
     settings = request.app.state.settings
-    return LoginLimits(per_account_address=settings.login_max_failures,
-                       per_address=settings.login_max_failures_per_address,
-                       per_account=settings.login_max_failures_per_account,
-                       window_seconds=settings.login_window_seconds,
-                       backoff_seconds=settings.login_backoff_seconds)
+    return store.LoginLimits(per_account_address=settings.login_max_failures,
+                             per_address=settings.login_max_failures_per_address,
+                             per_account=settings.login_max_failures_per_account,
+                             window_seconds=settings.login_window_seconds,
+                             backoff_seconds=settings.login_backoff_seconds)
 
 
 def login(request: Request, username: str, password: str) -> Session:
     """Check the password; return the new (rotated) session, recorded server-side, or
     raise :class:`LoginRefused`: 401 for wrong credentials, 429 with the real wait while
     throttled (see :mod:`gputeam.store.throttle`; the password is not checked then)."""
-    from gputeam.store import authenticate
-    from gputeam.store.accounts import start_session
-    from gputeam.store.throttle import login_wait, record_login
-
     settings = request.app.state.settings
     address = client_address(request)
     name = username.strip()
     now = datetime.now(UTC)
     with request.app.state.db.session() as s:
-        wait = login_wait(s, name, address, login_limits(request), now=now)
+        wait = store.login_wait(s, name, address, login_limits(request), now=now)
         if wait:
             raise LoginRefused(f"too many failed logins; retry in {wait} seconds", 429, wait)
-        user = authenticate(s, name, password, now=now)
-        record_login(s, name, address, user, now=now)
+        user = store.authenticate(s, name, password, now=now)
+        store.record_login(s, name, address, user, now=now)
         if user is not None:
             session = Session(sid=Session.anonymous().sid, uid=user.id)
-            start_session(s, user.id, session.sid, now=now,
-                          expires_at=now + timedelta(seconds=settings.session_max_age))
+            store.start_session(s, user.id, session.sid, now=now,
+                                expires_at=now + timedelta(seconds=settings.session_max_age))
     if user is None:
         raise LoginRefused("wrong username or password")
     return session
@@ -229,10 +202,8 @@ def login(request: Request, username: str, password: str) -> Session:
 
 def logout(request: Request) -> None:
     """End the caller's session server-side: its cookie no longer signs anyone in."""
-    from gputeam.store.accounts import end_session
-
     session: Session = request.state.session
     if session.uid is not None:
         who = load_principal(request)
         with request.app.state.db.session() as s:
-            end_session(s, session.sid, actor=who.username if who else None)
+            store.end_session(s, session.sid, actor=who.username if who else None)

@@ -17,19 +17,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError
+from gputeam.store import lost_connection
 
 RETRY_METHODS = frozenset({"GET", "HEAD"})
-
-
-def lost_connection(exc: BaseException) -> bool:
-    """Whether ``exc`` (or an exception it wraps, e.g. in an exception group) means the
-    database connection was lost."""
-    if isinstance(exc, DBAPIError):
-        return bool(exc.connection_invalidated)
-    if isinstance(exc, BaseExceptionGroup):
-        return any(lost_connection(e) for e in exc.exceptions)
-    return False
 
 
 class DatabaseRetry:

@@ -49,22 +49,19 @@ def change_password(request: Request, who: Anyone,
     """Change your own password. Your other sessions end server-side; this one
     continues (same session id, so its CSRF token and other tabs stay valid). Wrong
     current passwords are throttled like failed logins (per user, with backoff)."""
-    from gputeam.store import audit
-    from gputeam.store.throttle import PASSWORD_FAILED, backoff_wait
     from gputeam.web.auth import login_limits
 
-    limits = login_limits(request)
     errors: dict[str, str] = {}
     with request.app.state.db.session() as s:
-        wait = backoff_wait(s, PASSWORD_FAILED, limits.per_account_address, limits,
-                            datetime.now(UTC), entity_id=str(who.user_id))
+        wait = store.password_wait(s, who.user_id, login_limits(request),
+                                   now=datetime.now(UTC))
         if wait:
             raise HTTPException(429, f"too many wrong passwords; retry in {wait} seconds",
                                 headers={"Retry-After": str(wait)})
         user = store.get_user(s, who.user_id)
         if not store.verify_password(user.password_hash, current_password):
             errors["current_password"] = "This is not your current password."
-            audit.record(s, who.username, PASSWORD_FAILED, "user", who.user_id)
+            store.record_wrong_password(s, who.user_id, who.username)
     if not errors:
         if len(new_password) < MIN_PASSWORD:
             errors["new_password"] = f"At least {MIN_PASSWORD} characters."

@@ -1,0 +1,158 @@
+"""The plan as pages and API see it: the live team's saved inputs, what-ifs on them, the
+live team planned against them, and the latest saved plan (each read once per data
+version; see :mod:`gputeam.web.cache`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from fastapi import FastAPI
+
+from gputeam import store
+from gputeam.scenario import Constraints, Fleet, GpuStep, Scenario
+from gputeam.store import DbSession
+from gputeam.web import cache
+from gputeam.web.org import catalog, org_id
+
+LIVE_SCENARIO = "live"
+#: Used until someone saves a fleet: one small H100 cluster.
+DEFAULT_INPUTS: dict[str, Any] = {
+    "fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 64}]},
+    "constraints": {},
+    "horizon_months": 12,
+    "mode": "template",
+}
+#: Monte Carlo runs for a what-if preview (a saved plan gets the planner's default).
+PREVIEW_RISK_RUNS = 200
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    gpus: int | None = None
+    deadline_month: int | None = None
+    budget: float | None = None
+
+
+def plan_inputs(s: DbSession, org: int) -> dict[str, Any]:
+    """The saved fleet scenario of the live team (or the default one)."""
+    row = store.latest_scenario(s, org, LIVE_SCENARIO)
+    inputs = dict(DEFAULT_INPUTS)
+    if row is not None:
+        inputs.update({k: v for k, v in row.inputs.items() if k in DEFAULT_INPUTS})
+    return inputs
+
+
+def apply_what_if(inputs: dict[str, Any], what: WhatIf) -> dict[str, Any]:
+    out = {**inputs, "fleet": dict(inputs["fleet"]),
+           "constraints": dict(inputs.get("constraints") or {})}
+    if what.gpus is not None:
+        steps = [dict(st) for st in out["fleet"]["gpus"]]
+        peak = max(st["count"] for st in steps) or 1
+        out["fleet"]["gpus"] = [{"month": st["month"],
+                                 "count": max(0, round(st["count"] * what.gpus / peak))}
+                                for st in steps] if peak else [{"month": 1, "count": what.gpus}]
+        if max(st["count"] for st in out["fleet"]["gpus"]) != what.gpus:
+            out["fleet"]["gpus"][-1]["count"] = what.gpus
+    if what.deadline_month is not None:
+        out["constraints"]["deadline_month"] = what.deadline_month
+        out["horizon_months"] = max(int(out.get("horizon_months", 12)), what.deadline_month)
+    if what.budget is not None:
+        out["constraints"]["budget"] = what.budget
+    return out
+
+
+def gpus_peak(inputs: dict[str, Any]) -> int:
+    return max(GpuStep.model_validate(g).count for g in inputs["fleet"]["gpus"])
+
+
+def _live_team(app: FastAPI, s: DbSession, today: date
+               ) -> tuple[Scenario, list[dict[str, Any]]]:
+    """The live team (read once per data version) and what of its stored data the catalog
+    does not know (left out, each described: see ``team_scenario(notices=...)``)."""
+    org = org_id(app, s)
+    start = today.replace(day=1)
+
+    def build() -> tuple[Scenario, list[dict[str, Any]]]:
+        from gputeam.errors import Problem
+
+        notices: list[Problem] = []
+        team = store.team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
+                                   start=start, catalog=catalog(app), notices=notices)
+        return team, [n.as_dict() for n in notices]
+
+    return cache.view(app, ("team", store.data_version(s), start), build)
+
+
+def data_problems(app: FastAPI, s: DbSession, today: date) -> list[dict[str, Any]]:
+    """Stored values the catalog does not know, which plans and the dashboard leave out."""
+    return _live_team(app, s, today)[1]
+
+
+def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
+                  ) -> Scenario:
+    """The live team planned against ``inputs``. The team part is read from the database
+    once per data version; each what-if only swaps the fleet and constraints."""
+    from gputeam.errors import Problem, ScenarioError
+
+    team = _live_team(app, s, today)[0]
+    fleet = Fleet.model_validate(inputs["fleet"])
+    constraints = Constraints.model_validate(inputs.get("constraints") or {})
+    horizon = int(inputs.get("horizon_months", 12))
+    if not 1 <= horizon <= 120:
+        raise ScenarioError([Problem(path="horizon_months", message="out of range",
+                                     found=str(horizon), expected="1-120")])
+    if constraints.deadline_month and constraints.deadline_month > horizon:
+        raise ScenarioError([Problem(path="constraints.deadline_month",
+                                     message="beyond the horizon",
+                                     found=str(constraints.deadline_month),
+                                     expected=f"<= horizon_months ({horizon})")])
+    mode = str(inputs.get("mode", "template"))
+    if mode not in ("template", "lean"):
+        raise ScenarioError([Problem(path="mode", message="unknown mode", found=mode,
+                                     expected="template or lean")])
+    return team.model_copy(update={"fleet": fleet, "constraints": constraints,
+                                   "horizon_months": horizon, "mode": mode})
+
+
+def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date,
+             preview: bool = False) -> Any:
+    """Plan the live team against ``inputs``. Raises InputError for bad inputs. A
+    ``preview`` (what-if) runs fewer risk simulations so it redraws quickly."""
+    from gputeam.planning import plan
+
+    scenario = live_scenario(app, s, inputs, today)
+    if preview:
+        return plan(scenario, catalog(app), today, runs=PREVIEW_RISK_RUNS)
+    return plan(scenario, catalog(app), today)
+
+
+def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, today: date,
+              actor: str) -> dict[str, Any]:
+    org = org_id(app, s)
+    row = store.save_scenario(s, org, LIVE_SCENARIO, inputs, actor=actor)
+    saved = store.save_plan(s, row.id, plan.to_json(), today, actor=actor)
+    return {"id": saved.id, "version": saved.version, "scenario_id": row.id}
+
+
+def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
+    """The newest saved plan as a Plan model and its row (without the plan JSON, which
+    is not loaded), or None. Looked up once per data version."""
+    return cache.view(app, ("latest plan", store.data_version(s)),
+                      lambda: _latest_plan(app, s))
+
+
+def _latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
+    from gputeam.planning import Plan
+
+    # the newest plan's row without its (large) JSON; the parsed Plan is cached by id
+    row = store.latest_plan_row(s, org_id(app, s))
+    if row is None:
+        return None
+    try:
+        parsed = cache.view(app, ("plan", row.id),
+                            lambda: Plan.model_validate(store.plan_json(s, row.id)))
+    except ValueError:  # saved by an older gputeam with another plan shape
+        return None
+    return parsed, row

@@ -1,0 +1,53 @@
+"""The web layer is a thin front door (issue 9 §4): it calls the store's public API and
+never builds SQL of its own, reads the store's schema or imports the command line."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import gputeam.web
+
+WEB = Path(gputeam.web.__file__).parent
+FORBIDDEN = ("gputeam.store.schema", "sqlalchemy", "gputeam.cli")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports (at any depth, lazily or not), with its line."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append((node.lineno, node.module))
+            # ``from gputeam.store import schema`` names the module too
+            found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            found.append((node.lineno, "(relative) " + (node.module or "")))
+    return found
+
+
+def _forbidden(name: str) -> bool:
+    return name.startswith("(relative)") or any(
+        name == f or name.startswith(f + ".") for f in FORBIDDEN)
+
+
+def test_the_web_package_imports_neither_schema_nor_sql_nor_the_cli() -> None:
+    files = sorted(WEB.rglob("*.py"))
+    assert len(files) > 10
+    bad = [f"{p.relative_to(WEB.parent)}:{line}: {name}"
+           for p in files for line, name in _imports(p) if _forbidden(name)]
+    assert bad == []
+
+
+def test_the_walk_finds_each_kind_of_forbidden_import(tmp_path: Path) -> None:
+    """The check itself can fail: lazy, aliased and from-imports are all found."""
+    src = tmp_path / "x.py"
+    src.write_text("import sqlalchemy as sa\n"
+                   "def f():\n    from gputeam.store import schema\n"
+                   "    from gputeam.cli.common import read_catalog_extra\n"
+                   "from sqlalchemy.orm import Session\n"
+                   "from gputeam.store import find_person\n")
+    assert sorted(name for _, name in _imports(src) if _forbidden(name)) == [
+        "gputeam.cli.common", "gputeam.cli.common.read_catalog_extra", "gputeam.store.schema",
+        "sqlalchemy", "sqlalchemy.orm", "sqlalchemy.orm.Session"]
