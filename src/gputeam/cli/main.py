@@ -7,6 +7,7 @@ exit with status 2.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import wraps
 from typing import Annotated, Any, TypeVar

@@ -176,7 +176,7 @@ def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str,
 def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now: datetime) -> None:
     values = {"attempt_id": attempt_id, "item_id": item_id, "response": response,
               "saved_at": now}
-    table = ExamAnswer.__table__
+    table: Any = ExamAnswer.__table__
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 

@@ -40,7 +40,7 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
                 scores[r, col[item]] = fraction
             choices[r, col[item]] = choice
     analysis = analyse_items(scores, ids, choices)
-    domains = {i: items[i].domain for i in ids if i in items and items[i].domain}
+    domains: dict[str, str] = {i: d for i in ids if i in items and (d := items[i].domain)}
     out_items = []
     for k, item in enumerate(ids):
         row = items.get(item)

@@ -173,7 +173,9 @@ def adopt_plan_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], 
     people who exist in the organisation (planned hires are skipped). An item the person
     already has (same kind, reference and start, from any plan or added by hand, unless
     cancelled) is not added again: adopting twice changes nothing."""
-    return adopt_roadmaps(session, org_id, plan, plan_id=plan_id, actor=actor)["created"]
+    created: list[RoadmapItem] = adopt_roadmaps(session, org_id, plan, plan_id=plan_id,
+                                                actor=actor)["created"]
+    return created
 
 
 def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
