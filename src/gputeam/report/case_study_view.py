@@ -3,7 +3,7 @@ built once as a typed table for every format, and printed in the terminal summar
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from gputeam.i18n import _
 from gputeam.planning.result import CaseOutcome, Plan
@@ -54,8 +54,10 @@ def print_case_study(plan: Plan, console: Any) -> None:
     (table,) = section.tables
     t = RichTable(title=_("Case study ({source}): the article's outcomes beside the plan's").format(
         source=plan.case_study.source if plan.case_study else ""))
-    for title, justify in ((_("outcome"), "left"), (_("article"), "left"), (_("plan"), "right"),
-                           (_("why it differs"), "left")):
+    columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
+        (_("outcome"), "left"), (_("article"), "left"), (_("plan"), "right"),
+        (_("why it differs"), "left"))
+    for title, justify in columns:
         t.add_column(title, overflow="fold", justify=justify)
     cur = plan.costs.currency
     for label, stated, figure, _diff, agrees, reason, _source in table.rows:

@@ -202,7 +202,8 @@ async def practical_submit(request: Request, code: str, person_id: PathId, who: 
             grades = {c.id: {"grade": form.get(f"grade:{c.id}"), "evidence": form.get(f"evidence:{c.id}"),
                              "note": form.get(f"note:{c.id}")}
                       for c in spec.rubric if form.get(f"grade:{c.id}")}
-            kw = {"assessor": who.username, "role": who.role, "assessor_person_id": who.person_id}
+            kw: dict[str, Any] = {"assessor": who.username, "role": who.role,
+                                  "assessor_person_id": who.person_id}
             if grades:
                 store.grade_practical(s, prog, person_id, grades, **kw)
             if form.get("action") == "sign-off":

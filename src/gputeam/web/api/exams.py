@@ -23,8 +23,9 @@ from gputeam.web.permissions import Perm, Principal
 router = APIRouter(tags=["exams"], responses=ERRORS)
 Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
-CONFLICT = {409: {"description": "Time is up (deadline plus grace) or the attempt is finished; "
-                  "nothing was stored"}}
+CONFLICT: dict[int | str, dict[str, Any]] = {409: {
+    "description": "Time is up (deadline plus grace) or the attempt is finished; nothing was "
+    "stored"}}
 
 #: Examples shown in the OpenAPI document: the shape only, never a key.
 ATTEMPT_EXAMPLE = {"id": 7, "programme": "acme-l2", "state": "in_progress", "remaining_seconds": 1740,
