@@ -186,7 +186,7 @@ def test_format_from_out_extension(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["--format", "pdf"], "unknown format"),
+    (["--format", "docx"], "unknown format"),
     (["--mode", "fat"], "unknown mode"),
     (["--format", "xlsx"], "needs a file"),
     (["--today", "yesterday"], "not a date"),
