@@ -64,10 +64,10 @@ def test_domain_map_option(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "CATEGORY=DOMAIN" in bad.stderr
 
 
-def test_without_dry_run_it_says_storing_is_not_available(tmp_path: Path) -> None:
+def test_without_dry_run_or_programme_it_says_what_to_give(tmp_path: Path) -> None:
     path = write(tmp_path, "ops.gift", GIFT)
     res = runner.invoke(app, ["bank", "import", str(path)])
-    assert res.exit_code == 2 and "not available yet" in res.stderr and res.stdout == ""
+    assert res.exit_code == 2 and "--programme" in res.stderr and res.stdout == ""
 
 
 def test_unreadable_files_exit_2_without_a_traceback(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
 """`gputeam bank import|export`: check and convert question banks (GIFT, Moodle XML).
 
-The commands read the file, call :mod:`gputeam.certify` and print what it found; storing a
-bank in the database is not available yet, so ``import`` runs only with ``--dry-run``.
+The commands read the file, call :mod:`gputeam.certify` and print what it found;
+``import --programme CODE`` stores the questions in that programme's bank
+(:func:`gputeam.store.import_bank`: new items, new versions of items already used by an
+attempt, nothing when the file has an invalid question).
 """
 
 from __future__ import annotations
@@ -64,6 +66,28 @@ def _report_problems(file: Path, result: ImportResult) -> None:
         err.write(f"{file}:{u.line}: question {u.question!r} ({u.qtype}): {u.message}\n")
 
 
+def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | None, *,
+           quiet: bool) -> None:
+    """Store the bank in the programme (one transaction; the programme's category mapping
+    is used for questions without a domain tag, the command line's mapping first)."""
+    from datetime import UTC, datetime
+
+    from gputeam.cli.tracker_cmds import _actor, _org_id
+    from gputeam.store import get_programme, import_bank, open_database
+
+    database = open_database(db)
+    try:
+        with database.session() as s:
+            prog = get_programme(s, _org_id(s, None, create=False), code)
+            mapping = {**prog.spec.get("category_domains", {}), **_domain_map(domain_map)}
+            result = _read(file, fmt, [f"{k}={v}" for k, v in mapping.items()])
+            report = import_bank(s, prog.id, result.bank, now=datetime.now(UTC), actor=_actor())
+    finally:
+        database.dispose()
+    counts = ", ".join(f"{k.replace('_', ' ')} {len(v)}" for k, v in report.as_dict().items())
+    (sys.stderr if quiet else sys.stdout).write(f"{file}: stored in programme {code}: {counts}\n")
+
+
 FormatOption = Annotated[str, typer.Option("--format", "-f",
                                            help="auto, gift or moodle-xml (default: auto).")]
 DomainMapOption = Annotated[list[str] | None, typer.Option(
@@ -84,13 +108,18 @@ def register(app: typer.Typer) -> None:
         = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
         domain_map: DomainMapOption = None,
+        programme: Annotated[str | None, typer.Option(
+            "--programme", help="Store the questions in this programme's bank (see gputeam "
+            "programme save); the programme's category mapping applies too.")] = None,
+        db: Annotated[str | None, typer.Option("--db", help="Database URL (default: $GPUTEAM_DB, "
+                                               "else a SQLite file in your data directory).")] = None,
     ) -> None:
-        """Check a question bank file (storing banks comes later: use --dry-run)."""
+        """Check a question bank file, and with --programme store it in the database."""
         from gputeam.certify import summarise
 
-        if not dry_run:
-            sys.stderr.write("error: storing question banks in the database is not available yet; "
-                             "run with --dry-run to check the file\n")
+        if not dry_run and programme is None:
+            sys.stderr.write("error: give --programme CODE to store the questions, or --dry-run "
+                             "to check the file\n")
             raise typer.Exit(2)
         result = _read(file, format, domain_map or [])
         report = summarise(result)
@@ -106,6 +135,8 @@ def register(app: typer.Typer) -> None:
             _report_problems(file, result)
         if result.errors:
             raise typer.Exit(2)
+        if not dry_run and programme is not None:
+            _store(file, format, domain_map or [], programme, db, quiet=as_json)
 
     @bank.command("export")
     @friendly

@@ -92,7 +92,7 @@ def _register() -> None:
     plan_cmds.register(app)
     compare_cmds.register(app)
     catalog_cmds.register(app)
-    for name in ("tracker_cmds", "serve_cmds", "bank_cmds", "credential_cmds"):
+    for name in ("tracker_cmds", "serve_cmds", "bank_cmds", "credential_cmds", "exam_cmds"):
         try:
             module = __import__(f"gputeam.cli.{name}", fromlist=["register"])
         except ModuleNotFoundError as exc:
