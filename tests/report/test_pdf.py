@@ -109,6 +109,11 @@ def test_a4_pages_numbered_with_a_table_of_contents(a4: tuple[Path, Plan]) -> No
         page = texts[int(number) - 1]
         first = next(line for line in page.splitlines() if line.strip())
         assert first.strip() == title, f"the contents say {title!r} is on page {number}"
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)  # the bookmarks: the same entries, to the same pages
+    bookmarks = [(b.title, str(reader.get_destination_page_number(b) + 1)) for b in reader.outline]
+    assert bookmarks == entries
 
 
 def test_long_tables_repeat_their_header_on_every_page(a4: tuple[Path, Plan]) -> None:

@@ -6,8 +6,8 @@ Latin, Latin Extended and all 11,172 Hangul syllables, regular and bold) embedde
 ``@font-face`` data URLs, so every language's text renders in one embedded font; A4 or
 Letter pages numbered "page / pages" in CSS page-margin boxes; a table of contents whose
 page numbers come from a first printing (the page each section's named destination lands
-on); long tables repeat their header row on every page; the charts are drawn at the
-printable width, in the bundled font, before printing.
+on), repeated as the PDF's bookmarks; long tables repeat their header row on every page;
+the charts are drawn at the printable width, in the bundled font, before printing.
 
 Chromium is ``/usr/bin/chromium`` (the Debian package ``chromium``), or the path in
 ``GPUTEAM_CHROMIUM``; without it :class:`RendererMissing` (an input error: exit status 2)
@@ -199,17 +199,32 @@ def _print(browser: Any, source: Path, paper: str) -> bytes:
                                "print_background": True}
     first: bytes = tab.pdf(**options)
     pages = _destination_pages(first)
-    if not tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()}):
+    toc = tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()})
+    if not toc:
         return first
-    final: bytes = tab.pdf(**options)
-    return final
+    return _with_bookmarks(tab.pdf(**options), [(title, pages[id_]) for id_, title in toc
+                                                 if id_ in pages])
 
 
-_FILL_TOC = """pages => {
-  const slots = document.querySelectorAll('[data-toc-page]');
-  slots.forEach(el => { el.textContent = pages[el.getAttribute('data-toc-page')] || ''; });
-  return slots.length > 0;
-}"""
+_FILL_TOC = """pages => Array.from(document.querySelectorAll('[data-toc-page]'), el => {
+  const id = el.getAttribute('data-toc-page');
+  el.textContent = pages[id] || '';
+  return [id, el.closest('li').querySelector('.toc-text').textContent];
+})"""
+"""Write each section's page into the table of contents; give back its (id, title) pairs."""
+
+
+def _with_bookmarks(pdf: bytes, entries: list[tuple[str, int]]) -> bytes:
+    """The PDF with a bookmark (outline entry) per (title, page from 1), shown on opening."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(BytesIO(pdf)))
+    for title, page in entries:
+        writer.add_outline_item(title=title, page_number=page - 1)
+    writer.page_mode = "/UseOutlines"
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _destination_pages(pdf: bytes) -> dict[str, int]:
