@@ -1,5 +1,6 @@
 """Scenarios: the fleet, people and constraints a plan starts from."""
 
+from gputeam.scenario.inputs import PlanInputs
 from gputeam.scenario.load import (
     EXAMPLES,
     catalog_for,
@@ -10,6 +11,7 @@ from gputeam.scenario.load import (
     parse_scenario,
 )
 from gputeam.scenario.models import (
+    MAX_HORIZON_MONTHS,
     Constraints,
     Contractors,
     Fleet,
@@ -21,6 +23,7 @@ from gputeam.scenario.models import (
     Scenario,
 )
 
-__all__ = ["EXAMPLES", "Constraints", "Contractors", "Fleet", "GpuStep", "HeldCertification",
-           "Person", "Retention", "RoiSettings", "Scenario", "catalog_for", "example_text", "load_example",
-           "load_scenario", "load_scenario_text", "parse_scenario"]
+__all__ = ["EXAMPLES", "MAX_HORIZON_MONTHS", "Constraints", "Contractors", "Fleet", "GpuStep",
+           "HeldCertification", "Person", "PlanInputs", "Retention", "RoiSettings", "Scenario",
+           "catalog_for", "example_text", "load_example", "load_scenario", "load_scenario_text",
+           "parse_scenario"]

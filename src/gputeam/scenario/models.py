@@ -25,6 +25,10 @@ PowerSaving = Literal["physical", "article"]
 Counterfactual = Literal["outsourced", "hire-only"]
 
 
+#: The longest plan, in months: scenarios, plan inputs and the API all accept 1 to this.
+MAX_HORIZON_MONTHS = 120
+
+
 class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -218,7 +222,8 @@ class Scenario(Model):
         default_factory=dict,
         description="Regional salary bands by level (1-5), in `currency`; they replace the "
         "catalog's US bands (article §3) for those levels, converted or not.")
-    horizon_months: int = Field(default=12, ge=1, le=120, description="Months to plan.")
+    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS,
+                                description="Months to plan.")
     mode: Mode = Field(default="template", description="template (article §5) or lean "
                        "(vendor-supported, as in the case studies).")
     fleet: Fleet

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from gputeam import store
-from gputeam.scenario import Constraints, Fleet, GpuStep, Scenario
+from gputeam.scenario import Fleet, GpuStep, PlanInputs, Scenario
 from gputeam.store import DbSession
 from gputeam.web import cache
 from gputeam.web.org import catalog, org_id
@@ -92,28 +92,10 @@ def data_problems(app: FastAPI, s: DbSession, today: date) -> list[dict[str, Any
 
 def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
                   ) -> Scenario:
-    """The live team planned against ``inputs``. The team part is read from the database
-    once per data version; each what-if only swaps the fleet and constraints."""
-    from gputeam.errors import Problem, ScenarioError
-
-    team = _live_team(app, s, today)[0]
-    fleet = Fleet.model_validate(inputs["fleet"])
-    constraints = Constraints.model_validate(inputs.get("constraints") or {})
-    horizon = int(inputs.get("horizon_months", 12))
-    if not 1 <= horizon <= 120:
-        raise ScenarioError([Problem(path="horizon_months", message="out of range",
-                                     found=str(horizon), expected="1-120")])
-    if constraints.deadline_month and constraints.deadline_month > horizon:
-        raise ScenarioError([Problem(path="constraints.deadline_month",
-                                     message="beyond the horizon",
-                                     found=str(constraints.deadline_month),
-                                     expected=f"<= horizon_months ({horizon})")])
-    mode = str(inputs.get("mode", "template"))
-    if mode not in ("template", "lean"):
-        raise ScenarioError([Problem(path="mode", message="unknown mode", found=mode,
-                                     expected="template or lean")])
-    return team.model_copy(update={"fleet": fleet, "constraints": constraints,
-                                   "horizon_months": horizon, "mode": mode})
+    """The live team planned against ``inputs`` (validated as :class:`PlanInputs`; raises
+    ScenarioError naming each bad field). The team part is read from the database once per
+    data version; each what-if only swaps the fleet, constraints, horizon and mode."""
+    return PlanInputs.parse(inputs).apply_to(_live_team(app, s, today)[0])
 
 
 def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date,

@@ -9,7 +9,8 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.scenario import Constraints, Fleet
+from gputeam.scenario import MAX_HORIZON_MONTHS, Constraints, Fleet
+from gputeam.scenario.models import Mode
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, Body, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
@@ -23,7 +24,7 @@ Planner = Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
 CatalogReader = Annotated[Principal, Depends(require(Perm.CATALOG))]
 
 MAX_GPUS = 200_000
-MAX_HORIZON = 60
+MAX_HORIZON = MAX_HORIZON_MONTHS  # the scenario's limit: one rule
 
 
 class WhatIfIn(Body):
@@ -38,7 +39,7 @@ class PlanIn(Body):
     fleet: Fleet | None = None
     constraints: Constraints | None = None
     horizon_months: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
-    mode: str | None = Field(default=None, pattern="^(template|lean)$")
+    mode: Mode | None = None
     what_if: WhatIfIn = Field(default_factory=WhatIfIn)
     save: bool = Field(default=False, description="Save the inputs and the plan (a new "
                        "version); the dashboard then measures against it.")
@@ -81,10 +82,6 @@ def check_bounds(inputs: dict[str, Any]) -> None:
     if services.gpus_peak(inputs) > MAX_GPUS:
         problems.append(Problem(path="fleet.gpus", message="too many GPUs for this server",
                                 found=str(services.gpus_peak(inputs)), expected=f"<= {MAX_GPUS}"))
-    if int(inputs.get("horizon_months", 12)) > MAX_HORIZON:
-        problems.append(Problem(path="horizon_months", message="horizon too long",
-                                found=str(inputs["horizon_months"]),
-                                expected=f"<= {MAX_HORIZON}"))
     if any(int(g["month"]) > int(inputs.get("horizon_months", 12)) + 120
            for g in inputs["fleet"]["gpus"]):
         problems.append(Problem(path="fleet.gpus", message="a GPU step lies far beyond the "

@@ -1,0 +1,69 @@
+"""Plan inputs: what a user chooses when planning a team that exists already (the tracker's
+live team): the fleet, the constraints, the horizon and the mode. One validated model, so
+that a what-if, a saved scenario and the API are held to the same rules as a scenario file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import Field, ValidationError, model_validator
+
+from gputeam.errors import FieldConflicts, ScenarioError
+from gputeam.scenario.models import (
+    MAX_HORIZON_MONTHS,
+    Constraints,
+    Fleet,
+    Mode,
+    Model,
+    Scenario,
+    field_names,
+)
+
+
+class PlanInputs(Model):
+    """The parts of a :class:`Scenario` a plan of an existing team is run against."""
+
+    fleet: Fleet
+    constraints: Constraints = Field(default_factory=Constraints)
+    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS,
+                                description="Months to plan.")
+    mode: Mode = Field(default="template", description="template (article §5) or lean.")
+
+    @model_validator(mode="after")
+    def _deadline_within_horizon(self) -> PlanInputs:
+        deadline = self.constraints.deadline_month
+        if deadline and deadline > self.horizon_months:
+            raise FieldConflicts([(("constraints", "deadline_month"),
+                                   f"beyond horizon_months ({self.horizon_months})",
+                                   str(deadline))])
+        return self
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> PlanInputs:
+        """Validate plan inputs (e.g. as saved, or from a form or the API; a part that is
+        None takes its default); raises :class:`ScenarioError` with one problem per bad
+        field."""
+        from gputeam._yaml import problems_from_validation
+
+        try:
+            return cls.model_validate({k: v for k, v in data.items() if v is not None})
+        except ValidationError as exc:
+            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())
+                                ) from None
+
+    def apply_to(self, team: Scenario) -> Scenario:
+        """``team`` (its people, currency, retention ...) planned against these inputs: a
+        new Scenario, validated as a whole (the team's people, already validated models,
+        are not checked again field by field)."""
+        fields = {name: getattr(team, name) for name in Scenario.model_fields}
+        fields.update(fleet=self.fleet, constraints=self.constraints,
+                      horizon_months=self.horizon_months, mode=self.mode)
+        try:
+            return Scenario.model_validate(fields)
+        except ValidationError as exc:
+            from gputeam._yaml import problems_from_validation
+
+            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())
+                                ) from None
