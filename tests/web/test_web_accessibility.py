@@ -1,0 +1,292 @@
+"""Accessibility: axe-core (vendored from npm in tests/web/vendor/axe-core, MPL-2.0) run by
+Playwright in the Debian Chromium on every page of the tracker, over a real server with
+data (people, teams, certifications valid, expiring and expired, a saved plan, an issued
+credential, an import in progress). No serious or critical violation is allowed.
+
+Each page is also written as a screenshot (full page, PNG) for review: to the directory in
+``$GPUTEAM_SCREENSHOTS``, else ``screenshots/`` under pytest's base temporary directory.
+
+To check a new page, add one :class:`Page` line to :data:`PAGES` (its path may use the
+seeded ids: ``{p1}``, ``{alpha}``, ``{credential}`` ...; ``steps`` reaches a page that only
+a form leads to, such as the import's preview)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import PASSWORD, ROSTER_CSV, seed
+from .test_web_browser import CHROMIUM, running_server
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
+                       "under CI=true this test fails instead"),
+]
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+#: impacts that fail the test (axe's others: moderate, minor)
+FAILING = ("serious", "critical")
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    path: str
+    #: who looks at it: "admin", another seeded role, or None (not logged in)
+    role: str | None = "admin"
+    #: reach the page by doing something on ``path`` first (a form to submit)
+    steps: Callable[[Any], None] | None = None
+
+
+def _import_upload(page: Any) -> None:
+    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
+                                   "buffer": ("Team roster\n\n" + ROSTER_CSV).encode()})
+    page.click("text=Upload and continue")
+    page.wait_for_selector("#mapping")
+
+
+def _import_preview(page: Any) -> None:
+    _import_upload(page)
+    page.click("text=Preview the changes")
+    page.wait_for_selector("#import-counts")
+
+
+def _import_problems(page: Any) -> None:
+    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
+                                   "buffer": b"id,name,level\np1,Ada,nine\n"})
+    page.click("text=Upload and continue")
+    page.click("text=Preview the changes")
+    page.wait_for_selector("#problems")
+
+
+def _import_done(page: Any) -> None:
+    _import_preview(page)
+    page.click("#do-import")
+    page.wait_for_selector("text=Imported: the changes below are saved.")
+
+
+def _refused_file(page: Any) -> None:
+    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
+                                   "buffer": b"%PDF-1.4 not a table"})
+    page.click("text=Upload and continue")
+    page.wait_for_selector("#err-file")
+
+
+def _bad_person_form(page: Any) -> None:
+    page.fill("input[name=email]", "ada@localhost")  # the browser's check passes it
+    page.click("button[type=submit] >> text=Save")
+    page.wait_for_selector(".flash.error")
+
+
+#: every page of the tracker; add new pages here
+PAGES = [
+    Page("login", "/login", role=None),
+    Page("verify", "/verify", role=None),
+    Page("credential-share", "/credentials/{credential}", role=None),
+    Page("dashboard", "/"),
+    Page("dashboard-viewer", "/", role="viewer"),
+    Page("people", "/people"),
+    Page("person", "/people/{p1}"),
+    Page("person-engineer", "/people/{p1}", role="engineer"),
+    Page("person-new", "/people/new"),
+    Page("person-edit", "/people/{p2}/edit"),
+    Page("person-edit-refused", "/people/{p2}/edit", steps=_bad_person_form),
+    Page("person-credentials", "/people/{p1}/credentials"),
+    Page("plan", "/plan"),
+    Page("plan-viewer", "/plan", role="viewer"),
+    Page("catalog", "/catalog"),
+    Page("catalog-domains", "/catalog?section=domains"),
+    Page("account", "/account"),
+    Page("users", "/admin/users"),
+    Page("teams", "/teams"),
+    Page("team", "/teams/{alpha}"),
+    Page("export", "/export"),
+    Page("import", "/import"),
+    Page("import-refused", "/import", steps=_refused_file),
+    Page("import-columns", "/import", steps=_import_upload),
+    Page("import-preview", "/import", steps=_import_preview),
+    Page("import-problems", "/import", steps=_import_problems),
+    Page("import-done", "/import", steps=_import_done),
+    Page("exams", "/exams"),
+    Page("exams-engineer", "/exams", role="engineer"),
+    Page("exam-attempt", "/exams/attempts/{attempt}", role="engineer"),
+    Page("exam-items", "/exams/{exam}/items"),
+    Page("exam-practical", "/exams/{exam}/practical/{p1}"),
+    Page("not-found", "/people/999999"),
+]
+
+
+def screenshot_dir(factory: pytest.TempPathFactory) -> Path:
+    chosen = os.environ.get("GPUTEAM_SCREENSHOTS")
+    path = Path(chosen) if chosen else factory.getbasetemp() / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A server over a seeded database; yields its address and the ids pages use."""
+    import httpx
+    import yaml
+    from tests.store.exam_helpers import EXTRA, exam_catalog, setup_programme
+
+    from gputeam import store
+
+    tmp = tmp_path_factory.mktemp("a11y")
+    url = f"sqlite:///{tmp}/a11y.db"
+    extra = tmp / "extra.yaml"  # the exams' own certification
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    db = store.open_database(url)
+    world = seed(db)
+    with db.session() as s:
+        _, secret = store.create_token(s, world.users["admin"], "a11y",
+                                       ["read", "write", "admin"])
+        prog = setup_programme(s, world.org_id, exam_catalog(),
+                               rubric=[{"id": "drain", "name": "Drains a node"}])
+        attempt = store.start_attempt(s, prog, world.people["p1"], now=datetime.now(UTC)).id
+    db.dispose()
+    ids: dict[str, Any] = {"alpha": world.alpha, "beta": world.beta, "attempt": attempt,
+                           "exam": "acme-l2", **world.people}
+    with running_server(url, tmp, GPUTEAM_ORGANISATION="Acme",
+                        GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
+        api = httpx.Client(base_url=base + "/api/v1", timeout=60,
+                           headers={"Authorization": f"Bearer {secret}"})
+        r = api.post("/plans", json={"save": True})
+        assert r.status_code in (200, 201), r.text
+        r = api.post(f"/people/{world.people['p1']}/credentials",
+                     json={"achievement": "nca-aiio"})
+        assert r.status_code == 201, r.text
+        ids["credential"] = r.json()["uuid"]
+        yield base, ids
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing and CI=true")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                              args=["--no-sandbox", "--disable-gpu",
+                                    "--disable-background-networking",
+                                    "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any, site: tuple[str, dict[str, Any]]) -> Iterator[dict[Any, Any]]:
+    """One browser context per role, logged in once (``None``: not logged in)."""
+    made: dict[Any, Any] = {}
+    yield made
+    for context in made.values():
+        context.close()
+
+
+def _logged_in(browser: Any, contexts: dict[Any, Any], base: str, role: str | None) -> Any:
+    if role not in contexts:
+        # axe is injected as an inline script: allowed past the app's CSP in tests only
+        context = browser.new_context(bypass_csp=True,
+                                      viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(20_000)
+        if role is not None:
+            page = context.new_page()
+            page.goto(base + "/login")
+            page.fill("#username", role)
+            page.fill("#password", PASSWORD)
+            page.click("button[type=submit]")
+            page.wait_for_url(base + "/")
+            page.close()
+        contexts[role] = context
+    return contexts[role].new_page()
+
+
+def violations(page: Any) -> list[dict[str, Any]]:
+    """axe's violations on the page as it is now (every rule axe runs by default)."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return list(result["violations"])
+
+
+def describe(found: list[dict[str, Any]]) -> str:
+    return "\n".join(f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])}x): "
+                     + "; ".join(n["html"][:160] for n in v["nodes"][:4]) for v in found)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+def test_no_serious_violations(spec: Page, site: tuple[str, dict[str, Any]], browser: Any,
+                               contexts: dict[Any, Any],
+                               tmp_path_factory: pytest.TempPathFactory) -> None:
+    base, ids = site
+    page = _logged_in(browser, contexts, base, spec.role)
+    try:
+        page.goto(base + spec.path.format(**ids))
+        if spec.steps is not None:
+            spec.steps(page)
+        page.screenshot(path=str(screenshot_dir(tmp_path_factory) / f"{spec.name}.png"),
+                        full_page=True)
+        found = violations(page)
+        (screenshot_dir(tmp_path_factory) / f"{spec.name}.axe.json").write_text(
+            json.dumps(found, indent=1), "utf-8")
+        bad = [v for v in found if v["impact"] in FAILING]
+        assert not bad, f"{spec.name} ({page.url}):\n{describe(bad)}"
+    finally:
+        page.close()
+
+
+def test_every_page_is_checked() -> None:
+    """Every page route of the app is in PAGES (a new page gets its axe check)."""
+    import re
+
+    from gputeam.web import create_app
+    from gputeam.web.settings import Settings
+
+    from .test_web_docs import _routes
+
+    app = create_app(Settings(dev=True), database=object())
+    covered = {re.sub(r"\{[^}]+\}", "{}", p.path.split("?")[0]) for p in PAGES}
+    covered |= {"/import/{}"}  # reached through the import's steps
+    pages = {re.sub(r"\{[^}]+\}", "{}", path) for path, methods in _routes(app)
+             if "GET" in methods and not path.startswith(("/api/", "/static"))}
+    # not HTML pages: downloads and JSON
+    pages = {p for p in pages if not p.endswith((".json", ".png", ".pdf", ".csv", "/download"))
+             and not p.startswith("/credentials/status/")}
+    missing = sorted(pages - covered)
+    assert not missing, f"add these pages to PAGES in {Path(__file__).name}: {missing}"
+
+
+def test_keyboard_skip_link_and_focus_order(site: tuple[str, dict[str, Any]], browser: Any,
+                                            contexts: dict[Any, Any]) -> None:
+    """The first Tab reaches "Skip to the content", which moves focus past the navigation;
+    then Tab goes on through the page in reading order (the people form's fields)."""
+    base, ids = site
+    page = _logged_in(browser, contexts, base, "admin")
+    try:
+        page.goto(base + f"/people/{ids['p2']}/edit")
+        page.keyboard.press("Tab")
+        focused = page.evaluate("() => [document.activeElement.className, "
+                                "document.activeElement.textContent]")
+        assert focused == ["skip", "Skip to the content"]
+        assert page.locator("a.skip").is_visible()  # shown once focused
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.id") == "content"
+        names = []
+        for _ in range(3):
+            page.keyboard.press("Tab")
+            names.append(page.evaluate("() => document.activeElement.name"))
+        fields = page.eval_on_selector_all(
+            "main form input:not([type=hidden]), main form select",
+            "els => els.slice(0, 3).map(e => e.name)")
+        assert names == fields
+    finally:
+        page.close()
