@@ -12,7 +12,6 @@ import typer
 from gputeam.cli.main import LangOption, friendly
 
 FORMATS = ("table", "json", "md", "html", "xlsx", "ics", "pdf")
-PAPERS = ("a4", "letter")
 
 
 def register(app: typer.Typer) -> None:
@@ -126,12 +125,10 @@ def plan_cmd(
                    expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
         raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
-    if paper is None:
-        from gputeam.report.pdf import default_paper
+    from gputeam.report.pdf import check_paper, default_paper
 
-        paper = default_paper()
-    if paper not in PAPERS:
-        raise _bad("--paper", "unknown paper size", found=repr(paper), expected="a4 or letter")
+    paper = paper or default_paper()
+    check_paper(paper)
     if fmt == "table" and out is not None:
         raise _bad("--out", "the table format prints to the terminal",
                    expected="--format json, md, html, xlsx, ics or pdf with --out")

@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import _
 
 if TYPE_CHECKING:
     from gputeam.planning.result import Plan
 
-__all__ = ["FONT_FAMILY", "PAPERS", "PrintFailed", "RendererMissing", "chromium_path",
-           "default_paper", "paper_for_locale", "print_html", "render"]
+__all__ = ["FONT_FAMILY", "PAPERS", "PrintFailed", "RendererMissing", "check_paper",
+           "chromium_path", "default_paper", "paper_for_locale", "print_html", "render"]
 
 FONT_FAMILY = "Noto Sans KR"
 CHROMIUM = "/usr/bin/chromium"
@@ -136,15 +137,22 @@ def print_css(paper: str, running_title: str) -> str:
     return "\n".join((_font_css(), page, static))
 
 
+def check_paper(paper: str) -> None:
+    """An input error unless ``paper`` is one of :data:`PAPERS`."""
+    if paper not in PAPERS:
+        raise InputError([Problem(path="--paper", message=_("unknown paper size"), found=repr(paper),
+                                  expected=_("{a} or {b}").format(a="a4", b="letter"))])
+
+
 def chromium_path() -> str:
     """The Chromium executable, or :class:`RendererMissing` naming the package to install."""
     path = os.environ.get(CHROMIUM_ENV) or CHROMIUM
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         raise RendererMissing([Problem(
-            path="--format pdf", message="PDF reports are printed by Chromium, which is not installed",
-            found=path, expected="an executable Chromium",
-            hint=f"install the Debian package chromium: apt-get install chromium; or set "
-                 f"{CHROMIUM_ENV} to the browser's path")])
+            path="--format pdf", message=_("PDF reports are printed by Chromium, which is not installed"),
+            found=path, expected=_("an executable Chromium"),
+            hint=_("install the Debian package chromium: apt-get install chromium; or set "
+                   "{variable} to the browser's path").format(variable=CHROMIUM_ENV))])
     return path
 
 
@@ -152,9 +160,7 @@ def render(plan: Plan, paper: str = "a4") -> bytes:
     """The plan's report as a PDF on ``paper`` (a4 or letter)."""
     from gputeam.report import html
 
-    if paper not in PAPERS:
-        raise InputError([Problem(path="--paper", message="unknown paper size", found=repr(paper),
-                                  expected=" or ".join(PAPERS))])
+    check_paper(paper)
     exe = chromium_path()
     page = html.render(plan, print_css=print_css(paper, html.title(plan)), chart_font=FONT_FAMILY)
     return print_html(page, paper, exe)
@@ -167,8 +173,8 @@ def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:  # pragma: no cover - a dependency of gputeam
-        raise RendererMissing([Problem(path="--format pdf", message="the Python package playwright "
-                                       "is not installed", expected="pip install playwright")]) from None
+        raise RendererMissing([Problem(path="--format pdf", message=_("the Python package playwright "
+                                       "is not installed"), expected="pip install playwright")]) from None
     with _SLOTS, tempfile.TemporaryDirectory(prefix="gputeam-pdf-") as tmp:
         source = Path(tmp) / "report.html"
         source.write_bytes(page)
@@ -181,8 +187,8 @@ def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
                     browser.close()
         except Error as exc:
             reason = (exc.message or str(exc)).strip().splitlines()[0]
-            raise PrintFailed([Problem(path="--format pdf", message="Chromium could not print the "
-                                       f"report: {reason}", found=exe)]) from None
+            raise PrintFailed([Problem(path="--format pdf", message=_("Chromium could not print the "
+                                       "report: {reason}").format(reason=reason), found=exe)]) from None
 
 
 def _print(browser: Any, source: Path, paper: str) -> bytes:
@@ -192,7 +198,7 @@ def _print(browser: Any, source: Path, paper: str) -> bytes:
     tab.wait_for_function("document.body.hasAttribute('data-charts-ready')", timeout=_TIMEOUT_MS)
     failed = tab.evaluate("document.body.getAttribute('data-charts-failed')")
     if failed:
-        raise PrintFailed([Problem(path="--format pdf", message="the report's charts failed to draw",
+        raise PrintFailed([Problem(path="--format pdf", message=_("the report's charts failed to draw"),
                                    found=failed)])
     tab.evaluate("document.fonts.ready.then(() => true)")
     options: dict[str, Any] = {"width": width, "height": height, "prefer_css_page_size": True,
