@@ -127,3 +127,23 @@ def test_wrong_current_passwords_are_throttled_per_user(db: Database) -> None:
         assert store.password_wait(s, ana, limits, now=latest + timedelta(seconds=30)) == 0
         assert store.password_wait(s, bob, limits, now=latest) == 0
         assert store.count_audit(s, "password-failed") == 3
+
+
+def test_whose_attempt_and_a_persons_attempts(db: Database) -> None:
+    """What the exam pages and API ask of an attempt id and of a person (issue 9 §4: read
+    through the store, not the schema)."""
+    from tests.store.exam_helpers import START, exam_catalog, setup_programme
+
+    catalog = exam_catalog()
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme").id
+        ada = store.add_person(s, org, key="p1", name="Ada").id
+        bob = store.add_person(s, org, key="p2", name="Bob").id
+        prog = setup_programme(s, org, catalog)
+        first = store.start_attempt(s, prog, ada, now=START).id
+    with db.session() as s:
+        assert store.attempt_person(s, first) == ada
+        assert store.attempt_person(s, first + 1000) is None
+        assert [(a.id, code) for a, code in store.person_attempts(s, ada)] == [
+            (first, "acme-l2")]
+        assert store.person_attempts(s, bob) == []

@@ -162,7 +162,9 @@ progress), ``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> se
 (:class:`TooLate` after the deadline plus the grace), ``finish_attempt(s, attempt_id, *, now,
 catalog, issuer=None, how="submitted")``, ``current_attempt(...)`` (finishes an overdue one),
 ``finalise_overdue(s, *, now, catalog, issuer=None, limit=100)``, ``attempt_view(s, attempt, *,
-now)`` (no answer keys before the end), ``attempts_of``, ``next_allowed``; :class:`Issuer`.
+now)`` (no answer keys before the end), ``attempt_person(s, attempt_id)`` (whose),
+``person_attempts(s, person_id) -> [(attempt, programme code)]``, ``attempts_of``,
+``next_allowed``; :class:`Issuer`.
 practical: ``grade_practical(s, programme, person_id, grades, *, assessor, role,
 assessor_person_id)``, ``sign_off(...)``, ``may_assess``, ``list_assessments``,
 ``record_pass(s, programme, person_id, *, now, catalog, issuer=None)``.
@@ -246,12 +248,14 @@ from gputeam.store.errors import (
 from gputeam.store.exams import (
     Issuer,
     TooLate,
+    attempt_person,
     attempt_view,
     attempts_of,
     current_attempt,
     finalise_overdue,
     finish_attempt,
     next_allowed,
+    person_attempts,
     save_answer,
     start_attempt,
 )
@@ -435,5 +439,5 @@ __all__ = [
     "DbSession", "LoginLimits", "PersonRecords", "WriteConflict", "latest_plan_row",
     "login_wait", "lost_connection", "note_token_use", "password_wait", "person_records",
     "person_teams", "plan_json", "record_login", "record_wrong_password", "tally_audit",
-    "tracked_organisation",
+    "tracked_organisation", "attempt_person", "person_attempts",
 ]

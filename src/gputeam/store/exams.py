@@ -79,6 +79,20 @@ def attempts_of(session: Session, programme_id: int, person_id: int) -> Sequence
         .order_by(ExamAttempt.number)).all()
 
 
+def attempt_person(session: Session, attempt_id: int) -> int | None:
+    """Whose attempt this is (a person id), or None when there is no such attempt."""
+    return session.scalar(select(ExamAttempt.person_id).where(ExamAttempt.id == attempt_id))
+
+
+def person_attempts(session: Session, person_id: int) -> list[tuple[ExamAttempt, str]]:
+    """A person's attempts in every programme, oldest first, each with its programme code."""
+    rows = session.execute(select(ExamAttempt, Programme.code)
+                           .join(Programme, Programme.id == ExamAttempt.programme_id)
+                           .where(ExamAttempt.person_id == person_id)
+                           .order_by(ExamAttempt.started_at, ExamAttempt.id))
+    return [(a, code) for a, code in rows]
+
+
 def next_allowed(session: Session, programme: Programme, person_id: int, now: datetime
                  ) -> tuple[Any, str | None]:
     """``(date, None)`` when the person may next start, or ``(None, why never)``."""

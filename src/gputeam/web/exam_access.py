@@ -49,13 +49,11 @@ def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *,
     """The attempt (finished first when its time ran out), if the caller may see it: their
     own, or (``own`` False) a person they may read. 404 otherwise, never 403 (an id says
     nothing about whether it exists)."""
-    from gputeam.store.schema_exams import ExamAttempt
-
-    row = s.get(ExamAttempt, attempt_id)
-    if row is None:
+    owner = store.attempt_person(s, attempt_id)
+    if owner is None:
         raise HTTPException(404, "no such attempt")
-    person = services.person_in_org(request.app, s, row.person_id)
-    mine = who.person_id is not None and row.person_id == who.person_id
+    person = services.person_in_org(request.app, s, owner)
+    mine = who.person_id is not None and owner == who.person_id
     if person is None or not (mine or (not own and who.may_read_person(person.id, person.team_id))):
         raise HTTPException(404, "no such attempt")
     return store.current_attempt(s, attempt_id, now=now(request),

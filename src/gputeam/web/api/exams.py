@@ -90,14 +90,11 @@ def finish(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
 
 @router.get("/people/{person_id}/attempts", summary="A person's exam attempts")
 def person_attempts(request: Request, person_id: PathId, who: Sitter) -> list[dict[str, Any]]:
-    from gputeam.store.schema_exams import ExamAttempt, Programme
-
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not (who.person_id == p.id or who.may_read_person(p.id, p.team_id)):
             raise HTTPException(404, "no such person, or not one you may see")
-        rows = s.query(ExamAttempt, Programme.code).join(Programme).filter(
-            ExamAttempt.person_id == p.id).order_by(ExamAttempt.started_at).all()
+        rows = store.person_attempts(s, p.id)
         return [{"id": a.id, "programme": code, "number": a.number, "state": a.state,
                  "started_at": a.started_at.isoformat(),
                  "finished_at": a.finished_at.isoformat() if a.finished_at else None,
