@@ -47,38 +47,20 @@ class Page:
     steps: Callable[[Any], None] | None = None
 
 
-def _import_upload(page: Any) -> None:
-    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
-                                   "buffer": ("Team roster\n\n" + ROSTER_CSV).encode()})
-    page.click("text=Upload and continue")
-    page.wait_for_selector("#mapping")
+def _upload(data: bytes, *clicks: str, then: str) -> Callable[[Any], None]:
+    """Steps: upload ``data`` as roster.csv, press ``clicks`` in turn, wait for ``then``."""
+
+    def steps(page: Any) -> None:
+        page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
+                                       "buffer": data})
+        for label in ("text=Upload and continue", *clicks):
+            page.click(label)
+        page.wait_for_selector(then)
+    return steps
 
 
-def _import_preview(page: Any) -> None:
-    _import_upload(page)
-    page.click("text=Preview the changes")
-    page.wait_for_selector("#import-counts")
-
-
-def _import_problems(page: Any) -> None:
-    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
-                                   "buffer": b"id,name,level\np1,Ada,nine\n"})
-    page.click("text=Upload and continue")
-    page.click("text=Preview the changes")
-    page.wait_for_selector("#problems")
-
-
-def _import_done(page: Any) -> None:
-    _import_preview(page)
-    page.click("#do-import")
-    page.wait_for_selector("text=Imported: the changes below are saved.")
-
-
-def _refused_file(page: Any) -> None:
-    page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
-                                   "buffer": b"%PDF-1.4 not a table"})
-    page.click("text=Upload and continue")
-    page.wait_for_selector("#err-file")
+TITLED = ("Team roster\n\n" + ROSTER_CSV).encode()
+PREVIEW = "text=Preview the changes"
 
 
 def _bad_person_form(page: Any) -> None:
@@ -111,11 +93,13 @@ PAGES = [
     Page("team", "/teams/{alpha}"),
     Page("export", "/export"),
     Page("import", "/import"),
-    Page("import-refused", "/import", steps=_refused_file),
-    Page("import-columns", "/import", steps=_import_upload),
-    Page("import-preview", "/import", steps=_import_preview),
-    Page("import-problems", "/import", steps=_import_problems),
-    Page("import-done", "/import", steps=_import_done),
+    Page("import-refused", "/import", steps=_upload(b"%PDF-1.4 not a table", then="#err-file")),
+    Page("import-columns", "/import", steps=_upload(TITLED, then="#mapping")),
+    Page("import-preview", "/import", steps=_upload(TITLED, PREVIEW, then="#import-counts")),
+    Page("import-problems", "/import",
+         steps=_upload(b"id,name,level\np1,Ada,nine\n", PREVIEW, then="#problems")),
+    Page("import-done", "/import", steps=_upload(TITLED, PREVIEW, "#do-import",
+                                                 then="text=Imported: the changes below")),
     Page("exams", "/exams"),
     Page("exams-engineer", "/exams", role="engineer"),
     Page("exam-attempt", "/exams/attempts/{attempt}", role="engineer"),

@@ -274,7 +274,8 @@ from gputeam.store.guided_import import field_choices as import_field_choices
 from gputeam.store.guided_import import layout as import_layout
 from gputeam.store.guided_import import mapping_from_form as import_mapping
 from gputeam.store.ics import person_calendar, team_calendar
-from gputeam.store.importing import ImportReport, import_certifications, import_roster
+from gputeam.store.import_certs import import_certifications
+from gputeam.store.importing import ImportReport, import_roster
 from gputeam.store.item_stats import item_statistics, item_statistics_csv
 from gputeam.store.learning import (
     add_roadmap_item,

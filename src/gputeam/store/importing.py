@@ -12,8 +12,7 @@ Roster columns (case and spacing ignored; see ``ROSTER_ALIASES``): ``id`` (requi
 and one column per skill domain: its catalog id (``linux``), ``skill:<id>`` or its catalog
 name, holding a proficiency 0-4 or its name (none, aware, working, proficient, expert).
 
-Certification columns: ``person`` (the roster id), ``certification`` (catalog id or
-name), ``valid_from``, ``valid_until`` (default: from the catalog's validity), ``evidence``.
+Certifications are imported by :mod:`gputeam.store.import_certs` with the same helpers.
 
 ``mapping`` renames the file's columns (``{"Personalnummer": "id"}``); map a column to
 ``"-"`` to ignore it. Unknown columns are an error rather than silently dropped.
@@ -25,7 +24,6 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +34,6 @@ from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import Problem
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
-from gputeam.store.certifications import default_valid_until
 from gputeam.store.errors import ImportRejected
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
@@ -50,13 +47,12 @@ from gputeam.store.person_rules import (
     role_allowed,
     text_fault,
 )
-from gputeam.store.schema import CertificationHeld, Person, SkillRating, Team, utcnow
+from gputeam.store.schema import Person, SkillRating, Team, utcnow
 from gputeam.store.tables import (
     BadCell,
     Cell,
     Table,
     boolean,
-    day,
     integer,
     is_blank,
     number,
@@ -533,125 +529,3 @@ def _same_keys(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     for r in rows:
         groups.setdefault(tuple(sorted(r)), []).append(r)
     return list(groups.values())
-
-
-# ---------------------------------------------------------------- certifications
-def import_certifications(session: Session, org_id: int,
-                          source: Table | bytes | str | Path, *, filename: str | None = None,
-                          mapping: Mapping[str, str] | None = None, sheet: str | None = None,
-                          dry_run: bool = False, catalog: Catalog | None = None,
-                          actor: str | None = None, header_row: int | None = None
-                          ) -> ImportReport:
-    """Add certifications held by people already in the organisation (matched by roster
-    id). A row identical to a stored certificate (same person, id, ``valid_from``) is
-    unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
-    catalog = catalog or load_catalog()
-    get_organisation(session, org_id)
-    table = _find_header(_table(source, filename, sheet, header_row), header_row, mapping,
-                         CERT_FIELDS, CERT_ALIASES)
-    problems = _Problems(table.name)
-    columns = _resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
-    for required in ("person", "certification", "valid_from"):
-        if required not in columns:
-            problems.add(table.header_line, required, None,
-                         f"missing required column {required!r}",
-                         hint=f"or map one with --map 'COLUMN={required}'")
-    problems.raise_if_any()
-    cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}
-    people = {k: v for k, v in session.execute(select(Person.key, Person.id)
-                                               .where(Person.org_id == org_id))}
-    records: list[dict[str, Any]] = []
-    first_row: dict[tuple[int, str, date], int] = {}
-    for line, row in _cells(table, columns, problems):
-        rec: dict[str, Any] = {}
-        bad = len(problems.items)
-        for fld, (column, value) in row.items():
-            try:
-                if fld == "person":
-                    key = text(value)
-                    if not key:
-                        raise BadCell("missing person id", "a roster id")
-                    if key not in people:
-                        problems.add(line, column, value, "no person with this id",
-                                     "a roster id", _did_you_mean(key, people) or
-                                     "import the roster first")
-                        continue
-                    rec["person_id"] = people[key]
-                elif fld == "certification":
-                    cid = text(value)
-                    if not cid:
-                        raise BadCell("missing certification", "a catalog certification id")
-                    if cid not in catalog.certifications:
-                        if cid.lower() in catalog.certifications:
-                            cid = cid.lower()
-                        elif normalise(cid) in cert_by_name:
-                            cid = cert_by_name[normalise(cid)]
-                        else:
-                            problems.add(line, column, value, "unknown certification",
-                                         "a catalog certification id",
-                                         _did_you_mean(cid.lower(), catalog.certifications))
-                            continue
-                    rec["cert_id"] = cid
-                elif fld in ("valid_from", "valid_until"):
-                    if is_blank(value):
-                        if fld == "valid_from":
-                            raise BadCell("missing date", "the date it was earned")
-                        continue
-                    rec[fld] = day(value)
-                elif fld == "evidence":
-                    rec["evidence"] = text(value)
-            except BadCell as exc:
-                problems.add(line, column, value, exc.reason, exc.expected)
-        if len(problems.items) > bad:
-            continue
-        if rec.get("valid_until") is None:
-            rec["valid_until"] = default_valid_until(catalog, rec["cert_id"], rec["valid_from"])
-        if rec["valid_until"] is not None and rec["valid_until"] < rec["valid_from"]:
-            column = row.get("valid_until", ("valid_until", None))[0]
-            problems.add(line, column, rec["valid_until"], "before valid_from",
-                         f">= {rec['valid_from'].isoformat()}")
-            continue
-        ident = (rec["person_id"], rec["cert_id"], rec["valid_from"])
-        if ident in first_row:
-            problems.add(line, row["certification"][0], rec["cert_id"],
-                         f"same certificate as row {first_row[ident]}", "each certificate once")
-            continue
-        first_row[ident] = line
-        rec.setdefault("evidence", "")
-        records.append(rec)
-    problems.raise_if_any()
-
-    report = ImportReport("certifications", table.name, len(table.rows), dry_run,
-                          notes=table.notes)
-    stored = {(h.person_id, h.cert_id, h.valid_from): h for h in session.execute(
-        select(CertificationHeld.id, CertificationHeld.person_id, CertificationHeld.cert_id,
-               CertificationHeld.valid_from, CertificationHeld.valid_until,
-               CertificationHeld.evidence)
-        .join(Person, Person.id == CertificationHeld.person_id)
-        .where(Person.org_id == org_id))}
-    inserts, updates = [], []
-    for rec in records:
-        old = stored.get((rec["person_id"], rec["cert_id"], rec["valid_from"]))
-        if old is None:
-            inserts.append(rec)
-        elif (old.valid_until, old.evidence) != (rec["valid_until"], rec["evidence"]) and \
-                (rec["evidence"] or old.valid_until != rec["valid_until"]):
-            updates.append({"id": old.id, "valid_until": rec["valid_until"],
-                            "evidence": rec["evidence"] or old.evidence})
-        else:
-            report.unchanged += 1
-    report.created, report.updated = len(inserts), len(updates)
-    if dry_run:
-        return report
-    now = utcnow()
-    if inserts:
-        bulk_insert(session, CertificationHeld,
-                    [r | {"created_at": now, "evidence": r["evidence"]} for r in inserts])
-    if updates:
-        session.execute(update(CertificationHeld), updates)
-    audit.record(session, actor, "import", "certifications", org_id, None,
-                 {k: v for k, v in report.as_dict().items() if k != "notes"}, at=now)
-    session.flush()
-    if len(table.rows) >= ANALYZE_AFTER_ROWS:
-        analyze_after_commit(session, "certifications_held")
-    return report
