@@ -18,6 +18,7 @@ from .conftest import World, logged_in
 def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) -> None:
     need_pdf_tools()
     viewer = logged_in(app, "viewer")
+    assert "/plan/report.pdf" not in viewer.get("/plan").text  # nothing to download yet
     r = viewer.get("/plan/report.pdf")
     assert r.status_code == 404 and "No plan has been saved yet" in r.text
     manager = logged_in(app, "manager")
