@@ -23,7 +23,9 @@ from fastapi.templating import Jinja2Templates
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.web import cache
+from gputeam.i18n import N_, gettext
 from gputeam.web.dbretry import DatabaseRetry
+from gputeam.web.language import Language
 from gputeam.web.limits import RequestLimits
 from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
@@ -51,6 +53,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         apidocs,
         credentials,
         exams,
+        language,
         pages,
         pages_account,
         pages_export,
@@ -106,32 +109,34 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         if exc.kind == "lookup" and not request.url.path.startswith(API_PREFIX):
             return render.error_page(request, 404, str(exc))
         if exc.kind == "lookup":  # gputeam.store.NotFound
-            return problem(404, "Not found", str(exc), type_="urn:gputeam:problem:lookup",
+            return problem(404, N_("Not found"), str(exc), type_="urn:gputeam:problem:lookup",
                            problems=[p.as_dict() for p in exc.problems])
         if not request.url.path.startswith(API_PREFIX):
-            return render.render(request, "error.html", 422, code=422, title="Invalid input",
+            return render.render(request, "error.html", 422, code=422, title=gettext("Invalid input"),
                                  detail=str(exc), problems=[p.as_dict() for p in exc.problems])
-        return problem(422, "Invalid input", f"{len(exc.problems)} problem(s) in the {exc.kind}",
+        return problem(422, N_("Invalid input"), gettext("{n} problem(s) in the {kind}").format(
+                           n=len(exc.problems), kind=exc.kind),
                        type_=f"urn:gputeam:problem:{exc.kind}",
                        problems=[p.as_dict() for p in exc.problems])
 
     @app.exception_handler(store.WriteConflict)
     async def conflict(request: Request, exc: store.WriteConflict) -> Response:
         # a uniqueness or reference rule of the database (e.g. the same certificate twice)
-        return problem(409, "Conflict", "the change conflicts with data already stored",
+        return problem(409, N_("Conflict"), gettext("the change conflicts with data already stored"),
                        type_="urn:gputeam:problem:conflict")
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         problems = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
                     for e in exc.errors()]
-        return problem(422, "Invalid request", f"{len(problems)} problem(s) in the request",
+        return problem(422, N_("Invalid request"), gettext("{n} problem(s) in the request").format(
+                           n=len(problems)),
                        type_="urn:gputeam:problem:request", problems=problems)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith(API_PREFIX) or exc.status_code not in (401, 403, 404):
-            resp = problem(exc.status_code, _TITLES.get(exc.status_code, "Error"),
+            resp = problem(exc.status_code, _TITLES.get(exc.status_code, N_("Error")),
                            str(exc.detail))
             for k, v in (exc.headers or {}).items():
                 resp.headers[k] = v
@@ -143,12 +148,14 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.add_middleware(DatabaseRetry)  # inside SessionCookies: a retry sets no cookie twice
     app.add_middleware(RequestLimits)  # sizes and NUL checked before anything reads a body
     app.add_middleware(SessionCookies)
+    app.add_middleware(Language)  # outermost: every page and problem in the request's language
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     app.include_router(api.router, prefix=API_PREFIX)
     app.include_router(apidocs.router, prefix=API_PREFIX)
     app.include_router(credentials.api, prefix=API_PREFIX)
     app.include_router(credentials.pages)
     app.include_router(exams.router)
+    app.include_router(language.router)
     app.include_router(pages_people.router)  # before pages: /people/new is not an id
     app.include_router(pages.router)
     app.include_router(pages_import.router)
@@ -217,15 +224,16 @@ class SessionCookies:
             cache.settle_if_pending()  # after the response: cache entries built for it
 
 
-_TITLES = {400: "Bad request", 401: "Not authenticated", 403: "Forbidden", 404: "Not found",
-           405: "Method not allowed", 409: "Conflict", 413: "Too large",
-           422: "Invalid input", 429: "Too many requests"}
+_TITLES = {400: N_("Bad request"), 401: N_("Not authenticated"), 403: N_("Forbidden"),
+           404: N_("Not found"), 405: N_("Method not allowed"), 409: N_("Conflict"),
+           413: N_("Too large"), 422: N_("Invalid input"), 429: N_("Too many requests")}
 
 
 def problem(status: int, title: str, detail: str, *, type_: str = "about:blank",
             **extra: Any) -> JSONResponse:
-    """An RFC 9457 problem document."""
-    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
+    """An RFC 9457 problem document; its ``title`` (English, marked with ``N_``) is shown in
+    the request's language."""
+    body = {"type": type_, "title": gettext(title), "status": status, "detail": detail, **extra}
     return JSONResponse(body, status_code=status, media_type="application/problem+json")
 
 
@@ -254,6 +262,14 @@ def _templates() -> Jinja2Templates:
     from gputeam.web import fmt
 
     templates.env.filters.update(fmt.FILTERS)
+    from gputeam import i18n
+
+    templates.env.add_extension("jinja2.ext.i18n")
+    templates.env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True)
+    templates.env.globals["language"] = lambda: "en" if i18n.current() == i18n.PSEUDO else i18n.current()
+    templates.env.globals["languages"] = i18n.language_names()
+    templates.env.filters["tr"] = lambda text: i18n.gettext(str(text))  # catalog names (data)
     return templates
 
 

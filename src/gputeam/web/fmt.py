@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from gputeam.i18n import formats as _locale
 from gputeam.report.tables import money as report_money
 
 
@@ -17,12 +18,16 @@ def money(value: Any, currency: str = "USD") -> str:
 def pct(value: Any) -> str:
     if value is None:
         return "–"
+    if not _locale.is_english():
+        return _locale.percent(float(value), 0)
     return f"{float(value) * 100:.0f}%"
 
 
 def num(value: Any, digits: int = 0) -> str:
     if value is None:
         return "–"
+    if not _locale.is_english():
+        return _locale.decimal(float(value), digits)
     return f"{float(value):,.{digits}f}"
 
 

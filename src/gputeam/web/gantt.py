@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from html import escape
 
+from gputeam.i18n import _
+from gputeam.i18n import formats as _locale
+
 COLOURS = {"course": "#4c78a8", "bootcamp": "#72b7b2", "exam": "#e45756",
            "renewal": "#f58518", "practice": "#54a24b", "apprenticeship": "#b279a2"}
 ROW = 22
@@ -33,6 +36,15 @@ def _month_starts(first: date, last: date) -> list[date]:
         out.append(d)
         d = (d + timedelta(days=32)).replace(day=1)
     return out
+
+
+def _month(first: date) -> str:
+    """A month's tick label: ``Jan 27`` in English, the language's short month otherwise."""
+    if _locale.is_english():
+        return f"{first:%b %y}"
+    from babel.dates import format_date
+
+    return format_date(first, "MMM yy", locale=_locale.babel_locale())
 
 
 def gantt_svg(bars: Iterable[Bar], today: date, title: str = "Roadmap") -> str:
@@ -58,13 +70,14 @@ def gantt_svg(bars: Iterable[Bar], today: date, title: str = "Roadmap") -> str:
         mx = x(m)
         parts.append(f'<line x1="{mx:.1f}" y1="14" x2="{mx:.1f}" y2="{height}" '
                      f'stroke="#ddd"/><text x="{mx + 2:.1f}" y="11" font-size="9" '
-                     f'fill="#666">{m:%b %y}</text>')
+                     f'fill="#666">{escape(_month(m))}</text>')
     for i, b in enumerate(bars):
         y = 20 + i * ROW
         x0, x1 = x(b.start), x(max(b.end, b.start))
         w = max(x1 - x0, 3)
         colour = COLOURS.get(b.kind, "#888")
-        tip = f"{b.label} ({b.kind}) {b.start.isoformat()} to {b.end.isoformat()}"
+        tip = _("{label} ({kind}) {start} to {end}").format(
+            label=b.label, kind=_(b.kind), start=b.start.isoformat(), end=b.end.isoformat())
         parts.append(f'<g><title>{escape(tip)}</title>'
                      f'<text x="4" y="{y + 13}" font-size="11">{escape(b.label[:34])}</text>'
                      f'<rect x="{x0:.1f}" y="{y + 2}" width="{w:.1f}" height="{ROW - 6}" '
@@ -74,7 +87,8 @@ def gantt_svg(bars: Iterable[Bar], today: date, title: str = "Roadmap") -> str:
                          f'height="{ROW - 6}" rx="3" fill="{colour}"/>')
         parts.append("</g>")
     tx = x(today)
+    today_label = escape(_("today"))
     parts.append(f'<line x1="{tx:.1f}" y1="14" x2="{tx:.1f}" y2="{height}" stroke="#d62728" '
                  f'stroke-dasharray="3,2"/><text x="{tx + 2:.1f}" y="{height - 2}" '
-                 f'font-size="9" fill="#d62728">today</text></svg>')
+                 f'font-size="9" fill="#d62728">{today_label}</text></svg>')
     return "".join(parts)

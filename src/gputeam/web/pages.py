@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import _, current
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import (
@@ -95,7 +96,7 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
             return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
 
         body = build() if sees is None else services.cached_text(
-            app, ("dashboard body", sees, services.data_version(s), day), build)
+            app, ("dashboard body", sees, services.data_version(s), day, current()), build)
     return render(request, "dashboard.html", who=who, body=Markup(body))
 
 
@@ -155,7 +156,7 @@ def person_response(request: Request, who: Principal, person_id: int, status: in
     return render(request, "person.html", status, who=who, p=d, team=team, can_edit=can_edit,
                   can_change=can_change, history=history, skill_form=extra.get("skill_form", {}),
                   skill_errors=extra.get("skill_errors", {}),
-                  gantt=gantt_svg(bars, today(request), f"Roadmap of {d['name']}"),
+                  gantt=gantt_svg(bars, today(request), _("Roadmap of {name}").format(name=d["name"])),
                   domains=cat.domains, certs=cat.certifications, courses=cat.courses)
 
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam.errors import InputError
+from gputeam.i18n import _
 from gputeam.report.sections import roi_text
 from gputeam.web import services
 from gputeam.web.api.plans import MAX_GPUS, MAX_HORIZON, check_bounds
@@ -45,7 +46,7 @@ def plan_view(plan: Any, today_: date) -> dict[str, Any]:
         "roi_npv": roi_text(plan.roi, "npv", plan.costs.currency),
         "warnings": plan.warnings,
         "currency": plan.costs.currency,
-        "gantt": gantt_svg(bars, today_, "Roadmaps (first people)") if bars else "",
+        "gantt": gantt_svg(bars, today_, _("Roadmaps (first people)")) if bars else "",
         "roadmaps": len(plan.roadmaps),
     }
 

@@ -21,13 +21,15 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
 
 
 def error_page(request: Request, status: int, detail: str) -> Response:
-    titles = {403: "Forbidden", 404: "Not found"}
+    from gputeam.i18n import gettext
+
+    titles = {403: gettext("Forbidden"), 404: gettext("Not found")}
     try:
         who = load_principal(request)
     except HTTPException:
         who = None
     return render(request, "error.html", status, who=who, code=status,
-                  title=titles.get(status, "Error"), detail=detail)
+                  title=titles.get(status, gettext("Error")), detail=detail)
 
 
 def today(request: Request) -> date:
