@@ -22,8 +22,8 @@ from fastapi.templating import Jinja2Templates
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.web import cache
 from gputeam.i18n import N_, gettext
+from gputeam.web import cache
 from gputeam.web.dbretry import DatabaseRetry
 from gputeam.web.language import Language
 from gputeam.web.limits import RequestLimits
