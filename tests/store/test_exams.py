@@ -239,3 +239,19 @@ def test_practical_sign_off_rules_and_pass(db: Any, world: Any) -> None:
         assert [c.cert_id for c in store.list_certifications(s, person_id=world["p1"])] == [CERT]
         actions = [e.action for e in store.list_audit(s, entity="practical", oldest_first=True)]
     assert actions == ["grade", "grade", "sign-off"]
+
+
+def test_renewal_by_re_exam_records_and_issues_anew(db: Any, world: Any) -> None:
+    issuer = store.Issuer(secret="s" * 40, base_url="https://tracker.example")
+    for day in (0, 400):
+        now = START + timedelta(days=day)
+        with db.session() as s:
+            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+            for item, choice in right_answers(store.attempt_view(s, a, now=now)).items():
+                store.save_answer(s, a.id, world["p1"], item, choice, now=now)
+            store.finish_attempt(s, a.id, now=now, catalog=CATALOG, issuer=issuer)
+    with db.session() as s:
+        held = sorted(c.valid_from.isoformat() for c in store.list_certifications(s, person_id=world["p1"]))
+        creds = store.list_credentials(s, world["org"], person_id=world["p1"])
+    assert held == ["2026-12-02", "2028-01-06"]
+    assert len(creds) == 2 and len({c.uuid for c in creds}) == 2
