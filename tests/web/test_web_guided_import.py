@@ -207,3 +207,25 @@ def test_pending_uploads_are_bounded(tmp_path: Path) -> None:
     assert oct(uploads.directory.stat().st_mode & 0o777) == "0o700"
     uploads.purge(now=1002.0 + 3601)
     assert not list(uploads.directory.iterdir())
+
+
+def test_certifications_through_the_steps(admin: Any, db: Any, world: World) -> None:
+    data = (b"Staff no;Certificate;Earned on;Note\n"
+            b"p2;nca-aiio;01.03.2026;\n")
+    token = _token(_upload(admin, data, "certs.csv", kind="certifications"))
+    html = admin.get(f"/import/{token}").text
+    assert "Import certifications from certs.csv" in html
+    assert [_selected(html, i) for i in range(4)] == ["", "", "", ""]  # nothing recognised
+    assert '<option value="valid_from">valid from</option>' in html
+    assert "skill:" not in html  # roster fields only for a roster
+    form = {"csrf_token": admin.csrf, "header_row": "1", "col-0": "person",
+            "col-1": "certification", "col-2": "valid_from", "col-3": "-"}
+    r = admin.post(f"/import/{token}/preview", data=form)
+    assert r.status_code == 200, r.text
+    assert "1</div><div class=\"label\">certifications to add" in r.text
+    r = admin.post(f"/import/{token}/import", data=form)
+    assert r.status_code == 200, r.text
+    with db.session() as s:
+        held = store.list_certifications(s, person_id=world.people["p2"])
+        assert [(c.cert_id, c.valid_from.isoformat()) for c in held] == [
+            ("nca-aiio", "2026-03-01")]
