@@ -82,6 +82,7 @@ def test_upload_map_preview_import(admin: Any, app: Any, db: Any, world: World) 
     counts = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", r.text.split('id="import-counts"')[1]))
     assert "1 people to add 2 people to change 0 unchanged" in counts
     assert "<strong>name</strong>: Ada Lovelace → Ada King" in r.text
+    assert "<strong>skill: Linux administration</strong>: 3 → 2" in r.text  # p2, by name
     assert "<strong>level</strong>: 2 → 4" in r.text
     assert _names(db, world)["p1"] == ("Ada Lovelace", 2)  # nothing written by a preview
     assert "n1" not in _names(db, world)

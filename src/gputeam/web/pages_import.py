@@ -168,8 +168,8 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
 
     def work() -> Response:
         layout = _layout(request, upload, sheet, header_row)
-        allowed = {v for v, _label in store.import_field_choices(
-            upload.kind, services.catalog(request.app))}
+        labels = dict(store.import_field_choices(upload.kind, services.catalog(request.app)))
+        allowed = set(labels)
         errors = _unchosen(layout, chosen, allowed)
         if errors:
             return _mapping_page(request, who, upload, layout, chosen, 422, errors=errors)
@@ -182,18 +182,19 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
             uploads(request).discard(upload.token)
         return render(request, "import_preview.html", who=who, token=upload.token,
                       layout=layout, chosen=chosen, report=report,
-                      by_row=_by_row(report.get("changes", [])), kinds=KIND_LABELS,
+                      by_row=_by_row(report.get("changes", []), labels), kinds=KIND_LABELS,
                       back=back_query(layout, chosen))
 
     return await run_in_threadpool(work)
 
 
-def _by_row(changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The dry run's changes, one entry per row: ``{"row", "id", "fields": [...]}``."""
+def _by_row(changes: list[dict[str, Any]], labels: dict[str, str]) -> list[dict[str, Any]]:
+    """The dry run's changes, one entry per row: ``{"row", "id", "fields": [...]}``, each
+    field named as the mapping's dropdown names it (``skill: Linux administration``)."""
     rows: dict[int, dict[str, Any]] = {}
     for c in changes:
         entry = rows.setdefault(c["row"], {"row": c["row"], "id": c["id"], "fields": []})
-        entry["fields"].append(c)
+        entry["fields"].append(c | {"label": labels.get(c["field"], c["field"])})
     return [rows[k] for k in sorted(rows)]
 
 
