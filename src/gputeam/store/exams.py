@@ -159,6 +159,13 @@ def _form_rows(session: Session, attempt: ExamAttempt) -> list[BankItem]:
 
 
 def _locked(session: Session, attempt_id: int, *, skip_locked: bool = False) -> ExamAttempt | None:
+    """The attempt, locked for the rest of the transaction: ``FOR UPDATE`` on PostgreSQL;
+    on SQLite (no row locks) a no-op write first takes the database's write lock, so the
+    check that follows and the change after it are one step there too."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(ExamAttempt).where(ExamAttempt.id == attempt_id)
+                        .values(state=ExamAttempt.state)
+                        .execution_options(synchronize_session=False))
     return session.scalar(select(ExamAttempt).where(ExamAttempt.id == attempt_id)
                           .with_for_update(skip_locked=skip_locked)
                           .execution_options(populate_existing=True))
@@ -296,6 +303,8 @@ def finalise_overdue(session: Session, *, now: datetime, catalog: Catalog,
         .execution_options(populate_existing=True)).all()
     done = []
     for attempt in rows:
+        if session.get_bind().dialect.name == "sqlite":
+            _locked(session, attempt.id)  # see _locked; PostgreSQL locked the rows above
         if attempt.state == "in_progress":
             _finalise(session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer,
                       actor="sweep")

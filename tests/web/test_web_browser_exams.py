@@ -1,0 +1,94 @@
+"""An exam end to end in headless Chromium on a real server: start, answer (saved on
+change), lose the connection (the answer given offline is not saved), come back and resume
+(the same form, the saved answer still there), run out of time (the server refuses the
+late save, the page reloads), see the per-domain results."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from tests.store.exam_helpers import EXTRA, exam_catalog, setup_programme
+
+from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401, F811  (fixture)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
+                       "under CI=true this test fails instead"),
+]
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    from gputeam import store
+
+    url = f"sqlite:///{tmp_path}/e2e.db"
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    db = store.open_database(url)
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", level=2)
+        store.create_user(s, "ada", "e2e password", "engineer", person_id=p.id)
+        setup_programme(s, org.id, exam_catalog())
+    with running_server(url, tmp_path, GPUTEAM_ORGANISATION="Acme",
+                        GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
+        yield base, db
+    db.dispose()
+
+
+def test_sit_lose_connection_resume_run_out_of_time(seeded: tuple[str, Any], page: Any  # noqa: F811
+                                                     ) -> None:
+    from playwright.sync_api import expect
+
+    from gputeam import store
+    from gputeam.store.schema_exams import ExamAttempt
+
+    server, db = seeded
+    page.goto(server + "/login")
+    page.fill("#username", "ada")
+    page.fill("#password", "e2e password")
+    page.click("button[type=submit]")
+    page.goto(server + "/exams")
+    page.click("text=Start the exam")
+    expect(page.locator("[role=timer]")).to_contain_text("min")
+    expect(page.locator("#timer-announce")).to_have_text("")  # no per-second announcements
+    questions = page.locator("fieldset.question")
+    expect(questions).to_have_count(10)
+    first_text = questions.nth(0).locator(".qtext").inner_text()
+    questions.nth(0).locator("input[type=radio]").nth(1).check()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+
+    page.context.set_offline(True)  # the connection drops: this answer cannot reach the server
+    questions.nth(1).locator("input[type=radio]").nth(2).check()
+    page.wait_for_timeout(500)
+    page.context.set_offline(False)
+
+    page.reload()  # resume: the same form, in the same order, with what was saved
+    questions = page.locator("fieldset.question")
+    assert questions.nth(0).locator(".qtext").inner_text() == first_text
+    expect(questions.nth(0).locator("input[type=radio]").nth(1)).to_be_checked()
+    expect(questions.nth(1).locator("input[type=radio]").nth(2)).not_to_be_checked()
+    questions.nth(1).locator("input[type=radio]").nth(2).check()
+    expect(page.locator("#save-status")).to_contain_text("Saved")
+
+    with db.session() as s:  # time passes: the deadline and the grace are over
+        attempt = s.query(ExamAttempt).one()
+        attempt.deadline = datetime.now(UTC) - timedelta(seconds=60)
+        attempt_id = attempt.id
+    questions.nth(2).locator("input[type=radio]").nth(0).check()  # refused (409): page reloads
+    expect(page.locator("h2")).to_contain_text("Not passed", timeout=20_000)
+    expect(page.locator("main")).to_contain_text("Time ran out")
+    expect(page.locator("table")).to_contain_text("Networking fundamentals")
+    expect(page.locator("main")).to_contain_text("Next attempt allowed from")
+    with db.session() as s:
+        row = s.get(ExamAttempt, attempt_id)
+        assert (row.state, row.finished_how) == ("finished", "timeout")
+        assert len([v for v in store.exams.saved_answers(s, attempt_id).values() if v is not None]) == 2
