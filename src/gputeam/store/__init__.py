@@ -170,6 +170,10 @@ assessor_person_id)``, ``sign_off(...)``, ``may_assess``, ``list_assessments``,
 ``record_pass(s, programme, person_id, *, now, catalog, issuer=None)``.
 item statistics: ``item_statistics(s, programme_id) -> dict``, ``item_statistics_csv(stats)``.
 
+Person rules (``person_rules``: what a person's fields may hold, for every door):
+``NUMBER_RULES``, ``TEXT_LONGEST``, ``REQUIRED``, ``EMAIL_LONGEST``, ``EMAIL_EXAMPLE``,
+``email_fault(value)``, ``role_allowed(value, roles, current=None)``.
+
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
 subclass :class:`gputeam.errors.InputError`. :data:`WriteConflict`: a write broke a
 uniqueness or reference rule of the database (409); ``lost_connection(exc)``: the
@@ -318,6 +322,15 @@ from gputeam.store.people import (
     tracked_organisation,
     update_person,
 )
+from gputeam.store.person_rules import (
+    EMAIL_EXAMPLE,
+    EMAIL_LONGEST,
+    NUMBER_RULES,
+    REQUIRED,
+    TEXT_LONGEST,
+    email_fault,
+    role_allowed,
+)
 from gputeam.store.plans import (
     get_plan,
     get_scenario,
@@ -441,4 +454,6 @@ __all__ = [
     "login_wait", "lost_connection", "note_token_use", "password_wait", "person_records",
     "person_teams", "plan_json", "record_login", "record_wrong_password", "tally_audit",
     "tracked_organisation", "attempt_person", "person_attempts",
+    "EMAIL_EXAMPLE", "EMAIL_LONGEST", "NUMBER_RULES", "REQUIRED", "TEXT_LONGEST", "email_fault",
+    "role_allowed",
 ]

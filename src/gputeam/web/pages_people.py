@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.store.person_rules import (
+from gputeam.store import (
     EMAIL_EXAMPLE,
     EMAIL_LONGEST,
     NUMBER_RULES,

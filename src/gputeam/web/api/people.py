@@ -10,7 +10,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.store.person_rules import (
+from gputeam.store import (
     EMAIL_EXAMPLE,
     EMAIL_LONGEST,
     NUMBER_RULES,
