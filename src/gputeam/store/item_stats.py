@@ -83,7 +83,7 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
     col = {item: k for k, item in enumerate(ids)}
     scores, choices = scores[:, keep], choices[:, keep]
     analysis = analyse_items(scores, ids, choices)
-    domains = {i: meta[i][0] for i in ids if i in meta and meta[i][0]}
+    domains: dict[str, str] = {i: d for i in ids if i in meta and (d := meta[i][0])}
     out_items = []
     for k, item in enumerate(ids):
         domain, qtype, retired = meta.get(item, (None, None, False))
