@@ -171,3 +171,29 @@ def test_cli_language_from_the_environment() -> None:
     result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--today",
                                       "2026-12-02"], env={"GPUTEAM_LANG": "nl"})
     assert result.exit_code == 0 and "Doelteam in maand 18" in result.output
+
+
+def test_cli_errors_and_help_in_the_language() -> None:
+    """`plan`'s input errors and its --help (read at start-up, from --lang or the
+    environment) in the chosen language."""
+    import os
+    import subprocess
+    import sys
+
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--format", "xlsx",
+                                      "--lang", "ko"])
+    assert result.exit_code == 2
+    assert "--out: xlsx 출력에는 파일이 필요합니다; 예상 값 --out plan.xlsx" in result.output
+    env = {**os.environ, "GPUTEAM_LANG": "de", "COLUMNS": "200"}
+    CLI = [sys.executable, "-c", "from gputeam.cli.main import main; main()"]
+    proc = subprocess.run([*CLI, "plan", "--help"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Das Team planen: Ziel, Lücken" in proc.stdout and "Den Bericht hierhin schreiben." in proc.stdout
+    proc = subprocess.run([*CLI, "plan", "--help", "--lang", "es"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert "Planificar el equipo" in proc.stdout

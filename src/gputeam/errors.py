@@ -26,10 +26,12 @@ class Problem:
         if self.line is not None:
             where += f":{self.line}"
         text = f"{where + ': ' if where else ''}{self.path or '(top level)'}: {self.message}"
+        from gputeam.i18n import gettext as _
+
         if self.found is not None:
-            text += f"; found {self.found}"
+            text += _("; found {value}").format(value=self.found)
         if self.expected is not None:
-            text += f"; expected {self.expected}"
+            text += _("; expected {value}").format(value=self.expected)
         if self.hint:
             text += f" ({self.hint})"
         return text

@@ -59,22 +59,25 @@ def friendly(func: F) -> F:
         from gputeam.errors import InputError, Problem
 
         try:
+            language: str | None = i18n.from_environment(kwargs.get("lang"))
+        except ValueError:
+            language = None
+        with i18n.use(language or i18n.current()):
             try:
-                language = i18n.from_environment(kwargs.get("lang"))
-            except ValueError:
-                raise InputError([Problem(path="--lang", message=_("unknown language"),
-                                          found=repr(kwargs.get("lang")),
-                                          expected=", ".join(i18n.LANGUAGES))]) from None
-            with i18n.use(language):
+                if language is None:
+                    raise InputError([Problem(path="--lang", message=_("unknown language"),
+                                              found=repr(kwargs.get("lang")),
+                                              expected=", ".join(i18n.LANGUAGES))])
                 return func(*args, **kwargs)
-        except InputError as exc:
-            err = _stderr()
-            n = len(exc.problems)
-            err.print("[bold red]" + _("error:") + "[/] "
-                      + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind), soft_wrap=True)
-            for p in exc.problems:
-                err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
-            raise typer.Exit(2) from None
+            except InputError as exc:
+                err = _stderr()
+                n = len(exc.problems)
+                err.print("[bold red]" + _("error:") + "[/] "
+                          + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind),
+                          soft_wrap=True)
+                for p in exc.problems:
+                    err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
+                raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 

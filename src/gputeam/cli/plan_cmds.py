@@ -10,12 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from gputeam.cli.main import LangOption, friendly
+from gputeam.i18n import gettext as _
 
 FORMATS = ("table", "json", "md", "html", "xlsx", "ics", "pdf")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("plan")(friendly(plan_cmd))
+    app.command("plan", help=_("Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, "
+                               "risk."))(friendly(plan_cmd))
     app.command("roi")(friendly(roi_cmd))
     app.command("example")(friendly(example_cmd))
     app.command("schema")(friendly(schema_cmd))
@@ -36,7 +38,7 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
     from gputeam.scenario.load import load_with_catalog
 
     if (file is None) == (example is None):
-        raise _bad("FILE", "give a scenario file or --example NAME (one of them)",
+        raise _bad("FILE", _("give a scenario file or --example NAME (one of them)"),
                    expected="finance, healthcare, startup or midsize for --example")
     if example is not None:
         text, name = example_text(example), f"<example {example}>"
@@ -45,9 +47,9 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
         try:
             text, name = file.read_text("utf-8"), str(file)
         except FileNotFoundError:
-            raise _bad("FILE", "file not found", found=str(file)) from None
+            raise _bad("FILE", _("file not found"), found=str(file)) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise _bad("FILE", f"cannot read: {exc}", found=str(file)) from None
+            raise _bad("FILE", _("cannot read: {error}").format(error=exc), found=str(file)) from None
     extra = read_catalog_extra(catalog_extra)
     if extra:  # checked alone first, so that its problems name it, not the scenario's overrides
         load_catalog_file(catalog_extra)
@@ -62,15 +64,16 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
     target = path.expanduser()
     if target.is_dir():
-        raise _bad("--out", "is a directory", found=str(path), expected="a file path")
+        raise _bad("--out", _("is a directory"), found=str(path), expected="a file path")
     parent = target.parent.resolve() if str(target.parent) else Path.cwd()
     if not parent.is_dir():
-        raise _bad("--out", "its directory does not exist", found=str(path.parent),
+        raise _bad("--out", _("its directory does not exist"), found=str(path.parent),
                    expected="an existing directory")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
     except OSError as exc:
-        raise _bad("--out", f"cannot write there: {exc.strerror}", found=str(path)) from None
+        raise _bad("--out", _("cannot write there: {error}").format(error=exc.strerror),
+                   found=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -80,34 +83,35 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, parent / target.name)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise _bad("--out", f"cannot write: {exc.strerror}", found=str(path)) from None
+        raise _bad("--out", _("cannot write: {error}").format(error=exc.strerror),
+                   found=str(path)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
 def plan_cmd(
-    file: Annotated[Path | None, typer.Argument(help="Scenario YAML/JSON file.")] = None,
-    example: Annotated[str | None, typer.Option(help="Bundled example: finance, healthcare, "
-                                                "startup, midsize.")] = None,
-    mode: Annotated[str | None, typer.Option(help="template or lean (overrides the "
-                                             "scenario).")] = None,
+    file: Annotated[Path | None, typer.Argument(help=_("Scenario YAML/JSON file."))] = None,
+    example: Annotated[str | None, typer.Option(help=_("Bundled example: finance, healthcare, "
+                                                "startup, midsize."))] = None,
+    mode: Annotated[str | None, typer.Option(help=_("template or lean (overrides the "
+                                             "scenario)."))] = None,
     format: Annotated[str | None, typer.Option(
-        "--format", "-f", help="table, json, md, html, xlsx, ics or pdf (default: from --out, "
-        "else table).")] = None,
-    paper: Annotated[str | None, typer.Option(help="Paper size of a PDF report: a4 or letter "
-                                              "(default: the locale's, else a4).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the report here.")] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
-                                                       "(YAML).")] = None,
-    today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
-    method: Annotated[str, typer.Option(help="Sourcing: mip (exact optimiser) or rule (greedy "
-                                        "baseline).")] = "mip",
-    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs for the risk "
-                                      "section (0: none).")] = 2000,
-    seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a scenario field: "
-                                                   "PATH=VALUE (repeatable).")] = None,
+        "--format", "-f", help=_("table, json, md, html, xlsx, ics or pdf (default: from --out, "
+        "else table)."))] = None,
+    paper: Annotated[str | None, typer.Option(help=_("Paper size of a PDF report: a4 or letter "
+                                              "(default: the locale's, else a4)."))] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the report here."))] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides "
+                                                       "(YAML)."))] = None,
+    today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
+    method: Annotated[str, typer.Option(help=_("Sourcing: mip (exact optimiser) or rule (greedy "
+                                        "baseline)."))] = "mip",
+    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs for the risk "
+                                      "section (0: none)."))] = 2000,
+    seed: Annotated[int, typer.Option(help=_("Random seed of the risk simulation."))] = 0,
+    set_: Annotated[list[str] | None, typer.Option("--set", help=_("Override a scenario field: "
+                                                   "PATH=VALUE (repeatable)."))] = None,
     lang: LangOption = None,
 ) -> None:
     """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
@@ -119,21 +123,22 @@ def plan_cmd(
     if fmt is None:
         fmt = EXTENSIONS.get(out.suffix.lstrip(".").lower(), "table") if out else "table"
     if fmt not in FORMATS:
-        raise _bad("--format", "unknown format", found=repr(fmt), expected=", ".join(FORMATS))
+        raise _bad("--format", _("unknown format"), found=repr(fmt), expected=", ".join(FORMATS))
     if method not in ("mip", "rule", "greedy"):
-        raise _bad("--method", "unknown sourcing method", found=repr(method),
+        raise _bad("--method", _("unknown sourcing method"), found=repr(method),
                    expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
-        raise _bad("--mode", "unknown mode", found=repr(mode), expected="template or lean")
+        raise _bad("--mode", _("unknown mode"), found=repr(mode), expected="template or lean")
     from gputeam.report.pdf import check_paper, default_paper
 
     paper = paper or default_paper()
     check_paper(paper)
     if fmt == "table" and out is not None:
-        raise _bad("--out", "the table format prints to the terminal",
+        raise _bad("--out", _("the table format prints to the terminal"),
                    expected="--format json, md, html, xlsx, ics or pdf with --out")
     if fmt in ("xlsx", "pdf") and out is None:
-        raise _bad("--out", f"{fmt} output needs a file", expected=f"--out plan.{fmt}")
+        raise _bad("--out", _("{format} output needs a file").format(format=fmt),
+                   expected=f"--out plan.{fmt}")
     if fmt == "pdf":
         from gputeam.report.pdf import chromium_path
 
@@ -154,10 +159,12 @@ def plan_cmd(
         _write_atomic(out, data)
     if fmt == "table" or out is not None:
         from gputeam.report.table import print_plan
+        from gputeam.report.tables import format_value
 
         print_plan(result, Console())
         if out is not None:
-            Console().print(f"[green]wrote[/] {out} ({fmt}, {len(data):,} bytes)")
+            Console().print("[green]" + _("wrote") + "[/] " + _("{path} ({format}, {size} bytes)")
+                            .format(path=out, format=fmt, size=format_value(len(data), "int")))
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -208,18 +215,18 @@ def _date(text: str | None) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise _bad("--today", "not a date", found=repr(text), expected="YYYY-MM-DD") from None
+        raise _bad("--today", _("not a date"), found=repr(text), expected="YYYY-MM-DD") from None
 
 
 def roi_cmd(
-    file: Annotated[Path | None, typer.Argument(help="Scenario file (ROI of its plan).")] = None,
-    article: Annotated[bool, typer.Option("--article", help="The article's worked example "
-                                          "(§9).")] = False,
-    example: Annotated[str | None, typer.Option(help="Bundled example.")] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
-                                                       "(YAML).")] = None,
-    today: Annotated[str | None, typer.Option(help="Plan as of this date.")] = None,
+    file: Annotated[Path | None, typer.Argument(help=_("Scenario file (ROI of its plan)."))] = None,
+    article: Annotated[bool, typer.Option("--article", help=_("The article's worked example "
+                                          "(§9)."))] = False,
+    example: Annotated[str | None, typer.Option(help=_("Bundled example."))] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help=_("table or json"))] = "table",
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides "
+                                                       "(YAML)."))] = None,
+    today: Annotated[str | None, typer.Option(help=_("Plan as of this date."))] = None,
 ) -> None:
     """Return on the training investment: net ROI, benefit-cost ratio, payback."""
     import json
@@ -230,7 +237,7 @@ def roi_cmd(
     from gputeam.planning import article_roi, plan
 
     if format not in ("table", "json"):
-        raise _bad("--format", "unknown format", found=repr(format), expected="table or json")
+        raise _bad("--format", _("unknown format"), found=repr(format), expected="table or json")
     if article:
         from gputeam.cli.common import load_catalog_file
 
@@ -248,10 +255,10 @@ def roi_cmd(
 
 
 def example_cmd(
-    name: Annotated[str, typer.Argument(help="finance, healthcare, startup or midsize")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Where to write it "
-                                             "(default NAME.yaml; '-' for stdout).")] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    name: Annotated[str, typer.Argument(help=_("finance, healthcare, startup or midsize"))],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Where to write it "
+                                             "(default NAME.yaml; '-' for stdout)."))] = None,
+    force: Annotated[bool, typer.Option(help=_("Overwrite an existing file."))] = False,
 ) -> None:
     """Write a bundled example scenario to start from."""
     from gputeam.scenario import example_text
@@ -262,13 +269,13 @@ def example_cmd(
         return
     target = out or Path(f"{name}.yaml")
     if target.exists() and not force:
-        raise _bad("--out", "file exists (use --force to overwrite)", found=str(target))
+        raise _bad("--out", _("file exists (use --force to overwrite)"), found=str(target))
     _write_atomic(target, text.encode("utf-8"))
     typer.echo(f"wrote {target}")
 
 
 def schema_cmd(
-    name: Annotated[str, typer.Argument(help="plan or scenario")],
+    name: Annotated[str, typer.Argument(help=_("plan or scenario"))],
 ) -> None:
     """Print the JSON Schema of the plan output or of scenario files."""
     import json
@@ -276,5 +283,5 @@ def schema_cmd(
     from gputeam.report.json_out import schema
 
     if name not in ("plan", "scenario"):
-        raise _bad("NAME", "unknown schema", found=repr(name), expected="plan or scenario")
+        raise _bad("NAME", _("unknown schema"), found=repr(name), expected="plan or scenario")
     sys.stdout.write(json.dumps(schema(name), indent=2) + "\n")
