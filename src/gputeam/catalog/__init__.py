@@ -10,7 +10,16 @@ from gputeam.catalog.load import (
     parse_catalog_extra,
 )
 from gputeam.catalog.models import Catalog
-from gputeam.catalog.validity import add_months, certificate_expiry
+from gputeam.catalog.validity import (
+    EXPIRY_STATUSES,
+    EXPIRY_WINDOWS,
+    ExpiryStatus,
+    add_months,
+    certificate_expiry,
+    expiry_bounds,
+    expiry_status,
+)
 
-__all__ = ["CATALOG_VERSION", "SECTIONS", "Catalog", "add_months", "build", "certificate_expiry",
-           "load_catalog", "merge", "parse_catalog_extra"]
+__all__ = ["CATALOG_VERSION", "EXPIRY_STATUSES", "EXPIRY_WINDOWS", "SECTIONS", "Catalog",
+           "ExpiryStatus", "add_months", "build", "certificate_expiry", "expiry_bounds",
+           "expiry_status", "load_catalog", "merge", "parse_catalog_extra"]

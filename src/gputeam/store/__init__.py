@@ -28,16 +28,25 @@ people:
     ``get_person(s, person_id)``, ``find_person(s, org_id, person_id) -> Person | None``
     (only within the organisation), ``get_person_by_key(s, org_id, key)``,
     ``list_people(s, org_id, *, team_id=None, team_ids=None, active=True, search=None,
-    limit=None, offset=0)``, ``count_people(s, org_id, *, team_id=None)``;
+    limit=None, offset=0, where=None, sort="name", descending=False)``,
+    ``count_people(s, org_id, *, team_id=None, where=None)``; ``PeopleFilter`` (team,
+    visible teams or person, role, level, active, search: the one home of these filters),
+    ``PEOPLE_SORTS``;
     ``rate_skill(s, person_id, domain, proficiency, *, rated_at=None, rated_by=None)``,
     ``current_skills(s, person_ids=None, *, org_id=None) -> {person_id: {domain: 0-4}}``,
-    ``skill_history(s, person_id, domain=None)``.
+    ``skill_history(s, person_id, domain=None)``;
+    ``proficiency_counts(s, org_id, where=None) -> {domain: {proficiency: people}}`` (the
+    skills matrix's bus factor, counted in the database).
 certifications:
     ``add_certification(s, person_id, cert_id, valid_from, valid_until=None, *, evidence="",
     catalog=None)``, ``get_certification``, ``remove_certification``,
     ``list_certifications(s, *, person_id=None, org_id=None, team_id=None)``,
     ``expiring_certifications(s, today, within_days, *, org_id=None, include_expired=False)``,
-    ``cert_status(held, today, warn_days=90) -> "valid" | "expiring" | "expired"``,
+    ``cert_status(held, today) -> "valid" | "expiring" | "expired"`` (the coarse form of
+    ``gputeam.catalog.expiry_status``), ``list_held(s, org_id, today, *, where=None,
+    status=None, cert_id=None, sort="expires", descending=False, limit=None, offset=0)
+    -> list[HeldRow]`` and ``count_held(...)`` (the certifications view: current
+    certificates with their expiry status), ``HELD_SORTS``;
     ``default_valid_until(catalog, cert_id, valid_from)``.
 learning:
     ``enrol(s, person_id, course_id, started_on, *, hours_done=0)``,
@@ -217,12 +226,16 @@ from gputeam.store.audit import (
 )
 from gputeam.store.burnup import burnup
 from gputeam.store.certifications import (
+    HELD_SORTS,
+    HeldRow,
     add_certification,
     cert_status,
+    count_held,
     default_valid_until,
     expiring_certifications,
     get_certification,
     list_certifications,
+    list_held,
     remove_certification,
 )
 from gputeam.store.credentials import (
@@ -297,7 +310,9 @@ from gputeam.store.learning import (
 )
 from gputeam.store.live import team_scenario
 from gputeam.store.people import (
+    PEOPLE_SORTS,
     PERSON_FIELDS,
+    PeopleFilter,
     add_person,
     check_team_name,
     count_people,
@@ -391,6 +406,7 @@ from gputeam.store.schema import (
     UserSession,
 )
 from gputeam.store.settings import database_url, default_database_path
+from gputeam.store.skills import proficiency_counts
 from gputeam.store.tables import Table, read_table
 from gputeam.store.teams import (
     assign_to_team,
@@ -456,4 +472,6 @@ __all__ = [
     "tracked_organisation", "attempt_person", "person_attempts",
     "EMAIL_EXAMPLE", "EMAIL_LONGEST", "NUMBER_RULES", "REQUIRED", "TEXT_LONGEST", "email_fault",
     "role_allowed",
+    "HELD_SORTS", "PEOPLE_SORTS", "HeldRow", "PeopleFilter", "count_held", "list_held",
+    "proficiency_counts",
 ]

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from sqlalchemy import exists, select
+from sqlalchemy import Select, exists, func, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
-from gputeam.catalog import Catalog, certificate_expiry
+from gputeam.catalog import Catalog, ExpiryStatus, certificate_expiry, expiry_bounds, expiry_status
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
-from gputeam.store.people import get_person
-from gputeam.store.schema import CertificationHeld, Person
+from gputeam.store.people import PeopleFilter, get_person
+from gputeam.store.schema import CertificationHeld, Person, Team
 
 CertStatus = Literal["valid", "expiring", "expired"]
 
@@ -29,16 +30,12 @@ class _Validity(Protocol):
     def valid_until(self) -> date | None: ...
 
 
-def cert_status(held: _Validity, today: date, warn_days: int = 90) -> CertStatus:
-    """``expired`` after ``valid_until``, ``expiring`` within ``warn_days`` of it (``held``:
-    a :class:`CertificationHeld` or a row with its ``valid_until``)."""
-    if held.valid_until is None:
-        return "valid"
-    if held.valid_until < today:
-        return "expired"
-    if held.valid_until <= today + timedelta(days=warn_days):
-        return "expiring"
-    return "valid"
+def cert_status(held: _Validity, today: date) -> CertStatus:
+    """``expired`` after ``valid_until``, ``expiring`` within 90 days of it (``held``: a
+    :class:`CertificationHeld` or a row with its ``valid_until``): the coarse form of
+    :func:`gputeam.catalog.expiry_status` (the one rule)."""
+    status = expiry_status(held.valid_until, today)
+    return "expiring" if status.startswith("expiring") else status  # type: ignore[return-value]
 
 
 def add_certification(session: Session, person_id: int, cert_id: str, valid_from: date,
@@ -115,3 +112,84 @@ def expiring_certifications(session: Session, today: date, within_days: int, *,
     if org_id is not None:
         q = q.where(Person.org_id == org_id)
     return session.scalars(q.order_by(CertificationHeld.valid_until, CertificationHeld.id)).all()
+
+
+# ---------------------------------------------------------------- the certifications view
+#: The orders the certifications view may be sorted in.
+HELD_SORTS = ("expires", "person", "certification", "team", "earned")
+
+
+@dataclass(frozen=True)
+class HeldRow:
+    """One certificate as the certifications view lists it (plain values, read-only)."""
+
+    id: int
+    person_id: int
+    person_key: str
+    person_name: str
+    team_id: int | None
+    team: str | None
+    cert_id: str
+    valid_from: date
+    valid_until: date | None
+    status: ExpiryStatus
+
+
+def _held_query(org_id: int, today: date, where: PeopleFilter, status: ExpiryStatus | None,
+                cert_id: str | None) -> Select[Any]:
+    later = aliased(CertificationHeld)
+    renewed = exists().where(later.person_id == CertificationHeld.person_id,
+                             later.cert_id == CertificationHeld.cert_id,
+                             later.valid_from > CertificationHeld.valid_from)
+    q = (select(CertificationHeld.id, CertificationHeld.person_id, Person.key, Person.name,
+                Person.team_id, Team.name.label("team"), CertificationHeld.cert_id,
+                CertificationHeld.valid_from, CertificationHeld.valid_until)
+         .join(Person, Person.id == CertificationHeld.person_id)
+         .outerjoin(Team, Team.id == Person.team_id)
+         .where(*where.clauses(org_id), ~renewed))
+    if cert_id is not None:
+        q = q.where(CertificationHeld.cert_id == cert_id)
+    if status is not None:
+        first, last = expiry_bounds(status, today)
+        until = CertificationHeld.valid_until
+        if first is not None:
+            q = q.where(until >= first if status != "valid" else
+                        until.is_(None) | (until >= first))
+        if last is not None:
+            q = q.where(until <= last)
+    return q
+
+
+def list_held(session: Session, org_id: int, today: date, *,
+              where: PeopleFilter | None = None, status: ExpiryStatus | None = None,
+              cert_id: str | None = None, sort: str = "expires", descending: bool = False,
+              limit: int | None = None, offset: int = 0) -> list[HeldRow]:
+    """The certifications view: each person's current certificate of each certification
+    (one renewed by a later certificate of the same id is left out) for the people ``where``
+    selects (active ones by default), with its :func:`gputeam.catalog.expiry_status` on
+    ``today``; ``status`` and ``cert_id`` narrow it. Sorted by ``sort`` (one of
+    :data:`HELD_SORTS`; certificates that never expire come last by expiry), ties by
+    person name and certification."""
+    if sort not in HELD_SORTS:
+        raise refused("sort", "unknown sort order", sort, ", ".join(HELD_SORTS))
+    column = {"expires": CertificationHeld.valid_until, "person": Person.name,
+              "certification": CertificationHeld.cert_id, "team": Team.name,
+              "earned": CertificationHeld.valid_from}[sort]
+    order: list[Any] = [column.desc() if descending else column.asc()]
+    if sort in ("expires", "team"):
+        order.insert(0, column.is_(None))
+    q = _held_query(org_id, today, where or PeopleFilter(), status, cert_id).order_by(
+        *order, Person.name, CertificationHeld.cert_id, CertificationHeld.id).offset(offset)
+    if limit is not None:
+        q = q.limit(limit)
+    session.flush()
+    return [HeldRow(*row, status=expiry_status(row.valid_until, today))
+            for row in session.connection().execute(q)]
+
+
+def count_held(session: Session, org_id: int, today: date, *,
+               where: PeopleFilter | None = None, status: ExpiryStatus | None = None,
+               cert_id: str | None = None) -> int:
+    """How many rows :func:`list_held` gives for the same filters."""
+    q = _held_query(org_id, today, where or PeopleFilter(), status, cert_id).subquery()
+    return session.scalar(select(func.count()).select_from(q)) or 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -229,31 +230,86 @@ def get_person_by_key(session: Session, org_id: int, key: str) -> Person | None:
     return session.scalar(select(Person).where(Person.org_id == org_id, Person.key == key))
 
 
+#: The orders a people list may be sorted in (callers pass these names, never columns).
+PEOPLE_SORTS = ("name", "key", "level", "role", "team")
+
+
+@dataclass(frozen=True)
+class PeopleFilter:
+    """Which people of an organisation a list, a count, the skills matrix or the
+    certifications view covers. ``team_ids`` and ``person_id`` are who the caller may see (a
+    manager's teams, an engineer's own record); the others are what the user chose.
+    ``role`` ``""`` means people without a role; ``active`` None means everyone."""
+
+    team_id: int | None = None
+    team_ids: Sequence[int] | None = None
+    person_id: int | None = None
+    role: str | None = None
+    level: int | None = None
+    active: bool | None = True
+    search: str | None = None
+
+    def clauses(self, org_id: int) -> list[Any]:
+        """The WHERE clauses on :class:`Person` (the one home of these filters)."""
+        out: list[Any] = [Person.org_id == org_id]
+        if self.team_id is not None:
+            out.append(Person.team_id == self.team_id)
+        if self.team_ids is not None:
+            out.append(Person.team_id.in_(list(self.team_ids)))
+        if self.person_id is not None:
+            out.append(Person.id == self.person_id)
+        if self.role == "":
+            out.append(Person.role.is_(None))
+        elif self.role is not None:
+            out.append(Person.role == self.role)
+        if self.level is not None:
+            out.append(Person.level == self.level)
+        if self.active is not None:
+            out.append(Person.active == self.active)
+        if self.search:
+            if "\x00" in self.search:  # PostgreSQL cannot even compare with NUL: refuse alike
+                raise refused("search", "contains a NUL character", repr(self.search)[1:-1],
+                              "text without NUL")
+            like = "%" + like_literal(self.search.lower()) + "%"
+            out.append(func.lower(Person.name).like(like, escape="\\")
+                       | func.lower(Person.key).like(like, escape="\\"))
+        return out
+
+
+def people_order(sort: str = "name", descending: bool = False) -> list[Any]:
+    """ORDER BY for a people list sorted by one of :data:`PEOPLE_SORTS` (ties by name, then
+    id, so pages never overlap); people without a role or team come last either way. The
+    ``team`` order needs :class:`Team` outer-joined."""
+    if sort not in PEOPLE_SORTS:
+        raise refused("sort", "unknown sort order", sort, ", ".join(PEOPLE_SORTS))
+    column = {"name": Person.name, "key": Person.key, "level": Person.level,
+              "role": Person.role, "team": Team.name}[sort]
+    first = [column.desc() if descending else column.asc()]
+    if sort in ("role", "team"):
+        first.insert(0, column.is_(None))
+    if sort == "name":
+        return [*first, Person.id.desc() if descending else Person.id]
+    return [*first, Person.name, Person.id]
+
+
 def list_people(session: Session, org_id: int, *, team_id: int | None = None,
                 team_ids: Sequence[int] | None = None, active: bool | None = True,
                 search: str | None = None, limit: int | None = None, offset: int = 0,
-                columns: bool = False) -> Sequence[Any]:
-    """People of an organisation ordered by name; ``team_ids`` restricts to several teams
-    (a manager's), ``search`` matches name or key case-insensitively (``%`` and ``_``
-    are literal characters, not wildcards). With ``columns``,
-    plain rows of the record's columns (read-only, much cheaper than ORM objects for a
-    page of a list) instead of :class:`Person` objects."""
+                columns: bool = False, where: PeopleFilter | None = None,
+                sort: str = "name", descending: bool = False) -> Sequence[Any]:
+    """People of an organisation ordered by name (or ``sort``, one of
+    :data:`PEOPLE_SORTS`); ``team_ids`` restricts to several teams (a manager's),
+    ``search`` matches name or key case-insensitively (``%`` and ``_`` are literal
+    characters, not wildcards); ``where`` (a :class:`PeopleFilter`) replaces these keyword
+    filters. With ``columns``, plain rows of the record's columns (read-only, much cheaper
+    than ORM objects for a page of a list) instead of :class:`Person` objects."""
+    if where is None:
+        where = PeopleFilter(team_id=team_id, team_ids=team_ids, active=active, search=search)
     q = (select(*Person.__table__.columns) if columns else select(Person)) \
-        .where(Person.org_id == org_id)
-    if team_id is not None:
-        q = q.where(Person.team_id == team_id)
-    if team_ids is not None:
-        q = q.where(Person.team_id.in_(list(team_ids)))
-    if active is not None:
-        q = q.where(Person.active == active)
-    if search:
-        if "\x00" in search:  # PostgreSQL cannot even compare with NUL: refuse it alike
-            raise refused("search", "contains a NUL character", repr(search)[1:-1],
-                          "text without NUL")
-        like = "%" + like_literal(search.lower()) + "%"
-        q = q.where(func.lower(Person.name).like(like, escape="\\")
-                    | func.lower(Person.key).like(like, escape="\\"))
-    q = q.order_by(Person.name, Person.id).offset(offset)
+        .where(*where.clauses(org_id))
+    if sort == "team":
+        q = q.outerjoin(Team, Team.id == Person.team_id)
+    q = q.order_by(*people_order(sort, descending)).offset(offset)
     if limit is not None:
         q = q.limit(limit)
     if columns:
@@ -268,11 +324,11 @@ def like_literal(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def count_people(session: Session, org_id: int, *, team_id: int | None = None) -> int:
-    q = select(func.count(Person.id)).where(Person.org_id == org_id, Person.active.is_(True))
-    if team_id is not None:
-        q = q.where(Person.team_id == team_id)
-    return session.scalar(q) or 0
+def count_people(session: Session, org_id: int, *, team_id: int | None = None,
+                 where: PeopleFilter | None = None) -> int:
+    """How many people (active ones, or those ``where`` selects)."""
+    where = where or PeopleFilter(team_id=team_id)
+    return session.scalar(select(func.count(Person.id)).where(*where.clauses(org_id))) or 0
 
 
 # ---------------------------------------------------------------- skills

@@ -21,7 +21,7 @@ from typing import Protocol
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gputeam.catalog import Catalog, load_catalog
+from gputeam.catalog import Catalog, expiry_status, load_catalog
 from gputeam.store.certifications import expiring_certifications
 from gputeam.store.learning import overdue_roadmap_items
 from gputeam.store.schema import ReminderSent, utcnow
@@ -76,14 +76,15 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
         stage = _stage(days_left, within_days)
         cert = catalog.certifications.get(c.cert_id)
         label = cert.name if cert else c.cert_id
-        if days_left < 0:
+        expired = expiry_status(c.valid_until, today) == "expired"
+        if expired:
             subject = f"{c.person.name}: {label} expired on {c.valid_until.isoformat()}"
         else:
             subject = (f"{c.person.name}: {label} expires on {c.valid_until.isoformat()} "
                        f"(in {days_left} days)")
         out.append(Reminder(
             key=f"cert:{c.id}:{c.valid_until.isoformat()}:{stage}",
-            kind="certification-expired" if days_left < 0 else "certification-expiring",
+            kind="certification-expired" if expired else "certification-expiring",
             person=c.person.key, name=c.person.name, email=c.person.email,
             due=c.valid_until, subject=subject))
     from datetime import timedelta

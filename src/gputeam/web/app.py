@@ -60,6 +60,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         pages_import,
         pages_people,
         pages_plan,
+        pages_skills,
         pages_teams,
         render,
     )
@@ -163,6 +164,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(pages_account.router)
     app.include_router(pages_teams.router)
     app.include_router(pages_export.router)
+    app.include_router(pages_skills.router)
     return app
 
 

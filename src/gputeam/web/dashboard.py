@@ -10,10 +10,9 @@ from collections import Counter
 from datetime import date, timedelta
 from typing import Any
 
-from gputeam.catalog import Catalog, certificate_expiry
+from gputeam.catalog import EXPIRY_WINDOWS, Catalog, certificate_expiry, expiry_status
 from gputeam.scenario.models import HeldCertification, Person, Scenario
 
-EXPIRY_WINDOWS = (30, 60, 90)
 #: Proficiency that counts a person towards a domain's bus factor (3 = proficient).
 BUS_FACTOR_PROFICIENCY = 3
 
@@ -22,20 +21,9 @@ def cert_expiry(held: HeldCertification, catalog: Catalog) -> date | None:
     return certificate_expiry(catalog, held.id, held.earned, held.expires)
 
 
-def cert_status(expires: date | None, today: date, soon_days: int = 90) -> str:
-    """'valid', 'expiring' (within ``soon_days``) or 'expired'."""
-    if expires is None:
-        return "valid"
-    if expires < today:
-        return "expired"
-    if expires <= today + timedelta(days=soon_days):
-        return "expiring"
-    return "valid"
-
-
 def valid_cert_ids(person: Person, catalog: Catalog, today: date) -> set[str]:
     return {h.id for h in person.certifications
-            if cert_status(cert_expiry(h, catalog), today) != "expired"}
+            if expiry_status(cert_expiry(h, catalog), today) != "expired"}
 
 
 def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[dict[str, Any]]:

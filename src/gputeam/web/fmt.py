@@ -39,4 +39,15 @@ def isodate(value: Any) -> str:
     return str(value)[:10]
 
 
-FILTERS = {"money": money, "pct": pct, "num": num, "isodate": isodate}
+def status_label(status: str) -> str:
+    """A certificate's :func:`gputeam.catalog.expiry_status` in words, with a symbol (the
+    colour is never the only signal)."""
+    if status == "expired":
+        return "✗ expired"
+    if status.startswith("expiring-"):
+        return f"⚠ expiring within {status.rsplit('-', 1)[1]} days"
+    return "✓ valid"
+
+
+FILTERS = {"money": money, "pct": pct, "num": num, "isodate": isodate,
+           "status_label": status_label}

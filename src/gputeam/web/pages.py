@@ -25,6 +25,7 @@ from gputeam.web.auth import (
 )
 from gputeam.web.auth import logout as end_session
 from gputeam.web.gantt import Bar, gantt_svg
+from gputeam.web.lists import NO_ROLE, PERSON_STATUSES, Chosen, chosen, visible
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render, today
 from gputeam.web.security import Session
@@ -102,24 +103,26 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
 
 # ---------------------------------------------------------------- people
 @router.get("/people")
-def people_page(request: Request, who: Reader,
-                search: Annotated[str | None, Query(max_length=100)] = None,
+def people_page(request: Request, who: Reader, ch: Annotated[Chosen, Depends(chosen)],
                 page: Annotated[int, Query(ge=1, le=10000)] = 1) -> Response:
+    """People the caller may read, filtered and sorted (:mod:`gputeam.web.lists`);
+    inactive people with ``status=inactive`` or ``all``."""
     per_page = 100
+    where = visible(who, ch.filter())
+    sort = ch.sort_by(store.PEOPLE_SORTS)
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
-        if who.role == "engineer":
-            p = services.person_in_org(request.app, s, who.person_id) if who.person_id \
-                else None
-            rows = [p] if p is not None else []
-        else:
-            team_ids = None if who.role == "admin" else sorted(who.team_ids)
-            rows = list(store.list_people(s, org, team_ids=team_ids, search=search,
-                                          limit=per_page + 1, offset=(page - 1) * per_page))
+        rows = [] if where is None else list(store.list_people(
+            s, org, where=where, sort=sort, descending=ch.descending,
+            limit=per_page + 1, offset=(page - 1) * per_page))
         teams = {t.id: t.name for t in store.list_teams(s, org)}
+    cat = services.catalog(request.app)
     more = len(rows) > per_page
-    context: dict[str, Any] = {"who": who, "people": rows[:per_page], "teams": teams, "search": search or "",
-               "page": page, "more": more}
+    context: dict[str, Any] = {
+        "who": who, "people": rows[:per_page], "teams": teams, "search": ch.search,
+        "page": page, "more": more, "ch": ch, "roles": {r.id: r.name for r in cat.roles.values()},
+        "no_role": NO_ROLE, "levels": sorted(cat.levels), "person_statuses": PERSON_STATUSES,
+        "sorts": store.PEOPLE_SORTS, "live_rows": {"path": "/people", "target": "people-rows"}}
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "people-rows":
         return render(request, "people_rows.html", **context)
     return render(request, "people.html", **context)

@@ -122,6 +122,20 @@ class Principal:
         """Rename or archive the team, move people into it, enrol it (admin: any team;
         manager: the teams they belong to)."""
         return self.can(Perm.TEAMS) and self.may_team(team_id)
+    def readable_people(self) -> tuple[frozenset[int] | None, int | None] | None:
+        """The people this caller may read, for a list: ``(team_ids, person_id)`` (None:
+        not narrowed that way), or None for nobody. The set form of
+        :meth:`may_read_person`: admin everyone, a manager the people of their teams, an
+        engineer their own record."""
+        if not self.can(Perm.PEOPLE_READ):
+            return None
+        if self.role == "admin":
+            return None, None
+        if self.role == "manager":
+            return self.team_ids, None
+        if self.role == "engineer" and self.person_id is not None:
+            return None, self.person_id
+        return None
 
     def _owns(self, person_id: int, team_id: int | None, own: bool = True) -> bool:
         if self.role == "admin":

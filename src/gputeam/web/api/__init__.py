@@ -8,7 +8,7 @@ problem documents (``application/problem+json``); invalid input answers 422 with
 
 from fastapi import APIRouter
 
-from gputeam.web.api import accounts, data, exams, people, plans, teams
+from gputeam.web.api import accounts, data, exams, people, plans, skills, teams
 
 router = APIRouter()
 router.include_router(people.router)
@@ -17,5 +17,6 @@ router.include_router(plans.router)
 router.include_router(data.router)
 router.include_router(accounts.router)
 router.include_router(exams.router)
+router.include_router(skills.router)
 
 __all__ = ["router"]

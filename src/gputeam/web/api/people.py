@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -33,6 +34,7 @@ from gputeam.web.api.common import (
     today,
 )
 from gputeam.web.auth import require
+from gputeam.web.lists import Chosen, chosen, visible
 from gputeam.web.permissions import Perm, Principal
 
 router = APIRouter(tags=["people"], responses=ERRORS)
@@ -173,23 +175,26 @@ def _check_team(who: Principal, team_id: int | None) -> None:
 
 
 @router.get("/people", response_model=list[PersonOut], summary="List people")
-def list_people(request: Request, who: Reader,
-                search: Annotated[str | None, Query(max_length=100)] = None,
-                team_id: Annotated[int | None, Query(ge=1, le=MAX_ID)] = None,
+def list_people(request: Request, who: Reader, ch: Annotated[Chosen, Depends(chosen)],
+                team_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description=(
+                    "The same as `team` (kept for older callers)."))] = None,
                 limit: Annotated[int, Query(ge=1, le=1000)] = 100,
                 offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> list[dict[str, Any]]:
     """People the caller may see: everyone (admin), their teams (manager), themself
-    (engineer)."""
+    (engineer); filtered by team, role (`none`: without one), level, status (active,
+    inactive or all) and search, sorted by `sort` (name, key, level, role or team) in
+    `dir` order."""
+    sort = ch.sort_by(store.PEOPLE_SORTS)
+    where = visible(who, ch.filter())
+    if where is None:
+        return []
+    if team_id is not None and where.team_id is None:
+        where = replace(where, team_id=team_id)
     with db(request).read_session() as s:
         org = services.org_id(request.app, s)
-        if who.role == "engineer":
-            if who.person_id is None:
-                return []
-            p = services.person_in_org(request.app, s, who.person_id)
-            return [services.person_summary(p)] if p is not None else []
-        team_ids = None if who.role == "admin" else sorted(who.team_ids)
-        rows = store.list_people(s, org, team_id=team_id, team_ids=team_ids, search=search,
-                                 limit=limit, offset=offset, columns=True)
+        rows = store.list_people(s, org, where=where, sort=sort,
+                                 descending=ch.descending, limit=limit, offset=offset,
+                                 columns=True)
         # plain rows, serialised directly: the same fields as PersonOut, without
         # validating each one again on the way out
         return JSONResponse([services.person_summary(p) for p in rows])  # type: ignore[return-value]
