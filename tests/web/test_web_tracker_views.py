@@ -153,3 +153,17 @@ def test_people_list_filters_sorts_and_reaches_inactive_people(app: Any, world: 
     assert {p["key"] for p in manager.get("/api/v1/people?status=all").json()} == \
         {"p1", "p2", "p4"}
     assert "Aaron Outsider" not in admin.get("/people?status=all&search=aaron").text
+
+
+def test_expired_certifications_are_on_the_dashboard(app: Any, world: World,
+                                                     more: dict[str, int]) -> None:
+    """An RHCE that expired 10 days ago appears on the dashboard (issue 10 §1), with the
+    name only for callers who may read the person."""
+    admin = logged_in(app, "admin")
+    d = admin.get("/api/v1/dashboard").json()
+    assert [(r["name"], r["certification"], r["days"]) for r in d["expired"]] == [
+        ("Grace Hopper", "rhce", -10), ("Linus T", "nca-aiio", -700)]
+    page = admin.get("/").text
+    assert 'id="expired-count">2<' in page and "✗ 2026-11-22" in page
+    manager = logged_in(app, "manager").get("/api/v1/dashboard").json()
+    assert [r["name"] for r in manager["expired"]] == ["Grace Hopper", None]

@@ -42,6 +42,20 @@ def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[
     return rows
 
 
+def expired(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[dict[str, Any]]:
+    """Current certificates that have expired (:func:`gputeam.catalog.expiry_status`), the
+    most recently expired first; ``days`` is negative (days since)."""
+    rows: list[dict[str, Any]] = []
+    for p in people:
+        for h in p.certifications:
+            exp = cert_expiry(h, catalog)
+            if exp is not None and expiry_status(exp, today) == "expired":
+                rows.append({"person": p.id, "name": p.name, "certification": h.id,
+                             "expires": exp.isoformat(), "days": (exp - today).days})
+    rows.sort(key=lambda r: (-r["days"], r["name"]))
+    return rows
+
+
 def bus_factor(people: tuple[Person, ...], catalog: Catalog) -> list[dict[str, Any]]:
     """Per skill domain: how many people are at least proficient (1 = key-person risk)."""
     counts: Counter[str] = Counter()
@@ -139,6 +153,7 @@ def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -
         "expiring": soon,
         "expiring_counts": {str(d): sum(1 for r in soon if r["days"] <= d)
                             for d in EXPIRY_WINDOWS},
+        "expired": expired(people, catalog, today),
         "bus_factor": bus_factor(people, catalog),
         "plan": None,
     }

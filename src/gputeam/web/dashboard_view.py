@@ -36,22 +36,27 @@ def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
 
 def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str, Any]:
     """The dashboard as ``who`` may see it: the figures are organisation-wide, but the
-    expiring certificates name only people the caller may read (admin: everyone; manager:
+    expiring and expired certificates name only people the caller may read (admin: everyone; manager:
     their teams; engineer: themself; viewer: nobody)."""
     data = dashboard_data(app, s, today)
     if who.sees_everyone():
         return data
     teams = person_teams(app, s)
-    rows = []
-    for row in data["expiring"]:
-        pid, team = teams.get(row["person"], (None, None))
-        if pid is not None and who.may_read_person(pid, team):
-            rows.append(row)
-        else:
-            rows.append({**row, "person": None, "name": None})
+
+    def named(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for row in rows:
+            pid, team = teams.get(row["person"], (None, None))
+            if pid is not None and who.may_read_person(pid, team):
+                out.append(row)
+            else:
+                out.append({**row, "person": None, "name": None})
+        return out
+
     # stored values the catalog does not know: what, not whose (admins fix them)
     problems = [{**p, "path": None} for p in data.get("data_problems", [])]
-    return {**data, "expiring": rows, "data_problems": problems}
+    return {**data, "expiring": named(data["expiring"]), "expired": named(data["expired"]),
+            "data_problems": problems}
 
 
 def person_teams(app: FastAPI, s: DbSession) -> dict[str, tuple[int, int | None]]:
