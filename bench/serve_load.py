@@ -3,7 +3,8 @@
 For each engine: a fresh database with --people people (imported through the store's
 roster import, with certifications and a saved plan), a real server (uvicorn, --workers
 processes), then --clients concurrent clients for --duration seconds against the dashboard
-(page and API) and the people API (list and detail). Each client has its own connection
+(page and API), the people API (list, filtered list and detail), the skills matrix (API
+and page) and the certifications view (API). Each client has its own connection
 and the server is warmed up first (every client requests every endpoint, then check rounds
 until one has no slow request); the figures are steady state after that. Each client pauses --think seconds
 on average between requests, like a person using the app; --think 0 makes it a closed
@@ -179,7 +180,8 @@ def credentials(base: str) -> tuple[dict[str, str], dict[str, str]]:
 
 
 # ---------------------------------------------------------------- load
-KINDS = ("dashboard page", "dashboard api", "people list", "person detail")
+KINDS = ("dashboard page", "dashboard api", "people list", "person detail",
+         "people filtered", "skills matrix", "skills page", "certifications")
 #: Warm-up ends when a check round (every client one request, 4 in flight) has no request
 #: slower than this, or after WARMUP_MAX_ROUNDS rounds.
 WARMUP_SLOW_S = 0.15
@@ -203,6 +205,9 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
     try:
         ids = [int(p["id"]) for p in (await users[0].get(
             "/api/v1/people", params={"limit": 1000}, headers=auth)).json()]
+        teams = [int(t["id"]) for t in (await users[0].get(
+            "/api/v1/teams", headers=auth)).json()]
+        pages = max(people // 50, 1)
 
         async def request(http: httpx.AsyncClient, kind: str, rng: random.Random
                           ) -> float | str:
@@ -215,6 +220,21 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
                 elif kind == "people list":
                     r = await http.get("/api/v1/people", headers=auth, params={
                         "limit": 50, "offset": rng.randrange(0, max(people - 50, 1))})
+                elif kind == "people filtered":  # a team, sorted by level, inactive too
+                    r = await http.get("/api/v1/people", headers=auth, params={
+                        "team": rng.choice(teams), "status": "all", "sort": "level",
+                        "dir": "desc", "limit": 50})
+                elif kind == "skills matrix":  # any page of everyone, or a team's first
+                    params: dict[str, Any] = {"limit": 50, "offset": 50 * rng.randrange(pages)}
+                    if rng.random() < 0.5:
+                        params = {"limit": 50, "team": rng.choice(teams)}
+                    r = await http.get("/api/v1/skills/matrix", headers=auth, params=params)
+                elif kind == "skills page":
+                    r = await http.get("/skills", params={"page": rng.randrange(pages) + 1})
+                elif kind == "certifications":  # expiring soon, or any page by expiry
+                    r = await http.get("/api/v1/certifications", headers=auth, params=(
+                        {"expiry": "expiring-30"} if rng.random() < 0.5 else
+                        {"offset": 100 * rng.randrange(max(people // 100, 1))}))
                 else:
                     r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
                 return time.perf_counter() - t0 if r.status_code == 200 \
