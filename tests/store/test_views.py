@@ -63,7 +63,7 @@ def test_people_filters_and_sorts(db: Database, org_id: int) -> None:
     assert keys(role="network-engineer") == ["c"]
     assert keys(role="", active=None) == ["b", "d"]
     assert keys(level=3) == ["a", "c"]
-    assert keys(team_ids=[ids["net"]]) == ["c"]
+    assert keys(team_ids=(ids["net"],)) == ["c"]
     assert keys(person_id=ids["b"]) == ["b"]
     assert keys(sort="level", descending=True) == ["a", "c", "b"]
     assert keys(sort="team", active=None) == ["c", "a", "b", "d"]  # no team: last

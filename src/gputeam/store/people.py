@@ -239,10 +239,11 @@ class PeopleFilter:
     """Which people of an organisation a list, a count, the skills matrix or the
     certifications view covers. ``team_ids`` and ``person_id`` are who the caller may see (a
     manager's teams, an engineer's own record); the others are what the user chose.
+    Hashable: a cache key for what is counted over the same people.
     ``role`` ``""`` means people without a role; ``active`` None means everyone."""
 
     team_id: int | None = None
-    team_ids: Sequence[int] | None = None
+    team_ids: tuple[int, ...] | None = None
     person_id: int | None = None
     role: str | None = None
     level: int | None = None
@@ -304,7 +305,8 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
     filters. With ``columns``, plain rows of the record's columns (read-only, much cheaper
     than ORM objects for a page of a list) instead of :class:`Person` objects."""
     if where is None:
-        where = PeopleFilter(team_id=team_id, team_ids=team_ids, active=active, search=search)
+        where = PeopleFilter(team_id=team_id, active=active, search=search,
+                             team_ids=None if team_ids is None else tuple(team_ids))
     q = (select(*Person.__table__.columns) if columns else select(Person)) \
         .where(*where.clauses(org_id))
     if sort == "team":

@@ -30,6 +30,9 @@ VIEW_ENTRIES = 32
 #: Rendered pages and JSON documents kept per process (str / bytes: the garbage collector
 #: does not walk them, so they cost no pause time); the oldest are dropped beyond this.
 TEXT_CACHE_ENTRIES = 4096
+#: Small aggregates kept per process, one per data version and filter (the skills matrix's
+#: proficiency counts: a few dozen numbers each).
+AGGREGATE_ENTRIES = 1024
 #: Callers remembered per process; beyond this many, the oldest are forgotten.
 KNOWN_CALLERS = 10_000
 
@@ -38,6 +41,7 @@ def install(app: FastAPI) -> None:
     """Give a new app its (empty) caches."""
     app.state.catalog_cache = {}
     app.state.plan_cache = {}
+    app.state.aggregate_cache = {}
     app.state.text_cache = {}
     app.state.known_callers = {}
 
@@ -56,7 +60,8 @@ _BUILDING: dict[tuple[int, Any], threading.Lock] = {}
 _MISSING = object()
 
 
-def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T]) -> T:
+def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T],
+           limit: int = VIEW_ENTRIES) -> T:
     """``cache[key]``, built by ``build()`` if missing. Single flight: when several threads
     miss the same key at once, one builds it and the others wait for its result instead
     of repeating the work. If the build raises, nothing is cached and a waiting thread
@@ -71,7 +76,7 @@ def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T]) -> T:
             value = cache.get(key, _MISSING)
             if value is _MISSING:
                 value = build()
-                remember(cache, key, value)
+                remember(cache, key, value, limit)
                 heap.settle_soon()  # long-lived from now on: keep it out of full collections
             return value  # type: ignore[no-any-return]
     finally:
@@ -83,6 +88,12 @@ def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T]) -> T:
 def view(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
     """A view of the data (keyed by its data version), built once per process."""
     return cached(app.state.plan_cache, key, build)
+
+
+def aggregate(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
+    """A small aggregate keyed by its data version and filter, built once per process
+    (kept apart from the views, so that many filters do not push the dashboard out)."""
+    return cached(app.state.aggregate_cache, key, build, AGGREGATE_ENTRIES)
 
 
 def process_wide(app: FastAPI, key: str, build: Callable[[], T]) -> T:

@@ -110,5 +110,5 @@ def visible(who: Principal, where: store.PeopleFilter) -> store.PeopleFilter | N
     if readable is None:
         return None
     team_ids, person_id = readable
-    return replace(where, team_ids=None if team_ids is None else sorted(team_ids),
+    return replace(where, team_ids=None if team_ids is None else tuple(sorted(team_ids)),
                    person_id=person_id)

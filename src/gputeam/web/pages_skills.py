@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.catalog import EXPIRY_STATUSES
+from gputeam.store import DbSession
 from gputeam.web import services, skills_matrix
 from gputeam.web.auth import require
 from gputeam.web.lists import NO_ROLE, PERSON_STATUSES, Chosen, chosen
@@ -32,11 +33,11 @@ Page = Annotated[int, Query(ge=1, le=100_000)]
 Group = Annotated[str, Query(max_length=30)]
 
 
-def _choices(request: Request, s: object) -> dict[str, object]:
+def _choices(request: Request, s: DbSession) -> dict[str, object]:
     """What the filter forms offer: teams, catalog roles, levels, statuses."""
     cat = services.catalog(request.app)
-    org = services.org_id(request.app, s)  # type: ignore[arg-type]
-    return {"teams": {t.id: t.name for t in store.list_teams(s, org)},  # type: ignore[arg-type]
+    org = services.org_id(request.app, s)
+    return {"teams": {t.id: t.name for t in store.list_teams(s, org)},
             "roles": {r.id: r.name for r in cat.roles.values()}, "no_role": NO_ROLE,
             "levels": sorted(cat.levels), "person_statuses": PERSON_STATUSES}
 

@@ -8,12 +8,12 @@ from datetime import date
 from typing import Any
 
 from fastapi import FastAPI
-from sqlalchemy.orm import Session as DbSession
 
 from gputeam import store
 from gputeam.catalog import EXPIRY_STATUSES
 from gputeam.errors import InputError, Problem
-from gputeam.web import services, skills_matrix
+from gputeam.store import DbSession
+from gputeam.web import cache, services, skills_matrix
 from gputeam.web.lists import Chosen, visible
 from gputeam.web.permissions import Principal
 
@@ -47,7 +47,9 @@ def matrix_data(app: FastAPI, s: DbSession, who: Principal, chosen: Chosen, grou
                                         sort=sort,
                                         descending=chosen.descending, columns=True))
         total = len(people) + offset if limit is None else store.count_people(s, org, where=where)
-        counts = store.proficiency_counts(s, org, where)
+        # every page of one filter counts the same people: once per data version
+        counts = cache.aggregate(app, ("proficiency counts", store.data_version(s), org, where),
+                                 lambda: store.proficiency_counts(s, org, where))
     skills = store.current_skills(s, [p.id for p in people]) if people else {}
     teams = {t.id: t.name for t in store.list_teams(s, org)}
     out = skills_matrix.build(cat, tg, people, skills, teams, counts, group=group or None)
