@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Literal, Protocol
 
-from sqlalchemy import Select, exists, func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from gputeam.catalog import Catalog, ExpiryStatus, certificate_expiry, expiry_bounds, expiry_status
@@ -136,12 +136,13 @@ class HeldRow:
 
 
 def _held_query(org_id: int, today: date, where: PeopleFilter, status: ExpiryStatus | None,
-                cert_id: str | None) -> Select[Any]:
+                cert_id: str | None) -> Any:
     later = aliased(CertificationHeld)
     renewed = exists().where(later.person_id == CertificationHeld.person_id,
                              later.cert_id == CertificationHeld.cert_id,
                              later.valid_from > CertificationHeld.valid_from)
-    q = (select(CertificationHeld.id, CertificationHeld.person_id, Person.key, Person.name,
+    q = (select(CertificationHeld.id, CertificationHeld.person_id,
+                Person.key.label("person_key"), Person.name.label("person_name"),
                 Person.team_id, Team.name.label("team"), CertificationHeld.cert_id,
                 CertificationHeld.valid_from, CertificationHeld.valid_until)
          .join(Person, Person.id == CertificationHeld.person_id)
@@ -183,7 +184,7 @@ def list_held(session: Session, org_id: int, today: date, *,
     if limit is not None:
         q = q.limit(limit)
     session.flush()
-    return [HeldRow(*row, status=expiry_status(row.valid_until, today))
+    return [HeldRow(**row._asdict(), status=expiry_status(row.valid_until, today))
             for row in session.connection().execute(q)]
 
 

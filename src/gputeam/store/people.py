@@ -285,7 +285,7 @@ def people_order(sort: str = "name", descending: bool = False) -> list[Any]:
         raise refused("sort", "unknown sort order", sort, ", ".join(PEOPLE_SORTS))
     column = {"name": Person.name, "key": Person.key, "level": Person.level,
               "role": Person.role, "team": Team.name}[sort]
-    first = [column.desc() if descending else column.asc()]
+    first: list[Any] = [column.desc() if descending else column.asc()]
     if sort in ("role", "team"):
         first.insert(0, column.is_(None))
     if sort == "name":

@@ -38,7 +38,7 @@ class Chosen:
 
     def filter(self) -> store.PeopleFilter:
         """The store filter for these choices (no visibility rule yet: :func:`visible`)."""
-        problems = []
+        problems: list[Problem] = []
         team = _whole(self.team, "team", problems, 1, 2_147_483_647)
         level = _whole(self.level, "level", problems, 1, 5)
         if self.status not in PERSON_STATUSES:

@@ -5,7 +5,7 @@ JavaScript: the filters are a GET form, the pages plain links."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -33,7 +33,7 @@ Page = Annotated[int, Query(ge=1, le=100_000)]
 Group = Annotated[str, Query(max_length=30)]
 
 
-def _choices(request: Request, s: DbSession) -> dict[str, object]:
+def _choices(request: Request, s: DbSession) -> dict[str, Any]:
     """What the filter forms offer: teams, catalog roles, levels, statuses."""
     cat = services.catalog(request.app)
     org = services.org_id(request.app, s)
