@@ -56,3 +56,13 @@ def test_apply_to_builds_a_validated_scenario_keeping_the_team() -> None:
     assert out.fleet.gpus[0].count == 512
     assert out.people == team.people and out.organisation == "Acme"
     assert team.horizon_months == 6  # the team itself is unchanged
+
+
+def test_changing_one_part_validates_the_whole_again() -> None:
+    team = _team()
+    inputs = PlanInputs.of(team)
+    assert (inputs.horizon_months, inputs.mode, inputs.fleet) == (6, "template", team.fleet)
+    assert inputs.changed(mode="lean").apply_to(team).mode == "lean"
+    with pytest.raises(ScenarioError) as err:
+        inputs.changed(constraints={"deadline_month": 7})
+    assert [p.path for p in err.value.problems] == ["constraints.deadline_month"]

@@ -147,7 +147,9 @@ def plan_cmd(
     with _Bar(Console(stderr=True)) as bar:
         scenario, catalog = load_input(file, example, catalog_extra, set_)
         if mode is not None:
-            scenario = scenario.model_copy(update={"mode": mode})
+            from gputeam.scenario import PlanInputs
+
+            scenario = PlanInputs.of(scenario).changed(mode=mode).apply_to(scenario)
         from gputeam.catalog import load_catalog
         from gputeam.planning import plan
 

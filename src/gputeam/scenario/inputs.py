@@ -53,6 +53,17 @@ class PlanInputs(Model):
             raise ScenarioError(problems_from_validation(exc, {}, None, field_names())
                                 ) from None
 
+    @classmethod
+    def of(cls, scenario: Scenario) -> PlanInputs:
+        """The plan inputs a scenario holds."""
+        return cls(fleet=scenario.fleet, constraints=scenario.constraints,
+                   horizon_months=scenario.horizon_months, mode=scenario.mode)
+
+    def changed(self, **parts: Any) -> PlanInputs:
+        """These inputs with some ``parts`` replaced (e.g. ``mode="lean"``), validated
+        again as a whole."""
+        return PlanInputs.parse({**dict(self), **parts})
+
     def apply_to(self, team: Scenario) -> Scenario:
         """``team`` (its people, currency, retention ...) planned against these inputs: a
         new Scenario, validated as a whole (the team's people, already validated models,
