@@ -79,6 +79,7 @@ PAGES = [
     Page("people", "/people"),
     Page("person", "/people/{p1}"),
     Page("person-engineer", "/people/{p1}", role="engineer"),
+    Page("people-inactive", "/people?status=inactive&sort=team"),
     Page("person-new", "/people/new"),
     Page("person-edit", "/people/{p2}/edit"),
     Page("person-edit-refused", "/people/{p2}/edit", steps=_bad_person_form),
