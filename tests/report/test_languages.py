@@ -176,3 +176,12 @@ def test_pseudo_locale_markdown_and_xlsx_have_no_untranslated_text(risk_plan: Pl
     for ws in wb.worksheets:
         first = next(r for r in ws.iter_rows(max_row=3) if any(c.font.bold for c in r if c.value))
         assert all(str(c.value).startswith("⟦") for c in first if c.value is not None)
+
+
+def test_ics_texts_in_the_language(local_plans: dict[str, Plan]) -> None:
+    p = local_plans["de"]
+    with i18n.use("de"):
+        text = render(p, "ics").decode("utf-8")
+    english = render(p, "ics").decode("utf-8")
+    assert "SUMMARY:Prüfung: " in text and "Zielrolle: " in text and "Exam: " not in text
+    assert "SUMMARY:Exam: " in english and "X-WR-CALNAME:Team plan: " in english

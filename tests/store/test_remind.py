@@ -160,3 +160,16 @@ def test_smtp_mailer_delivers_to_a_real_smtp_server(db: Database, org_id: int) -
         assert any("expires on 2027-01-20" in body for _, body in _SmtpHandler.received)
     finally:
         server.shutdown()  # type: ignore[attr-defined]
+
+
+def test_reminders_in_the_language(db: Database, org_id: int) -> None:
+    """`gputeam remind --lang`: the subjects (and so the mails) in the active language."""
+    from gputeam import i18n
+
+    seed(db, org_id)
+    with db.session() as s, i18n.use("de"):
+        due = due_reminders(s, TODAY, 60, org_id=org_id)
+    subjects = [r.subject for r in due]
+    assert subjects[0].startswith("Bo: ") and "ist am 2026-11-01 abgelaufen" in subjects[0]
+    assert "(12 Tage überfällig)" in subjects[1] and "Prüfung 'NCP-AIN exam'" in subjects[1]
+    assert "läuft am 2027-01-20 ab (in 49 Tagen)" in subjects[2]

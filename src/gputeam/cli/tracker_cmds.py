@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from gputeam.cli.main import friendly
+from gputeam.cli.main import LangOption, friendly
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -233,6 +233,7 @@ def register(app: typer.Typer) -> None:
             "--dry-run", help="Show what is due; record and send nothing.")] = False,
         all_: Annotated[bool, typer.Option(
             "--all", help="List all due reminders, also those already sent.")] = False,
+        lang: LangOption = None,
     ) -> None:
         """List, or mail when SMTP is configured (GPUTEAM_SMTP_HOST ...), certifications
         expiring within --within days, expired ones and overdue roadmap items. Idempotent:

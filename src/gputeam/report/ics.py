@@ -12,6 +12,7 @@ import hashlib
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from gputeam.i18n import _
 from gputeam.planning.result import Plan, Roadmap, RoadmapItem
 from gputeam.report.tables import money
 
@@ -36,13 +37,13 @@ def event_uid(person: str, kind: str, ref: str, day: date) -> str:
 def _event(roadmap: Roadmap, item: RoadmapItem, uid: str, stamp: datetime, currency: str) -> Event:
     from icalendar import Event
 
-    title = f"Exam: {item.name}" if item.kind == "exam" else item.name
+    title = _("Exam: {name}").format(name=item.name) if item.kind == "exam" else item.name
     summary = f"{title} ({roadmap.name})"
-    details = [item.name, f"Person: {roadmap.name} ({roadmap.person})"]
+    details = [item.name, _("Person: {name} ({id})").format(name=roadmap.name, id=roadmap.person)]
     if roadmap.role:
-        details.append(f"Target role: {roadmap.role}")
+        details.append(_("Target role: {role}").format(role=roadmap.role))
     if item.cost:
-        details.append(f"Fee: {money(item.cost, currency)}")
+        details.append(_("Fee: {amount}").format(amount=money(item.cost, currency)))
     if item.note:
         details.append(item.note)
     end = item.end if item.end > item.start else item.start + timedelta(days=1)
@@ -68,7 +69,7 @@ def render(plan: Plan) -> bytes:
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
-    cal.add("x-wr-calname", f"Team plan: {organisation}".strip())
+    cal.add("x-wr-calname", _("Team plan: {organisation}").format(organisation=organisation).strip())
     seen: dict[str, int] = {}
     for roadmap in plan.roadmaps:
         for item in roadmap.items:

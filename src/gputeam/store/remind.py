@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, expiry_status, load_catalog
+from gputeam.i18n import _
 from gputeam.store.certifications import expiring_certifications
 from gputeam.store.learning import overdue_roadmap_items
 from gputeam.store.schema import ReminderSent, utcnow
@@ -78,10 +79,12 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
         label = cert.name if cert else c.cert_id
         expired = expiry_status(c.valid_until, today) == "expired"
         if expired:
-            subject = f"{c.person.name}: {label} expired on {c.valid_until.isoformat()}"
+            subject = _("{person}: {certification} expired on {date}").format(
+                person=c.person.name, certification=label, date=c.valid_until.isoformat())
         else:
-            subject = (f"{c.person.name}: {label} expires on {c.valid_until.isoformat()} "
-                       f"(in {days_left} days)")
+            subject = _("{person}: {certification} expires on {date} (in {days} days)").format(
+                person=c.person.name, certification=label, date=c.valid_until.isoformat(),
+                days=days_left)
         out.append(Reminder(
             key=f"cert:{c.id}:{c.valid_until.isoformat()}:{stage}",
             kind="certification-expired" if expired else "certification-expiring",
@@ -98,22 +101,25 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
         stage = _stage(days_left, within_days)
         cert = catalog.certifications.get(cr.achievement_id)
         label = cert.name if cert else cr.achievement_id
-        when = (f"expired on {cr.valid_until.isoformat()}" if days_left < 0 else
-                f"expires on {cr.valid_until.isoformat()} (in {days_left} days)")
+        when = (_("expired on {date}").format(date=cr.valid_until.isoformat()) if days_left < 0
+                else _("expires on {date} (in {days} days)").format(
+                    date=cr.valid_until.isoformat(), days=days_left))
         out.append(Reminder(
             key=f"credential:{cr.uuid}:{stage}",
             kind="credential-expired" if days_left < 0 else "credential-expiring",
             person=cr.person.key, name=cr.person.name, email=cr.person.email,
             due=cr.valid_until,
-            subject=f"{cr.person.name}: the {label} credential {when}; renewing the "
-                    "certification (a re-exam for an internal one) lets the organisation "
-                    "issue a new credential"))
+            subject=_("{person}: the {certification} credential {when}; renewing the "
+                      "certification (a re-exam for an internal one) lets the organisation "
+                      "issue a new credential").format(person=cr.person.name, certification=label,
+                                                       when=when)))
     for it in overdue_roadmap_items(session, today, org_id=org_id):
         out.append(Reminder(
             key=f"roadmap:{it.id}:{it.due.isoformat()}", kind="roadmap-overdue",
             person=it.person.key, name=it.person.name, email=it.person.email, due=it.due,
-            subject=f"{it.person.name}: {it.kind} '{it.title}' was due on "
-                    f"{it.due.isoformat()} ({(today - it.due).days} days overdue)"))
+            subject=_("{person}: {kind} '{title}' was due on {date} ({days} days overdue)").format(
+                person=it.person.name, kind=_(it.kind), title=it.title, date=it.due.isoformat(),
+                days=(today - it.due).days)))
     out.sort(key=lambda r: (r.due, r.key))
     if include_sent or not out:
         return out
@@ -219,7 +225,7 @@ def send_reminders(session: Session, today: date, within_days: int = 90, *,
         by_recipient.setdefault(to, []).append(r)
     for to, items in sorted(by_recipient.items()):
         subject = items[0].subject if len(items) == 1 else \
-            f"gputeam: {len(items)} reminders for {today.isoformat()}"
+            _("gputeam: {n} reminders for {date}").format(n=len(items), date=today.isoformat())
         body = "\n".join(r.line() for r in items) + "\n\n-- gputeam remind\n"
         try:
             mailer.send(to, subject, body)
