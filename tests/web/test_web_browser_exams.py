@@ -5,7 +5,6 @@ late save, the page reloads), see the per-domain results."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -15,14 +14,7 @@ import pytest
 import yaml
 from tests.store.exam_helpers import EXTRA, exam_catalog, setup_programme
 
-from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401, F811  (fixture)
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
-                       "under CI=true this test fails instead"),
-]
+from .test_web_browser import page, pytestmark, running_server  # noqa: F401, F811  (fixture)
 
 
 @pytest.fixture
