@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
-from gputeam.certify import BlueprintError, domain_counts, score_exam, select_form
+from gputeam.certify import BlueprintError, Question, domain_counts, score_exam, select_form
 from gputeam.certify.delivery import (
     ResponseError,
     choice_index,
@@ -182,12 +182,14 @@ def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str,
         raise _too_late("the attempt is finished; the answer was not saved")
     if not accepts_save(attempt.deadline, now):
         raise _too_late("time is up; the answer was not saved")
-    row = session.scalar(select(BankItem).where(BankItem.id.in_(attempt.form),
-                                                BankItem.item_id == item_id))
-    if row is None:
+    # the versions of this item (a few), then the one the form holds: no 60-item IN list
+    versions = session.execute(select(BankItem.id).where(
+        BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id)).scalars()
+    row_id = next((v for v in versions if v in set(attempt.form)), None)
+    if row_id is None:
         raise refused("item", "not a question of this attempt", item_id)
     try:
-        response = read_response(question_of(row), value, attempt.seed)
+        response = read_response(_question(session, row_id), value, attempt.seed)
     except ResponseError as exc:
         raise refused(f"answers.{item_id}", str(exc), value) from None
     _upsert(session, attempt.id, item_id, response, now)
@@ -210,6 +212,23 @@ def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now:
                                       set_={"response": stmt.excluded.response,
                                             "saved_at": stmt.excluded.saved_at})
     session.execute(stmt)
+
+
+#: Parsed questions of bank rows drawn into forms, by row id. A drawn row is never changed
+#: (an edit makes a new version), so the cache cannot go stale; it is bounded.
+_QUESTIONS: dict[int, Any] = {}
+_QUESTIONS_MAX = 20_000
+
+
+def _question(session: Session, row_id: int) -> Any:
+    q = _QUESTIONS.get(row_id)
+    if q is None:
+        data = session.execute(select(BankItem.question).where(BankItem.id == row_id)).scalar_one()
+        q = Question.model_validate(data)
+        if len(_QUESTIONS) >= _QUESTIONS_MAX:
+            _QUESTIONS.clear()
+        _QUESTIONS[row_id] = q
+    return q
 
 
 def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
