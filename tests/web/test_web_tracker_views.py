@@ -109,6 +109,12 @@ def test_skills_matrix_cells_bus_factor_and_pages(app: Any, world: World,
     engineer = logged_in(app, "engineer").get("/api/v1/skills/matrix").json()
     assert [row["key"] for row in engineer["rows"]] == ["p1"]
     assert logged_in(app, "viewer").get("/skills").status_code == 403
+    # answers are cached per data version: a new rating shows at once
+    r = admin.put(f"/api/v1/people/{world.people['p2']}/skills/networking",
+                  json={"proficiency": 4}, headers={"X-CSRF-Token": admin.csrf})
+    assert r.status_code == 200, r.text
+    again = admin.get("/api/v1/skills/matrix?limit=2&group=foundation").json()
+    assert again["columns"][1]["bus_factor"] == 1
 
 
 def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World,
