@@ -8,7 +8,7 @@ from typing import Any
 
 from gputeam.i18n import _
 from gputeam.planning.result import Plan, Risk, Sensitivity
-from gputeam.report.tables import Cell, Column, Section, Table, money
+from gputeam.report.tables import Cell, Column, Section, Table, money, percent_text
 
 __all__ = ["plan_cost_sentence", "risk_section", "sensitivity"]
 
@@ -115,7 +115,7 @@ def plan_cost_sentence(risk: Risk, currency: str) -> str:
     else:
         saved = _("; salaries add {amount}").format(amount=money(abs(d.salaries), currency))
     pct = risk.plan_cost_percentile
-    share = _("fewer than 1%") if 0 < pct < 0.005 else f"{pct:.0%}"
+    share = _("fewer than 1%") if 0 < pct < 0.005 else percent_text(pct)
     return _("The plan's own cost ({cost}) is the run in which every exam is passed at the first "
              "attempt, every study ends on time, nobody leaves and every hire arrives in the "
              "planned month; {share} of the simulated runs cost no more than that. On average a "

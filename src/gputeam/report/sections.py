@@ -24,6 +24,7 @@ from gputeam.report.tables import (
     Table,
     format_value,
     money,
+    percent_text,
     plain_data,
 )
 
@@ -107,7 +108,7 @@ def _summary(plan: Plan) -> Section:
     ]
     if plan.risk is not None:
         rows.append((_("Probability ready by deadline (at least {share} covered)").format(
-            share=f"{plan.risk.readiness_threshold:.0%}"), Cell(plan.risk.p_ready_by_deadline, "pct")))
+            share=percent_text(plan.risk.readiness_threshold)), Cell(plan.risk.p_ready_by_deadline, "pct")))
     return Section("summary", _("Summary"),
                    (Table("summary", (Column(_("Item")), Column(_("Value"))), tuple(rows)),))
 
@@ -501,7 +502,7 @@ def _roi(plan: Plan) -> Section:
         (_("Net ROI ((returns - investment) / investment)"), roi_cell(r, "net_roi")),
         (_("Benefit-cost ratio (returns / investment)"), roi_cell(r, "benefit_cost_ratio")),
         (_("Payback (months)"), roi_cell(r, "payback_months")),
-        (_("Net present value at {rate} a year").format(rate=f"{r.discount_rate or 0:.1%}"),
+        (_("Net present value at {rate} a year").format(rate=percent_text(r.discount_rate or 0, 1)),
          roi_cell(r, "npv")),
         (_("Basis"), Cell(r.basis, "text")),
     ]
