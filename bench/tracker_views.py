@@ -4,8 +4,9 @@ view, the filtered people list, and the matrix's CSV and XLSX downloads (every r
 
 Each engine gets a fresh database populated as ``bench/serve_load.py`` populates it
 (--people people, skills, certifications, a saved plan); the app runs in this process
-(FastAPI's TestClient, no network), warmed by one request per endpoint, then each
-endpoint is requested --repeat times. Prints median and slowest milliseconds per endpoint.
+(FastAPI's TestClient, no network). Each endpoint is requested once (``first``: the view
+built; the API's JSON is then kept per data version, the pages are rendered every time),
+then --repeat times. Prints the first, median and slowest milliseconds per endpoint.
 
     python bench/tracker_views.py                       # 5,000 people, SQLite and PostgreSQL
     python bench/tracker_views.py --engines sqlite --repeat 5
@@ -69,9 +70,13 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
                        follow_redirects=False)
             assert r.status_code == 303, r.text
             team = int(c.get("/api/v1/teams").json()[0]["id"])
-            print(f"{'endpoint':<28}{'median ms':>10}{'max ms':>9}  bytes")
+            c.get("/api/v1/skills/matrix?limit=1")  # the catalog and the plan, once
+            c.get("/skills?page=1")  # the templates, once
+            print(f"{'endpoint':<28}{'first ms':>9}{'median ms':>10}{'max ms':>9}  bytes")
             for name, path in endpoints(team, people):
-                r = c.get(path)  # warm: catalog, plan, statements
+                t = time.perf_counter()
+                r = c.get(path)  # built (the API's JSON is then cached per data version)
+                first = (time.perf_counter() - t) * 1000
                 assert r.status_code == 200, (path, r.status_code, r.text[:300])
                 times = []
                 for _ in range(repeat):
@@ -81,9 +86,11 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
                     assert r.status_code == 200
                 med = statistics.median(times)
                 download = "all rows" in name
-                flag = "" if download or max(times) <= PAGE_TARGET_MS else "  OVER TARGET"
-                ok = ok and (download or max(times) <= PAGE_TARGET_MS)
-                print(f"{name:<28}{med:>10.0f}{max(times):>9.0f}  {len(r.content):,}{flag}")
+                worst = max(first, *times)
+                flag = "" if download or worst <= PAGE_TARGET_MS else "  OVER TARGET"
+                ok = ok and (download or worst <= PAGE_TARGET_MS)
+                print(f"{name:<28}{first:>9.0f}{med:>10.0f}{max(times):>9.0f}  "
+                      f"{len(r.content):,}{flag}")
         app.state.db.dispose()
         return ok
 
