@@ -68,6 +68,9 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("POST", "/api/v1/users", {"json": {"username": "u-{role}", "password": "12345678x",
                                             "role": "viewer"}}, ADMIN),
         ("PATCH", f"/api/v1/users/{w.users['viewer']}", {"json": {"active": True}}, ADMIN),
+        ("GET", "/api/v1/programmes", {}, STAFF),
+        ("PUT", f"/api/v1/people/{p1}/exam-time", {"json": {"time_multiplier": 1.25}}, MGMT),
+        ("PUT", f"/api/v1/people/{p3}/exam-time", {"json": {"time_multiplier": 1.25}}, ADMIN),
         ("DELETE", f"/api/v1/people/{victim}", {}, ADMIN),
         # pages
         ("GET", "/", {}, ALL),
@@ -78,6 +81,7 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("GET", f"/people/{p1}", {}, STAFF),
         ("GET", f"/people/{p3}", {}, ADMIN),
         ("GET", "/import", {}, ADMIN),
+        ("GET", "/exams", {}, STAFF),
         ("GET", "/admin/users", {}, ADMIN),
         ("POST", "/plan", {"data": {"gpus": "128", "action": "preview"}}, MGMT),
         ("POST", f"/people/{p3}/certifications",

@@ -224,3 +224,18 @@ def test_openapi_examples_hold_no_answer_keys(exam_app: Any) -> None:
     exam_paths = {p: v for p, v in spec["paths"].items() if "attempt" in p or "programmes" in p}
     text = json.dumps(exam_paths)
     assert "fraction" not in text and "feedback" not in text and "tolerance" not in text
+
+
+def test_a_read_token_reads_but_cannot_start_or_save(exam_app: Any, world: World) -> None:
+    from fastapi.testclient import TestClient
+    from tests.web.conftest import token_for
+
+    eng = logged_in(exam_app, "engineer")
+    view = _api(eng, "POST", "/programmes/acme-l2/attempts").json()
+    c = TestClient(exam_app, headers={"Authorization": "Bearer "
+                                      + token_for(exam_app, "engineer", ["read"])})
+    assert c.get("/api/v1/programmes").status_code == 200
+    assert c.get(f"/api/v1/attempts/{view['id']}").status_code == 200
+    item = view["questions"][0]["id"]
+    assert c.put(f"/api/v1/attempts/{view['id']}/answers/{item}", json={"value": 0}).status_code == 403
+    assert c.post("/api/v1/programmes/acme-l2/attempts").status_code == 403

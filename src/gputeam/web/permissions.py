@@ -64,7 +64,7 @@ SCOPE_OF: dict[Perm, str] = {
     Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
     Perm.IMPORT: "write", Perm.USERS: "admin", Perm.CREDENTIALS: "write",
     Perm.TEAMS: "write",
-    Perm.EXAMS_SIT: "write", Perm.EXAMS_MANAGE: "write",
+    Perm.EXAMS_SIT: "read", Perm.EXAMS_MANAGE: "read",  # saving, starting: write
     # a token manages tokens only with the admin scope (which only admins' tokens hold):
     # a leaked read or write token cannot mint or revoke credentials
     Perm.TOKENS: "admin",
