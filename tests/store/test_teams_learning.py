@@ -148,3 +148,33 @@ def test_adopting_a_saved_plan_twice_adds_nothing_and_burnup_follows(
     assert by_month["2027-01"] == (3, None)  # the future has no actual
     assert by_month["2027-02"] == (6, None)
     assert {p["month"]: p["planned"] for p in mine["points"]}["2027-02"] == 2
+
+
+def test_an_archived_team_takes_no_one_new_by_any_door(db: Database, org_id: int) -> None:
+    alpha, beta, ids = _team_with_people(db, org_id)
+    with db.session() as s:
+        store.update_person(s, ids[0], {"active": False})
+        store.assign_to_team(s, org_id, beta, ids[1:])
+        store.set_team_archived(s, org_id, alpha, True)
+        # the inactive person stays in it and may still be changed
+        store.update_person(s, ids[0], {"title": "Retired", "team_id": alpha})
+    for call in (lambda s: store.add_person(s, org_id, key="n", name="N", team_id=alpha),
+                 lambda s: store.update_person(s, ids[1], {"team_id": alpha})):
+        with pytest.raises(StoreError) as info, db.session() as s:
+            call(s)
+        assert info.value.problems[0].message == "the team is archived"
+
+
+def test_a_course_already_finished_is_adopted_as_done(db: Database, org_id: int) -> None:
+    _, _, ids = _team_with_people(db, org_id)
+    with db.session() as s:
+        e = store.enrol(s, ids[0], "c1", date(2026, 9, 1))
+        store.complete_enrolment(s, e.id, date(2026, 9, 20))
+        sc = store.save_scenario(s, org_id, "live", {"fleet": {}})
+        plan_id = store.save_plan(s, sc.id, _plan(["p0", "p1"]), date(2026, 10, 1)).id
+        store.adopt_saved_plan(s, org_id, plan_id)
+        got = {(i.person_id, i.kind): (i.status, i.done_on)
+               for i in store.list_roadmap_items(s, org_id=org_id)}
+    assert got[(ids[0], "course")] == ("done", date(2026, 9, 20))
+    assert got[(ids[0], "exam")] == ("planned", None)
+    assert got[(ids[1], "course")] == ("planned", None)

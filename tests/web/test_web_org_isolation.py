@@ -111,6 +111,14 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("POST", "/teams/{team_id}/people"): {"data": {"person_id": "1"}},
         ("POST", "/teams/{team_id}/enrol"): {"data": {"target": f"course:{course}",
                                                       "started_on": "2026-11-01"}},
+        ("POST", "/people/{person_id}/deactivate"): {},
+        ("POST", "/people/{person_id}/reactivate"): {},
+        ("GET", "/people/{person_id}/delete"): {},
+        ("POST", "/people/{person_id}/delete"): {"data": {"confirm": "o1"}},
+        ("POST", "/people/{person_id}/enrol"): {"data": {"target": f"course:{course}",
+                                                         "started_on": "2026-11-01"}},
+        ("POST", "/enrolments/{enrolment_id}/done"): {},
+        ("POST", "/plans/{plan_id}/adopt"): {},
     }
 
 

@@ -172,7 +172,8 @@ def adopt_plan_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], 
     """Turn a plan's roadmaps (``Plan.to_json()["roadmaps"]``) into roadmap items for the
     people who exist in the organisation (planned hires are skipped). An item the person
     already has (same kind, reference and start, from any plan or added by hand, unless
-    cancelled) is not added again: adopting twice changes nothing."""
+    cancelled) is not added again: adopting twice changes nothing. A course the person has
+    already finished (a completed enrolment) is adopted as done, on that day."""
     created: list[RoadmapItem] = adopt_roadmaps(session, org_id, plan, plan_id=plan_id,
                                                 actor=actor)["created"]
     return created
@@ -185,6 +186,7 @@ def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
     ``unknown`` (roadmap people the organisation does not have, by id)."""
     created: list[RoadmapItem] = []
     already, hires, unknown = 0, 0, []
+    finished: dict[tuple[int, str], date] = {}  # a course already done is an item done
     for roadmap in plan.get("roadmaps", ()):
         if roadmap.get("hire"):
             hires += 1
@@ -196,14 +198,23 @@ def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
         existing = {(i.kind, i.ref, i.start) for i in session.scalars(
             select(RoadmapItem).where(RoadmapItem.person_id == person.id,
                                       RoadmapItem.status != "cancelled"))}
+        for course, done_on in session.execute(
+                select(Enrolment.course_id, Enrolment.completed_on).where(
+                    Enrolment.person_id == person.id, Enrolment.completed_on.is_not(None))):
+            finished[(person.id, course)] = done_on
         for it in roadmap.get("items", ()):
             start, end = date.fromisoformat(str(it["start"])), date.fromisoformat(str(it["end"]))
             if (it["kind"], it["ref"], start) in existing:
                 already += 1
                 continue
             existing.add((it["kind"], it["ref"], start))
-            created.append(add_roadmap_item(
+            item = add_roadmap_item(
                 session, person.id, kind=it["kind"], ref=it["ref"], title=it["name"],
                 start=start, due=max(start, end), hours=float(it.get("hours") or 0),
-                plan_id=plan_id, actor=actor))
+                plan_id=plan_id, actor=actor)
+            done_on = finished.get((person.id, it["ref"]))
+            if it["kind"] in COURSE_KINDS and done_on is not None:
+                update_roadmap_item(session, item.id, {"status": "done", "done_on": done_on},
+                                    actor=actor)
+            created.append(item)
     return {"created": created, "already": already, "hires": hires, "unknown": unknown}

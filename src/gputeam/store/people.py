@@ -165,9 +165,17 @@ def _check_email_free(session: Session, org_id: int, email: str | None,
                           "an e-mail address no one else in the organisation has")
 
 
-def _check_team(session: Session, org_id: int, team_id: int | None) -> None:
-    if team_id is not None and get_team(session, team_id).org_id != org_id:
+def _check_team(session: Session, org_id: int, team_id: int | None,
+                current: int | None = None) -> None:
+    """Refuse another organisation's team, and an archived one (it takes no one new; a
+    person already in it, ``current``, may stay)."""
+    if team_id is None:
+        return
+    team = get_team(session, team_id)
+    if team.org_id != org_id:
         raise refused("person.team_id", "team of another organisation", team_id)
+    if team.archived_at is not None and team_id != current:
+        raise refused("person.team_id", "the team is archived", team.name, "a current team")
 
 
 def add_person(session: Session, org_id: int, *, key: str, name: str,
@@ -191,7 +199,7 @@ def update_person(session: Session, person_id: int, changes: Mapping[str, Any], 
                   actor: str | None = None) -> Person:
     changes = _check_person(changes)
     person = get_person(session, person_id)
-    _check_team(session, person.org_id, changes.get("team_id"))
+    _check_team(session, person.org_id, changes.get("team_id"), person.team_id)
     if changes.get("email") is not None and changes["email"] != person.email:
         _check_email_free(session, person.org_id, changes["email"], person.id)
     if "key" in changes and changes["key"] != person.key and \

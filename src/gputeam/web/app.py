@@ -58,6 +58,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         pages_account,
         pages_export,
         pages_import,
+        pages_learning,
+        pages_lifecycle,
         pages_people,
         pages_plan,
         pages_skills,
@@ -163,6 +165,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(pages_plan.router)
     app.include_router(pages_account.router)
     app.include_router(pages_teams.router)
+    app.include_router(pages_learning.router)
+    app.include_router(pages_lifecycle.router)
     app.include_router(pages_export.router)
     app.include_router(pages_skills.router)
     return app

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from gputeam.i18n import _
+
 W, H = 620, 220
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 34
 PLANNED, DONE = "#4c78a8", "#54a24b"
@@ -39,21 +41,30 @@ def burnup_svg(data: Mapping[str, Any], title: str) -> str:
     every = max(1, n // 12)
     for i, p in enumerate(points):
         if i % every == 0 or i == n - 1:
+            anchor = "end" if i == n - 1 and n > 1 else "start" if i == 0 else "middle"
             parts.append(f'<text x="{x(i):.1f}" y="{H - BOTTOM + 12}" font-size="9" '
-                         f'text-anchor="middle" fill="#666">{escape(p["month"])}</text>')
+                         f'text-anchor="{anchor}" fill="#666">{escape(p["month"])}</text>')
     planned = " ".join(f"{x(i):.1f},{y(p['planned']):.1f}" for i, p in enumerate(points))
     parts.append(f'<polyline points="{planned}" fill="none" stroke="{PLANNED}" '
-                 f'stroke-width="2" stroke-dasharray="5,3"><title>planned</title></polyline>')
+                 f'stroke-width="2" stroke-dasharray="5,3"><title>{escape(_("planned"))}</title></polyline>')
     done = " ".join(f"{x(i):.1f},{y(p['done']):.1f}" for i, p in enumerate(points)
                     if p["done"] is not None)
     if done:
         parts.append(f'<polyline points="{done}" fill="none" stroke="{DONE}" '
-                     f'stroke-width="2.5"><title>done</title></polyline>')
+                     f'stroke-width="2.5"><title>{escape(_("done"))}</title></polyline>')
+    for i, p in enumerate(points):  # a dot per month with an actual (one month is a dot)
+        if p["done"] is not None:
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(p["done"]):.1f}" r="3" '
+                         f'fill="{DONE}"><title>'
+                         + escape(_("{month}: {done} done, {planned} planned").format(
+                             month=p["month"], done=p["done"], planned=p["planned"]))
+                         + "</title></circle>")
     ly = H - 8
     parts.append(f'<line x1="{LEFT}" y1="{ly - 3}" x2="{LEFT + 24}" y2="{ly - 3}" '
                  f'stroke="{PLANNED}" stroke-width="2" stroke-dasharray="5,3"/>'
-                 f'<text x="{LEFT + 28}" y="{ly}" font-size="10">planned (dashed)</text>'
+                 f'<text x="{LEFT + 28}" y="{ly}" font-size="10">{escape(_("planned (dashed)"))}</text>'
                  f'<line x1="{LEFT + 140}" y1="{ly - 3}" x2="{LEFT + 164}" y2="{ly - 3}" '
                  f'stroke="{DONE}" stroke-width="2.5"/>'
-                 f'<text x="{LEFT + 168}" y="{ly}" font-size="10">done (solid)</text></svg>')
+                 f'<text x="{LEFT + 168}" y="{ly}" font-size="10">{escape(_("done (solid)"))}</text>'
+                 '</svg>')
     return "".join(parts)

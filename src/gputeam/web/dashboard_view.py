@@ -27,6 +27,7 @@ def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
     scenario = live_scenario(app, s, inputs, today)
     data = dashboard.build(scenario, catalog(app), today, latest[0] if latest else None)
     data["data_problems"] = data_problems(app, s, today)
+    data["learning"] = store.learning_summary(s, org_id(app, s), today)  # active people's
     if latest:
         data["plan"]["id"] = latest[1].id
         data["plan"]["version"] = latest[1].version

@@ -10,9 +10,10 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.exc import IntegrityError
 
 from gputeam import store
-from gputeam.errors import InputError, Problem
+from gputeam.errors import InputError
 from gputeam.i18n import _, current
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
@@ -24,8 +25,11 @@ from gputeam.web.auth import (
     require,
 )
 from gputeam.web.auth import logout as end_session
+from gputeam.web.burnup import burnup_svg
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.lists import NO_ROLE, PERSON_STATUSES, Chosen, chosen, visible
+from gputeam.web.pages_people import recordable
+from gputeam.web.pages_teams import learning_targets, parse_day
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render, today
 from gputeam.web.security import Session
@@ -152,27 +156,21 @@ def person_response(request: Request, who: Principal, person_id: int, status: in
         history = [{"domain": r.domain, "proficiency": r.proficiency,
                     "rated_at": r.rated_at, "rated_by": r.rated_by or "", "note": r.note or ""}
                    for r in store.skill_history(s, p.id)]
+        curve = store.burnup(s, p.org_id, today(request), person_id=p.id)
     bars = [Bar(i["title"], date.fromisoformat(i["start"]), date.fromisoformat(i["due"]),
                 i["kind"], 1.0 if i["status"] == "done" else 0.0)
             for i in d["roadmap"] if i["status"] != "cancelled"]
     cat = services.catalog(request.app)
+    forms = {k: extra.get(k, {}) for k in (
+        "skill_form", "skill_errors", "cert_form", "cert_errors", "enrol_form", "enrol_errors",
+        "hours_form", "hours_errors")}
     return render(request, "person.html", status, who=who, p=d, team=team, can_edit=can_edit,
-                  can_change=can_change, history=history, skill_form=extra.get("skill_form", {}),
-                  skill_errors=extra.get("skill_errors", {}),
+                  can_change=can_change, history=history, **forms,
                   gantt=gantt_svg(bars, today(request), _("Roadmap of {name}").format(name=d["name"])),
+                  burnup=curve, chart=burnup_svg(curve, _("Roadmap of {name}: planned and done")
+                                                 .format(name=d["name"])),
+                  targets=learning_targets(request), today=today(request).isoformat(),
                   domains=cat.domains, certs=cat.certifications, courses=cat.courses)
-
-
-def _day(text: str, name: str) -> date:
-
-    try:
-        day = date.fromisoformat(text.strip())
-    except ValueError:
-        day = None
-    if day is None or not date(1950, 1, 1) <= day <= date(2199, 12, 31):
-        raise InputError([Problem(path=name, message="not a date", found=text,
-                                  expected="YYYY-MM-DD between 1950 and 2199")])
-    return day
 
 
 def _back(person_id: int, flash: str) -> Response:
@@ -185,14 +183,32 @@ def add_certification(request: Request, person_id: PathId, who: Recorder,
                       valid_from: Annotated[str, Form(max_length=10)],
                       valid_until: Annotated[str, Form(max_length=10)] = "",
                       evidence: Annotated[str, Form(max_length=2000)] = "") -> Response:
+    errors: dict[str, str] = {}
+    start, fault = parse_day(valid_from, "Earned")
+    if fault:
+        errors["valid_from"] = fault
+    until, fault = parse_day(valid_until, "Valid until") if valid_until.strip() else (None, None)
+    if fault:
+        errors["valid_until"] = fault
+    if cert_id not in services.catalog(request.app).certifications:
+        errors["cert_id"] = "Choose a certification from the list."
     with request.app.state.db.session() as s:
-        p = _visible(request, who, s, person_id)
-        if not who.may_change_records(p.id, p.team_id):
-            raise HTTPException(403, "you may not change this person's records")
-        store.add_certification(s, p.id, cert_id, _day(valid_from, "valid_from"),
-                                _day(valid_until, "valid_until") if valid_until else None,
-                                evidence=evidence, catalog=services.catalog(request.app),
-                                actor=actor(who))
+        p = recordable(request, who, s, person_id)
+    if not errors and start is not None:
+        try:
+            with request.app.state.db.session() as s:
+                store.add_certification(s, p.id, cert_id, start, until, evidence=evidence,
+                                        catalog=services.catalog(request.app),
+                                        actor=actor(who))
+        except InputError as exc:
+            errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = \
+                "; ".join(pr.message for pr in exc.problems)
+        except IntegrityError:
+            errors["valid_from"] = "This certification is already recorded from this date."
+    if errors:
+        return person_response(request, who, person_id, 422, cert_errors=errors, cert_form={
+            "cert_id": cert_id, "valid_from": valid_from, "valid_until": valid_until,
+            "evidence": evidence})
     return _back(person_id, f"Certification {cert_id} recorded.")
 
 
@@ -208,21 +224,6 @@ def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
         store.complete_roadmap_item(s, item_id, today(request), actor=actor(who))
         pid = p.id
     return _back(pid, "Marked done.")
-
-
-@router.post("/enrolments/{enrolment_id}/hours")
-def enrolment_hours(request: Request, enrolment_id: PathId, who: Recorder,
-                    hours_done: Annotated[float, Form(ge=0, le=10000)]) -> Response:
-    with request.app.state.db.session() as s:
-        e = s.get(store.Enrolment, enrolment_id)
-        if e is None:
-            raise HTTPException(404, "no such enrolment")
-        p = _visible(request, who, s, e.person_id)
-        if not who.may_change_records(p.id, p.team_id):
-            raise HTTPException(403, "you may not change this person's records")
-        store.record_hours(s, enrolment_id, hours_done, actor=actor(who))
-        pid = p.id
-    return _back(pid, "Hours recorded.")
 
 
 # ---------------------------------------------------------------- catalog

@@ -28,6 +28,9 @@ from gputeam.store import (
     email_fault,
     role_allowed,
 )
+from gputeam.store.tables import BadCell
+from gputeam.store.tables import integer as whole_number
+from gputeam.store.tables import number as any_number
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
@@ -53,8 +56,11 @@ EXTRAS = ("email", "background", "role")
 BACKGROUND_LONGEST = TEXT_LONGEST["background"]
 
 
-def _teams_for(who: Principal, s: Any, org: int) -> dict[int, str]:
-    return {t.id: t.name for t in store.list_teams(s, org) if who.may_team(t.id)}
+def _teams_for(who: Principal, s: Any, org: int, keep: int | None = None) -> dict[int, str]:
+    """The teams ``who`` may place people in: current ones (an archived team takes no one
+    new), and ``keep``, the person's own team, even if archived."""
+    return {t.id: t.name for t in store.list_teams(s, org)
+            if who.may_team(t.id) and (t.archived_at is None or t.id == keep)}
 
 
 def _roles(request: Request) -> dict[str, str]:
@@ -105,14 +111,15 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
         if name not in form:
             values.pop(name)
     for name, label, low, high, integer in NUMBERS:
-        text = form.get(name, "").strip().replace(",", ".")
+        text = form.get(name, "").strip()
         if not text and name == "salary":
             values[name] = None
             continue
-        try:
-            number: float = int(text) if integer else float(text)
-        except ValueError:
-            errors[name] = f"{label}: enter a {'whole ' if integer else ''}number."
+        try:  # written in any locale, as the roster import reads it (one parser)
+            number: float = whole_number(text, None) if integer else any_number(text, None)
+        except BadCell as exc:
+            errors[name] = (f"{label}: enter a whole number." if integer else
+                            f"{label}: {exc.reason} (expected {exc.expected}).")
             continue
         if not low <= number <= high or number != number:
             errors[name] = f"{label}: between {low:g} and {high:g}."
@@ -199,6 +206,16 @@ def _changeable(request: Request, who: Principal, s: Any, person_id: int) -> Any
     return p
 
 
+def recordable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
+    """The person if ``who`` may change their records: 404 if not readable, else 403."""
+    p = services.person_in_org(request.app, s, person_id)
+    if p is None or not who.may_read_person(p.id, p.team_id):
+        raise HTTPException(404, "no such person, or not one you may see")
+    if not who.may_change_records(p.id, p.team_id):
+        raise HTTPException(403, "you may not change this person's records")
+    return p
+
+
 def _num(v: Any) -> str:
     if v is None:
         return ""
@@ -209,7 +226,7 @@ def _num(v: Any) -> str:
 def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Response:
     with request.app.state.db.session() as s:
         p = _changeable(request, who, s, person_id)
-        teams = _teams_for(who, s, services.org_id(request.app, s))
+        teams = _teams_for(who, s, services.org_id(request.app, s), p.team_id)
         form = {"key": p.key, "name": p.name, "title": p.title or "",
                 "email": p.email or "", "background": p.background or "", "role": p.role or "",
                 "team_id": str(p.team_id or "")}
@@ -228,8 +245,9 @@ async def update_person(request: Request, person_id: PathId, who: Writer) -> Res
 def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]
                    ) -> Response:
     with request.app.state.db.session() as s:
-        current_role = _changeable(request, who, s, person_id).role
-        teams = _teams_for(who, s, services.org_id(request.app, s))
+        current = _changeable(request, who, s, person_id)
+        current_role = current.role
+        teams = _teams_for(who, s, services.org_id(request.app, s), current.team_id)
     values, errors = parse_person_form(form, teams, admin=who.role == "admin",
                                        roles=_roles(request), current_role=current_role)
     if not errors:
@@ -258,11 +276,7 @@ def rate_skill(request: Request, person_id: PathId, who: Recorder,
     from gputeam.web.pages import person_response
 
     with request.app.state.db.session() as s:
-        p = services.person_in_org(request.app, s, person_id)
-        if p is None or not who.may_read_person(p.id, p.team_id):
-            raise HTTPException(404, "no such person, or not one you may see")
-        if not who.may_change_records(p.id, p.team_id):
-            raise HTTPException(403, "you may not rate this person's skills")
+        recordable(request, who, s, person_id)
     errors: dict[str, str] = {}
     if domain not in services.catalog(request.app).domains:
         errors["domain"] = "Choose a skill domain from the catalog."

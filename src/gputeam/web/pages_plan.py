@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam.errors import InputError
@@ -121,83 +121,58 @@ def _pdf_unavailable(request: Request, exc: InputError) -> Response:
 
 
 @router.post("/plan")
-def plan_submit(request: Request, who: Planner,
-                gpus: Annotated[int, Form(ge=0, le=MAX_GPUS)],
-                deadline_month: Annotated[str, Form(max_length=3)] = "",
-                budget: Annotated[str, Form(max_length=20)] = "",
-                horizon_months: Annotated[int, Form(ge=1, le=MAX_HORIZON)] = 12,
-                gpu_model: Annotated[str, Form(max_length=40)] = "H100",
-                mode: Annotated[str, Form(pattern="^(template|lean)$")] = "template",
-                action: Annotated[str, Form(pattern="^(preview|save)$")] = "preview") -> Response:
-    from gputeam.web.api.common import actor
+async def plan_submit(request: Request, who: Planner) -> Response:
+    from starlette.concurrency import run_in_threadpool
 
-    if request.headers.get("HX-Request"):
+    data = await request.form()
+    form = {k: v for k, v in data.items() if isinstance(v, str) and len(v) <= 100}
+    return await run_in_threadpool(_plan_submit, request, who, form)
+
+
+def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Response:
+    """Re-plan with the what-if inputs (or save). Invalid inputs: the form again with the
+    message beside each field and the typed values, and no result (nothing from earlier
+    inputs shown under the new ones); 422 for a page. htmx swaps only successful answers,
+    so the fragment answering htmx carries the messages (also into the form's message
+    slots, out of band) with status 200."""
+    from gputeam.web.api.common import actor
+    from gputeam.web.whatif_form import parse_whatif
+
+    action = form.get("action", "preview")
+    if action not in ("preview", "save") or request.headers.get("HX-Request"):
         # htmx sends the last-clicked submit button along with later requests from the form
         # (a 'change' as focus moves to "Save"): only the native form submission saves.
         action = "preview"
-    partial = bool(request.headers.get("HX-Request")) and action == "preview"
+    partial = bool(request.headers.get("HX-Request"))
+    values, errors = parse_whatif(form, MAX_GPUS, MAX_HORIZON)
+    error, plan = None, None
     with request.app.state.db.session() as s:
         base = services.plan_inputs(s, services.org_id(request.app, s))
-        base = {**base, "horizon_months": horizon_months, "mode": mode,
-                "fleet": {**base["fleet"], "gpu_model": gpu_model or "H100"}}
-        error, plan = None, None
-        try:
-            what = services.WhatIf(
-                gpus=gpus,
-                deadline_month=_int(deadline_month, "deadline_month", 1, MAX_HORIZON),
-                budget=_float(budget, "budget"))
-            if what.deadline_month is None:
-                base["constraints"] = {k: v for k, v in (base.get("constraints") or {}).items()
-                                       if k != "deadline_month"}
-            if what.budget is None:
-                base["constraints"] = {k: v for k, v in (base.get("constraints") or {}).items()
-                                       if k != "budget"}
-            inputs = services.apply_what_if(base, what)
-            check_bounds(inputs)
-            plan = services.run_plan(request.app, s, inputs, today(request),
-                                     preview=action == "preview")
-        except (InputError, ValueError) as exc:
-            error, inputs = str(exc), base
-        if plan is not None and action == "save":
-            services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
+        controls = {**_controls(base), **{k: form.get(k, "") for k in values}}
+        if not errors:
+            base = {**base, "horizon_months": values["horizon_months"],
+                    "mode": values["mode"],
+                    "fleet": {**base["fleet"], "gpu_model": values["gpu_model"]}}
+            constraints = {k: v for k, v in (base.get("constraints") or {}).items()
+                           if k not in ("deadline_month", "budget")}
+            base["constraints"] = constraints
+            what = services.WhatIf(gpus=values["gpus"],
+                                   deadline_month=values["deadline_month"],
+                                   budget=values["budget"])
+            try:
+                inputs = services.apply_what_if(base, what)
+                check_bounds(inputs)
+                plan = services.run_plan(request.app, s, inputs, today(request),
+                                         preview=action == "preview")
+            except (InputError, ValueError) as exc:
+                error = str(exc)
+            if plan is not None and action == "save":
+                services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
     if plan is not None and action == "save":
         return RedirectResponse("/plan?saved=1", status_code=303)
-    context = {"who": who, "controls": _controls(inputs), "error": error,
+    context = {"who": who, "controls": controls, "error": error, "errors": errors,
                "view": plan_view(plan, today(request)) if plan is not None else None,
-               "saved": None, "latest": None, "flash": None}
-    status = 422 if error else 200
+               "saved": None, "latest": None, "flash": None, "oob": partial}
     if partial:
-        return render(request, "plan_result.html", status, **context)
-    return render(request, "plan.html", status, **context)
-
-
-def _int(text: str, name: str, low: int, high: int) -> int | None:
-    from gputeam.errors import Problem
-
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not low <= value <= high:
-        raise InputError([Problem(path=name, message="must be a whole number", found=text,
-                                  expected=f"{low}-{high}")])
-    return value
-
-
-def _float(text: str, name: str) -> float | None:
-    from gputeam.errors import Problem
-
-    text = text.strip().replace(",", "")
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1e12:
-        raise InputError([Problem(path=name, message="must be an amount", found=text,
-                                  expected=">= 0")])
-    return value
+        return render(request, "plan_result.html", 200, **context)
+    return render(request, "plan.html", 422 if error or errors else 200, **context)

@@ -58,10 +58,11 @@ def parse_day(text: str, label: str) -> tuple[date | None, str | None]:
 
 
 def learning_targets(request: Request) -> dict[str, dict[str, str]]:
-    """The enrol form's choices: ``course:<id>`` and ``path:<id>`` to names."""
+    """The enrol form's choices, by group (``paths``, ``courses``): ``path:<id>`` and
+    ``course:<id>`` to names."""
     cat = services.catalog(request.app)
-    return {"Learning paths": {f"path:{p.id}": p.name for p in cat.paths.values()},
-            "Courses": {f"course:{c.id}": c.name for c in cat.courses.values()}}
+    return {"paths": {f"path:{p.id}": p.name for p in cat.paths.values()},
+            "courses": {f"course:{c.id}": c.name for c in cat.courses.values()}}
 
 
 def parse_target(request: Request, value: str) -> tuple[list[str], str | None]:

@@ -118,7 +118,11 @@ class CertificationIn(Body):
 
 
 class EnrolmentIn(Body):
-    course_id: str = Field(min_length=1, max_length=100)
+    course_id: str | None = Field(default=None, min_length=1, max_length=100,
+                                  description="A catalog course id (or give path_id).")
+    path_id: str | None = Field(default=None, min_length=1, max_length=100,
+                                description="A catalog learning path id: enrols in each of "
+                                "its courses not already open (the answer lists them).")
     started_on: Day
     hours_done: float = Field(default=0, ge=0, le=10000)
 
@@ -337,16 +341,23 @@ def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder)
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
-        if body.course_id not in services.catalog(request.app).courses:
-            raise InputError([Problem(path="course_id", message="not in the catalog",
-                                      found=body.course_id, expected="a catalog course id")])
-        e = store.enrol(s, p.id, body.course_id, body.started_on, hours_done=body.hours_done,
+        courses = store.courses_of(services.catalog(request.app), body.course_id,
+                                   body.path_id)
+        if body.path_id is not None:
+            made = store.enrol_people(s, p.org_id, [p.id], courses, body.started_on,
+                                      actor=actor(who))
+            return {"path_id": body.path_id, "already": made["already"], "enrolments": [
+                {"id": e.id, "course_id": e.course_id,
+                 "started_on": e.started_on.isoformat(), "hours_done": e.hours_done}
+                for e in made["created"]]}
+        e = store.enrol(s, p.id, courses[0], body.started_on, hours_done=body.hours_done,
                         actor=actor(who))
         return {"id": e.id, "course_id": e.course_id, "started_on": e.started_on.isoformat(),
                 "hours_done": e.hours_done}
 
 
-@router.patch("/enrolments/{enrolment_id}", summary="Record hours done (a total)")
+@router.patch("/enrolments/{enrolment_id}", summary="Record hours done (a total); "
+              "completed_on marks it done, and the person's roadmap items for the course")
 def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
                  who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:

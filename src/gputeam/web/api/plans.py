@@ -159,12 +159,10 @@ def adopt(request: Request, plan_id: PathId, who: Planner) -> dict[str, Any]:
     if who.role != "admin":
         raise HTTPException(403, "only admins adopt a plan for the whole organisation")
     with db(request).session() as s:
-        row = s.get(store.SavedPlan, plan_id)
-        org = services.org_id(request.app, s)
-        if row is None or row.scenario.org_id != org:
-            raise not_found("plan")
-        items = store.adopt_plan_roadmaps(s, org, row.plan, plan_id=row.id, actor=actor(who))
-        return {"created": len(items)}
+        # created: items added; already: items people had (adopting twice adds nothing);
+        # hires: planned hires skipped; unknown: roadmap people not tracked here
+        return store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id,
+                                      actor=actor(who))
 
 
 # ---------------------------------------------------------------- catalog

@@ -1,0 +1,126 @@
+"""Learning from the person page: enrol the person in a course or a learning path (all its
+courses), record hours, mark an enrolment done (which marks the person's roadmap items for
+the course done: :func:`gputeam.store.record_hours`). Admins, the person's managers and the
+engineer on their own record. A refused form is shown again on the person page with the
+message beside the field and the values kept (422); nothing is written."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from gputeam import store
+from gputeam.store.tables import BadCell
+from gputeam.store.tables import number as any_number
+from gputeam.web import services
+from gputeam.web.api.common import PathId, actor
+from gputeam.web.auth import require
+from gputeam.web.pages_people import recordable
+from gputeam.web.pages_teams import parse_day, parse_target
+from gputeam.web.permissions import Perm, Principal
+from gputeam.web.render import today
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
+MAX_HOURS = 10000
+
+
+def _enrolment(request: Request, who: Principal, s: Any, enrolment_id: int) -> Any:
+    e = s.get(store.Enrolment, enrolment_id)
+    if e is None:
+        raise HTTPException(404, "no such enrolment")
+    recordable(request, who, s, e.person_id)
+    return e
+
+
+def parse_hours(text: str) -> tuple[float | None, str | None]:
+    """Hours typed in a form, in any locale (the importer's parser), or the message."""
+    try:
+        hours = any_number(text.strip(), None)
+    except BadCell as exc:
+        return None, f"Hours: {exc.reason} (expected {exc.expected})."
+    if not 0 <= hours <= MAX_HOURS:
+        return None, f"Hours: between 0 and {MAX_HOURS}."
+    return hours, None
+
+
+def _back(person_id: int, flash: str, anchor: str = "courses") -> Response:
+    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}#{anchor}",
+                            status_code=303)
+
+
+@router.post("/people/{person_id}/enrol")
+def enrol(request: Request, person_id: PathId, who: Recorder,
+          target: Annotated[str, Form(max_length=200)] = "",
+          started_on: Annotated[str, Form(max_length=20)] = "") -> Response:
+    from gputeam.web.pages import person_response
+
+    errors: dict[str, str] = {}
+    courses, fault = parse_target(request, target)
+    if fault:
+        errors["target"] = fault
+    day, fault = parse_day(started_on, "Start")
+    if fault:
+        errors["started_on"] = fault
+    with request.app.state.db.session() as s:
+        p = recordable(request, who, s, person_id)
+        if not errors and day is not None:
+            result = store.enrol_people(s, p.org_id, [p.id], courses, day, actor=actor(who))
+    if errors:
+        return person_response(request, who, person_id, 422, enrol_errors=errors,
+                               enrol_form={"target": target, "started_on": started_on})
+    made = len(result["created"])
+    return _back(person_id, f"Enrolled in {made} course{'s' if made != 1 else ''}"
+                 + (f"; {result['already']} already open." if result["already"] else "."))
+
+
+@router.post("/enrolments/{enrolment_id}/hours")
+def enrolment_hours(request: Request, enrolment_id: PathId, who: Recorder,
+                    hours_done: Annotated[str, Form(max_length=30)] = "") -> Response:
+    from gputeam.web.pages import person_response
+
+    hours, fault = parse_hours(hours_done)
+    with request.app.state.db.session() as s:
+        e = _enrolment(request, who, s, enrolment_id)
+        pid = e.person_id
+        if hours is not None:
+            store.record_hours(s, e.id, hours, actor=actor(who))
+    if fault:
+        return person_response(request, who, pid, 422,
+                               hours_errors={enrolment_id: fault},
+                               hours_form={enrolment_id: hours_done})
+    return _back(pid, "Hours recorded.")
+
+
+@router.post("/enrolments/{enrolment_id}/done")
+def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Response:
+    with request.app.state.db.session() as s:
+        e = _enrolment(request, who, s, enrolment_id)
+        pid = e.person_id
+        store.complete_enrolment(s, e.id, max(today(request), e.started_on), actor=actor(who))
+    return _back(pid, "Course done; its roadmap items are marked done.")
+
+
+@router.post("/plans/{plan_id}/adopt")
+def adopt_plan(request: Request, plan_id: PathId,
+               who: Annotated[Principal, Depends(require(Perm.PLANS_RUN))]) -> Response:
+    """Adopt a saved plan's roadmaps (admin): idempotent, audited; back to the plan page
+    saying what was added."""
+    if who.role != "admin":
+        raise HTTPException(403, "only admins adopt a plan for the whole organisation")
+    with request.app.state.db.session() as s:
+        got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id,
+                                     actor=actor(who))
+    parts = [f"{got['created']} roadmap items added"]
+    if got["already"]:
+        parts.append(f"{got['already']} already on people's roadmaps")
+    if got["hires"]:
+        parts.append(f"{got['hires']} planned hires left for when they join")
+    if got["unknown"]:
+        parts.append(f"not tracked here: {', '.join(got['unknown'][:5])}")
+    return RedirectResponse(f"/plan?flash={quote('; '.join(parts) + '.')}#adopt",
+                            status_code=303)
