@@ -69,6 +69,17 @@ def _bad_person_form(page: Any) -> None:
     page.wait_for_selector(".flash.error")
 
 
+def _bad_whatif(page: Any) -> None:
+    page.fill("input[name=gpus]", "-1")  # htmx: the message beside the field
+    page.wait_for_selector("#err-gpus:has-text('GPUs must')")
+
+
+def _wrong_confirmation(page: Any) -> None:
+    page.fill("input[name=confirm]", "not the id")
+    page.click("text=Delete for good")
+    page.wait_for_selector("#err-confirm")
+
+
 #: every page of the tracker; add new pages here
 PAGES = [
     Page("login", "/login", role=None),
@@ -84,7 +95,10 @@ PAGES = [
     Page("person-edit", "/people/{p2}/edit"),
     Page("person-edit-refused", "/people/{p2}/edit", steps=_bad_person_form),
     Page("person-credentials", "/people/{p1}/credentials"),
+    Page("person-delete", "/people/{p2}/delete"),
+    Page("person-delete-refused", "/people/{p2}/delete", steps=_wrong_confirmation),
     Page("plan", "/plan"),
+    Page("plan-refused", "/plan", steps=_bad_whatif),
     Page("plan-viewer", "/plan", role="viewer"),
     Page("catalog", "/catalog"),
     Page("catalog-domains", "/catalog?section=domains"),
