@@ -13,15 +13,11 @@ from typing import Any
 
 import pytest
 
+from . import test_web_browser
 from .conftest import ROSTER_CSV
-from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401 (fixture)
+from .test_web_browser import page, running_server  # noqa: F401 (page: a fixture)
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
-                       "under CI=true this test fails instead"),
-]
+pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
 
 
 @pytest.fixture
