@@ -147,3 +147,37 @@ def test_whose_attempt_and_a_persons_attempts(db: Database) -> None:
         assert [(a.id, code) for a, code in store.person_attempts(s, ada)] == [
             (first, "acme-l2")]
         assert store.person_attempts(s, bob) == []
+
+
+def test_whose_record_whose_token_and_lookups_within_the_organisation(
+        db: Database, org_id: int) -> None:
+    secret = "s" * 40
+    with db.session() as s:
+        other = store.create_organisation(s, "Other").id
+        p = store.add_person(s, org_id, key="p1", name="Ana").id
+        held = store.add_certification(s, p, "nca-aiio", date(2026, 1, 1)).id
+        enrolment = store.enrol(s, p, "nvidia-dli-fundamentals", date(2026, 2, 1)).id
+        item = store.add_roadmap_item(s, p, kind="course", ref="c1", title="C1",
+                                      start=date(2026, 3, 1), due=date(2026, 4, 1)).id
+        user = store.create_user(s, "ana", "a long password", "admin").id
+        token = store.create_token(s, user, "ci", ["read"])[0].id
+        mine = store.save_plan(s, store.save_scenario(s, org_id, "live", {}).id, {"n": 1},
+                               date(2026, 1, 1)).id
+        theirs = store.save_plan(s, store.save_scenario(s, other, "live", {}).id, {"n": 2},
+                                 date(2026, 1, 1)).id
+        key = store.current_issuer_key(s, org_id, secret)[0].id
+    with db.session() as s:
+        assert store.record_person(s, "certification", held) == p
+        assert store.record_person(s, "enrolment", enrolment) == p
+        assert store.record_person(s, "roadmap item", item) == p
+        assert store.record_person(s, "enrolment", item + enrolment + 100) is None
+        found_enrolment = store.find_enrolment(s, enrolment)
+        assert found_enrolment is not None and found_enrolment.person_id == p
+        assert store.find_enrolment(s, item + enrolment + 100) is None
+        assert store.token_user(s, token) == user and store.token_user(s, token + 1) is None
+        found = store.find_plan(s, org_id, mine)
+        assert found is not None and found.plan == {"n": 1}
+        assert store.find_plan(s, org_id, theirs) is None
+        assert store.find_plan(s, other, theirs) is not None
+        assert store.issuer_key_in(s, org_id, key) is not None
+        assert store.issuer_key_in(s, other, key) is None

@@ -73,3 +73,18 @@ def test_the_walk_finds_each_kind_of_forbidden_import(tmp_path: Path) -> None:
         "gputeam.store.person_rules", "gputeam.store.schema", "gputeam.store.schema_exams",
         "gputeam.store.schema_exams.ExamAttempt", "sqlalchemy", "sqlalchemy.orm",
         "sqlalchemy.orm.Session"]
+
+
+def test_the_web_package_looks_nothing_up_in_a_session_itself() -> None:
+    """Lookups by id (``s.get(Model, id)``), queries and statements are the store's: the
+    web calls a repository (``store.find_plan``, ``store.record_person`` ...) instead."""
+    bad = []
+    for path in sorted(WEB.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("get", "query", "execute", "scalar", "scalars")
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id in ("s", "session", "db_session")):
+                bad.append(f"{path.relative_to(WEB.parent)}:{node.lineno}: "
+                           f"{node.func.value.id}.{node.func.attr}(...)")
+    assert bad == []

@@ -51,6 +51,7 @@ certifications:
 learning:
     ``enrol(s, person_id, course_id, started_on, *, hours_done=0)``,
     ``record_hours(s, enrolment_id, hours_done, *, completed_on=None)``,
+    ``find_enrolment(s, enrolment_id) -> Enrolment | None``,
     ``list_enrolments(s, *, person_id=None, org_id=None, open_only=False)``;
     ``add_roadmap_item(s, person_id, *, kind, ref, title, start, due, hours=0, plan_id=None)``,
     ``update_roadmap_item(s, item_id, changes)``, ``complete_roadmap_item(s, item_id, done_on)``,
@@ -78,10 +79,13 @@ plans:
     ``get_scenario``, ``latest_scenario(s, org_id, name)``, ``list_scenarios(s, org_id)``;
     ``save_plan(s, scenario_id, plan_json, computed_for)``, ``get_plan``,
     ``latest_plan(s, org_id, scenario_name=None)``, ``latest_plan_row(s, org_id)`` (without
-    its JSON), ``plan_json(s, plan_id)``, ``list_plans(s, scenario_id)``.
+    its JSON), ``plan_json(s, plan_id)``, ``find_plan(s, org_id, plan_id)`` (only within the
+    organisation), ``list_plans(s, scenario_id)``.
 profile (read models for the web's person page and dashboard):
     ``person_records(s, person_id) -> PersonRecords`` (certifications, enrolments, roadmap
-    as plain rows), ``person_teams(s, org_id) -> {key: (id, team_id)}``.
+    as plain rows), ``person_teams(s, org_id) -> {key: (id, team_id)}``,
+    ``record_person(s, "certification" | "enrolment" | "roadmap item", id)`` and
+    ``token_user(s, token_id)`` (whose record or token, None if none).
 accounts:
     ``hash_password(pw)``, ``verify_password(hash, pw)``,
     ``create_user(s, username, password, role, *, person_id=None, team_ids=())``,
@@ -155,7 +159,8 @@ signed with the organisation's key, created on first use and sealed with ``secre
 ``revoke_credential(s, org_id, uuid, reason, *, now, actor=None)``, ``get_credential(s,
 uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, key_id, secret,
 *, base_url, now) -> dict`` (the signed Bitstring Status List), ``current_issuer_key(s,
-org_id, secret)``, ``rotate_issuer_key(s, org_id, secret)``, ``expiring_credentials(s, today,
+org_id, secret)``, ``issuer_key_in(s, org_id, key_id)`` (only within the organisation),
+``rotate_issuer_key(s, org_id, secret)``, ``expiring_credentials(s, today,
 until)``.
 
 Internal certification programmes (issue 11)
@@ -243,6 +248,7 @@ from gputeam.store.credentials import (
     expiring_credentials,
     get_credential,
     issue_credential,
+    issuer_key_in,
     list_credentials,
     revoke_credential,
     rotate_issuer_key,
@@ -301,6 +307,7 @@ from gputeam.store.learning import (
     close_course_items,
     complete_roadmap_item,
     enrol,
+    find_enrolment,
     get_roadmap_item,
     list_enrolments,
     list_roadmap_items,
@@ -347,6 +354,7 @@ from gputeam.store.person_rules import (
     role_allowed,
 )
 from gputeam.store.plans import (
+    find_plan,
     get_plan,
     get_scenario,
     latest_plan,
@@ -365,7 +373,13 @@ from gputeam.store.practical import (
     record_pass,
     sign_off,
 )
-from gputeam.store.profile import PersonRecords, person_records, person_teams
+from gputeam.store.profile import (
+    PersonRecords,
+    person_records,
+    person_teams,
+    record_person,
+    token_user,
+)
 from gputeam.store.programmes import (
     BankImport,
     bank_items,
@@ -473,5 +487,6 @@ __all__ = [
     "EMAIL_EXAMPLE", "EMAIL_LONGEST", "NUMBER_RULES", "REQUIRED", "TEXT_LONGEST", "email_fault",
     "role_allowed",
     "HELD_SORTS", "PEOPLE_SORTS", "HeldRow", "PeopleFilter", "count_held", "list_held",
-    "proficiency_counts",
+    "proficiency_counts", "find_plan", "record_person", "token_user",
+    "issuer_key_in", "find_enrolment",
 ]

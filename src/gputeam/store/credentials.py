@@ -76,6 +76,12 @@ def rotate_issuer_key(session: Session, org_id: int, secret: str, *,
     return current_issuer_key(session, org_id, secret, actor=actor)[0]
 
 
+def issuer_key_in(session: Session, org_id: int, key_id: int) -> IssuerKey | None:
+    """The issuing key with this id if it is this organisation's (current or retired)."""
+    return session.scalar(select(IssuerKey).where(IssuerKey.id == key_id,
+                                                  IssuerKey.org_id == org_id))
+
+
 def _free_index(session: Session, key_id: int) -> int:
     used = set(session.scalars(select(IssuedCredential.status_index)
                                .where(IssuedCredential.key_id == key_id)))

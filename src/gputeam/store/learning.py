@@ -61,6 +61,11 @@ def record_hours(session: Session, enrolment_id: int, hours_done: float, *,
 COURSE_KINDS = ("course", "bootcamp")
 
 
+def find_enrolment(session: Session, enrolment_id: int) -> Enrolment | None:
+    """The enrolment with this id, or None (callers check whose it is: ``person_id``)."""
+    return session.get(Enrolment, enrolment_id)
+
+
 def close_course_items(session: Session, person_id: int, course_id: str, done_on: date, *,
                        actor: str | None = None) -> list[RoadmapItem]:
     """Mark the person's open roadmap items for this course done (a course finished is

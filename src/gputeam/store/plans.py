@@ -128,6 +128,13 @@ def latest_plan_row(session: Session, org_id: int) -> SavedPlan | None:
         .order_by(SavedPlan.created_at.desc(), SavedPlan.id.desc()).limit(1))
 
 
+def find_plan(session: Session, org_id: int, plan_id: int) -> SavedPlan | None:
+    """The saved plan with this id if it belongs to this organisation, else None."""
+    return session.scalar(select(SavedPlan)
+                          .join(SavedScenario, SavedScenario.id == SavedPlan.scenario_id)
+                          .where(SavedPlan.id == plan_id, SavedScenario.org_id == org_id))
+
+
 def plan_json(session: Session, plan_id: int) -> Any:
     """One saved plan's JSON (``Plan.to_json()`` as saved), or None."""
     return session.scalar(select(SavedPlan.plan).where(SavedPlan.id == plan_id))

@@ -7,12 +7,12 @@ the statements are built once, at import.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import BindParameter, Row, bindparam, select
 from sqlalchemy.orm import Session
 
-from gputeam.store.schema import CertificationHeld, Enrolment, Person, RoadmapItem
+from gputeam.store.schema import ApiToken, CertificationHeld, Enrolment, Person, RoadmapItem
 
 
 class PersonRecords(NamedTuple):
@@ -54,3 +54,22 @@ def person_teams(session: Session, org_id: int) -> dict[str, tuple[int, int | No
     rows = session.execute(select(Person.key, Person.id, Person.team_id)
                            .where(Person.org_id == org_id))
     return {k: (i, t) for k, i, t in rows}
+
+
+#: A person's record kinds, as :func:`record_person` names them.
+RecordKind = Literal["certification", "enrolment", "roadmap item"]
+_RECORDS: dict[str, Any] = {"certification": CertificationHeld, "enrolment": Enrolment,
+                            "roadmap item": RoadmapItem}
+
+
+def record_person(session: Session, kind: RecordKind, record_id: int) -> int | None:
+    """Whose record this is (a person id): a held certification, an enrolment or a roadmap
+    item; None when there is no such record. Front ends check with it whether the caller
+    may change the record before changing it."""
+    model = _RECORDS[kind]
+    return session.scalar(select(model.person_id).where(model.id == record_id))
+
+
+def token_user(session: Session, token_id: int) -> int | None:
+    """Whose API token this is (a user id), or None when there is no such token."""
+    return session.scalar(select(ApiToken.user_id).where(ApiToken.id == token_id))

@@ -173,8 +173,7 @@ def _live_status(request: Request, row: Any) -> dict[str, Any] | None:
 def status_list_json(request: Request, key_id: PathId) -> Response:
     """The signed Bitstring Status List of one issuing key (public, as verifiers fetch it)."""
     with request.app.state.db.session() as s:
-        key = s.get(store.IssuerKey, key_id)
-        if key is None or key.org_id != services.org_id(request.app, s):
+        if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
             raise HTTPException(404, "no such status list")
         doc = store.status_list(s, key_id, _secret(request), base_url=_base_url(request),
                                 now=_now())

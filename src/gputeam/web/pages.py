@@ -215,10 +215,10 @@ def add_certification(request: Request, person_id: PathId, who: Recorder,
 @router.post("/roadmap-items/{item_id}/done")
 def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
     with request.app.state.db.session() as s:
-        item = s.get(store.RoadmapItem, item_id)
-        if item is None:
+        owner = store.record_person(s, "roadmap item", item_id)
+        if owner is None:
             raise HTTPException(404, "no such roadmap item")
-        p = _visible(request, who, s, item.person_id)
+        p = _visible(request, who, s, owner)
         if not who.may_change_records(p.id, p.team_id):
             raise HTTPException(403, "you may not change this person's records")
         store.complete_roadmap_item(s, item_id, today(request), actor=actor(who))

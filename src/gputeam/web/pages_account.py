@@ -101,8 +101,7 @@ def create_token(request: Request, who: TokenKeeper, name: Annotated[str, Form(m
 @router.post("/account/tokens/{token_id}/revoke")
 def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Response:
     with request.app.state.db.session() as s:
-        t = s.get(store.ApiToken, token_id)
-        if t is None or t.user_id != who.user_id:
+        if store.token_user(s, token_id) != who.user_id:
             raise HTTPException(404, "no such token")
         store.revoke_token(s, token_id, actor=who.username)
     return RedirectResponse("/account", status_code=303)

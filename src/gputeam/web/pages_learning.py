@@ -30,7 +30,7 @@ MAX_HOURS = 10000
 
 
 def _enrolment(request: Request, who: Principal, s: Any, enrolment_id: int) -> Any:
-    e = s.get(store.Enrolment, enrolment_id)
+    e = store.find_enrolment(s, enrolment_id)
     if e is None:
         raise HTTPException(404, "no such enrolment")
     recordable(request, who, s, e.person_id)

@@ -162,8 +162,8 @@ def create_token(request: Request, body: TokenIn, who: TokenKeeper) -> dict[str,
 def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Response:
     """Your own token (admins: anyone's); through a token, only with the ``admin`` scope."""
     with db(request).session() as s:
-        t = s.get(store.ApiToken, token_id)
-        if t is None or (t.user_id != who.user_id and not who.can(Perm.USERS)):
+        owner = store.token_user(s, token_id)
+        if owner is None or (owner != who.user_id and not who.can(Perm.USERS)):
             raise not_found("token")
         store.revoke_token(s, token_id, actor=actor(who))
     return Response(status_code=204)

@@ -318,10 +318,10 @@ def add_certification(request: Request, person_id: PathId, body: CertificationIn
                summary="Remove a certification record")
 def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Response:
     with db(request).session() as s:
-        held = s.get(store.CertificationHeld, held_id)
-        if held is None:
+        owner = store.record_person(s, "certification", held_id)
+        if owner is None:
             raise not_found("certification")
-        p = _visible(who, s, held.person_id, request)
+        p = _visible(who, s, owner, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         store.remove_certification(s, held_id, actor=actor(who))
@@ -361,10 +361,10 @@ def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder)
 def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
                  who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
-        e = s.get(store.Enrolment, enrolment_id)
-        if e is None:
+        owner = store.record_person(s, "enrolment", enrolment_id)
+        if owner is None:
             raise not_found("enrolment")
-        p = _visible(who, s, e.person_id, request)
+        p = _visible(who, s, owner, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         e = store.record_hours(s, enrolment_id, body.hours_done, completed_on=body.completed_on,
@@ -386,10 +386,10 @@ def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
                         who: Recorder) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True, exclude_none=True)
     with db(request).session() as s:
-        item = s.get(store.RoadmapItem, item_id)
-        if item is None:
+        owner = store.record_person(s, "roadmap item", item_id)
+        if owner is None:
             raise not_found("roadmap item")
-        p = _visible(who, s, item.person_id, request)
+        p = _visible(who, s, owner, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
         if changes.get("status") == "done" and "done_on" not in changes:

@@ -147,8 +147,8 @@ def latest(request: Request, who: PlanReader) -> dict[str, Any]:
 @router.get("/plans/{plan_id}", tags=["plans"], summary="One saved plan")
 def get_plan(request: Request, plan_id: PathId, who: PlanReader) -> dict[str, Any]:
     with db(request).session() as s:
-        row = s.get(store.SavedPlan, plan_id)
-        if row is None or row.scenario.org_id != services.org_id(request.app, s):
+        row = store.find_plan(s, services.org_id(request.app, s), plan_id)
+        if row is None:
             raise not_found("plan")
         return {"id": row.id, "version": row.version, "plan": row.plan}
 
