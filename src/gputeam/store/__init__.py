@@ -131,7 +131,9 @@ or a ``Table``), all-or-nothing in the caller's transaction; bad rows raise
 ``updated``, ``unchanged``, ``skill_ratings``, ``teams_created``, ``notes``, ``as_dict()``.
 A dry run writes nothing itself, but roll back the session if you created the
 organisation in it.
-``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX).
+``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX);
+``parse_number(cell, decimal_comma)`` and ``parse_integer(...)`` read one number as the
+importer does, in any locale form, or raise :class:`BadCell` (``reason``, ``expected``).
 The guided import (:mod:`gputeam.store.guided_import`): ``PendingUploads(directory=None, *,
 max_bytes, max_age=3600, per_user=5)`` keeps an upload between steps (``.save(user_id,
 org_id, kind, filename, data) -> token``, ``.get(token, user_id, org_id) -> PendingUpload``
@@ -421,7 +423,9 @@ from gputeam.store.schema import (
 )
 from gputeam.store.settings import database_url, default_database_path
 from gputeam.store.skills import proficiency_counts
-from gputeam.store.tables import Table, read_table
+from gputeam.store.tables import BadCell, Table, read_table
+from gputeam.store.tables import integer as parse_integer
+from gputeam.store.tables import number as parse_number
 from gputeam.store.teams import (
     assign_to_team,
     learning_summary,
@@ -488,5 +492,5 @@ __all__ = [
     "role_allowed",
     "HELD_SORTS", "PEOPLE_SORTS", "HeldRow", "PeopleFilter", "count_held", "list_held",
     "proficiency_counts", "find_plan", "record_person", "token_user",
-    "issuer_key_in", "find_enrolment",
+    "issuer_key_in", "find_enrolment", "BadCell", "parse_integer", "parse_number",
 ]

@@ -206,7 +206,8 @@ def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
         for course, done_on in session.execute(
                 select(Enrolment.course_id, Enrolment.completed_on).where(
                     Enrolment.person_id == person.id, Enrolment.completed_on.is_not(None))):
-            finished[(person.id, course)] = done_on
+            if done_on is not None:  # (the query asks for completed ones only)
+                finished[(person.id, course)] = done_on
         for it in roadmap.get("items", ()):
             start, end = date.fromisoformat(str(it["start"])), date.fromisoformat(str(it["end"]))
             if (it["kind"], it["ref"], start) in existing:

@@ -10,7 +10,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from sqlalchemy.exc import IntegrityError
 
 from gputeam import store
 from gputeam.errors import InputError
@@ -203,7 +202,7 @@ def add_certification(request: Request, person_id: PathId, who: Recorder,
         except InputError as exc:
             errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = \
                 "; ".join(pr.message for pr in exc.problems)
-        except IntegrityError:
+        except store.WriteConflict:
             errors["valid_from"] = "This certification is already recorded from this date."
     if errors:
         return person_response(request, who, person_id, 422, cert_errors=errors, cert_form={

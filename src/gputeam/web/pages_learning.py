@@ -13,8 +13,8 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
-from gputeam.store.tables import BadCell
-from gputeam.store.tables import number as any_number
+from gputeam.store import BadCell
+from gputeam.store import parse_number as any_number
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require

@@ -25,12 +25,12 @@ from gputeam.store import (
     NUMBER_RULES,
     REQUIRED,
     TEXT_LONGEST,
+    BadCell,
     email_fault,
     role_allowed,
 )
-from gputeam.store.tables import BadCell
-from gputeam.store.tables import integer as whole_number
-from gputeam.store.tables import number as any_number
+from gputeam.store import parse_integer as whole_number
+from gputeam.store import parse_number as any_number
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gputeam.store.tables import BadCell, number
+from gputeam.store import BadCell
+from gputeam.store import parse_number as number
 
 #: The form's fields, in the order the form shows them.
 FIELDS = ("gpus", "gpu_model", "deadline_month", "horizon_months", "budget", "mode")
