@@ -196,7 +196,7 @@ uniqueness or reference rule of the database (409); ``lost_connection(exc)``: th
 database connection was lost (a read may be retried). ``DbSession``: the session type.
 """
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session as DbSession  # the session type the repositories take
 
 from gputeam.store.accounts import (
     Caller,
@@ -441,9 +441,6 @@ from gputeam.store.throttle import (
     record_login,
     record_wrong_password,
 )
-
-#: The type of the database sessions the repositories take (one transaction each).
-DbSession = Session
 
 __all__ = [
     "PERSON_FIELDS", "ROLES", "ApiToken", "AuditEntry", "CertificationHeld", "Database",
