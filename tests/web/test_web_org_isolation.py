@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
+from tests.store.exam_helpers import START, exam_catalog, setup_programme
 
 from gputeam import store
 
@@ -20,9 +21,11 @@ from .conftest import SECRET, World, logged_in
 from .test_web_docs import _routes
 
 #: Route parameters that name no organisation's data: users are the installation's
-#: accounts (tests/web/test_web_access.py covers who may change them) and a token
-#: belongs to its user (only the owner or an admin may revoke it).
-NOT_ORGANISATION_DATA = {"user_id", "token_id"}
+#: accounts (tests/web/test_web_access.py covers who may change them), a token belongs
+#: to its user (only the owner or an admin may revoke it), and an upload token of the
+#: guided import belongs to the user who uploaded (tests/web/test_web_guided_import.py
+#: shows another user's upload answering 404 on every step).
+NOT_ORGANISATION_DATA = {"user_id", "token_id", "token"}
 
 
 @pytest.fixture
@@ -45,9 +48,14 @@ def other(db: Any, world: World) -> dict[str, int]:
         cred = store.issue_credential(s, org.id, p.id, "nca-aiio", catalog=_catalog(),
                                       secret=SECRET, base_url="https://other.example",
                                       now=datetime(2026, 12, 2, tzinfo=UTC))
+        prog = setup_programme(s, org.id, exam_catalog(), code="other-l2",
+                               rubric=[{"id": "drain", "name": "Drains a node"}])
+        attempt = store.start_attempt(s, prog, p.id, now=START)
+        bank_item = store.bank_items(s, prog.id)[0].item_id
         return {"org_id": org.id, "team_id": team.id, "person_id": p.id,
                 "held_id": held.id, "enrolment_id": enrolment.id, "item_id": item.id,
-                "plan_id": plan.id, "uuid": cred.uuid, "key_id": cred.key_id}
+                "plan_id": plan.id, "uuid": cred.uuid, "key_id": cred.key_id,
+                "code": "other-l2", "attempt_id": attempt.id, "bank_item": bank_item}
 
 
 def _catalog() -> Any:
@@ -119,6 +127,29 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
                                                          "started_on": "2026-11-01"}},
         ("POST", "/enrolments/{enrolment_id}/done"): {},
         ("POST", "/plans/{plan_id}/adopt"): {},
+        # internal certification programmes (issue 11): the other organisation's
+        # programme code, attempt and candidate
+        ("GET", "/api/v1/attempts/{attempt_id}"): {},
+        ("PUT", "/api/v1/attempts/{attempt_id}/answers/{item_id}"): {"json": {"value": 0}},
+        ("POST", "/api/v1/attempts/{attempt_id}/finish"): {},
+        ("GET", "/api/v1/people/{person_id}/attempts"): {},
+        ("PUT", "/api/v1/people/{person_id}/exam-time"): {"json": {"time_multiplier": 1.5}},
+        ("GET", "/api/v1/programmes/{code}/items"): {},
+        ("GET", "/api/v1/programmes/{code}/items.csv"): {},
+        ("POST", "/api/v1/programmes/{code}/attempts"): {},
+        ("POST", "/api/v1/programmes/{code}/items/{item_id}/retire"): {},
+        ("PUT", "/api/v1/programmes/{code}/practicals/{person_id}"): {
+            "json": {"grades": {"drain": True}}},
+        ("POST", "/api/v1/programmes/{code}/practicals/{person_id}/sign-off"): {},
+        ("GET", "/exams/attempts/{attempt_id}"): {},
+        ("POST", "/exams/attempts/{attempt_id}/save"): {"data": {"item_id": "x"}},
+        ("POST", "/exams/attempts/{attempt_id}/finish"): {},
+        ("GET", "/exams/{code}/items"): {},
+        ("GET", "/exams/{code}/items.csv"): {},
+        ("POST", "/exams/{code}/items/{item_id}/retire"): {},
+        ("GET", "/exams/{code}/practical/{person_id}"): {},
+        ("POST", "/exams/{code}/practical/{person_id}"): {"data": {"drain": "pass"}},
+        ("POST", "/exams/{code}/start"): {},
     }
 
 
@@ -153,8 +184,13 @@ def _snapshot(db: Any, org_id: int) -> tuple[int, str]:
 def test_other_organisations_records_answer_404(app: Any, db: Any, world: World,
                                                 other: dict[str, int], method: str,
                                                 template: str) -> None:
-    admin = logged_in(app, "admin")
+    # sitting an exam needs an account linked to a person: the engineer tries the start
+    sits = method in ("POST", "PUT") and template.endswith(("/attempts", "/start", "/save",
+                                                            "/answers/{item_id}"))
+    admin = logged_in(app, "engineer" if sits else "admin")
     path = template.replace("{domain}", "linux")
+    if "/exams/" in path or "/programmes/" in path or "/attempts/" in path:
+        path = path.replace("{item_id}", str(other["bank_item"]))  # a bank item, not a roadmap one
     for name, value in other.items():
         path = path.replace("{" + name + "}", str(value))
     kwargs = dict(_bodies(next(iter(_catalog().courses)), other["team_id"])[(method, template)])
