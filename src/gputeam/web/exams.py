@@ -101,7 +101,7 @@ async def save(request: Request, attempt_id: PathId, who: Sitter,
     try:
         with request.app.state.db.session() as s:
             if not answers and store.attempt_person(s, attempt_id) != ex.candidate(who):
-                raise store.NotFound("no such attempt")  # an empty save reveals nothing either
+                raise HTTPException(404, "no such attempt")  # an empty save reveals nothing either
             for item_id, value in answers.items():
                 left = store.save_answer(s, attempt_id, ex.candidate(who), item_id, value,
                                          now=ex.now(request))
