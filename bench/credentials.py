@@ -25,18 +25,30 @@ def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     key = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
     did = did_key(key)
-    ach = AchievementSpec(id="https://acme.example/achievements/op-l2",
-                          name="ACME GPU Cluster Operator, Level 2", description="Operates clusters.",
-                          criteria="Exam and practical.", results={"infiniband": "InfiniBand score"})
+    ach = AchievementSpec(
+        id="https://acme.example/achievements/op-l2",
+        name="ACME GPU Cluster Operator, Level 2",
+        description="Operates clusters.",
+        criteria="Exam and practical.",
+        results={"infiniband": "InfiniBand score"},
+    )
     now = datetime(2026, 12, 2, tzinfo=UTC)
     issue_t, verify_t, base_t, creds = [], [], [], []
     for i in range(n):
         t0 = time.perf_counter()
-        c = issue(credential(credential_id=f"urn:uuid:bench-{i}", issuer_id=did,
-                             issuer_name="ACME", subject_id=f"mailto:p{i}@acme.example",
-                             achievement=ach, valid_from="2026-12-01T00:00:00Z",
-                             results={"infiniband": str(50 + i % 50)}),
-                  key, "2026-12-01T00:00:00Z")
+        c = issue(
+            credential(
+                credential_id=f"urn:uuid:bench-{i}",
+                issuer_id=did,
+                issuer_name="ACME",
+                subject_id=f"mailto:p{i}@acme.example",
+                achievement=ach,
+                valid_from="2026-12-01T00:00:00Z",
+                results={"infiniband": str(50 + i % 50)},
+            ),
+            key,
+            "2026-12-01T00:00:00Z",
+        )
         issue_t.append(time.perf_counter() - t0)
         creds.append(c)
     for c in creds:
@@ -50,15 +62,19 @@ def main() -> int:
 
     def row(name: str, xs: list[float]) -> str:
         xs = sorted(xs)
-        return (f"{name:<34} median {statistics.median(xs) * 1000:7.2f} ms   "
-                f"p95 {xs[int(len(xs) * 0.95) - 1] * 1000:7.2f} ms")
+        return (
+            f"{name:<34} median {statistics.median(xs) * 1000:7.2f} ms   "
+            f"p95 {xs[int(len(xs) * 0.95) - 1] * 1000:7.2f} ms"
+        )
 
     print(f"{n} credentials")
     print(row("issue (build, canonicalise, sign)", issue_t))
     print(row("verify (all checks)", verify_t))
     print(row("baseline: Ed25519 over raw JSON", base_t))
-    print(f"verify / baseline: {statistics.median(verify_t) / statistics.median(base_t):.0f}x "
-          "(the difference is canonicalisation)")
+    print(
+        f"verify / baseline: {statistics.median(verify_t) / statistics.median(base_t):.0f}x "
+        "(the difference is canonicalisation)"
+    )
     return 0
 
 

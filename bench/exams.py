@@ -49,10 +49,10 @@ def _setup(db: Any, candidates: int, questions: int) -> tuple[int, list[int], li
     with db.session() as s:
         org = store.create_organisation(s, f"Bench {uuid.uuid4().hex[:6]}")
         prog = store.save_programme(s, org.id, "bench", data, catalog=catalog)
-        store.import_bank(s, prog.id, read_bank(gift_bank(per_domain=40).encode(), "gift").bank,
-                          now=START)
-        people = [store.add_person(s, org.id, key=f"c{i}", name=f"Candidate {i}").id
-                  for i in range(candidates)]
+        store.import_bank(s, prog.id, read_bank(gift_bank(per_domain=40).encode(), "gift").bank, now=START)
+        people = [
+            store.add_person(s, org.id, key=f"c{i}", name=f"Candidate {i}").id for i in range(candidates)
+        ]
         prog_id = prog.id
     views = []
     with db.session() as s:
@@ -92,8 +92,7 @@ def save_load(db: Any, candidates: int, seconds: float, workers: int) -> dict[st
             time.sleep(wait)
         try:
             with db.session() as s:
-                store.save_answer(s, attempt, person, item, value,
-                                  now=START + timedelta(seconds=due))
+                store.save_answer(s, attempt, person, item, value, now=START + timedelta(seconds=due))
             with lock:
                 sent[(attempt, item)] = value
                 latencies.append(time.perf_counter() - (t0 + due))
@@ -106,15 +105,21 @@ def save_load(db: Any, candidates: int, seconds: float, workers: int) -> dict[st
     lost = 0
     with db.session() as s:
         for (attempt, item), value in sent.items():
-            answers = store.attempt_view(s, s.get(store.schema_exams.ExamAttempt, attempt),
-                                         now=START)["answers"]
+            answers = store.attempt_view(s, s.get(store.schema_exams.ExamAttempt, attempt), now=START)[
+                "answers"
+            ]
             lost += answers.get(item) != value
     lat = sorted(latencies)
-    return {"saves": len(lat), "errors": len(errors), "first_error": errors[:1],
-            "p50_ms": 1000 * statistics.median(lat) if lat else None,
-            "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
-            "max_ms": 1000 * lat[-1] if lat else None, "lost": lost,
-            "rate_per_s": len(lat) / seconds}
+    return {
+        "saves": len(lat),
+        "errors": len(errors),
+        "first_error": errors[:1],
+        "p50_ms": 1000 * statistics.median(lat) if lat else None,
+        "p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
+        "max_ms": 1000 * lat[-1] if lat else None,
+        "lost": lost,
+        "rate_per_s": len(lat) / seconds,
+    }
 
 
 def analysis_load(db: Any, attempts: int, items: int) -> dict[str, Any]:
@@ -135,8 +140,7 @@ def analysis_load(db: Any, attempts: int, items: int) -> dict[str, Any]:
         bank_rows = store.bank_items(s, prog.id)[:items]
         ids = [r.item_id for r in bank_rows]
         item_rows = "".join(f"{r.id:09d}" for r in bank_rows)
-        people = [store.add_person(s, org.id, key=f"a{i}", name=f"A {i}").id
-                  for i in range(attempts // 10)]
+        people = [store.add_person(s, org.id, key=f"a{i}", name=f"A {i}").id for i in range(attempts // 10)]
         prog_id = prog.id
     rng = np.random.default_rng(3)
     ability = rng.normal(size=attempts)
@@ -145,26 +149,48 @@ def analysis_load(db: Any, attempts: int, items: int) -> dict[str, Any]:
     right = rng.random(p.shape) < p
     rows = []
     for a in range(attempts):
-        result = {"score": float(right[a].mean()), "passed": bool(right[a].mean() >= 0.7),
-                  "domains": [], "pending": [], "item_rows": item_rows,
-                  "fractions": "".join("2000" if x else "1000" for x in right[a]),
-                  "choices": "".join("01" if x else f"{2 + a % 3:02d}" for x in right[a])}
-        rows.append({"programme_id": prog_id, "person_id": people[a % len(people)],
-                     "number": a // len(people) + 1, "seed": a, "form": [], "started_at": START,
-                     "deadline": START, "state": "finished", "finished_at": START,
-                     "finished_how": "submitted", "score": result["score"],
-                     "passed": result["passed"], "result": result})
+        result = {
+            "score": float(right[a].mean()),
+            "passed": bool(right[a].mean() >= 0.7),
+            "domains": [],
+            "pending": [],
+            "item_rows": item_rows,
+            "fractions": "".join("2000" if x else "1000" for x in right[a]),
+            "choices": "".join("01" if x else f"{2 + a % 3:02d}" for x in right[a]),
+        }
+        rows.append(
+            {
+                "programme_id": prog_id,
+                "person_id": people[a % len(people)],
+                "number": a // len(people) + 1,
+                "seed": a,
+                "form": [],
+                "started_at": START,
+                "deadline": START,
+                "state": "finished",
+                "finished_at": START,
+                "finished_how": "submitted",
+                "score": result["score"],
+                "passed": result["passed"],
+                "result": result,
+            }
+        )
     with db.session() as s:
         for chunk in range(0, len(rows), 1000):
-            s.execute(insert(ExamAttempt), rows[chunk:chunk + 1000])
+            s.execute(insert(ExamAttempt), rows[chunk : chunk + 1000])
     times = []
     for _ in range(3):
         t = time.perf_counter()
         with db.session() as s:
             stats = store.item_statistics(s, prog_id)
         times.append(time.perf_counter() - t)
-    return {"attempts": stats["attempts"], "items": len(stats["items"]), "alpha": stats["alpha"],
-            "best_s": min(times), "median_s": statistics.median(times)}
+    return {
+        "attempts": stats["attempts"],
+        "items": len(stats["items"]),
+        "alpha": stats["alpha"],
+        "best_s": min(times),
+        "median_s": statistics.median(times),
+    }
 
 
 def main() -> int:
@@ -195,13 +221,17 @@ def main() -> int:
         db = open_database(url, threads=args.workers)
         try:
             r = save_load(db, args.candidates, args.seconds, args.workers)
-            print(f"{name}: {args.candidates} candidates, 60 questions, a save every 10 s each for "
-                  f"{args.seconds:.0f} s: {r['saves']} saves ({r['rate_per_s']:.1f}/s), "
-                  f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms, "
-                  f"errors {r['errors']} {r['first_error']}, lost answers {r['lost']}")
+            print(
+                f"{name}: {args.candidates} candidates, 60 questions, a save every 10 s each for "
+                f"{args.seconds:.0f} s: {r['saves']} saves ({r['rate_per_s']:.1f}/s), "
+                f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, max {r['max_ms']:.1f} ms, "
+                f"errors {r['errors']} {r['first_error']}, lost answers {r['lost']}"
+            )
             a = analysis_load(db, args.attempts, args.items)
-            print(f"{name}: item analysis of {a['attempts']} stored attempts × {a['items']} items: "
-                  f"best {a['best_s']:.2f} s, median {a['median_s']:.2f} s (alpha {a['alpha']})")
+            print(
+                f"{name}: item analysis of {a['attempts']} stored attempts × {a['items']} items: "
+                f"best {a['best_s']:.2f} s, median {a['median_s']:.2f} s (alpha {a['alpha']})"
+            )
         finally:
             db.dispose()
             if cleanup:

@@ -41,12 +41,16 @@ def main() -> int:
         times.append(time.perf_counter() - start)
     best = min(times)
     complete = int((~np.isnan(scores).any(axis=1)).sum())
-    print(f"item analysis of {args.attempts:,} attempts x {args.items} items: best {best:.3f} s, "
-          f"median {sorted(times)[len(times) // 2]:.3f} s over {args.repeat} runs (target <= 1 s)")
-    print(f"  facility {np.nanmin(result.facility):.2f}-{np.nanmax(result.facility):.2f}, "
-          f"discrimination median {np.nanmedian(result.discrimination):.2f}, "
-          f"alpha {result.alpha:.3f} over {complete} complete attempts, "
-          f"flagged items {sum(1 for f in result.flags if f)}")
+    print(
+        f"item analysis of {args.attempts:,} attempts x {args.items} items: best {best:.3f} s, "
+        f"median {sorted(times)[len(times) // 2]:.3f} s over {args.repeat} runs (target <= 1 s)"
+    )
+    print(
+        f"  facility {np.nanmin(result.facility):.2f}-{np.nanmax(result.facility):.2f}, "
+        f"discrimination median {np.nanmedian(result.discrimination):.2f}, "
+        f"alpha {result.alpha:.3f} over {complete} complete attempts, "
+        f"flagged items {sum(1 for f in result.flags if f)}"
+    )
     return 0 if best <= 1.0 else 1
 
 

@@ -38,21 +38,29 @@ def main() -> int:
         times.append(took)
         pages = len(PdfReader(BytesIO(data)).pages)
         print(f"finance plan PDF ({paper}): {took:.2f} s, {pages} pages, {len(data):,} bytes")
-    print(f"median {statistics.median(times):.2f} s, worst {max(times):.2f} s (target <= 10 s); "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(
+        f"median {statistics.median(times):.2f} s, worst {max(times):.2f} s (target <= 10 s); "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+    )
     from synthetic import synthetic
 
     from gputeam.scenario import parse_scenario
 
     catalog = load_catalog()
-    big = plan(parse_scenario(synthetic(200, 4000, 12), "<synthetic>", catalog=catalog), catalog,
-               date(2026, 12, 2), runs=200)
+    big = plan(
+        parse_scenario(synthetic(200, 4000, 12), "<synthetic>", catalog=catalog),
+        catalog,
+        date(2026, 12, 2),
+        runs=200,
+    )
     t0 = time.perf_counter()
     data = pdf.render(big, "a4")
     took = time.perf_counter() - t0
-    print(f"synthetic 200-person plan PDF (a4): {took:.2f} s, "
-          f"{len(PdfReader(BytesIO(data)).pages)} pages, {len(data):,} bytes; load average "
-          f"{os.getloadavg()[0]:.1f}")
+    print(
+        f"synthetic 200-person plan PDF (a4): {took:.2f} s, "
+        f"{len(PdfReader(BytesIO(data)).pages)} pages, {len(data):,} bytes; load average "
+        f"{os.getloadavg()[0]:.1f}"
+    )
     return 0
 
 

@@ -48,17 +48,22 @@ def main(argv: list[str] | None = None) -> int:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB -> MiB on Linux
 
     heads = result.target.at(args.months).headcount
-    print(f"finance re-plan (in process, mean of {runs}): {finance_s * 1000:.2f} ms "
-          f"(target <= 20 ms)")
-    print(f"large plan: {args.people:,} people, {args.gpus:,} GPUs, {args.months} months: "
-          f"{wall:.2f} s wall (parse {t_parse:.2f} s) (target <= 10 s)")
+    print(f"finance re-plan (in process, mean of {runs}): {finance_s * 1000:.2f} ms (target <= 20 ms)")
+    print(
+        f"large plan: {args.people:,} people, {args.gpus:,} GPUs, {args.months} months: "
+        f"{wall:.2f} s wall (parse {t_parse:.2f} s) (target <= 10 s)"
+    )
     print(f"  process peak RSS {rss:.0f} MiB (target <= 1536 MiB)")
-    print(f"  target headcount at month {args.months}: {heads:,}; assignments "
-          f"{len(result.sourcing.assignments):,}; hires {sum(h.count for h in result.sourcing.hires):,}")
+    print(
+        f"  target headcount at month {args.months}: {heads:,}; assignments "
+        f"{len(result.sourcing.assignments):,}; hires {sum(h.count for h in result.sourcing.hires):,}"
+    )
     per_person_large = wall / max(args.people, 1)
     per_person_fin = finance_s / max(len(finance.people), 1)
-    print(f"  time per person: large {per_person_large * 1e3:.3f} ms vs finance "
-          f"{per_person_fin * 1e3:.3f} ms (ratio {per_person_large / per_person_fin:.2f})")
+    print(
+        f"  time per person: large {per_person_large * 1e3:.3f} ms vs finance "
+        f"{per_person_fin * 1e3:.3f} ms (ratio {per_person_large / per_person_fin:.2f})"
+    )
     return 0
 
 

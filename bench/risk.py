@@ -40,8 +40,9 @@ def loop_simulate(x: Any, runs: int, seed: int) -> tuple[list[list[float]], list
     demand = x.demand.tolist()
     contractors = x.contractors.tolist()
     exams: list[list[tuple[float, float, float]]] = [[] for _ in range(n_u)]
-    for u, p, w, f in zip(x.exam_unit.tolist(), x.exam_pass.tolist(), x.exam_wait.tolist(),
-                          x.exam_fee.tolist(), strict=True):
+    for u, p, w, f in zip(
+        x.exam_unit.tolist(), x.exam_pass.tolist(), x.exam_wait.tolist(), x.exam_fee.tolist(), strict=True
+    ):
         exams[u].append((p, w, f))
 
     def lead() -> int:
@@ -121,9 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     p = plan(sc, catalog, sc.start, runs=0)
     plan_s = time.perf_counter() - t0
     x = prepare(sc, catalog, p.target, p.sourcing, p.roadmaps, p.costs)
-    print(f"plan of {len(sc.people):,} people over {sc.horizon_months} months: {plan_s:.2f} s; "
-          f"{len(x.role):,} units ({int(x.is_hire.sum()):,} hires), {len(x.exam_unit):,} exams, "
-          f"{len(x.domains)} skill domains")
+    print(
+        f"plan of {len(sc.people):,} people over {sc.horizon_months} months: {plan_s:.2f} s; "
+        f"{len(x.role):,} units ({int(x.is_hire.sum()):,} hires), {len(x.exam_unit):,} exams, "
+        f"{len(x.domains)} skill domains"
+    )
     simulate(x, runs=100, seed=1)  # warm up
     vec, same = [], []
     for _ in range(3):  # best of three: the machine may be shared
@@ -140,18 +143,26 @@ def main(argv: list[str] | None = None) -> int:
         covs, costs = loop_simulate(x, args.loop_runs, seed=0)
         loops.append((time.perf_counter() - t0) * args.runs / args.loop_runs)
     loop_s = min(loops)
-    print(f"vectorised: {args.runs:,} runs x {args.months} months x {len(x.role):,} units in {vec_s:.2f} s "
-          f"(target <= 3 s; with key-person risk on {min(args.runs, 1000):,} runs); coverage and cost "
-          f"only: {same_s:.2f} s")
-    print(f"python loop (coverage and cost only): {args.loop_runs} runs in "
-          f"{loop_s * args.loop_runs / args.runs:.2f} s, scaled to {args.runs:,} runs: {loop_s:.1f} s")
-    print(f"ratio loop / vectorised, same work: {loop_s / same_s:.0f}x (target >= 50x); "
-          f"against the full vectorised run: {loop_s / vec_s:.0f}x")
+    print(
+        f"vectorised: {args.runs:,} runs x {args.months} months x {len(x.role):,} units in {vec_s:.2f} s "
+        f"(target <= 3 s; with key-person risk on {min(args.runs, 1000):,} runs); coverage and cost "
+        f"only: {same_s:.2f} s"
+    )
+    print(
+        f"python loop (coverage and cost only): {args.loop_runs} runs in "
+        f"{loop_s * args.loop_runs / args.runs:.2f} s, scaled to {args.runs:,} runs: {loop_s:.1f} s"
+    )
+    print(
+        f"ratio loop / vectorised, same work: {loop_s / same_s:.0f}x (target >= 50x); "
+        f"against the full vectorised run: {loop_s / vec_s:.0f}x"
+    )
     mean_loop = sum(costs) / len(costs)
-    print(f"check: P(ready by deadline) {out['p_ready_by_deadline']:.3f}; mean cost vectorised "
-          f"{sum(out['cost_samples']) / len(out['cost_samples']):,.0f} vs loop {mean_loop:,.0f}; "
-          f"mean coverage at the deadline vectorised P50 {out['coverage_bands']['p50'][sc.deadline - 1]:.3f} "
-          f"vs loop {sorted(c[sc.deadline - 1] for c in covs)[len(covs) // 2]:.3f}")
+    print(
+        f"check: P(ready by deadline) {out['p_ready_by_deadline']:.3f}; mean cost vectorised "
+        f"{sum(out['cost_samples']) / len(out['cost_samples']):,.0f} vs loop {mean_loop:,.0f}; "
+        f"mean coverage at the deadline vectorised P50 {out['coverage_bands']['p50'][sc.deadline - 1]:.3f} "
+        f"vs loop {sorted(c[sc.deadline - 1] for c in covs)[len(covs) // 2]:.3f}"
+    )
     return 0
 
 

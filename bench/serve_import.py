@@ -27,20 +27,20 @@ CERTS = ("nca-aiio", "cka", "ncp-aii")
 
 
 def roster_csv(n: int) -> bytes:
-    lines = ["id;name;email;level;experience_months;weekly_study_hours;salary;team;"
-             + ";".join(DOMAINS)]
+    lines = ["id;name;email;level;experience_months;weekly_study_hours;salary;team;" + ";".join(DOMAINS)]
     for i in range(n):
         skills = ";".join(str((i + k) % 5) for k in range(len(DOMAINS)))
         hours = f"{(i % 8) + 0.5:.1f}".replace(".", ",")  # decimal comma
-        lines.append(f"e{i:06d};Person {i};p{i}@example.org;{i % 5 + 1};{i % 120};{hours};"
-                     f"{80000 + i % 50000};Team {i % 40};{skills}")
+        lines.append(
+            f"e{i:06d};Person {i};p{i}@example.org;{i % 5 + 1};{i % 120};{hours};"
+            f"{80000 + i % 50000};Team {i % 40};{skills}"
+        )
     return ("\ufeff" + "\n".join(lines) + "\n").encode("utf-8")
 
 
 def certs_csv(n: int) -> bytes:
     lines = ["person,certification,valid_from"]
-    lines += [f"e{i:06d},{CERTS[i % 3]},2025-{i % 12 + 1:02d}-{i % 28 + 1:02d}"
-              for i in range(0, n, 2)]
+    lines += [f"e{i:06d},{CERTS[i % 3]},2025-{i % 12 + 1:02d}-{i % 28 + 1:02d}" for i in range(0, n, 2)]
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -72,8 +72,7 @@ def main() -> None:
     ap.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
     args = ap.parse_args()
     roster, certs = roster_csv(args.rows), certs_csv(args.rows)
-    print(f"roster: {args.rows} rows ({len(roster) / 1e6:.1f} MB), "
-          f"certifications: {args.rows // 2} rows")
+    print(f"roster: {args.rows} rows ({len(roster) / 1e6:.1f} MB), certifications: {args.rows // 2} rows")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         results["sqlite"] = run(f"sqlite:///{Path(tmp) / 'bench.db'}", roster, certs)
@@ -93,8 +92,10 @@ def main() -> None:
         print(f"postgresql: skipped ({str(exc).strip()})")
     for engine, (roster_s, certs_s, again_s) in results.items():
         verdict = "ok" if roster_s <= 15 else "SLOWER THAN TARGET"
-        print(f"{engine:>10}: roster import {roster_s:6.2f} s ({verdict}; target <= 15 s), "
-              f"certifications {certs_s:6.2f} s, unchanged re-import {again_s:6.2f} s")
+        print(
+            f"{engine:>10}: roster import {roster_s:6.2f} s ({verdict}; target <= 15 s), "
+            f"certifications {certs_s:6.2f} s, unchanged re-import {again_s:6.2f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -51,8 +51,10 @@ def roster_csv(n: int, seed: int = 1) -> bytes:
     teams = [f"Team {i}" for i in range(1, 21)]
     for i in range(n):
         skills = ",".join(str(rng.randint(0, 4)) for _ in DOMAIN_COLUMNS)
-        lines.append(f"e{i:06d},Person {i},p{i}@example.org,Engineer,{rng.randint(1, 5)},"
-                     f"{rng.randint(0, 120)},{rng.choice(teams)},{skills}")
+        lines.append(
+            f"e{i:06d},Person {i},p{i}@example.org,Engineer,{rng.randint(1, 5)},"
+            f"{rng.randint(0, 120)},{rng.choice(teams)},{skills}"
+        )
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -98,19 +100,22 @@ def populate(url: str, people: int) -> dict[str, float]:
         store.create_user(s, "admin", PASSWORD, "admin")
     t0 = time.perf_counter()
     with db.session() as s:
-        store.import_roster(s, org, roster_csv(people), filename="roster.csv",
-                            catalog=catalog)
+        store.import_roster(s, org, roster_csv(people), filename="roster.csv", catalog=catalog)
     times["roster_import_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     with db.session() as s:
-        store.import_certifications(s, org, certs_csv(people), filename="certs.csv",
-                                    catalog=catalog)
+        store.import_certifications(s, org, certs_csv(people), filename="certs.csv", catalog=catalog)
     times["cert_import_s"] = time.perf_counter() - t0
-    inputs = {"fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 1024}]},
-              "constraints": {"deadline_month": 9}, "horizon_months": 12, "mode": "template"}
+    inputs = {
+        "fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 1024}]},
+        "constraints": {"deadline_month": 9},
+        "horizon_months": 12,
+        "mode": "template",
+    }
     with db.session() as s:
-        sc = store.team_scenario(s, org, Fleet.model_validate(inputs["fleet"]),
-                                 start=TODAY.replace(day=1), catalog=catalog)
+        sc = store.team_scenario(
+            s, org, Fleet.model_validate(inputs["fleet"]), start=TODAY.replace(day=1), catalog=catalog
+        )
         sample = sc.model_copy(update={"people": sc.people[:60]})
         result = plan(sample, catalog, TODAY, runs=200)
         saved = store.save_scenario(s, org, "live", inputs)
@@ -133,11 +138,28 @@ def server(url: str, workers: int) -> Any:
     port = free_port()
     env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "gputeam.web:create_app_from_env",
-         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-         "--log-level", "warning", "--no-access-log", "--backlog", "4096",
-         "--timeout-keep-alive", "75"],  # longer than any client idles: no close races
-        env=env)
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "gputeam.web:create_app_from_env",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--backlog",
+            "4096",
+            "--timeout-keep-alive",
+            "75",
+        ],  # longer than any client idles: no close races
+        env=env,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -167,31 +189,47 @@ def credentials(base: str) -> tuple[dict[str, str], dict[str, str]]:
     page = c.get("/login")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
     assert token
-    r = c.post("/login", data={"username": "admin", "password": PASSWORD,
-                               "csrf_token": token.group(1), "next": "/"})
+    r = c.post(
+        "/login", data={"username": "admin", "password": PASSWORD, "csrf_token": token.group(1), "next": "/"}
+    )
     assert r.status_code == 303, r.text
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', c.get("/account").text)
     assert csrf
-    r = c.post("/api/v1/tokens", json={"name": "bench", "scopes": ["read"]},
-               headers={"X-CSRF-Token": csrf.group(1)})
+    r = c.post(
+        "/api/v1/tokens", json={"name": "bench", "scopes": ["read"]}, headers={"X-CSRF-Token": csrf.group(1)}
+    )
     assert r.status_code == 201, r.text
     cookies = dict(c.cookies)
     return cookies, {"Authorization": f"Bearer {r.json()['token']}"}
 
 
 # ---------------------------------------------------------------- load
-KINDS = ("dashboard page", "dashboard api", "people list", "person detail",
-         "people filtered", "skills matrix", "skills page", "certifications")
+KINDS = (
+    "dashboard page",
+    "dashboard api",
+    "people list",
+    "person detail",
+    "people filtered",
+    "skills matrix",
+    "skills page",
+    "certifications",
+)
 #: Warm-up ends when a check round (every client one request, 4 in flight) has no request
 #: slower than this, or after WARMUP_MAX_ROUNDS rounds.
 WARMUP_SLOW_S = 0.15
 WARMUP_MAX_ROUNDS = 8
 
 
-async def load(base: str, clients: int, duration: float, think: float, people: int,
-               cookies: dict[str, str], auth: dict[str, str],
-               server_cpu: Any = lambda: float("nan")
-               ) -> tuple[dict[str, list[Any]], float, str]:
+async def load(
+    base: str,
+    clients: int,
+    duration: float,
+    think: float,
+    people: int,
+    cookies: dict[str, str],
+    auth: dict[str, str],
+    server_cpu: Any = lambda: float("nan"),
+) -> tuple[dict[str, list[Any]], float, str]:
     """Each simulated user has its own connection (its own client with one keep-alive
     connection), as a browser would. Before the clock starts every user connects and
     requests every endpoint, in rounds, until the workers' caches are warm; then the
@@ -200,17 +238,18 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
     import httpx
 
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    users = [httpx.AsyncClient(base_url=base, limits=limits, timeout=60, cookies=cookies)
-             for _ in range(clients)]
+    users = [
+        httpx.AsyncClient(base_url=base, limits=limits, timeout=60, cookies=cookies) for _ in range(clients)
+    ]
     try:
-        ids = [int(p["id"]) for p in (await users[0].get(
-            "/api/v1/people", params={"limit": 1000}, headers=auth)).json()]
-        teams = [int(t["id"]) for t in (await users[0].get(
-            "/api/v1/teams", headers=auth)).json()]
+        ids = [
+            int(p["id"])
+            for p in (await users[0].get("/api/v1/people", params={"limit": 1000}, headers=auth)).json()
+        ]
+        teams = [int(t["id"]) for t in (await users[0].get("/api/v1/teams", headers=auth)).json()]
         pages = max(people // 50, 1)
 
-        async def request(http: httpx.AsyncClient, kind: str, rng: random.Random
-                          ) -> float | str:
+        async def request(http: httpx.AsyncClient, kind: str, rng: random.Random) -> float | str:
             t0 = time.perf_counter()
             try:
                 if kind == "dashboard page":
@@ -218,12 +257,23 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
                 elif kind == "dashboard api":
                     r = await http.get("/api/v1/dashboard", headers=auth)
                 elif kind == "people list":
-                    r = await http.get("/api/v1/people", headers=auth, params={
-                        "limit": 50, "offset": rng.randrange(0, max(people - 50, 1))})
+                    r = await http.get(
+                        "/api/v1/people",
+                        headers=auth,
+                        params={"limit": 50, "offset": rng.randrange(0, max(people - 50, 1))},
+                    )
                 elif kind == "people filtered":  # a team, sorted by level, inactive too
-                    r = await http.get("/api/v1/people", headers=auth, params={
-                        "team": rng.choice(teams), "status": "all", "sort": "level",
-                        "dir": "desc", "limit": 50})
+                    r = await http.get(
+                        "/api/v1/people",
+                        headers=auth,
+                        params={
+                            "team": rng.choice(teams),
+                            "status": "all",
+                            "sort": "level",
+                            "dir": "desc",
+                            "limit": 50,
+                        },
+                    )
                 elif kind == "skills matrix":  # any page of everyone, or a team's first
                     params: dict[str, Any] = {"limit": 50, "offset": 50 * rng.randrange(pages)}
                     if rng.random() < 0.5:
@@ -232,13 +282,18 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
                 elif kind == "skills page":
                     r = await http.get("/skills", params={"page": rng.randrange(pages) + 1})
                 elif kind == "certifications":  # expiring soon, or any page by expiry
-                    r = await http.get("/api/v1/certifications", headers=auth, params=(
-                        {"expiry": "expiring-30"} if rng.random() < 0.5 else
-                        {"offset": 100 * rng.randrange(max(people // 100, 1))}))
+                    r = await http.get(
+                        "/api/v1/certifications",
+                        headers=auth,
+                        params=(
+                            {"expiry": "expiring-30"}
+                            if rng.random() < 0.5
+                            else {"offset": 100 * rng.randrange(max(people // 100, 1))}
+                        ),
+                    )
                 else:
                     r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
-                return time.perf_counter() - t0 if r.status_code == 200 \
-                    else f"HTTP {r.status_code}"
+                return time.perf_counter() - t0 if r.status_code == 200 else f"HTTP {r.status_code}"
             except httpx.HTTPError as exc:
                 return type(exc).__name__
 
@@ -247,8 +302,7 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
         # flight, every user one endpoint each, until a round has no slow request
         warm_rng = random.Random(-1)
         t_warm = time.perf_counter()
-        got = await asyncio.gather(*(request(http, kind, warm_rng)
-                                     for http in users for kind in KINDS))
+        got = await asyncio.gather(*(request(http, kind, warm_rng) for http in users for kind in KINDS))
         warm_errors = sum(1 for v in got if not isinstance(v, float))
         gate = asyncio.Semaphore(4)
 
@@ -258,16 +312,19 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
 
         rounds, slowest = 0, float("inf")
         while rounds < WARMUP_MAX_ROUNDS and slowest > WARMUP_SLOW_S:
-            got = await asyncio.gather(*(gated(http, KINDS[(n + rounds) % len(KINDS)])
-                                         for n, http in enumerate(users)))
+            got = await asyncio.gather(
+                *(gated(http, KINDS[(n + rounds) % len(KINDS)]) for n, http in enumerate(users))
+            )
             rounds += 1
             lat = [v for v in got if isinstance(v, float)]
             warm_errors += len(got) - len(lat)
             slowest = max(lat, default=float("inf"))
-        warm = (f"warm-up: {clients} users x {len(KINDS)} endpoints, then {rounds} check "
-                f"round(s) of {clients} requests; {time.perf_counter() - t_warm:.1f} s, "
-                f"slowest request of the last round {slowest * 1000:.0f} ms, "
-                f"{warm_errors} error(s); not counted below")
+        warm = (
+            f"warm-up: {clients} users x {len(KINDS)} endpoints, then {rounds} check "
+            f"round(s) of {clients} requests; {time.perf_counter() - t_warm:.1f} s, "
+            f"slowest request of the last round {slowest * 1000:.0f} ms, "
+            f"{warm_errors} error(s); not counted below"
+        )
 
         results: dict[str, list[Any]] = defaultdict(list)  # endpoint -> [latency or error]
         # the generator's own full GC pauses would be counted as server latency: keep its
@@ -296,11 +353,16 @@ async def load(base: str, clients: int, duration: float, think: float, people: i
             await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
         served = sum(len(v) for v in results.values())
         server_ms = (server_cpu() - server0) / max(served, 1) * 1000
-        return results, time.process_time() - cpu0, (
-            f"{warm}\n{pauses}\nserver CPU per request (all its processes, user + system): "
-            f"{server_ms:.2f} ms\nhost speed: a reference Python loop took {speed:.0f} ms "
-            f"just before the run (this machine's CPU time varies with its neighbours; "
-            f"compare runs only with similar figures)")
+        return (
+            results,
+            time.process_time() - cpu0,
+            (
+                f"{warm}\n{pauses}\nserver CPU per request (all its processes, user + system): "
+                f"{server_ms:.2f} ms\nhost speed: a reference Python loop took {speed:.0f} ms "
+                f"just before the run (this machine's CPU time varies with its neighbours; "
+                f"compare runs only with similar figures)"
+            ),
+        )
     finally:
         await asyncio.gather(*(http.aclose() for http in users))
 
@@ -360,9 +422,11 @@ class GcPauses:
 
     def __str__(self) -> str:
         full = [t for g, t in self.times if g == 2]
-        return (f"load generator GC during the run: {len(self.times)} collections, "
-                f"{sum(t for _, t in self.times) * 1000:.0f} ms in all; {len(full)} full, "
-                f"longest {max(full, default=0) * 1000:.0f} ms")
+        return (
+            f"load generator GC during the run: {len(self.times)} collections, "
+            f"{sum(t for _, t in self.times) * 1000:.0f} ms in all; {len(full)} full, "
+            f"longest {max(full, default=0) * 1000:.0f} ms"
+        )
 
 
 def pct(values: list[float], p: float) -> float:
@@ -374,8 +438,7 @@ def pct(values: list[float], p: float) -> float:
 
 def report(engine: str, results: dict[str, list[Any]], duration: float) -> None:
     print(f"\n== {engine}: latency in ms ==")
-    print(f"{'endpoint':<16}{'requests':>10}{'req/s':>8}{'p50':>8}{'p95':>8}{'p99':>8}"
-          f"{'errors':>8}")
+    print(f"{'endpoint':<16}{'requests':>10}{'req/s':>8}{'p50':>8}{'p95':>8}{'p99':>8}{'errors':>8}")
     every: list[float] = []
     errors_total = 0
     for kind in sorted(results):
@@ -383,14 +446,18 @@ def report(engine: str, results: dict[str, list[Any]], duration: float) -> None:
         errs = [v for v in results[kind] if not isinstance(v, float)]
         every += lat
         errors_total += len(errs)
-        print(f"{kind:<16}{len(results[kind]):>10}{len(results[kind]) / duration:>8.0f}"
-              f"{pct(lat, 50) * 1000:>8.0f}{pct(lat, 95) * 1000:>8.0f}"
-              f"{pct(lat, 99) * 1000:>8.0f}{len(errs):>8}")
+        print(
+            f"{kind:<16}{len(results[kind]):>10}{len(results[kind]) / duration:>8.0f}"
+            f"{pct(lat, 50) * 1000:>8.0f}{pct(lat, 95) * 1000:>8.0f}"
+            f"{pct(lat, 99) * 1000:>8.0f}{len(errs):>8}"
+        )
         if errs:
             print(f"{'':<16}errors: {dict(Counter(errs))}")
     n = sum(len(v) for v in results.values())
-    print(f"{'all':<16}{n:>10}{n / duration:>8.0f}{pct(every, 50) * 1000:>8.0f}"
-          f"{pct(every, 95) * 1000:>8.0f}{pct(every, 99) * 1000:>8.0f}{errors_total:>8}")
+    print(
+        f"{'all':<16}{n:>10}{n / duration:>8.0f}{pct(every, 50) * 1000:>8.0f}"
+        f"{pct(every, 95) * 1000:>8.0f}{pct(every, 99) * 1000:>8.0f}{errors_total:>8}"
+    )
 
 
 def time_import(engine: str, pg_url: str, rows: int, workdir: Path) -> None:
@@ -408,8 +475,10 @@ def time_import(engine: str, pg_url: str, rows: int, workdir: Path) -> None:
             rep = store.import_roster(s, org, data, filename="big.csv", catalog=catalog)
         elapsed = time.perf_counter() - t0
         db.dispose()
-    print(f"import {rows:,} roster rows on {engine}: {elapsed:.1f} s "
-          f"({rep.created:,} created, {rep.skill_ratings:,} skill ratings)")
+    print(
+        f"import {rows:,} roster rows on {engine}: {elapsed:.1f} s "
+        f"({rep.created:,} created, {rep.skill_ratings:,} skill ratings)"
+    )
 
 
 def main() -> None:
@@ -417,38 +486,62 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=60, help="seconds of load per engine")
     ap.add_argument("--clients", type=int, default=200)
     ap.add_argument("--people", type=int, default=5000)
-    ap.add_argument("--think", type=float, default=1.0,
-                    help="mean pause between a client's requests, seconds (uniform 0-2x): "
-                    "200 people using the app; 0 = closed loop, which measures capacity")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean pause between a client's requests, seconds (uniform 0-2x): "
+        "200 people using the app; 0 = closed loop, which measures capacity",
+    )
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--engines", default="sqlite,postgresql")
-    ap.add_argument("--pg-url", default=os.environ.get(
-        "GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"))
-    ap.add_argument("--import-rows", type=int, default=100_000,
-                    help="roster rows for the import timing (0: skip)")
+    ap.add_argument(
+        "--pg-url",
+        default=os.environ.get("GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
+    )
+    ap.add_argument(
+        "--import-rows", type=int, default=100_000, help="roster rows for the import timing (0: skip)"
+    )
     args = ap.parse_args()
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
-    print(f"gputeam serve load: {args.clients} clients, {args.duration:g} s, "
-          f"{args.people:,} people, {args.workers} worker(s), think {args.think:g} s, "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"gputeam serve load: {args.clients} clients, {args.duration:g} s, "
+        f"{args.people:,} people, {args.workers} worker(s), think {args.think:g} s, "
+        f"{os.cpu_count()} CPUs"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for engine in engines:
             with fresh_database(engine, args.pg_url, workdir) as url:
                 times = populate(url, args.people)
-                print(f"\n[{engine}] populated: roster {times['roster_import_s']:.1f} s, "
-                      f"certifications {times['cert_import_s']:.1f} s")
+                print(
+                    f"\n[{engine}] populated: roster {times['roster_import_s']:.1f} s, "
+                    f"certifications {times['cert_import_s']:.1f} s"
+                )
                 with server(url, args.workers) as (base, pid):
                     cookies, auth = credentials(base)
-                    results, client_cpu, warm = asyncio.run(load(
-                        base, args.clients, args.duration, args.think, args.people, cookies,
-                        auth, lambda: tree_cpu(pid)))
+                    results, client_cpu, warm = asyncio.run(
+                        load(
+                            base,
+                            args.clients,
+                            args.duration,
+                            args.think,
+                            args.people,
+                            cookies,
+                            auth,
+                            lambda: tree_cpu(pid),
+                        )
+                    )
                 print(warm)
-                print("latencies below are steady state, measured after the warm-up; every "
-                      "request of the measured run is counted, errors and slow ones included")
+                print(
+                    "latencies below are steady state, measured after the warm-up; every "
+                    "request of the measured run is counted, errors and slow ones included"
+                )
                 report(engine, results, args.duration)
-                print(f"(load generator used {client_cpu:.1f} CPU s of the machine's "
-                      f"{args.duration * (os.cpu_count() or 1):.0f})")
+                print(
+                    f"(load generator used {client_cpu:.1f} CPU s of the machine's "
+                    f"{args.duration * (os.cpu_count() or 1):.0f})"
+                )
         if args.import_rows:
             print()
             for engine in engines:

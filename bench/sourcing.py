@@ -22,9 +22,16 @@ def synthetic(people: int, months: int, seed: int) -> dict[str, Any]:
     """A scenario: GPUs ramp in steps to ``people x 20``; people with random skills."""
     from synthetic import synthetic as make
 
-    return make(people, people * GPUS_PER_PERSON, months, seed, sites=2, salaries=True,
-                max_hires=max(3, people // 50),
-                contractors={"available": True, "max_share": 0.5})
+    return make(
+        people,
+        people * GPUS_PER_PERSON,
+        months,
+        seed,
+        sites=2,
+        salaries=True,
+        max_hires=max(3, people // 50),
+        contractors={"available": True, "max_share": 0.5},
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,11 +53,15 @@ def main(argv: list[str] | None = None) -> int:
 
     catalog = load_catalog()
     rows = []
-    print("decision cost = horizon cost the sourcing decides (upskilling, raises, hires, contractors, "
-          "group discounts),\n  i.e. the total less current staff's own salaries, which no decision changes")
-    print(f"{'people':>7} {'slots':>6} {'options':>8} {'optimiser':>13} {'greedy':>13} {'greedy/opt':>10} "
-          f"{'saving':>7} {'gap':>8} {'solve s':>8} {'sourcing s':>10} {'prep s':>7}  "
-          "total cost opt / greedy")
+    print(
+        "decision cost = horizon cost the sourcing decides (upskilling, raises, hires, contractors, "
+        "group discounts),\n  i.e. the total less current staff's own salaries, which no decision changes"
+    )
+    print(
+        f"{'people':>7} {'slots':>6} {'options':>8} {'optimiser':>13} {'greedy':>13} {'greedy/opt':>10} "
+        f"{'saving':>7} {'gap':>8} {'solve s':>8} {'sourcing s':>10} {'prep s':>7}  "
+        "total cost opt / greedy"
+    )
     for n in [int(s) for s in args.sizes.split(",")]:
         sc = parse_scenario(synthetic(n, args.months, args.seed + n), f"<synthetic {n}>")
         t0 = time.perf_counter()
@@ -71,20 +82,28 @@ def main(argv: list[str] | None = None) -> int:
         ratio = g_cost / cost
         rows.append((cost, g_cost, total, greedy_cost))
         peak = max(tm.headcount for tm in target.months)
-        print(f"{n:>7,} {peak:>6,} {len(inst.options):>8,} {cost:>13,.0f} {g_cost:>13,.0f} "
-              f"{ratio:>10.3f} {1 - cost / g_cost:>7.1%} {100 * (sol.gap or 0):>7.3f}% "
-              f"{sol.seconds:>8.2f} {sourcing_s:>10.2f} {prep:>7.2f}  {total:,.0f} / {greedy_cost:,.0f}"
-              + f"  open slot-months before the deadline: optimiser {opened:g}, greedy {greedy_open:g}")
+        print(
+            f"{n:>7,} {peak:>6,} {len(inst.options):>8,} {cost:>13,.0f} {g_cost:>13,.0f} "
+            f"{ratio:>10.3f} {1 - cost / g_cost:>7.1%} {100 * (sol.gap or 0):>7.3f}% "
+            f"{sol.seconds:>8.2f} {sourcing_s:>10.2f} {prep:>7.2f}  {total:,.0f} / {greedy_cost:,.0f}"
+            + f"  open slot-months before the deadline: optimiser {opened:g}, greedy {greedy_open:g}"
+        )
         assert full.status in ("optimal", "time_limit")
     opt = sum(r[0] for r in rows)
     greedy_total = sum(r[1] for r in rows)
-    print(f"set (decision cost): optimiser {opt:,.0f}, greedy {greedy_total:,.0f}, greedy/optimiser "
-          f"{greedy_total / opt:.3f}, optimiser {1 - opt / greedy_total:.1%} cheaper")
+    print(
+        f"set (decision cost): optimiser {opt:,.0f}, greedy {greedy_total:,.0f}, greedy/optimiser "
+        f"{greedy_total / opt:.3f}, optimiser {1 - opt / greedy_total:.1%} cheaper"
+    )
     t_opt, t_greedy = sum(r[2] for r in rows), sum(r[3] for r in rows)
-    print(f"set (total incl. current salaries): optimiser {t_opt:,.0f}, greedy {t_greedy:,.0f}, "
-          f"optimiser {1 - t_opt / t_greedy:.1%} cheaper")
-    print("USD over the horizon, undiscounted; 'solve s' is the MIP alone (HiGHS), 'sourcing s' the "
-          "whole optimise() with the greedy pricing and explanations; 'prep s' sizing, roadmaps, instance")
+    print(
+        f"set (total incl. current salaries): optimiser {t_opt:,.0f}, greedy {t_greedy:,.0f}, "
+        f"optimiser {1 - t_opt / t_greedy:.1%} cheaper"
+    )
+    print(
+        "USD over the horizon, undiscounted; 'solve s' is the MIP alone (HiGHS), 'sourcing s' the "
+        "whole optimise() with the greedy pricing and explanations; 'prep s' sizing, roadmaps, instance"
+    )
     return 0
 
 

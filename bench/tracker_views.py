@@ -65,9 +65,11 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
             page = c.get("/login")
             token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
             assert token
-            r = c.post("/login", data={"username": "admin", "password": PASSWORD,
-                                       "csrf_token": token.group(1), "next": "/"},
-                       follow_redirects=False)
+            r = c.post(
+                "/login",
+                data={"username": "admin", "password": PASSWORD, "csrf_token": token.group(1), "next": "/"},
+                follow_redirects=False,
+            )
             assert r.status_code == 303, r.text
             team = int(c.get("/api/v1/teams").json()[0]["id"])
             c.get("/api/v1/skills/matrix?limit=1")  # the catalog and the plan, once
@@ -89,8 +91,7 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
                 worst = max(first, *times)
                 flag = "" if download or worst <= PAGE_TARGET_MS else "  OVER TARGET"
                 ok = ok and (download or worst <= PAGE_TARGET_MS)
-                print(f"{name:<28}{first:>9.0f}{med:>10.0f}{max(times):>9.0f}  "
-                      f"{len(r.content):,}{flag}")
+                print(f"{name:<28}{first:>9.0f}{med:>10.0f}{max(times):>9.0f}  {len(r.content):,}{flag}")
         app.state.db.dispose()
         return ok
 
@@ -100,8 +101,10 @@ def main() -> None:
     ap.add_argument("--people", type=int, default=5000)
     ap.add_argument("--repeat", type=int, default=10)
     ap.add_argument("--engines", default="sqlite,postgresql")
-    ap.add_argument("--pg-url", default=os.environ.get(
-        "GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"))
+    ap.add_argument(
+        "--pg-url",
+        default=os.environ.get("GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
+    )
     args = ap.parse_args()
     ok = True
     with tempfile.TemporaryDirectory() as tmp:

@@ -26,8 +26,10 @@ def main() -> int:
 
     catalog = load_catalog()
     today = date(2026, 12, 2)
-    teams = {"finance": load_example("finance"),
-             "synthetic 200": parse_scenario(synthetic(200, 4000, 12), "<synthetic>", catalog=catalog)}
+    teams = {
+        "finance": load_example("finance"),
+        "synthetic 200": parse_scenario(synthetic(200, 4000, 12), "<synthetic>", catalog=catalog),
+    }
     for name, sc in teams.items():
         plan(sc, catalog, today, runs=200)  # warm up imports and the solver
         times = []
@@ -37,8 +39,10 @@ def main() -> int:
             t0 = time.perf_counter()
             plan(what, catalog, today, runs=200)
             times.append(time.perf_counter() - t0)
-        print(f"{name:>14}: what-if re-plan median {statistics.median(times) * 1000:.0f} ms, "
-              f"worst {max(times) * 1000:.0f} ms over {len(times)} GPU counts")
+        print(
+            f"{name:>14}: what-if re-plan median {statistics.median(times) * 1000:.0f} ms, "
+            f"worst {max(times) * 1000:.0f} ms over {len(times)} GPU counts"
+        )
     p = plan(teams["finance"], catalog, today)
     html.render(p)
     t0 = time.perf_counter()

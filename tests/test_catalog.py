@@ -42,8 +42,7 @@ def test_levels_and_bands(number: int) -> None:
     """§3: five levels with their experience and salary bands."""
     name, experience, band = LEVELS[number]
     level = CAT.levels[number]
-    assert (level.name, rng(level.experience_months), rng(level.salary_usd)) == (
-        name, experience, band)
+    assert (level.name, rng(level.experience_months), rng(level.salary_usd)) == (name, experience, band)
     assert level.source.startswith("article §3")
 
 
@@ -78,10 +77,29 @@ def test_sfia_mapping_is_numbers_only() -> None:
 
 def test_skill_domains_cover_the_issue_list() -> None:
     names = " | ".join(d.name.lower() for d in CAT.domains.values())
-    for words in ("linux", "networking", "gpu architecture", "cuda", "slurm", "kubernetes",
-                  "monitoring", "infiniband", "rdma", "roce", "ethernet", "nccl",
-                  "parallel file systems", "gpudirect storage", "liquid cooling", "mig",
-                  "virtualisation", "automation", "security", "cloud", "performance"):
+    for words in (
+        "linux",
+        "networking",
+        "gpu architecture",
+        "cuda",
+        "slurm",
+        "kubernetes",
+        "monitoring",
+        "infiniband",
+        "rdma",
+        "roce",
+        "ethernet",
+        "nccl",
+        "parallel file systems",
+        "gpudirect storage",
+        "liquid cooling",
+        "mig",
+        "virtualisation",
+        "automation",
+        "security",
+        "cloud",
+        "performance",
+    ):
         assert words in names, words
 
 
@@ -95,13 +113,15 @@ def test_transitions() -> None:
 
 # --- §4 courses, paths, certifications -------------------------------------------------
 
-COURSES = [("fundamentals-dl", "Fundamentals of Deep Learning", 8),
-           ("intro-ai-infrastructure", "Introduction to AI Infrastructure", 16),
-           ("gpu-architecture-essentials", "GPU Architecture Essentials", 24),
-           ("multi-gpu-programming", "Multi-GPU Programming", 40),
-           ("infiniband-for-ai", "InfiniBand Networking for AI", 32),
-           ("storage-for-ai", "Storage Systems for AI", 24),
-           ("cluster-management", "Cluster Management", 40)]
+COURSES = [
+    ("fundamentals-dl", "Fundamentals of Deep Learning", 8),
+    ("intro-ai-infrastructure", "Introduction to AI Infrastructure", 16),
+    ("gpu-architecture-essentials", "GPU Architecture Essentials", 24),
+    ("multi-gpu-programming", "Multi-GPU Programming", 40),
+    ("infiniband-for-ai", "InfiniBand Networking for AI", 32),
+    ("storage-for-ai", "Storage Systems for AI", 24),
+    ("cluster-management", "Cluster Management", 40),
+]
 
 
 def test_seven_courses_with_hours() -> None:
@@ -113,16 +133,34 @@ def test_paths() -> None:
     """§4: Foundation 3 months ending in NCA-AIIO; Professional 6 months ending in NCP-AII."""
     foundation, professional = CAT.paths["foundation"], CAT.paths["professional"]
     assert (foundation.months, foundation.courses, foundation.exam) == (
-        3, tuple(c for c, _, _ in COURSES[:3]), "nca-aiio")
+        3,
+        tuple(c for c, _, _ in COURSES[:3]),
+        "nca-aiio",
+    )
     assert (professional.months, professional.courses, professional.exam) == (
-        6, tuple(c for c, _, _ in COURSES[3:]), "ncp-aii")
+        6,
+        tuple(c for c, _, _ in COURSES[3:]),
+        "ncp-aii",
+    )
 
 
 def test_certification_list() -> None:
     assert set(CAT.certifications) >= {
-        "nca-aiio", "ncp-aii", "ncp-aio", "ncp-ain", "comptia-linux-plus", "cka", "rhce",
-        "vcp-dcv", "aws-sa-pro", "azure-architect", "gcp-architect", "cissp", "ccsp",
-        "six-sigma"}
+        "nca-aiio",
+        "ncp-aii",
+        "ncp-aio",
+        "ncp-ain",
+        "comptia-linux-plus",
+        "cka",
+        "rhce",
+        "vcp-dcv",
+        "aws-sa-pro",
+        "azure-architect",
+        "gcp-architect",
+        "cissp",
+        "ccsp",
+        "six-sigma",
+    }
 
 
 def test_nca_aiio_facts() -> None:
@@ -144,13 +182,21 @@ def test_ncp_aii_facts() -> None:
     assert c.min_experience_months is not None and c.min_experience_months >= 24
     assert c.validity_months == 24
     assert (c.exam.questions_min, c.exam.questions_max, c.exam.minutes, c.exam.price_usd) == (
-        70, 75, 120, 400)
+        70,
+        75,
+        120,
+        400,
+    )
 
 
 def test_ncp_aio_and_cka_facts() -> None:
     aio = CAT.certifications["ncp-aio"]
     assert (aio.exam.questions_min, aio.exam.minutes, aio.exam.price_usd, aio.exam.hands_on) == (
-        30, 120, 500, True)
+        30,
+        120,
+        500,
+        True,
+    )
     cka = CAT.certifications["cka"]
     assert (cka.exam.minutes, cka.exam.hands_on, cka.validity_months) == (120, True, 24)
 
@@ -165,18 +211,35 @@ def test_unknown_figures_are_null_not_invented() -> None:
 # --- §5 templates -----------------------------------------------------------------------
 
 TEMPLATES = {
-    "small": ((10, 100), (450_000, 550_000), [
-        ("infrastructure-lead", 1, 4, 4), ("operations-engineer", 2, 2, 3),
-        ("network-specialist", 1, 3, 3)]),
-    "medium": ((100, 1000), (1_200_000, 1_600_000), [
-        ("infrastructure-architect", 1, 5, 5), ("senior-engineer", 2, 4, 4),
-        ("operations-engineer", 4, 2, 3), ("network-specialist", 2, 3, 4),
-        ("storage-specialist", 1, 3, 3)]),
-    "large": ((1000, None), (3_500_000, 4_500_000), [
-        ("infrastructure-architect", 2, 5, 5), ("senior-engineer", 4, 4, 4),
-        ("operations-engineer", 8, 2, 3), ("network-specialist", 3, 3, 4),
-        ("storage-specialist", 2, 3, 4), ("performance-engineer", 2, 4, 4),
-        ("security-specialist", 1, 4, 4)]),
+    "small": (
+        (10, 100),
+        (450_000, 550_000),
+        [("infrastructure-lead", 1, 4, 4), ("operations-engineer", 2, 2, 3), ("network-specialist", 1, 3, 3)],
+    ),
+    "medium": (
+        (100, 1000),
+        (1_200_000, 1_600_000),
+        [
+            ("infrastructure-architect", 1, 5, 5),
+            ("senior-engineer", 2, 4, 4),
+            ("operations-engineer", 4, 2, 3),
+            ("network-specialist", 2, 3, 4),
+            ("storage-specialist", 1, 3, 3),
+        ],
+    ),
+    "large": (
+        (1000, None),
+        (3_500_000, 4_500_000),
+        [
+            ("infrastructure-architect", 2, 5, 5),
+            ("senior-engineer", 4, 4, 4),
+            ("operations-engineer", 8, 2, 3),
+            ("network-specialist", 3, 3, 4),
+            ("storage-specialist", 2, 3, 4),
+            ("performance-engineer", 2, 4, 4),
+            ("security-specialist", 1, 4, 4),
+        ],
+    ),
 }
 
 
@@ -191,8 +254,7 @@ def test_templates(tid: str) -> None:
 
 
 def test_template_headcounts() -> None:
-    assert [sum(s.count for s in CAT.templates[t].slots) for t in ("small", "medium", "large")] \
-        == [4, 10, 22]
+    assert [sum(s.count for s in CAT.templates[t].slots) for t in ("small", "medium", "large")] == [4, 10, 22]
 
 
 def test_eight_roles() -> None:
@@ -204,23 +266,25 @@ def test_template_certifications_by_scale() -> None:
     """§5: small - Professional for the lead, Associate for operations, networking for the
     network specialist; medium adds CKA, RHCE, VCP-DCV; large adds cloud architect,
     CISSP or CCSP, Six Sigma."""
+
     def certs(tid: str) -> set[str]:
-        return {c for groups in CAT.templates[tid].certifications.values()
-                for g in groups for c in g}
+        return {c for groups in CAT.templates[tid].certifications.values() for g in groups for c in g}
 
     small = CAT.templates["small"].certifications
     assert small["infrastructure-lead"] == (("ncp-aii",),)
     assert small["operations-engineer"] == (("nca-aiio",),)
     assert small["network-specialist"] == (("ncp-ain",),)
     assert {"cka", "rhce", "vcp-dcv"} <= certs("medium") - certs("small")
-    assert {"aws-sa-pro", "azure-architect", "gcp-architect", "cissp", "ccsp",
-            "six-sigma"} <= certs("large") - certs("medium")
+    assert {"aws-sa-pro", "azure-architect", "gcp-architect", "cissp", "ccsp", "six-sigma"} <= certs(
+        "large"
+    ) - certs("medium")
     assert ("cissp", "ccsp") in CAT.templates["large"].certifications["security-specialist"]
 
 
-@pytest.mark.parametrize(("tid", "low", "high"), [
-    ("small", 490_000, 775_000), ("medium", 1_355_000, 2_275_000),
-    ("large", 3_110_000, 5_200_000)])
+@pytest.mark.parametrize(
+    ("tid", "low", "high"),
+    [("small", 490_000, 775_000), ("medium", 1_355_000, 2_275_000), ("large", 3_110_000, 5_200_000)],
+)
 def test_bands_over_rosters_give_the_seed_totals(tid: str, low: int, high: int) -> None:
     """Contradiction 1: the §3 bands summed over the §5 rosters."""
     t = CAT.templates[tid]
@@ -278,8 +342,7 @@ def test_landscape() -> None:
 
 def test_contradictions_present() -> None:
     c = CAT.contradictions
-    assert set(c) >= {"team-totals", "roi-measures", "power-saving", "staffing-density",
-                      "titles"}
+    assert set(c) >= {"team-totals", "roi-measures", "power-saving", "staffing-density", "titles"}
     assert "$490k-775k" in c["team-totals"].detail
     assert "4.655" in c["roi-measures"].detail and "365.5%" in c["roi-measures"].detail
 
@@ -295,8 +358,18 @@ def test_override_economics_field_by_field() -> None:
 
 
 def test_override_certification_keeps_other_fields() -> None:
-    cat = load_catalog({"certifications": [{"id": "nca-aiio", "exam": {"price_usd": 150},
-                                            "source": "vendor quote", "as_of": "2026-11-01"}]})
+    cat = load_catalog(
+        {
+            "certifications": [
+                {
+                    "id": "nca-aiio",
+                    "exam": {"price_usd": 150},
+                    "source": "vendor quote",
+                    "as_of": "2026-11-01",
+                }
+            ]
+        }
+    )
     c = cat.certifications["nca-aiio"]
     assert (c.exam.price_usd, c.exam.questions_min, c.validity_months) == (150, 50, 24)
     assert (c.source, c.as_of) == ("vendor quote", date(2026, 11, 1))
@@ -304,16 +377,45 @@ def test_override_certification_keeps_other_fields() -> None:
 
 
 def test_add_domain_course_certification_and_transition() -> None:
-    cat = load_catalog({
-        "domains": [{"id": "photonics", "name": "Photonics", "group": "fabric", "source": "me",
-                     "as_of": "2026-12-01"}],
-        "courses": [{"id": "photonics-101", "name": "Photonics 101", "hours": 12,
-                     "grants": [{"domain": "photonics", "to": 2}], "source": "me"}],
-        "certifications": [{"id": "acme-ops", "name": "ACME Ops", "vendor": "ACME",
-                            "prerequisites": ["nca-aiio"], "source": "me"}],
-        "transitions": [{"background": "facilities", "domain": "liquid-cooling",
-                         "months": {"low": 3, "high": 6}, "source": "me"}],
-    })
+    cat = load_catalog(
+        {
+            "domains": [
+                {
+                    "id": "photonics",
+                    "name": "Photonics",
+                    "group": "fabric",
+                    "source": "me",
+                    "as_of": "2026-12-01",
+                }
+            ],
+            "courses": [
+                {
+                    "id": "photonics-101",
+                    "name": "Photonics 101",
+                    "hours": 12,
+                    "grants": [{"domain": "photonics", "to": 2}],
+                    "source": "me",
+                }
+            ],
+            "certifications": [
+                {
+                    "id": "acme-ops",
+                    "name": "ACME Ops",
+                    "vendor": "ACME",
+                    "prerequisites": ["nca-aiio"],
+                    "source": "me",
+                }
+            ],
+            "transitions": [
+                {
+                    "background": "facilities",
+                    "domain": "liquid-cooling",
+                    "months": {"low": 3, "high": 6},
+                    "source": "me",
+                }
+            ],
+        }
+    )
     assert cat.courses["photonics-101"].grants[0].domain == "photonics"
     assert cat.certifications["acme-ops"].prerequisites == ("nca-aiio",)
     assert len(cat.transitions) == len(CAT.transitions) + 1
@@ -323,8 +425,9 @@ def test_add_domain_course_certification_and_transition() -> None:
 def test_extra_file_through_the_cli(tmp_path: Path) -> None:
     extra = tmp_path / "extra.yaml"
     extra.write_text("economics:\n  contractor_rate_usd_h: 123\n", "utf-8")
-    result = CliRunner().invoke(app, ["catalog", "show", "economics", "--format", "json",
-                                      "--catalog-extra", str(extra)])
+    result = CliRunner().invoke(
+        app, ["catalog", "show", "economics", "--format", "json", "--catalog-extra", str(extra)]
+    )
     assert result.exit_code == 0, result.output
     assert '"contractor_rate_usd_h": 123' in result.output
 
@@ -337,23 +440,32 @@ def _problems(extra: Any) -> list[Any]:
     return list(info.value.problems)
 
 
-@pytest.mark.parametrize(("extra", "path"), [
-    ({"economics": {"contractor_rate_usd_h": "lots"}}, "economics.contractor_rate_usd_h"),
-    ({"economics": 5}, "economics"),
-    ({"economics": {"retention_premium": {"low": 0.3, "high": 0.1}}}, "economics.retention_premium"),
-    ({"certifications": [{"id": "nca-aiio", "bogus": 1}]}, "certifications.nca-aiio.bogus"),
-    ({"certifications": [{"id": "new-x", "vendor": "v", "source": "s"}]}, "certifications.new-x.name"),
-    ({"levels": [{"number": 6, "name": "Wizard"}]}, "levels.6.number"),
-    ({"economicks": {"contractor_rate_usd_h": 1}}, "economicks"),
-])
+@pytest.mark.parametrize(
+    ("extra", "path"),
+    [
+        ({"economics": {"contractor_rate_usd_h": "lots"}}, "economics.contractor_rate_usd_h"),
+        ({"economics": 5}, "economics"),
+        ({"economics": {"retention_premium": {"low": 0.3, "high": 0.1}}}, "economics.retention_premium"),
+        ({"certifications": [{"id": "nca-aiio", "bogus": 1}]}, "certifications.nca-aiio.bogus"),
+        ({"certifications": [{"id": "new-x", "vendor": "v", "source": "s"}]}, "certifications.new-x.name"),
+        ({"levels": [{"number": 6, "name": "Wizard"}]}, "levels.6.number"),
+        ({"economicks": {"contractor_rate_usd_h": 1}}, "economicks"),
+    ],
+)
 def test_bad_extra_names_the_path(extra: Any, path: str) -> None:
     assert path in [p.path for p in _problems(extra)]
 
 
-@pytest.mark.parametrize("extra", [
-    {"levels": 5}, {"transitions": 5},
-    {"levels": [{"number": [1]}]}, {"domains": [{"id": {"a": 1}}]},
-], ids=["keyed-int", "appended-int", "list-key", "mapping-key"])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"levels": 5},
+        {"transitions": 5},
+        {"levels": [{"number": [1]}]},
+        {"domains": [{"id": {"a": 1}}]},
+    ],
+    ids=["keyed-int", "appended-int", "list-key", "mapping-key"],
+)
 def test_wrongly_shaped_sections_are_catalog_errors(extra: Any) -> None:
     """A section of the wrong shape, or an id that is a list or mapping, is a CatalogError
     naming the section (not a TypeError from merging)."""
@@ -374,8 +486,13 @@ def test_extra_must_be_a_mapping() -> None:
 
 def test_bad_reference_names_the_entry() -> None:
     """A dangling reference names the entry and the value, not the whole catalog."""
-    (p,) = _problems({"courses": [{"id": "c1", "name": "C", "hours": 3, "source": "s",
-                                   "grants": [{"domain": "nope", "to": 2}]}]})
+    (p,) = _problems(
+        {
+            "courses": [
+                {"id": "c1", "name": "C", "hours": 3, "source": "s", "grants": [{"domain": "nope", "to": 2}]}
+            ]
+        }
+    )
     assert p.path.startswith("courses.c1")
     assert p.found in (None, "'nope'")
 
@@ -414,22 +531,43 @@ def test_catalog_model_refuses_wrong_levels() -> None:
 
 EXTRA = {
     "economics": {"contractor_rate_usd_h": 250, "retention_premium": {"low": 0.1, "high": 0.2}},
-    "certifications": [{"id": "nca-aiio", "exam": {"price_usd": 150}, "source": "quote"},
-                       {"id": "acme", "name": "ACME", "vendor": "ACME", "source": "ours",
-                        "prerequisites": ["nca-aiio"], "grants": [{"domain": "linux", "to": 2}]}],
+    "certifications": [
+        {"id": "nca-aiio", "exam": {"price_usd": 150}, "source": "quote"},
+        {
+            "id": "acme",
+            "name": "ACME",
+            "vendor": "ACME",
+            "source": "ours",
+            "prerequisites": ["nca-aiio"],
+            "grants": [{"domain": "linux", "to": 2}],
+        },
+    ],
     "levels": [{"number": 2, "salary_usd": {"low": 90000, "high": 120000}}],
-    "courses": [{"id": "c1", "name": "C", "hours": 3, "source": "s",
-                 "grants": [{"domain": "linux", "to": 2}]}],
+    "courses": [
+        {"id": "c1", "name": "C", "hours": 3, "source": "s", "grants": [{"domain": "linux", "to": 2}]}
+    ],
     "paths": [{"id": "foundation", "months": 4}],
     "templates": [{"id": "small", "article_cost_usd": {"low": 1, "high": 2}}],
-    "transitions": [{"background": "facilities", "domain": "liquid-cooling",
-                     "months": {"low": 3, "high": 6}, "source": "ours"}],
+    "transitions": [
+        {
+            "background": "facilities",
+            "domain": "liquid-cooling",
+            "months": {"low": 3, "high": 6},
+            "source": "ours",
+        }
+    ],
     "roi_example": {"gpus": 200},
 }
-JUNK = st.none() | st.booleans() | st.integers(-10, 10**6) | st.floats() | st.text(max_size=8) \
-    | st.lists(st.integers(0, 3) | st.text(max_size=3), max_size=2) \
-    | st.dictionaries(st.text(max_size=5), st.integers(), max_size=2) \
+JUNK = (
+    st.none()
+    | st.booleans()
+    | st.integers(-10, 10**6)
+    | st.floats()
+    | st.text(max_size=8)
+    | st.lists(st.integers(0, 3) | st.text(max_size=3), max_size=2)
+    | st.dictionaries(st.text(max_size=5), st.integers(), max_size=2)
     | st.sampled_from(["nca-aiio", "linux", "small", 5, [1], {"a": 1}, {"low": 2, "high": 1}])
+)
 
 
 @st.composite
@@ -449,13 +587,11 @@ def mutated_extras(draw: st.DrawFn) -> Any:
         elif op == "replace":
             parent[last] = draw(JUNK)
         elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(["bogus", "economicks", "id", "number", "as_of"]))] = \
-                draw(JUNK)
+            parent[draw(st.sampled_from(["bogus", "economicks", "id", "number", "as_of"]))] = draw(JUNK)
     return doc
 
 
-@settings(max_examples=300, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_extras())
 def test_mutated_extras_load_or_raise_catalog_error(extra: Any) -> None:
     """Rule: an extra file either patches the catalog or is refused with a CatalogError

@@ -12,8 +12,7 @@ from gputeam.errors import CatalogError, read_text_file
 
 
 def test_sections_are_parsed_from_text() -> None:
-    extra = parse_catalog_extra("roles:\n  - id: fabric-lead\n    name: Fabric lead\n",
-                                "extra.yaml")
+    extra = parse_catalog_extra("roles:\n  - id: fabric-lead\n    name: Fabric lead\n", "extra.yaml")
     assert extra == {"roles": [{"id": "fabric-lead", "name": "Fabric lead"}]}
     assert parse_catalog_extra("", "empty.yaml") == {}
 

@@ -36,29 +36,37 @@ def test_a_negative_economics_figure_is_refused_with_its_path(field: str) -> Non
     assert refused({"economics": {field: -1}}) == [f"economics.{field}"]
 
 
-@pytest.mark.parametrize("extra, path", [
-    ({"levels": [{"number": 2, "salary_usd": {"low": -100_000, "high": 90_000}}]},
-     "levels.2.salary_usd.low"),
-    ({"courses": [{"id": "fundamentals-dl", "price_usd": -10}]}, "courses.fundamentals-dl.price_usd"),
-    ({"certifications": [{"id": "nca-aiio", "exam": {"price_usd": -125}}]},
-     "certifications.nca-aiio.exam.price_usd"),
-    ({"economics": {"attrition_by_level": {2: -0.1}}}, "economics.attrition_by_level[2]"),
-    ({"roi_example": {"returns": {"reduced downtime": -100_000}}},
-     "roi_example.returns.reduced downtime"),
-])
+@pytest.mark.parametrize(
+    "extra, path",
+    [
+        (
+            {"levels": [{"number": 2, "salary_usd": {"low": -100_000, "high": 90_000}}]},
+            "levels.2.salary_usd.low",
+        ),
+        ({"courses": [{"id": "fundamentals-dl", "price_usd": -10}]}, "courses.fundamentals-dl.price_usd"),
+        (
+            {"certifications": [{"id": "nca-aiio", "exam": {"price_usd": -125}}]},
+            "certifications.nca-aiio.exam.price_usd",
+        ),
+        ({"economics": {"attrition_by_level": {2: -0.1}}}, "economics.attrition_by_level[2]"),
+        (
+            {"roi_example": {"returns": {"reduced downtime": -100_000}}},
+            "roi_example.returns.reduced downtime",
+        ),
+    ],
+)
 def test_other_negative_figures_are_refused(extra: dict[str, Any], path: str) -> None:
     assert refused(extra) == [path]
 
 
 def test_scenario_overrides_are_refused_with_the_overrides_path_and_line() -> None:
     text = example_text("finance") + (
-        "overrides:\n"
-        "  economics: {contractor_rate_usd_h: -300, overhead_multiplier: -1}\n")
+        "overrides:\n  economics: {contractor_rate_usd_h: -300, overhead_multiplier: -1}\n"
+    )
     with pytest.raises(ScenarioError) as info:
         load_scenario_text(text, "team.yaml")
     paths = sorted(p.path for p in info.value.problems)
-    assert paths == ["overrides.economics.contractor_rate_usd_h",
-                     "overrides.economics.overhead_multiplier"]
+    assert paths == ["overrides.economics.contractor_rate_usd_h", "overrides.economics.overhead_multiplier"]
     lines = text.splitlines()
     for p in info.value.problems:
         assert p.file == "team.yaml" and p.line is not None
@@ -101,11 +109,14 @@ money = st.floats(-1e6, 1e6, allow_nan=False)
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rate=money, overhead=st.floats(-3, 3, allow_nan=False), low=money, high=money)
-def test_an_accepted_catalog_never_gives_negative_costs(rate: float, overhead: float,
-                                                         low: float, high: float) -> None:
+def test_an_accepted_catalog_never_gives_negative_costs(
+    rate: float, overhead: float, low: float, high: float
+) -> None:
     """Either the extra is refused, or every cost line of the plan is >= 0."""
-    extra = {"economics": {"contractor_rate_usd_h": rate, "overhead_multiplier": overhead},
-             "levels": [{"number": 2, "salary_usd": {"low": low, "high": high}}]}
+    extra = {
+        "economics": {"contractor_rate_usd_h": rate, "overhead_multiplier": overhead},
+        "levels": [{"number": 2, "salary_usd": {"low": low, "high": high}}],
+    }
     try:
         catalog = load_catalog(extra)
     except CatalogError as exc:

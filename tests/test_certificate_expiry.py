@@ -14,13 +14,16 @@ from gputeam.store.certifications import default_valid_until
 from gputeam.web.dashboard import cert_expiry
 
 
-@pytest.mark.parametrize(("earned", "months", "expected"), [
-    (date(2027, 1, 31), 1, date(2027, 2, 28)),
-    (date(2027, 1, 31), 13, date(2028, 2, 29)),
-    (date(2027, 1, 31), 24, date(2029, 1, 31)),
-    (date(2027, 1, 31), 3, date(2027, 4, 30)),
-    (date(2027, 3, 15), 24, date(2029, 3, 15)),
-])
+@pytest.mark.parametrize(
+    ("earned", "months", "expected"),
+    [
+        (date(2027, 1, 31), 1, date(2027, 2, 28)),
+        (date(2027, 1, 31), 13, date(2028, 2, 29)),
+        (date(2027, 1, 31), 24, date(2029, 1, 31)),
+        (date(2027, 1, 31), 3, date(2027, 4, 30)),
+        (date(2027, 3, 15), 24, date(2029, 3, 15)),
+    ],
+)
 def test_every_home_gives_the_same_expiry(earned: date, months: int, expected: date) -> None:
     """Rule: earned + validity_months calendar months, the same day or the month's last day."""
     catalog = load_catalog({"certifications": [{"id": "nca-aiio", "validity_months": months}]})

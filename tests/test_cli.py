@@ -22,11 +22,31 @@ from gputeam.cli.main import app
 from gputeam.scenario import EXAMPLES, example_text
 
 TODAY = "2026-12-02"
-PLAN_KEYS = {"catalog_version", "scenario", "target", "gaps", "sourcing", "roadmaps", "costs",
-             "roi", "warnings", "notes"}
+PLAN_KEYS = {
+    "catalog_version",
+    "scenario",
+    "target",
+    "gaps",
+    "sourcing",
+    "roadmaps",
+    "costs",
+    "roi",
+    "warnings",
+    "notes",
+}
 #: The sections issue 2 asks `catalog show` for, and the two more it offers.
-SHOWABLE = ("levels", "domains", "courses", "paths", "certs", "roles", "templates",
-            "strategies", "economics", "contradictions")
+SHOWABLE = (
+    "levels",
+    "domains",
+    "courses",
+    "paths",
+    "certs",
+    "roles",
+    "templates",
+    "strategies",
+    "economics",
+    "contradictions",
+)
 ORGS = {name: yaml.safe_load(example_text(name))["organisation"] for name in EXAMPLES}
 
 
@@ -39,8 +59,14 @@ def gputeam_exe() -> list[str]:
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*gputeam_exe(), *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "120"})
+    return subprocess.run(
+        [*gputeam_exe(), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "120"},
+    )
 
 
 def invoke(*args: str) -> Any:
@@ -94,8 +120,10 @@ def test_plan_end_to_end_as_a_subprocess() -> None:
     start = time.perf_counter()
     proc = run("plan", "--example", "finance", "--format", "json", "--today", TODAY)
     wall = time.perf_counter() - start
-    print(f"\ngputeam plan --example finance --format json: {wall * 1000:.0f} ms wall "
-          "(target 600 ms; not asserted here)")
+    print(
+        f"\ngputeam plan --example finance --format json: {wall * 1000:.0f} ms wall "
+        "(target 600 ms; not asserted here)"
+    )
     assert proc.returncode == 0, proc.stderr
     assert set(json.loads(proc.stdout)) >= PLAN_KEYS
 
@@ -154,12 +182,12 @@ def _check_rendered(fmt: str, data: bytes, path: Path, org: str, plan: dict[str,
 
 @pytest.mark.parametrize("fmt", ["json", "md", "html", "xlsx", "ics"])
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_plan_out_writes_each_format(tmp_path: Path, name: str, fmt: str,
-                                     plans: dict[str, dict[str, Any]]) -> None:
+def test_plan_out_writes_each_format(
+    tmp_path: Path, name: str, fmt: str, plans: dict[str, dict[str, Any]]
+) -> None:
     """--out writes the report (format from --format), prints the summary and says so."""
     out = tmp_path / f"report.{fmt}"
-    result = invoke("plan", "--example", name, "--format", fmt, "--out", str(out),
-                    "--today", TODAY)
+    result = invoke("plan", "--example", name, "--format", fmt, "--out", str(out), "--today", TODAY)
     assert result.exit_code == 0, result.output
     assert out.is_file() and out.stat().st_size > 0
     assert f"wrote{out}" in "".join(result.stdout.split())  # rich may wrap a long path
@@ -185,12 +213,15 @@ def test_format_from_out_extension(tmp_path: Path) -> None:
     assert out.read_text("utf-8").startswith("#")
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--format", "docx"], "unknown format"),
-    (["--mode", "fat"], "unknown mode"),
-    (["--format", "xlsx"], "needs a file"),
-    (["--today", "yesterday"], "not a date"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--format", "docx"], "unknown format"),
+        (["--mode", "fat"], "unknown mode"),
+        (["--format", "xlsx"], "needs a file"),
+        (["--today", "yesterday"], "not a date"),
+    ],
+)
 def test_plan_option_errors_exit_2(args: list[str], words: str) -> None:
     result = invoke("plan", "--example", "finance", *args)
     assert result.exit_code == 2
@@ -213,8 +244,9 @@ def test_table_cannot_go_to_a_file(tmp_path: Path) -> None:
 
 def test_mode_option_overrides_the_scenario(plans: dict[str, dict[str, Any]]) -> None:
     assert plans["finance"]["scenario"]["mode"] == "lean"
-    result = invoke("plan", "--example", "finance", "--mode", "template", "--format", "json",
-                    "--today", TODAY)
+    result = invoke(
+        "plan", "--example", "finance", "--mode", "template", "--format", "json", "--today", TODAY
+    )
     template = json.loads(result.stdout)
     assert template["scenario"]["mode"] == "template"
     assert template["target"] != plans["finance"]["target"]
@@ -246,15 +278,16 @@ def test_killed_plan_never_leaves_a_partial_report(tmp_path: Path) -> None:
     and writes a 5 MB HTML report) leaves either no report or the whole report, never a
     half-written one."""
     reference = tmp_path / "reference.html"
-    assert invoke("plan", "--example", "finance", "--out", str(reference), "--today",
-                  TODAY).exit_code == 0
+    assert invoke("plan", "--example", "finance", "--out", str(reference), "--today", TODAY).exit_code == 0
     whole = reference.read_bytes()
     assert whole.rstrip().endswith(b"</html>")
     for delay in (0.3, 0.6, 0.9, 1.2):
         out = tmp_path / f"killed-{delay}.html"
-        proc = subprocess.Popen([*gputeam_exe(), "plan", "--example", "finance", "--out",
-                                 str(out), "--today", TODAY],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [*gputeam_exe(), "plan", "--example", "finance", "--out", str(out), "--today", TODAY],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(delay)
         proc.kill()
         proc.wait(timeout=30)
@@ -269,12 +302,16 @@ def test_control_characters_reach_the_xlsx_report(tmp_path: Path) -> None:
     import openpyxl
 
     out = tmp_path / "plan.xlsx"
-    result = invoke_raw("plan", str(_control_char_scenario(tmp_path)), "--out", str(out),
-                        "--today", TODAY)
+    result = invoke_raw("plan", str(_control_char_scenario(tmp_path)), "--out", str(out), "--today", TODAY)
     assert not crashed(result) and result.exit_code == 0, result.output
     book = openpyxl.load_workbook(out, read_only=True)
-    cells = [str(c) for ws in book.worksheets for row in ws.iter_rows(values_only=True)
-             for c in row if c is not None]
+    cells = [
+        str(c)
+        for ws in book.worksheets
+        for row in ws.iter_rows(values_only=True)
+        for c in row
+        if c is not None
+    ]
     book.close()
     assert any("Bad" in c and "Org" in c for c in cells)
 
@@ -309,40 +346,40 @@ def test_written_files_follow_the_umask(tmp_path: Path) -> None:
 # --- --catalog-extra changes the plan --------------------------------------------------
 
 
-def test_catalog_extra_changes_contractor_cost(tmp_path: Path,
-                                               plans: dict[str, dict[str, Any]]) -> None:
+def test_catalog_extra_changes_contractor_cost(tmp_path: Path, plans: dict[str, dict[str, Any]]) -> None:
     base = plans["finance"]
     assert cost(base, "contractors") > 0
     extra = tmp_path / "extra.yaml"
     extra.write_text("economics:\n  contractor_rate_usd_h: 150\n", "utf-8")
-    result = invoke("plan", "--example", "finance", "--format", "json", "--today", TODAY,
-                    "--catalog-extra", str(extra))
+    result = invoke(
+        "plan", "--example", "finance", "--format", "json", "--today", TODAY, "--catalog-extra", str(extra)
+    )
     assert result.exit_code == 0, result.output
     cheaper = json.loads(result.stdout)
     assert 0 < cost(cheaper, "contractors") < cost(base, "contractors")
 
 
-def test_catalog_extra_changes_exam_cost(tmp_path: Path,
-                                         plans: dict[str, dict[str, Any]]) -> None:
+def test_catalog_extra_changes_exam_cost(tmp_path: Path, plans: dict[str, dict[str, Any]]) -> None:
     base = plans["finance"]
     extra = tmp_path / "extra.yaml"
     extra.write_text("certifications:\n  - id: nca-aiio\n    exam: {price_usd: 1250}\n", "utf-8")
-    result = invoke("plan", "--example", "finance", "--format", "json", "--today", TODAY,
-                    "--catalog-extra", str(extra))
+    result = invoke(
+        "plan", "--example", "finance", "--format", "json", "--today", TODAY, "--catalog-extra", str(extra)
+    )
     assert result.exit_code == 0, result.output
     assert cost(json.loads(result.stdout), "exams") > cost(base, "exams") > 0
 
 
-def test_scenario_overrides_win_over_catalog_extra(tmp_path: Path,
-                                                   plans: dict[str, dict[str, Any]]) -> None:
+def test_scenario_overrides_win_over_catalog_extra(tmp_path: Path, plans: dict[str, dict[str, Any]]) -> None:
     data = yaml.safe_load(example_text("finance"))
     data["overrides"] = {"economics": {"contractor_rate_usd_h": 300}}
     scenario = tmp_path / "s.yaml"
     scenario.write_text(yaml.safe_dump(data), "utf-8")
     extra = tmp_path / "extra.yaml"
     extra.write_text("economics:\n  contractor_rate_usd_h: 150\n", "utf-8")
-    result = invoke("plan", str(scenario), "--format", "json", "--today", TODAY,
-                    "--catalog-extra", str(extra))
+    result = invoke(
+        "plan", str(scenario), "--format", "json", "--today", TODAY, "--catalog-extra", str(extra)
+    )
     assert result.exit_code == 0, result.output
     assert cost(json.loads(result.stdout), "contractors") == cost(plans["finance"], "contractors")
 
@@ -474,9 +511,12 @@ def test_scenario_schema_describes_every_field() -> None:
     is described field by field."""
     schema = _schema("scenario")
     models = [("Scenario", schema), *schema.get("$defs", {}).items()]
-    bare = [f"{name}.{prop}" for name, model in models
-            for prop, spec in model.get("properties", {}).items()
-            if "description" not in spec and "$ref" not in spec]
+    bare = [
+        f"{name}.{prop}"
+        for name, model in models
+        for prop, spec in model.get("properties", {}).items()
+        if "description" not in spec and "$ref" not in spec
+    ]
     assert bare == []
     assert len(models) >= 8
 
@@ -516,18 +556,23 @@ def test_catalog_show_unknown_section() -> None:
 
 def test_catalog_check_good_and_bad_files(tmp_path: Path) -> None:
     good = tmp_path / "good.yaml"
-    good.write_text("certifications:\n  - id: acme\n    name: ACME\n    vendor: ACME\n"
-                    "    source: ACME catalogue\n    as_of: 2026-11-01\n", "utf-8")
+    good.write_text(
+        "certifications:\n  - id: acme\n    name: ACME\n    vendor: ACME\n"
+        "    source: ACME catalogue\n    as_of: 2026-11-01\n",
+        "utf-8",
+    )
     proc = run("catalog", "check", str(good))
     assert proc.returncode == 0 and "ok" in proc.stdout
     from gputeam.catalog import load_catalog
 
     count = len(load_catalog().certifications) + 1
     assert f"{count} certifications" in " ".join(proc.stdout.split())
-    for text, words in [("economicks: {}\n", "did you mean 'economics'?"),
-                        ("certifications:\n  - id: acme\n", "certifications.acme.name"),
-                        ("- just\n- a list\n", "mapping"),
-                        ("economics: {contractor_rate_usd_h: [1\n", "not valid YAML")]:
+    for text, words in [
+        ("economicks: {}\n", "did you mean 'economics'?"),
+        ("certifications:\n  - id: acme\n", "certifications.acme.name"),
+        ("- just\n- a list\n", "mapping"),
+        ("economics: {contractor_rate_usd_h: [1\n", "not valid YAML"),
+    ]:
         bad = tmp_path / "bad.yaml"
         bad.write_text(text, "utf-8")
         result = invoke_raw("catalog", "check", str(bad))
@@ -544,11 +589,14 @@ def test_same_inputs_give_the_same_plan_but_for_timings() -> None:
     """Separate processes give the same plan, but for ``sourcing.solve_seconds``: issue 3
     asks for the solver's time in the plan, and it is the one field that measures the run
     rather than the inputs."""
-    raw = [run("plan", "--example", "startup", "--format", "json", "--today", TODAY).stdout
-           for _ in range(2)]
+    raw = [run("plan", "--example", "startup", "--format", "json", "--today", TODAY).stdout for _ in range(2)]
     assert len({re.sub(r'"solve_seconds": [0-9.e-]+', "", r) for r in raw}) == 1
-    outputs = {without_timings(invoke("plan", "--example", "startup", "--format", "json",
-                                      "--today", TODAY).stdout_bytes) for _ in range(2)}
+    outputs = {
+        without_timings(
+            invoke("plan", "--example", "startup", "--format", "json", "--today", TODAY).stdout_bytes
+        )
+        for _ in range(2)
+    }
     assert len(outputs) == 1
 
 
@@ -562,13 +610,13 @@ def test_non_usd_currency_without_rate_is_flagged(tmp_path: Path) -> None:
     assert "currency-not-converted" in [w["code"] for w in eur["warnings"]]
 
 
-def test_usd_rate_converts_catalog_figures(tmp_path: Path,
-                                           plans: dict[str, dict[str, Any]]) -> None:
+def test_usd_rate_converts_catalog_figures(tmp_path: Path, plans: dict[str, dict[str, Any]]) -> None:
     """With usd_rate the catalog's dollar figures are converted: exam fees scale by the
     rate; the people's own salaries are already in the scenario's currency."""
     scenario = tmp_path / "eur.yaml"
-    scenario.write_text(example_text("finance").replace(
-        "currency: USD", "currency: EUR\nusd_rate: 0.5"), "utf-8")
+    scenario.write_text(
+        example_text("finance").replace("currency: USD", "currency: EUR\nusd_rate: 0.5"), "utf-8"
+    )
     result = invoke("plan", str(scenario), "--format", "json", "--today", TODAY)
     assert result.exit_code == 0, result.output
     eur = json.loads(result.stdout)
@@ -582,12 +630,16 @@ def test_plan_json_is_strict_json_for_extreme_inputs(tmp_path: Path) -> None:
     """Absurd physical inputs are refused or planned, but never put Infinity or NaN (which
     are not JSON) into the plan."""
     scenario = tmp_path / "hot.yaml"
-    scenario.write_text(example_text("finance").replace(
-        "  vendor_support: true", "  vendor_support: true\n  kw_per_gpu: 1.0e+300\n  pue: 1.0e+300"),
-        "utf-8")
+    scenario.write_text(
+        example_text("finance").replace(
+            "  vendor_support: true", "  vendor_support: true\n  kw_per_gpu: 1.0e+300\n  pue: 1.0e+300"
+        ),
+        "utf-8",
+    )
     result = invoke_raw("plan", str(scenario), "--format", "json", "--today", TODAY)
     assert not crashed(result) and result.exit_code in (0, 2)
     if result.exit_code == 0:
+
         def refuse(name: str) -> None:
             raise ValueError(f"{name} is not JSON")
 

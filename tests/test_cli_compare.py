@@ -78,19 +78,35 @@ def test_set_gives_the_plan_of_the_edited_file(tmp_path: Path) -> None:
     data["fleet"]["gpus"][1]["count"] = 600
     data["people"][1]["weekly_study_hours"] = 3
     edited = plan_json(str(write(tmp_path, "edited.yaml", data)))
-    overridden = plan_json(str(write(tmp_path, "finance.yaml", example("finance"))),
-                           "--set", "constraints.deadline_month=9",
-                           "--set", "constraints.budget=2e6",
-                           "--set", "fleet.gpus[-1].count=600",
-                           "--set", "people[fin-02].weekly_study_hours=3")
+    overridden = plan_json(
+        str(write(tmp_path, "finance.yaml", example("finance"))),
+        "--set",
+        "constraints.deadline_month=9",
+        "--set",
+        "constraints.budget=2e6",
+        "--set",
+        "fleet.gpus[-1].count=600",
+        "--set",
+        "people[fin-02].weekly_study_hours=3",
+    )
     assert without_timings(overridden) == without_timings(edited)
 
 
 def test_set_paths_by_index_id_and_shorthand() -> None:
-    sc = plan_json("--example", "midsize", "--set", "fleet.gpus=2000",
-                   "--set", "people.0.level=3", "--set", "people[mid-06].salary=90000",
-                   "--set", "fleet.compliance=[SOC 2, ISO 27001]",
-                   "--set", "constraints.deadline_month=null")["scenario"]
+    sc = plan_json(
+        "--example",
+        "midsize",
+        "--set",
+        "fleet.gpus=2000",
+        "--set",
+        "people.0.level=3",
+        "--set",
+        "people[mid-06].salary=90000",
+        "--set",
+        "fleet.compliance=[SOC 2, ISO 27001]",
+        "--set",
+        "constraints.deadline_month=null",
+    )["scenario"]
     assert [s["count"] for s in sc["fleet"]["gpus"]] == [64, 256, 512, 2000]
     assert sc["people"][0]["level"] == 3
     assert sc["people"][5]["salary"] == 90000
@@ -112,9 +128,13 @@ def test_set_value_errors_are_the_files_errors(tmp_path: Path) -> None:
     from gputeam.errors import ScenarioError
     from gputeam.scenario.load import load_with_catalog
 
-    for path, value in (("fleet.sites", "0"), ("people[1].level", "9"),
-                        ("constraints.deadline_month", "99"), ("fleet.interconnect", "copper"),
-                        ("people[0].skills.nonesuch", "2")):
+    for path, value in (
+        ("fleet.sites", "0"),
+        ("people[1].level", "9"),
+        ("constraints.deadline_month", "99"),
+        ("fleet.interconnect", "copper"),
+        ("people[0].skills.nonesuch", "2"),
+    ):
         with pytest.raises(ScenarioError) as by_set:
             load_with_catalog(example_text("finance"), "f.yaml", sets=[f"{path}={value}"])
         edited, _ = apply_sets(example("finance"), [parse_set(f"{path}={value}")])
@@ -125,22 +145,26 @@ def test_set_value_errors_are_the_files_errors(tmp_path: Path) -> None:
         assert a.file == f"--set {path}={value}" and a.line is None
 
 
-@pytest.mark.parametrize(("arg", "words"), [
-    ("constraints.budget_usd=2e6", ["constraints.budget_usd", "unknown field",
-                                    "deadline_month, budget, hiring_lead_time_months"]),
-    ("fleet.gpu=5", ["fleet.gpu", "unknown field", "gpu_model, gpus, sites"]),
-    ("nonsense=1", ["nonsense", "unknown field", "organisation, start"]),
-    ("fleet.gpus[5].count=3", ["fleet.gpus[5]", "no such item", "from 0 to 1"]),
-    ("people[nobody].level=2", ["people[nobody]", "no item with that id", "fin-01"]),
-    ("fleet.sites.x=1", ["fleet.sites.x", "single value"]),
-    ("fleet.sites", ["no '='", "PATH=VALUE"]),
-    ("=4", ["no field path"]),
-    ("fleet..sites=2", ["not a field path"]),
-    ("fleet.sites=0", ["fleet.sites", ">= 1"]),
-])
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        (
+            "constraints.budget_usd=2e6",
+            ["constraints.budget_usd", "unknown field", "deadline_month, budget, hiring_lead_time_months"],
+        ),
+        ("fleet.gpu=5", ["fleet.gpu", "unknown field", "gpu_model, gpus, sites"]),
+        ("nonsense=1", ["nonsense", "unknown field", "organisation, start"]),
+        ("fleet.gpus[5].count=3", ["fleet.gpus[5]", "no such item", "from 0 to 1"]),
+        ("people[nobody].level=2", ["people[nobody]", "no item with that id", "fin-01"]),
+        ("fleet.sites.x=1", ["fleet.sites.x", "single value"]),
+        ("fleet.sites", ["no '='", "PATH=VALUE"]),
+        ("=4", ["no field path"]),
+        ("fleet..sites=2", ["not a field path"]),
+        ("fleet.sites=0", ["fleet.sites", ">= 1"]),
+    ],
+)
 def test_bad_set_exits_2_naming_the_path(arg: str, words: list[str]) -> None:
-    text = refused("plan", "--example", "finance", "--runs", "0", "--format", "json",
-                   "--set", arg)
+    text = refused("plan", "--example", "finance", "--runs", "0", "--format", "json", "--set", arg)
     assert f"--set {arg}" in text
     for word in words:
         assert word in text
@@ -182,7 +206,7 @@ def ready_month(plan: dict[str, Any]) -> int | None:
     in every later month."""
     shares = plan["sourcing"]["coverage_by_month"]
     for m in range(1, len(shares) + 1):
-        if all(s >= 1 - 1e-9 for s in shares[m - 1:]):
+        if all(s >= 1 - 1e-9 for s in shares[m - 1 :]):
             return m
     return None
 
@@ -193,12 +217,17 @@ def headline(plan: dict[str, Any]) -> dict[str, Any]:
     levels: dict[int, int] = {}
     for h in plan["sourcing"]["hires"]:
         levels[h["level"]] = levels.get(h["level"], 0) + h["count"]
-    return {"headcount_at_deadline": sum(s["count"] for s in month["slots"]),
-            "hires": sum(levels.values()), "hires_by_level": {str(k): v for k, v in levels.items()},
-            "horizon_cost": plan["costs"]["horizon"], "first_year_cost": plan["costs"]["first_year"],
-            "contractor_hours": sum(c["hours"] for c in plan["sourcing"]["contractors"]),
-            "people_upskilled": len(plan["sourcing"]["assignments"]),
-            "ready_month": ready_month(plan), "deadline_month": deadline}
+    return {
+        "headcount_at_deadline": sum(s["count"] for s in month["slots"]),
+        "hires": sum(levels.values()),
+        "hires_by_level": {str(k): v for k, v in levels.items()},
+        "horizon_cost": plan["costs"]["horizon"],
+        "first_year_cost": plan["costs"]["first_year"],
+        "contractor_hours": sum(c["hours"] for c in plan["sourcing"]["contractors"]),
+        "people_upskilled": len(plan["sourcing"]["assignments"]),
+        "ready_month": ready_month(plan),
+        "deadline_month": deadline,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -214,8 +243,9 @@ def two(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 def test_compare_json_figures_are_the_plans(two: tuple[Path, Path]) -> None:
     a, b = two
-    data = json.loads(ok("compare", str(a), str(b), "--format", "json", "--today", TODAY,
-                         "--runs", "0").stdout)
+    data = json.loads(
+        ok("compare", str(a), str(b), "--format", "json", "--today", TODAY, "--runs", "0").stdout
+    )
     assert [p["name"] for p in data["plans"]] == ["a", "b"]
     for path, got in zip(two, data["plans"], strict=True):
         want = headline(plan_json(str(path)))
@@ -227,8 +257,9 @@ def test_compare_json_figures_are_the_plans(two: tuple[Path, Path]) -> None:
 def test_compare_explains_the_differences(two: tuple[Path, Path]) -> None:
     a, b = two
     pa, pb = headline(plan_json(str(a))), headline(plan_json(str(b)))
-    text = " ".join(ok("compare", str(a), str(b), "--format", "md", "--today", TODAY,
-                       "--runs", "0").stdout.split())
+    text = " ".join(
+        ok("compare", str(a), str(b), "--format", "md", "--today", TODAY, "--runs", "0").stdout.split()
+    )
     sentence = re.search(r"b against a: (.*?)\.(\s|$)", text)
     assert sentence, text
     said = sentence.group(1)
@@ -260,8 +291,9 @@ def test_compare_formats(two: tuple[Path, Path], tmp_path: Path) -> None:
 
 
 def test_compare_set_applies_to_every_plan(two: tuple[Path, Path]) -> None:
-    data = json.loads(ok("compare", *map(str, two), "--format", "json", "--runs", "0",
-                         "--set", "fleet.gpus=100").stdout)
+    data = json.loads(
+        ok("compare", *map(str, two), "--format", "json", "--runs", "0", "--set", "fleet.gpus=100").stdout
+    )
     assert [p["gpus_at_deadline"] for p in data["plans"]] == [100, 100]
 
 
@@ -283,7 +315,7 @@ def test_vary_values() -> None:
     """a..b:n is n evenly spaced values from a to b; a comma list is taken as written."""
     axis = parse_vary("fleet.gpus=500..4000:8")
     assert axis.values == tuple(500 + 500 * i for i in range(8))
-    assert parse_vary("constraints.contractors.max_share=0..1:5").values == (0, .25, .5, .75, 1)
+    assert parse_vary("constraints.contractors.max_share=0..1:5").values == (0, 0.25, 0.5, 0.75, 1)
     assert parse_vary("constraints.budget=1e6..2e6:2").values == (1_000_000, 2_000_000)
     assert parse_vary("fleet.interconnect=infiniband, roce").values == ("infiniband", "roce")
     # a whole-number field gets whole numbers (rounded, repeats dropped)
@@ -293,22 +325,31 @@ def test_vary_values() -> None:
 
 
 def sweep_json(*args: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(ok("sweep", *args, "--format", "json", "--today", TODAY,
-                                         "--runs", "0").stdout)
+    data: dict[str, Any] = json.loads(
+        ok("sweep", *args, "--format", "json", "--today", TODAY, "--runs", "0").stdout
+    )
     return data
 
 
 def test_sweep_grid_is_the_cartesian_product_of_plans(tmp_path: Path) -> None:
     path = write(tmp_path, "f.yaml", example("finance"))
-    data = sweep_json(str(path), "--vary", "fleet.gpus=200..600:3",
-                      "--vary", "constraints.deadline_month=6,9", "--jobs", "1")
+    data = sweep_json(
+        str(path),
+        "--vary",
+        "fleet.gpus=200..600:3",
+        "--vary",
+        "constraints.deadline_month=6,9",
+        "--jobs",
+        "1",
+    )
     assert data["varied"] == ["fleet.gpus", "constraints.deadline_month"]
     got = [tuple(p["values"].values()) for p in data["points"]]
     assert got == list(itertools.product(["200", "400", "600"], ["6", "9"]))
     for point in data["points"][:2] + data["points"][-1:]:
         gpus, deadline = point["values"].values()
-        plan = plan_json(str(path), "--set", f"fleet.gpus={gpus}",
-                         "--set", f"constraints.deadline_month={deadline}")
+        plan = plan_json(
+            str(path), "--set", f"fleet.gpus={gpus}", "--set", f"constraints.deadline_month={deadline}"
+        )
         want = headline(plan)
         assert {k: point["figures"][k] for k in want} == want
         assert point["figures"]["gpus_at_deadline"] == int(gpus)
@@ -317,8 +358,10 @@ def test_sweep_grid_is_the_cartesian_product_of_plans(tmp_path: Path) -> None:
 def test_sweep_runs_points_in_parallel_processes() -> None:
     """More than PARALLEL_FROM points with two jobs run in other processes, and give the
     same figures as planning them one after the other."""
-    points = [Point(example_text("finance"), "f.yaml", None, (f"fleet.gpus={n}",),
-                    date(2026, 12, 2), 0, 0, "mip") for n in range(100, 100 * (PARALLEL_FROM + 2), 100)]
+    points = [
+        Point(example_text("finance"), "f.yaml", None, (f"fleet.gpus={n}",), date(2026, 12, 2), 0, 0, "mip")
+        for n in range(100, 100 * (PARALLEL_FROM + 2), 100)
+    ]
     assert len(points) > PARALLEL_FROM
     parallel, serial = run_points(points, 2), run_points(points, 1)
     assert {o.pid for o in serial} == {os.getpid()}
@@ -335,8 +378,18 @@ def test_sweep_cli_parallel_matches_sequential(tmp_path: Path) -> None:
 
 def test_sweep_point_errors_name_the_point(tmp_path: Path) -> None:
     path = write(tmp_path, "f.yaml", example("finance"))
-    result = ok("sweep", str(path), "--vary", "constraints.deadline_month=6,40", "--format",
-                "json", "--runs", "0", "--today", TODAY)
+    result = ok(
+        "sweep",
+        str(path),
+        "--vary",
+        "constraints.deadline_month=6,40",
+        "--format",
+        "json",
+        "--runs",
+        "0",
+        "--today",
+        TODAY,
+    )
     data = json.loads(result.stdout)
     good, bad = data["points"]
     assert good["figures"] and not good["problems"]
@@ -345,19 +398,23 @@ def test_sweep_point_errors_name_the_point(tmp_path: Path) -> None:
     assert "1 of 2 point(s) could not be planned" in err
     assert "constraints.deadline_month=40:" in err and "Traceback" not in err
     # every point bad: exit 2
-    assert "could not be planned" in refused("sweep", str(path), "--vary",
-                                             "constraints.deadline_month=40,50", "--runs", "0")
+    assert "could not be planned" in refused(
+        "sweep", str(path), "--vary", "constraints.deadline_month=40,50", "--runs", "0"
+    )
 
 
-@pytest.mark.parametrize(("arg", "words"), [
-    ("fleet.gpuz=1,2", ["--vary fleet.gpuz=1,2", "unknown field", "gpu_model, gpus"]),
-    ("fleet.gpus=5..x:3", ["numbers at both ends"]),
-    ("fleet.gpus=5..10", ["not a range", "A..B:N"]),
-    ("fleet.gpus=5..10:1", ["at least 2"]),
-    ("fleet.gpus", ["no values"]),
-    ("fleet.gpus=1,,2", ["empty value"]),
-    ("fleet.gpus=1..5000:5000", ["too many points", "at most 1,000"]),
-])
+@pytest.mark.parametrize(
+    ("arg", "words"),
+    [
+        ("fleet.gpuz=1,2", ["--vary fleet.gpuz=1,2", "unknown field", "gpu_model, gpus"]),
+        ("fleet.gpus=5..x:3", ["numbers at both ends"]),
+        ("fleet.gpus=5..10", ["not a range", "A..B:N"]),
+        ("fleet.gpus=5..10:1", ["at least 2"]),
+        ("fleet.gpus", ["no values"]),
+        ("fleet.gpus=1,,2", ["empty value"]),
+        ("fleet.gpus=1..5000:5000", ["too many points", "at most 1,000"]),
+    ],
+)
 def test_bad_vary_exits_2(arg: str, words: list[str], tmp_path: Path) -> None:
     path = write(tmp_path, "f.yaml", example("finance"))
     text = refused("sweep", str(path), "--vary", arg, "--runs", "0")
@@ -367,8 +424,15 @@ def test_bad_vary_exits_2(arg: str, words: list[str], tmp_path: Path) -> None:
 
 def test_sweep_csv_and_html(tmp_path: Path) -> None:
     path = write(tmp_path, "f.yaml", example("finance"))
-    rows = list(csv.reader(io.StringIO(ok("sweep", str(path), "--vary", "fleet.gpus=200,400",
-                                          "--format", "csv", "--runs", "0").stdout)))
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                ok(
+                    "sweep", str(path), "--vary", "fleet.gpus=200,400", "--format", "csv", "--runs", "0"
+                ).stdout
+            )
+        )
+    )
     assert rows[0][:3] == ["fleet.gpus", "status", "gpus_at_deadline"]
     assert [r[0] for r in rows[1:]] == ["200", "400"] and [r[2] for r in rows[1:]] == ["200", "400"]
     out = tmp_path / "sweep.html"
@@ -390,12 +454,23 @@ def test_sweep_chart_is_drawn_offline_in_chromium(tmp_path: Path) -> None:
 
     path = write(tmp_path, "f.yaml", example("finance"))
     out = tmp_path / "sweep.html"
-    ok("sweep", str(path), "--vary", "fleet.gpus=200..600:3", "--vary",
-       "constraints.deadline_month=6,9", "--out", str(out), "--runs", "20", "--jobs", "1")
+    ok(
+        "sweep",
+        str(path),
+        "--vary",
+        "fleet.gpus=200..600:3",
+        "--vary",
+        "constraints.deadline_month=6,9",
+        "--out",
+        str(out),
+        "--runs",
+        "20",
+        "--jobs",
+        "1",
+    )
     blocked: list[str] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium,
-                                     args=["--no-sandbox", "--disable-gpu"])
+        browser = pw.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
         try:
             page = browser.new_page()
 
@@ -411,8 +486,7 @@ def test_sweep_chart_is_drawn_offline_in_chromium(tmp_path: Path) -> None:
             page.wait_for_selector("body[data-charts-ready]", timeout=30_000)
             assert page.get_attribute("body", "data-charts-failed") is None
             assert page.get_attribute("body", "data-charts-ready") == "3"
-            lines = page.eval_on_selector_all(
-                "[data-chart='sweep-cost'] .trace", "els => els.length")
+            lines = page.eval_on_selector_all("[data-chart='sweep-cost'] .trace", "els => els.length")
             assert lines == 4  # horizon and first year, for each deadline
             assert page.locator("#table-sweep tbody tr").count() == 6
         finally:

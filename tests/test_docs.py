@@ -55,7 +55,7 @@ def _section(path: tuple[str, ...]) -> str:
     assert m is not None
     level = len(m.group(1))
     nxt = re.compile("^#{1," + str(level) + "} ", re.M).search(COMMANDS_MD, m.end())
-    return COMMANDS_MD[m.end(): nxt.start() if nxt else len(COMMANDS_MD)]
+    return COMMANDS_MD[m.end() : nxt.start() if nxt else len(COMMANDS_MD)]
 
 
 def _intro(path: tuple[str, ...]) -> str:
@@ -86,7 +86,8 @@ def test_every_option_and_argument_is_documented(path: tuple[str, ...], option: 
     texts = [_section(path)] + ([_intro(path[:-1])] if len(path) > 1 else [])
     pattern = re.compile(r"(?<![\w-])" + re.escape(option) + r"(?![\w-])")
     assert any(pattern.search(t) for t in texts), (
-        f"{option} of gputeam {' '.join(path)} is not in docs/commands.md")
+        f"{option} of gputeam {' '.join(path)} is not in docs/commands.md"
+    )
 
 
 def test_every_command_has_an_example() -> None:
@@ -122,7 +123,7 @@ def _example_command_lines() -> list[str]:
         for line in block.replace("\\\n", " ").splitlines():
             if "gputeam " not in line:
                 continue
-            line = line[line.index("gputeam "):]
+            line = line[line.index("gputeam ") :]
             line = re.split(r"\s+(?:\||>|#)\s", line)[0]
             lines.append(line.strip())
     return lines
@@ -174,8 +175,12 @@ SCENARIO_PATHS = scenario_paths()
 
 
 def test_scenario_walk_finds_nested_fields() -> None:
-    assert {"fleet.gpus[].month", "people[].certifications[].earned",
-            "constraints.contractors.max_share", "retention.premium_pay"} <= set(SCENARIO_PATHS)
+    assert {
+        "fleet.gpus[].month",
+        "people[].certifications[].earned",
+        "constraints.contractors.max_share",
+        "retention.premium_pay",
+    } <= set(SCENARIO_PATHS)
 
 
 @pytest.mark.parametrize("path", SCENARIO_PATHS)
@@ -185,6 +190,7 @@ def test_every_scenario_field_is_documented(path: str) -> None:
 
 def test_every_scenario_field_has_a_description() -> None:
     """Leaf fields carry a description in the model (the docs and JSON Schema use it)."""
+
     def walk(model: type[BaseModel], prefix: str) -> list[str]:
         missing = []
         for name, field in model.model_fields.items():
@@ -210,8 +216,11 @@ def test_scenario_doc_error_example_is_real() -> None:
     from gputeam.errors import ScenarioError
     from gputeam.scenario import load_scenario_text
 
-    bad = _yaml_block(SCENARIO_MD).replace("horizon_months:", "horizon_month:").replace(
-        "infiniband: 1}", "infiniband: 7}")
+    bad = (
+        _yaml_block(SCENARIO_MD)
+        .replace("horizon_months:", "horizon_month:")
+        .replace("infiniband: 1}", "infiniband: 7}")
+    )
     with pytest.raises(ScenarioError) as info:
         load_scenario_text(bad, "lab.yaml")
     shown = re.search(r"```text\n(.*?)```", SCENARIO_MD, re.S)
@@ -265,10 +274,20 @@ def test_every_catalog_entry_has_source_and_as_of(name: str, entry: Entry) -> No
 
 def test_every_catalog_entry_is_in_the_catalog_docs() -> None:
     cat = load_catalog()
-    ids = [*cat.domains, *cat.courses, *cat.certifications, *cat.paths, *cat.roles,
-           *cat.templates, *cat.strategies, *cat.case_studies, *cat.contradictions,
-           *(s.id for s in cat.specialisations), *(lv.name for lv in cat.levels.values()),
-           *(v.vendor for v in cat.vendor_tracks)]
+    ids = [
+        *cat.domains,
+        *cat.courses,
+        *cat.certifications,
+        *cat.paths,
+        *cat.roles,
+        *cat.templates,
+        *cat.strategies,
+        *cat.case_studies,
+        *cat.contradictions,
+        *(s.id for s in cat.specialisations),
+        *(lv.name for lv in cat.levels.values()),
+        *(v.vendor for v in cat.vendor_tracks),
+    ]
     missing = [i for i in ids if f"| {i} |" not in CATALOG_MD]
     assert not missing, f"not in docs/catalog.md: {missing}"
     economics = [f for f in type(cat.economics).model_fields if f not in ("source", "as_of")]
@@ -294,21 +313,25 @@ def test_catalog_doc_example_is_a_valid_extra(tmp_path: Path) -> None:
 def test_generated_docs_are_up_to_date(tmp_path: Path) -> None:
     """tools/gen_docs.py regenerates docs/scenario.md and docs/catalog.md unchanged
     (run `python tools/gen_docs.py` after changing the models or the catalog data)."""
-    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_docs.py"),
-                           "--out-dir", str(tmp_path)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_docs.py"), "--out-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     for name in ("scenario.md", "catalog.md"):
         fresh = (tmp_path / name).read_text("utf-8")
         assert fresh == (DOCS / name).read_text("utf-8"), (
-            f"docs/{name} is stale: run python tools/gen_docs.py")
+            f"docs/{name} is stale: run python tools/gen_docs.py"
+        )
 
 
 def test_gen_docs_check_flags_a_stale_file(tmp_path: Path) -> None:
     for name in ("scenario.md", "catalog.md"):
         (tmp_path / name).write_text((DOCS / name).read_text("utf-8"), "utf-8")
-    cmd = [sys.executable, str(ROOT / "tools" / "gen_docs.py"), "--check", "--docs-dir",
-           str(tmp_path)]
+    cmd = [sys.executable, str(ROOT / "tools" / "gen_docs.py"), "--check", "--docs-dir", str(tmp_path)]
     assert subprocess.run(cmd, capture_output=True, timeout=60).returncode == 0
     stale = (tmp_path / "catalog.md").read_text("utf-8").replace("| nca-aiio |", "| nca-aiio-x |")
     (tmp_path / "catalog.md").write_text(stale, "utf-8")

@@ -16,8 +16,11 @@ import gputeam
 #: Packages that are entry points rather than APIs and need no ``__all__``.
 NO_ALL = {"gputeam.cli"}
 
-PACKAGES = sorted(m.name for m in pkgutil.walk_packages(gputeam.__path__, "gputeam.")
-                  if m.ispkg and not m.name.rsplit(".", 1)[-1].startswith("_"))
+PACKAGES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(gputeam.__path__, "gputeam.")
+    if m.ispkg and not m.name.rsplit(".", 1)[-1].startswith("_")
+)
 
 
 def test_top_level_all_is_sorted_and_unique() -> None:
@@ -61,9 +64,13 @@ def test_top_level_exports_every_own_public_name() -> None:
     namespace is listed in ``__all__``."""
     for name in gputeam.__all__:
         getattr(gputeam, name)
-    own = [k for k, v in vars(gputeam).items()
-           if not k.startswith("_") and not isinstance(v, types.ModuleType)
-           and str(getattr(v, "__module__", "")).startswith("gputeam")]
+    own = [
+        k
+        for k, v in vars(gputeam).items()
+        if not k.startswith("_")
+        and not isinstance(v, types.ModuleType)
+        and str(getattr(v, "__module__", "")).startswith("gputeam")
+    ]
     assert sorted(set(own) - set(gputeam.__all__)) == []
 
 
@@ -79,8 +86,13 @@ def test_python_api_quickstart_from_the_docstring() -> None:
 
 
 def test_subpackages_found() -> None:
-    assert {"gputeam.catalog", "gputeam.scenario", "gputeam.planning", "gputeam.report",
-            "gputeam.cli"} <= set(PACKAGES)
+    assert {
+        "gputeam.catalog",
+        "gputeam.scenario",
+        "gputeam.planning",
+        "gputeam.report",
+        "gputeam.cli",
+    } <= set(PACKAGES)
 
 
 @pytest.mark.parametrize("package", [p for p in PACKAGES if p not in NO_ALL])
@@ -91,9 +103,13 @@ def test_subpackage_all_matches_real_attributes(package: str) -> None:
     assert len(set(exported)) == len(exported), f"{package}.__all__ has duplicates"
     missing = [n for n in exported if not hasattr(module, n)]
     assert missing == [], f"{package}.__all__ names missing attributes: {missing}"
-    own = [k for k, v in vars(module).items()
-           if not k.startswith("_") and not isinstance(v, types.ModuleType)
-           and str(getattr(v, "__module__", "")).startswith("gputeam")]
+    own = [
+        k
+        for k, v in vars(module).items()
+        if not k.startswith("_")
+        and not isinstance(v, types.ModuleType)
+        and str(getattr(v, "__module__", "")).startswith("gputeam")
+    ]
     unlisted = sorted(set(own) - set(exported))
     assert unlisted == [], f"{package} exposes {unlisted} without listing them in __all__"
 

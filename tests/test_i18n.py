@@ -31,8 +31,12 @@ def test_the_check_finds_what_it_should() -> None:
     cat.add("Roles", "Rollen", flags=["fuzzy"])
     cat.add(("{n} note", "{n} notes"), ("{n} Hinweis", ""))
     found = {(p.msgid, p.what.split(":")[0]) for p in catalogs.check("de", cat)}
-    assert found == {("at month {month}", "placeholders differ"), ("Hires", "untranslated"),
-                     ("Roles", "fuzzy"), ("{n} note", "needs 2 plural form(s)")}
+    assert found == {
+        ("at month {month}", "placeholders differ"),
+        ("Hires", "untranslated"),
+        ("Roles", "fuzzy"),
+        ("{n} note", "needs 2 plural form(s)"),
+    }
 
 
 def test_the_template_is_up_to_date_with_the_code() -> None:
@@ -46,31 +50,42 @@ def test_the_template_is_up_to_date_with_the_code() -> None:
         assert po == stored, language
 
 
-@pytest.mark.parametrize(("language", "eur", "krw", "usd"), [
-    ("en", "€1,234,568", "1,234,568 KRW", "$1,234,568"),
-    ("de", "1.234.567,50 €", "1.234.568 ₩", "1.234.567,50 $"),
-    ("nl", "€ 1.234.567,50", "₩ 1.234.568", "US$ 1.234.567,50"),
-    ("es", "1.234.567,50 €", "1.234.568 KRW", "1.234.567,50 US$"),
-    ("ko", "€1,234,567.50", "₩1,234,568", "US$1,234,567.50"),
-])
+@pytest.mark.parametrize(
+    ("language", "eur", "krw", "usd"),
+    [
+        ("en", "€1,234,568", "1,234,568 KRW", "$1,234,568"),
+        ("de", "1.234.567,50 €", "1.234.568 ₩", "1.234.567,50 $"),
+        ("nl", "€ 1.234.567,50", "₩ 1.234.568", "US$ 1.234.567,50"),
+        ("es", "1.234.567,50 €", "1.234.568 KRW", "1.234.567,50 US$"),
+        ("ko", "€1,234,567.50", "₩1,234,568", "US$1,234,567.50"),
+    ],
+)
 def test_money_follows_the_language(language: str, eur: str, krw: str, usd: str) -> None:
     with i18n.use(language):
         shown = [money(1234567.5, c).replace("\xa0", " ") for c in ("EUR", "KRW", "USD")]
     assert shown == [eur, krw, usd]
 
 
-@pytest.mark.parametrize(("language", "day", "pct", "number", "yes"), [
-    ("en", "2026-12-02", "12.3%", "1,234.5", "yes"),
-    ("de", "2.12.2026", "12,3 %", "1.234,5", "ja"),
-    ("nl", "2-12-2026", "12,3%", "1.234,5", "ja"),
-    ("es", "2/12/2026", "12,3 %", "1.234,5", "sí"),
-    ("ko", "2026. 12. 2.", "12.3%", "1,234.5", "예"),
-])
-def test_dates_numbers_and_words_follow_the_language(language: str, day: str, pct: str, number: str,
-                                                     yes: str) -> None:
+@pytest.mark.parametrize(
+    ("language", "day", "pct", "number", "yes"),
+    [
+        ("en", "2026-12-02", "12.3%", "1,234.5", "yes"),
+        ("de", "2.12.2026", "12,3 %", "1.234,5", "ja"),
+        ("nl", "2-12-2026", "12,3%", "1.234,5", "ja"),
+        ("es", "2/12/2026", "12,3 %", "1.234,5", "sí"),
+        ("ko", "2026. 12. 2.", "12.3%", "1,234.5", "예"),
+    ],
+)
+def test_dates_numbers_and_words_follow_the_language(
+    language: str, day: str, pct: str, number: str, yes: str
+) -> None:
     with i18n.use(language):
-        shown = [format_value(date(2026, 12, 2), "date"), format_value(0.1234, "pct"),
-                 format_value(1234.5, "float"), format_value(True, "bool")]
+        shown = [
+            format_value(date(2026, 12, 2), "date"),
+            format_value(0.1234, "pct"),
+            format_value(1234.5, "float"),
+            format_value(True, "bool"),
+        ]
     assert [s.replace("\xa0", " ") for s in shown] == [day, pct, number, yes]
 
 
@@ -120,7 +135,8 @@ def test_the_catalogs_are_package_data() -> None:
     import tomllib
 
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"][
-        "package-data"]["gputeam"]
+        "package-data"
+    ]["gputeam"]
     for language in LANGUAGES[1:]:
         relative = catalogs.po_path(language).relative_to(ROOT / "src" / "gputeam").as_posix()
         assert any(fnmatch.fnmatch(relative, p) for p in patterns), relative
@@ -153,9 +169,24 @@ def test_cli_plan_in_each_language(language: str) -> None:
     from gputeam.cli.main import app
 
     currency, rate = ("KRW", "1400") if language == "ko" else ("EUR", "0.9")
-    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--today",
-                                      "2026-12-02", "--set", f"currency={currency}", "--set",
-                                      f"usd_rate={rate}", "--lang", language])
+    result = CliRunner().invoke(
+        app,
+        [
+            "plan",
+            "--example",
+            "startup",
+            "--runs",
+            "0",
+            "--today",
+            "2026-12-02",
+            "--set",
+            f"currency={currency}",
+            "--set",
+            f"usd_rate={rate}",
+            "--lang",
+            language,
+        ],
+    )
     assert result.exit_code == 0, result.output
     target, costs, money_shape = CLI_EXPECTED[language]
     assert target in result.output and costs in result.output
@@ -168,8 +199,11 @@ def test_cli_language_from_the_environment() -> None:
 
     from gputeam.cli.main import app
 
-    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--runs", "0", "--today",
-                                      "2026-12-02"], env={"GPUTEAM_LANG": "nl"})
+    result = CliRunner().invoke(
+        app,
+        ["plan", "--example", "startup", "--runs", "0", "--today", "2026-12-02"],
+        env={"GPUTEAM_LANG": "nl"},
+    )
     assert result.exit_code == 0 and "Doelteam in maand 18" in result.output
 
 
@@ -184,16 +218,15 @@ def test_cli_errors_and_help_in_the_language() -> None:
 
     from gputeam.cli.main import app
 
-    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--format", "xlsx",
-                                      "--lang", "ko"])
+    result = CliRunner().invoke(app, ["plan", "--example", "startup", "--format", "xlsx", "--lang", "ko"])
     assert result.exit_code == 2
     assert "--out: xlsx 출력에는 파일이 필요합니다; 예상 값 --out plan.xlsx" in result.output
     env = {**os.environ, "GPUTEAM_LANG": "de", "COLUMNS": "200"}
     CLI = [sys.executable, "-c", "from gputeam.cli.main import main; main()"]
-    proc = subprocess.run([*CLI, "plan", "--help"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run([*CLI, "plan", "--help"], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Das Team planen: Ziel, Lücken" in proc.stdout and "Den Bericht hierhin schreiben." in proc.stdout
-    proc = subprocess.run([*CLI, "plan", "--help", "--lang", "es"],
-                          capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [*CLI, "plan", "--help", "--lang", "es"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert "Planificar el equipo" in proc.stdout

@@ -27,8 +27,12 @@ def product_files() -> list[Path]:
 
 
 def test_no_product_file_names_the_teams_working_files() -> None:
-    found = [f"{p}: {m.group(0)}" for p in product_files()
-             for m in [WORKING_FILES.search(p.read_text("utf-8", errors="replace"))] if m]
+    found = [
+        f"{p}: {m.group(0)}"
+        for p in product_files()
+        for m in [WORKING_FILES.search(p.read_text("utf-8", errors="replace"))]
+        if m
+    ]
     assert not found
 
 

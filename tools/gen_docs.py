@@ -65,8 +65,7 @@ def scenario_sections() -> list[tuple[str, type[BaseModel]]]:
 
 def scenario_field_paths() -> list[str]:
     """Every documented field path, e.g. ``fleet.gpus[].month`` (used by the docs test)."""
-    return [_join(prefix, name) for prefix, model in scenario_sections()
-            for name in model.model_fields]
+    return [_join(prefix, name) for prefix, model in scenario_sections() for name in model.model_fields]
 
 
 def _join(prefix: str, name: str) -> str:
@@ -113,8 +112,14 @@ def type_text(ann: Any) -> str:
         return f"mapping of {type_text(key)} to {type_text(value)}"
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return f"[{ann.__name__}](#{ann.__name__.lower()})"
-    names = {str: "text", int: "integer", float: "number", bool: "true or false",
-             date: "date (YYYY-MM-DD)", typing.Any: "any value"}
+    names = {
+        str: "text",
+        int: "integer",
+        float: "number",
+        bool: "true or false",
+        date: "date (YYYY-MM-DD)",
+        typing.Any: "any value",
+    }
     return names.get(ann, getattr(ann, "__name__", str(ann)))
 
 
@@ -132,12 +137,19 @@ def limits_text(field: Any) -> str:
             if getattr(meta, attr, None) is not None:
                 parts.append(f"{word} {_number(getattr(meta, attr))}")
         if getattr(meta, "min_length", None) is not None:
-            parts.append("not empty" if meta.min_length == 1 and _unit(field) == "characters"
-                          else f"at least {meta.min_length} {_unit(field)}")
+            parts.append(
+                "not empty"
+                if meta.min_length == 1 and _unit(field) == "characters"
+                else f"at least {meta.min_length} {_unit(field)}"
+            )
         if getattr(meta, "max_length", None) is not None:
             parts.append(f"at most {meta.max_length} {_unit(field)}")
-    if len(parts) == 2 and parts[0].startswith("at least") and parts[1].startswith("at most") \
-            and parts[0].split()[2] == parts[1].split()[2]:
+    if (
+        len(parts) == 2
+        and parts[0].startswith("at least")
+        and parts[1].startswith("at most")
+        and parts[0].split()[2] == parts[1].split()[2]
+    ):
         parts = [f"exactly {parts[0].split(maxsplit=2)[2]}"]
     return ", ".join(parts)
 
@@ -184,13 +196,25 @@ def scenario_reference() -> str:
         for name, field in model.model_fields.items():
             path = _join(prefix, name)
             nested, _ = _nested_model(field.annotation)
-            meaning = field.description or (f"See [{nested.__name__}](#{nested.__name__.lower()})."
-                                             if nested else "")
+            meaning = field.description or (
+                f"See [{nested.__name__}](#{nested.__name__.lower()})." if nested else ""
+            )
             if path in MAPPING_KEYS:
                 meaning += f" Keys: {MAPPING_KEYS[path]}."
-            lines.append("| " + " | ".join(_cell(x) for x in (
-                f"`{path}`", type_text(field.annotation), default_text(field),
-                limits_text(field), meaning)) + " |")
+            lines.append(
+                "| "
+                + " | ".join(
+                    _cell(x)
+                    for x in (
+                        f"`{path}`",
+                        type_text(field.annotation),
+                        default_text(field),
+                        limits_text(field),
+                        meaning,
+                    )
+                )
+                + " |"
+            )
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -247,62 +271,208 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
 
     cat = load_catalog()
 
-    yield "Levels", "`levels`, keyed by `number` (article §3).", _table(
-        ["number", "name", "experience (months)", "salary (USD/yr)", "typical certifications",
-         "SFIA levels", "source", "as of"],
-        [[lv.number, lv.name, _range(lv.experience_months), _range(lv.salary_usd, money=True),
-          _ids(lv.typical_certifications), ", ".join(map(str, lv.sfia_levels)) or "-",
-          lv.source, lv.as_of] for lv in cat.levels.values()])
-    yield "Skill domains", "`domains`, keyed by `id`. Proficiency runs 0-4: none, aware, " \
-        "working, proficient, expert.", _table(
-        ["id", "name", "group", "source", "as of"],
-        [[d.id, d.name, d.group, d.source, d.as_of] for d in cat.domains.values()])
-    yield "Courses", "`courses`, keyed by `id`. `grants` is the proficiency a course " \
-        "brings a domain up to.", _table(
-        ["id", "name", "provider", "hours", "price (USD)", "grants", "source", "as of"],
-        [[c.id, c.name, c.provider, c.hours, c.price_usd, _grants(c.grants), c.source, c.as_of]
-         for c in cat.courses.values()])
-    yield "Certifications", "`certifications`, keyed by `id`. `null` means nobody has " \
-        "published the figure. No vendor publishes pass rates: the pass probabilities are " \
-        "gputeam assumptions (the source says so).", _table(
-        ["id", "name", "vendor", "level", "questions", "minutes", "price (USD)", "hands-on",
-         "exam domains", "valid (months)", "prerequisites", "min. experience (months)",
-         "study hours", "grants", "pass probability", "source", "as of"],
-        [[c.id, c.name, c.vendor, c.level, _questions(c.exam), c.exam.minutes,
-          c.exam.price_usd, "yes" if c.exam.hands_on else "no", _weights(c.exam),
-          c.validity_months, _ids(c.prerequisites), c.min_experience_months, c.study_hours,
-          _grants(c.grants), c.exam.pass_probability, c.source, c.as_of]
-         for c in cat.certifications.values()])
-    yield "Training paths", "`paths`, keyed by `id` (article §4).", _table(
-        ["id", "name", "months", "courses", "exam", "source", "as of"],
-        [[p.id, p.name, p.months, _ids(p.courses), p.exam, p.source, p.as_of]
-         for p in cat.paths.values()])
-    yield "Roles", "`roles`, keyed by `id`. `needs` lists domain -> proficiency.", _table(
-        ["id", "name", "levels", "needs", "on-call", "source", "as of"],
-        [[r.id, r.name, f"{r.level_min}-{r.level_max}" if r.level_min != r.level_max
-          else r.level_min, ", ".join(f"{n.domain} {n.proficiency}" for n in r.domains),
-          "yes" if r.operations else "no", r.source, r.as_of] for r in cat.roles.values()])
-    yield "Team templates", "`templates`, keyed by `id` (article §5). Certification groups " \
-        "separated by `/` mean 'any one of'.", _table(
-        ["id", "GPUs", "roster (count x role, levels)", "certifications by role",
-         "article's total (USD/yr)", "source", "as of"],
-        [[t.id, _gpus(t, cat), "; ".join(f"{s.count} x {s.role} (L{s.level_min}"
-                                          + (f"-{s.level_max})" if s.level_max != s.level_min
-                                             else ")") for s in t.slots),
-          "; ".join(f"{role}: " + ", ".join(" / ".join(g) for g in groups)
-                    for role, groups in t.certifications.items()),
-          _range(t.article_cost_usd, money=True), t.source, t.as_of]
-         for t in cat.templates.values()])
-    yield "Training strategies", "`strategies`, keyed by `id` (article §6).", _table(
-        ["id", "name", "weeks", "months", "cost per participant (USD)", "mentor time",
-         "group discount", "group minimum", "source", "as of"],
-        [[s.id, s.name, _range(s.weeks), _range(s.months),
-          _range(s.cost_per_participant_usd, money=True), s.mentor_time_share,
-          _range(s.group_discount), s.group_min, s.source, s.as_of]
-         for s in cat.strategies.values()])
-    yield "Transitions", "`transitions`, a list (entries are appended, article §2).", _table(
-        ["background", "domain", "months", "source", "as of"],
-        [[t.background, t.domain, _range(t.months), t.source, t.as_of] for t in cat.transitions])
+    yield (
+        "Levels",
+        "`levels`, keyed by `number` (article §3).",
+        _table(
+            [
+                "number",
+                "name",
+                "experience (months)",
+                "salary (USD/yr)",
+                "typical certifications",
+                "SFIA levels",
+                "source",
+                "as of",
+            ],
+            [
+                [
+                    lv.number,
+                    lv.name,
+                    _range(lv.experience_months),
+                    _range(lv.salary_usd, money=True),
+                    _ids(lv.typical_certifications),
+                    ", ".join(map(str, lv.sfia_levels)) or "-",
+                    lv.source,
+                    lv.as_of,
+                ]
+                for lv in cat.levels.values()
+            ],
+        ),
+    )
+    yield (
+        "Skill domains",
+        "`domains`, keyed by `id`. Proficiency runs 0-4: none, aware, working, proficient, expert.",
+        _table(
+            ["id", "name", "group", "source", "as of"],
+            [[d.id, d.name, d.group, d.source, d.as_of] for d in cat.domains.values()],
+        ),
+    )
+    yield (
+        "Courses",
+        "`courses`, keyed by `id`. `grants` is the proficiency a course brings a domain up to.",
+        _table(
+            ["id", "name", "provider", "hours", "price (USD)", "grants", "source", "as of"],
+            [
+                [c.id, c.name, c.provider, c.hours, c.price_usd, _grants(c.grants), c.source, c.as_of]
+                for c in cat.courses.values()
+            ],
+        ),
+    )
+    yield (
+        "Certifications",
+        "`certifications`, keyed by `id`. `null` means nobody has "
+        "published the figure. No vendor publishes pass rates: the pass probabilities are "
+        "gputeam assumptions (the source says so).",
+        _table(
+            [
+                "id",
+                "name",
+                "vendor",
+                "level",
+                "questions",
+                "minutes",
+                "price (USD)",
+                "hands-on",
+                "exam domains",
+                "valid (months)",
+                "prerequisites",
+                "min. experience (months)",
+                "study hours",
+                "grants",
+                "pass probability",
+                "source",
+                "as of",
+            ],
+            [
+                [
+                    c.id,
+                    c.name,
+                    c.vendor,
+                    c.level,
+                    _questions(c.exam),
+                    c.exam.minutes,
+                    c.exam.price_usd,
+                    "yes" if c.exam.hands_on else "no",
+                    _weights(c.exam),
+                    c.validity_months,
+                    _ids(c.prerequisites),
+                    c.min_experience_months,
+                    c.study_hours,
+                    _grants(c.grants),
+                    c.exam.pass_probability,
+                    c.source,
+                    c.as_of,
+                ]
+                for c in cat.certifications.values()
+            ],
+        ),
+    )
+    yield (
+        "Training paths",
+        "`paths`, keyed by `id` (article §4).",
+        _table(
+            ["id", "name", "months", "courses", "exam", "source", "as of"],
+            [
+                [p.id, p.name, p.months, _ids(p.courses), p.exam, p.source, p.as_of]
+                for p in cat.paths.values()
+            ],
+        ),
+    )
+    yield (
+        "Roles",
+        "`roles`, keyed by `id`. `needs` lists domain -> proficiency.",
+        _table(
+            ["id", "name", "levels", "needs", "on-call", "source", "as of"],
+            [
+                [
+                    r.id,
+                    r.name,
+                    f"{r.level_min}-{r.level_max}" if r.level_min != r.level_max else r.level_min,
+                    ", ".join(f"{n.domain} {n.proficiency}" for n in r.domains),
+                    "yes" if r.operations else "no",
+                    r.source,
+                    r.as_of,
+                ]
+                for r in cat.roles.values()
+            ],
+        ),
+    )
+    yield (
+        "Team templates",
+        "`templates`, keyed by `id` (article §5). Certification groups separated by `/` mean 'any one of'.",
+        _table(
+            [
+                "id",
+                "GPUs",
+                "roster (count x role, levels)",
+                "certifications by role",
+                "article's total (USD/yr)",
+                "source",
+                "as of",
+            ],
+            [
+                [
+                    t.id,
+                    _gpus(t, cat),
+                    "; ".join(
+                        f"{s.count} x {s.role} (L{s.level_min}"
+                        + (f"-{s.level_max})" if s.level_max != s.level_min else ")")
+                        for s in t.slots
+                    ),
+                    "; ".join(
+                        f"{role}: " + ", ".join(" / ".join(g) for g in groups)
+                        for role, groups in t.certifications.items()
+                    ),
+                    _range(t.article_cost_usd, money=True),
+                    t.source,
+                    t.as_of,
+                ]
+                for t in cat.templates.values()
+            ],
+        ),
+    )
+    yield (
+        "Training strategies",
+        "`strategies`, keyed by `id` (article §6).",
+        _table(
+            [
+                "id",
+                "name",
+                "weeks",
+                "months",
+                "cost per participant (USD)",
+                "mentor time",
+                "group discount",
+                "group minimum",
+                "source",
+                "as of",
+            ],
+            [
+                [
+                    s.id,
+                    s.name,
+                    _range(s.weeks),
+                    _range(s.months),
+                    _range(s.cost_per_participant_usd, money=True),
+                    s.mentor_time_share,
+                    _range(s.group_discount),
+                    s.group_min,
+                    s.source,
+                    s.as_of,
+                ]
+                for s in cat.strategies.values()
+            ],
+        ),
+    )
+    yield (
+        "Transitions",
+        "`transitions`, a list (entries are appended, article §2).",
+        _table(
+            ["background", "domain", "months", "source", "as of"],
+            [[t.background, t.domain, _range(t.months), t.source, t.as_of] for t in cat.transitions],
+        ),
+    )
     eco = cat.economics
     rows = []
     for name, field in type(eco).model_fields.items():
@@ -314,29 +484,57 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         elif isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
         rows.append([f"`{name}`", value, field.description or ECONOMICS_MEANING.get(name, "")])
-    yield "Economics", (f"`economics`, one mapping patched field by field. Source: {eco.source}; "
-                        f"as of {eco.as_of}."), _table(["field", "value", "meaning"], rows)
+    yield (
+        "Economics",
+        (f"`economics`, one mapping patched field by field. Source: {eco.source}; as of {eco.as_of}."),
+        _table(["field", "value", "meaning"], rows),
+    )
     ex = cat.roi_example
-    yield "ROI worked example", (f"`roi_example` ({ex.gpus} GPUs, {ex.engineers} engineers). "
-                                 f"Source: {ex.source}; as of {ex.as_of}."), _table(
-        ["kind", "item", "USD"],
-        [["investment", k, v] for k, v in ex.investment.items()]
-        + [["annual return", k, v] for k, v in ex.returns.items()])
-    yield "Case studies", "`case_studies`, keyed by `id` (article §7); the bundled examples " \
-        "of the same names model them.", _table(
-        ["id", "name", "summary", "source", "as of"],
-        [[c.id, c.name, c.summary, c.source, c.as_of] for c in cat.case_studies.values()])
-    yield "Contradictions", "`contradictions`, keyed by `id`: where the article's own " \
-        "numbers disagree. Plans show them as warnings where they matter.", _table(
-        ["id", "title", "detail", "source", "as of"],
-        [[c.id, c.title, c.detail, c.source, c.as_of] for c in cat.contradictions.values()])
-    yield "Vendor tracks", "`vendor_tracks`, a list (article §4, §10).", _table(
-        ["vendor", "programme", "formal certification", "note", "source", "as of"],
-        [[v.vendor, v.programme, "yes" if v.formal_certification else "no", v.note, v.source,
-          v.as_of] for v in cat.vendor_tracks])
-    yield "Emerging specialisations", "`specialisations`, a list (article §10).", _table(
-        ["id", "name", "source", "as of"],
-        [[s.id, s.name, s.source, s.as_of] for s in cat.specialisations])
+    yield (
+        "ROI worked example",
+        (f"`roi_example` ({ex.gpus} GPUs, {ex.engineers} engineers). Source: {ex.source}; as of {ex.as_of}."),
+        _table(
+            ["kind", "item", "USD"],
+            [["investment", k, v] for k, v in ex.investment.items()]
+            + [["annual return", k, v] for k, v in ex.returns.items()],
+        ),
+    )
+    yield (
+        "Case studies",
+        "`case_studies`, keyed by `id` (article §7); the bundled examples of the same names model them.",
+        _table(
+            ["id", "name", "summary", "source", "as of"],
+            [[c.id, c.name, c.summary, c.source, c.as_of] for c in cat.case_studies.values()],
+        ),
+    )
+    yield (
+        "Contradictions",
+        "`contradictions`, keyed by `id`: where the article's own "
+        "numbers disagree. Plans show them as warnings where they matter.",
+        _table(
+            ["id", "title", "detail", "source", "as of"],
+            [[c.id, c.title, c.detail, c.source, c.as_of] for c in cat.contradictions.values()],
+        ),
+    )
+    yield (
+        "Vendor tracks",
+        "`vendor_tracks`, a list (article §4, §10).",
+        _table(
+            ["vendor", "programme", "formal certification", "note", "source", "as of"],
+            [
+                [v.vendor, v.programme, "yes" if v.formal_certification else "no", v.note, v.source, v.as_of]
+                for v in cat.vendor_tracks
+            ],
+        ),
+    )
+    yield (
+        "Emerging specialisations",
+        "`specialisations`, a list (article §10).",
+        _table(
+            ["id", "name", "source", "as of"],
+            [[s.id, s.name, s.source, s.as_of] for s in cat.specialisations],
+        ),
+    )
 
 
 ECONOMICS_MEANING = {
@@ -346,8 +544,7 @@ ECONOMICS_MEANING = {
     "efficiency_gain": "Cluster efficiency gained by certified staff (a share).",
     "hours_per_fte_year": "Working hours in a full-time year.",
     "ramp_up_months": "Months before a new hire is fully productive.",
-    "contractor_hours_avoided_per_gpu_year": "Contractor hours an in-house team saves per GPU "
-    "and year.",
+    "contractor_hours_avoided_per_gpu_year": "Contractor hours an in-house team saves per GPU and year.",
     "kw_per_gpu": "Default kW per GPU including its share of the server.",
     "pue": "Default power usage effectiveness of the site.",
     "usd_per_kwh": "Default electricity price.",
@@ -382,11 +579,15 @@ def catalog_reference() -> str:
 def catalog_sections_reference() -> str:
     from gputeam.catalog.load import APPENDED, KEYED, PATCHED
 
-    rows = [[f"`{s}`", f"keyed by `{k}`: an entry with a known key is updated field by field, "
-             "a new key adds an entry"] for s, k in KEYED.items()]
+    rows = [
+        [
+            f"`{s}`",
+            f"keyed by `{k}`: an entry with a known key is updated field by field, a new key adds an entry",
+        ]
+        for s, k in KEYED.items()
+    ]
     rows += [[f"`{s}`", "a list: entries are appended"] for s in APPENDED]
-    rows += [[f"`{s}`", "one mapping: the fields you give replace the packaged ones"]
-             for s in PATCHED]
+    rows += [[f"`{s}`", "one mapping: the fields you give replace the packaged ones"] for s in PATCHED]
     return "\n".join(_table(["section", "how an extra file changes it"], rows)).rstrip() + "\n"
 
 
@@ -396,8 +597,7 @@ def catalog_sections_reference() -> str:
 
 GENERATORS: dict[str, dict[str, Callable[[], str]]] = {
     "scenario.md": {"scenario-reference": scenario_reference},
-    "catalog.md": {"catalog-sections": catalog_sections_reference,
-                   "catalog-reference": catalog_reference},
+    "catalog.md": {"catalog-sections": catalog_sections_reference, "catalog-reference": catalog_reference},
 }
 
 

@@ -34,8 +34,19 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "__version__", "Catalog", "CatalogError", "InputError", "Plan", "Problem", "Scenario",
-    "ScenarioError", "article_roi", "load_catalog", "load_example", "load_scenario", "plan",
+    "__version__",
+    "Catalog",
+    "CatalogError",
+    "InputError",
+    "Plan",
+    "Problem",
+    "Scenario",
+    "ScenarioError",
+    "article_roi",
+    "load_catalog",
+    "load_example",
+    "load_scenario",
+    "plan",
 ]
 
 if TYPE_CHECKING:

@@ -19,14 +19,21 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
     # Keep timestamps as text: the models parse dates, so a bad date is reported with its
     # field path and line instead of failing the whole parse.
     yaml.constructor.add_constructor(
-        "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+        "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+    )
     try:
         doc = yaml.load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         raise InputError(
-            [Problem(path="", message=f"not valid YAML: {exc.problem or exc.context}",
-                     file=file, line=(mark.line + 1) if mark else None)]
+            [
+                Problem(
+                    path="",
+                    message=f"not valid YAML: {exc.problem or exc.context}",
+                    file=file,
+                    line=(mark.line + 1) if mark else None,
+                )
+            ]
         ) from None
     except Exception as exc:  # ruamel raises a few unmarked errors (duplicate keys etc.)
         raise InputError([Problem(path="", message=f"not valid YAML: {exc}", file=file)]) from None
@@ -34,9 +41,17 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
     walker = _Plain(lines)
     data = walker.convert(doc, ())
     if walker.expanded > MAX_VALUES:
-        raise InputError([Problem(
-            path="", file=file, message="too large once its aliases are expanded",
-            found=f"more than {MAX_VALUES:,} values", expected="a document without alias bombs")])
+        raise InputError(
+            [
+                Problem(
+                    path="",
+                    file=file,
+                    message="too large once its aliases are expanded",
+                    found=f"more than {MAX_VALUES:,} values",
+                    expected="a document without alias bombs",
+                )
+            ]
+        )
     return data, lines
 
 
@@ -127,8 +142,9 @@ def _fast_loader() -> Any:
                     raise yaml.YAMLError("duplicate key")
                 return super().construct_mapping(node, deep=deep)
 
-        Loader.add_constructor("tag:yaml.org,2002:timestamp",
-                               lambda loader, node: loader.construct_scalar(node))
+        Loader.add_constructor(
+            "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
+        )
         _FAST_LOADER = Loader
     return _FAST_LOADER or None
 
@@ -153,8 +169,7 @@ def fast_load(text: str) -> Any:
 T = TypeVar("T")
 
 
-def parse_yaml(text: str, file: str | None,
-               build: Callable[[Any, Mapping[Path, int]], T]) -> T:
+def parse_yaml(text: str, file: str | None, build: Callable[[Any, Mapping[Path, int]], T]) -> T:
     """``build(data, lines)`` on the parsed text. The fast C parser goes first; if it fails,
     or ``build`` finds a problem, the text is parsed again with line numbers so that every
     error says where it is."""
@@ -193,16 +208,22 @@ def problems_from_validation(
     locs = [tuple(map(str, e["loc"])) for e in errors]
     for err in errors:
         here = tuple(map(str, err["loc"]))
-        if err["type"] == "too_short" and any(len(o) > len(here) and o[:len(here)] == here
-                                              for o in locs):
+        if err["type"] == "too_short" and any(len(o) > len(here) and o[: len(here)] == here for o in locs):
             continue
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, FieldConflicts):
             base = tuple(err["loc"])
             for sub, message, found in cause.conflicts:
                 full = (*base, *sub)
-                problems.append(Problem(path=_dotted(full), message=message, found=found,
-                                        file=file, line=line_for(full, lines)))
+                problems.append(
+                    Problem(
+                        path=_dotted(full),
+                        message=message,
+                        found=found,
+                        file=file,
+                        line=line_for(full, lines),
+                    )
+                )
             continue
         loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and x.startswith("function-")))
         loc = tuple(x for x in loc if x not in {"tagged-union", "lax-or-strict", "json-or-python"})
@@ -221,8 +242,17 @@ def problems_from_validation(
             message = "required field is missing"
         else:
             expected = _expected(err)
-        problems.append(Problem(path=path, message=message, found=found, expected=expected,
-                                file=file, line=line_for(loc, lines), hint=hint))
+        problems.append(
+            Problem(
+                path=path,
+                message=message,
+                found=found,
+                expected=expected,
+                file=file,
+                line=line_for(loc, lines),
+                hint=hint,
+            )
+        )
     return problems
 
 
@@ -242,13 +272,24 @@ def _expected(err: Any) -> str | None:
         if key in ctx:
             unit = "character" if kind.startswith("string") else "item"
             return f"{word} {ctx[key]} {unit}{'' if ctx[key] == 1 else 's'}"
-    names = {"int_parsing": "a whole number", "int_type": "a whole number",
-             "int_from_float": "a whole number", "date_from_datetime_inexact": "a date YYYY-MM-DD",
-             "float_parsing": "a number", "float_type": "a number",
-             "bool_parsing": "true or false", "bool_type": "true or false",
-             "date_from_datetime_parsing": "a date YYYY-MM-DD", "date_parsing": "a date YYYY-MM-DD",
-             "date_type": "a date YYYY-MM-DD", "string_type": "text", "dict_type": "a mapping",
-             "list_type": "a list", "model_type": "a mapping", "tuple_type": "a list"}
+    names = {
+        "int_parsing": "a whole number",
+        "int_type": "a whole number",
+        "int_from_float": "a whole number",
+        "date_from_datetime_inexact": "a date YYYY-MM-DD",
+        "float_parsing": "a number",
+        "float_type": "a number",
+        "bool_parsing": "true or false",
+        "bool_type": "true or false",
+        "date_from_datetime_parsing": "a date YYYY-MM-DD",
+        "date_parsing": "a date YYYY-MM-DD",
+        "date_type": "a date YYYY-MM-DD",
+        "string_type": "text",
+        "dict_type": "a mapping",
+        "list_type": "a list",
+        "model_type": "a mapping",
+        "tuple_type": "a list",
+    }
     return names.get(kind)
 
 

@@ -66,8 +66,7 @@ def read_text_file(path: str, error: type[InputError] = InputError) -> str:
     try:
         return Path(path).read_text("utf-8")
     except OSError as exc:
-        raise error([Problem(path="", message=f"cannot read: {exc.strerror}",
-                             file=str(path))]) from None
+        raise error([Problem(path="", message=f"cannot read: {exc.strerror}", file=str(path))]) from None
 
 
 class FieldConflicts(ValueError):

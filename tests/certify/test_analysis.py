@@ -10,11 +10,7 @@ import pytest
 from gputeam.certify import analyse_items
 
 # 5 attempts × 3 items, scored 0/1
-S = np.array([[1, 1, 0],
-              [1, 0, 0],
-              [1, 1, 1],
-              [0, 0, 1],
-              [1, 1, 0]], dtype=float)
+S = np.array([[1, 1, 0], [1, 0, 0], [1, 1, 1], [0, 0, 1], [1, 1, 0]], dtype=float)
 
 
 def pearson(x: list[float], y: list[float]) -> float:

@@ -32,7 +32,9 @@ def test_dry_run_json_report(tmp_path: Path) -> None:
         "questions": len(bank.questions),
         "by_type": dict(Counter(q.qtype for q in bank.questions)),
         "categories": ["$course$/top/Cluster operations", "$course$/top/Cluster operations/Storage"],
-        "errors": [], "unsupported": []}
+        "errors": [],
+        "unsupported": [],
+    }
 
 
 def test_xml_with_unsupported_and_invalid_exits_2_naming_line_and_question(tmp_path: Path) -> None:
@@ -40,8 +42,15 @@ def test_xml_with_unsupported_and_invalid_exits_2_naming_line_and_question(tmp_p
     res = runner.invoke(app, ["bank", "import", str(path), "--dry-run", "--json", "--format", "moodle-xml"])
     assert res.exit_code == 2
     report = json.loads(res.stdout)
-    assert report["by_type"] == {"description": 1, "essay": 1, "match": 1, "multichoice": 2, "numerical": 1,
-                                 "shortanswer": 1, "truefalse": 1}
+    assert report["by_type"] == {
+        "description": 1,
+        "essay": 1,
+        "match": 1,
+        "multichoice": 2,
+        "numerical": 1,
+        "shortanswer": 1,
+        "truefalse": 1,
+    }
     assert [(e["question"], type(e["line"])) for e in report["errors"]] == [("Bad grades", int)]
     assert set(report["errors"][0]) == {"line", "question", "message"}
     assert [u["qtype"] for u in report["unsupported"]] == ["multianswer", "calculated"]
@@ -57,8 +66,17 @@ def test_text_report_names_line_and_question(tmp_path: Path) -> None:
 
 def test_domain_map_option(tmp_path: Path) -> None:
     path = write(tmp_path, "ops.gift", GIFT)
-    ok = runner.invoke(app, ["bank", "import", str(path), "--dry-run", "--domain-map",
-                             "$course$/top/Cluster operations=cluster-ops"])
+    ok = runner.invoke(
+        app,
+        [
+            "bank",
+            "import",
+            str(path),
+            "--dry-run",
+            "--domain-map",
+            "$course$/top/Cluster operations=cluster-ops",
+        ],
+    )
     assert ok.exit_code == 0
     bad = runner.invoke(app, ["bank", "import", str(path), "--dry-run", "--domain-map", "nodomain"])
     assert bad.exit_code == 2 and "CATEGORY=DOMAIN" in bad.stderr
@@ -92,7 +110,8 @@ def test_export_converts_gift_to_moodle_xml_and_back(tmp_path: Path) -> None:
     back = tmp_path / "back.gift"
     assert runner.invoke(app, ["bank", "export", str(out), "--to", "gift", "--out", str(back)]).exit_code == 0
     assert [q.content_hash for q in read_bank(back.read_bytes()).bank.questions] == [
-        q.content_hash for q in original.questions]
+        q.content_hash for q in original.questions
+    ]
 
 
 def test_export_refuses_a_file_with_problems_and_writes_nothing(tmp_path: Path) -> None:

@@ -46,8 +46,11 @@ def test_bad_weights_are_refused(weights: dict[str, float]) -> None:
 
 def pool(per_domain: dict[str, int]) -> list[Question]:
     tf = (Answer(text=Text(text="true"), fraction=1.0), Answer(text=Text(text="false"), fraction=0.0))
-    return [Question(qtype="truefalse", name=f"{d}{i}", idnumber=f"{d}-{i}", domain=d, answers=tf)
-            for d, n in per_domain.items() for i in range(n)]
+    return [
+        Question(qtype="truefalse", name=f"{d}{i}", idnumber=f"{d}-{i}", domain=d, answers=tf)
+        for d, n in per_domain.items()
+        for i in range(n)
+    ]
 
 
 POOL = pool({"infra": 60, "knowledge": 55, "ops": 30})

@@ -29,9 +29,12 @@ def test_counts_types_and_categories() -> None:
     result, _, _ = read_gift(GIFT)
     assert len(result.questions) == 15
     assert Counter(q.qtype for q in result.questions) == Counter(
-        multichoice=3, truefalse=4, shortanswer=2, numerical=3, match=1, essay=1, description=1)
+        multichoice=3, truefalse=4, shortanswer=2, numerical=3, match=1, essay=1, description=1
+    )
     assert [c.path for c in result.categories] == [
-        "$course$/top/Cluster operations", "$course$/top/Cluster operations/Storage"]
+        "$course$/top/Cluster operations",
+        "$course$/top/Cluster operations/Storage",
+    ]
     assert result.questions[0].category == "$course$/top/Cluster operations"
     assert result.questions[-1].category == "$course$/top/Cluster operations/Storage"
 
@@ -41,13 +44,20 @@ def test_single_choice_with_formats_and_feedback(bank: dict[str, Question]) -> N
     assert q.qtype == "multichoice" and q.single
     assert q.text.text == "Which fabric links the nodes of a DGX SuperPOD?" and q.text.format == "moodle"
     assert [(a.text.text, a.fraction) for a in q.answers] == [
-        ("InfiniBand", 1.0), ("Token Ring", 0.0), ("Carrier pigeon", 0.0)]
+        ("InfiniBand", 1.0),
+        ("Token Ring", 0.0),
+        ("Carrier pigeon", 0.0),
+    ]
     assert q.answers[0].feedback.text == "Right: NDR InfiniBand."
     assert (q.answers[1].feedback.text, q.answers[1].feedback.format) == (
-        "<b>No</b>, that is decades old.", "html")
+        "<b>No</b>, that is decades old.",
+        "html",
+    )
     assert q.answers[2].text.format == "plain"
     assert (q.general_feedback.text, q.general_feedback.format) == (
-        "The compute fabric is <i>InfiniBand</i>.", "html")
+        "The compute fabric is <i>InfiniBand</i>.",
+        "html",
+    )
 
 
 def test_ids_tags_and_domain_from_comments(bank: dict[str, Question]) -> None:
@@ -101,7 +111,10 @@ def test_numerical_forms(bank: dict[str, Question]) -> None:
     assert [(a.text.text, a.tolerance) for a in bank["Numbers"].answers] == [("8", 0.0)]
     tol = bank["Tolerance"].answers
     assert [(a.text.text, a.tolerance, a.fraction) for a in tol] == [
-        ("10.2", 0.5, 1.0), ("10", 2.0, 0.5), ("*", 0.0, 0.0)]
+        ("10.2", 0.5, 1.0),
+        ("10", 2.0, 0.5),
+        ("*", 0.0, 0.0),
+    ]
     assert tol[2].feedback.text == "Look at the data sheet."
     (rng,) = bank["Range"].answers
     assert (rng.text.text, rng.tolerance) == ("1.3", 0.2)  # decimal arithmetic: no 1.2999999999999998
@@ -110,13 +123,19 @@ def test_numerical_forms(bank: dict[str, Question]) -> None:
 def test_match_essay_description(bank: dict[str, Question]) -> None:
     m = bank["Match"]
     assert [(p.question.text, p.answer) for p in m.pairs] == [
-        ("Scheduler", "Slurm"), ("Containers", "Enroot"), ("Monitoring", "DCGM"), ("", "Kubernetes")]
+        ("Scheduler", "Slurm"),
+        ("Containers", "Enroot"),
+        ("Monitoring", "DCGM"),
+        ("", "Kubernetes"),
+    ]
     essay = bank["Essay"]
     assert essay.qtype == "essay" and essay.general_feedback.text == "Mention draining in Slurm."
     intro = bank["Intro"]
     assert intro.qtype == "description" and intro.default_mark == 0
     assert (intro.text.format, intro.text.text) == (
-        "html", "<p>The next questions are about <b>storage</b>.</p>")
+        "html",
+        "<p>The next questions are about <b>storage</b>.</p>",
+    )
 
 
 def test_unnamed_question_gets_a_short_name_from_its_text(bank: dict[str, Question]) -> None:
@@ -128,16 +147,20 @@ def test_line_numbers_point_at_the_question() -> None:
     result, _, _ = read_gift(GIFT)
     for q in result.questions:
         assert q.line is not None and GIFT.splitlines()[q.line - 1].startswith("::")
-    assert [q.line for q in result.questions[:2]] == [line_of(GIFT, "::IB link::"),
-                                                      line_of(GIFT, "::Healthy checks::")]
+    assert [q.line for q in result.questions[:2]] == [
+        line_of(GIFT, "::IB link::"),
+        line_of(GIFT, "::Healthy checks::"),
+    ]
 
 
 def test_invalid_questions_are_reported_with_line_and_name() -> None:
     result, errors, unsupported = read_gift(GIFT_BAD)
     assert [q.name for q in result.questions] == ["Fine"]
     got = {(e.line, e.question) for e in errors}
-    assert got == {(line_of(GIFT_BAD, f"::{n}::"), n)
-                   for n in ("Bad grade", "No braces", "One answer", "Bad number", "Bad match")}
+    assert got == {
+        (line_of(GIFT_BAD, f"::{n}::"), n)
+        for n in ("Bad grade", "No braces", "One answer", "Bad number", "Bad match")
+    }
     messages = {e.question: e.message for e in errors}
     assert "33%" in messages["Bad grade"] and "grade options" in messages["Bad grade"]
     assert "{ }" in messages["No braces"]
@@ -145,7 +168,8 @@ def test_invalid_questions_are_reported_with_line_and_name() -> None:
     assert "'lots'" in messages["Bad number"]
     assert "->" in messages["Bad match"]
     assert [(u.line, u.question, u.qtype) for u in unsupported] == [
-        (line_of(GIFT_BAD, "::Cloze::"), "Cloze", "multianswer")]
+        (line_of(GIFT_BAD, "::Cloze::"), "Cloze", "multianswer")
+    ]
 
 
 def test_comment_only_blocks_and_blank_files() -> None:
@@ -182,7 +206,8 @@ def test_category_domain_mapping_applies_to_subcategories() -> None:
 def test_windows_and_old_mac_line_ends(newline: str) -> None:
     result = read_bank(GIFT.replace("\n", newline).encode())
     assert [q.model_dump() for q in result.bank.questions] == [
-        q.model_dump() for q in read_bank(GIFT.encode()).bank.questions]
+        q.model_dump() for q in read_bank(GIFT.encode()).bank.questions
+    ]
 
 
 def test_a_repeated_id_is_an_error_naming_the_first_use() -> None:
@@ -190,7 +215,8 @@ def test_a_repeated_id_is_an_error_naming_the_first_use() -> None:
     bank, errors, _ = read_gift(text)
     assert [q.name for q in bank.questions] == ["One"]
     assert [(e.line, e.question, e.message) for e in errors] == [
-        (5, "Two", "id 'x1' is already used by question 'One' at line 2")]
+        (5, "Two", "id 'x1' is already used by question 'One' at line 2")
+    ]
 
 
 def test_texts_are_trimmed_as_php_trims_them() -> None:

@@ -24,12 +24,22 @@ def parsed() -> tuple[dict[str, Question], object, list, list]:
 def test_types_and_nested_categories(parsed) -> None:  # type: ignore[no-untyped-def]
     qs, bank, _, _ = parsed
     assert {n: q.qtype for n, q in qs.items()} == {
-        "Rail-optimised": "multichoice", "Multi": "multichoice", "TF": "truefalse", "Case": "shortanswer",
-        "Num": "numerical", "Match": "match", "Essay": "essay", "Intro": "description"}
+        "Rail-optimised": "multichoice",
+        "Multi": "multichoice",
+        "TF": "truefalse",
+        "Case": "shortanswer",
+        "Num": "numerical",
+        "Match": "match",
+        "Essay": "essay",
+        "Intro": "description",
+    }
     assert [c.path for c in bank.categories] == ["$course$/top/Fabric", "$course$/top/Fabric/Storage"]
     first = bank.categories[0]
     assert (first.info.text, first.info.format, first.idnumber) == (
-        "Questions on the network fabric.", "markdown", "cat-fabric")
+        "Questions on the network fabric.",
+        "markdown",
+        "cat-fabric",
+    )
     assert qs["Rail-optimised"].category == "$course$/top/Fabric"
     assert qs["TF"].category == "$course$/top/Fabric/Storage"
 
@@ -57,9 +67,14 @@ def test_shortanswer_numerical_match(parsed) -> None:  # type: ignore[no-untyped
     qs = parsed[0]
     assert qs["Case"].case_sensitive is True
     assert [(a.text.text, a.tolerance, a.fraction) for a in qs["Num"].answers] == [
-        ("4", 0.5, 1.0), ("*", 0.0, 0.0)]
+        ("4", 0.5, 1.0),
+        ("*", 0.0, 0.0),
+    ]
     assert [(p.question.text, p.answer) for p in qs["Match"].pairs] == [
-        ("Lustre", "DDN"), ("GPFS", "IBM"), ("", "Nobody")]
+        ("Lustre", "DDN"),
+        ("GPFS", "IBM"),
+        ("", "Nobody"),
+    ]
     assert qs["Intro"].default_mark == 0.0
 
 
@@ -67,7 +82,8 @@ def test_unsupported_and_invalid_are_reported_not_skipped(parsed) -> None:  # ty
     _, _, errors, unsupported = parsed
     assert [(u.question, u.qtype, u.line) for u in unsupported] == [
         ("Cloze", "multianswer", line_of(XML, '<question type="cloze">')),
-        ("Calc", "calculated", line_of(XML, '<question type="calculated">'))]
+        ("Calc", "calculated", line_of(XML, '<question type="calculated">')),
+    ]
     (error,) = errors
     assert error.question == "Bad grades" and "42%" in error.message
     assert error.line == XML.count("\n", 0, XML.rindex('<question type="multichoice">')) + 1
@@ -80,11 +96,14 @@ def test_declared_encoding_is_honoured() -> None:
     assert "Réseau" in {q.name for q in result.bank.questions}
 
 
-@pytest.mark.parametrize(("data", "fragment"), [
-    (b"<quiz><question type='essay'>", "not well-formed"),
-    (b"<?xml version='1.0'?><html/>", "expected <quiz>"),
-    (b'<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY a "aaaa">]><quiz>&a;</quiz>', "refused"),
-])
+@pytest.mark.parametrize(
+    ("data", "fragment"),
+    [
+        (b"<quiz><question type='essay'>", "not well-formed"),
+        (b"<?xml version='1.0'?><html/>", "expected <quiz>"),
+        (b'<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY a "aaaa">]><quiz>&a;</quiz>', "refused"),
+    ],
+)
 def test_unreadable_files_raise_a_clear_error(data: bytes, fragment: str) -> None:
     with pytest.raises(BankReadError) as info:
         read_bank(data, "moodle-xml")
@@ -114,12 +133,15 @@ def test_what_gift_cannot_hold_is_listed(parsed) -> None:  # type: ignore[no-unt
     assert gift_cannot_hold(parsed[1]) == [
         "1 embedded file(s) (images) cannot be written in GIFT",
         "1 case-sensitive short-answer question(s) become case-insensitive",
-        "1 question(s) with a mark other than 1 get the mark 1"]
+        "1 question(s) with a mark other than 1 get the mark 1",
+    ]
 
 
 def test_unescaped_markup_in_a_text_is_an_error_not_a_silent_loss() -> None:
-    text = ('<quiz>\n<question type="essay"><name><text>E</text></name>\n'
-            '<questiontext format="html"><text>Say <b>why</b></text></questiontext></question>\n</quiz>')
+    text = (
+        '<quiz>\n<question type="essay"><name><text>E</text></name>\n'
+        '<questiontext format="html"><text>Say <b>why</b></text></questiontext></question>\n</quiz>'
+    )
     bank, errors, _ = read_moodle_xml(text)
     assert bank.questions == ()
     assert errors[0].question == "E" and "<b>" in errors[0].message and "CDATA" in errors[0].message

@@ -8,8 +8,11 @@ import gputeam.certify as certify
 def test_all_names_exist_and_cover_the_public_exports() -> None:
     assert sorted(certify.__all__) == certify.__all__
     assert all(hasattr(certify, name) for name in certify.__all__)
-    public = {name for name, value in vars(certify).items()
-              if not name.startswith("_") and getattr(value, "__module__", "").startswith("gputeam.certify.")}
+    public = {
+        name
+        for name, value in vars(certify).items()
+        if not name.startswith("_") and getattr(value, "__module__", "").startswith("gputeam.certify.")
+    }
     assert public == set(certify.__all__)
 
 
@@ -20,8 +23,13 @@ def test_the_package_imports_only_the_catalog_from_gputeam() -> None:
 
     for path in Path(certify.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             for name in names:
                 if name.startswith("gputeam."):
                     assert name.startswith(("gputeam.certify", "gputeam.catalog")), f"{path.name}: {name}"

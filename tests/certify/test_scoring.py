@@ -37,16 +37,21 @@ def test_truefalse() -> None:
     assert (score_question(q, False), score_question(q, True)) == (1.0, 0.0)
 
 
-@pytest.mark.parametrize(("response", "fraction"), [
-    ("DCGM", 1.0), ("  dcgm ", 1.0), ("NVIDIA-SMI", 0.5), ("htop", 0.0), ("", 0.0)])
+@pytest.mark.parametrize(
+    ("response", "fraction"), [("DCGM", 1.0), ("  dcgm ", 1.0), ("NVIDIA-SMI", 0.5), ("htop", 0.0), ("", 0.0)]
+)
 def test_shortanswer_first_match_case_insensitive_with_wildcard(response: str, fraction: float) -> None:
     assert score_question(Q["Short answer"], response) == fraction
 
 
 def test_shortanswer_wildcards_and_case() -> None:
     def sa(pattern: str, case: bool = False) -> Question:
-        return Question(qtype="shortanswer", name="s", case_sensitive=case,
-                        answers=(Answer(text=Text(text=pattern, format="plain"), fraction=1.0),))
+        return Question(
+            qtype="shortanswer",
+            name="s",
+            case_sensitive=case,
+            answers=(Answer(text=Text(text=pattern, format="plain"), fraction=1.0),),
+        )
 
     assert score_question(sa("infini*band"), "InfiniBand") == 1.0
     assert score_question(sa("infini*band"), "Infini-fast-band") == 1.0
@@ -57,8 +62,10 @@ def test_shortanswer_wildcards_and_case() -> None:
     assert score_question(sa("Caf\u00e9"), "Cafe\u0301") == 1.0  # both NFC-normalised
 
 
-@pytest.mark.parametrize(("response", "fraction"), [
-    (10.2, 1.0), ("10.7", 1.0), ("10,69", 1.0), (9.0, 0.5), (12.0, 0.5), (12.5, 0.0), ("many", 0.0)])
+@pytest.mark.parametrize(
+    ("response", "fraction"),
+    [(10.2, 1.0), ("10.7", 1.0), ("10,69", 1.0), (9.0, 0.5), (12.0, 0.5), (12.5, 0.0), ("many", 0.0)],
+)
 def test_numerical_tolerance_in_order(response: object, fraction: float) -> None:
     assert score_question(Q["Tolerance"], response) == fraction  # type: ignore[arg-type]
 
@@ -79,9 +86,16 @@ def test_essay_is_marked_by_a_person() -> None:
 
 
 def tf(name: str, domain: str, correct: bool = True) -> Question:
-    return Question(qtype="truefalse", name=name, idnumber=name, domain=domain, answers=(
-        Answer(text=Text(text="true"), fraction=1.0 if correct else 0.0),
-        Answer(text=Text(text="false"), fraction=0.0 if correct else 1.0)))
+    return Question(
+        qtype="truefalse",
+        name=name,
+        idnumber=name,
+        domain=domain,
+        answers=(
+            Answer(text=Text(text="true"), fraction=1.0 if correct else 0.0),
+            Answer(text=Text(text="false"), fraction=0.0 if correct else 1.0),
+        ),
+    )
 
 
 def test_exam_per_domain_scores_and_domain_minimum_feedback() -> None:
@@ -111,12 +125,23 @@ def test_exam_waits_for_essays_and_uses_marks() -> None:
 
 
 def test_penalties_never_make_an_exam_score_negative() -> None:
-    q = Question(qtype="multichoice", name="m", idnumber="m", domain="d", answers=(
-        Answer(text=Text(text="a"), fraction=1.0), Answer(text=Text(text="b"), fraction=-1.0)))
+    q = Question(
+        qtype="multichoice",
+        name="m",
+        idnumber="m",
+        domain="d",
+        answers=(Answer(text=Text(text="a"), fraction=1.0), Answer(text=Text(text="b"), fraction=-1.0)),
+    )
     assert score_exam([q], {"m": 1}, 0.5).score == 0.0
 
 
 def test_match_pairs_model() -> None:
-    q = Question(qtype="match", name="m", pairs=(MatchPair(question=Text(text="x"), answer="1"),
-                                                 MatchPair(question=Text(text="y"), answer="2")))
+    q = Question(
+        qtype="match",
+        name="m",
+        pairs=(
+            MatchPair(question=Text(text="x"), answer="1"),
+            MatchPair(question=Text(text="y"), answer="2"),
+        ),
+    )
     assert score_question(q, ["1", "1"]) == 0.5

@@ -23,10 +23,9 @@ def _itxt_chunks(png: bytes) -> list[bytes]:
     """The iTXt chunks of a PNG, read here with the PNG layout written out (no gputeam code)."""
     out, pos = [], 8
     while pos < len(png):
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
-        data = png[pos + 8:pos + 8 + length]
-        assert struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])[0] == \
-            zlib.crc32(kind + data)
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        data = png[pos + 8 : pos + 8 + length]
+        assert struct.unpack(">I", png[pos + 8 + length : pos + 12 + length])[0] == zlib.crc32(kind + data)
         if kind == b"iTXt":
             out.append(data)
         pos += 12 + length

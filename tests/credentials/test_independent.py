@@ -15,11 +15,19 @@ from .test_verify import ACH, DID, KEY, _issued, no_network  # noqa: F401  (fixt
 
 @pytest.mark.usefixtures("no_network")
 def test_openbadgeslib_accepts_our_data_integrity_credentials() -> None:
-    plain = issue(credential(credential_id="urn:uuid:9a0e2f44-1111-4c53-9d2a-8c1fb5c2a002",
-                             issuer_id=DID, issuer_name="ACME Corp",
-                             subject_id="mailto:ada@acme.example", achievement=ACH,
-                             valid_from="2026-12-01T00:00:00Z", results={"infiniband": "91"}),
-                  KEY, "2026-12-01T09:00:00Z")
+    plain = issue(
+        credential(
+            credential_id="urn:uuid:9a0e2f44-1111-4c53-9d2a-8c1fb5c2a002",
+            issuer_id=DID,
+            issuer_name="ACME Corp",
+            subject_id="mailto:ada@acme.example",
+            achievement=ACH,
+            valid_from="2026-12-01T00:00:00Z",
+            results={"infiniband": "91"},
+        ),
+        KEY,
+        "2026-12-01T09:00:00Z",
+    )
     for doc in (plain, _issued()):
         badge = ldp.OB3LdpVerifier.for_issuer_did(DID).verify(doc)
         assert badge is not None
@@ -32,5 +40,6 @@ def test_openbadgeslib_accepts_our_data_integrity_credentials() -> None:
 @pytest.mark.usefixtures("no_network")
 def test_openbadgeslib_accepts_our_vc_jwt() -> None:
     badge = jwt_verifier.OB3Verifier.for_issuer_did(DID).verify(
-        encode(_issued(), KEY), expected_recipient="mailto:ada@acme.example")
+        encode(_issued(), KEY), expected_recipient="mailto:ada@acme.example"
+    )
     assert badge is not None

@@ -35,7 +35,9 @@ def test_occupation_alignments_by_domain_group() -> None:
 
     fabric = occupation_alignments(["fabric"])
     assert [(a.target_framework, a.target_code) for a in fabric] == [
-        ("O*NET-SOC 2019", "15-1241.00"), ("ISCO-08 (ESCO)", "2523")]
+        ("O*NET-SOC 2019", "15-1241.00"),
+        ("ISCO-08 (ESCO)", "2523"),
+    ]
     assert fabric[1].target_url == "http://data.europa.eu/esco/isco/C2523"
     both = occupation_alignments(["fabric", "gpu"])
     assert {a.target_code for a in both} == {"15-1241.00", "2523", "15-1244.00", "2522"}

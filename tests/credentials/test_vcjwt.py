@@ -51,8 +51,7 @@ def test_claims_and_header_follow_ob3() -> None:
 def test_vc_jwt_verifies_with_the_same_checks() -> None:
     result = verify(_token(), now=NOW)
     assert result.valid, result.as_dict()
-    assert [c.name for c in result.checks] == ["structure", "proof", "validity", "status",
-                                               "recipient"]
+    assert [c.name for c in result.checks] == ["structure", "proof", "validity", "status", "recipient"]
     assert "VC-JWT signature" in result.checks[1].message
     late = verify(_token(), now=datetime(2029, 1, 1, tzinfo=UTC))
     assert not late.valid and "expired" in late.checks[2].message

@@ -45,8 +45,7 @@ def test_the_published_credential_verifies_offline() -> None:
     verify_proof(signed, signed["proof"], bytes.fromhex(v.PUBLIC_KEY_HEX))
     result = verify(signed, now=NOW)
     assert result.valid, result.as_dict()
-    assert [c.name for c in result.checks] == ["structure", "proof", "validity", "status",
-                                               "recipient"]
+    assert [c.name for c in result.checks] == ["structure", "proof", "validity", "status", "recipient"]
     # a key given as a list of proofs works the same way (1EdTech's validator samples)
     listed = {**v.unsigned(), "proof": [signed["proof"]]}
     assert verify(listed, now=NOW).valid

@@ -35,21 +35,34 @@ DID = did_key(KEY)
 LIST_ID = "https://tracker.acme.example/credentials/status/1"
 ACH = AchievementSpec(
     id="https://tracker.acme.example/achievements/gpu-operator-l2",
-    name="ACME GPU Cluster Operator, Level 2", description="Operates ACME's H100 clusters.",
+    name="ACME GPU Cluster Operator, Level 2",
+    description="Operates ACME's H100 clusters.",
     criteria="Passed the 50-question exam (pass mark 70 %, at least 60 % per domain) and the "
-             "practical sign-off.",
-    alignments=(Alignment("InfiniBand and RoCE fabrics", "https://tracker.acme.example/d/infiniband",
-                          "gputeam skill domains", "infiniband"),),
-    results={"infiniband": "InfiniBand and RoCE fabrics, exam score"})
+    "practical sign-off.",
+    alignments=(
+        Alignment(
+            "InfiniBand and RoCE fabrics",
+            "https://tracker.acme.example/d/infiniband",
+            "gputeam skill domains",
+            "infiniband",
+        ),
+    ),
+    results={"infiniband": "InfiniBand and RoCE fabrics, exam score"},
+)
 
 
 def _issued(index: int = 7, **kw: Any) -> dict[str, Any]:
     unsigned = credential(
-        credential_id="urn:uuid:6f1c0c1e-56d1-4c53-9d2a-8c1fb5c2a001", issuer_id=DID,
-        issuer_name="ACME Corp", subject_id="mailto:ada@acme.example", achievement=ACH,
+        credential_id="urn:uuid:6f1c0c1e-56d1-4c53-9d2a-8c1fb5c2a001",
+        issuer_id=DID,
+        issuer_name="ACME Corp",
+        subject_id="mailto:ada@acme.example",
+        achievement=ACH,
         valid_from=kw.get("valid_from", "2026-12-01T00:00:00Z"),
         valid_until=kw.get("valid_until", "2028-12-01T00:00:00Z"),
-        results={"infiniband": "82"}, status=statuslist.status_entry(LIST_ID, index))
+        results={"infiniband": "82"},
+        status=statuslist.status_entry(LIST_ID, index),
+    )
     return issue(unsigned, KEY, "2026-12-01T09:00:00Z")
 
 
@@ -57,8 +70,12 @@ def _status_list(*revoked: int) -> dict[str, Any]:
     bits = statuslist.empty()
     for i in revoked:
         bits = statuslist.with_bit(bits, i)
-    return sign(statuslist.list_credential(LIST_ID, DID, bits, "2026-12-01T00:00:00Z"), KEY,
-                f"{DID}#{DID.removeprefix('did:key:')}", "2026-12-01T00:00:00Z")
+    return sign(
+        statuslist.list_credential(LIST_ID, DID, bits, "2026-12-01T00:00:00Z"),
+        KEY,
+        f"{DID}#{DID.removeprefix('did:key:')}",
+        "2026-12-01T00:00:00Z",
+    )
 
 
 def _checks(cred: Any, **kw: Any) -> dict[str, Any]:
@@ -74,14 +91,15 @@ def test_issued_credential_verifies_and_carries_what_ob3_asks() -> None:
     subject = cred["credentialSubject"]
     assert subject["achievement"]["alignment"][0]["targetCode"] == "infiniband"
     assert subject["result"][0]["value"] == "82"
-    assert subject["result"][0]["resultDescription"] == \
-        subject["achievement"]["resultDescription"][0]["id"]
+    assert subject["result"][0]["resultDescription"] == subject["achievement"]["resultDescription"][0]["id"]
     assert "status not checked" in _checks(cred)["status"].message
 
 
 def test_validity_window() -> None:
-    assert "expired on 2028-12-01" in _checks(
-        _issued(), now=datetime(2028, 12, 1, tzinfo=UTC))["validity"].message
+    assert (
+        "expired on 2028-12-01"
+        in _checks(_issued(), now=datetime(2028, 12, 1, tzinfo=UTC))["validity"].message
+    )
     early = _checks(_issued(valid_from="2027-01-01T00:00:00Z"))["validity"]
     assert not early.ok and "not valid before" in early.message
 
@@ -93,9 +111,12 @@ def test_revocation_through_the_status_list() -> None:
     assert not revoked.ok and revoked.message == "revoked by the issuer"
     # a list signed by someone else, or tampered with, is not believed
     other = Ed25519PrivateKey.from_private_bytes(bytes(32))
-    forged = sign(statuslist.list_credential(LIST_ID, DID, statuslist.empty(),
-                                             "2026-12-01T00:00:00Z"), other,
-                  f"{DID}#{DID[8:]}", "2026-12-01T00:00:00Z")
+    forged = sign(
+        statuslist.list_credential(LIST_ID, DID, statuslist.empty(), "2026-12-01T00:00:00Z"),
+        other,
+        f"{DID}#{DID[8:]}",
+        "2026-12-01T00:00:00Z",
+    )
     assert not _checks(cred, status_list=forged)["status"].ok
     tampered = _status_list(7)
     tampered["credentialSubject"]["encodedList"] = statuslist.encode(statuslist.empty())
@@ -177,7 +198,7 @@ def _mutate(cred: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
             return None
         i = rng.randrange(len(value))
         repl = rng.choice([c for c in "aZ09xq" if c != value[i]])
-        parent[last] = value[:i] + repl + value[i + 1:]
+        parent[last] = value[:i] + repl + value[i + 1 :]
     elif isinstance(value, (dict, list)):
         parent[last] = "replaced"
     else:
@@ -230,14 +251,15 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert r.exit_code == 0 and r.stdout.strip().endswith("valid")
     status = tmp_path / "status.json"
     status.write_text(json.dumps(_status_list(7)))
-    r = runner.invoke(app, ["credential", "verify", str(good), "--status-list", str(status),
-                            "--json"])
+    r = runner.invoke(app, ["credential", "verify", str(good), "--status-list", str(status), "--json"])
     out = json.loads(r.stdout)
     assert r.exit_code == 1 and out["valid"] is False
     assert {"name": "status", "ok": False, "message": "revoked by the issuer"} in out["checks"]
     assert all(set(c) == {"name", "ok", "message"} for c in out["checks"])
-    for name, content, says in (("bin.json", b"\x89PNG\r\n", "not a PNG file"),
-                                ("text.json", b"{not json", "not JSON")):
+    for name, content, says in (
+        ("bin.json", b"\x89PNG\r\n", "not a PNG file"),
+        ("text.json", b"{not json", "not JSON"),
+    ):
         (tmp_path / name).write_bytes(content)
         r = runner.invoke(app, ["credential", "verify", str(tmp_path / name)])
         assert r.exit_code == 2 and says in r.stderr and "Traceback" not in r.stderr

@@ -23,33 +23,44 @@ from gputeam.credentials.loader import document_loader
 EXAMPLES = "https://www.w3.org/ns/credentials/examples/v2"
 PUBLIC_KEY_MULTIBASE = "z6MkrJVnaZkeFzdQyMZu1cgjg7k1pZZ6pvBQ7XJPt4swbTQ2"
 PRIVATE_KEY_MULTIBASE = "z3u2en7t5LR2WtQH5PfFqMqwVHBeXouLzo6haApm8XHqvjxq"
-COMBINED_HASH_HEX = ("4c4d3890a157f8d611b13c265c2c22f39aa0a567c7c7dd9ba3e45cd579784eeb"
-                     "517744132ae165a5349155bef0bb0cf2258fff99dfe1dbd914b938d775a36017")
-PROOF_VALUE = ("z21EVs3eXERqTn4acNHT9viboqgzUaQ3kTmhPT3eA8qrVPE7CrQq78WkzctnMX5W4CrzcKnHw8V6d"
-               "vy5pgWYCU5e9")
+COMBINED_HASH_HEX = (
+    "4c4d3890a157f8d611b13c265c2c22f39aa0a567c7c7dd9ba3e45cd579784eeb"
+    "517744132ae165a5349155bef0bb0cf2258fff99dfe1dbd914b938d775a36017"
+)
+PROOF_VALUE = "z21EVs3eXERqTn4acNHT9viboqgzUaQ3kTmhPT3eA8qrVPE7CrQq78WkzctnMX5W4CrzcKnHw8V6dvy5pgWYCU5e9"
 VM = f"https://vc.example/issuers/5678#{PUBLIC_KEY_MULTIBASE}"
 
 
 def loader(url: str, options: Any = None) -> dict[str, Any]:
     if url == EXAMPLES:
-        return {"contextUrl": None, "documentUrl": url, "document": {
-            "@context": {"@vocab": "https://www.w3.org/ns/credentials/examples#"}}}
+        return {
+            "contextUrl": None,
+            "documentUrl": url,
+            "document": {"@context": {"@vocab": "https://www.w3.org/ns/credentials/examples#"}},
+        }
     return document_loader(url, options)
 
 
 def unsigned() -> dict[str, Any]:
-    return {"@context": ["https://www.w3.org/ns/credentials/v2", EXAMPLES],
-            "id": "urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33",
-            "type": ["VerifiableCredential", "AlumniCredential"], "name": "Alumni Credential",
-            "description": "A minimum viable example of an Alumni Credential.",
-            "issuer": "https://vc.example/issuers/5678", "validFrom": "2023-01-01T00:00:00Z",
-            "credentialSubject": {"id": "did:example:abcdefgh",
-                                  "alumniOf": "The School of Examples"}}
+    return {
+        "@context": ["https://www.w3.org/ns/credentials/v2", EXAMPLES],
+        "id": "urn:uuid:58172aac-d8ba-11ed-83dd-0b3aef56cc33",
+        "type": ["VerifiableCredential", "AlumniCredential"],
+        "name": "Alumni Credential",
+        "description": "A minimum viable example of an Alumni Credential.",
+        "issuer": "https://vc.example/issuers/5678",
+        "validFrom": "2023-01-01T00:00:00Z",
+        "credentialSubject": {"id": "did:example:abcdefgh", "alumniOf": "The School of Examples"},
+    }
 
 
-OPTIONS = {"type": "DataIntegrityProof", "cryptosuite": "eddsa-rdfc-2022",
-           "created": "2023-02-24T23:36:38Z", "verificationMethod": VM,
-           "proofPurpose": "assertionMethod"}
+OPTIONS = {
+    "type": "DataIntegrityProof",
+    "cryptosuite": "eddsa-rdfc-2022",
+    "created": "2023-02-24T23:36:38Z",
+    "verificationMethod": VM,
+    "proofPurpose": "assertionMethod",
+}
 
 
 def _key() -> Ed25519PrivateKey:
@@ -65,8 +76,12 @@ def test_hashes_and_proof_value_match() -> None:
     signed = sign(unsigned(), _key(), VM, OPTIONS["created"], loader=loader)
     assert signed["proof"]["proofValue"] == PROOF_VALUE
     key = multibase.ed25519_from_multikey(PUBLIC_KEY_MULTIBASE)
-    verify_proof({**unsigned(), "proof": {**OPTIONS, "proofValue": PROOF_VALUE}},
-                 {**OPTIONS, "proofValue": PROOF_VALUE}, key, loader)
+    verify_proof(
+        {**unsigned(), "proof": {**OPTIONS, "proofValue": PROOF_VALUE}},
+        {**OPTIONS, "proofValue": PROOF_VALUE},
+        key,
+        loader,
+    )
     changed = copy.deepcopy(unsigned())
     changed["credentialSubject"]["alumniOf"] = "The School of Counterexamples"
     with pytest.raises(ProofError):

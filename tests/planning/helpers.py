@@ -13,8 +13,7 @@ def scenario(**overrides: Any) -> Scenario:
         "start": "2027-01-01",
         "horizon_months": 12,
         "mode": "template",
-        "fleet": {"gpus": [{"month": 1, "count": 64}], "interconnect": "infiniband",
-                  "storage": "nfs"},
+        "fleet": {"gpus": [{"month": 1, "count": 64}], "interconnect": "infiniband", "storage": "nfs"},
         "people": [],
         "constraints": {"deadline_month": 6, "hiring_lead_time_months": 3},
     }
@@ -27,7 +26,6 @@ def scenario(**overrides: Any) -> Scenario:
 
 
 def person(pid: str, **kw: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {"id": pid, "name": pid.title(), "level": 1, "skills": {},
-                            "weekly_study_hours": 6}
+    base: dict[str, Any] = {"id": pid, "name": pid.title(), "level": 1, "skills": {}, "weekly_study_hours": 6}
     base.update(kw)
     return base

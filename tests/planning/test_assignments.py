@@ -45,8 +45,14 @@ def test_level4_with_the_skills_takes_the_senior_slot_certificates_follow(catalo
 def test_study_does_not_make_an_infiniband_specialist(catalog, background, months):
     """Article §2: a network engineer needs 6-12 months on the job to be proficient with
     InfiniBand; a storage administrator is not faster. The networking exam alone is not it."""
-    who = person("x", background=background, level=3, experience_months=24,
-                 skills={"networking": 3, "nccl": 2}, weekly_study_hours=10)
+    who = person(
+        "x",
+        background=background,
+        level=3,
+        experience_months=24,
+        skills={"networking": 3, "nccl": 2},
+        weekly_study_hours=10,
+    )
     sc = scenario(people=[who], horizon_months=24, constraints={"deadline_month": 24})
     slot = _slot(sc, catalog, "network-specialist")
     assert slot.domains["infiniband"] == 3
@@ -62,16 +68,29 @@ def _salaries(p, sc, catalog):
 
 def test_no_raise_without_a_promotion(catalog, today):
     """A Level-2 person paid below the Level-2 band keeps their own salary in a Level-2 slot."""
-    ops = person("ops", level=2, experience_months=12, skills=OPS, salary=60_000,
-                 certifications=[{"id": "nca-aiio", "earned": "2026-06-01"}])
-    sc = scenario(people=[ops], horizon_months=12,
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 1})
+    ops = person(
+        "ops",
+        level=2,
+        experience_months=12,
+        skills=OPS,
+        salary=60_000,
+        certifications=[{"id": "nca-aiio", "earned": "2026-06-01"}],
+    )
+    sc = scenario(
+        people=[ops], horizon_months=12, constraints={"deadline_month": 6, "hiring_lead_time_months": 1}
+    )
     p = plan(sc, catalog, today, runs=0)
     a = next(a for a in p.sourcing.assignments if a.person == "ops")
     assert a.role == "operations-engineer" and a.promotion is None
     uplift = catalog.economics.overhead_multiplier
-    hires = sum(h.count * catalog.levels[h.level].salary_usd.mid / 12 * uplift
-                * (sc.horizon_months - h.arrival_month + 1) for h in p.sourcing.hires)
+    hires = sum(
+        h.count
+        * catalog.levels[h.level].salary_usd.mid
+        / 12
+        * uplift
+        * (sc.horizon_months - h.arrival_month + 1)
+        for h in p.sourcing.hires
+    )
     expected = 60_000 * uplift + hires  # 12 months of their own salary, no band floor
     assert _salaries(p, sc, catalog).horizon == pytest.approx(expected, abs=1)
 
@@ -79,9 +98,17 @@ def test_no_raise_without_a_promotion(catalog, today):
 def test_promotion_raise_respects_local_salaries(catalog):
     """With converted US bands a promotion raises a local salary by the bands' ratio; it is
     never replaced by the converted US band. Regional bands are taken as they are."""
-    inr = parse_scenario({"organisation": "x", "start": "2027-01-01", "currency": "INR",
-                          "usd_rate": 83, "fleet": {"gpus": [{"month": 1, "count": 8}]},
-                          "people": [person("a", level=1, salary=1_200_000)]}, "<t>")
+    inr = parse_scenario(
+        {
+            "organisation": "x",
+            "start": "2027-01-01",
+            "currency": "INR",
+            "usd_rate": 83,
+            "fleet": {"gpus": [{"month": 1, "count": 8}]},
+            "people": [person("a", level=1, salary=1_200_000)],
+        },
+        "<t>",
+    )
     cat = in_currency(catalog, 83)
     p = inr.people[0]
     assert salary_at(p, 1, inr, cat) == 1_200_000
@@ -98,16 +125,26 @@ def test_promotion_raise_respects_local_salaries(catalog):
 
 def test_regional_bands_price_hires(catalog, today):
     """Scenario salary bands replace the catalog's for hires (recruiting = share x band middle)."""
-    sc = scenario(people=[], currency="EUR", usd_rate=0.9,
-                  salary_bands={lv: {"low": 10_000 * lv, "high": 20_000 * lv} for lv in range(1, 6)},
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 2})
+    sc = scenario(
+        people=[],
+        currency="EUR",
+        usd_rate=0.9,
+        salary_bands={lv: {"low": 10_000 * lv, "high": 20_000 * lv} for lv in range(1, 6)},
+        constraints={"deadline_month": 6, "hiring_lead_time_months": 2},
+    )
     p = plan(sc, catalog, today, runs=0)
     assert p.sourcing.hires
     share = catalog.economics.hiring_cost_share
     recruiting = sum(h.count * 15_000 * h.level * share for h in p.sourcing.hires)
-    ramp = sum(h.count * 15_000 * h.level / 12 * 0.5 * min(catalog.economics.ramp_up_months,
-                                                            sc.horizon_months - h.arrival_month + 1)
-               for h in p.sourcing.hires)
+    ramp = sum(
+        h.count
+        * 15_000
+        * h.level
+        / 12
+        * 0.5
+        * min(catalog.economics.ramp_up_months, sc.horizon_months - h.arrival_month + 1)
+        for h in p.sourcing.hires
+    )
     hiring = next(x for x in p.costs.lines if x.category == "hiring")
     assert hiring.horizon == pytest.approx(recruiting + ramp, abs=1)
 
@@ -115,9 +152,17 @@ def test_regional_bands_price_hires(catalog, today):
 def test_promotion_instead_of_a_hire(catalog, today):
     """A Level-3 person with NCP-AII who reaches the Level-4 experience (24 months) before
     a hire could arrive is promoted to lead, with the raise only from then."""
-    p3 = person("pat", level=3, experience_months=21, skills=LEAD, salary=150_000,
-                certifications=[{"id": "nca-aiio", "earned": "2026-01-10"},
-                                {"id": "ncp-aii", "earned": "2026-06-10"}])
+    p3 = person(
+        "pat",
+        level=3,
+        experience_months=21,
+        skills=LEAD,
+        salary=150_000,
+        certifications=[
+            {"id": "nca-aiio", "earned": "2026-01-10"},
+            {"id": "ncp-aii", "earned": "2026-06-10"},
+        ],
+    )
     sc = scenario(people=[p3], constraints={"deadline_month": 6, "hiring_lead_time_months": 6})
     p = plan(sc, catalog, today, runs=0)
     a = next(a for a in p.sourcing.assignments if a.person == "pat")
@@ -130,15 +175,19 @@ def test_promotion_instead_of_a_hire(catalog, today):
 def test_soft_experience_prerequisite(catalog):
     """NCP-AII's 24 months' experience is a recommendation: with strictness 0 a person with
     none sits it within the first year; with the default they wait for it."""
+
     def exam_month(strictness: float) -> int:
-        who = person("n", level=3, skills={"networking": 3, "infiniband": 3, "nccl": 2},
-                     weekly_study_hours=10)
-        sc = scenario(people=[who], horizon_months=36,
-                      constraints={"deadline_month": 36, "prerequisite_strictness": strictness})
+        who = person(
+            "n", level=3, skills={"networking": 3, "infiniband": 3, "nccl": 2}, weekly_study_hours=10
+        )
+        sc = scenario(
+            people=[who],
+            horizon_months=36,
+            constraints={"deadline_month": 36, "prerequisite_strictness": strictness},
+        )
         slot = _slot(sc, catalog, "infrastructure-lead")
         rm = build_roadmap(sc.people[0], slot.model_copy(update={"level_min": 3}), sc, catalog)
-        return next(month_of(sc.start, i.start) for i in rm.items if i.ref == "ncp-aii"
-                    and i.kind == "exam")
+        return next(month_of(sc.start, i.start) for i in rm.items if i.ref == "ncp-aii" and i.kind == "exam")
 
     assert exam_month(0) <= 12
     assert exam_month(1) >= 25
@@ -155,8 +204,9 @@ def test_hires_get_onboarding_roadmaps(catalog, today):
     for h in p.sourcing.hires:
         mine = [r for r in onboarding if r.role == h.role]
         assert mine
-    arrival = {h.role: min(x.arrival_month for x in p.sourcing.hires if x.role == h.role)
-               for h in p.sourcing.hires}
+    arrival = {
+        h.role: min(x.arrival_month for x in p.sourcing.hires if x.role == h.role) for h in p.sourcing.hires
+    }
     for r in onboarding:
         assert any(i.kind == "exam" for i in r.items)
         assert min(month_of(sc.start, i.start) for i in r.items) >= arrival[r.role or ""]
@@ -166,14 +216,25 @@ def test_hires_get_onboarding_roadmaps(catalog, today):
 
 def test_left_out_person_is_explained_when_the_role_is_hired(catalog, today):
     """Someone who could reach the network role only after the hire arrives is told so."""
-    people = [person(f"ops{i}", level=2, experience_months=12, skills=OPS,
-                     certifications=[{"id": "nca-aiio", "earned": "2026-06-01"}]) for i in (1, 2)]
-    people.append(person("nia", background="network-engineer", level=1,
-                         skills={"networking": 3}, weekly_study_hours=6))
+    people = [
+        person(
+            f"ops{i}",
+            level=2,
+            experience_months=12,
+            skills=OPS,
+            certifications=[{"id": "nca-aiio", "earned": "2026-06-01"}],
+        )
+        for i in (1, 2)
+    ]
+    people.append(
+        person("nia", background="network-engineer", level=1, skills={"networking": 3}, weekly_study_hours=6)
+    )
     lead = person("lee", level=4, experience_months=36, skills=LEAD)
-    sc = scenario(people=[*people, lead], horizon_months=24,
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 3,
-                               "contractors": {"available": False}})
+    sc = scenario(
+        people=[*people, lead],
+        horizon_months=24,
+        constraints={"deadline_month": 6, "hiring_lead_time_months": 3, "contractors": {"available": False}},
+    )
     p = plan(sc, catalog, today, runs=0)
     assert "nia" in p.sourcing.unassigned
     assert any(h.role == "network-specialist" for h in p.sourcing.hires)
@@ -184,12 +245,22 @@ def test_left_out_person_is_explained_when_the_role_is_hired(catalog, today):
 def test_no_drift_back_to_contractors_at_the_end(catalog, today):
     """Demand grows late in the horizon: the plan hires for it (the terminal year prices the
     months after the horizon) instead of paying contractors to the end."""
-    sc = scenario(people=[], horizon_months=12, mode="template",
-                  fleet={"gpus": [{"month": 1, "count": 64}, {"month": 9, "count": 400}],
-                         "interconnect": "infiniband", "storage": "nfs"},
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 2,
-                               "max_hires_per_month": 10,
-                               "contractors": {"available": True, "max_share": 1.0}})
+    sc = scenario(
+        people=[],
+        horizon_months=12,
+        mode="template",
+        fleet={
+            "gpus": [{"month": 1, "count": 64}, {"month": 9, "count": 400}],
+            "interconnect": "infiniband",
+            "storage": "nfs",
+        },
+        constraints={
+            "deadline_month": 6,
+            "hiring_lead_time_months": 2,
+            "max_hires_per_month": 10,
+            "contractors": {"available": True, "max_share": 1.0},
+        },
+    )
     p = plan(sc, catalog, today, runs=0)
     last = [n for n in p.sourcing.contractors if n.month == sc.horizon_months]
     assert not last, last
@@ -216,16 +287,17 @@ def test_run_rate_is_the_steady_state(catalog, today):
     assert hires_late  # the case where an average of the last twelve months understates
 
 
-
 def test_finance_two_professionals_within_the_year_when_allowed(catalog, today):
     """Article §7A: "2 reached Professional within the first year". The specialists' slots
     are Level 2 (vendor support), their roles Level 3: the role's Professional certification
     is a goal after readiness, and with NCP-AII's experience as a recommendation only
     (strictness 0) both specialists sit a Professional exam within the 12-month horizon."""
+
     def professionals(strictness: float) -> set[str]:
         sc = load_example("finance")
-        sc = sc.model_copy(update={"constraints": sc.constraints.model_copy(
-            update={"prerequisite_strictness": strictness})})
+        sc = sc.model_copy(
+            update={"constraints": sc.constraints.model_copy(update={"prerequisite_strictness": strictness})}
+        )
         p = plan(sc, catalog, today, runs=0)
         pro = {c.id for c in catalog.certifications.values() if c.level == 3}
         out = set()

@@ -30,26 +30,37 @@ def figure(m: CaseMeasure, p: dict[str, Any]) -> float | None:
     start = date.fromisoformat(sc["start"])
     last = m.month or sc["horizon_months"]
     if m.kind == "certified":
-        who = {person["id"] for person in sc["people"]
-               if any(c["id"] in m.certifications for c in person["certifications"])}
-        who |= {r["person"] for r in p["roadmaps"] for i in r["items"]
-                if i["kind"] == "exam" and i["ref"] in m.certifications
-                and month_of(start, date.fromisoformat(i["end"])) <= last}
+        who = {
+            person["id"]
+            for person in sc["people"]
+            if any(c["id"] in m.certifications for c in person["certifications"])
+        }
+        who |= {
+            r["person"]
+            for r in p["roadmaps"]
+            for i in r["items"]
+            if i["kind"] == "exam"
+            and i["ref"] in m.certifications
+            and month_of(start, date.fromisoformat(i["end"])) <= last
+        }
         return len(who)
     if m.kind == "cost":
-        return sum(line[m.period] for line in p["costs"]["lines"]
-                   if line["category"] in m.categories)
+        return sum(line[m.period] for line in p["costs"]["lines"] if line["category"] in m.categories)
     if m.kind == "hires":
-        return sum(h["count"] for h in p["sourcing"]["hires"]
-                   if h["level"] == m.level and m.from_month <= h["arrival_month"] <= last)
+        return sum(
+            h["count"]
+            for h in p["sourcing"]["hires"]
+            if h["level"] == m.level and m.from_month <= h["arrival_month"] <= last
+        )
     if m.kind == "headcount":
         return sum(s["count"] for s in p["target"]["months"][last - 1]["slots"])
     if m.kind == "staffed_share":
         return p["sourcing"]["coverage_by_month"][last - 1]
     if m.kind == "ready_month":
         shares = p["sourcing"]["coverage_by_month"]
-        return next((k for k in range(1, len(shares) + 1)
-                     if all(s >= 1 - 1e-9 for s in shares[k - 1:])), None)
+        return next(
+            (k for k in range(1, len(shares) + 1) if all(s >= 1 - 1e-9 for s in shares[k - 1 :])), None
+        )
     assert m.kind == "saving_vs_outsourced"
     return 1 - p["costs"]["annual_run_rate"] / p["costs"]["outsourced_annual"]
 
@@ -88,8 +99,13 @@ def test_finance_measures_are_the_articles_figures(catalog) -> None:  # type: ig
     """§7A: 4 of 5 Associate, 2 Professional within the year, $180k training, $300k
     contractors, independent operation in month 6."""
     got = {m.id: m.article for m in catalog.case_studies["finance"].measures}
-    assert got == {"associate": 4, "professional": 2, "training": 180_000,
-                   "contractors": 300_000, "independent": 6}
+    assert got == {
+        "associate": 4,
+        "professional": 2,
+        "training": 180_000,
+        "contractors": 300_000,
+        "independent": 6,
+    }
 
 
 def test_no_case_study_no_section(catalog, today) -> None:  # type: ignore[no-untyped-def]
@@ -112,18 +128,39 @@ def test_unknown_case_study_is_refused() -> None:
 
 def test_measure_with_unknown_certification_is_refused() -> None:
     with pytest.raises(CatalogError) as exc:
-        load_catalog({"case_studies": [{
-            "id": "finance", "name": "x", "summary": "x", "outcomes": [], "source": "me",
-            "measures": [{"id": "a", "label": "a", "article": 1, "stated": "1",
-                          "kind": "certified", "certifications": ["nope"], "why": "w",
-                          "source": "me"}]}]})
+        load_catalog(
+            {
+                "case_studies": [
+                    {
+                        "id": "finance",
+                        "name": "x",
+                        "summary": "x",
+                        "outcomes": [],
+                        "source": "me",
+                        "measures": [
+                            {
+                                "id": "a",
+                                "label": "a",
+                                "article": 1,
+                                "stated": "1",
+                                "kind": "certified",
+                                "certifications": ["nope"],
+                                "why": "w",
+                                "source": "me",
+                            }
+                        ],
+                    }
+                ]
+            }
+        )
     assert any("case_studies" in p.path and "nope" in p.message for p in exc.value.problems)
 
 
 def test_terminal_summary_shows_the_case_study() -> None:
     def run(name: str) -> str:
-        result = CliRunner().invoke(app, ["plan", "--example", name, "--runs", "0",
-                                          "--today", "2026-12-02"], env={"COLUMNS": "200"})
+        result = CliRunner().invoke(
+            app, ["plan", "--example", name, "--runs", "0", "--today", "2026-12-02"], env={"COLUMNS": "200"}
+        )
         assert result.exit_code == 0, result.output
         return result.stdout
 

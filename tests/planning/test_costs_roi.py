@@ -32,8 +32,11 @@ def test_template_totals_show_the_article_contradiction(catalog):
 
 
 def test_salaries_follow_the_bands_and_overhead(catalog, today):
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 0}]}, horizon_months=12,
-                  people=[person("a", level=3, weekly_study_hours=0)])
+    sc = scenario(
+        fleet={"gpus": [{"month": 1, "count": 0}]},
+        horizon_months=12,
+        people=[person("a", level=3, weekly_study_hours=0)],
+    )
     p = plan(sc, catalog, today)
     salaries = next(x for x in p.costs.lines if x.category == "salaries")
     expected = catalog.levels[3].salary_usd.mid * catalog.economics.overhead_multiplier
@@ -43,8 +46,11 @@ def test_salaries_follow_the_bands_and_overhead(catalog, today):
 def test_premium_pay_and_bonuses_are_costed(catalog, today):
     empty = {"gpus": [{"month": 1, "count": 0}]}  # no target: no hires, only this person
     base = scenario(fleet=empty, people=[person("a", level=2, salary=100_000)])
-    levered = scenario(fleet=empty, people=[person("a", level=2, salary=100_000)],
-                       retention={"premium_pay": 0.2, "retention_bonus": 6000})
+    levered = scenario(
+        fleet=empty,
+        people=[person("a", level=2, salary=100_000)],
+        retention={"premium_pay": 0.2, "retention_bonus": 6000},
+    )
     a, b = plan(base, catalog, today), plan(levered, catalog, today)
     sal = lambda p: next(x.horizon for x in p.costs.lines if x.category == "salaries")  # noqa: E731
     ret = lambda p: next(x.horizon for x in p.costs.lines if x.category == "retention")  # noqa: E731
@@ -53,15 +59,20 @@ def test_premium_pay_and_bonuses_are_costed(catalog, today):
 
 
 def test_contractors_bridge_unstaffed_months_at_the_catalog_rate(catalog, today):
-    sc = scenario(people=[], constraints={"deadline_month": 6, "hiring_lead_time_months": 3,
-                                          "contractors": {"available": True, "max_share": 1.0}})
+    sc = scenario(
+        people=[],
+        constraints={
+            "deadline_month": 6,
+            "hiring_lead_time_months": 3,
+            "contractors": {"available": True, "max_share": 1.0},
+        },
+    )
     p = plan(sc, catalog, today)
     hours = sum(c.hours for c in p.sourcing.contractors)
     line = next(x for x in p.costs.lines if x.category == "contractors")
     assert hours > 0
     assert line.horizon == pytest.approx(hours * catalog.economics.contractor_rate_usd_h)
-    assert all(c.month < max(h.arrival_month for h in p.sourcing.hires) + 1
-               for c in p.sourcing.contractors)
+    assert all(c.month < max(h.arrival_month for h in p.sourcing.hires) + 1 for c in p.sourcing.contractors)
 
 
 def test_no_contractors_means_uncovered_and_warned(catalog, today):
@@ -74,14 +85,16 @@ def test_no_contractors_means_uncovered_and_warned(catalog, today):
 
 def test_plan_roi_is_computed_from_physical_inputs(catalog, today):
     """Efficiency each month: GPUs x kW x PUE x 730 h x $/kWh x 15% x staff coverage."""
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 100}], "kw_per_gpu": 1.3, "pue": 1.4,
-                         "usd_per_kwh": 0.12})
+    sc = scenario(
+        fleet={"gpus": [{"month": 1, "count": 100}], "kw_per_gpu": 1.3, "pue": 1.4, "usd_per_kwh": 0.12}
+    )
     roi = plan(sc, catalog, today).roi
     month_bill = 100 * 1.3 * 1.4 * 8760 / 12 * 0.12
     expected = sum(month_bill * 0.15 * m.coverage for m in roi.months)
     assert roi.return_lines["efficiency (power)"] == pytest.approx(expected, abs=0.1)
     assert roi.return_lines["downtime avoided"] == pytest.approx(
-        sum(100 * 1000 / 12 * m.coverage for m in roi.months), abs=0.1)
+        sum(100 * 1000 / 12 * m.coverage for m in roi.months), abs=0.1
+    )
     if roi.investment:
         assert roi.benefit_cost_ratio == pytest.approx(roi.returns / roi.investment)
         assert roi.net_roi == pytest.approx(roi.benefit_cost_ratio - 1)
@@ -93,10 +106,16 @@ def test_vendor_discount_needs_ten_in_the_same_course(catalog, today):
         # 4,000 GPUs: the scaled large template has more operations slots than people,
         # so everyone is assigned and takes the Foundation courses. No hires (contractors
         # cover the rest): their onboarding courses would count in the training line too.
-        sc = scenario(people=people, fleet={"gpus": [{"month": 1, "count": 4000}]},
-                      constraints={"strategies": strategies, "deadline_month": 12,
-                                   "max_hires_per_month": 0,
-                                   "contractors": {"available": True, "max_share": 1.0}})
+        sc = scenario(
+            people=people,
+            fleet={"gpus": [{"month": 1, "count": 4000}]},
+            constraints={
+                "strategies": strategies,
+                "deadline_month": 12,
+                "max_hires_per_month": 0,
+                "contractors": {"available": True, "max_share": 1.0},
+            },
+        )
         p = plan(sc, catalog, today)
         assert not p.sourcing.unassigned
         return next(x.horizon for x in p.costs.lines if x.category == "training")

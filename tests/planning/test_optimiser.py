@@ -24,12 +24,32 @@ def test_vendor_group_discount_when_ten_train_together() -> None:
     h = 6
     opts = [Option(p, "ops", 2, 2, 0, 1000.0, 1000.0, courses=("c1",)) for p in people]
     inst = Instance(
-        horizon=h, deadline=3, lead=5, demand={("ops", 2): [0, 0, 10, 10, 10, 10]}, options=opts,
-        people=people, names={p: p for p in people}, hire_salary={("ops", 2): 110_000.0},
-        contractor_fte_cost=52_000.0, contractor_cap=[0.0] * h, max_hires=0, max_in_training=None,
-        seniors=0, course_price={"c1": 1000.0}, group_min=10, group_discount=0.6, budget=None,
-        fixed_cost=0.0, fixed_flat=0.0, weights=month_weights(h, 0.0), uplift=1.3,
-        hiring_share=0.2, ramp_months=3, retention_bonus=0.0, hours_per_month=2080 / 12)
+        horizon=h,
+        deadline=3,
+        lead=5,
+        demand={("ops", 2): [0, 0, 10, 10, 10, 10]},
+        options=opts,
+        people=people,
+        names={p: p for p in people},
+        hire_salary={("ops", 2): 110_000.0},
+        contractor_fte_cost=52_000.0,
+        contractor_cap=[0.0] * h,
+        max_hires=0,
+        max_in_training=None,
+        seniors=0,
+        course_price={"c1": 1000.0},
+        group_min=10,
+        group_discount=0.6,
+        budget=None,
+        fixed_cost=0.0,
+        fixed_flat=0.0,
+        weights=month_weights(h, 0.0),
+        uplift=1.3,
+        hiring_share=0.2,
+        ramp_months=3,
+        retention_bonus=0.0,
+        hours_per_month=2080 / 12,
+    )
     sol = solve(inst)
     assert sol.decisions is not None and len(sol.decisions.options) == 10
     assert sol.objective == pytest.approx(10 * 1000 * (1 - 0.6))
@@ -43,12 +63,32 @@ def test_mentors_limit_apprentices() -> None:
     opts = [Option(p, "ops", 2, 4, 0, 500.0, 500.0, apprentice=(1, 2, 3)) for p in people]
     opts += [Option(p, "ops", 2, 7, 3, 600.0, 600.0, apprentice=(4, 5, 6)) for p in people]
     inst = Instance(
-        horizon=h, deadline=8, lead=7, demand={("ops", 2): [0] * 3 + [4] * 5}, options=opts,
-        people=people, names={p: p for p in people}, hire_salary={("ops", 2): 110_000.0},
-        contractor_fte_cost=52_000.0, contractor_cap=[4.0] * h, max_hires=0, max_in_training=None,
-        seniors=1, course_price={}, group_min=None, group_discount=0.0, budget=None,
-        fixed_cost=0.0, fixed_flat=0.0, weights=month_weights(h, 0.0), uplift=1.3,
-        hiring_share=0.2, ramp_months=3, retention_bonus=0.0, hours_per_month=2080 / 12)
+        horizon=h,
+        deadline=8,
+        lead=7,
+        demand={("ops", 2): [0] * 3 + [4] * 5},
+        options=opts,
+        people=people,
+        names={p: p for p in people},
+        hire_salary={("ops", 2): 110_000.0},
+        contractor_fte_cost=52_000.0,
+        contractor_cap=[4.0] * h,
+        max_hires=0,
+        max_in_training=None,
+        seniors=1,
+        course_price={},
+        group_min=None,
+        group_discount=0.0,
+        budget=None,
+        fixed_cost=0.0,
+        fixed_flat=0.0,
+        weights=month_weights(h, 0.0),
+        uplift=1.3,
+        hiring_share=0.2,
+        ramp_months=3,
+        retention_bonus=0.0,
+        hours_per_month=2080 / 12,
+    )
     sol = solve(inst)
     assert sol.decisions is not None
     for m in range(1, h + 1):
@@ -88,8 +128,10 @@ def test_finance_explanations_name_the_decisions() -> None:
 
 
 def test_hire_explained_when_nobody_can_reach_the_skill() -> None:
-    sc = scenario(people=[person("ann", weekly_study_hours=0)],
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 2})
+    sc = scenario(
+        people=[person("ann", weekly_study_hours=0)],
+        constraints={"deadline_month": 6, "hiring_lead_time_months": 2},
+    )
     s = plan(sc, load_catalog(), TODAY).sourcing
     assert s.hires
     assert any("nobody on staff can" in h.reason for h in s.hires)
@@ -99,9 +141,10 @@ def test_hire_explained_when_nobody_can_reach_the_skill() -> None:
 def test_known_bad_deadline_before_lead_time() -> None:
     """Deadline month 3, lead time 4, nobody upskillable, no contractors: infeasible, and
     the statement names the conflicting constraints found by relaxing each one."""
-    sc = scenario(people=[person("ann", weekly_study_hours=0)],
-                  constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
-                               "contractors": {"available": False}})
+    sc = scenario(
+        people=[person("ann", weekly_study_hours=0)],
+        constraints={"deadline_month": 3, "hiring_lead_time_months": 4, "contractors": {"available": False}},
+    )
     p = plan(sc, load_catalog(), TODAY)
     s = p.sourcing
     assert s.status == "infeasible"
@@ -127,11 +170,17 @@ def test_known_bad_budget() -> None:
 
 
 def test_training_capacity_delays_roadmaps() -> None:
-    people = [person(f"p{i}", weekly_study_hours=8, skills={"linux": 3, "networking": 2})
-              for i in range(4)]
-    sc = scenario(people=people, horizon_months=18,
-                  constraints={"deadline_month": 12, "max_in_training": 1,
-                               "hiring_lead_time_months": 6, "max_hires_per_month": 1})
+    people = [person(f"p{i}", weekly_study_hours=8, skills={"linux": 3, "networking": 2}) for i in range(4)]
+    sc = scenario(
+        people=people,
+        horizon_months=18,
+        constraints={
+            "deadline_month": 12,
+            "max_in_training": 1,
+            "hiring_lead_time_months": 6,
+            "max_hires_per_month": 1,
+        },
+    )
     p = plan(sc, load_catalog(), TODAY, runs=0)
     assert p.sourcing.status == "optimal"
     assert p.sourcing.details.start_delay_months  # someone starts late to fit the capacity
@@ -143,8 +192,11 @@ def test_training_capacity_delays_roadmaps() -> None:
         busy = 0
         for rm in p.roadmaps:
             if rm.person in {a.person for a in p.sourcing.assignments}:
-                study = [i for i in rm.items if i.kind in ("course", "bootcamp", "exam", "practice")
-                         and i.hours > 0]
+                study = [
+                    i
+                    for i in rm.items
+                    if i.kind in ("course", "bootcamp", "exam", "practice") and i.hours > 0
+                ]
                 if any(month_of(start, i.start) <= m <= month_of(start, i.end) for i in study):
                     busy += 1
         assert busy <= 1, f"month {m}: {busy} people in training"
@@ -152,8 +204,9 @@ def test_training_capacity_delays_roadmaps() -> None:
 
 def test_discount_rate_lowers_the_reported_cost() -> None:
     base = load_example("startup")
-    later = base.model_copy(update={"constraints": base.constraints.model_copy(
-        update={"discount_rate": 0.08})})
+    later = base.model_copy(
+        update={"constraints": base.constraints.model_copy(update={"discount_rate": 0.08})}
+    )
     a = plan(base, load_catalog(), TODAY, runs=0).sourcing
     b = plan(later, load_catalog(), TODAY, runs=0).sourcing
     assert a.total_cost is not None and b.total_cost is not None

@@ -63,8 +63,12 @@ def _hire_sets(inst: Instance, hires: list[HireOption]) -> Iterable[list[tuple[s
             yield [(r, lv, t, c) for (r, lv, t), c in counts.items()]
 
 
-def _fill(inst: Instance, opts: list[Option], hires: list[tuple[str, int, int, int]],
-          staff: dict[tuple[str, int], list[int]]) -> Decisions | None:
+def _fill(
+    inst: Instance,
+    opts: list[Option],
+    hires: list[tuple[str, int, int, int]],
+    staff: dict[tuple[str, int], list[int]],
+) -> Decisions | None:
     """Contractors and open slots for fixed staff; None if infeasible."""
     contractors: dict[tuple[str, int], float] = {}
     opened: dict[tuple[str, int], float] = {}
@@ -101,8 +105,9 @@ def _fill(inst: Instance, opts: list[Option], hires: list[tuple[str, int, int, i
     return d
 
 
-def tiny(seed: int, *, training: int | None = None, budget: float | None = None,
-         extras: bool = False) -> Instance:
+def tiny(
+    seed: int, *, training: int | None = None, budget: float | None = None, extras: bool = False
+) -> Instance:
     """A random instance small enough to enumerate: <= 3 people, <= 2 roles, 6 months.
     ``extras``: apprenticeships needing the one senior mentor, and a course whose group
     discount needs two takers."""
@@ -123,21 +128,49 @@ def tiny(seed: int, *, training: int | None = None, budget: float | None = None,
                 cost = float(rng.randint(1, 40) * 1000)
                 appr = tuple(range(1, ready)) if extras and rng.random() < 0.6 else ()
                 courses = ("c1",) if extras and rng.random() < 0.7 else ()
-                options.append(Option(p, r, rng.choice([2, 3]), ready, 0, cost, cost,
-                                      training=tuple(range(1, ready + 1)), apprentice=appr,
-                                      courses=courses))
+                options.append(
+                    Option(
+                        p,
+                        r,
+                        rng.choice([2, 3]),
+                        ready,
+                        0,
+                        cost,
+                        cost,
+                        training=tuple(range(1, ready + 1)),
+                        apprentice=appr,
+                        courses=courses,
+                    )
+                )
     total = [sum(v[m] for v in demand.values()) for m in range(h)]
     share = rng.choice([0.0, 0.5, 1.0])
     return Instance(
-        horizon=h, deadline=rng.randint(3, h), lead=rng.randint(0, 3), demand=demand,
-        options=options, people=people, names={p: p for p in people},
+        horizon=h,
+        deadline=rng.randint(3, h),
+        lead=rng.randint(0, 3),
+        demand=demand,
+        options=options,
+        people=people,
+        names={p: p for p in people},
         hire_salary={k: 100_000.0 + 20_000 * rng.random() for k in demand},
-        contractor_fte_cost=52_000.0, contractor_cap=[share * t for t in total],
-        max_hires=rng.choice([1, 2, None]), max_in_training=training, seniors=1 if extras else 0,
-        course_price={"c1": 5000.0} if extras else {}, group_min=2 if extras else None,
-        group_discount=0.6 if extras else 0.0, budget=budget, fixed_cost=0.0,
-        fixed_flat=0.0, weights=month_weights(h, 0.0), uplift=1.3, hiring_share=0.2,
-        ramp_months=3, retention_bonus=0.0, hours_per_month=2080 / 12)
+        contractor_fte_cost=52_000.0,
+        contractor_cap=[share * t for t in total],
+        max_hires=rng.choice([1, 2, None]),
+        max_in_training=training,
+        seniors=1 if extras else 0,
+        course_price={"c1": 5000.0} if extras else {},
+        group_min=2 if extras else None,
+        group_discount=0.6 if extras else 0.0,
+        budget=budget,
+        fixed_cost=0.0,
+        fixed_flat=0.0,
+        weights=month_weights(h, 0.0),
+        uplift=1.3,
+        hiring_share=0.2,
+        ramp_months=3,
+        retention_bonus=0.0,
+        hours_per_month=2080 / 12,
+    )
 
 
 @pytest.mark.parametrize("seed", range(32))

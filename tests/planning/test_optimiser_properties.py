@@ -27,28 +27,48 @@ def scenarios(draw: st.DrawFn) -> Any:
     people = []
     for i in range(n):
         level = draw(st.integers(1, 4))
-        skills = {d: draw(st.integers(0, 4)) for d in draw(st.lists(st.sampled_from(DOMAINS),
-                                                                    max_size=4, unique=True))}
-        people.append(person(f"p{i}", level=level, experience_months=draw(st.integers(0, 36)),
-                             skills=skills, weekly_study_hours=draw(st.sampled_from([0, 4, 8]))))
+        skills = {
+            d: draw(st.integers(0, 4))
+            for d in draw(st.lists(st.sampled_from(DOMAINS), max_size=4, unique=True))
+        }
+        people.append(
+            person(
+                f"p{i}",
+                level=level,
+                experience_months=draw(st.integers(0, 36)),
+                skills=skills,
+                weekly_study_hours=draw(st.sampled_from([0, 4, 8])),
+            )
+        )
     horizon = draw(st.integers(6, 18))
     gpus = draw(st.sampled_from([32, 64, 200, 600]))
     return scenario(
-        people=people, horizon_months=horizon, mode=draw(st.sampled_from(["template", "lean"])),
-        fleet={"gpus": [{"month": 1, "count": gpus // 2}, {"month": 3, "count": gpus}],
-               "interconnect": "infiniband", "storage": "nfs"},
-        constraints={"deadline_month": draw(st.integers(1, horizon)),
-                     "hiring_lead_time_months": draw(st.integers(0, 4)),
-                     "max_hires_per_month": draw(st.integers(1, 3)),
-                     "max_in_training": draw(st.sampled_from([None, None, 1, 2])),
-                     "contractors": {"available": draw(st.booleans()),
-                                     "max_share": draw(st.sampled_from([0.25, 0.5, 1.0]))}})
+        people=people,
+        horizon_months=horizon,
+        mode=draw(st.sampled_from(["template", "lean"])),
+        fleet={
+            "gpus": [{"month": 1, "count": gpus // 2}, {"month": 3, "count": gpus}],
+            "interconnect": "infiniband",
+            "storage": "nfs",
+        },
+        constraints={
+            "deadline_month": draw(st.integers(1, horizon)),
+            "hiring_lead_time_months": draw(st.integers(0, 4)),
+            "max_hires_per_month": draw(st.integers(1, 3)),
+            "max_in_training": draw(st.sampled_from([None, None, 1, 2])),
+            "contractors": {
+                "available": draw(st.booleans()),
+                "max_share": draw(st.sampled_from([0.25, 0.5, 1.0])),
+            },
+        },
+    )
 
 
 def staff(p: Plan, role: str, month: int) -> int:
     s = p.sourcing
-    return (sum(1 for a in s.assignments if a.role == role and a.ready_month <= month)
-            + sum(h.count for h in s.hires if h.role == role and h.arrival_month <= month))
+    return sum(1 for a in s.assignments if a.role == role and a.ready_month <= month) + sum(
+        h.count for h in s.hires if h.role == role and h.arrival_month <= month
+    )
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -84,9 +104,16 @@ def test_plan_invariants(sc: Any) -> None:
     if c.max_in_training is not None and s.status == "optimal":
         chosen = {a.person for a in s.assignments}
         for m in range(1, sc.horizon_months + 1):
-            busy = sum(1 for rm in p.roadmaps if rm.person in chosen and any(
-                month_of(sc.start, i.start) <= m <= month_of(sc.start, i.end) for i in rm.items
-                if i.kind in ("course", "bootcamp", "exam", "practice") and i.hours > 0))
+            busy = sum(
+                1
+                for rm in p.roadmaps
+                if rm.person in chosen
+                and any(
+                    month_of(sc.start, i.start) <= m <= month_of(sc.start, i.end)
+                    for i in rm.items
+                    if i.kind in ("course", "bootcamp", "exam", "practice") and i.hours > 0
+                )
+            )
             assert busy <= c.max_in_training, (m, busy)
     # "the target is covered every month" from the deadline on, within the contractor cap
     hours = CATALOG.economics.hours_per_fte_year / 12
@@ -99,8 +126,9 @@ def test_plan_invariants(sc: Any) -> None:
                 continue
             for slot in tm.slots:
                 have = staff(p, slot.role, tm.month)
-                extra = sum(n.hours for n in s.contractors
-                            if n.month == tm.month and n.role == slot.role) / hours
+                extra = (
+                    sum(n.hours for n in s.contractors if n.month == tm.month and n.role == slot.role) / hours
+                )
                 assert have + extra >= slot.count - 1e-5, (tm.month, slot.role)
         assert s.total_cost is not None
         # the optimiser prices its plan exactly as the costs module does
@@ -111,8 +139,10 @@ def test_plan_invariants(sc: Any) -> None:
         if comparable and s.greedy_cost is not None and s.details.greedy_open_slot_months == 0:
             # the objective: the horizon plus the terminal year (the final month continued)
             assert s.details.terminal_value is not None and s.details.greedy_terminal_value is not None
-            assert s.total_cost + s.details.terminal_value <= \
-                s.greedy_cost + s.details.greedy_terminal_value + 1e-3
+            assert (
+                s.total_cost + s.details.terminal_value
+                <= s.greedy_cost + s.details.greedy_terminal_value + 1e-3
+            )
     else:
         assert s.status == "infeasible"
         assert s.explanation[0].startswith("No plan meets every constraint.")

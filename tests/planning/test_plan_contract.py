@@ -32,5 +32,10 @@ def test_schema_types_risk_and_scenario() -> None:
     risk = s["$defs"]["Risk"]
     assert set(risk["properties"]) == set(Risk.model_fields)
     assert risk["properties"]["cost_drivers"] == {"$ref": "#/$defs/CostDrivers"}
-    assert set(s["$defs"]["BusFactor"]["properties"]) == {"domain", "name", "holders_now",
-                                                         "holders_by_month", "p_zero"}
+    assert set(s["$defs"]["BusFactor"]["properties"]) == {
+        "domain",
+        "name",
+        "holders_now",
+        "holders_by_month",
+        "p_zero",
+    }

@@ -9,11 +9,9 @@ from .helpers import person, scenario
 
 
 def test_progress_reports_every_stage_in_order(catalog, today):
-    sc = scenario(people=[person(f"p{i}") for i in range(250)],
-                  fleet={"gpus": [{"month": 1, "count": 3000}]})
+    sc = scenario(people=[person(f"p{i}") for i in range(250)], fleet={"gpus": [{"month": 1, "count": 3000}]})
     seen: list[tuple[str, int, int]] = []
-    with_bar = plan(sc, catalog, today, method="rule", runs=50,
-                    progress=lambda *a: seen.append(a))
+    with_bar = plan(sc, catalog, today, method="rule", runs=50, progress=lambda *a: seen.append(a))
     stages = [s for s, _, _ in seen]
     assert [s for i, s in enumerate(stages) if i == 0 or stages[i - 1] != s] == list(STAGES)
     roadmaps = [(d, t) for s, d, t in seen if s == "roadmaps"]

@@ -30,43 +30,63 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         level = draw(st.integers(1, 5))
         certs = []
         if draw(st.booleans()):
-            certs.append({"id": draw(st.sampled_from(["nca-aiio", "cka", "comptia-linux-plus"])),
-                          "earned": draw(st.dates(date(2022, 1, 1), date(2026, 12, 1))).isoformat()})
-        people.append({
-            "id": f"p{i}", "name": f"P {i}", "level": level,
-            "background": draw(st.sampled_from(["sysadmin", "network-engineer", "storage-admin"])),
-            "experience_months": draw(st.integers(0, 80)),
-            "skills": draw(st.dictionaries(st.sampled_from(DOMAINS), st.integers(0, 4), max_size=6)),
-            "weekly_study_hours": draw(st.sampled_from([0, 1, 4, 10, 40])),
-            "certifications": certs,
-        })
+            certs.append(
+                {
+                    "id": draw(st.sampled_from(["nca-aiio", "cka", "comptia-linux-plus"])),
+                    "earned": draw(st.dates(date(2022, 1, 1), date(2026, 12, 1))).isoformat(),
+                }
+            )
+        people.append(
+            {
+                "id": f"p{i}",
+                "name": f"P {i}",
+                "level": level,
+                "background": draw(st.sampled_from(["sysadmin", "network-engineer", "storage-admin"])),
+                "experience_months": draw(st.integers(0, 80)),
+                "skills": draw(st.dictionaries(st.sampled_from(DOMAINS), st.integers(0, 4), max_size=6)),
+                "weekly_study_hours": draw(st.sampled_from([0, 1, 4, 10, 40])),
+                "certifications": certs,
+            }
+        )
     data = {
-        "organisation": "Generated", "start": "2027-01-01", "horizon_months": horizon,
+        "organisation": "Generated",
+        "start": "2027-01-01",
+        "horizon_months": horizon,
         "mode": draw(st.sampled_from(["template", "lean"])),
-        "fleet": {"gpus": [{"month": m, "count": c} for m, c in zip(months, counts, strict=True)],
-                  "interconnect": draw(st.sampled_from(["infiniband", "roce", "ethernet"])),
-                  "storage": draw(st.sampled_from(["nfs", "parallel-fs", "gpudirect-storage"])),
-                  "cooling": draw(st.sampled_from(["air", "liquid"])),
-                  "on_call_24x7": draw(st.booleans()),
-                  "vendor_support": draw(st.booleans()),
-                  "sites": draw(st.integers(1, 3)),
-                  "compliance": draw(st.sampled_from([[], ["HIPAA"]]))},
+        "fleet": {
+            "gpus": [{"month": m, "count": c} for m, c in zip(months, counts, strict=True)],
+            "interconnect": draw(st.sampled_from(["infiniband", "roce", "ethernet"])),
+            "storage": draw(st.sampled_from(["nfs", "parallel-fs", "gpudirect-storage"])),
+            "cooling": draw(st.sampled_from(["air", "liquid"])),
+            "on_call_24x7": draw(st.booleans()),
+            "vendor_support": draw(st.booleans()),
+            "sites": draw(st.integers(1, 3)),
+            "compliance": draw(st.sampled_from([[], ["HIPAA"]])),
+        },
         "people": people,
         "constraints": {
             "deadline_month": draw(st.integers(1, horizon)),
             "hiring_lead_time_months": draw(st.integers(0, 6)),
             "max_hires_per_month": draw(st.integers(1, 5)),
-            "strategies": draw(st.lists(st.sampled_from(["bootcamp", "apprenticeship", "vendor",
-                                                         "internal"]), min_size=1, unique=True)),
-            "contractors": {"available": draw(st.booleans()),
-                            "max_share": draw(st.sampled_from([0.0, 0.5, 1.0]))},
+            "strategies": draw(
+                st.lists(
+                    st.sampled_from(["bootcamp", "apprenticeship", "vendor", "internal"]),
+                    min_size=1,
+                    unique=True,
+                )
+            ),
+            "contractors": {
+                "available": draw(st.booleans()),
+                "max_share": draw(st.sampled_from([0.0, 0.5, 1.0])),
+            },
         },
     }
     return parse_scenario(data, "<generated>", catalog=CATALOG)
 
 
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 @SETTINGS
@@ -106,8 +126,7 @@ def _roadmap_invariants(p: Plan, sc: Scenario) -> None:
     people = {x.id: x for x in sc.people}
     for r in p.roadmaps:
         # a planned hire's onboarding roadmap: no certifications held, experience from arrival
-        earned: dict[str, date] = {} if r.hire else \
-            {h.id: h.earned for h in people[r.person].certifications}
+        earned: dict[str, date] = {} if r.hire else {h.id: h.earned for h in people[r.person].certifications}
         for item in sorted(r.items, key=lambda i: i.start):
             assert item.start <= item.end
             if item.kind != "exam":
@@ -115,8 +134,11 @@ def _roadmap_invariants(p: Plan, sc: Scenario) -> None:
             cert = CATALOG.certifications[item.ref]
             # "No exam before its prerequisites"
             for pre in cert.prerequisites:
-                assert pre in earned and earned[pre] < item.start + (item.end - item.start), \
-                    (r.person, item.ref, pre)
+                assert pre in earned and earned[pre] < item.start + (item.end - item.start), (
+                    r.person,
+                    item.ref,
+                    pre,
+                )
             if cert.min_experience_months and not r.hire:
                 short = cert.min_experience_months - people[r.person].experience_months
                 if short > 0:

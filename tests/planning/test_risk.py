@@ -22,27 +22,63 @@ from gputeam.planning.risk import (
 from gputeam.scenario import EXAMPLES, load_example
 
 TODAY = date(2026, 12, 2)
-KEYS = {"p_ready_by_deadline", "coverage_bands", "cost_percentiles", "cost_samples", "bus_factors",
-        "sensitivity", "runs", "seed", "deadline_month", "readiness_threshold", "p_fully_covered",
-        "mean_cost", "plan_cost", "plan_cost_percentile", "cost_drivers"}
+KEYS = {
+    "p_ready_by_deadline",
+    "coverage_bands",
+    "cost_percentiles",
+    "cost_samples",
+    "bus_factors",
+    "sensitivity",
+    "runs",
+    "seed",
+    "deadline_month",
+    "readiness_threshold",
+    "p_fully_covered",
+    "mean_cost",
+    "plan_cost",
+    "plan_cost_percentile",
+    "cost_drivers",
+}
 
 
-def inputs(n: int, *, hazard: float = 0.0, exams: list[tuple[int, float, float, float]] | None = None,
-           horizon: int = 24, ready: int = 1) -> RiskInputs:
+def inputs(
+    n: int,
+    *,
+    hazard: float = 0.0,
+    exams: list[tuple[int, float, float, float]] | None = None,
+    horizon: int = 24,
+    ready: int = 1,
+) -> RiskInputs:
     """``n`` current people in one role (demand n every month), nothing else uncertain."""
     exams = exams or []
     return RiskInputs(
-        horizon=horizon, deadline=horizon, role=np.zeros(n, dtype=np.int64),
-        ready=np.full(n, ready, dtype=np.int64), present_from=np.ones(n, dtype=np.int64),
-        is_hire=np.zeros(n, dtype=bool), requisition=np.zeros(n, dtype=np.int64),
-        study_end_days=np.zeros(n), study_days=np.zeros(n), hazard=np.full(n, hazard),
-        salary_month=np.zeros(n), recruit_cost=np.zeros(n),
+        horizon=horizon,
+        deadline=horizon,
+        role=np.zeros(n, dtype=np.int64),
+        ready=np.full(n, ready, dtype=np.int64),
+        present_from=np.ones(n, dtype=np.int64),
+        is_hire=np.zeros(n, dtype=bool),
+        requisition=np.zeros(n, dtype=np.int64),
+        study_end_days=np.zeros(n),
+        study_days=np.zeros(n),
+        hazard=np.full(n, hazard),
+        salary_month=np.zeros(n),
+        recruit_cost=np.zeros(n),
         exam_unit=np.array([e[0] for e in exams], dtype=np.int64),
-        exam_pass=np.array([e[1] for e in exams]), exam_wait=np.array([e[2] for e in exams]),
-        exam_fee=np.array([e[3] for e in exams]), demand=np.full((1, horizon), float(n)),
-        contractors=np.zeros((1, horizon)), contractor_month=0.0, lead=0, base_cost=1000.0,
-        domains=("linux",), holds_now=np.ones((n, 1), dtype=bool), gains=np.zeros((n, 1), dtype=bool),
-        role_domains=np.ones((1, 1), dtype=bool), readiness=1.0)
+        exam_pass=np.array([e[1] for e in exams]),
+        exam_wait=np.array([e[2] for e in exams]),
+        exam_fee=np.array([e[3] for e in exams]),
+        demand=np.full((1, horizon), float(n)),
+        contractors=np.zeros((1, horizon)),
+        contractor_month=0.0,
+        lead=0,
+        base_cost=1000.0,
+        domains=("linux",),
+        holds_now=np.ones((n, 1), dtype=bool),
+        gains=np.zeros((n, 1), dtype=bool),
+        role_domains=np.ones((1, 1), dtype=bool),
+        readiness=1.0,
+    )
 
 
 @pytest.mark.parametrize("annual,reduction", [(0.15, 0.0), (0.2, 0.5), (0.18, 0.25)])
@@ -109,8 +145,16 @@ def check_shape(model: Risk, months: int) -> None:
     sens = risk["sensitivity"]
     assert len(sens) <= 6
     for s in sens:
-        assert set(s) == {"assumption", "value", "low_value", "high_value", "npv_low", "npv_high",
-                          "roi_low", "roi_high"}
+        assert set(s) == {
+            "assumption",
+            "value",
+            "low_value",
+            "high_value",
+            "npv_low",
+            "npv_high",
+            "roi_low",
+            "roi_high",
+        }
     swings = [abs(s["npv_high"] - s["npv_low"]) for s in sens]
     assert swings == sorted(swings, reverse=True)
 
@@ -140,8 +184,9 @@ def test_finance_key_person_risk_on_infiniband() -> None:
 def test_retention_levers_lower_attrition_risk() -> None:
     catalog = load_catalog()
     sc = load_example("finance")
-    kept = sc.model_copy(update={"retention": sc.retention.model_copy(
-        update={"attrition_reduction": 0.8})})  # same plan, fewer leavers
+    kept = sc.model_copy(
+        update={"retention": sc.retention.model_copy(update={"attrition_reduction": 0.8})}
+    )  # same plan, fewer leavers
     a = plan(sc, catalog, TODAY, runs=3000).risk
     b = plan(kept, catalog, TODAY, runs=3000).risk
     assert a is not None and b is not None

@@ -24,8 +24,10 @@ CATALOG = load_catalog()
 
 
 def hyperscale(**constraints: object) -> Plan:
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 20_000}]},
-                  constraints={"deadline_month": 12, "max_hires_per_month": 50, **constraints})
+    sc = scenario(
+        fleet={"gpus": [{"month": 1, "count": 20_000}]},
+        constraints={"deadline_month": 12, "max_hires_per_month": 50, **constraints},
+    )
     return plan(sc, CATALOG, TODAY, runs=500)
 
 
@@ -62,7 +64,8 @@ def test_plan_cost_is_placed_in_its_own_distribution(name: str) -> None:
     samples = np.array(risk["cost_samples"])
     assert len(samples) == 500
     assert risk["plan_cost_percentile"] == pytest.approx(
-        float(np.mean(samples <= risk["plan_cost"] + 0.005)), abs=1e-4)
+        float(np.mean(samples <= risk["plan_cost"] + 0.005)), abs=1e-4
+    )
     assert risk["mean_cost"] == pytest.approx(float(samples.mean()), abs=0.01)
     drivers = risk["cost_drivers"]
     assert risk["mean_cost"] - risk["plan_cost"] == pytest.approx(sum(drivers.values()), abs=1.0)

@@ -12,8 +12,15 @@ from .helpers import person, scenario
 
 
 def slot(role="operations-engineer", lmin=2, lmax=3, domains=None, certs=(("nca-aiio",),)):
-    return TargetSlot(role=role, level_min=lmin, level_max=lmax, count=1, rule="test",
-                      domains=domains or {"linux": 2}, certifications=certs)
+    return TargetSlot(
+        role=role,
+        level_min=lmin,
+        level_max=lmax,
+        count=1,
+        rule="test",
+        domains=domains or {"linux": 2},
+        certifications=certs,
+    )
 
 
 def test_professional_needs_the_associate_first(catalog):
@@ -22,8 +29,7 @@ def test_professional_needs_the_associate_first(catalog):
 
 
 def test_exam_waits_for_courses_prerequisites_and_experience(catalog):
-    sc = scenario(people=[person("ana", experience_months=6, weekly_study_hours=10,
-                                 skills={"linux": 3})])
+    sc = scenario(people=[person("ana", experience_months=6, weekly_study_hours=10, skills={"linux": 3})])
     rm = build_roadmap(sc.people[0], slot(lmin=3, certs=(("ncp-aii",),)), sc, catalog)
     exams = {i.ref: i for i in rm.items if i.kind == "exam"}
     assert exams["nca-aiio"].start < exams["ncp-aii"].start
@@ -36,8 +42,9 @@ def test_exam_waits_for_courses_prerequisites_and_experience(catalog):
 
 def test_study_time_follows_weekly_hours(catalog):
     def span(hours_per_week):
-        sc = scenario(people=[person("p", weekly_study_hours=hours_per_week)],
-                      constraints={"strategies": ["internal"]})
+        sc = scenario(
+            people=[person("p", weekly_study_hours=hours_per_week)], constraints={"strategies": ["internal"]}
+        )
         rm = build_roadmap(sc.people[0], slot(), sc, catalog)
         exam = next(i for i in rm.items if i.kind == "exam" and i.ref == "nca-aiio")
         return (exam.start - sc.start).days
@@ -48,8 +55,12 @@ def test_study_time_follows_weekly_hours(catalog):
 
 
 def test_bootcamp_replaces_professional_courses_when_allowed(catalog):
-    s = slot(role="network-specialist", lmin=2, domains={"infiniband": 2, "storage-gds": 2,
-                                                         "cluster-ops": 3}, certs=())
+    s = slot(
+        role="network-specialist",
+        lmin=2,
+        domains={"infiniband": 2, "storage-gds": 2, "cluster-ops": 3},
+        certs=(),
+    )
     allowed = scenario(people=[person("p")], constraints={"strategies": ["bootcamp", "internal"]})
     rm = build_roadmap(allowed.people[0], s, allowed, catalog)
     boot = [i for i in rm.items if i.kind == "bootcamp"]
@@ -64,8 +75,9 @@ def test_bootcamp_replaces_professional_courses_when_allowed(catalog):
 def test_foundation_path_is_never_a_bootcamp(catalog):
     sc = scenario(people=[person("p")], constraints={"strategies": ["bootcamp"]})
     rm = build_roadmap(sc.people[0], slot(), sc, catalog)
-    assert {"fundamentals-dl", "intro-ai-infrastructure", "gpu-architecture-essentials"} <= \
-        {i.ref for i in rm.items if i.kind == "course"}
+    assert {"fundamentals-dl", "intro-ai-infrastructure", "gpu-architecture-essentials"} <= {
+        i.ref for i in rm.items if i.kind == "course"
+    }
 
 
 def test_network_engineer_transition_takes_six_months(catalog):
@@ -79,9 +91,18 @@ def test_network_engineer_transition_takes_six_months(catalog):
 
 
 def test_held_certification_is_renewed_before_expiry(catalog):
-    sc = scenario(horizon_months=24, people=[person(
-        "r", level=2, experience_months=12, skills={"linux": 3},
-        certifications=[{"id": "nca-aiio", "earned": "2025-06-01"}])])
+    sc = scenario(
+        horizon_months=24,
+        people=[
+            person(
+                "r",
+                level=2,
+                experience_months=12,
+                skills={"linux": 3},
+                certifications=[{"id": "nca-aiio", "earned": "2025-06-01"}],
+            )
+        ],
+    )
     rm = build_roadmap(sc.people[0], None, sc, catalog)
     ren = [i for i in rm.items if i.kind == "renewal"]
     assert len(ren) == 1
@@ -104,9 +125,12 @@ def test_no_study_time_means_no_roadmap(catalog):
 
 def test_fast_items_equal_validated_items(catalog):
     sc = scenario(people=[person("v", background="storage-admin")])
-    rm = build_roadmap(sc.people[0], slot(role="storage-specialist", lmin=3,
-                                          domains={"storage-gds": 3}, certs=(("ncp-aii",),)),
-                       sc, catalog)
+    rm = build_roadmap(
+        sc.people[0],
+        slot(role="storage-specialist", lmin=3, domains={"storage-gds": 3}, certs=(("ncp-aii",),)),
+        sc,
+        catalog,
+    )
     assert rm.items
     for item in rm.items:
         assert RoadmapItem.model_validate(item.model_dump()) == item

@@ -73,8 +73,7 @@ def recompute(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("name", EXAMPLES)
 @pytest.mark.parametrize("counterfactual", ["outsourced", "hire-only"])
-def test_examples_recompute_from_the_json(name: str, counterfactual: str, catalog: Any,
-                                          today: Any) -> None:
+def test_examples_recompute_from_the_json(name: str, counterfactual: str, catalog: Any, today: Any) -> None:
     sc = with_roi(load_example(name), counterfactual=counterfactual)
     data = plan(sc, catalog, today, runs=0).to_json()
     recompute(data)
@@ -82,8 +81,7 @@ def test_examples_recompute_from_the_json(name: str, counterfactual: str, catalo
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_returns_follow_coverage_gpus_and_the_contractor_rate(name: str, catalog: Any,
-                                                              today: Any) -> None:
+def test_returns_follow_coverage_gpus_and_the_contractor_rate(name: str, catalog: Any, today: Any) -> None:
     """Outsourcing avoided = slots staff cover x FTE-month hours x rate; downtime = GPUs that
     month x the per-GPU-year value / 12 x coverage; nothing before the first GPU."""
     data = plan(load_example(name), catalog, today, runs=0).to_json()
@@ -95,9 +93,11 @@ def test_returns_follow_coverage_gpus_and_the_contractor_rate(name: str, catalog
         cov = data["sourcing"]["coverage_by_month"][month - 1] if month >= g1 and heads else 0.0
         assert m["coverage"] == pytest.approx(cov, abs=1e-6)
         assert m["returns"]["outsourcing cost avoided"] == pytest.approx(
-            cov * heads * e.hours_per_fte_year / 12 * rate, abs=0.01)
+            cov * heads * e.hours_per_fte_year / 12 * rate, abs=0.01
+        )
         assert m["returns"]["downtime avoided"] == pytest.approx(
-            m["gpus"] * e.downtime_cost_per_gpu_year / 12 * cov, abs=0.01)
+            m["gpus"] * e.downtime_cost_per_gpu_year / 12 * cov, abs=0.01
+        )
         if month < g1:
             assert not any(m["returns"].values())
 
@@ -136,18 +136,21 @@ def test_deployment_value_counted_once_for_added_gpus(catalog: Any, today: Any) 
     flat = scenario(horizon_months=24, constraints={"deadline_month": 6})
     roi = plan(flat, catalog, today, runs=0).roi
     assert roi.return_lines["faster deployment"] == 0
-    grows = scenario(horizon_months=24, fleet={"gpus": [{"month": 1, "count": 64},
-                                                        {"month": 12, "count": 164}]})
+    grows = scenario(
+        horizon_months=24, fleet={"gpus": [{"month": 1, "count": 64}, {"month": 12, "count": 164}]}
+    )
     data = plan(grows, catalog, today, runs=0).to_json()
     m12 = data["roi"]["months"][11]
     assert data["roi"]["return_lines"]["faster deployment"] == pytest.approx(
-        100 * catalog.economics.deployment_speedup_value_per_gpu * m12["coverage"], abs=0.01)
+        100 * catalog.economics.deployment_speedup_value_per_gpu * m12["coverage"], abs=0.01
+    )
 
 
 def test_no_avoidance_while_contractors_do_the_work(catalog: Any, today: Any) -> None:
     """Nobody on staff and no hires: contractors run everything, so nothing is avoided."""
-    sc = scenario(constraints={"max_hires_per_month": 0,
-                               "contractors": {"available": True, "max_share": 1.0}})
+    sc = scenario(
+        constraints={"max_hires_per_month": 0, "contractors": {"available": True, "max_share": 1.0}}
+    )
     p = plan(sc, catalog, today, runs=0)
     assert p.sourcing.contractors and not p.sourcing.hires
     assert not any(p.roi.return_lines.values())
@@ -156,8 +159,7 @@ def test_no_avoidance_while_contractors_do_the_work(catalog: Any, today: Any) ->
 def test_power_saving_only_where_the_organisation_pays_for_power(catalog: Any, today: Any) -> None:
     people = [person(f"p{i}", level=3, skills={"linux": 3}) for i in range(4)]
     on_prem = plan(scenario(people=people), catalog, today, runs=0).roi
-    cloud = plan(scenario(people=people, fleet={"deployment": "cloud"}), catalog, today,
-                 runs=0).roi
+    cloud = plan(scenario(people=people, fleet={"deployment": "cloud"}), catalog, today, runs=0).roi
     assert on_prem.return_lines["efficiency (power)"] > 0
     assert cloud.return_lines["efficiency (power)"] == 0
     # the cloud fleet needs other skills (its own sizing), so coverage differs; but the
@@ -166,8 +168,12 @@ def test_power_saving_only_where_the_organisation_pays_for_power(catalog: Any, t
         assert roi.return_lines["downtime avoided"] > 0
         for m in roi.months:
             assert m.returns["downtime avoided"] == pytest.approx(
-                m.gpus * catalog.economics.downtime_cost_per_gpu_year / 12
-                * (m.coverage - m.alternative_coverage), abs=0.01)
+                m.gpus
+                * catalog.economics.downtime_cost_per_gpu_year
+                / 12
+                * (m.coverage - m.alternative_coverage),
+                abs=0.01,
+            )
 
 
 def test_hire_only_against_itself_is_zero(catalog: Any, today: Any) -> None:
@@ -206,9 +212,11 @@ def test_zero_payback_is_shown_as_zero_not_never(catalog: Any, today: Any) -> No
 
 def test_discount_rate_and_counterfactual_are_validated() -> None:
     base = example_text("finance")
-    for bad, path in (("roi: {discount_rate: -0.1}", "roi.discount_rate"),
-                      ("roi: {counterfactual: insource}", "roi.counterfactual"),
-                      ("roi: {power_paid_share: 2}", "roi.power_paid_share")):
+    for bad, path in (
+        ("roi: {discount_rate: -0.1}", "roi.discount_rate"),
+        ("roi: {counterfactual: insource}", "roi.counterfactual"),
+        ("roi: {power_paid_share: 2}", "roi.power_paid_share"),
+    ):
         with pytest.raises(InputError) as info:
             load_scenario_text(base + bad + "\n", "team.yaml")
         assert [p.path for p in info.value.problems] == [path]
@@ -234,26 +242,28 @@ def test_sensitivity_recomputes_npv_by_its_definition(catalog: Any, today: Any) 
 
 
 @pytest.mark.parametrize("counterfactual", ["outsourced", "hire-only"])
-def test_sensitivity_matches_a_full_replan_of_the_roi(counterfactual: str, catalog: Any,
-                                                      today: Any) -> None:
+def test_sensitivity_matches_a_full_replan_of_the_roi(counterfactual: str, catalog: Any, today: Any) -> None:
     """The tornado's contractor-rate and overhead entries equal the ROI computed afresh with
     that value (the same team plan)."""
     from gputeam.planning.roi import compute_roi
 
     sc = with_roi(load_example("healthcare"), counterfactual=counterfactual)
     p = plan(sc, catalog, today, runs=0)
-    names = {s["assumption"]: s for s in sensitivity(sc, catalog, p.target, p.sourcing,
-                                                        p.roadmaps, top=20)}
+    names = {s["assumption"]: s for s in sensitivity(sc, catalog, p.target, p.sourcing, p.roadmaps, top=20)}
     c = sc.constraints
     rate = names["contractor rate (per hour)"]["low_value"]
-    cheaper = sc.model_copy(update={"constraints": c.model_copy(update={
-        "contractors": c.contractors.model_copy(update={"rate_usd_h": rate})})})
+    cheaper = sc.model_copy(
+        update={
+            "constraints": c.model_copy(
+                update={"contractors": c.contractors.model_copy(update={"rate_usd_h": rate})}
+            )
+        }
+    )
     roi = compute_roi(cheaper, catalog, p.target, p.sourcing, p.roadmaps)
     assert names["contractor rate (per hour)"]["npv_low"] == pytest.approx(roi.npv, abs=2)
     assert names["contractor rate (per hour)"]["roi_low"] == pytest.approx(roi.net_roi, abs=1e-5)
     e = catalog.economics
     high = names["overhead multiplier (loaded cost)"]["high_value"]
-    dearer = catalog.model_copy(update={"economics": e.model_copy(
-        update={"overhead_multiplier": high})})
+    dearer = catalog.model_copy(update={"economics": e.model_copy(update={"overhead_multiplier": high})})
     roi = compute_roi(sc, dearer, p.target, p.sourcing, p.roadmaps)
     assert names["overhead multiplier (loaded cost)"]["npv_high"] == pytest.approx(roi.npv, abs=2)

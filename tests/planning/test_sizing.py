@@ -16,8 +16,12 @@ def counts(tm):  # role -> count
 def test_templates_apply_at_their_anchors(catalog):
     """Article §5 rosters hold exactly at each template's anchor (100, 1,000, 3,000 GPUs)
     and the small one below it; the basis names the article's range the count falls in."""
-    for gpus, template, basis in ((50, "small", "small"), (100, "small", "small"),
-                                  (1000, "medium", "medium"), (3000, "large", "large")):
+    for gpus, template, basis in (
+        (50, "small", "small"),
+        (100, "small", "small"),
+        (1000, "medium", "medium"),
+        (3000, "large", "large"),
+    ):
         assert catalog.templates[template].anchor in (gpus, 100)
         sc = scenario(fleet={"gpus": [{"month": 1, "count": gpus}], "interconnect": "ethernet"})
         tm = size_for(sc, catalog, gpus, 1)
@@ -77,9 +81,16 @@ def test_oncall_rotation_covers_168_hours(catalog):
 
 
 def test_fleet_features_add_specialists_and_skills(catalog):
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 64}], "storage": "gpudirect-storage",
-                         "compliance": ["HIPAA"], "cooling": "liquid", "interconnect": "roce",
-                         "deployment": "hybrid"})
+    sc = scenario(
+        fleet={
+            "gpus": [{"month": 1, "count": 64}],
+            "storage": "gpudirect-storage",
+            "compliance": ["HIPAA"],
+            "cooling": "liquid",
+            "interconnect": "roce",
+            "deployment": "hybrid",
+        }
+    )
     tm = size_for(sc, catalog, 64, 1)
     c = counts(tm)
     assert c["storage-specialist"] == 1 and c["security-specialist"] == 1
@@ -91,8 +102,7 @@ def test_fleet_features_add_specialists_and_skills(catalog):
 
 def test_lean_mode_matches_the_case_studies(catalog):
     """Article §7B: 5 people for 400 GPUs; §7A: 5 engineers for 500 H100s with vendor support."""
-    health = scenario(mode="lean", fleet={"gpus": [{"month": 1, "count": 400}],
-                                          "interconnect": "roce"})
+    health = scenario(mode="lean", fleet={"gpus": [{"month": 1, "count": 400}], "interconnect": "roce"})
     assert size_for(health, catalog, 400, 1).headcount == 5
     fin = scenario(mode="lean", fleet={"gpus": [{"month": 1, "count": 500}], "vendor_support": True})
     tm = size_for(fin, catalog, 500, 1)
@@ -101,8 +111,9 @@ def test_lean_mode_matches_the_case_studies(catalog):
 
 
 def test_target_follows_the_gpu_schedule(catalog):
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 0}, {"month": 4, "count": 64},
-                                  {"month": 9, "count": 600}]})
+    sc = scenario(
+        fleet={"gpus": [{"month": 1, "count": 0}, {"month": 4, "count": 64}, {"month": 9, "count": 600}]}
+    )
     t = size(sc, catalog)
     assert len(t.months) == 12
     assert t.at(1).headcount == 0 and t.at(4).headcount == 4

@@ -33,10 +33,14 @@ def team(gpus: int, mode: str = "template", **fleet: object) -> dict[str, int]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(gpus=st.integers(min_value=1, max_value=200_000), fleet=st.sampled_from(FLEETS),
-       mode=st.sampled_from(("template", "lean")))
-def test_headcount_grows_with_gpus_one_rounding_at_a_time(gpus: int, fleet: dict[str, object],
-                                                         mode: str) -> None:
+@given(
+    gpus=st.integers(min_value=1, max_value=200_000),
+    fleet=st.sampled_from(FLEETS),
+    mode=st.sampled_from(("template", "lean")),
+)
+def test_headcount_grows_with_gpus_one_rounding_at_a_time(
+    gpus: int, fleet: dict[str, object], mode: str
+) -> None:
     """Rule (docs/planning.md, Sizing): headcount is non-decreasing in GPUs, and from one GPU
     count to the next each role changes by at most one person (its rounding), so the team never
     jumps by more than one person per role."""
@@ -70,8 +74,14 @@ def test_all_cloud_fleet_needs_no_on_prem_specialists(mode: str, gpus: int) -> N
 
 
 def test_on_prem_infiniband_liquid_fleet_keeps_its_specialists() -> None:
-    sc = scenario(fleet={"gpus": [{"month": 1, "count": 500}], "interconnect": "infiniband",
-                         "storage": "gpudirect-storage", "cooling": "liquid"})
+    sc = scenario(
+        fleet={
+            "gpus": [{"month": 1, "count": 500}],
+            "interconnect": "infiniband",
+            "storage": "gpudirect-storage",
+            "cooling": "liquid",
+        }
+    )
     tm = size_for(sc, CATALOG, 500, 1)
     by_role = {s.role: s for s in tm.slots}
     assert "infiniband" in by_role["network-specialist"].domains
@@ -104,6 +114,11 @@ def test_key_person_risk_only_for_domains_the_fleet_uses() -> None:
 
 def test_a_circular_otherwise_chain_is_refused() -> None:
     with pytest.raises(CatalogError) as err:
-        load_catalog({"domains": [{"id": "cloud", "otherwise": "infiniband",
-                                   "needed_when": {"deployment": ["on-prem"]}}]})
+        load_catalog(
+            {
+                "domains": [
+                    {"id": "cloud", "otherwise": "infiniband", "needed_when": {"deployment": ["on-prem"]}}
+                ]
+            }
+        )
     assert "otherwise" in str(err.value)

@@ -20,14 +20,13 @@ def _imports(module: str) -> set[str]:
     tree = ast.parse((PLANNING / f"{module}.py").read_text(encoding="utf-8"))
     out = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and \
-                node.module.startswith("gputeam.planning."):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("gputeam.planning."):
             out.add(node.module.rsplit(".", 1)[1])
     return out
 
 
 def test_no_import_cycle_in_the_planning_package():
-    """"The planner's sourcing cluster loses its import cycle": the import graph of
+    """ "The planner's sourcing cluster loses its import cycle": the import graph of
     gputeam.planning, deferred imports included, has no cycle."""
     graph = {p.stem: _imports(p.stem) for p in PLANNING.glob("*.py") if p.stem != "__init__"}
     state: dict[str, int] = {}
@@ -56,9 +55,10 @@ def test_sourcing_details_are_typed(catalog, today):
 
 
 def test_conflict_is_typed(catalog, today):
-    sc = scenario(people=[person("ann", weekly_study_hours=0)],
-                  constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
-                               "contractors": {"available": False}})
+    sc = scenario(
+        people=[person("ann", weekly_study_hours=0)],
+        constraints={"deadline_month": 3, "hiring_lead_time_months": 4, "contractors": {"available": False}},
+    )
     conflict = plan(sc, catalog, today, runs=0).sourcing.details.conflict
     assert conflict is not None
     assert conflict.fixes.deadline is not None and conflict.fixes.deadline > 3

@@ -28,8 +28,14 @@ from .test_optimiser_properties import scenarios
 
 CATALOG = load_catalog()
 TODAY = date(2026, 12, 2)
-LEAD_SKILLS = {"gpu-architecture": 3, "cluster-ops": 3, "cuda-drivers": 3, "infiniband": 2,
-               "automation": 2, "linux": 3}
+LEAD_SKILLS = {
+    "gpu-architecture": 3,
+    "cluster-ops": 3,
+    "cuda-drivers": 3,
+    "infiniband": 2,
+    "automation": 2,
+    "linux": 3,
+}
 
 
 def terminal(p: Plan) -> str:
@@ -42,13 +48,16 @@ def lead_case(experience: int) -> Scenario:
     """Lee holds every skill of the Infrastructure Lead slot but not its level; the others
     lack GPU architecture, so 'the skill most of the staff lack' is one Lee has."""
     return scenario(
-        mode="lean", horizon_months=18,
+        mode="lean",
+        horizon_months=18,
         fleet={"gpus": [{"month": 1, "count": 400}], "interconnect": "infiniband"},
-        people=[person("lee", name="Lee Chen", level=3, experience_months=experience,
-                       skills=LEAD_SKILLS),
-                person("ann", name="Ann Ode", skills={"linux": 2}),
-                person("bob", name="Bob Roy", skills={"linux": 2})],
-        constraints={"deadline_month": 5, "hiring_lead_time_months": 3})
+        people=[
+            person("lee", name="Lee Chen", level=3, experience_months=experience, skills=LEAD_SKILLS),
+            person("ann", name="Ann Ode", skills={"linux": 2}),
+            person("bob", name="Bob Roy", skills={"linux": 2}),
+        ],
+        constraints={"deadline_month": 5, "hiring_lead_time_months": 3},
+    )
 
 
 @pytest.mark.parametrize("experience", [0, 12])
@@ -76,14 +85,18 @@ def test_a_hire_reason_names_what_the_person_it_names_lacks(experience: int) -> 
 def test_contractors_stop_when_staff_cover_each_run_of_months() -> None:
     """Contractors in months 1-5 and again in 16-18 (the fleet grows, no hires allowed):
     each run says how it ends, never 'until staff cover it in month 6' for months 16-18."""
-    sc = scenario(mode="lean", horizon_months=18,
-                  fleet={"gpus": [{"month": 1, "count": 80}, {"month": 16, "count": 240}],
-                         "interconnect": "ethernet"},
-                  people=[person("ann", name="Ann Lee",
-                                 skills={"linux": 3, "networking": 2, "monitoring": 2})],
-                  constraints={"deadline_month": 6, "hiring_lead_time_months": 3,
-                               "max_hires_per_month": 0,
-                               "contractors": {"available": True, "max_share": 1.0}})
+    sc = scenario(
+        mode="lean",
+        horizon_months=18,
+        fleet={"gpus": [{"month": 1, "count": 80}, {"month": 16, "count": 240}], "interconnect": "ethernet"},
+        people=[person("ann", name="Ann Lee", skills={"linux": 3, "networking": 2, "monitoring": 2})],
+        constraints={
+            "deadline_month": 6,
+            "hiring_lead_time_months": 3,
+            "max_hires_per_month": 0,
+            "contractors": {"available": True, "max_share": 1.0},
+        },
+    )
     p = plan(sc, CATALOG, TODAY, runs=0)
     lines = [e for e in p.sourcing.explanation if "Operations Engineer" in e and "bridge" in e]
     assert len(lines) == 1
@@ -115,13 +128,19 @@ def test_finance_says_month_5_not_months_5_5() -> None:
 
 def fractional_case() -> Scenario:
     return scenario(
-        mode="lean", horizon_months=18,
-        fleet={"gpus": [{"month": 1, "count": 400}, {"month": 16, "count": 1200}],
-               "interconnect": "infiniband"},
-        people=[person("lee", name="Lee Chen", level=3, experience_months=20, skills=LEAD_SKILLS),
-                person("ann", name="Ann Ode", skills={"linux": 2}),
-                person("bob", name="Bob Roy", skills={"linux": 2}, weekly_study_hours=0)],
-        constraints={"deadline_month": 5, "hiring_lead_time_months": 3})
+        mode="lean",
+        horizon_months=18,
+        fleet={
+            "gpus": [{"month": 1, "count": 400}, {"month": 16, "count": 1200}],
+            "interconnect": "infiniband",
+        },
+        people=[
+            person("lee", name="Lee Chen", level=3, experience_months=20, skills=LEAD_SKILLS),
+            person("ann", name="Ann Ode", skills={"linux": 2}),
+            person("bob", name="Bob Roy", skills={"linux": 2}, weekly_study_hours=0),
+        ],
+        constraints={"deadline_month": 5, "hiring_lead_time_months": 3},
+    )
 
 
 def test_fractional_open_slots_say_what_they_are() -> None:
@@ -188,9 +207,10 @@ def test_no_explanation_line_is_printed_twice() -> None:
 
 
 def test_an_infeasible_statement_is_printed_once() -> None:
-    sc = scenario(people=[person("ann", weekly_study_hours=0)],
-                  constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
-                               "contractors": {"available": False}})
+    sc = scenario(
+        people=[person("ann", weekly_study_hours=0)],
+        constraints={"deadline_month": 3, "hiring_lead_time_months": 4, "contractors": {"available": False}},
+    )
     p = plan(sc, CATALOG, TODAY, runs=0)
     assert p.sourcing.status == "infeasible"
     assert terminal(p).count(p.sourcing.explanation[0]) == 1
@@ -204,8 +224,7 @@ NEGATIVE_LESS = re.compile(r"-[\d,.]+%?\)? less than")
 def renamed(sc: Scenario) -> Scenario:
     """People named unlike their ids ('p0' -> 'Person Zero ...')."""
     words = ("Zero", "One", "Two", "Three", "Four", "Five")
-    people = tuple(q.model_copy(update={"name": f"Person {words[i]}"})
-                   for i, q in enumerate(sc.people))
+    people = tuple(q.model_copy(update={"name": f"Person {words[i]}"}) for i, q in enumerate(sc.people))
     return sc.model_copy(update={"people": people})
 
 
@@ -217,8 +236,13 @@ def test_explanations_on_generated_scenarios(sc: Any, method: str) -> None:
     sc = renamed(sc)
     p = plan(sc, CATALOG, TODAY, method=method, runs=0)
     s = p.sourcing
-    lines = [*s.explanation, *s.uncovered, *(h.reason for h in s.hires),
-             *(a.reason for a in s.assignments), *(c.reason for c in s.contractors)]
+    lines = [
+        *s.explanation,
+        *s.uncovered,
+        *(h.reason for h in s.hires),
+        *(a.reason for a in s.assignments),
+        *(c.reason for c in s.contractors),
+    ]
     ids = [q.id for q in sc.people]
     for line in lines:
         assert not RAW_RANGE.search(line), line
@@ -271,9 +295,10 @@ def test_staffing_density_stays_a_warning() -> None:
 
 # ---------------------------------------------------------------- item 7
 def test_an_infeasible_plan_gives_the_earliest_deadline_as_a_date() -> None:
-    sc = scenario(people=[person("ann", weekly_study_hours=0)],
-                  constraints={"deadline_month": 3, "hiring_lead_time_months": 4,
-                               "contractors": {"available": False}})
+    sc = scenario(
+        people=[person("ann", weekly_study_hours=0)],
+        constraints={"deadline_month": 3, "hiring_lead_time_months": 4, "contractors": {"available": False}},
+    )
     p = plan(sc, CATALOG, TODAY, runs=0)
     assert p.sourcing.details.conflict is not None
     fixes = p.sourcing.details.conflict.fixes
@@ -282,14 +307,19 @@ def test_an_infeasible_plan_gives_the_earliest_deadline_as_a_date() -> None:
     y, m = divmod(sc.start.month - 1 + month - 1, 12)
     first = date(sc.start.year + y, m + 1, sc.start.day)
     assert fixes.deadline_date == first
-    assert (f"a deadline of month {month} (from {first.day} {first.strftime('%B')} "
-            f"{first.year}) or later") in p.sourcing.explanation[0]
+    assert (
+        f"a deadline of month {month} (from {first.day} {first.strftime('%B')} {first.year}) or later"
+    ) in p.sourcing.explanation[0]
 
 
 def test_people_without_study_time_are_named_in_a_warning() -> None:
-    sc = scenario(people=[person("ann", name="Ann Ode", weekly_study_hours=0),
-                          person("bob", name="Bob Roy", weekly_study_hours=6),
-                          person("cy", name="Cy Diaz", weekly_study_hours=0)])
+    sc = scenario(
+        people=[
+            person("ann", name="Ann Ode", weekly_study_hours=0),
+            person("bob", name="Bob Roy", weekly_study_hours=6),
+            person("cy", name="Cy Diaz", weekly_study_hours=0),
+        ]
+    )
     p = plan(sc, CATALOG, TODAY, runs=0)
     w = [x for x in p.warnings if x.code == "no-study-time"]
     assert len(w) == 1
@@ -310,18 +340,19 @@ def test_the_power_saving_note_names_an_option_that_exists() -> None:
     p = plan(physical, CATALOG, TODAY, runs=0).roi
     ex, e = CATALOG.roi_example, CATALOG.economics
     paid = physical.roi.paid_share(physical.fleet.deployment)
-    per_gpu_year = {"article": ex.returns["efficiency (15% power)"] / ex.gpus,
-                    "physical": e.kw_per_gpu * e.pue * 8760 * e.usd_per_kwh
-                    * e.efficiency_power_share}
+    per_gpu_year = {
+        "article": ex.returns["efficiency (15% power)"] / ex.gpus,
+        "physical": e.kw_per_gpu * e.pue * 8760 * e.usd_per_kwh * e.efficiency_power_share,
+    }
     for roi, basis in ((a, "article"), (p, "physical")):
         # the documented definition, month by month from the JSON
         for m in roi.months:
-            expected = m.gpus * paid * per_gpu_year[basis] / 12 * \
-                (m.coverage - m.alternative_coverage)
+            expected = m.gpus * paid * per_gpu_year[basis] / 12 * (m.coverage - m.alternative_coverage)
             assert m.returns["efficiency (power)"] == pytest.approx(expected, abs=0.01)
     assert a.return_lines["efficiency (power)"] > p.return_lines["efficiency (power)"] > 0
-    assert {k: v for k, v in a.return_lines.items() if k != "efficiency (power)"} == \
-        {k: v for k, v in p.return_lines.items() if k != "efficiency (power)"}
+    assert {k: v for k, v in a.return_lines.items() if k != "efficiency (power)"} == {
+        k: v for k, v in p.return_lines.items() if k != "efficiency (power)"
+    }
 
 
 def test_power_saving_is_validated_like_the_rest_of_the_scenario() -> None:

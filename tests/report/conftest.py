@@ -40,8 +40,12 @@ def with_risk(p: Plan) -> Plan:
         "mean_cost": base * 1.01,
         "plan_cost": base,
         "plan_cost_percentile": 0.4,
-        "cost_drivers": {"exam_retakes": 100.0, "contractor_backfill": base * 0.02,
-                         "recruiting": 500.0, "salaries": -base * 0.01 - 600.0},
+        "cost_drivers": {
+            "exam_retakes": 100.0,
+            "contractor_backfill": base * 0.02,
+            "recruiting": 500.0,
+            "salaries": -base * 0.01 - 600.0,
+        },
         "coverage_bands": {
             "p10": [min(1.0, 0.1 * i) for i in range(n)],
             "p50": [min(1.0, 0.15 * i) for i in range(n)],
@@ -94,14 +98,14 @@ def with_risk(p: Plan) -> Plan:
     return p.model_copy(update={"risk": Risk.model_validate(risk)})
 
 
-def renamed(p: Plan, organisation: str | None = None,
-            name: Callable[[int, str], str] | None = None) -> Plan:
+def renamed(p: Plan, organisation: str | None = None, name: Callable[[int, str], str] | None = None) -> Plan:
     """The plan with its scenario's organisation and people's names replaced."""
     sc = p.scenario
-    people = tuple(person.model_copy(update={"name": name(i, person.name)}) if name else person
-                   for i, person in enumerate(sc.people))
-    scenario = sc.model_copy(update={"organisation": organisation or sc.organisation,
-                                     "people": people})
+    people = tuple(
+        person.model_copy(update={"name": name(i, person.name)}) if name else person
+        for i, person in enumerate(sc.people)
+    )
+    scenario = sc.model_copy(update={"organisation": organisation or sc.organisation, "people": people})
     return p.model_copy(update={"scenario": scenario})
 
 

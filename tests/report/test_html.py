@@ -64,8 +64,18 @@ def test_self_contained_and_complete(plans: dict[str, Plan], name: str) -> None:
     specs = _chart_specs(page)
     assert set(specs) == _expected_charts(p)
     assert page.count('data-chart="') == len(specs)
-    for section in ("summary", "target", "gaps", "sourcing", "roadmaps", "costs", "roi", "warnings", "notes",
-                    "risk"):
+    for section in (
+        "summary",
+        "target",
+        "gaps",
+        "sourcing",
+        "roadmaps",
+        "costs",
+        "roi",
+        "warnings",
+        "notes",
+        "risk",
+    ):
         assert f'<section id="{section}"' in page
     assert ("This plan carries no risk simulation." in page) is (p.risk is None)
     for a in p.sourcing.assignments:
@@ -187,8 +197,11 @@ def test_network_blocker_catches_requests(browser: Any, tmp_path: Path) -> None:
 @pytest.mark.browser
 def _hostile(p: Plan) -> Plan:
     """Scenario text that would run script or load an image if it were not escaped."""
-    return renamed(p, '<img src="x.png" onerror="window.pwned=1">',
-                   lambda i, _: f"</script><script>window.pwned={i + 2}</script>")
+    return renamed(
+        p,
+        '<img src="x.png" onerror="window.pwned=1">',
+        lambda i, _: f"</script><script>window.pwned={i + 2}</script>",
+    )
 
 
 @pytest.mark.parametrize("name", [*EXAMPLES, "finance+risk", "finance-risk", "finance+hostile"])
@@ -241,8 +254,9 @@ def test_risk_without_data_is_rendered_gracefully(risk_plan: Plan) -> None:
     assert risk_plan.risk is not None
     bands = risk_plan.risk.coverage_bands.model_copy(update={"p50": (0.5, float("nan"))})
     sens = risk_plan.risk.sensitivity[0].model_copy(update={"roi_low": None, "roi_high": float("inf")})
-    risk = risk_plan.risk.model_copy(update={"coverage_bands": bands, "sensitivity": (sens,),
-                                             "bus_factors": ()})
+    risk = risk_plan.risk.model_copy(
+        update={"coverage_bands": bands, "sensitivity": (sens,), "bus_factors": ()}
+    )
     p = risk_plan.model_copy(update={"risk": risk})
     page = html.render(p).decode("utf-8")
     assert '<section id="risk"' in page

@@ -22,12 +22,18 @@ from gputeam.scenario import load_example
 TODAY = date(2026, 12, 2)
 #: Each language's currency for the test (the won has no minor unit) and its money's shape.
 CURRENCIES = {"de": ("EUR", 0.9), "nl": ("EUR", 0.9), "es": ("EUR", 0.9), "ko": ("KRW", 1400.0)}
-MONEY = {"de": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€", "nl": r"€\xa0\d{1,3}(?:\.\d{3})+,\d\d",
-         "es": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€", "ko": r"₩\d{1,3}(?:,\d{3})+(?![.\d])"}
-HEADINGS = {"de": ("Teamplan: ", "Übersicht", "Zielteam", "Lücken", "Kapitalwert"),
-            "nl": ("Teamplan: ", "Samenvatting", "Doelteam", "Hiaten", "Netto contante waarde"),
-            "es": ("Plan de equipo: ", "Resumen", "Equipo objetivo", "Brechas", "Valor actual neto"),
-            "ko": ("팀 계획: ", "요약", "목표 팀", "격차", "순현재가치")}
+MONEY = {
+    "de": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€",
+    "nl": r"€\xa0\d{1,3}(?:\.\d{3})+,\d\d",
+    "es": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0€",
+    "ko": r"₩\d{1,3}(?:,\d{3})+(?![.\d])",
+}
+HEADINGS = {
+    "de": ("Teamplan: ", "Übersicht", "Zielteam", "Lücken", "Kapitalwert"),
+    "nl": ("Teamplan: ", "Samenvatting", "Doelteam", "Hiaten", "Netto contante waarde"),
+    "es": ("Plan de equipo: ", "Resumen", "Equipo objetivo", "Brechas", "Valor actual neto"),
+    "ko": ("팀 계획: ", "요약", "목표 팀", "격차", "순현재가치"),
+}
 DATES = {"de": "2.12.2026", "nl": "2-12-2026", "es": "2/12/2026", "ko": "2026. 12. 2."}
 SEPARATORS = {"de": ",.", "nl": ",.", "es": ",.", "ko": ".,"}
 
@@ -81,8 +87,9 @@ def test_xlsx_report_in_each_language(language: str, local_plans: dict[str, Plan
     assert wb.sheetnames[0] == summary == HEADINGS[language][1]
     ws = wb[summary]
     assert [ws.cell(1, 1).value, ws.cell(1, 2).value] != ["Item", "Value"]
-    money_formats = {c.number_format for row in wb[wb.sheetnames[5]].iter_rows() for c in row
-                     if isinstance(c.value, float)}
+    money_formats = {
+        c.number_format for row in wb[wb.sheetnames[5]].iter_rows() for c in row if isinstance(c.value, float)
+    }
     symbol = "€" if p.costs.currency == "EUR" else "₩"
     assert any(symbol in f for f in money_formats), money_formats
     if language == "ko":
@@ -136,12 +143,14 @@ class _Chrome(HTMLParser):
 def _untranslated_html(page: str) -> list[str]:
     parser = _Chrome()
     parser.feed(page)
-    found = [f"{tag}: {text}" for tag, text in parser.texts
-             if "⟦" not in text and not text.startswith("gputeam")]
+    found = [
+        f"{tag}: {text}" for tag, text in parser.texts if "⟦" not in text and not text.startswith("gputeam")
+    ]
     for spec in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', page):
         layout = json.loads(spec)["layout"]
-        texts = [layout["title"]["text"]] + [layout[a]["title"]["text"] for a in ("xaxis", "yaxis")
-                                             if "title" in layout.get(a, {})]
+        texts = [layout["title"]["text"]] + [
+            layout[a]["title"]["text"] for a in ("xaxis", "yaxis") if "title" in layout.get(a, {})
+        ]
         found += [f"chart: {t}" for t in texts if "⟦" not in t and t not in ("USD", "EUR")]
     return found
 
@@ -153,8 +162,16 @@ def test_pseudo_locale_html_report_has_no_untranslated_text(risk_plan: Plan) -> 
     assert _untranslated_html(page) == []
     # the check sees the chrome: in English, every heading, table head and chart title
     english = _untranslated_html(render(risk_plan, "html").decode("utf-8"))
-    for text in ("h1: Team plan:", "h2: Summary", "th: Item", "dt: Net ROI", "p: Generated",
-                 "chart: Cost by month", "chart: people", "p: Computed for"):
+    for text in (
+        "h1: Team plan:",
+        "h2: Summary",
+        "th: Item",
+        "dt: Net ROI",
+        "p: Generated",
+        "chart: Cost by month",
+        "chart: people",
+        "p: Computed for",
+    ):
         assert any(t.startswith(text) for t in english), text
 
 
@@ -166,8 +183,11 @@ def test_pseudo_locale_markdown_and_xlsx_have_no_untranslated_text(risk_plan: Pl
         wb = load_workbook(io.BytesIO(render(risk_plan, "xlsx")))
     lines = text.splitlines()
     heads = [line for line in lines if line.startswith("#")]
-    table_heads = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("|-") or
-                   line.startswith("|--") or re.match(r"^\|(-+:?\|)+$", line)]
+    table_heads = [
+        lines[i - 1]
+        for i, line in enumerate(lines)
+        if line.startswith("|-") or line.startswith("|--") or re.match(r"^\|(-+:?\|)+$", line)
+    ]
     cells = [c.strip() for head in table_heads for c in head.strip("|").split("|")]
     assert [h for h in heads if "⟦" not in h] == []
     assert cells and [c for c in cells if not c.startswith("⟦")] == []

@@ -55,8 +55,7 @@ def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Plan]:
     """A long (72-month) finance plan for a Korean organisation, one person renamed in
     Hangul, printed on A4."""
     need_pdf_tools()
-    scenario, catalog = load_with_catalog(example_text("finance"), "<finance>",
-                                          sets=["horizon_months=72"])
+    scenario, catalog = load_with_catalog(example_text("finance"), "<finance>", sets=["horizon_months=72"])
     p = plan(scenario, catalog or load_catalog(), TODAY, runs=100)
     p = renamed(p, KOREAN_ORG, lambda i, name: KOREAN_PERSON if i == 0 else name)
     path = tmp_path_factory.mktemp("pdf") / "plan.pdf"
@@ -84,8 +83,7 @@ def test_a4_charts_drawn_in_the_pdf(a4: tuple[Path, Plan]) -> None:
     finding it in the PDF's text means the chart was drawn before printing."""
     path, p = a4
     text = re.sub(r"\s+", " ", tool("pdftotext", path, "-"))
-    titles = [json.loads(c.spec_json())["layout"]["title"]["text"]
-              for cs in charts(p).values() for c in cs]
+    titles = [json.loads(c.spec_json())["layout"]["title"]["text"] for cs in charts(p).values() for c in cs]
     assert len(titles) >= 6
     assert [t for t in titles if t not in text] == []
 
@@ -100,7 +98,7 @@ def test_a4_pages_numbered_with_a_table_of_contents(a4: tuple[Path, Plan]) -> No
     for n, text in enumerate(texts, start=1):
         last = text.rstrip().splitlines()[-1]  # the page-margin boxes: running title, n / total
         assert re.fullmatch(rf"\s*Team plan: {KOREAN_ORG}\s+{n} / {pages}", last), (n, last)
-    toc = texts[0][texts[0].index("Contents"):]
+    toc = texts[0][texts[0].index("Contents") :]
     entries = re.findall(r"^\s*(\S.*?)\s{2,}(\d+)\s*$", toc, re.M)
     titles = dict(entries)
     for title in ("Summary", "Costs (USD)", "Return on investment", "Risk"):
@@ -126,7 +124,8 @@ def test_long_tables_repeat_their_header_on_every_page(a4: tuple[Path, Plan]) ->
 
 
 def test_missing_chromium_names_the_package_and_writes_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from tests.test_cli import run
 
     monkeypatch.setenv(pdf.CHROMIUM_ENV, str(tmp_path / "no-chromium"))
@@ -154,15 +153,17 @@ def test_running_title_is_a_safe_css_string() -> None:
     assert box and "</style" not in box.group(1) and "<" not in box.group(1)
 
 
-
-@pytest.mark.parametrize(("env", "paper"), [
-    ({"LANG": "en_US.UTF-8"}, "letter"),
-    ({"LANG": "ko_KR.UTF-8"}, "a4"),
-    ({"LANG": "en_US.UTF-8", "LC_PAPER": "de_DE.UTF-8"}, "a4"),
-    ({"LC_ALL": "en_CA.UTF-8", "LC_PAPER": "nl_NL.UTF-8", "LANG": "nl_NL.UTF-8"}, "letter"),
-    ({"LANG": "C.UTF-8"}, "a4"),
-    ({}, "a4"),
-])
+@pytest.mark.parametrize(
+    ("env", "paper"),
+    [
+        ({"LANG": "en_US.UTF-8"}, "letter"),
+        ({"LANG": "ko_KR.UTF-8"}, "a4"),
+        ({"LANG": "en_US.UTF-8", "LC_PAPER": "de_DE.UTF-8"}, "a4"),
+        ({"LC_ALL": "en_CA.UTF-8", "LC_PAPER": "nl_NL.UTF-8", "LANG": "nl_NL.UTF-8"}, "letter"),
+        ({"LANG": "C.UTF-8"}, "a4"),
+        ({}, "a4"),
+    ],
+)
 def test_default_paper_follows_the_locale(env: dict[str, str], paper: str) -> None:
     assert pdf.default_paper(env) == paper
 
@@ -175,7 +176,8 @@ def test_paper_for_a_browser_language() -> None:
 
 
 def test_a_browser_that_cannot_print_is_a_clear_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An executable that is not Chromium: planned, then a one-line reason, status 2, no file."""
     from tests.test_cli import run
 

@@ -13,8 +13,7 @@ from gputeam.report import xlsx
 
 from .conftest import EXAMPLES, renamed
 
-BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings",
-               "Notes"]
+BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings", "Notes"]
 
 
 def _load(p: Plan) -> openpyxl.Workbook:

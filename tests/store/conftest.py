@@ -32,8 +32,10 @@ from gputeam.store import Database, open_database
 from gputeam.store.schema import Base
 
 PG_ADMIN = os.environ.get("GPUTEAM_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-ENGINES = [pytest.param("sqlite", id="sqlite"),
-           pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres)]
+ENGINES = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+]
 
 
 def _psycopg_dsn(url: str) -> str:

@@ -10,12 +10,23 @@ from gputeam.catalog import Catalog, load_catalog
 
 START = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 CERT = "acme-operator-l2"
-EXTRA = {"certifications": [{
-    "id": CERT, "name": "ACME GPU Cluster Operator, Level 2", "vendor": "ACME", "level": 2,
-    "source": "internal programme (test)", "validity_months": 24,
-    "exam": {"domain_weights": {"networking": 40, "storage": 38, "operations": 22},
-             "retake_wait_days": 7},
-    "grants": [{"domain": "infiniband", "to": 2}]}]}
+EXTRA = {
+    "certifications": [
+        {
+            "id": CERT,
+            "name": "ACME GPU Cluster Operator, Level 2",
+            "vendor": "ACME",
+            "level": 2,
+            "source": "internal programme (test)",
+            "validity_months": 24,
+            "exam": {
+                "domain_weights": {"networking": 40, "storage": 38, "operations": 22},
+                "retake_wait_days": 7,
+            },
+            "grants": [{"domain": "infiniband", "to": 2}],
+        }
+    ]
+}
 DOMAINS = ("networking", "storage", "operations")
 
 
@@ -28,22 +39,29 @@ def gift_bank(per_domain: int = 12, domains: tuple[str, ...] = DOMAINS) -> str:
     out = []
     for d in domains:
         for i in range(per_domain):
-            out.append(f"// [id:{d}-{i:03d}] [tag:domain-{d}]\n::{d} {i}::Question {i} about {d}?{{\n"
-                       f"  =Right {d} {i}#good\n  ~Wrong A {i}#no\n  ~Wrong B {i}#no\n}}\n")
+            out.append(
+                f"// [id:{d}-{i:03d}] [tag:domain-{d}]\n::{d} {i}::Question {i} about {d}?{{\n"
+                f"  =Right {d} {i}#good\n  ~Wrong A {i}#no\n  ~Wrong B {i}#no\n}}\n"
+            )
     return "\n".join(out)
 
 
 def spec(**blueprint: Any) -> dict[str, Any]:
-    bp = {"questions": 10, "minutes": 30, "pass_mark": 0.7, "domain_minimum": 0.6,
-          "attempts": 3, **blueprint}
-    return {"name": "ACME GPU Cluster Operator, Level 2", "certification": CERT,
-            "curriculum": [{"name": "ACME runbooks", "hours": 8}],
-            "blueprint": bp, "skills": {"infiniband": 2}, "assessors": ["p2"],
-            "rubric": []}
+    bp = {"questions": 10, "minutes": 30, "pass_mark": 0.7, "domain_minimum": 0.6, "attempts": 3, **blueprint}
+    return {
+        "name": "ACME GPU Cluster Operator, Level 2",
+        "certification": CERT,
+        "curriculum": [{"name": "ACME runbooks", "hours": 8}],
+        "blueprint": bp,
+        "skills": {"infiniband": 2},
+        "assessors": ["p2"],
+        "rubric": [],
+    }
 
 
-def setup_programme(s: Any, org_id: int, catalog: Catalog, *, code: str = "acme-l2",
-                    per_domain: int = 12, **kw: Any) -> Any:
+def setup_programme(
+    s: Any, org_id: int, catalog: Catalog, *, code: str = "acme-l2", per_domain: int = 12, **kw: Any
+) -> Any:
     from gputeam import store
     from gputeam.certify import read_bank
 
@@ -59,10 +77,14 @@ def setup_programme(s: Any, org_id: int, catalog: Catalog, *, code: str = "acme-
 def right_answers(view: dict[str, Any]) -> dict[str, int]:
     """The option shown whose text starts "Right" (:func:`gift_bank`'s words; the candidate
     sees the options in an order of their attempt's own)."""
-    return {q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Right"))
-            for q in view["questions"]}
+    return {
+        q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Right"))
+        for q in view["questions"]
+    }
 
 
 def wrong_answers(view: dict[str, Any]) -> dict[str, int]:
-    return {q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Wrong"))
-            for q in view["questions"]}
+    return {
+        q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Wrong"))
+        for q in view["questions"]
+    }

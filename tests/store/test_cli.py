@@ -46,13 +46,13 @@ def test_import_export_remind(db_url: str, files: Path) -> None:
     code, out, err = run("import", "roster", str(files / "bad.csv"), "--db", db_url)
     assert code == 2
     assert "bad.csv:3: level: out of range" in err and "bad.csv:4: id: missing id" in err
-    code, out, _ = run("import", "roster", str(files / "roster.csv"), "--db", db_url,
-                       "--org", "Acme", "--dry-run")
+    code, out, _ = run(
+        "import", "roster", str(files / "roster.csv"), "--db", db_url, "--org", "Acme", "--dry-run"
+    )
     assert code == 0 and "3 would be created" in out and "nothing written" in out
     code, out, _ = run("export", "--db", db_url)
     assert code == 2  # still no organisation: the dry run wrote nothing
-    code, out, _ = run("import", "roster", str(files / "roster.csv"), "--db", db_url,
-                       "--org", "Acme")
+    code, out, _ = run("import", "roster", str(files / "roster.csv"), "--db", db_url, "--org", "Acme")
     assert code == 0 and "3 were created" in out
     code, out, _ = run("import", "certifications", str(files / "certs.csv"), "--db", db_url)
     assert code == 0 and "3 were created" in out
@@ -67,12 +67,10 @@ def test_import_export_remind(db_url: str, files: Path) -> None:
     assert code == 0 and (files / "out.xlsx").read_bytes()[:2] == b"PK"
 
     env = {"GPUTEAM_SMTP_HOST": ""}
-    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url,
-                       env=env)
+    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url, env=env)
     assert code == 0 and "2 new reminder(s) due" in out
     assert "(CKA) expires on 2027-02-10" in out and "(NCA-AIIO) expires on 2027-01-10" in out
-    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url,
-                       env=env)
+    code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url, env=env)
     assert code == 0 and "0 new reminder(s) due; 2 sent before" in out
 
 
@@ -88,8 +86,7 @@ def test_gputeam_db_environment_variable(tmp_path: Path, files: Path) -> None:
 
 
 def test_bad_options_exit_2(db_url: str, files: Path) -> None:
-    assert run("import", "roster", str(files / "roster.csv"), "--db", db_url,
-               "--map", "nonsense")[0] == 2
+    assert run("import", "roster", str(files / "roster.csv"), "--db", db_url, "--map", "nonsense")[0] == 2
     assert run("remind", "--today", "yesterday", "--db", db_url)[0] == 2
     assert run("export", "-f", "pdf", "--db", db_url)[0] == 2
 
@@ -115,8 +112,9 @@ def test_admin_token_prints_a_working_token_once(db_url: str) -> None:
     for args in (["ops", "--scope", "admin"], ["ops", "--scope", "root"], ["nobody"]):
         code, out, err = run("admin", "token", *args, "--db", db_url)
         assert code == 2 and out == "" and "Traceback" not in err
-    assert "may not hold 'admin' tokens" in run("admin", "token", "ops", "--scope", "admin",
-                                                "--db", db_url)[2]
+    assert (
+        "may not hold 'admin' tokens" in run("admin", "token", "ops", "--scope", "admin", "--db", db_url)[2]
+    )
 
 
 def test_import_lists_changes_and_takes_a_header_row(db_url: str, tmp_path: Path) -> None:
@@ -124,12 +122,20 @@ def test_import_lists_changes_and_takes_a_header_row(db_url: str, tmp_path: Path
     the import says how many existing people it changes; --header-row picks the header."""
     (tmp_path / "r.csv").write_text("id,name,level\np1,Ana,2\np2,Bo,3\n")
     (tmp_path / "c.csv").write_text("Roster\nPersonalnummer,name,level\np1,Ana,4\np2,Bo,3\n")
-    assert run("import", "roster", str(tmp_path / "r.csv"), "--db", db_url,
-               "--org", "Acme")[0] == 0
+    assert run("import", "roster", str(tmp_path / "r.csv"), "--db", db_url, "--org", "Acme")[0] == 0
     code, _, err = run("import", "roster", str(tmp_path / "c.csv"), "--db", db_url)
     assert code == 2 and "c.csv:2: Personalnummer: unknown column" in err  # row 2 found
-    args = ("import", "roster", str(tmp_path / "c.csv"), "--db", db_url, "--header-row", "2",
-            "--map", "Personalnummer=id")
+    args = (
+        "import",
+        "roster",
+        str(tmp_path / "c.csv"),
+        "--db",
+        db_url,
+        "--header-row",
+        "2",
+        "--map",
+        "Personalnummer=id",
+    )
     code, out, _ = run(*args, "--dry-run")
     assert code == 0 and "1 existing people would be changed" in out
     assert "row 3, p1: level: 2 \u2192 4" in out

@@ -47,14 +47,12 @@ def _at_once(db: Database, save: Callable[[Session, int], int]) -> list[int]:
     for t in threads:
         t.join(timeout=30)
     if errors:
-        raise AssertionError(f"{len(errors)} of {THREADS} saves failed; first: {errors[0]!r}"
-                             ) from errors[0]
+        raise AssertionError(f"{len(errors)} of {THREADS} saves failed; first: {errors[0]!r}") from errors[0]
     return versions
 
 
 def test_concurrent_save_scenario_gets_consecutive_versions(db: Database, org_id: int) -> None:
-    versions = _at_once(db, lambda s, i: save_scenario(s, org_id, "live", {"i": i},
-                                                       actor=f"user{i}").version)
+    versions = _at_once(db, lambda s, i: save_scenario(s, org_id, "live", {"i": i}, actor=f"user{i}").version)
     assert sorted(versions) == list(range(1, THREADS + 1))
     with db.session() as s:
         rows = list_scenarios(s, org_id, all_versions=True)
@@ -65,8 +63,7 @@ def test_concurrent_save_scenario_gets_consecutive_versions(db: Database, org_id
 def test_concurrent_save_plan_gets_consecutive_versions(db: Database, org_id: int) -> None:
     with db.session() as s:
         scenario_id = save_scenario(s, org_id, "live", {}).id
-    versions = _at_once(db, lambda s, i: save_plan(s, scenario_id, {"i": i}, DAY,
-                                                   actor=f"user{i}").version)
+    versions = _at_once(db, lambda s, i: save_plan(s, scenario_id, {"i": i}, DAY, actor=f"user{i}").version)
     assert sorted(versions) == list(range(1, THREADS + 1))
     with db.session() as s:
         rows = list_plans(s, scenario_id)
@@ -120,10 +117,15 @@ def test_concurrent_saves_from_processes(db: Database, org_id: int, tmp_path: Pa
         scenario_id = save_scenario(s, org_id, "base", {}).id
     go, processes, each = tmp_path / "go", 2, 5
     url = db.engine.url.render_as_string(hide_password=False)
-    procs = [subprocess.Popen([sys.executable, "-c", SAVER, url, str(org_id), str(scenario_id),
-                               str(go), str(each)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(processes)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SAVER, url, str(org_id), str(scenario_id), str(go), str(each)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(processes)
+    ]
     try:
         for p in procs:
             assert p.stdout is not None

@@ -21,11 +21,16 @@ NOW = datetime(2026, 12, 2, 9, 30, tzinfo=UTC)
 CATALOG = load_catalog()
 
 
-def _person(db: Any, org_id: int, key: str = "ada", cert: str | None = "nca-aiio",
-            until: date | None = date(2028, 12, 1), since: date = date(2026, 11, 1)) -> int:
+def _person(
+    db: Any,
+    org_id: int,
+    key: str = "ada",
+    cert: str | None = "nca-aiio",
+    until: date | None = date(2028, 12, 1),
+    since: date = date(2026, 11, 1),
+) -> int:
     with db.session() as s:
-        p = store.add_person(s, org_id, key=key, name=f"Person {key}", email=f"{key}@acme.example",
-                             level=2)
+        p = store.add_person(s, org_id, key=key, name=f"Person {key}", email=f"{key}@acme.example", level=2)
         if cert:
             store.add_certification(s, p.id, cert, since, until)
         return int(p.id)
@@ -33,8 +38,9 @@ def _person(db: Any, org_id: int, key: str = "ada", cert: str | None = "nca-aiio
 
 def _issue(db: Any, org_id: int, person_id: int, cert: str = "nca-aiio") -> tuple[str, dict[str, Any]]:
     with db.session() as s:
-        row = store.issue_credential(s, org_id, person_id, cert, catalog=CATALOG, secret=SECRET,
-                                     base_url=BASE, now=NOW, actor="admin")
+        row = store.issue_credential(
+            s, org_id, person_id, cert, catalog=CATALOG, secret=SECRET, base_url=BASE, now=NOW, actor="admin"
+        )
         return row.uuid, dict(row.document)
 
 
@@ -51,8 +57,10 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     assert doc["credentialSubject"]["id"] == "mailto:ada@acme.example"
     assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-12-02T09:30:00Z"
     assert doc["credentialSubject"]["achievement"]["name"] == CATALOG.certifications["nca-aiio"].name
-    aligned = {(a["targetFramework"], a.get("targetCode")) for a in
-               doc["credentialSubject"]["achievement"]["alignment"]}
+    aligned = {
+        (a["targetFramework"], a.get("targetCode"))
+        for a in doc["credentialSubject"]["achievement"]["alignment"]
+    }
     # the skill domains NCA-AIIO grants, and the occupation their group belongs to
     grants = {g.domain for g in CATALOG.certifications["nca-aiio"].grants}
     assert {code for fw, code in aligned if fw == "gputeam skill domains"} == grants
@@ -91,13 +99,14 @@ def test_refusals_write_nothing(db: Any, org_id: int) -> None:
     none = _person(db, org_id, "none", cert=None)
     with db.session() as s:
         other = store.create_organisation(s, "Other").id
-    for pid, cert, org, err in ((expired, "nca-aiio", org_id, "no valid"),
-                                (none, "nca-aiio", org_id, "no valid"),
-                                (none, "no-such-cert", org_id, "not a certification"),
-                                (none, "nca-aiio", other, "no person")):
+    for pid, cert, org, err in (
+        (expired, "nca-aiio", org_id, "no valid"),
+        (none, "nca-aiio", org_id, "no valid"),
+        (none, "no-such-cert", org_id, "not a certification"),
+        (none, "nca-aiio", other, "no person"),
+    ):
         with db.session() as s, pytest.raises((StoreError, NotFound), match=err):
-            store.issue_credential(s, org, pid, cert, catalog=CATALOG, secret=SECRET,
-                                   base_url=BASE, now=NOW)
+            store.issue_credential(s, org, pid, cert, catalog=CATALOG, secret=SECRET, base_url=BASE, now=NOW)
     with db.session() as s:
         assert store.list_credentials(s, org_id) == []
 
@@ -139,43 +148,89 @@ def test_cli_issue_status_list_revoke(db_url: str, tmp_path: Any) -> None:
     runner = CliRunner()
     env = {"GPUTEAM_SECRET_KEY": SECRET, "GPUTEAM_PUBLIC_URL": BASE}
     cred, status = tmp_path / "ada.json", tmp_path / "status.json"
-    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
-                            "--db", db_url, "--out", str(cred)], env=env)
+    r = runner.invoke(
+        app,
+        [
+            "credential",
+            "issue",
+            "--person",
+            "ada",
+            "--achievement",
+            "nca-aiio",
+            "--db",
+            db_url,
+            "--out",
+            str(cred),
+        ],
+        env=env,
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(cred.read_text())
     key = doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1]
-    r = runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out",
-                            str(status)], env=env)
+    r = runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out", str(status)], env=env)
     assert r.exit_code == 0, r.output
     ok = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
     assert ok.exit_code == 0, ok.output
-    r = runner.invoke(app, ["credential", "revoke", doc["id"], "--reason", "left the company",
-                            "--db", db_url], env=env)
+    r = runner.invoke(
+        app, ["credential", "revoke", doc["id"], "--reason", "left the company", "--db", db_url], env=env
+    )
     assert r.exit_code == 0, r.output
-    runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out", str(status)],
-                  env=env)
+    runner.invoke(app, ["credential", "status-list", key, "--db", db_url, "--out", str(status)], env=env)
     bad = runner.invoke(app, ["credential", "verify", str(cred), "--status-list", str(status)])
     assert bad.exit_code == 1 and "revoked by the issuer" in bad.output
     # a JWT too; refusals exit 2 with a message and write nothing
-    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio",
-                            "--format", "jwt", "--db", db_url], env=env)
+    r = runner.invoke(
+        app,
+        [
+            "credential",
+            "issue",
+            "--person",
+            "ada",
+            "--achievement",
+            "nca-aiio",
+            "--format",
+            "jwt",
+            "--db",
+            db_url,
+        ],
+        env=env,
+    )
     assert r.exit_code == 0 and r.stdout.count(".") == 2
-    for args, says in ((["--person", "nobody", "--achievement", "nca-aiio"], "no such person"),
-                       (["--person", "ada", "--achievement", "ncp-aio"], "no valid")):
-        r = runner.invoke(app, ["credential", "issue", *args, "--db", db_url,
-                                "--out", str(tmp_path / "x.json")], env=env)
+    for args, says in (
+        (["--person", "nobody", "--achievement", "nca-aiio"], "no such person"),
+        (["--person", "ada", "--achievement", "ncp-aio"], "no valid"),
+    ):
+        r = runner.invoke(
+            app, ["credential", "issue", *args, "--db", db_url, "--out", str(tmp_path / "x.json")], env=env
+        )
         assert r.exit_code == 2 and says in r.output and not (tmp_path / "x.json").exists()
     # rotation: a new key signs what is issued next; the first credential still verifies
     r = runner.invoke(app, ["credential", "rotate-key", "--db", db_url], env=env)
     assert r.exit_code == 0 and "did:key:z6Mk" in r.output
     assert doc["issuer"]["id"] not in r.output
     again = tmp_path / "again.json"
-    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
-                            "nca-aiio", "--db", db_url, "--out", str(again)], env=env)
+    r = runner.invoke(
+        app,
+        [
+            "credential",
+            "issue",
+            "--person",
+            "ada",
+            "--achievement",
+            "nca-aiio",
+            "--db",
+            db_url,
+            "--out",
+            str(again),
+        ],
+        env=env,
+    )
     assert r.exit_code == 0 and json.loads(again.read_text())["issuer"]["id"] != doc["issuer"]["id"]
-    r = runner.invoke(app, ["credential", "issue", "--person", "ada", "--achievement",
-                            "nca-aiio", "--db", db_url], env={"GPUTEAM_SECRET_KEY": "",
-                                                              "GPUTEAM_PUBLIC_URL": BASE})
+    r = runner.invoke(
+        app,
+        ["credential", "issue", "--person", "ada", "--achievement", "nca-aiio", "--db", db_url],
+        env={"GPUTEAM_SECRET_KEY": "", "GPUTEAM_PUBLIC_URL": BASE},
+    )
     assert r.exit_code == 2 and "GPUTEAM_SECRET_KEY" in r.output
 
 
@@ -192,12 +247,18 @@ def test_remind_covers_issued_credentials(db: Any, org_id: int) -> None:
         store.revoke_credential(s, org_id, u_gone, "left", now=NOW)
     today = date(2026, 12, 2)
     with db.session() as s:
-        due = [r for r in store.due_reminders(s, today, 90, org_id=org_id, catalog=CATALOG)
-               if r.kind.startswith("credential")]
+        due = [
+            r
+            for r in store.due_reminders(s, today, 90, org_id=org_id, catalog=CATALOG)
+            if r.kind.startswith("credential")
+        ]
     assert [r.key for r in due] == [f"credential:{u_soon}:90d"]
     assert "credential expires on 2027-01-15 (in 44 days)" in due[0].subject
     assert "issue a new credential" in due[0].subject and due[0].email == "soon@acme.example"
     with db.session() as s:
-        late = [r for r in store.due_reminders(s, date(2027, 2, 1), 90, org_id=org_id,
-                                               catalog=CATALOG) if r.kind.startswith("cred")]
+        late = [
+            r
+            for r in store.due_reminders(s, date(2027, 2, 1), 90, org_id=org_id, catalog=CATALOG)
+            if r.kind.startswith("cred")
+        ]
     assert [r.kind for r in late] == ["credential-expired"]

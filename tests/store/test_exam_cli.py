@@ -59,5 +59,3 @@ def test_programme_bank_sweep_items_retire(db_url: str, tmp_path: Path) -> None:
     r = runner.invoke(app, ["programme", "list", "--json", *common])
     assert '"items": 35' in r.stdout
     db.dispose()
-
-

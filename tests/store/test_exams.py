@@ -61,19 +61,20 @@ def test_no_answer_key_in_the_candidate_view(db: Any, world: Any) -> None:
         assert leak not in text
 
 
-def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(db: Any, world: Any
-                                                                               ) -> None:
+def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(db: Any, world: Any) -> None:
     with db.session() as s:
         a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
         item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
-        assert store.save_answer(s, a.id, world["p1"], item, 1, now=START + timedelta(seconds=61)) \
+        assert (
+            store.save_answer(s, a.id, world["p1"], item, 1, now=START + timedelta(seconds=61))
             == 30 * 60 - 61
+        )
         end = a.deadline
-        assert store.save_answer(s, a.id, world["p1"], item, 0,
-                                 now=end + timedelta(seconds=GRACE_SECONDS)) == 0
+        assert (
+            store.save_answer(s, a.id, world["p1"], item, 0, now=end + timedelta(seconds=GRACE_SECONDS)) == 0
+        )
     with pytest.raises(store.TooLate), db.session() as s:
-        store.save_answer(s, a.id, world["p1"], item, 2,
-                          now=end + timedelta(seconds=GRACE_SECONDS + 1))
+        store.save_answer(s, a.id, world["p1"], item, 2, now=end + timedelta(seconds=GRACE_SECONDS + 1))
     with db.session() as s:
         assert store.attempt_view(s, s.get(type(a), a.id), now=START)["answers"] == {item: 0}
         # the options are shown in an order of the attempt's own: option 0 shown is not
@@ -110,8 +111,9 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
         a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
         for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
             store.save_answer(s, a.id, world["p1"], item, choice, now=START)
-        done = store.finish_attempt(s, a.id, now=START + timedelta(minutes=20), catalog=CATALOG,
-                                    issuer=issuer)
+        done = store.finish_attempt(
+            s, a.id, now=START + timedelta(minutes=20), catalog=CATALOG, issuer=issuer
+        )
         assert done.passed is True and done.score == 1.0
         held = store.list_certifications(s, person_id=world["p1"])
         assert [(c.cert_id, c.valid_until.isoformat()) for c in held] == [(CERT, "2028-12-02")]
@@ -120,8 +122,12 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
         assert len(creds) == 1
         subject = creds[0].document["credentialSubject"]
         values = {r["resultDescription"].rsplit("#", 1)[1]: r["value"] for r in subject["result"]}
-        assert values == {"domain-networking": "100 %", "domain-storage": "100 %",
-                          "domain-operations": "100 %", "exam": "100 %"}
+        assert values == {
+            "domain-networking": "100 %",
+            "domain-storage": "100 %",
+            "domain-operations": "100 %",
+            "exam": "100 %",
+        }
         assert "10 questions in 30 minutes" in subject["achievement"]["criteria"]["narrative"]
         view = store.attempt_view(s, done, now=START + timedelta(minutes=20))
     assert "questions" not in view and "fractions" not in view["result"]
@@ -145,8 +151,11 @@ def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> Non
     assert result["result"]["passed"] is False, result
     feedback = {d["domain"]: d["feedback"] for d in result["result"]["domains"]}
     # "networking" is a catalog domain: its name is used
-    assert feedback == {"networking": "Networking fundamentals 0 % — below the 60 % domain minimum",
-                        "operations": "operations 100 %", "storage": "storage 100 %"}
+    assert feedback == {
+        "networking": "Networking fundamentals 0 % — below the 60 % domain minimum",
+        "operations": "operations 100 %",
+        "storage": "storage 100 %",
+    }
     assert result["next_attempt"] == "2026-12-09"  # the catalog's retake wait: 7 days
     with pytest.raises(store.StoreError, match="2026-12-09"), db.session() as s:
         store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=3))
@@ -174,13 +183,15 @@ def test_overdue_attempt_is_finished_on_read_and_by_the_sweep_once(db: Any, worl
         store.save_answer(s, a.id, world["p1"], item, choice, now=START + timedelta(minutes=1))
     late = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
     with db.session() as s:
-        assert store.current_attempt(s, a.id, now=START + timedelta(minutes=30), catalog=CATALOG
-                                     ).state == "in_progress"  # within the grace
+        assert (
+            store.current_attempt(s, a.id, now=START + timedelta(minutes=30), catalog=CATALOG).state
+            == "in_progress"
+        )  # within the grace
         read = store.current_attempt(s, a.id, now=late, catalog=CATALOG)
         assert (read.state, read.finished_how) == ("finished", "timeout")
         version = next(r.id for r in store.bank_items(s, read.programme_id) if r.item_id == item)
         k = read.form.index(version)
-        assert read.result["fractions"][4 * k:4 * k + 4] == "2000"  # marked from the saved answer
+        assert read.result["fractions"][4 * k : 4 * k + 4] == "2000"  # marked from the saved answer
     with db.session() as s:
         assert store.finalise_overdue(s, now=late, catalog=CATALOG) == [b.id]
     with db.session() as s:
@@ -199,7 +210,8 @@ def test_retired_items_are_not_drawn_and_used_items_get_new_versions(db: Any, wo
         a = store.start_attempt(s, prog, world["p1"], now=START)
         ids = [q["id"] for q in store.attempt_view(s, a, now=START)["questions"]]
         assert sorted(i for i in ids if i.startswith("networking")) == [
-            f"networking-{i:03d}" for i in range(8, 12)]
+            f"networking-{i:03d}" for i in range(8, 12)
+        ]
         changed = gift_bank().replace("Question 8 about networking", "Question 8, reworded,")
         report = store.import_bank(s, prog.id, read_bank(changed.encode(), "gift").bank, now=START)
         assert report.new_versions == ["networking-008"] or "networking-008" in report.updated
@@ -221,19 +233,32 @@ def test_practical_sign_off_rules_and_pass(db: Any, world: Any) -> None:
         store.finish_attempt(s, a.id, now=START, catalog=CATALOG)
         assert store.list_certifications(s, person_id=world["p1"]) == []  # practical missing
     with pytest.raises(store.StoreError, match="own practical"), db.session() as s:
-        store.grade_practical(s, store.get_programme(s, world["org"], "lab"), world["p2"],
-                              {"drain": "met"}, assessor="p2", role="engineer",
-                              assessor_person_id=world["p2"])
+        store.grade_practical(
+            s,
+            store.get_programme(s, world["org"], "lab"),
+            world["p2"],
+            {"drain": "met"},
+            assessor="p2",
+            role="engineer",
+            assessor_person_id=world["p2"],
+        )
     with pytest.raises(store.StoreError, match="named assessors"), db.session() as s:
-        store.grade_practical(s, store.get_programme(s, world["org"], "lab"), world["p2"],
-                              {"drain": "met"}, assessor="p1", role="engineer",
-                              assessor_person_id=world["p1"])
+        store.grade_practical(
+            s,
+            store.get_programme(s, world["org"], "lab"),
+            world["p2"],
+            {"drain": "met"},
+            assessor="p1",
+            role="engineer",
+            assessor_person_id=world["p1"],
+        )
     with db.session() as s:
         prog = store.get_programme(s, world["org"], "lab")
         kw = {"assessor": "grace", "role": "engineer", "assessor_person_id": world["p2"]}
         store.grade_practical(s, prog, world["p1"], {"drain": "not met", "ib": "met"}, **kw)
-        store.grade_practical(s, prog, world["p1"], {"drain": {"grade": "met",
-                                                               "evidence": "https://x/1"}}, **kw)
+        store.grade_practical(
+            s, prog, world["p1"], {"drain": {"grade": "met", "evidence": "https://x/1"}}, **kw
+        )
         row = store.sign_off(s, prog, world["p1"], now=START, catalog=CATALOG, **kw)
         assert row.outcome == "pass"
         assert [c.cert_id for c in store.list_certifications(s, person_id=world["p1"])] == [CERT]

@@ -95,6 +95,9 @@ def test_two_sweepers_finish_each_attempt_once(pg: Any) -> None:
     assert sorted(a + b) == sorted(ids)
     assert not set(a) & set(b)
     with pg.session() as s:
-        finishes = s.query(AuditEntry).filter(AuditEntry.entity == "exam_attempt",
-                                              AuditEntry.action == "finish").count()
+        finishes = (
+            s.query(AuditEntry)
+            .filter(AuditEntry.entity == "exam_attempt", AuditEntry.action == "finish")
+            .count()
+        )
     assert finishes == len(ids)

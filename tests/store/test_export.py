@@ -36,8 +36,15 @@ def _fill(db: Database, org_id: int) -> None:
         p1 = get_person_by_key(s, org_id, "p1")
         assert p1 is not None
         enrol(s, p1.id, "intro-ai-infrastructure", date(2026, 1, 1), hours_done=3)
-        add_roadmap_item(s, p1.id, kind="exam", ref="ncp-aii", title="NCP-AII exam",
-                         start=date(2026, 3, 1), due=date(2026, 3, 15))
+        add_roadmap_item(
+            s,
+            p1.id,
+            kind="exam",
+            ref="ncp-aii",
+            title="NCP-AII exam",
+            start=date(2026, 3, 1),
+            due=date(2026, 3, 15),
+        )
         sc = save_scenario(s, org_id, "main", {"organisation": "Acme"})
         save_plan(s, sc.id, {"roadmaps": []}, date(2026, 12, 2))
         create_user(s, "ana", "password123", "engineer", person_id=p1.id)
@@ -48,11 +55,22 @@ def test_json_export_has_every_table_and_no_secrets(db: Database, org_id: int) -
     with db.session() as s:
         data = json.loads(export_json(s, org_id))
     tables = data["tables"]
-    assert set(tables) == {"teams", "people", "certifications", "skill_ratings", "enrolments",
-                           "roadmap_items", "scenarios", "plans", "users", "audit_log"}
+    assert set(tables) == {
+        "teams",
+        "people",
+        "certifications",
+        "skill_ratings",
+        "enrolments",
+        "roadmap_items",
+        "scenarios",
+        "plans",
+        "users",
+        "audit_log",
+    }
     assert len(tables["people"]) == 3 and len(tables["certifications"]) == 3
-    assert tables["users"] == [{"username": "ana", "role": "engineer", "person": "p1",
-                                "teams": "", "active": True}]
+    assert tables["users"] == [
+        {"username": "ana", "role": "engineer", "person": "p1", "teams": "", "active": True}
+    ]
     assert "password" not in json.dumps(data).replace("password_changed", "")
     assert tables["plans"][0]["plan"] == {"roadmaps": []}
 
@@ -66,8 +84,7 @@ def test_csv_round_trip(db: Database, org_id: int) -> None:
     assert files["people.csv"].splitlines()[0].startswith("id,name,email,")
     with db.session() as s:
         import_roster(s, other, files["people.csv"].encode(), filename="people.csv")
-        import_certifications(s, other, files["certifications.csv"].encode(),
-                              filename="certifications.csv")
+        import_certifications(s, other, files["certifications.csv"].encode(), filename="certifications.csv")
     with db.session() as s:
         assert _comparable(export_data(s, other)) == _comparable(first)
 

@@ -29,10 +29,18 @@ def test_person_and_team_feeds(db: Database, org_id: int) -> None:
     with db.session() as s:
         p2 = get_person_by_key(s, org_id, "p2")
         assert p2 is not None
-        exam = add_roadmap_item(s, p2.id, kind="exam", ref="ncp-aii", title="NCP-AII exam",
-                                start=date(2026, 3, 1), due=date(2026, 3, 15))
-        add_roadmap_item(s, p2.id, kind="course", ref="x", title="A course",
-                         start=date(2026, 3, 1), due=date(2026, 3, 15))
+        exam = add_roadmap_item(
+            s,
+            p2.id,
+            kind="exam",
+            ref="ncp-aii",
+            title="NCP-AII exam",
+            start=date(2026, 3, 1),
+            due=date(2026, 3, 15),
+        )
+        add_roadmap_item(
+            s, p2.id, kind="course", ref="x", title="A course", start=date(2026, 3, 1), due=date(2026, 3, 15)
+        )
         first = person_calendar(s, p2.id)
         team = team_calendar(s, org_id)
         fabric = [t for t in list_teams(s, org_id) if t.name == "Fabric"][0]

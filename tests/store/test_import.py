@@ -21,12 +21,17 @@ from gputeam.store import (
     list_teams,
 )
 
-ROSTER = ("id,name,email,title,background,level,experience_months,weekly_study_hours,salary,"
-          "role,team,linux,networking,cuda-drivers\n") + """\
+ROSTER = (
+    (
+        "id,name,email,title,background,level,experience_months,weekly_study_hours,salary,"
+        "role,team,linux,networking,cuda-drivers\n"
+    )
+    + """\
 p1,Ana Lima,ana@example.org,SRE,sysadmin,3,24,4.5,120000,operations-engineer,Ops,3,2,
 p2,Bo Chen,,Network engineer,network-engineer,2,6,6,,network-specialist,Fabric,2,3,1
 p3,Cy Diaz,cy@example.org,,developer,1,0,8,90000.50,,Ops,1,,
 """
+)
 CERTS = """person,certification,valid_from,valid_until,evidence
 p1,nca-aiio,2025-01-10,,https://cred.example/1
 p2,CKA,10.02.2025,2027-02-10,
@@ -94,8 +99,13 @@ def test_dry_run_writes_nothing(db: Database, org_id: int) -> None:
 def test_column_mapping(db: Database, org_id: int) -> None:
     data = "Personalnummer;Name;Stufe;Notizen;Linux\n007;Eva;2;whatever;3\n"
     with db.session() as s:
-        import_roster(s, org_id, data.encode(), filename="de.csv",
-                      mapping={"Personalnummer": "id", "Stufe": "level", "Notizen": "-"})
+        import_roster(
+            s,
+            org_id,
+            data.encode(),
+            filename="de.csv",
+            mapping={"Personalnummer": "id", "Stufe": "level", "Notizen": "-"},
+        )
     with db.session() as s:
         p = get_person_by_key(s, org_id, "007")
         assert p is not None and p.level == 2
@@ -103,11 +113,12 @@ def test_column_mapping(db: Database, org_id: int) -> None:
 
 
 @pytest.mark.parametrize("encoding", ["utf-8-sig", "cp1252"])
-def test_locale_csv_semicolons_decimal_commas_bom(db: Database, org_id: int,
-                                                  encoding: str) -> None:
-    data = ("ID;Name;Level;Weekly study hours;Salary;Team;Linux\r\n"
-            "p1;José Müller;3;4,5;85.000,50;Équipe Süd;2\r\n"
-            "p2;Zoë Ångström;2;2,0;72000;Équipe Süd;proficient\r\n")
+def test_locale_csv_semicolons_decimal_commas_bom(db: Database, org_id: int, encoding: str) -> None:
+    data = (
+        "ID;Name;Level;Weekly study hours;Salary;Team;Linux\r\n"
+        "p1;José Müller;3;4,5;85.000,50;Équipe Süd;2\r\n"
+        "p2;Zoë Ångström;2;2,0;72000;Équipe Süd;proficient\r\n"
+    )
     with db.session() as s:
         r = import_roster(s, org_id, data.encode(encoding), filename="excel.csv")
     assert r.created == 2
@@ -142,8 +153,7 @@ def test_xlsx_import(db: Database, org_id: int) -> None:
     wb.save(buf)
     with db.session() as s:
         assert import_roster(s, org_id, buf.getvalue(), filename="r.xlsx").created == 2
-        assert import_certifications(s, org_id, buf.getvalue(), filename="r.xlsx",
-                                     sheet="certs").created == 1
+        assert import_certifications(s, org_id, buf.getvalue(), filename="r.xlsx", sheet="certs").created == 1
     with db.session() as s:
         assert {p.key for p in list_people(s, org_id)} == {"p1", "42"}
         assert list_certifications(s, org_id=org_id)[0].valid_from == date(2025, 3, 1)
@@ -154,20 +164,27 @@ BAD_ROSTERS = {
     "missing id column": ("name,level\nX,1\n", [(1, "id", "missing required column 'id'")]),
     "several bad rows": (
         "id,name,level,weekly_study_hours,role,email,linux,active\n"
-        "p9,New One,7,4,,,2,yes\n"          # level out of range
-        ",Nameless,2,4,,,,\n"               # missing id
-        "p10,,2,4,,,,\n"                    # new person without a name
-        "p11,X,2,four,,,,\n"                # not a number
-        "p12,Y,2,4,wizard,,,\n"             # unknown role
+        "p9,New One,7,4,,,2,yes\n"  # level out of range
+        ",Nameless,2,4,,,,\n"  # missing id
+        "p10,,2,4,,,,\n"  # new person without a name
+        "p11,X,2,four,,,,\n"  # not a number
+        "p12,Y,2,4,wizard,,,\n"  # unknown role
         "p13,Z,2,4,,not-an-email,9,maybe\n"  # bad email, proficiency, boolean
-        "p11,Dup,2,4,,,,\n"                 # duplicate id
-        "p14,W,2,4,,,,,extra\n",            # value outside the header
-        [(2, "level", "out of range"), (3, "id", "missing id"),
-         (4, "name", "missing name for a new person"), (5, "weekly_study_hours", "not a number"),
-         (6, "role", "unknown role"), (7, "active", "not yes/no"),
-         (7, "email", "not an e-mail address"), (7, "linux", "proficiency out of range"),
-         (8, "id", "duplicate id (first at row 5)"),
-         (9, "column 9", "value outside the header's columns")]),
+        "p11,Dup,2,4,,,,\n"  # duplicate id
+        "p14,W,2,4,,,,,extra\n",  # value outside the header
+        [
+            (2, "level", "out of range"),
+            (3, "id", "missing id"),
+            (4, "name", "missing name for a new person"),
+            (5, "weekly_study_hours", "not a number"),
+            (6, "role", "unknown role"),
+            (7, "active", "not yes/no"),
+            (7, "email", "not an e-mail address"),
+            (7, "linux", "proficiency out of range"),
+            (8, "id", "duplicate id (first at row 5)"),
+            (9, "column 9", "value outside the header's columns"),
+        ],
+    ),
 }
 
 
@@ -182,8 +199,10 @@ def test_malformed_roster_changes_nothing(db: Database, org_id: int, case: str) 
         import_roster(s, org_id, data.encode(), filename="bad.csv")
     got = [(p.line, p.path, p.message) for p in info.value.problems]
     if case == "several bad rows":  # rows shifted by the inserted good row
-        expected = [(line + 1 if line > 1 else line, col, msg.replace("row 5", "row 6"))
-                    for line, col, msg in expected]
+        expected = [
+            (line + 1 if line > 1 else line, col, msg.replace("row 5", "row 6"))
+            for line, col, msg in expected
+        ]
     assert got == expected
     assert all(p.file == "bad.csv" for p in info.value.problems)
     assert snapshot(db, org_id) == before
@@ -191,14 +210,14 @@ def test_malformed_roster_changes_nothing(db: Database, org_id: int, case: str) 
 
 BAD_CERTS = (
     "person,certification,valid_from,valid_until\n"
-    "p1,cka,2025-01-01,\n"               # good
-    "nobody,cka,2025-01-01,\n"           # unknown person
-    "p1,ckaa,2025-01-01,\n"              # unknown certification
-    "p2,cka,2025-13-01,\n"               # no such date
-    "p2,cka,03/04/2025,\n"               # ambiguous date
+    "p1,cka,2025-01-01,\n"  # good
+    "nobody,cka,2025-01-01,\n"  # unknown person
+    "p1,ckaa,2025-01-01,\n"  # unknown certification
+    "p2,cka,2025-13-01,\n"  # no such date
+    "p2,cka,03/04/2025,\n"  # ambiguous date
     "p2,ncp-aii,2025-05-01,2024-01-01\n"  # expiry before earned
-    "p3,cka,,\n"                          # missing date
-    "p1,cka,2025-01-01,\n"               # duplicate of row 2
+    "p3,cka,,\n"  # missing date
+    "p1,cka,2025-01-01,\n"  # duplicate of row 2
 )
 
 
@@ -209,11 +228,14 @@ def test_malformed_certifications_change_nothing(db: Database, org_id: int) -> N
         import_certifications(s, org_id, BAD_CERTS.encode(), filename="c.csv")
     got = [(p.line, p.path, p.message) for p in info.value.problems]
     assert got == [
-        (3, "person", "no person with this id"), (4, "certification", "unknown certification"),
-        (5, "valid_from", "no such date"), (6, "valid_from", "ambiguous date (day/month or "
-                                           "month/day?)"),
-        (7, "valid_until", "before valid_from"), (8, "valid_from", "missing date"),
-        (9, "certification", "same certificate as row 2")]
+        (3, "person", "no person with this id"),
+        (4, "certification", "unknown certification"),
+        (5, "valid_from", "no such date"),
+        (6, "valid_from", "ambiguous date (day/month or month/day?)"),
+        (7, "valid_until", "before valid_from"),
+        (8, "valid_from", "missing date"),
+        (9, "certification", "same certificate as row 2"),
+    ]
     hint = info.value.problems[1].hint
     assert hint is not None and "cka" in hint
     assert snapshot(db, org_id) == before
@@ -227,12 +249,22 @@ def test_unreadable_xlsx_is_rejected(db: Database, org_id: int) -> None:
 
 def test_mapping_to_an_unknown_field_is_reported(db: Database, org_id: int) -> None:
     with pytest.raises(ImportRejected) as info, db.session() as s:
-        import_roster(s, org_id, b"Nr;Name;Kenntnisse Linux\n1;A;2\n", filename="m.csv",
-                      mapping={"Nr": "id", "Kenntnisse Linux": "shoe"})
+        import_roster(
+            s,
+            org_id,
+            b"Nr;Name;Kenntnisse Linux\n1;A;2\n",
+            filename="m.csv",
+            mapping={"Nr": "id", "Kenntnisse Linux": "shoe"},
+        )
     assert [(p.line, p.path) for p in info.value.problems] == [(1, "Kenntnisse Linux")]
     with db.session() as s:
-        import_roster(s, org_id, b"Nr;Name;Kenntnisse Linux\n1;A;2\n", filename="m.csv",
-                      mapping={"Nr": "id", "Kenntnisse Linux": "Linux"})
+        import_roster(
+            s,
+            org_id,
+            b"Nr;Name;Kenntnisse Linux\n1;A;2\n",
+            filename="m.csv",
+            mapping={"Nr": "id", "Kenntnisse Linux": "Linux"},
+        )
         assert current_skills(s, org_id=org_id) != {}
 
 
@@ -242,15 +274,22 @@ def _statistics(db: Database, table: str) -> int:
 
     with db.engine.connect() as conn:
         if db.dialect == "postgresql":
-            return int(conn.execute(text(
-                "SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() "
-                "AND tablename = :t"), {"t": table}).scalar_one())
-        has = conn.execute(text("SELECT count(*) FROM sqlite_master "
-                                "WHERE name = 'sqlite_stat1'")).scalar_one()
+            return int(
+                conn.execute(
+                    text(
+                        "SELECT count(*) FROM pg_stats WHERE schemaname = current_schema() AND tablename = :t"
+                    ),
+                    {"t": table},
+                ).scalar_one()
+            )
+        has = conn.execute(
+            text("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'")
+        ).scalar_one()
         if not has:
             return 0
-        return int(conn.execute(text("SELECT count(*) FROM sqlite_stat1 WHERE tbl = :t"),
-                                {"t": table}).scalar_one())
+        return int(
+            conn.execute(text("SELECT count(*) FROM sqlite_stat1 WHERE tbl = :t"), {"t": table}).scalar_one()
+        )
 
 
 def test_large_import_refreshes_planner_statistics(db: Database, org_id: int) -> None:
@@ -269,8 +308,7 @@ def test_large_import_refreshes_planner_statistics(db: Database, org_id: int) ->
         import_roster(s, org_id, "\n".join(rows).encode())
     assert _statistics(db, "people") > 0
     assert _statistics(db, "skill_ratings") > 0
-    certs = ["person,certification,valid_from"] + [f"e{i},nca-aiio,2025-01-0{1 + i % 9}"
-                                                   for i in range(600)]
+    certs = ["person,certification,valid_from"] + [f"e{i},nca-aiio,2025-01-0{1 + i % 9}" for i in range(600)]
     with db.session() as s:
         import_certifications(s, org_id, "\n".join(certs).encode())
     assert _statistics(db, "certifications_held") > 0

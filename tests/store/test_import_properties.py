@@ -19,14 +19,17 @@ from gputeam.store import (
 _names = itertools.count()
 
 rows = st.lists(
-    st.tuples(st.sampled_from(["a", "b", "c", "d", "e", "f", ""]),
-              st.sampled_from(["1", "3", "5", "0", "6", "x", "2,0", " 4 "]),
-              st.sampled_from(["0", "2", "4", "5", "expert", "-1", ""])),
-    min_size=1, max_size=8)
+    st.tuples(
+        st.sampled_from(["a", "b", "c", "d", "e", "f", ""]),
+        st.sampled_from(["1", "3", "5", "0", "6", "x", "2,0", " 4 "]),
+        st.sampled_from(["0", "2", "4", "5", "expert", "-1", ""]),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows)
 def test_import_is_all_or_nothing(db: Database, data: list[tuple[str, str, str]]) -> None:
     """Rows with an empty id, a duplicate id, a level outside 1-5 or a proficiency

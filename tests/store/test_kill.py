@@ -55,9 +55,19 @@ def test_sigkill_mid_import(db: Database, org_id: int, tmp_path: Path) -> None:
     assert org_name == "Acme"
     url = db.engine.url.render_as_string(hide_password=False)
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, url, str(tmp_path / "roster.csv"),
-         str(tmp_path / "certs.csv"), str(tmp_path / "big.csv")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            url,
+            str(tmp_path / "roster.csv"),
+            str(tmp_path / "certs.csv"),
+            str(tmp_path / "big.csv"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout is not None
         lines = [child.stdout.readline().strip(), child.stdout.readline().strip()]

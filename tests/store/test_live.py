@@ -25,8 +25,11 @@ from gputeam.store import (
 
 from .test_import import load
 
-FLEET = Fleet(gpus=(GpuStep(month=1, count=64), GpuStep(month=6, count=256)),
-              interconnect="infiniband", orchestration="slurm")
+FLEET = Fleet(
+    gpus=(GpuStep(month=1, count=64), GpuStep(month=6, count=256)),
+    interconnect="infiniband",
+    orchestration="slurm",
+)
 
 
 def test_team_scenario_validates(db: Database, org_id: int) -> None:
@@ -39,8 +42,14 @@ def test_team_scenario_validates(db: Database, org_id: int) -> None:
         p3 = get_person_by_key(s, org_id, "p3")
         assert p3 is not None
         update_person(s, p3.id, {"active": False})
-        sc = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1),
-                           constraints=Constraints(deadline_month=9), horizon_months=12)
+        sc = team_scenario(
+            s,
+            org_id,
+            FLEET,
+            start=date(2027, 1, 1),
+            constraints=Constraints(deadline_month=9),
+            horizon_months=12,
+        )
         fabric = [t for t in list_teams(s, org_id) if t.name == "Fabric"][0]
         only_fabric = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), team_id=fabric.id)
     assert isinstance(sc, Scenario)
@@ -85,8 +94,7 @@ def test_stale_catalog_ids_are_reported(db: Database, org_id: int) -> None:
     assert "quantum-plumbing" in str(info.value)
 
 
-def test_stale_catalog_ids_can_be_left_out_and_listed(db: Database, org_id: int,
-                                                      catalog: Any) -> None:
+def test_stale_catalog_ids_can_be_left_out_and_listed(db: Database, org_id: int, catalog: Any) -> None:
     from gputeam.errors import Problem
 
     load(db, org_id)
@@ -95,11 +103,9 @@ def test_stale_catalog_ids_can_be_left_out_and_listed(db: Database, org_id: int,
         assert p1 is not None
         rate_skill(s, p1.id, "quantum-plumbing", 2)
         notices: list[Problem] = []
-        sc = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), catalog=catalog,
-                           notices=notices)
+        sc = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), catalog=catalog, notices=notices)
     [notice] = notices
-    assert notice.path.startswith("person p1 (") and notice.path.endswith(
-        ".skills.quantum-plumbing")
+    assert notice.path.startswith("person p1 (") and notice.path.endswith(".skills.quantum-plumbing")
     assert notice.found == "'quantum-plumbing'" and "not in the catalog" in notice.message
     person = next(p for p in sc.people if p.id == "p1")
     assert "quantum-plumbing" not in person.skills and person.skills  # the rest is kept

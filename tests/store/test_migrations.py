@@ -67,11 +67,19 @@ def test_processes_starting_together_migrate_once(empty_db_url: str) -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from gputeam.store import open_database; "
-            "db = open_database(sys.argv[1]); print(db.revision()); db.dispose()")
-    procs = [subprocess.Popen([sys.executable, "-c", code, empty_db_url],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(3)]
+    code = (
+        "import sys; from gputeam.store import open_database; "
+        "db = open_database(sys.argv[1]); print(db.revision()); db.dispose()"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, empty_db_url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
     results = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0] * 3, [err for _, err in results]
     assert {out.strip() for out, _ in results} == {head()}
@@ -84,12 +92,13 @@ def test_a_change_in_one_process_is_seen_in_another(db_url: str) -> None:
 
     from gputeam.store import get_or_create_organisation, list_people
 
-    write = ("import sys; from gputeam.store import *; db = open_database(sys.argv[1]); "
-             "s = db.sessions(); o = get_or_create_organisation(s, 'Acme'); "
-             "add_person(s, o.id, key='x1', name='From another process'); s.commit(); "
-             "db.dispose()")
-    done = subprocess.run([sys.executable, "-c", write, db_url], capture_output=True,
-                          text=True, timeout=120)
+    write = (
+        "import sys; from gputeam.store import *; db = open_database(sys.argv[1]); "
+        "s = db.sessions(); o = get_or_create_organisation(s, 'Acme'); "
+        "add_person(s, o.id, key='x1', name='From another process'); s.commit(); "
+        "db.dispose()"
+    )
+    done = subprocess.run([sys.executable, "-c", write, db_url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     db = open_database(db_url)
     try:
@@ -123,26 +132,45 @@ def test_0003_gives_existing_audit_entries_their_organisation(empty_db_url: str)
             s.add_all([pa, pb])
             s.flush()
             ids = {"a": a.id, "b": b.id, "pa": pa.id, "pb": pb.id}
-        log = sa.table("audit_log", sa.column("at", sa.DateTime), sa.column("action"),
-                       sa.column("entity"), sa.column("entity_id"),
-                       sa.column("before", sa.JSON), sa.column("after", sa.JSON))
+        log = sa.table(
+            "audit_log",
+            sa.column("at", sa.DateTime),
+            sa.column("action"),
+            sa.column("entity"),
+            sa.column("entity_id"),
+            sa.column("before", sa.JSON),
+            sa.column("after", sa.JSON),
+        )
         now = datetime(2026, 12, 1, tzinfo=UTC).replace(tzinfo=None)
-        rows = [("create", "person", str(ids["pb"]), None, {"org_id": ids["b"]}),
-                ("create", "certification", "7", None, {"person_id": ids["pa"]}),
-                ("delete", "certification", "8", {"person_id": ids["pb"]}, None),
-                ("import", "roster", str(ids["b"]), None, {"created": 1}),
-                ("create", "user", "1", None, {"username": "x"}),
-                ("login-failed", "user", "x", None, None)]
+        rows = [
+            ("create", "person", str(ids["pb"]), None, {"org_id": ids["b"]}),
+            ("create", "certification", "7", None, {"person_id": ids["pa"]}),
+            ("delete", "certification", "8", {"person_id": ids["pb"]}, None),
+            ("import", "roster", str(ids["b"]), None, {"created": 1}),
+            ("create", "user", "1", None, {"username": "x"}),
+            ("login-failed", "user", "x", None, None),
+        ]
         with db.engine.begin() as conn:
-            conn.execute(sa.insert(log), [
-                {"at": now, "action": ac, "entity": en, "entity_id": ei, "before": be,
-                 "after": af} for ac, en, ei, be, af in rows])
+            conn.execute(
+                sa.insert(log),
+                [
+                    {"at": now, "action": ac, "entity": en, "entity_id": ei, "before": be, "after": af}
+                    for ac, en, ei, be, af in rows
+                ],
+            )
         db.upgrade()
         with db.engine.connect() as conn:
-            found = [tuple(r) for r in conn.execute(sa.text(
-                "SELECT entity, entity_id, org_id FROM audit_log ORDER BY id"))]
-        assert found == [("person", str(ids["pb"]), ids["b"]), ("certification", "7", ids["a"]),
-                         ("certification", "8", ids["b"]), ("roster", str(ids["b"]), ids["b"]),
-                         ("user", "1", None), ("user", "x", None)]
+            found = [
+                tuple(r)
+                for r in conn.execute(sa.text("SELECT entity, entity_id, org_id FROM audit_log ORDER BY id"))
+            ]
+        assert found == [
+            ("person", str(ids["pb"]), ids["b"]),
+            ("certification", "7", ids["a"]),
+            ("certification", "8", ids["b"]),
+            ("roster", str(ids["b"]), ids["b"]),
+            ("user", "1", None),
+            ("user", "x", None),
+        ]
     finally:
         db.dispose()

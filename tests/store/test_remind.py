@@ -36,18 +36,25 @@ def seed(db: Database, org_id: int) -> None:
         add_certification(s, ana, "cka", date(2025, 1, 20), date(2027, 1, 20))  # 49 days
         add_certification(s, ana, "nca-aiio", date(2024, 1, 1), date(2028, 1, 1))  # far
         add_certification(s, bo, "ncp-aii", date(2024, 1, 1), date(2026, 11, 1))  # expired
-        add_roadmap_item(s, bo, kind="exam", ref="ncp-ain", title="NCP-AIN exam",
-                         start=date(2026, 10, 1), due=date(2026, 11, 20))  # overdue
-        add_roadmap_item(s, bo, kind="course", ref="c", title="Later",
-                         start=date(2026, 12, 1), due=date(2027, 1, 20))  # not yet due
+        add_roadmap_item(
+            s,
+            bo,
+            kind="exam",
+            ref="ncp-ain",
+            title="NCP-AIN exam",
+            start=date(2026, 10, 1),
+            due=date(2026, 11, 20),
+        )  # overdue
+        add_roadmap_item(
+            s, bo, kind="course", ref="c", title="Later", start=date(2026, 12, 1), due=date(2027, 1, 20)
+        )  # not yet due
 
 
 def test_remind_lists_then_sends_nothing_new(db: Database, org_id: int) -> None:
     seed(db, org_id)
     with db.session() as s:
         due = due_reminders(s, TODAY, 60, org_id=org_id)
-    assert [r.kind for r in due] == ["certification-expired", "roadmap-overdue",
-                                     "certification-expiring"]
+    assert [r.kind for r in due] == ["certification-expired", "roadmap-overdue", "certification-expiring"]
     with db.session() as s:
         dry = send_reminders(s, TODAY, 60, org_id=org_id, dry_run=True)
     assert len(dry.new) == 3
@@ -67,15 +74,13 @@ def test_mail_is_grouped_per_recipient_and_failures_retry(db: Database, org_id: 
     seed(db, org_id)
     mailer = FakeMailer(fail_for={"team@example.org"})
     with db.session() as s:
-        result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer,
-                                fallback_to="team@example.org")
+        result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer, fallback_to="team@example.org")
     assert [m[0] for m in mailer.sent] == ["ana@example.org"]
     assert "expires on 2027-01-20" in mailer.sent[0][1]
     assert result.mailed == 1 and result.failed[0][0] == "team@example.org"
     mailer.fail_for.clear()
     with db.session() as s:
-        retry = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer,
-                               fallback_to="team@example.org")
+        retry = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer, fallback_to="team@example.org")
     assert retry.mailed == 2 and mailer.sent[-1][0] == "team@example.org"
     assert "2 reminders" in mailer.sent[-1][1]
     with db.session() as s:
@@ -85,10 +90,10 @@ def test_mail_is_grouped_per_recipient_and_failures_retry(db: Database, org_id: 
 
 def test_smtp_settings_from_env() -> None:
     assert SmtpSettings.from_env({}) is None
-    s = SmtpSettings.from_env({"GPUTEAM_SMTP_HOST": "mail", "GPUTEAM_SMTP_PORT": "25",
-                               "GPUTEAM_SMTP_FROM": "gt@example.org"})
-    assert s is not None and (s.host, s.port, s.starttls, s.sender) == (
-        "mail", 25, False, "gt@example.org")
+    s = SmtpSettings.from_env(
+        {"GPUTEAM_SMTP_HOST": "mail", "GPUTEAM_SMTP_PORT": "25", "GPUTEAM_SMTP_FROM": "gt@example.org"}
+    )
+    assert s is not None and (s.host, s.port, s.starttls, s.sender) == ("mail", 25, False, "gt@example.org")
     tls = SmtpSettings.from_env({"GPUTEAM_SMTP_HOST": "mail"})
     assert tls is not None and tls.port == 587 and tls.starttls
 
@@ -147,16 +152,21 @@ def test_smtp_mailer_delivers_to_a_real_smtp_server(db: Database, org_id: int) -
     _SmtpHandler.received.clear()
     try:
         seed(db, org_id)
-        settings = SmtpSettings.from_env({
-            "GPUTEAM_SMTP_HOST": "127.0.0.1", "GPUTEAM_SMTP_PORT": str(port),
-            "GPUTEAM_SMTP_STARTTLS": "false", "GPUTEAM_REMIND_TO": "team@example.org"})
+        settings = SmtpSettings.from_env(
+            {
+                "GPUTEAM_SMTP_HOST": "127.0.0.1",
+                "GPUTEAM_SMTP_PORT": str(port),
+                "GPUTEAM_SMTP_STARTTLS": "false",
+                "GPUTEAM_REMIND_TO": "team@example.org",
+            }
+        )
         assert settings is not None
         with db.session() as s:
-            result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=SmtpMailer(settings),
-                                    fallback_to=settings.fallback_to)
+            result = send_reminders(
+                s, TODAY, 60, org_id=org_id, mailer=SmtpMailer(settings), fallback_to=settings.fallback_to
+            )
         assert result.mailed == 3 and not result.failed
-        assert sorted(r[0][0] for r in _SmtpHandler.received) == [
-            "ana@example.org", "team@example.org"]
+        assert sorted(r[0][0] for r in _SmtpHandler.received) == ["ana@example.org", "team@example.org"]
         assert any("expires on 2027-01-20" in body for _, body in _SmtpHandler.received)
     finally:
         server.shutdown()  # type: ignore[attr-defined]

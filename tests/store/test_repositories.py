@@ -74,8 +74,12 @@ def test_people_crud_and_audit(db: Database, org_id: int) -> None:
 def test_person_refusals_write_nothing(db: Database, org_id: int) -> None:
     with db.session() as s:
         add_person(s, org_id, key="p1", name="Ana")
-    for bad in ({"key": "p1", "name": "Dup"}, {"key": "p3", "name": "X", "level": 9},
-                {"key": "", "name": "X"}, {"key": "p4", "name": "X", "shoe_size": 42}):
+    for bad in (
+        {"key": "p1", "name": "Dup"},
+        {"key": "p3", "name": "X", "level": 9},
+        {"key": "", "name": "X"},
+        {"key": "p4", "name": "X", "shoe_size": 42},
+    ):
         with pytest.raises(StoreError), db.session() as s:
             add_person(s, org_id, **bad)
     with db.session() as s:
@@ -96,8 +100,7 @@ def test_skill_history_keeps_every_rating(db: Database, org_id: int) -> None:
         assert current_skills(s, [pid]) == {pid: {"linux": 3, "nccl": 2}}
         assert current_skills(s, org_id=org_id) == {pid: {"linux": 3, "nccl": 2}}
         history = skill_history(s, pid, "linux")
-        assert [(r.proficiency, r.rated_at) for r in history] == [
-            (1, T0), (3, T0 + timedelta(days=30))]
+        assert [(r.proficiency, r.rated_at) for r in history] == [(1, T0), (3, T0 + timedelta(days=30))]
         assert history[0].rated_at.tzinfo is not None
 
 
@@ -132,18 +135,26 @@ def test_enrolments_and_roadmap(db: Database, org_id: int) -> None:
         pid = add_person(s, org_id, key="p1", name="Ana").id
         e = enrol(s, pid, "intro-ai-infrastructure", date(2026, 1, 5))
         record_hours(s, e.id, 6.5)
-        late = add_roadmap_item(s, pid, kind="exam", ref="nca-aiio", title="NCA-AIIO exam",
-                                start=date(2026, 2, 1), due=date(2026, 3, 1))
-        done = add_roadmap_item(s, pid, kind="course", ref="x", title="Course",
-                                start=date(2026, 1, 1), due=date(2026, 2, 1))
+        late = add_roadmap_item(
+            s,
+            pid,
+            kind="exam",
+            ref="nca-aiio",
+            title="NCA-AIIO exam",
+            start=date(2026, 2, 1),
+            due=date(2026, 3, 1),
+        )
+        done = add_roadmap_item(
+            s, pid, kind="course", ref="x", title="Course", start=date(2026, 1, 1), due=date(2026, 2, 1)
+        )
         complete_roadmap_item(s, done.id, date(2026, 1, 30))
         with pytest.raises(StoreError):
-            add_roadmap_item(s, pid, kind="party", ref="x", title="?", start=date(2026, 1, 1),
-                             due=date(2026, 1, 2))
+            add_roadmap_item(
+                s, pid, kind="party", ref="x", title="?", start=date(2026, 1, 1), due=date(2026, 1, 2)
+            )
     with db.session() as s:
         assert list_enrolments(s, org_id=org_id)[0].hours_done == 6.5
-        assert [i.id for i in overdue_roadmap_items(s, date(2026, 4, 1), org_id=org_id)] == \
-            [late.id]
+        assert [i.id for i in overdue_roadmap_items(s, date(2026, 4, 1), org_id=org_id)] == [late.id]
 
 
 def test_scenarios_and_plans_are_versioned(db: Database, org_id: int) -> None:
@@ -158,8 +169,7 @@ def test_scenarios_and_plans_are_versioned(db: Database, org_id: int) -> None:
         latest = latest_scenario(s, org_id, "main")
         assert latest is not None
         assert latest.inputs["fleet"]["gpus"][0]["count"] == 16
-        assert [(x.name, x.version) for x in list_scenarios(s, org_id)] == [
-            ("main", 2), ("other", 1)]
+        assert [(x.name, x.version) for x in list_scenarios(s, org_id)] == [("main", 2), ("other", 1)]
         plan = latest_plan(s, org_id)
         assert plan is not None and plan.plan["target"]["months"] == [1]
 
@@ -175,8 +185,7 @@ def test_users_passwords_teams_and_tokens(db: Database, org_id: int) -> None:
         with pytest.raises(StoreError):
             create_user(s, "bad", "long enough", "overlord")
         token, secret = create_token(s, u.id, "ci", ["read", "write"])
-        expired, expired_secret = create_token(s, u.id, "old", ["read"],
-                                               expires_at=T0 - timedelta(days=1))
+        expired, expired_secret = create_token(s, u.id, "old", ["read"], expires_at=T0 - timedelta(days=1))
     with db.session() as s:
         assert authenticate(s, "mia", "correct horse") is not None
         assert authenticate(s, "mia", "wrong horse") is None
@@ -230,16 +239,14 @@ def test_audit_counts_and_first_organisation(db: Database, org_id: int) -> None:
         assert first is not None and first.id == org_id
         for _ in range(3):
             audit_record(s, "ip:10.0.0.1", "login-failed", "user", "mia", at=T0)
-        audit_record(s, "ip:10.0.0.2", "login-failed", "user", "mia",
-                     at=T0 + timedelta(hours=1))
+        audit_record(s, "ip:10.0.0.2", "login-failed", "user", "mia", at=T0 + timedelta(hours=1))
     with db.session() as s:
         assert count_audit(s, "login-failed", entity_id="mia") == 4
         assert count_audit(s, "login-failed", since=T0 + timedelta(minutes=30)) == 1
         assert count_audit(s, "login-failed", actor="ip:10.0.0.1") == 3
 
 
-def test_versions_count_commits_of_tracked_data_and_of_accounts(db: Database,
-                                                                 org_id: int) -> None:
+def test_versions_count_commits_of_tracked_data_and_of_accounts(db: Database, org_id: int) -> None:
     from sqlalchemy import select
 
     from gputeam.store import data_version, revoke_token, update_user, versions

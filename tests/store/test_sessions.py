@@ -46,8 +46,9 @@ def test_sessions_end_one_by_one_or_everywhere(db: Any) -> None:
     with db.session() as s:
         assert store.count_sessions(s, uid, now=NOW) == 1
         # only the id's digest is stored
-        assert [r.sid_hash for r in s.query(store.UserSession)
-                if r.revoked_at is None] == [store.secret_digest("s3")]
+        assert [r.sid_hash for r in s.query(store.UserSession) if r.revoked_at is None] == [
+            store.secret_digest("s3")
+        ]
 
 
 def test_new_password_and_deactivation_end_sessions(db: Any) -> None:

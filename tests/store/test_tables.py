@@ -16,12 +16,15 @@ from gputeam.store.tables import BadCell, boolean, day, integer, number
 
 def _group(digits: str, sep: str) -> str:
     head = len(digits) % 3 or 3
-    parts = [digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)]
+    parts = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
     return sep.join(parts)
 
 
-@given(st.integers(min_value=0, max_value=10**9), st.integers(min_value=0, max_value=99),
-       st.sampled_from([(".", ","), (",", "."), (" ", ","), ("\u00a0", ","), ("", ",")]))
+@given(
+    st.integers(min_value=0, max_value=10**9),
+    st.integers(min_value=0, max_value=99),
+    st.sampled_from([(".", ","), (",", "."), (" ", ","), ("\u00a0", ","), ("", ",")]),
+)
 def test_numbers_parse_in_every_locale(whole: int, cents: int, seps: tuple[str, str]) -> None:
     """A number written with any common thousands separator and decimal mark, with two
     decimals, parses to the same value (in a ';'-separated, decimal-comma file too)."""
@@ -57,8 +60,7 @@ def test_cell_parsers_refuse_garbage() -> None:
 
 def test_read_table_detects_separator_bom_and_encoding() -> None:
     t = read_table("\ufeffid;name\r\n1;Zoë\r\n\r\n2;Bo\r\n".encode(), filename="x.csv")
-    assert (t.header, t.delimiter, t.encoding, t.decimal_comma) == (
-        ["id", "name"], ";", "utf-8-sig", True)
+    assert (t.header, t.delimiter, t.encoding, t.decimal_comma) == (["id", "name"], ";", "utf-8-sig", True)
     assert t.rows == [(2, ["1", "Zoë"]), (4, ["2", "Bo"])]  # blank row 3 skipped, numbering kept
     t = read_table("id\tname\n1\tJosé\n".encode("cp1252"), filename="x.csv")
     assert t.delimiter == "\t" and t.encoding == "cp1252" and t.rows[0][1] == ["1", "José"]
@@ -68,8 +70,7 @@ def test_read_table_detects_separator_bom_and_encoding() -> None:
 
 def test_database_url_resolution() -> None:
     assert database_url("sqlite:///x.db", {"GPUTEAM_DB": "sqlite:///y.db"}) == "sqlite:///x.db"
-    assert database_url(None, {"GPUTEAM_DB": "postgresql://u@h/db"}) == \
-        "postgresql+psycopg://u@h/db"
+    assert database_url(None, {"GPUTEAM_DB": "postgresql://u@h/db"}) == "postgresql+psycopg://u@h/db"
     default = database_url(None, {})
     assert default.startswith("sqlite:///") and default.endswith("gputeam.db")
 
@@ -80,6 +81,7 @@ def test_public_api_matches_all() -> None:
 
     exported = set(store.__all__)
     assert all(hasattr(store, n) for n in exported)
-    public = {n for n, v in vars(store).items()
-              if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    public = {
+        n for n, v in vars(store).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)
+    }
     assert public == exported

@@ -17,8 +17,7 @@ def _team_with_people(db: Database, org_id: int) -> tuple[int, int, list[int]]:
     with db.session() as s:
         a = store.create_team(s, org_id, "Alpha")
         b = store.create_team(s, org_id, "Beta")
-        ids = [store.add_person(s, org_id, key=f"p{i}", name=f"P {i}", team_id=a.id).id
-               for i in range(3)]
+        ids = [store.add_person(s, org_id, key=f"p{i}", name=f"P {i}", team_id=a.id).id for i in range(3)]
         return a.id, b.id, ids
 
 
@@ -46,8 +45,7 @@ def test_rename_archive_assign_are_audited(db: Database, org_id: int) -> None:
         store.assign_to_team(s, org_id, alpha, ids[:1])
     with db.session() as s:
         store.set_team_archived(s, org_id, alpha, False, actor="lead")
-        actions = [e.action for e in store.list_audit(s, entity="team", entity_id=alpha,
-                                                      oldest_first=True)]
+        actions = [e.action for e in store.list_audit(s, entity="team", entity_id=alpha, oldest_first=True)]
         assert actions == ["create", "rename", "archive", "restore"]
         person_moves = store.list_audit(s, entity="person", entity_id=ids[0], actor="lead")
         assert [e.after["team_id"] for e in person_moves] == [beta]  # type: ignore[index]
@@ -58,10 +56,12 @@ def test_teams_of_another_organisation_are_not_found(db: Database, org_id: int) 
     with db.session() as s:
         other = store.create_organisation(s, "Other").id
         gamma = store.create_team(s, other, "Gamma").id
-    for call in (lambda s: store.rename_team(s, org_id, gamma, "Mine"),
-                 lambda s: store.set_team_archived(s, org_id, gamma, True),
-                 lambda s: store.assign_to_team(s, org_id, gamma, ids),
-                 lambda s: store.team_members(s, org_id, gamma)):
+    for call in (
+        lambda s: store.rename_team(s, org_id, gamma, "Mine"),
+        lambda s: store.set_team_archived(s, org_id, gamma, True),
+        lambda s: store.assign_to_team(s, org_id, gamma, ids),
+        lambda s: store.team_members(s, org_id, gamma),
+    ):
         with pytest.raises(NotFound), db.session() as s:
             call(s)
     with pytest.raises(NotFound), db.session() as s:  # nor their people moved in here
@@ -70,7 +70,8 @@ def test_teams_of_another_organisation_are_not_found(db: Database, org_id: int) 
 
 
 def test_enrol_a_path_then_finish_a_course_closes_its_roadmap_item(
-        db: Database, org_id: int, catalog: Catalog) -> None:
+    db: Database, org_id: int, catalog: Catalog
+) -> None:
     alpha, _, ids = _team_with_people(db, org_id)
     path = next(p for p in catalog.paths.values() if len(p.courses) >= 1)
     courses = store.courses_of(catalog, path_id=path.id)
@@ -80,8 +81,15 @@ def test_enrol_a_path_then_finish_a_course_closes_its_roadmap_item(
     with pytest.raises(StoreError):
         store.courses_of(catalog)
     with db.session() as s:
-        item = store.add_roadmap_item(s, ids[0], kind="course", ref=courses[0], title="C",
-                                      start=date(2026, 11, 1), due=date(2027, 1, 31))
+        item = store.add_roadmap_item(
+            s,
+            ids[0],
+            kind="course",
+            ref=courses[0],
+            title="C",
+            start=date(2026, 11, 1),
+            due=date(2027, 1, 31),
+        )
         item_id = item.id
         first = store.enrol_people(s, org_id, ids, courses, date(2026, 11, 2), actor="lead")
         again = store.enrol_people(s, org_id, ids, courses, date(2026, 11, 3), actor="lead")
@@ -93,8 +101,7 @@ def test_enrol_a_path_then_finish_a_course_closes_its_roadmap_item(
         assert done.completed_on == date(2026, 12, 1) and done.hours_done == 3.5
         closed = store.get_roadmap_item(s, item_id)
         assert closed.status == "done" and closed.done_on == date(2026, 12, 1)
-        assert [a.actor for a in store.list_audit(s, entity="roadmap_item",
-                                                  entity_id=item_id)][0] == "lead"
+        assert [a.actor for a in store.list_audit(s, entity="roadmap_item", entity_id=item_id)][0] == "lead"
         summary = store.learning_summary(s, org_id, date(2026, 12, 2), team_id=alpha)
         assert summary["enrolments_done"] == 1
         assert summary["enrolments_open"] == 3 * len(courses) - 1
@@ -105,17 +112,24 @@ def test_enrol_a_path_then_finish_a_course_closes_its_roadmap_item(
 
 
 def _plan(keys: list[str]) -> dict[str, object]:
-    items = [{"kind": "course", "ref": "c1", "name": "Course 1", "start": "2026-10-01",
-              "end": "2026-11-15", "hours": 8},
-             {"kind": "exam", "ref": "x1", "name": "Exam 1", "start": "2027-02-01",
-              "end": "2027-02-01"}]
-    return {"roadmaps": [{"person": k, "items": items} for k in keys]
-            + [{"person": "hire-1", "hire": True, "items": items},
-               {"person": "gone", "items": items}]}
+    items = [
+        {
+            "kind": "course",
+            "ref": "c1",
+            "name": "Course 1",
+            "start": "2026-10-01",
+            "end": "2026-11-15",
+            "hours": 8,
+        },
+        {"kind": "exam", "ref": "x1", "name": "Exam 1", "start": "2027-02-01", "end": "2027-02-01"},
+    ]
+    return {
+        "roadmaps": [{"person": k, "items": items} for k in keys]
+        + [{"person": "hire-1", "hire": True, "items": items}, {"person": "gone", "items": items}]
+    }
 
 
-def test_adopting_a_saved_plan_twice_adds_nothing_and_burnup_follows(
-        db: Database, org_id: int) -> None:
+def test_adopting_a_saved_plan_twice_adds_nothing_and_burnup_follows(db: Database, org_id: int) -> None:
     alpha, _, ids = _team_with_people(db, org_id)
     with db.session() as s:
         sc = store.save_scenario(s, org_id, "live", {"fleet": {}})
@@ -132,13 +146,13 @@ def test_adopting_a_saved_plan_twice_adds_nothing_and_burnup_follows(
         items = store.list_roadmap_items(s, person_id=ids[0])
         assert [(i.kind, i.start, i.due) for i in items] == [
             ("course", date(2026, 10, 1), date(2026, 11, 15)),
-            ("exam", date(2027, 2, 1), date(2027, 2, 1))]
+            ("exam", date(2027, 2, 1), date(2027, 2, 1)),
+        ]
         store.complete_roadmap_item(s, items[0].id, date(2026, 11, 20))
         assert [e.action for e in store.list_audit(s, entity="plan")].count("adopt") == 3
         curve = store.burnup(s, org_id, date(2026, 12, 2), team_id=alpha)
         mine = store.burnup(s, org_id, date(2026, 12, 2), person_id=ids[0])
-        assert store.burnup(s, org_id, date(2026, 12, 2), person_id=9_999_999) == {
-            "total": 0, "points": []}
+        assert store.burnup(s, org_id, date(2026, 12, 2), person_id=9_999_999) == {"total": 0, "points": []}
     assert curve["total"] == 6
     by_month = {p["month"]: (p["planned"], p["done"]) for p in curve["points"]}
     assert list(by_month)[0] == "2026-10" and list(by_month)[-1] == "2027-02"
@@ -158,8 +172,10 @@ def test_an_archived_team_takes_no_one_new_by_any_door(db: Database, org_id: int
         store.set_team_archived(s, org_id, alpha, True)
         # the inactive person stays in it and may still be changed
         store.update_person(s, ids[0], {"title": "Retired", "team_id": alpha})
-    for call in (lambda s: store.add_person(s, org_id, key="n", name="N", team_id=alpha),
-                 lambda s: store.update_person(s, ids[1], {"team_id": alpha})):
+    for call in (
+        lambda s: store.add_person(s, org_id, key="n", name="N", team_id=alpha),
+        lambda s: store.update_person(s, ids[1], {"team_id": alpha}),
+    ):
         with pytest.raises(StoreError) as info, db.session() as s:
             call(s)
         assert info.value.problems[0].message == "the team is archived"
@@ -173,8 +189,9 @@ def test_a_course_already_finished_is_adopted_as_done(db: Database, org_id: int)
         sc = store.save_scenario(s, org_id, "live", {"fleet": {}})
         plan_id = store.save_plan(s, sc.id, _plan(["p0", "p1"]), date(2026, 10, 1)).id
         store.adopt_saved_plan(s, org_id, plan_id)
-        got = {(i.person_id, i.kind): (i.status, i.done_on)
-               for i in store.list_roadmap_items(s, org_id=org_id)}
+        got = {
+            (i.person_id, i.kind): (i.status, i.done_on) for i in store.list_roadmap_items(s, org_id=org_id)
+        }
     assert got[(ids[0], "course")] == ("done", date(2026, 9, 20))
     assert got[(ids[0], "exam")] == ("planned", None)
     assert got[(ids[1], "course")] == ("planned", None)

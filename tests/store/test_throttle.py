@@ -11,8 +11,9 @@ from gputeam.store import create_user, get_user_by_username
 from gputeam.store.throttle import LoginLimits, login_wait, record_login
 
 T0 = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
-LIMITS = LoginLimits(per_account_address=5, per_address=12, per_account=8,
-                     window_seconds=900, backoff_seconds=30)
+LIMITS = LoginLimits(
+    per_account_address=5, per_address=12, per_account=8, window_seconds=900, backoff_seconds=30
+)
 
 
 def _fail(db: Any, name: str, address: str, at: datetime, times: int = 1) -> None:
@@ -65,8 +66,7 @@ def test_a_named_account_is_not_locked_out_from_where_its_owner_signs_in(db: Any
     with db.session() as s:
         create_user(s, "Ana", "a good password", "admin")
     with db.session() as s:  # Ana signed in from her desk yesterday
-        record_login(s, "Ana", "10.0.0.7", get_user_by_username(s, "Ana"),
-                     now=T0 - timedelta(days=1))
+        record_login(s, "Ana", "10.0.0.7", get_user_by_username(s, "Ana"), now=T0 - timedelta(days=1))
     for i in range(LIMITS.per_account):  # guesses from many addresses
         _fail(db, "ana", f"203.0.113.{i}", T0 + timedelta(seconds=i))
     now = T0 + timedelta(seconds=30)

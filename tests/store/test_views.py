@@ -34,12 +34,14 @@ def _seed(db: Database, org_id: int) -> dict[str, int]:
         net = create_team(s, org_id, "Net").id
         ids = {}
         for key, name, team, role, level, active in (
-                ("a", "Ana", ops, "operations-engineer", 3, True),
-                ("b", "Bob", ops, None, 1, True),
-                ("c", "Cy", net, "network-engineer", 3, True),
-                ("d", "Dee", None, None, 2, False)):
-            ids[key] = add_person(s, org_id, key=key, name=name, team_id=team, role=role,
-                                  level=level, active=active).id
+            ("a", "Ana", ops, "operations-engineer", 3, True),
+            ("b", "Bob", ops, None, 1, True),
+            ("c", "Cy", net, "network-engineer", 3, True),
+            ("d", "Dee", None, None, 2, False),
+        ):
+            ids[key] = add_person(
+                s, org_id, key=key, name=name, team_id=team, role=role, level=level, active=active
+            ).id
         other = create_organisation(s, "Elsewhere").id
         ids["x"] = add_person(s, other, key="x", name="Aaron Outsider", level=3).id
         ids["ops"], ids["net"] = ops, net
@@ -53,8 +55,16 @@ def test_people_filters_and_sorts(db: Database, org_id: int) -> None:
         sort = str(kw.pop("sort", "name"))
         desc = bool(kw.pop("descending", False))
         with db.session() as s:
-            return [p.key for p in list_people(s, org_id, where=PeopleFilter(**kw),  # type: ignore[arg-type]
-                                               sort=sort, descending=desc)]
+            return [
+                p.key
+                for p in list_people(
+                    s,
+                    org_id,
+                    where=PeopleFilter(**kw),  # type: ignore[arg-type]
+                    sort=sort,
+                    descending=desc,
+                )
+            ]
 
     assert keys() == ["a", "b", "c"]
     assert keys(active=None) == ["a", "b", "c", "d"]
@@ -80,10 +90,17 @@ def test_people_filters_and_sorts(db: Database, org_id: int) -> None:
 def test_expiry_status_is_one_rule_with_bounds() -> None:
     """Rule: expired after the expiry day; expiring-30/60/90 within that many days (the day
     itself included); else valid. expiry_bounds covers exactly the days of each status."""
-    cases = {None: "valid", TODAY - timedelta(days=10): "expired", TODAY: "expiring-30",
-             TODAY + timedelta(days=30): "expiring-30", TODAY + timedelta(days=31): "expiring-60",
-             TODAY + timedelta(days=60): "expiring-60", TODAY + timedelta(days=61): "expiring-90",
-             TODAY + timedelta(days=90): "expiring-90", TODAY + timedelta(days=91): "valid"}
+    cases = {
+        None: "valid",
+        TODAY - timedelta(days=10): "expired",
+        TODAY: "expiring-30",
+        TODAY + timedelta(days=30): "expiring-30",
+        TODAY + timedelta(days=31): "expiring-60",
+        TODAY + timedelta(days=60): "expiring-60",
+        TODAY + timedelta(days=61): "expiring-90",
+        TODAY + timedelta(days=90): "expiring-90",
+        TODAY + timedelta(days=91): "valid",
+    }
     for expires, status in cases.items():
         assert expiry_status(expires, TODAY) == status
     for offset in range(-5, 100):
@@ -112,26 +129,32 @@ def test_certifications_view_statuses_filters_and_isolation(db: Database, org_id
 
     def rows(**kw: object) -> list[tuple[str, str, str]]:
         with db.session() as s:
-            return [(r.person_key, r.cert_id, r.status)
-                    for r in list_held(s, org_id, TODAY, **kw)]  # type: ignore[arg-type]
+            return [(r.person_key, r.cert_id, r.status) for r in list_held(s, org_id, TODAY, **kw)]  # type: ignore[arg-type]
 
-    assert rows() == [("a", "rhce", "expired"), ("a", "nca-aiio", "expiring-30"),
-                      ("b", "nca-aiio", "expiring-60"), ("c", "nca-aiio", "expiring-90"),
-                      ("c", "ncp-ain", "valid")]
+    assert rows() == [
+        ("a", "rhce", "expired"),
+        ("a", "nca-aiio", "expiring-30"),
+        ("b", "nca-aiio", "expiring-60"),
+        ("c", "nca-aiio", "expiring-90"),
+        ("c", "ncp-ain", "valid"),
+    ]
     assert rows(status="expired") == [("a", "rhce", "expired")]
     assert rows(status="expired", where=PeopleFilter(active=None)) == [
-        ("a", "rhce", "expired"), ("d", "rhce", "expired")]
+        ("a", "rhce", "expired"),
+        ("d", "rhce", "expired"),
+    ]
     assert rows(status="valid") == [("c", "ncp-ain", "valid")]
     assert rows(status="expiring-60") == [("b", "nca-aiio", "expiring-60")]
     assert rows(cert_id="nca-aiio", sort="expires", descending=True)[0][0] == "c"
     assert [r[0] for r in rows(sort="person", descending=True)] == ["c", "c", "b", "a", "a"]
     assert rows(where=PeopleFilter(team_id=ids["net"]), sort="certification") == [
-        ("c", "nca-aiio", "expiring-90"), ("c", "ncp-ain", "valid")]
+        ("c", "nca-aiio", "expiring-90"),
+        ("c", "ncp-ain", "valid"),
+    ]
     assert rows(limit=2, offset=1) == rows()[1:3]
     with db.session() as s:
         assert count_held(s, org_id, TODAY) == 5
-        assert count_held(s, org_id, TODAY, status="expired",
-                          where=PeopleFilter(active=None)) == 2
+        assert count_held(s, org_id, TODAY, status="expired", where=PeopleFilter(active=None)) == 2
         with pytest.raises(InputError, match="sort"):
             list_held(s, org_id, TODAY, sort="valid_until")
     assert "x" not in {r[0] for r in rows(where=PeopleFilter(active=None))}
@@ -150,6 +173,5 @@ def test_proficiency_counts_use_latest_rating(db: Database, org_id: int) -> None
         rate_skill(s, ids["x"], "linux", 4, rated_at=t0)  # another organisation
     with db.session() as s:
         assert proficiency_counts(s, org_id) == {"linux": {4: 1, 3: 2}, "nccl": {2: 1}}
-        assert proficiency_counts(s, org_id, PeopleFilter(team_id=ids["ops"])) == {
-            "linux": {4: 1, 3: 1}}
+        assert proficiency_counts(s, org_id, PeopleFilter(team_id=ids["ops"])) == {"linux": {4: 1, 3: 1}}
         assert proficiency_counts(s, org_id, PeopleFilter(active=None))["linux"] == {4: 2, 3: 2}

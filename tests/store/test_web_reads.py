@@ -25,8 +25,7 @@ def test_tracked_organisation_is_the_oldest_else_a_new_one(db: Database) -> None
         assert len(store.list_organisations(s)) == 2
 
 
-def test_latest_plan_row_leaves_the_json_unloaded_and_is_per_organisation(
-        db: Database, org_id: int) -> None:
+def test_latest_plan_row_leaves_the_json_unloaded_and_is_per_organisation(db: Database, org_id: int) -> None:
     with db.session() as s:
         assert store.latest_plan_row(s, org_id) is None
         other = store.create_organisation(s, "Other").id
@@ -53,18 +52,24 @@ def test_person_records_and_person_teams(db: Database, org_id: int) -> None:
         store.add_certification(s, p.id, "nca-aiio", date(2025, 6, 1), date(2027, 6, 1))
         store.add_certification(s, p.id, "nca-aiio", date(2023, 6, 1), date(2025, 6, 1))
         store.enrol(s, p.id, "nvidia-dli-fundamentals", date(2026, 2, 1), hours_done=3)
-        store.add_roadmap_item(s, p.id, kind="course", ref="c2", title="Later",
-                               start=date(2026, 5, 1), due=date(2026, 6, 1))
-        store.add_roadmap_item(s, p.id, kind="course", ref="c1", title="Sooner",
-                               start=date(2026, 3, 1), due=date(2026, 4, 1), hours=8)
+        store.add_roadmap_item(
+            s, p.id, kind="course", ref="c2", title="Later", start=date(2026, 5, 1), due=date(2026, 6, 1)
+        )
+        store.add_roadmap_item(
+            s,
+            p.id,
+            kind="course",
+            ref="c1",
+            title="Sooner",
+            start=date(2026, 3, 1),
+            due=date(2026, 4, 1),
+            hours=8,
+        )
     with db.session() as s:
         rec = store.person_records(s, p.id)
-        assert [c.valid_from for c in rec.certifications] == [date(2023, 6, 1),
-                                                              date(2025, 6, 1)]
-        assert [store.cert_status(c, date(2026, 1, 1)) for c in rec.certifications] == [
-            "expired", "valid"]
-        assert [(e.course_id, e.hours_done) for e in rec.enrolments] == [
-            ("nvidia-dli-fundamentals", 3)]
+        assert [c.valid_from for c in rec.certifications] == [date(2023, 6, 1), date(2025, 6, 1)]
+        assert [store.cert_status(c, date(2026, 1, 1)) for c in rec.certifications] == ["expired", "valid"]
+        assert [(e.course_id, e.hours_done) for e in rec.enrolments] == [("nvidia-dli-fundamentals", 3)]
         assert [(i.title, i.hours) for i in rec.roadmap] == [("Sooner", 8), ("Later", 0)]
         assert store.person_records(s, q.id) == ([], [], [])
         assert store.person_teams(s, org_id) == {"p1": (p.id, team.id), "p2": (q.id, None)}
@@ -79,8 +84,10 @@ def test_token_use_is_recorded_at_most_every_five_minutes(db: Database) -> None:
         caller = store.find_caller(s, token=secret)
         assert caller is not None and caller.last_used_at is None
         assert store.note_token_use(s, tid, None, T0) == T0
-    for later, expected in ((T0 + timedelta(minutes=4), T0),
-                            (T0 + timedelta(minutes=6), T0 + timedelta(minutes=6))):
+    for later, expected in (
+        (T0 + timedelta(minutes=4), T0),
+        (T0 + timedelta(minutes=6), T0 + timedelta(minutes=6)),
+    ):
         with db.session() as s:
             seen = store.find_caller(s, token=secret)
             assert seen is not None and seen.last_used_at == T0
@@ -112,8 +119,7 @@ def test_a_caller_is_live_until_revoked_or_expired(db: Database) -> None:
 
 
 def test_wrong_current_passwords_are_throttled_per_user(db: Database) -> None:
-    limits = store.LoginLimits(per_account_address=3, backoff_seconds=30,
-                               window_seconds=900)
+    limits = store.LoginLimits(per_account_address=3, backoff_seconds=30, window_seconds=900)
     with db.session() as s:
         ana = store.create_user(s, "ana", "a long password", "admin").id
         bob = store.create_user(s, "bob", "a long password", "admin").id
@@ -144,27 +150,28 @@ def test_whose_attempt_and_a_persons_attempts(db: Database) -> None:
     with db.session() as s:
         assert store.attempt_person(s, first) == ada
         assert store.attempt_person(s, first + 1000) is None
-        assert [(a.id, code) for a, code in store.person_attempts(s, ada)] == [
-            (first, "acme-l2")]
+        assert [(a.id, code) for a, code in store.person_attempts(s, ada)] == [(first, "acme-l2")]
         assert store.person_attempts(s, bob) == []
 
 
-def test_whose_record_whose_token_and_lookups_within_the_organisation(
-        db: Database, org_id: int) -> None:
+def test_whose_record_whose_token_and_lookups_within_the_organisation(db: Database, org_id: int) -> None:
     secret = "s" * 40
     with db.session() as s:
         other = store.create_organisation(s, "Other").id
         p = store.add_person(s, org_id, key="p1", name="Ana").id
         held = store.add_certification(s, p, "nca-aiio", date(2026, 1, 1)).id
         enrolment = store.enrol(s, p, "nvidia-dli-fundamentals", date(2026, 2, 1)).id
-        item = store.add_roadmap_item(s, p, kind="course", ref="c1", title="C1",
-                                      start=date(2026, 3, 1), due=date(2026, 4, 1)).id
+        item = store.add_roadmap_item(
+            s, p, kind="course", ref="c1", title="C1", start=date(2026, 3, 1), due=date(2026, 4, 1)
+        ).id
         user = store.create_user(s, "ana", "a long password", "admin").id
         token = store.create_token(s, user, "ci", ["read"])[0].id
-        mine = store.save_plan(s, store.save_scenario(s, org_id, "live", {}).id, {"n": 1},
-                               date(2026, 1, 1)).id
-        theirs = store.save_plan(s, store.save_scenario(s, other, "live", {}).id, {"n": 2},
-                                 date(2026, 1, 1)).id
+        mine = store.save_plan(
+            s, store.save_scenario(s, org_id, "live", {}).id, {"n": 1}, date(2026, 1, 1)
+        ).id
+        theirs = store.save_plan(
+            s, store.save_scenario(s, other, "live", {}).id, {"n": 2}, date(2026, 1, 1)
+        ).id
         key = store.current_issuer_key(s, org_id, secret)[0].id
     with db.session() as s:
         assert store.record_person(s, "certification", held) == p

@@ -16,7 +16,8 @@ import pytest
 # The store's database fixtures (db_url is parametrised over sqlite and postgresql; it
 # skips PostgreSQL with a reason when unreachable, and fails instead when CI=true).
 _spec = importlib.util.spec_from_file_location(
-    "gputeam_store_fixtures", Path(__file__).parent.parent / "store" / "conftest.py")
+    "gputeam_store_fixtures", Path(__file__).parent.parent / "store" / "conftest.py"
+)
 assert _spec is not None and _spec.loader is not None
 _store_fixtures = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_store_fixtures)
@@ -60,22 +61,26 @@ def seed(database: Any) -> World:
         alpha = store.create_team(s, org.id, "Alpha")
         beta = store.create_team(s, org.id, "Beta")
         people = {}
-        for key, name, team, role in (("p1", "Ada Lovelace", alpha.id, "operations-engineer"),
-                                      ("p2", "Grace Hopper", alpha.id, None),
-                                      ("p3", "Linus T", beta.id, None)):
-            p = store.add_person(s, org.id, key=key, name=name, team_id=team, role=role,
-                                 level=2)
+        for key, name, team, role in (
+            ("p1", "Ada Lovelace", alpha.id, "operations-engineer"),
+            ("p2", "Grace Hopper", alpha.id, None),
+            ("p3", "Linus T", beta.id, None),
+        ):
+            p = store.add_person(s, org.id, key=key, name=name, team_id=team, role=role, level=2)
             store.rate_skill(s, p.id, "linux", 3)
             people[key] = p.id
-        store.add_certification(s, people["p1"], "nca-aiio", date(2024, 1, 15),
-                                date(2027, 1, 15))
-        store.add_certification(s, people["p3"], "nca-aiio", date(2023, 1, 1),
-                                date(2025, 1, 1))
+        store.add_certification(s, people["p1"], "nca-aiio", date(2024, 1, 15), date(2027, 1, 15))
+        store.add_certification(s, people["p3"], "nca-aiio", date(2023, 1, 1), date(2025, 1, 1))
         users = {}
         for role in ROLES:
-            u = store.create_user(s, role, PASSWORD, role,
-                                  person_id=people["p1"] if role == "engineer" else None,
-                                  team_ids=[alpha.id] if role == "manager" else [])
+            u = store.create_user(
+                s,
+                role,
+                PASSWORD,
+                role,
+                person_id=people["p1"] if role == "engineer" else None,
+                team_ids=[alpha.id] if role == "manager" else [],
+            )
             users[role] = u.id
         return World(org.id, alpha.id, beta.id, people, users)
 
@@ -98,8 +103,7 @@ def app(db: Any, world: World, tmp_path: Path) -> Any:
 
     app = create_app(make_settings(), database=db, today=TODAY)
     # the guided import's uploads: this test's own directory, not the shared temporary one
-    app.state.uploads = PendingUploads(tmp_path / "uploads",
-                                       max_bytes=app.state.uploads.max_bytes)
+    app.state.uploads = PendingUploads(tmp_path / "uploads", max_bytes=app.state.uploads.max_bytes)
     return app
 
 
@@ -119,9 +123,11 @@ def csrf_of(html: str) -> str:
 
 def login(client: Any, username: str, password: str = PASSWORD) -> Any:
     page = client.get("/login")
-    r = client.post("/login", data={"username": username, "password": password,
-                                    "csrf_token": csrf_of(page.text), "next": "/"},
-                    follow_redirects=False)
+    r = client.post(
+        "/login",
+        data={"username": username, "password": password, "csrf_token": csrf_of(page.text), "next": "/"},
+        follow_redirects=False,
+    )
     return r
 
 
@@ -138,8 +144,7 @@ def logged_in(app: Any, role: str) -> Any:
 
 def token_for(app: Any, role: str, scopes: list[str]) -> str:
     c = logged_in(app, role)
-    r = c.post("/api/v1/tokens", json={"name": "t", "scopes": scopes},
-               headers={"X-CSRF-Token": c.csrf})
+    r = c.post("/api/v1/tokens", json={"name": "t", "scopes": scopes}, headers={"X-CSRF-Token": c.csrf})
     assert r.status_code == 201, r.text
     return str(r.json()["token"])
 

@@ -11,9 +11,11 @@ CATALOG = load_catalog()
 
 
 def _people() -> tuple[Person, ...]:
-    return (Person(id="a", name="A", level=2, salary=100_000),
-            Person(id="b", name="B", level=3),
-            Person(id="c", name="C", level=1))
+    return (
+        Person(id="a", name="A", level=2, salary=100_000),
+        Person(id="b", name="B", level=3),
+        Person(id="c", name="C", level=1),
+    )
 
 
 def test_recorded_and_estimated_parts_add_up_by_definition() -> None:

@@ -27,9 +27,10 @@ from .test_web_browser import CHROMIUM, running_server
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
-                       "under CI=true this test fails instead"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+        reason=f"{CHROMIUM} is missing (apt-get install chromium); under CI=true this test fails instead",
+    ),
 ]
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -51,11 +52,11 @@ def _upload(data: bytes, *clicks: str, then: str) -> Callable[[Any], None]:
     """Steps: upload ``data`` as roster.csv, press ``clicks`` in turn, wait for ``then``."""
 
     def steps(page: Any) -> None:
-        page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv",
-                                       "buffer": data})
+        page.set_input_files("#file", {"name": "roster.csv", "mimeType": "text/csv", "buffer": data})
         for label in ("text=Upload and continue", *clicks):
             page.click(label)
         page.wait_for_selector(then)
+
     return steps
 
 
@@ -111,10 +112,16 @@ PAGES = [
     Page("import-refused", "/import", steps=_upload(b"%PDF-1.4 not a table", then="#err-file")),
     Page("import-columns", "/import", steps=_upload(TITLED, then="#mapping")),
     Page("import-preview", "/import", steps=_upload(TITLED, PREVIEW, then="#import-counts")),
-    Page("import-problems", "/import",
-         steps=_upload(b"id,name,level\np1,Ada,nine\n", PREVIEW, then="#problems")),
-    Page("import-done", "/import", steps=_upload(TITLED, PREVIEW, "#do-import",
-                                                 then="text=Imported: the changes below")),
+    Page(
+        "import-problems",
+        "/import",
+        steps=_upload(b"id,name,level\np1,Ada,nine\n", PREVIEW, then="#problems"),
+    ),
+    Page(
+        "import-done",
+        "/import",
+        steps=_upload(TITLED, PREVIEW, "#do-import", then="text=Imported: the changes below"),
+    ),
     Page("exams", "/exams"),
     Page("exams-engineer", "/exams", role="engineer"),
     Page("exam-attempt", "/exams/attempts/{attempt}", role="engineer"),
@@ -153,22 +160,26 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     db = store.open_database(url)
     world = seed(db)
     with db.session() as s:
-        _, secret = store.create_token(s, world.users["admin"], "a11y",
-                                       ["read", "write", "admin"])
-        prog = setup_programme(s, world.org_id, exam_catalog(),
-                               rubric=[{"id": "drain", "name": "Drains a node"}])
+        _, secret = store.create_token(s, world.users["admin"], "a11y", ["read", "write", "admin"])
+        prog = setup_programme(
+            s, world.org_id, exam_catalog(), rubric=[{"id": "drain", "name": "Drains a node"}]
+        )
         attempt = store.start_attempt(s, prog, world.people["p1"], now=datetime.now(UTC)).id
     db.dispose()
-    ids: dict[str, Any] = {"alpha": world.alpha, "beta": world.beta, "attempt": attempt,
-                           "exam": "acme-l2", **world.people}
-    with running_server(url, tmp, GPUTEAM_ORGANISATION="Acme",
-                        GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
-        api = httpx.Client(base_url=base + "/api/v1", timeout=60,
-                           headers={"Authorization": f"Bearer {secret}"})
+    ids: dict[str, Any] = {
+        "alpha": world.alpha,
+        "beta": world.beta,
+        "attempt": attempt,
+        "exam": "acme-l2",
+        **world.people,
+    }
+    with running_server(url, tmp, GPUTEAM_ORGANISATION="Acme", GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
+        api = httpx.Client(
+            base_url=base + "/api/v1", timeout=60, headers={"Authorization": f"Bearer {secret}"}
+        )
         r = api.post("/plans", json={"save": True})
         assert r.status_code in (200, 201), r.text
-        r = api.post(f"/people/{world.people['p1']}/credentials",
-                     json={"achievement": "nca-aiio"})
+        r = api.post(f"/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
         assert r.status_code == 201, r.text
         ids["credential"] = r.json()["uuid"]
         yield base, ids
@@ -181,10 +192,17 @@ def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing and CI=true")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                              args=["--no-sandbox", "--disable-gpu",
-                                    "--disable-background-networking",
-                                    "--disable-component-update", "--disable-sync"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield b
         b.close()
 
@@ -201,8 +219,7 @@ def contexts(browser: Any, site: tuple[str, dict[str, Any]]) -> Iterator[dict[An
 def _logged_in(browser: Any, contexts: dict[Any, Any], base: str, role: str | None) -> Any:
     if role not in contexts:
         # axe is injected as an inline script: allowed past the app's CSP in tests only
-        context = browser.new_context(bypass_csp=True,
-                                      viewport={"width": 1280, "height": 900})
+        context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
         context.set_default_timeout(20_000)
         if role is not None:
             page = context.new_page()
@@ -224,25 +241,32 @@ def violations(page: Any) -> list[dict[str, Any]]:
 
 
 def describe(found: list[dict[str, Any]]) -> str:
-    return "\n".join(f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])}x): "
-                     + "; ".join(n["html"][:160] for n in v["nodes"][:4]) for v in found)
+    return "\n".join(
+        f"{v['impact']}: {v['id']}: {v['help']} ({len(v['nodes'])}x): "
+        + "; ".join(n["html"][:160] for n in v["nodes"][:4])
+        for v in found
+    )
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
-def test_no_serious_violations(spec: Page, site: tuple[str, dict[str, Any]], browser: Any,
-                               contexts: dict[Any, Any],
-                               tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_no_serious_violations(
+    spec: Page,
+    site: tuple[str, dict[str, Any]],
+    browser: Any,
+    contexts: dict[Any, Any],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     base, ids = site
     page = _logged_in(browser, contexts, base, spec.role)
     try:
         page.goto(base + spec.path.format(**ids))
         if spec.steps is not None:
             spec.steps(page)
-        page.screenshot(path=str(screenshot_dir(tmp_path_factory) / f"{spec.name}.png"),
-                        full_page=True)
+        page.screenshot(path=str(screenshot_dir(tmp_path_factory) / f"{spec.name}.png"), full_page=True)
         found = violations(page)
         (screenshot_dir(tmp_path_factory) / f"{spec.name}.axe.json").write_text(
-            json.dumps(found, indent=1), "utf-8")
+            json.dumps(found, indent=1), "utf-8"
+        )
         bad = [v for v in found if v["impact"] in FAILING]
         assert not bad, f"{spec.name} ({page.url}):\n{describe(bad)}"
     finally:
@@ -261,18 +285,25 @@ def test_every_page_is_checked() -> None:
     app = create_app(Settings(dev=True), database=object())
     covered = {re.sub(r"\{[^}]+\}", "{}", p.path.split("?")[0]) for p in PAGES}
     covered |= {"/import/{}"}  # reached through the import's steps
-    pages = {re.sub(r"\{[^}]+\}", "{}", path) for path, methods in _routes(app)
-             if "GET" in methods and not path.startswith(("/api/", "/static"))}
+    pages = {
+        re.sub(r"\{[^}]+\}", "{}", path)
+        for path, methods in _routes(app)
+        if "GET" in methods and not path.startswith(("/api/", "/static"))
+    }
     # not HTML pages: downloads and JSON
-    pages = {p for p in pages if not p.endswith((".json", ".png", ".pdf", ".csv", ".xlsx",
-                                                  "/download"))
-             and not p.startswith(("/credentials/status/", "/language"))}  # a redirect
+    pages = {
+        p
+        for p in pages
+        if not p.endswith((".json", ".png", ".pdf", ".csv", ".xlsx", "/download"))
+        and not p.startswith(("/credentials/status/", "/language"))
+    }  # a redirect
     missing = sorted(pages - covered)
     assert not missing, f"add these pages to PAGES in {Path(__file__).name}: {missing}"
 
 
-def test_keyboard_skip_link_and_focus_order(site: tuple[str, dict[str, Any]], browser: Any,
-                                            contexts: dict[Any, Any]) -> None:
+def test_keyboard_skip_link_and_focus_order(
+    site: tuple[str, dict[str, Any]], browser: Any, contexts: dict[Any, Any]
+) -> None:
     """The first Tab reaches "Skip to the content", which moves focus past the navigation;
     then Tab goes on through the page in reading order (the people form's fields)."""
     base, ids = site
@@ -280,8 +311,9 @@ def test_keyboard_skip_link_and_focus_order(site: tuple[str, dict[str, Any]], br
     try:
         page.goto(base + f"/people/{ids['p2']}/edit")
         page.keyboard.press("Tab")
-        focused = page.evaluate("() => [document.activeElement.className, "
-                                "document.activeElement.textContent]")
+        focused = page.evaluate(
+            "() => [document.activeElement.className, document.activeElement.textContent]"
+        )
         assert focused == ["skip", "Skip to the content"]
         assert page.locator("a.skip").is_visible()  # shown once focused
         page.keyboard.press("Enter")
@@ -291,8 +323,8 @@ def test_keyboard_skip_link_and_focus_order(site: tuple[str, dict[str, Any]], br
             page.keyboard.press("Tab")
             names.append(page.evaluate("() => document.activeElement.name"))
         fields = page.eval_on_selector_all(
-            "main form input:not([type=hidden]), main form select",
-            "els => els.slice(0, 3).map(e => e.name)")
+            "main form input:not([type=hidden]), main form select", "els => els.slice(0, 3).map(e => e.name)"
+        )
         assert names == fields
     finally:
         page.close()

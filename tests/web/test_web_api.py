@@ -24,8 +24,10 @@ def bearer(app: Any, role: str = "admin", scopes: list[str] | None = None) -> An
 
 def test_people_crud_and_records(app: Any, world: World) -> None:
     c = bearer(app)
-    r = c.post("/api/v1/people", json={"key": "p9", "name": "New Person", "level": 3,
-                                       "team_id": world.beta, "skills": {"linux": 2}})
+    r = c.post(
+        "/api/v1/people",
+        json={"key": "p9", "name": "New Person", "level": 3, "team_id": world.beta, "skills": {"linux": 2}},
+    )
     assert r.status_code == 201, r.text
     pid = r.json()["id"]
     assert r.headers["location"] == f"/api/v1/people/{pid}"
@@ -38,13 +40,16 @@ def test_people_crud_and_records(app: Any, world: World) -> None:
 
     r = c.put(f"/api/v1/people/{pid}/skills/cluster-ops", json={"proficiency": 3})
     assert r.status_code == 200
-    r = c.post(f"/api/v1/people/{pid}/certifications",
-               json={"cert_id": "nca-aiio", "valid_from": "2026-01-10"})
+    r = c.post(
+        f"/api/v1/people/{pid}/certifications", json={"cert_id": "nca-aiio", "valid_from": "2026-01-10"}
+    )
     assert r.status_code == 201, r.text
     assert r.json()["valid_until"] is not None  # defaulted from the catalog's validity
     course = next(iter(__import__("gputeam.catalog", fromlist=["x"]).load_catalog().courses))
-    r = c.post(f"/api/v1/people/{pid}/enrolments",
-               json={"course_id": course, "started_on": "2026-11-01", "hours_done": 2})
+    r = c.post(
+        f"/api/v1/people/{pid}/enrolments",
+        json={"course_id": course, "started_on": "2026-11-01", "hours_done": 2},
+    )
     assert r.status_code == 201, r.text
     eid = r.json()["id"]
     r = c.patch(f"/api/v1/enrolments/{eid}", json={"hours_done": 5.5})
@@ -69,8 +74,10 @@ def test_problem_documents(app: Any, world: World) -> None:
     r = c.post("/api/v1/people", json={"key": "", "name": "x", "level": 9})
     assert r.status_code == 422
     assert {p["path"] for p in r.json()["problems"]} >= {"body.key", "body.level"}
-    r = c.post(f"/api/v1/people/{world.people['p1']}/certifications",
-               json={"cert_id": "no-such-cert", "valid_from": "2026-01-01"})
+    r = c.post(
+        f"/api/v1/people/{world.people['p1']}/certifications",
+        json={"cert_id": "no-such-cert", "valid_from": "2026-01-01"},
+    )
     assert r.status_code == 422 and r.json()["problems"][0]["found"] == "no-such-cert"
     r = c.get("/api/v1/people/999999")
     assert r.status_code == 404 and r.json()["title"] == "Not found"
@@ -92,8 +99,11 @@ def test_import_dry_run_commit_and_rejection(app: Any, world: World, db: Any) ->
 
     # (p4 now has p3's e-mail: the file keeps it with p4, as e-mails are unique)
     bad = ROSTER_CSV.replace("p3,", "p4,") + "p5,Bad Row,not-an-email,x,7,-1,,Alpha,9,1\n"
-    r = c.post("/api/v1/import/roster", data={"dry_run": "false"},
-               files={"file": ("roster.csv", bad.encode(), "text/csv")})
+    r = c.post(
+        "/api/v1/import/roster",
+        data={"dry_run": "false"},
+        files={"file": ("roster.csv", bad.encode(), "text/csv")},
+    )
     assert r.status_code == 422
     lines = {p["line"] for p in r.json()["problems"]}
     assert lines == {5}
@@ -101,12 +111,17 @@ def test_import_dry_run_commit_and_rejection(app: Any, world: World, db: Any) ->
         assert store.get_person_by_key(s, world.org_id, "p5") is None  # all or nothing
 
     mapped = "Employee,Full name\np6,Mapped Person\n"
-    r = c.post("/api/v1/import/roster", data={"dry_run": "false",
-                                              "mapping": json.dumps({"Employee": "id"})},
-               files={"file": ("m.csv", mapped.encode(), "text/csv")})
+    r = c.post(
+        "/api/v1/import/roster",
+        data={"dry_run": "false", "mapping": json.dumps({"Employee": "id"})},
+        files={"file": ("m.csv", mapped.encode(), "text/csv")},
+    )
     assert r.status_code == 200, r.text
-    r = c.post("/api/v1/import/roster", data={"mapping": "{not json"},
-               files={"file": ("m.csv", mapped.encode(), "text/csv")})
+    r = c.post(
+        "/api/v1/import/roster",
+        data={"mapping": "{not json"},
+        files={"file": ("m.csv", mapped.encode(), "text/csv")},
+    )
     assert r.status_code == 422 and r.json()["problems"][0]["path"] == "mapping"
 
 
@@ -131,9 +146,12 @@ def test_plan_run_save_dashboard_and_adopt(app: Any, world: World) -> None:
     assert dash["expiring_counts"] == {"30": 0, "60": 1, "90": 1}
     assert {r["domain"]: r["people"] for r in dash["bus_factor"]}["linux"] == 3
 
-    body = {"fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 256}]},
-            "horizon_months": 12, "what_if": {"deadline_month": 9, "budget": 2_000_000},
-            "save": True}
+    body = {
+        "fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 256}]},
+        "horizon_months": 12,
+        "what_if": {"deadline_month": 9, "budget": 2_000_000},
+        "save": True,
+    }
     r = c.post("/api/v1/plans", json=body)
     assert r.status_code == 200, r.text
     out = r.json()
@@ -177,10 +195,16 @@ def test_calendars_and_catalog(app: Any, world: World) -> None:
 
     feed = TestClient(app)
     secret = c.headers["Authorization"].split()[1]
-    assert feed.get(f"/api/v1/calendar/people/{world.people['p1']}.ics",
-                    params={"token": secret}).status_code == 200
-    assert feed.get(f"/api/v1/calendar/people/{world.people['p1']}.ics",
-                    params={"token": "gpt_wrong"}).status_code == 401
+    assert (
+        feed.get(f"/api/v1/calendar/people/{world.people['p1']}.ics", params={"token": secret}).status_code
+        == 200
+    )
+    assert (
+        feed.get(
+            f"/api/v1/calendar/people/{world.people['p1']}.ics", params={"token": "gpt_wrong"}
+        ).status_code
+        == 401
+    )
     assert feed.get("/api/v1/me", params={"token": secret}).status_code == 401  # feeds only
     idx = c.get("/api/v1/catalog").json()
     assert idx["sections"]["certifications"] > 0
@@ -191,8 +215,7 @@ def test_calendars_and_catalog(app: Any, world: World) -> None:
 
 def test_tokens_and_users(app: Any, world: World, db: Any) -> None:
     c = bearer(app, scopes=["read", "write", "admin"])
-    r = c.post("/api/v1/users", json={"username": "newbie", "password": "long enough pw",
-                                      "role": "viewer"})
+    r = c.post("/api/v1/users", json={"username": "newbie", "password": "long enough pw", "role": "viewer"})
     assert r.status_code == 201, r.text
     uid = r.json()["id"]
     r = c.patch(f"/api/v1/users/{uid}", json={"role": "manager", "team_ids": [world.beta]})
@@ -217,8 +240,7 @@ def test_dashboard_names_only_people_the_caller_may_read(app: Any, world: World,
     from gputeam import store as st
 
     with db.session() as s:  # p3 (team Beta) renews into the 90-day window too
-        st.add_certification(s, world.people["p3"], "nca-aiio", date(2025, 1, 20),
-                             date(2027, 2, 1))
+        st.add_certification(s, world.people["p3"], "nca-aiio", date(2025, 1, 20), date(2027, 2, 1))
     names = {}
     for role in ("admin", "manager", "engineer", "viewer"):
         rows = bearer(app, role, ["read"]).get("/api/v1/dashboard").json()["expiring"]

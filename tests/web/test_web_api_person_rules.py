@@ -13,8 +13,16 @@ from gputeam import store
 
 from .conftest import World, token_for
 
-BAD_EMAILS = ("not-an-email", "a@b", "a b@example.org", "@example.org", "x@@example.org",
-              " ada@example.org", "ada@example.org\n", "")
+BAD_EMAILS = (
+    "not-an-email",
+    "a@b",
+    "a b@example.org",
+    "@example.org",
+    "x@@example.org",
+    " ada@example.org",
+    "ada@example.org\n",
+    "",
+)
 GOOD_EMAILS = ("ada@example.org", "n.p+gpu@sub.example.co.uk")
 
 
@@ -29,11 +37,21 @@ def _bearer(app: Any) -> Any:
 def _state(db: Any) -> tuple[Any, ...]:
     """Every person's stored fields and the number of audit entries (logins aside)."""
     with db.session() as s:
-        people = tuple(s.execute(select(
-            store.Person.key, store.Person.name, store.Person.email, store.Person.role,
-            store.Person.level, store.Person.title).order_by(store.Person.key)))
-        audits = int(s.scalar(select(func.count(store.AuditEntry.id))
-                              .where(store.AuditEntry.action != "login")) or 0)
+        people = tuple(
+            s.execute(
+                select(
+                    store.Person.key,
+                    store.Person.name,
+                    store.Person.email,
+                    store.Person.role,
+                    store.Person.level,
+                    store.Person.title,
+                ).order_by(store.Person.key)
+            )
+        )
+        audits = int(
+            s.scalar(select(func.count(store.AuditEntry.id)).where(store.AuditEntry.action != "login")) or 0
+        )
     return people, audits
 
 
@@ -59,18 +77,17 @@ def test_post_refuses_bad_email_and_unknown_role(app: Any, db: Any, world: World
         got = _problems(r)
         assert set(got) == {"email"}, (email, got)
         assert got["email"]["found"] == email and "name@example.org" in got["email"]["expected"]
-    r = c.post("/api/v1/people", json={"key": "n1", "name": "New",
-                                       "email": "x" * 320 + "@example.org"})
+    r = c.post("/api/v1/people", json={"key": "n1", "name": "New", "email": "x" * 320 + "@example.org"})
     assert [p["path"] for p in r.json()["problems"]] == ["body.email"]  # the schema's limit
     roles = _roles(app)
     for role in ("wizard", "Operations Engineer", ""):
-        got = _problems(c.post("/api/v1/people", json={"key": "n1", "name": "New",
-                                                       "role": role}))
+        got = _problems(c.post("/api/v1/people", json={"key": "n1", "name": "New", "role": role}))
         assert set(got) == {"role"} and got["role"]["found"] == role
         assert all(rid in got["role"]["expected"] for rid in roles)
     # both at once: both reported, in one answer
-    got = _problems(c.post("/api/v1/people", json={"key": "n1", "name": "New",
-                                                   "email": "nope", "role": "wizard"}))
+    got = _problems(
+        c.post("/api/v1/people", json={"key": "n1", "name": "New", "email": "nope", "role": "wizard"})
+    )
     assert set(got) == {"email", "role"}
     assert _state(db) == before
 
@@ -79,12 +96,13 @@ def test_post_accepts_good_email_and_catalog_role(app: Any, db: Any, world: Worl
     c = _bearer(app)
     roles = _roles(app)
     for i, email in enumerate(GOOD_EMAILS):
-        r = c.post("/api/v1/people", json={"key": f"n{i}", "name": "New", "email": email,
-                                           "role": roles[i % len(roles)]})
+        r = c.post(
+            "/api/v1/people",
+            json={"key": f"n{i}", "name": "New", "email": email, "role": roles[i % len(roles)]},
+        )
         assert r.status_code == 201, r.text
         assert (r.json()["email"], r.json()["role"]) == (email, roles[i % len(roles)])
-    r = c.post("/api/v1/people", json={"key": "n9", "name": "None", "email": None,
-                                       "role": None})
+    r = c.post("/api/v1/people", json={"key": "n9", "name": "None", "email": None, "role": None})
     assert r.status_code == 201 and (r.json()["email"], r.json()["role"]) == (None, None)
     with db.session() as s:
         assert store.count_people(s, world.org_id) == 3 + len(GOOD_EMAILS) + 1
@@ -116,8 +134,7 @@ def test_patch_accepts_good_email_and_catalog_role(app: Any, db: Any, world: Wor
     assert r.status_code == 200 and (r.json()["email"], r.json()["role"]) == (None, None)
 
 
-def test_patch_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any,
-                                                      world: World) -> None:
+def test_patch_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any, world: World) -> None:
     p2 = world.people["p2"]
     with db.session() as s:  # e.g. from a catalog extension since removed
         store.update_person(s, p2, {"role": "legacy-role"})
@@ -132,7 +149,6 @@ def test_patch_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any,
     assert got["role"]["found"] == "other-legacy"
     assert _state(db) == before
     # another person may not be given the legacy role
-    got = _problems(c.patch(f"/api/v1/people/{world.people['p3']}",
-                            json={"role": "legacy-role"}))
+    got = _problems(c.patch(f"/api/v1/people/{world.people['p3']}", json={"role": "legacy-role"}))
     assert got["role"]["found"] == "legacy-role"
     assert _state(db) == before

@@ -47,8 +47,11 @@ def test_openapi_declares_bearer_for_protected_operations() -> None:
 
     schema = create_app(Settings(dev=True), database=object()).openapi()
     assert schema["components"]["securitySchemes"]["bearer"] == {
-        "type": "http", "scheme": "bearer", "bearerFormat": "API token",
-        "description": schema["components"]["securitySchemes"]["bearer"]["description"]}
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "API token",
+        "description": schema["components"]["securitySchemes"]["bearer"]["description"],
+    }
     ops = {(m.upper(), p): o for p, d in schema["paths"].items() for m, o in d.items()}
     assert ops[("GET", "/api/v1/people")]["security"] == [{"bearer": []}]
     assert ops[("POST", "/api/v1/import/{kind}")]["security"] == [{"bearer": []}]
@@ -71,10 +74,11 @@ def server_with_token(tmp_path: Path) -> Iterator[tuple[str, str]]:
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                    reason=f"{CHROMIUM} is missing (apt-get install chromium)")
-def test_authorize_then_try_it_out(server_with_token: tuple[str, str],
-                                   page: Any) -> None:  # noqa: F811
+@pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+    reason=f"{CHROMIUM} is missing (apt-get install chromium)",
+)
+def test_authorize_then_try_it_out(server_with_token: tuple[str, str], page: Any) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     server, token = server_with_token
@@ -82,8 +86,10 @@ def test_authorize_then_try_it_out(server_with_token: tuple[str, str],
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     outside: list[str] = []
-    page.on("request", lambda r: None if r.url.startswith(server) or r.url.startswith("data:")
-            else outside.append(r.url))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(server) or r.url.startswith("data:") else outside.append(r.url),
+    )
 
     page.goto(server + "/api/v1/docs")
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("gputeam")
@@ -91,8 +97,7 @@ def test_authorize_then_try_it_out(server_with_token: tuple[str, str],
     operation.locator(".opblock-summary").click()
 
     def execute() -> Any:
-        with page.expect_response(lambda r: r.url.startswith(server + "/api/v1/people")
-                                  ) as answer:
+        with page.expect_response(lambda r: r.url.startswith(server + "/api/v1/people")) as answer:
             operation.locator(".execute").click()
         return answer.value
 
@@ -105,6 +110,5 @@ def test_authorize_then_try_it_out(server_with_token: tuple[str, str],
     page.locator(".modal-ux .btn-done").click()
     assert execute().status == 200
     expect(operation.locator(".responses-wrapper .live-responses-table")).to_contain_text("200")
-    assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], \
-        problems
+    assert not [p for p in problems if "Content Security Policy" in p or "Refused" in p], problems
     assert not outside, outside

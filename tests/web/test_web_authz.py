@@ -45,10 +45,8 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("GET", f"/api/v1/calendar/teams/{w.beta}.ics", {}, ADMIN),
         ("GET", "/api/v1/export", {}, ADMIN),
         ("GET", "/api/v1/users", {}, ADMIN),
-        ("POST", "/api/v1/people", {"json": {"key": "new-{role}", "name": "N",
-                                             "team_id": w.alpha}}, MGMT),
-        ("POST", "/api/v1/people", {"json": {"key": "beta-{role}", "name": "N",
-                                             "team_id": w.beta}}, ADMIN),
+        ("POST", "/api/v1/people", {"json": {"key": "new-{role}", "name": "N", "team_id": w.alpha}}, MGMT),
+        ("POST", "/api/v1/people", {"json": {"key": "beta-{role}", "name": "N", "team_id": w.beta}}, ADMIN),
         ("PATCH", f"/api/v1/people/{p1}", {"json": {"title": "t-{role}"}}, MGMT),
         ("PATCH", f"/api/v1/people/{p2}", {"json": {"title": "t-{role}"}}, MGMT),
         ("PATCH", f"/api/v1/people/{p3}", {"json": {"title": "t-{role}"}}, ADMIN),
@@ -58,15 +56,26 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("POST", f"/api/v1/people/{p1}/certifications", {"json": cert}, STAFF),
         ("POST", f"/api/v1/people/{p2}/certifications", {"json": cert}, MGMT),
         ("POST", f"/api/v1/people/{p3}/certifications", {"json": cert}, ADMIN),
-        ("POST", f"/api/v1/people/{p3}/enrolments",
-         {"json": {"course_id": "{course}", "started_on": "2026-11-01"}}, ADMIN),
+        (
+            "POST",
+            f"/api/v1/people/{p3}/enrolments",
+            {"json": {"course_id": "{course}", "started_on": "2026-11-01"}},
+            ADMIN,
+        ),
         ("POST", "/api/v1/plans", {"json": {}}, MGMT),
-        ("POST", "/api/v1/import/roster",
-         {"files": {"file": ("r.csv", ROSTER_CSV.encode(), "text/csv")},
-          "data": {"dry_run": "true"}}, ADMIN),
+        (
+            "POST",
+            "/api/v1/import/roster",
+            {"files": {"file": ("r.csv", ROSTER_CSV.encode(), "text/csv")}, "data": {"dry_run": "true"}},
+            ADMIN,
+        ),
         ("POST", "/api/v1/teams", {"json": {"name": "team-{role}"}}, ADMIN),
-        ("POST", "/api/v1/users", {"json": {"username": "u-{role}", "password": "12345678x",
-                                            "role": "viewer"}}, ADMIN),
+        (
+            "POST",
+            "/api/v1/users",
+            {"json": {"username": "u-{role}", "password": "12345678x", "role": "viewer"}},
+            ADMIN,
+        ),
         ("PATCH", f"/api/v1/users/{w.users['viewer']}", {"json": {"active": True}}, ADMIN),
         ("GET", "/api/v1/programmes", {}, STAFF),
         ("PUT", f"/api/v1/people/{p1}/exam-time", {"json": {"time_multiplier": 1.25}}, MGMT),
@@ -84,23 +93,40 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("GET", "/exams", {}, STAFF),
         ("GET", "/admin/users", {}, ADMIN),
         ("POST", "/plan", {"data": {"gpus": "128", "action": "preview"}}, MGMT),
-        ("POST", f"/people/{p3}/certifications",
-         {"data": {"cert_id": "nca-aiio", "valid_from": "2026-05-{day}"}}, ADMIN),
-        ("POST", f"/people/{p1}/certifications",
-         {"data": {"cert_id": "nca-aiio", "valid_from": "2026-04-{day}"}}, STAFF),
-        ("POST", "/admin/users", {"data": {"username": "f-{role}", "password": "12345678x",
-                                           "role": "viewer"}}, ADMIN),
-        ("POST", f"/people/{p1}/skills", {"data": {"domain": "linux", "proficiency": "3"}},
-         STAFF),
-        ("POST", f"/people/{p2}/skills", {"data": {"domain": "linux", "proficiency": "3"}},
-         MGMT),
-        ("POST", f"/people/{p3}/skills", {"data": {"domain": "linux", "proficiency": "3"}},
-         ADMIN),
+        (
+            "POST",
+            f"/people/{p3}/certifications",
+            {"data": {"cert_id": "nca-aiio", "valid_from": "2026-05-{day}"}},
+            ADMIN,
+        ),
+        (
+            "POST",
+            f"/people/{p1}/certifications",
+            {"data": {"cert_id": "nca-aiio", "valid_from": "2026-04-{day}"}},
+            STAFF,
+        ),
+        (
+            "POST",
+            "/admin/users",
+            {"data": {"username": "f-{role}", "password": "12345678x", "role": "viewer"}},
+            ADMIN,
+        ),
+        ("POST", f"/people/{p1}/skills", {"data": {"domain": "linux", "proficiency": "3"}}, STAFF),
+        ("POST", f"/people/{p2}/skills", {"data": {"domain": "linux", "proficiency": "3"}}, MGMT),
+        ("POST", f"/people/{p3}/skills", {"data": {"domain": "linux", "proficiency": "3"}}, ADMIN),
         ("GET", "/people/new", {}, MGMT),
-        ("POST", "/account/password", {"data": {"current_password": PASSWORD,
-                                                "new_password": "{role}-new-password",
-                                                "new_password_again": "{role}-new-password"}},
-         ALL),
+        (
+            "POST",
+            "/account/password",
+            {
+                "data": {
+                    "current_password": PASSWORD,
+                    "new_password": "{role}-new-password",
+                    "new_password_again": "{role}-new-password",
+                }
+            },
+            ALL,
+        ),
         ("POST", "/people/new", {"data": person("pg-{role}", w.alpha)}, MGMT),
         ("GET", f"/people/{p1}/edit", {}, MGMT),
         ("GET", f"/people/{p3}/edit", {}, ADMIN),
@@ -117,23 +143,43 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
         ("PATCH", f"/api/v1/teams/{w.beta}", {"json": {"name": "Beta"}}, ADMIN),
         ("POST", f"/api/v1/teams/{w.alpha}/people", {"json": {"person_ids": [p2]}}, MGMT),
         ("POST", f"/api/v1/teams/{w.alpha}/people", {"json": {"person_ids": [p3]}}, ADMIN),
-        ("POST", f"/api/v1/teams/{w.alpha}/enrolments",
-         {"json": {"course_id": "{course}", "started_on": "2026-11-01"}}, MGMT),
-        ("POST", f"/api/v1/teams/{w.beta}/enrolments",
-         {"json": {"course_id": "{course}", "started_on": "2026-11-01"}}, ADMIN),
+        (
+            "POST",
+            f"/api/v1/teams/{w.alpha}/enrolments",
+            {"json": {"course_id": "{course}", "started_on": "2026-11-01"}},
+            MGMT,
+        ),
+        (
+            "POST",
+            f"/api/v1/teams/{w.beta}/enrolments",
+            {"json": {"course_id": "{course}", "started_on": "2026-11-01"}},
+            ADMIN,
+        ),
         ("GET", "/teams", {}, MGMT),
         ("GET", f"/teams/{w.alpha}", {}, MGMT),
         ("GET", f"/teams/{w.beta}", {}, ADMIN),
         ("POST", "/teams", {"data": {"name": "page-team-{role}"}}, ADMIN),
         ("POST", f"/teams/{w.alpha}/rename", {"data": {"name": "Alpha"}}, MGMT),
         ("POST", f"/teams/{w.beta}/rename", {"data": {"name": "Beta"}}, ADMIN),
-        ("POST", f"/teams/{w.alpha}/enrol",
-         {"data": {"target": "course:{course}", "started_on": "2026-11-02"}}, MGMT),
+        (
+            "POST",
+            f"/teams/{w.alpha}/enrol",
+            {"data": {"target": "course:{course}", "started_on": "2026-11-02"}},
+            MGMT,
+        ),
         ("POST", f"/teams/{w.beta}/people", {"data": {"person_id": str(p3)}}, ADMIN),
-        ("POST", f"/people/{p1}/enrol",
-         {"data": {"target": "course:{course}", "started_on": "2026-11-03"}}, STAFF),
-        ("POST", f"/people/{p3}/enrol",
-         {"data": {"target": "course:{course}", "started_on": "2026-11-03"}}, ADMIN),
+        (
+            "POST",
+            f"/people/{p1}/enrol",
+            {"data": {"target": "course:{course}", "started_on": "2026-11-03"}},
+            STAFF,
+        ),
+        (
+            "POST",
+            f"/people/{p3}/enrol",
+            {"data": {"target": "course:{course}", "started_on": "2026-11-03"}},
+            ADMIN,
+        ),
         ("POST", f"/people/{p2}/reactivate", {}, MGMT),
         ("POST", f"/people/{p3}/reactivate", {}, ADMIN),
         ("GET", f"/people/{p2}/delete", {}, MGMT),
@@ -145,14 +191,22 @@ def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[st
 
 def person(key: str, team: int, title: str = "") -> dict[str, str]:
     """The person form's fields."""
-    return {"key": key, "name": "N " + key, "title": title, "level": "2",
-            "experience_months": "0", "weekly_study_hours": "4", "team_id": str(team)}
+    return {
+        "key": key,
+        "name": "N " + key,
+        "title": title,
+        "level": "2",
+        "experience_months": "0",
+        "weekly_study_hours": "4",
+        "team_id": str(team),
+    }
 
 
 def _audit_count(db: Any) -> int:
     with db.session() as s:
-        return int(s.scalar(select(func.count(store.AuditEntry.id))
-                            .where(store.AuditEntry.action != "login")) or 0)
+        return int(
+            s.scalar(select(func.count(store.AuditEntry.id)).where(store.AuditEntry.action != "login")) or 0
+        )
 
 
 def _fill(kwargs: dict[str, Any], role: str, course: str) -> dict[str, Any]:
@@ -160,16 +214,18 @@ def _fill(kwargs: dict[str, Any], role: str, course: str) -> dict[str, Any]:
     for k, v in kwargs.items():
         if isinstance(v, dict) and k in ("json", "data"):
             day = f"{10 + len(role):02d}" if role != "manager" else "28"
-            out[k] = {kk: vv.replace("{role}", role).replace("{course}", course)
-                      .replace("{day}", day) if isinstance(vv, str) else vv
-                      for kk, vv in v.items()}
+            out[k] = {
+                kk: vv.replace("{role}", role).replace("{course}", course).replace("{day}", day)
+                if isinstance(vv, str)
+                else vv
+                for kk, vv in v.items()
+            }
         else:
             out[k] = v
     return out
 
 
-def _call(client: Any, method: str, path: str, kwargs: dict[str, Any], csrf: str | None
-          ) -> Any:
+def _call(client: Any, method: str, path: str, kwargs: dict[str, Any], csrf: str | None) -> Any:
     kwargs = dict(kwargs)
     if method != "GET" and csrf is not None:
         if path.startswith("/api/"):
@@ -187,14 +243,14 @@ def _denied_ok(r: Any, path: str) -> bool:
     if path.startswith("/api/"):
         return r.status_code in (401, 403, 404)
     return r.status_code in (403, 404) or (
-        r.status_code == 303 and r.headers["location"].startswith("/login"))
+        r.status_code == 303 and r.headers["location"].startswith("/login")
+    )
 
 
 @pytest.fixture
 def victim(db: Any, world: World) -> int:
     with db.session() as s:
-        return store.add_person(s, world.org_id, key="victim", name="To Be Deleted",
-                                team_id=world.beta).id
+        return store.add_person(s, world.org_id, key="victim", name="To Be Deleted", team_id=world.beta).id
 
 
 def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> None:
@@ -203,8 +259,7 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> N
     from gputeam.catalog import load_catalog
 
     course = next(iter(load_catalog().courses))
-    principals: list[tuple[str, str | None, Any, str | None]] = [("anonymous", None,
-                                                                  TestClient(app), None)]
+    principals: list[tuple[str, str | None, Any, str | None]] = [("anonymous", None, TestClient(app), None)]
     for role in ("viewer", "engineer", "manager", "admin"):  # admin last: it deletes
         c = logged_in(app, role)
         principals.append((role, role, c, c.csrf))
@@ -215,12 +270,12 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> N
             r = _call(client, method, path, _fill(kwargs, label, course), csrf)
             may = role is not None and role in allowed
             if may and not _allowed_ok(r):
-                failures.append(f"{label} {method} {path}: expected success, got "
-                                f"{r.status_code} {r.text[:200]}")
+                failures.append(
+                    f"{label} {method} {path}: expected success, got {r.status_code} {r.text[:200]}"
+                )
             if not may:
                 if not _denied_ok(r, path):
-                    failures.append(f"{label} {method} {path}: expected refusal, got "
-                                    f"{r.status_code}")
+                    failures.append(f"{label} {method} {path}: expected refusal, got {r.status_code}")
                 if _audit_count(db) != before:
                     failures.append(f"{label} {method} {path}: refused but changed data")
     assert not failures, "\n".join(failures)
@@ -233,8 +288,7 @@ def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim:
     from gputeam.catalog import load_catalog
 
     course = next(iter(load_catalog().courses))
-    c = TestClient(app, headers={"Authorization": "Bearer "
-                                 + token_for(app, "admin", ["read"])})
+    c = TestClient(app, headers={"Authorization": "Bearer " + token_for(app, "admin", ["read"])})
     for method, path, kwargs, allowed in matrix(world, victim):
         if not path.startswith("/api/") or "admin" not in allowed:
             continue

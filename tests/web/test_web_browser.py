@@ -20,9 +20,10 @@ from .conftest import ROSTER_CSV, SECRET
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
-                       "under CI=true this test fails instead"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+        reason=f"{CHROMIUM} is missing (apt-get install chromium); under CI=true this test fails instead",
+    ),
 ]
 
 
@@ -36,10 +37,24 @@ def running_server(url: str, tmp_path: Path, **env_extra: str) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET, **env_extra}
     log = open(tmp_path / "server.log", "wb")  # noqa: SIM115 (closed below)
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory",
-                             "gputeam.web:create_app_from_env", "--host", "127.0.0.1",
-                             "--port", str(port), "--log-level", "warning"],
-                            env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "gputeam.web:create_app_from_env",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -80,9 +95,16 @@ def page(tmp_path: Path) -> Iterator[Any]:
         pytest.fail(f"{CHROMIUM} is missing and CI=true")
     with sync_playwright() as p:
         browser = p.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"])
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         pg = browser.new_page()
         pg.set_default_timeout(15_000)
         yield pg
@@ -107,8 +129,7 @@ def test_login_import_plan_dashboard(server: str, page: Any, tmp_path: Path) -> 
     page.click("text=Upload and continue")  # the guided import: columns detected, then
     expect(page.locator("#col-0")).to_have_value("id")
     page.click("text=Preview the changes")
-    expect(page.locator("#import-counts .card").first).to_have_text(re.compile(
-        r"3\s*people to add"))
+    expect(page.locator("#import-counts .card").first).to_have_text(re.compile(r"3\s*people to add"))
     page.click("#do-import")
     expect(page.locator("#import-result")).to_contain_text("Imported")
 

@@ -16,9 +16,10 @@ from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401, F811
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); "
-                       "under CI=true this test fails instead"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+        reason=f"{CHROMIUM} is missing (apt-get install chromium); under CI=true this test fails instead",
+    ),
 ]
 
 
@@ -31,8 +32,7 @@ def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
     with db.session() as s:
         store.create_user(s, "root", "e2e password", "admin")
         org = store.create_organisation(s, "Acme")
-        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", email="ada@acme.example",
-                             level=2)
+        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", email="ada@acme.example", level=2)
         store.add_certification(s, p.id, "nca-aiio", date(2026, 6, 1), date(2028, 6, 1))
         person_id = p.id
     db.dispose()
@@ -40,8 +40,11 @@ def seeded(tmp_path: Path) -> Iterator[tuple[str, int]]:
         yield base, person_id
 
 
-def test_issue_share_verify_revoke(seeded: tuple[str, int], page: Any,  # noqa: F811
-                                   tmp_path: Path) -> None:
+def test_issue_share_verify_revoke(
+    seeded: tuple[str, int],
+    page: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     from playwright.sync_api import expect
 
     server, person_id = seeded

@@ -30,14 +30,15 @@ def seeded(tmp_path: Path) -> Iterator[tuple[str, Any]]:
         p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", level=2)
         store.create_user(s, "ada", "e2e password", "engineer", person_id=p.id)
         setup_programme(s, org.id, exam_catalog())
-    with running_server(url, tmp_path, GPUTEAM_ORGANISATION="Acme",
-                        GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
+    with running_server(url, tmp_path, GPUTEAM_ORGANISATION="Acme", GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
         yield base, db
     db.dispose()
 
 
-def test_sit_lose_connection_resume_run_out_of_time(seeded: tuple[str, Any], page: Any  # noqa: F811
-                                                     ) -> None:
+def test_sit_lose_connection_resume_run_out_of_time(
+    seeded: tuple[str, Any],
+    page: Any,  # noqa: F811
+) -> None:
     from playwright.sync_api import expect
 
     from gputeam import store

@@ -92,5 +92,5 @@ def test_a_team_leads_tasks(seeded: str, page: Any, tmp_path: Path) -> None:  # 
         page.click("text=Download")
     assert download.value.suggested_filename.endswith(".json")
     assert sorted(p.name for p in shots.glob("tracker-*.png")) == sorted(
-        f"tracker-{n}.png" for n in ("teams", "team", "person", "plan-invalid",
-                                     "plan-adopted", "team-burnup"))
+        f"tracker-{n}.png" for n in ("teams", "team", "person", "plan-invalid", "plan-adopted", "team-burnup")
+    )

@@ -26,10 +26,12 @@ def lead_site(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     db = store.open_database(url)
     world = seed(db)
     with db.session() as s:
-        store.add_person(s, world.org_id, key="p9", name="Former Member", team_id=world.alpha,
-                         level=3, active=False)
-        store.add_certification(s, world.people["p2"], "rhce", date(2023, 11, 22),
-                                date(2026, 11, 22))  # expired before the server's today
+        store.add_person(
+            s, world.org_id, key="p9", name="Former Member", team_id=world.alpha, level=3, active=False
+        )
+        store.add_certification(
+            s, world.people["p2"], "rhce", date(2023, 11, 22), date(2026, 11, 22)
+        )  # expired before the server's today
     db.dispose()
     with running_server(url, tmp_path) as base:
         yield base, world

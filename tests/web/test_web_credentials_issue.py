@@ -17,8 +17,7 @@ from .test_web_api import bearer
 
 def _issue(app: Any, world: World) -> dict[str, Any]:
     c = bearer(app, "admin", ["read", "write"])
-    r = c.post(f"/api/v1/people/{world.people['p1']}/credentials",
-               json={"achievement": "nca-aiio"})
+    r = c.post(f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
     assert r.status_code == 201, r.text
     return dict(r.json())
 
@@ -44,9 +43,11 @@ def test_admin_issues_anyone_verifies_admin_revokes(app: Any, world: World, clie
     r = mgr.post(f"/credentials/{out['uuid']}/revoke", data={"reason": "x", "csrf_token": mgr.csrf})
     assert r.status_code == 403
     adm = logged_in(app, "admin")
-    r = adm.post(f"/credentials/{out['uuid']}/revoke",
-                 data={"reason": "issued in error", "csrf_token": adm.csrf},
-                 follow_redirects=False)
+    r = adm.post(
+        f"/credentials/{out['uuid']}/revoke",
+        data={"reason": "issued in error", "csrf_token": adm.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     status = client.get(f"/credentials/status/{key}").json()
     assert not verify(doc, now=now, status_list=status).valid
@@ -57,15 +58,18 @@ def test_admin_issues_anyone_verifies_admin_revokes(app: Any, world: World, clie
 def test_only_admins_issue_and_people_see_their_own(app: Any, world: World) -> None:
     for role in ("manager", "engineer"):
         r = bearer(app, role, ["read", "write"]).post(
-            f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
+            f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"}
+        )
         assert r.status_code == 403, role
     read_only = bearer(app, "admin", ["read"]).post(
-        f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
+        f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"}
+    )
     assert read_only.status_code == 403
     out = _issue(app, world)
     eng = bearer(app, "engineer", ["read"])  # the engineer is p1
-    assert [c["uuid"] for c in eng.get(f"/api/v1/people/{world.people['p1']}/credentials").json()] \
-        == [out["uuid"]]
+    assert [c["uuid"] for c in eng.get(f"/api/v1/people/{world.people['p1']}/credentials").json()] == [
+        out["uuid"]
+    ]
     assert eng.get(f"/api/v1/people/{world.people['p2']}/credentials").status_code == 404
     page = logged_in(app, "engineer").get(f"/people/{world.people['p1']}/credentials").text
     assert out["uuid"] in page and "Revoke" not in page and "Issue an Open Badges" not in page
@@ -76,15 +80,15 @@ def test_issue_form_refuses_with_a_message(app: Any, world: World) -> None:
     page = adm.get(f"/people/{world.people['p3']}/credentials")
     assert page.status_code == 200 and 'name="achievement"' in page.text
     # p3's nca-aiio expired in 2025: refused on the page, nothing issued
-    r = adm.post(f"/people/{world.people['p3']}/credentials",
-                 data={"achievement": "nca-aiio", "csrf_token": adm.csrf})
+    r = adm.post(
+        f"/people/{world.people['p3']}/credentials", data={"achievement": "nca-aiio", "csrf_token": adm.csrf}
+    )
     assert r.status_code == 422 and "holds no valid nca-aiio" in r.text
     with app.state.db.session() as s:
         assert store.list_credentials(s, world.org_id) == []
 
 
-def test_another_organisations_credential_is_not_found(app: Any, world: World, client: Any,
-                                                        db: Any) -> None:
+def test_another_organisations_credential_is_not_found(app: Any, world: World, client: Any, db: Any) -> None:
     out = _issue(app, world)
     with db.session() as s:
         row = store.get_credential(s, out["uuid"])
@@ -93,6 +97,5 @@ def test_another_organisations_credential_is_not_found(app: Any, world: World, c
     assert client.get(f"/credentials/{out['uuid']}").status_code == 404
     assert client.get("/credentials/not-a-uuid").status_code == 404
     adm = bearer(app, "admin", ["read", "write"])
-    assert adm.post(f"/api/v1/credentials/{out['uuid']}/revoke",
-                    json={"reason": "x"}).status_code == 404
+    assert adm.post(f"/api/v1/credentials/{out['uuid']}/revoke", json={"reason": "x"}).status_code == 404
     assert re.match(r"^[0-9a-f-]{36}$", out["uuid"]) and TODAY

@@ -19,9 +19,14 @@ def test_api_verifies_without_login(client: Any) -> None:
     names = [c["name"] for c in r.json()["checks"]]
     assert names == ["structure", "proof", "validity", "status", "recipient"]
     # VC-JWT, status list and recipient
-    r = client.post("/api/v1/credentials/verify", json={
-        "credential": encode(_issued(), KEY), "status_list": _status_list(7),
-        "recipient": "mailto:ada@acme.example"})
+    r = client.post(
+        "/api/v1/credentials/verify",
+        json={
+            "credential": encode(_issued(), KEY),
+            "status_list": _status_list(7),
+            "recipient": "mailto:ada@acme.example",
+        },
+    )
     body = r.json()
     assert r.status_code == 200 and body["valid"] is False
     assert {"name": "status", "ok": False, "message": "revoked by the issuer"} in body["checks"]
@@ -44,6 +49,5 @@ def test_page_verifies_pasted_and_uploaded_credentials(client: Any) -> None:
     assert r.status_code == 200 and "Not valid" not in r.text and "eddsa-rdfc-2022" in r.text
     r = client.post("/verify", data={"pasted": "hello"})
     assert r.status_code == 422 and "not JSON or a VC-JWT" in r.text
-    r = client.post("/verify", data={"pasted": json.dumps(_issued()),
-                                     "recipient": "mailto:eve@acme.example"})
+    r = client.post("/verify", data={"pasted": json.dumps(_issued()), "recipient": "mailto:eve@acme.example"})
     assert "Not valid" in r.text and "not issued to mailto:eve@acme.example" in r.text

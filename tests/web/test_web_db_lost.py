@@ -20,7 +20,9 @@ def _kill_app_connections(url: str) -> int:
     with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
         killed = conn.execute(
             "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()", (name,)).fetchone()
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (name,),
+        ).fetchone()
     return int(killed[0]) if killed else 0
 
 

@@ -11,8 +11,9 @@ DOC = (Path(__file__).parents[2] / "docs" / "web.md").read_text("utf-8")
 def test_every_setting_is_documented() -> None:
     from gputeam.web import Settings
 
-    missing = [f"GPUTEAM_{name.upper()}" for name in Settings.model_fields
-               if f"GPUTEAM_{name.upper()}" not in DOC]
+    missing = [
+        f"GPUTEAM_{name.upper()}" for name in Settings.model_fields if f"GPUTEAM_{name.upper()}" not in DOC
+    ]
     assert not missing, f"add to docs/web.md: {missing}"
 
 
@@ -72,6 +73,5 @@ def test_every_page_is_documented() -> None:
     pages = [p for p in pages if not p.startswith(("/api/", "/static", "/login", "/favicon"))]
     assert "/people/new" in pages and "/" in pages
     documented = set(re.findall(r"`(/[^`\s]*)`", DOC))
-    missing = [p for p in pages if p not in documented and p.replace("{person_id}", "{id}")
-               not in documented]
+    missing = [p for p in pages if p not in documented and p.replace("{person_id}", "{id}") not in documented]
     assert not missing, f"docs/web.md lacks the pages {missing}"

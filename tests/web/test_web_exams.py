@@ -28,8 +28,16 @@ from gputeam.store.exams import saved_answers
 from gputeam.store.schema_exams import ExamAttempt
 
 #: What must never be in what a candidate receives while an attempt runs.
-KEY_WORDS = ("fraction", "feedback", "tolerance", "\"good\"", "#good", "general_feedback", "item_rows",
-             "choices")
+KEY_WORDS = (
+    "fraction",
+    "feedback",
+    "tolerance",
+    '"good"',
+    "#good",
+    "general_feedback",
+    "item_rows",
+    "choices",
+)
 
 
 class FakeClock:
@@ -88,8 +96,12 @@ def test_deadline_409_and_finalised_on_the_next_read(exam_app: Any, world: World
     view = _api(eng, "POST", "/programmes/acme-l2/attempts").json()
     first, *rest = list(wrong_answers(view).items())
     exam_app.state.now.at = START + timedelta(minutes=30, seconds=10)  # in the grace
-    assert _api(eng, "PUT", f"/attempts/{view['id']}/answers/{first[0]}",
-                json={"value": first[1]}).json()["remaining_seconds"] == 0
+    assert (
+        _api(eng, "PUT", f"/attempts/{view['id']}/answers/{first[0]}", json={"value": first[1]}).json()[
+            "remaining_seconds"
+        ]
+        == 0
+    )
     exam_app.state.now.at = START + timedelta(minutes=31)
     r = _api(eng, "PUT", f"/attempts/{view['id']}/answers/{rest[0][0]}", json={"value": rest[0][1]})
     assert r.status_code == 409
@@ -119,8 +131,10 @@ def test_who_sees_which_attempt(exam_app: Any, world: World) -> None:
     assert _api(viewer, "GET", f"/attempts/{other}").status_code == 403
     assert _api(viewer, "GET", "/programmes").status_code == 403
     assert _api(eng, "GET", "/programmes/acme-l2/items").status_code == 403
-    assert _api(eng, "PUT", f"/people/{world.people['p1']}/exam-time",
-                json={"time_multiplier": 2}).status_code == 403
+    assert (
+        _api(eng, "PUT", f"/people/{world.people['p1']}/exam-time", json={"time_multiplier": 2}).status_code
+        == 403
+    )
 
 
 def test_exam_pages_without_javascript_and_with_htmx(exam_app: Any, world: World) -> None:
@@ -132,7 +146,7 @@ def test_exam_pages_without_javascript_and_with_htmx(exam_app: Any, world: World
     url = r.headers["location"]
     html = eng.get(url).text
     assert 'role="timer"' in html and 'data-remaining="1800"' in html
-    assert "aria-live=\"polite\"" in html and "hx-trigger=\"change\"" in html
+    assert 'aria-live="polite"' in html and 'hx-trigger="change"' in html
     assert not any(k in html for k in KEY_WORDS)
     items = re.findall(r'name="present" value="([^"]+)"', html)
     assert len(items) == 10
@@ -146,8 +160,11 @@ def test_exam_pages_without_javascript_and_with_htmx(exam_app: Any, world: World
     assert r.status_code == 303
     # htmx: one question saved on change, the fragment carries the seconds left
     exam_app.state.now.at = START + timedelta(minutes=1)
-    r = eng.post(f"/exams/attempts/{attempt_id}/save?item={items[6]}", headers={"HX-Request": "true"},
-                 data={"csrf_token": eng.csrf, "present": items, f"q:{items[6]}": str(right[items[6]])})
+    r = eng.post(
+        f"/exams/attempts/{attempt_id}/save?item={items[6]}",
+        headers={"HX-Request": "true"},
+        data={"csrf_token": eng.csrf, "present": items, f"q:{items[6]}": str(right[items[6]])},
+    )
     assert r.status_code == 200 and 'data-remaining="1740"' in r.text
     with exam_app.state.db.session() as s:
         assert len(saved_answers(s, attempt_id)) == 10  # 4 cleared by the full save
@@ -171,8 +188,12 @@ def test_pass_and_practical_sign_off_issue_the_credential(exam_app: Any, world: 
     r = _api(eng, "PUT", f"/programmes/acme-l2/practicals/{p1}", json={"grades": {"drain": "met"}})
     assert r.status_code == 422
     mgr = logged_in(exam_app, "manager")
-    r = _api(mgr, "PUT", f"/programmes/acme-l2/practicals/{p1}",
-             json={"grades": {"drain": {"grade": "met", "evidence": "https://wiki/lab/1"}}})
+    r = _api(
+        mgr,
+        "PUT",
+        f"/programmes/acme-l2/practicals/{p1}",
+        json={"grades": {"drain": {"grade": "met", "evidence": "https://wiki/lab/1"}}},
+    )
     assert r.status_code == 200, r.text
     page = mgr.get(f"/exams/acme-l2/practical/{p1}")
     assert page.status_code == 200 and "Drains a node" in page.text and "Met" in page.text
@@ -207,8 +228,7 @@ def test_item_analysis_retire_and_time_multiplier(exam_app: Any, world: World) -
     page = mgr.get("/exams/acme-l2/items")
     assert page.status_code == 200 and "Retire" in page.text
     item = seen[0]["item_id"]
-    r = mgr.post(f"/exams/acme-l2/items/{item}/retire", data={"csrf_token": mgr.csrf},
-                 follow_redirects=False)
+    r = mgr.post(f"/exams/acme-l2/items/{item}/retire", data={"csrf_token": mgr.csrf}, follow_redirects=False)
     assert r.status_code == 303
     stats = _api(mgr, "GET", "/programmes/acme-l2/items").json()
     assert next(i for i in stats["items"] if i["item_id"] == item)["retired"] is True
@@ -218,8 +238,10 @@ def test_openapi_examples_hold_no_answer_keys(exam_app: Any) -> None:
     from fastapi.testclient import TestClient
 
     doc = TestClient(exam_app).get("/api/v1/openapi.json").text
-    assert "/api/v1/attempts/{attempt_id}/answers/{item_id}" in doc or \
-        "/attempts/{attempt_id}/answers/{item_id}" in doc
+    assert (
+        "/api/v1/attempts/{attempt_id}/answers/{item_id}" in doc
+        or "/attempts/{attempt_id}/answers/{item_id}" in doc
+    )
     spec = json.loads(doc)
     exam_paths = {p: v for p, v in spec["paths"].items() if "attempt" in p or "programmes" in p}
     text = json.dumps(exam_paths)
@@ -232,8 +254,7 @@ def test_a_read_token_reads_but_cannot_start_or_save(exam_app: Any, world: World
 
     eng = logged_in(exam_app, "engineer")
     view = _api(eng, "POST", "/programmes/acme-l2/attempts").json()
-    c = TestClient(exam_app, headers={"Authorization": "Bearer "
-                                      + token_for(exam_app, "engineer", ["read"])})
+    c = TestClient(exam_app, headers={"Authorization": "Bearer " + token_for(exam_app, "engineer", ["read"])})
     assert c.get("/api/v1/programmes").status_code == 200
     assert c.get(f"/api/v1/attempts/{view['id']}").status_code == 200
     item = view["questions"][0]["id"]

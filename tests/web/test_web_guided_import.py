@@ -16,11 +16,13 @@ from gputeam import store
 
 from .conftest import PASSWORD, World, logged_in
 
-TITLED = (b"GPU team roster - exported 2026-11-30\n\n"
-          b"Employee,Full name,Grade,Linux,Shoe size\n"
-          b"p1,Ada King,2,3,38\n"
-          b"p2,Grace Hopper,4,2,40\n"
-          b"n1,New Person,1,1,42\n")
+TITLED = (
+    b"GPU team roster - exported 2026-11-30\n\n"
+    b"Employee,Full name,Grade,Linux,Shoe size\n"
+    b"p1,Ada King,2,3,38\n"
+    b"p2,Grace Hopper,4,2,40\n"
+    b"n1,New Person,1,1,42\n"
+)
 
 
 @pytest.fixture
@@ -29,8 +31,12 @@ def admin(app: Any) -> Any:
 
 
 def _upload(c: Any, data: bytes, name: str = "roster.csv", kind: str = "roster") -> Any:
-    return c.post("/import", data={"kind": kind, "csrf_token": c.csrf},
-                  files={"file": (name, data, "text/csv")}, follow_redirects=False)
+    return c.post(
+        "/import",
+        data={"kind": kind, "csrf_token": c.csrf},
+        files={"file": (name, data, "text/csv")},
+        follow_redirects=False,
+    )
 
 
 def _token(r: Any) -> str:
@@ -41,8 +47,7 @@ def _token(r: Any) -> str:
 
 
 def _selected(html: str, index: int) -> str:
-    m = re.search(rf'<select id="col-{index}" name="col-{index}"[^>]*>(.*?)</select>', html,
-                  re.S)
+    m = re.search(rf'<select id="col-{index}" name="col-{index}"[^>]*>(.*?)</select>', html, re.S)
     assert m, f"no dropdown for column {index}"
     chosen = re.search(r'<option value="([^"]*)" selected>', m.group(1))
     return chosen.group(1) if chosen else ""
@@ -50,8 +55,7 @@ def _selected(html: str, index: int) -> str:
 
 def _names(db: Any, world: World) -> dict[str, tuple[str, int]]:
     with db.session() as s:
-        return {p.key: (p.name, p.level) for p in store.list_people(s, world.org_id,
-                                                                      active=None)}
+        return {p.key: (p.name, p.level) for p in store.list_people(s, world.org_id, active=None)}
 
 
 def test_upload_map_preview_import(admin: Any, app: Any, db: Any, world: World) -> None:
@@ -67,8 +71,14 @@ def test_upload_map_preview_import(admin: Any, app: Any, db: Any, world: World) 
     assert [_selected(html, i) for i in range(5)] == ["id", "name", "", "skill:linux", ""]
     assert "Ada King, Grace Hopper" in html  # first values, to recognise a column by
 
-    form = {"csrf_token": admin.csrf, "header_row": "3", "col-0": "id", "col-1": "name",
-            "col-3": "skill:linux", "col-4": "-"}
+    form = {
+        "csrf_token": admin.csrf,
+        "header_row": "3",
+        "col-0": "id",
+        "col-1": "name",
+        "col-3": "skill:linux",
+        "col-4": "-",
+    }
     r = admin.post(f"/import/{token}/preview", data=form)  # Grade left unchosen
     assert r.status_code == 422
     assert 'aria-invalid="true" aria-describedby="err-col-2"' in r.text
@@ -93,7 +103,7 @@ def test_upload_map_preview_import(admin: Any, app: Any, db: Any, world: World) 
     r = admin.post(f"/import/{token}/import", data=form)
     assert r.status_code == 200, r.text
     assert "Imported: the changes below are saved." in r.text
-    assert "1</div><div class=\"label\">people added" in r.text
+    assert '1</div><div class="label">people added' in r.text
     people = _names(db, world)
     assert people["p1"] == ("Ada King", 2) and people["p2"] == ("Grace Hopper", 4)
     assert people["n1"] == ("New Person", 1)
@@ -106,9 +116,10 @@ def test_upload_map_preview_import(admin: Any, app: Any, db: Any, world: World) 
 def test_problems_are_listed_with_row_and_column(admin: Any, db: Any, world: World) -> None:
     bad = b"id,name,level\np1,Ada,2\np2,Grace,nine\n"
     token = _token(_upload(admin, bad))
-    r = admin.post(f"/import/{token}/import", data={
-        "csrf_token": admin.csrf, "header_row": "1", "col-0": "id", "col-1": "name",
-        "col-2": "level"})
+    r = admin.post(
+        f"/import/{token}/import",
+        data={"csrf_token": admin.csrf, "header_row": "1", "col-0": "id", "col-1": "name", "col-2": "level"},
+    )
     assert r.status_code == 422
     assert "Nothing was imported: 1 problem(s)" in r.text
     row = re.search(r'<tr><td class="n">3</td><td>level</td><td>&#39;nine&#39;</td>', r.text)
@@ -117,13 +128,20 @@ def test_problems_are_listed_with_row_and_column(admin: Any, db: Any, world: Wor
     assert admin.get(f"/import/{token}").status_code == 200  # kept to fix the mapping
 
 
-@pytest.mark.parametrize("data,name,message", [
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "roster.csv",
-     "not a CSV or XLSX file: this is a PNG image"),
-    (b"PK\x03\x04 this is no workbook", "roster.xlsx", "not a readable XLSX file"),
-])
-def test_malformed_file_is_refused_at_upload(admin: Any, app: Any, db: Any, world: World,
-                                             data: bytes, name: str, message: str) -> None:
+@pytest.mark.parametrize(
+    "data,name,message",
+    [
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)),
+            "roster.csv",
+            "not a CSV or XLSX file: this is a PNG image",
+        ),
+        (b"PK\x03\x04 this is no workbook", "roster.xlsx", "not a readable XLSX file"),
+    ],
+)
+def test_malformed_file_is_refused_at_upload(
+    admin: Any, app: Any, db: Any, world: World, data: bytes, name: str, message: str
+) -> None:
     before = _names(db, world)
     r = _upload(admin, data, name)
     assert r.status_code == 422
@@ -151,9 +169,17 @@ def test_sheet_choice_in_a_workbook(admin: Any, db: Any, world: World) -> None:
     assert '<select id="sheet" name="sheet"><option selected>Notes</option><option>Staff' in html
     html = admin.get(f"/import/{token}", params={"sheet": "Staff"}).text
     assert [_selected(html, i) for i in range(3)] == ["id", "name", "level"]
-    r = admin.post(f"/import/{token}/import", data={
-        "csrf_token": admin.csrf, "sheet": "Staff", "header_row": "1", "col-0": "id",
-        "col-1": "name", "col-2": "level"})
+    r = admin.post(
+        f"/import/{token}/import",
+        data={
+            "csrf_token": admin.csrf,
+            "sheet": "Staff",
+            "header_row": "1",
+            "col-0": "id",
+            "col-1": "name",
+            "col-2": "level",
+        },
+    )
     assert r.status_code == 200, r.text
     assert _names(db, world)["p3"] == ("Linus Torvalds", 3)
 
@@ -163,14 +189,20 @@ def test_another_users_token_is_refused(admin: Any, app: Any, db: Any, world: Wo
     with db.session() as s:
         store.create_user(s, "second-admin", PASSWORD, "admin")
     other = logged_in(app, "second-admin")
-    form = {"csrf_token": other.csrf, "header_row": "3", "col-0": "id", "col-1": "name",
-            "col-2": "level", "col-3": "skill:linux", "col-4": "-"}
+    form = {
+        "csrf_token": other.csrf,
+        "header_row": "3",
+        "col-0": "id",
+        "col-1": "name",
+        "col-2": "level",
+        "col-3": "skill:linux",
+        "col-4": "-",
+    }
     assert other.get(f"/import/{token}").status_code == 404
     assert other.post(f"/import/{token}/preview", data=form).status_code == 404
     r = other.post(f"/import/{token}/import", data=form)
     assert r.status_code == 404 and "not yours" in r.text
-    assert other.post(f"/import/{token}/discard",
-                      data={"csrf_token": other.csrf}).status_code == 404
+    assert other.post(f"/import/{token}/discard", data={"csrf_token": other.csrf}).status_code == 404
     assert _names(db, world)["p1"] == ("Ada Lovelace", 2)
     assert admin.get(f"/import/{token}").status_code == 200  # still the owner's
     # a manager may not use the import at all
@@ -182,12 +214,10 @@ def test_discard_and_expiry(admin: Any, app: Any, world: World) -> None:
 
     uploads = app.state.uploads
     token = _token(_upload(admin, TITLED))
-    r = admin.post(f"/import/{token}/discard", data={"csrf_token": admin.csrf},
-                   follow_redirects=False)
+    r = admin.post(f"/import/{token}/discard", data={"csrf_token": admin.csrf}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/import?discarded=true"
     assert admin.get(f"/import/{token}").status_code == 404
-    old = uploads.save(world.users["admin"], world.org_id, "roster", "r.csv", TITLED,
-                       now=time.time() - 3601)
+    old = uploads.save(world.users["admin"], world.org_id, "roster", "r.csv", TITLED, now=time.time() - 3601)
     assert admin.get(f"/import/{old}").status_code == 404  # older than an hour
     assert not list(uploads.directory.iterdir())
 
@@ -196,8 +226,7 @@ def test_pending_uploads_are_bounded(tmp_path: Path) -> None:
     uploads = store.PendingUploads(tmp_path / "u", max_bytes=100, per_user=2)
     with pytest.raises(store.ImportRejected, match="file too large"):
         uploads.save(1, 1, "roster", "big.csv", b"x" * 101)
-    tokens = [uploads.save(1, 1, "roster", f"r{i}.csv", b"id\n", now=1000.0 + i)
-              for i in range(3)]
+    tokens = [uploads.save(1, 1, "roster", f"r{i}.csv", b"id\n", now=1000.0 + i) for i in range(3)]
     with pytest.raises(store.NotFound):
         uploads.get(tokens[0], 1, 1, now=1010.0)  # the oldest made room
     assert uploads.get(tokens[2], 1, 1, now=1010.0).filename == "r2.csv"
@@ -211,22 +240,26 @@ def test_pending_uploads_are_bounded(tmp_path: Path) -> None:
 
 
 def test_certifications_through_the_steps(admin: Any, db: Any, world: World) -> None:
-    data = (b"Staff no;Certificate;Earned on;Note\n"
-            b"p2;nca-aiio;01.03.2026;\n")
+    data = b"Staff no;Certificate;Earned on;Note\np2;nca-aiio;01.03.2026;\n"
     token = _token(_upload(admin, data, "certs.csv", kind="certifications"))
     html = admin.get(f"/import/{token}").text
     assert "Import certifications from certs.csv" in html
     assert [_selected(html, i) for i in range(4)] == ["", "", "", ""]  # nothing recognised
     assert '<option value="valid_from">valid from</option>' in html
     assert "skill:" not in html  # roster fields only for a roster
-    form = {"csrf_token": admin.csrf, "header_row": "1", "col-0": "person",
-            "col-1": "certification", "col-2": "valid_from", "col-3": "-"}
+    form = {
+        "csrf_token": admin.csrf,
+        "header_row": "1",
+        "col-0": "person",
+        "col-1": "certification",
+        "col-2": "valid_from",
+        "col-3": "-",
+    }
     r = admin.post(f"/import/{token}/preview", data=form)
     assert r.status_code == 200, r.text
-    assert "1</div><div class=\"label\">certifications to add" in r.text
+    assert '1</div><div class="label">certifications to add' in r.text
     r = admin.post(f"/import/{token}/import", data=form)
     assert r.status_code == 200, r.text
     with db.session() as s:
         held = store.list_certifications(s, person_id=world.people["p2"])
-        assert [(c.cert_id, c.valid_from.isoformat()) for c in held] == [
-            ("nca-aiio", "2026-03-01")]
+        assert [(c.cert_id, c.valid_from.isoformat()) for c in held] == [("nca-aiio", "2026-03-01")]

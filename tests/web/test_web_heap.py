@@ -30,8 +30,7 @@ def test_cached_views_are_frozen_and_replaced_ones_freed(app: Any, world: World)
         assert gc.get_freeze_count() > 0
 
         # a data change: the next dashboard is a new entry, frozen in turn
-        r = client.post("/api/v1/people", json={"key": "p9", "name": "Nia", "level": 1},
-                        headers=auth)
+        r = client.post("/api/v1/people", json={"key": "p9", "name": "Nia", "level": 1}, headers=auth)
         assert r.status_code == 201, r.text
         assert client.get("/api/v1/dashboard", headers=auth).status_code == 200
         second = [d for d in _cached_dashboards(app) if d is not first]

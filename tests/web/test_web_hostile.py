@@ -28,9 +28,16 @@ def bearer(app: Any) -> Any:
 
 
 def _form(c: Any, **kw: str) -> dict[str, str]:
-    return {"key": "n1", "name": "New Person", "title": "Sysadmin", "level": "2",
-            "experience_months": "6", "weekly_study_hours": "5", "salary": "",
-            "csrf_token": c.csrf} | kw
+    return {
+        "key": "n1",
+        "name": "New Person",
+        "title": "Sysadmin",
+        "level": "2",
+        "experience_months": "6",
+        "weekly_study_hours": "5",
+        "salary": "",
+        "csrf_token": c.csrf,
+    } | kw
 
 
 def _count(db: Any, world: World) -> int:
@@ -39,16 +46,21 @@ def _count(db: Any, world: World) -> int:
 
 
 # ---------------------------------------------------------------- one rule, every door
-@pytest.mark.parametrize(("field", "value"), [("experience_months", "5000"),
-                                               ("title", "two\nlines"),
-                                               ("name", "evil\u202eexe"),
-                                               ("weekly_study_hours", "41")])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("experience_months", "5000"),
+        ("title", "two\nlines"),
+        ("name", "evil\u202eexe"),
+        ("weekly_study_hours", "41"),
+    ],
+)
 def test_person_rules_are_the_same_through_api_form_and_import(
-        app: Any, db: Any, world: World, field: str, value: str) -> None:
+    app: Any, db: Any, world: World, field: str, value: str
+) -> None:
     api, form = bearer(app), logged_in(app, "admin")
     number = field in ("experience_months", "weekly_study_hours")
-    body: dict[str, Any] = {"key": "n1", "name": "New",
-                            field: float(value) if number else value}
+    body: dict[str, Any] = {"key": "n1", "name": "New", field: float(value) if number else value}
     r = api.post("/api/v1/people", json=body)
     assert r.status_code == 422, r.text
     assert any(field in p["path"] for p in r.json()["problems"])
@@ -57,17 +69,20 @@ def test_person_rules_are_the_same_through_api_form_and_import(
     roster = io.StringIO()
     import csv
 
-    csv.writer(roster).writerows([["id", "name", field], ["n1", "New", value]]
-                                 if field != "name" else [["id", "name"], ["n1", value]])
-    r = api.post("/api/v1/import/roster", data={"dry_run": "false"},
-                 files={"file": ("r.csv", roster.getvalue().encode(), "text/csv")})
+    csv.writer(roster).writerows(
+        [["id", "name", field], ["n1", "New", value]] if field != "name" else [["id", "name"], ["n1", value]]
+    )
+    r = api.post(
+        "/api/v1/import/roster",
+        data={"dry_run": "false"},
+        files={"file": ("r.csv", roster.getvalue().encode(), "text/csv")},
+    )
     assert r.status_code == 422, r.text
     assert [(p["line"], p["path"]) for p in r.json()["problems"]] == [(2, field)]
     assert _count(db, world) == 3
 
 
-def test_email_unique_ignoring_case_through_api_and_form(app: Any, db: Any,
-                                                         world: World) -> None:
+def test_email_unique_ignoring_case_through_api_and_form(app: Any, db: Any, world: World) -> None:
     api, form = bearer(app), logged_in(app, "admin")
     r = api.patch(f"/api/v1/people/{world.people['p1']}", json={"email": "ada@example.org"})
     assert r.status_code == 200, r.text
@@ -84,16 +99,23 @@ def test_email_unique_ignoring_case_through_api_and_form(app: Any, db: Any,
 def test_import_dry_run_lists_changes_and_header_row(app: Any, db: Any, world: World) -> None:
     api = bearer(app)
     change = b"GPU team roster\n\nid,name,level\np1,Ada King,2\np2,Grace Hopper,4\n"
-    r = api.post("/api/v1/import/roster", data={"dry_run": "true"},
-                 files={"file": ("r.csv", change, "text/csv")})
+    r = api.post(
+        "/api/v1/import/roster", data={"dry_run": "true"}, files={"file": ("r.csv", change, "text/csv")}
+    )
     assert r.status_code == 200, r.text
     out = r.json()
     assert out["updated"] == 2 and any("row 3" in n for n in out["notes"])
     assert {(c["row"], c["id"], c["field"], c["old"], c["new"]) for c in out["changes"]} == {
-        (4, "p1", "name", "Ada Lovelace", "Ada King"), (5, "p2", "level", 2, 4)}
+        (4, "p1", "name", "Ada Lovelace", "Ada King"),
+        (5, "p2", "level", 2, 4),
+    }
     page = logged_in(app, "admin")
-    r = page.post("/import", data={"kind": "roster", "csrf_token": page.csrf},
-                  files={"file": ("r.csv", change, "text/csv")}, follow_redirects=False)
+    r = page.post(
+        "/import",
+        data={"kind": "roster", "csrf_token": page.csrf},
+        files={"file": ("r.csv", change, "text/csv")},
+        follow_redirects=False,
+    )
     steps = r.headers["location"]
     mapping = {"csrf_token": page.csrf, "col-0": "id", "col-1": "name", "col-2": "level"}
     r = page.post(steps + "/preview", data=mapping | {"header_row": "3"})
@@ -107,8 +129,9 @@ def test_import_dry_run_lists_changes_and_header_row(app: Any, db: Any, world: W
 
 def test_binary_upload_is_not_a_csv(app: Any, world: World) -> None:
     png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
-    r = bearer(app).post("/api/v1/import/roster", data={"dry_run": "true"},
-                         files={"file": ("roster.csv", png, "text/csv")})
+    r = bearer(app).post(
+        "/api/v1/import/roster", data={"dry_run": "true"}, files={"file": ("roster.csv", png, "text/csv")}
+    )
     assert r.status_code == 422
     assert r.json()["problems"][0]["message"].startswith("not a CSV or XLSX file")
 
@@ -121,8 +144,7 @@ def test_exports_hold_no_formula(app: Any, db: Any, world: World) -> None:
         store.update_person(s, world.people["p2"], {"name": evil, "title": "@SUM(A1)"})
     api = bearer(app)
     book = load_workbook(io.BytesIO(api.get("/api/v1/export?format=xlsx").content))
-    cells = [c for row in book["people"].iter_rows() for c in row if c.value in
-             (evil, "@SUM(A1)")]
+    cells = [c for row in book["people"].iter_rows() for c in row if c.value in (evil, "@SUM(A1)")]
     assert len(cells) == 2 and all(c.data_type == "s" for c in cells)
     with zipfile.ZipFile(io.BytesIO(api.get("/api/v1/export?format=csv").content)) as zf:
         people = zf.read("people.csv").decode()
@@ -131,8 +153,9 @@ def test_exports_hold_no_formula(app: Any, db: Any, world: World) -> None:
 
 
 # ---------------------------------------------------------------- request limits
-def test_large_bodies_are_refused_before_parsing(app: Any, world: World,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_large_bodies_are_refused_before_parsing(
+    app: Any, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gputeam.web import limits
 
     api = bearer(app)
@@ -146,13 +169,15 @@ def test_large_bodies_are_refused_before_parsing(app: Any, world: World,
             yield b"x" * 65536
         yield b'"}'
 
-    r = api.post("/api/v1/tokens", content=chunks(),
-                 headers={"Content-Type": "application/json"})
+    r = api.post("/api/v1/tokens", content=chunks(), headers={"Content-Type": "application/json"})
     assert r.status_code == 413
     monkeypatch.setattr(limits, "MAX_UPLOAD", 1000)
     monkeypatch.setattr(limits, "MAX_BODY", 1000)
-    r = api.post("/api/v1/import/roster", data={"dry_run": "true"},
-                 files={"file": ("r.csv", b"id,name\n" + b"p9,x\n" * 1000, "text/csv")})
+    r = api.post(
+        "/api/v1/import/roster",
+        data={"dry_run": "true"},
+        files={"file": ("r.csv", b"id,name\n" + b"p9,x\n" * 1000, "text/csv")},
+    )
     assert r.status_code == 413
     r = api.post("/api/v1/people", json={"key": "n9", "name": "Small"})  # still fine
     assert r.status_code == 201
@@ -162,16 +187,19 @@ def test_nul_is_the_same_422_on_every_engine(app: Any, world: World) -> None:
     from fastapi.testclient import TestClient
 
     api = bearer(app)
-    for r in (api.get("/api/v1/people?search=%00"),
-              api.post("/api/v1/people", json={"key": "n1", "name": "Nul\u0000"}),
-              api.post("/api/v1/tokens", json={"name": "t\u0000", "scopes": ["read"]}),
-              api.get("/people?search=a%00b")):
+    for r in (
+        api.get("/api/v1/people?search=%00"),
+        api.post("/api/v1/people", json={"key": "n1", "name": "Nul\u0000"}),
+        api.post("/api/v1/tokens", json={"name": "t\u0000", "scopes": ["read"]}),
+        api.get("/people?search=a%00b"),
+    ):
         assert r.status_code == 422, r.text
         assert r.json()["problems"][0]["message"].startswith("contains a NUL character")
     anonymous = TestClient(app)
     csrf = csrf_of(anonymous.get("/login").text)
-    r = anonymous.post("/login", data={"username": "admin\x00", "password": "x",
-                                       "csrf_token": csrf, "next": "/"})
+    r = anonymous.post(
+        "/login", data={"username": "admin\x00", "password": "x", "csrf_token": csrf, "next": "/"}
+    )
     assert r.status_code == 422 and r.json()["problems"][0]["path"] == "username"
     # the store refuses it too, for other doors
     with pytest.raises(store.StoreError), app.state.db.session() as s:
@@ -197,13 +225,13 @@ def test_calendar_feeds(app: Any, db: Any, world: World) -> None:
 
 
 # ---------------------------------------------------------------- search and headers
-def test_search_treats_percent_and_underscore_literally(app: Any, db: Any,
-                                                        world: World) -> None:
+def test_search_treats_percent_and_underscore_literally(app: Any, db: Any, world: World) -> None:
     api = bearer(app)
-    assert api.post("/api/v1/people", json={"key": "u_1", "name": "Under_Score"}
-                    ).status_code == 201
-    names = {q: [p["name"] for p in api.get("/api/v1/people", params={"search": q}).json()]
-             for q in ("%", "_", "e_s", "r_s")}
+    assert api.post("/api/v1/people", json={"key": "u_1", "name": "Under_Score"}).status_code == 201
+    names = {
+        q: [p["name"] for p in api.get("/api/v1/people", params={"search": q}).json()]
+        for q in ("%", "_", "e_s", "r_s")
+    }
     assert names == {"%": [], "_": ["Under_Score"], "e_s": [], "r_s": ["Under_Score"]}
 
 
@@ -226,7 +254,8 @@ def test_cache_control_and_hsts(app: Any, world: World) -> None:
 # ---------------------------------------------------------------- start-up
 @pytest.mark.parametrize("secret", ["a" * 32, "ab" * 20, "0123456789" * 4])
 def test_low_entropy_secret_is_refused_with_the_command_to_make_one(
-        secret: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    secret: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from gputeam.web import SettingsError, load_settings
 
     monkeypatch.delenv("GPUTEAM_DEV", raising=False)
@@ -242,11 +271,13 @@ def test_low_entropy_secret_is_refused_with_the_command_to_make_one(
     assert load_settings().secret_key
 
 
-@pytest.mark.parametrize(("host", "warned"), [("0.0.0.0", True), ("192.168.1.5", True),
-                                              ("127.0.0.1", False), ("::1", False),
-                                              ("localhost", False)])
-def test_serve_dev_warns_off_loopback(host: str, warned: bool, tmp_path: Any,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("host", "warned"),
+    [("0.0.0.0", True), ("192.168.1.5", True), ("127.0.0.1", False), ("::1", False), ("localhost", False)],
+)
+def test_serve_dev_warns_off_loopback(
+    host: str, warned: bool, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import uvicorn
     from typer.testing import CliRunner
 
@@ -254,8 +285,7 @@ def test_serve_dev_warns_off_loopback(host: str, warned: bool, tmp_path: Any,
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the server process itself
     monkeypatch.delenv("GPUTEAM_SECRET_KEY", raising=False)
-    r = CliRunner().invoke(cli, ["serve", "--dev", "--host", host,
-                                 "--db", f"sqlite:///{tmp_path}/x.db"])
+    r = CliRunner().invoke(cli, ["serve", "--dev", "--host", host, "--db", f"sqlite:///{tmp_path}/x.db"])
     assert r.exit_code == 0, r.output
     assert ("WARNING: development mode" in r.output) is warned
     json.dumps(r.output)  # printable

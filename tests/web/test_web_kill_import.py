@@ -36,10 +36,24 @@ def _start(db_url: str) -> tuple[subprocess.Popen[bytes], str]:
 
     port = _free_port()
     env = {**os.environ, "GPUTEAM_DB": db_url, "GPUTEAM_SECRET_KEY": SECRET}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory",
-                             "gputeam.web:create_app_from_env", "--host", "127.0.0.1",
-                             "--port", str(port), "--log-level", "warning"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "gputeam.web:create_app_from_env",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -62,8 +76,13 @@ def test_kill_during_import(db_url: str, db: Any, world: World, app: Any) -> Non
     proc, base = _start(db_url)
     try:
         small = b"id,name\nc1,Committed One\nc2,Committed Two\n"
-        r = httpx.post(base + "/api/v1/import/roster", headers=headers, timeout=30,
-                       data={"dry_run": "false"}, files={"file": ("s.csv", small)})
+        r = httpx.post(
+            base + "/api/v1/import/roster",
+            headers=headers,
+            timeout=30,
+            data={"dry_run": "false"},
+            files={"file": ("s.csv", small)},
+        )
         assert r.status_code == 200, r.text
         before = _people(db)
 
@@ -71,9 +90,13 @@ def test_kill_during_import(db_url: str, db: Any, world: World, app: Any) -> Non
 
         def upload() -> None:
             try:
-                httpx.post(base + "/api/v1/import/roster", headers=headers, timeout=120,
-                           data={"dry_run": "false"},
-                           files={"file": ("big.csv", big)})
+                httpx.post(
+                    base + "/api/v1/import/roster",
+                    headers=headers,
+                    timeout=120,
+                    data={"dry_run": "false"},
+                    files={"file": ("big.csv", big)},
+                )
             except httpx.HTTPError as exc:
                 errors.append(type(exc).__name__)
 

@@ -51,8 +51,7 @@ def test_person_link_change_applies_at_once(app: Any, db: Any, world: World) -> 
     assert engineer.get("/api/v1/me").json()["person_id"] == world.people["p2"]
 
 
-def test_password_rehashed_at_login_keeps_the_new_session(app: Any, db: Any,
-                                                          world: World) -> None:
+def test_password_rehashed_at_login_keeps_the_new_session(app: Any, db: Any, world: World) -> None:
     """A login may rehash the password (argon2 parameters changed) without an audited
     account change: the session it starts must work although the process remembers the
     user with the old hash's fingerprint."""
@@ -64,8 +63,7 @@ def test_password_rehashed_at_login_keeps_the_new_session(app: Any, db: Any,
     assert first.get("/api/v1/me").status_code == 200  # remembered with this hash
     stronger = PasswordHasher(time_cost=2, memory_cost=1024, parallelism=1).hash(PASSWORD)
     with db.session() as s:  # as an upgrade of the hashing parameters would leave it
-        s.execute(update(User).where(User.id == world.users["viewer"])
-                  .values(password_hash=stronger))
+        s.execute(update(User).where(User.id == world.users["viewer"]).values(password_hash=stronger))
     from fastapi.testclient import TestClient
 
     second = TestClient(app)

@@ -17,8 +17,12 @@ PAGES_IN = {
     "ko": ("인원", "향후 90일 내 만료되는 자격증", "로그아웃"),
 }
 #: the dashboard's estimated salary cost (whole dollars in English), as each language writes it
-MONEY = {"de": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0\$", "nl": r"US\$\xa0\d{1,3}(?:\.\d{3})+,\d\d",
-         "es": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0US\$", "ko": r"US\$\d{1,3}(?:,\d{3})+\.\d\d"}
+MONEY = {
+    "de": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0\$",
+    "nl": r"US\$\xa0\d{1,3}(?:\.\d{3})+,\d\d",
+    "es": r"\d{1,3}(?:\.\d{3})+,\d\d\xa0US\$",
+    "ko": r"US\$\d{1,3}(?:,\d{3})+\.\d\d",
+}
 
 
 @pytest.mark.parametrize("language", sorted(PAGES_IN))
@@ -92,9 +96,11 @@ class _Chrome(HTMLParser):
         if "languages" in css or "script" in tags or "style" in tags:
             return
         tag = tags[-1]
-        if (set(tags) & self.TAGS and tag not in ("option", "span", "strong")) or \
-                (tag == "div" and "label" in self.stack[-1][1]) or \
-                (tag == "a" and "header" in tags):
+        if (
+            (set(tags) & self.TAGS and tag not in ("option", "span", "strong"))
+            or (tag == "div" and "label" in self.stack[-1][1])
+            or (tag == "a" and "header" in tags)
+        ):
             self.texts.append(f"{tag}: {text}")
 
 
@@ -106,8 +112,17 @@ def _untranslated(html: str) -> list[str]:
 
 def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -> None:
     c = logged_in(app, "admin")
-    r = c.post("/plan", data={"gpus": "256", "deadline_month": "6", "horizon_months": "12",
-                              "action": "save", "csrf_token": c.csrf}, follow_redirects=False)
+    r = c.post(
+        "/plan",
+        data={
+            "gpus": "256",
+            "deadline_month": "6",
+            "horizon_months": "12",
+            "action": "save",
+            "csrf_token": c.csrf,
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     pages = ["/", "/plan", "/people", f"/people/{world.people['p1']}", "/people/999999"]
     english = {page: _untranslated(c.get(page).text) for page in pages}

@@ -44,7 +44,8 @@ def _forbidden(name: str) -> bool:
     store but its package (``from gputeam.store import find_person`` is its public API;
     ``gputeam.store.person_rules`` is not)."""
     if name.startswith(("(relative)", SCHEMA_PREFIX)) or any(
-            name == f or name.startswith(f + ".") for f in FORBIDDEN):
+        name == f or name.startswith(f + ".") for f in FORBIDDEN
+    ):
         return True
     return name.startswith("gputeam.store.") and _is_module(name)
 
@@ -52,27 +53,40 @@ def _forbidden(name: str) -> bool:
 def test_the_web_package_imports_neither_schema_nor_sql_nor_the_cli() -> None:
     files = sorted(WEB.rglob("*.py"))
     assert len(files) > 10
-    bad = [f"{p.relative_to(WEB.parent)}:{line}: {name}"
-           for p in files for line, name in _imports(p) if _forbidden(name)]
+    bad = [
+        f"{p.relative_to(WEB.parent)}:{line}: {name}"
+        for p in files
+        for line, name in _imports(p)
+        if _forbidden(name)
+    ]
     assert bad == []
 
 
 def test_the_walk_finds_each_kind_of_forbidden_import(tmp_path: Path) -> None:
     """The check itself can fail: lazy, aliased and from-imports are all found."""
     src = tmp_path / "x.py"
-    src.write_text("import sqlalchemy as sa\n"
-                   "def f():\n    from gputeam.store import schema\n"
-                   "    from gputeam.cli.common import read_catalog_extra\n"
-                   "from sqlalchemy.orm import Session\n"
-                   "from gputeam.store.schema_exams import ExamAttempt\n"
-                   "from gputeam.store.person_rules import NUMBER_RULES\n"
-                   "from gputeam.store import audit\n"
-                   "from gputeam.store import find_person\n")
+    src.write_text(
+        "import sqlalchemy as sa\n"
+        "def f():\n    from gputeam.store import schema\n"
+        "    from gputeam.cli.common import read_catalog_extra\n"
+        "from sqlalchemy.orm import Session\n"
+        "from gputeam.store.schema_exams import ExamAttempt\n"
+        "from gputeam.store.person_rules import NUMBER_RULES\n"
+        "from gputeam.store import audit\n"
+        "from gputeam.store import find_person\n"
+    )
     assert sorted(name for _, name in _imports(src) if _forbidden(name)) == [
-        "gputeam.cli.common", "gputeam.cli.common.read_catalog_extra", "gputeam.store.audit",
-        "gputeam.store.person_rules", "gputeam.store.schema", "gputeam.store.schema_exams",
-        "gputeam.store.schema_exams.ExamAttempt", "sqlalchemy", "sqlalchemy.orm",
-        "sqlalchemy.orm.Session"]
+        "gputeam.cli.common",
+        "gputeam.cli.common.read_catalog_extra",
+        "gputeam.store.audit",
+        "gputeam.store.person_rules",
+        "gputeam.store.schema",
+        "gputeam.store.schema_exams",
+        "gputeam.store.schema_exams.ExamAttempt",
+        "sqlalchemy",
+        "sqlalchemy.orm",
+        "sqlalchemy.orm.Session",
+    ]
 
 
 def test_the_web_package_looks_nothing_up_in_a_session_itself() -> None:
@@ -81,10 +95,15 @@ def test_the_web_package_looks_nothing_up_in_a_session_itself() -> None:
     bad = []
     for path in sorted(WEB.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in ("get", "query", "execute", "scalar", "scalars")
-                    and isinstance(node.func.value, ast.Name)
-                    and node.func.value.id in ("s", "session", "db_session")):
-                bad.append(f"{path.relative_to(WEB.parent)}:{node.lineno}: "
-                           f"{node.func.value.id}.{node.func.attr}(...)")
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("get", "query", "execute", "scalar", "scalars")
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in ("s", "session", "db_session")
+            ):
+                bad.append(
+                    f"{path.relative_to(WEB.parent)}:{node.lineno}: "
+                    f"{node.func.value.id}.{node.func.attr}(...)"
+                )
     assert bad == []

@@ -18,15 +18,25 @@ from .conftest import World, logged_in
 
 
 def _form(c: Any, **kw: str) -> dict[str, str]:
-    return {"key": "n1", "name": "New Person", "title": "", "level": "2",
-            "experience_months": "6", "weekly_study_hours": "4,5", "salary": "",
-            "csrf_token": c.csrf} | kw
+    return {
+        "key": "n1",
+        "name": "New Person",
+        "title": "",
+        "level": "2",
+        "experience_months": "6",
+        "weekly_study_hours": "4,5",
+        "salary": "",
+        "csrf_token": c.csrf,
+    } | kw
 
 
-@pytest.mark.parametrize(("typed", "stored"), [("85.000,50", 85000.5), ("85,000.50", 85000.5),
-                                               ("85 000,50", 85000.5), ("85000", 85000.0)])
-def test_salary_in_the_importers_locale_forms(app: Any, db: Any, world: World, typed: str,
-                                              stored: float) -> None:
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [("85.000,50", 85000.5), ("85,000.50", 85000.5), ("85 000,50", 85000.5), ("85000", 85000.0)],
+)
+def test_salary_in_the_importers_locale_forms(
+    app: Any, db: Any, world: World, typed: str, stored: float
+) -> None:
     c = logged_in(app, "admin")
     r = c.post("/people/new", data=_form(c, salary=typed), follow_redirects=False)
     assert r.status_code == 303, r.text
@@ -35,8 +45,7 @@ def test_salary_in_the_importers_locale_forms(app: Any, db: Any, world: World, t
         assert p is not None and p.salary == stored and p.weekly_study_hours == 4.5
 
 
-def test_an_ambiguous_salary_is_refused_beside_the_field(app: Any, db: Any,
-                                                         world: World) -> None:
+def test_an_ambiguous_salary_is_refused_beside_the_field(app: Any, db: Any, world: World) -> None:
     c = logged_in(app, "admin")
     r = c.post("/people/new", data=_form(c, salary="1.500"))
     assert r.status_code == 422 and 'id="err-salary"' in r.text and "ambiguous" in r.text
@@ -50,8 +59,10 @@ def test_deactivate_reactivate_delete(app: Any, db: Any, world: World) -> None:
     m = logged_in(app, "manager")
     page = m.get(f"/people/{p2}").text
     assert f'action="/people/{p2}/deactivate"' in page and f'href="/people/{p2}/delete"' in page
-    assert m.post(f"/people/{p2}/deactivate", data={"csrf_token": m.csrf},
-                  follow_redirects=False).status_code == 303
+    assert (
+        m.post(f"/people/{p2}/deactivate", data={"csrf_token": m.csrf}, follow_redirects=False).status_code
+        == 303
+    )
     assert "inactive" in m.get(f"/people/{p2}").text
     with db.session() as s:
         assert store.get_person(s, p2).active is False
@@ -59,41 +70,54 @@ def test_deactivate_reactivate_delete(app: Any, db: Any, world: World) -> None:
     # another team's person: not found; an engineer may not
     assert m.post(f"/people/{p3}/deactivate", data={"csrf_token": m.csrf}).status_code == 404
     e = logged_in(app, "engineer")
-    assert e.post(f"/people/{world.people['p1']}/deactivate",
-                  data={"csrf_token": e.csrf}).status_code == 403
+    assert e.post(f"/people/{world.people['p1']}/deactivate", data={"csrf_token": e.csrf}).status_code == 403
     confirm = m.get(f"/people/{p2}/delete")
     assert confirm.status_code == 200 and "Type the id" in confirm.text
     wrong = m.post(f"/people/{p2}/delete", data={"confirm": "p1", "csrf_token": m.csrf})
     assert wrong.status_code == 422 and 'id="err-confirm"' in wrong.text
     assert 'value="p1"' in wrong.text
-    r = m.post(f"/people/{p2}/delete", data={"confirm": "p2", "csrf_token": m.csrf},
-               follow_redirects=False)
+    r = m.post(f"/people/{p2}/delete", data={"confirm": "p2", "csrf_token": m.csrf}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/people?flash=")
     with db.session() as s:
         assert store.find_person(s, world.org_id, p2) is None
-        actions = [(a.actor, a.action, (a.after or {}).get("active"))
-                   for a in store.list_audit(s, entity="person", entity_id=p2,
-                                             oldest_first=True)]
-    assert actions[1:] == [("manager", "update", False), ("manager", "update", True),
-                           ("manager", "delete", None)]
+        actions = [
+            (a.actor, a.action, (a.after or {}).get("active"))
+            for a in store.list_audit(s, entity="person", entity_id=p2, oldest_first=True)
+        ]
+    assert actions[1:] == [
+        ("manager", "update", False),
+        ("manager", "update", True),
+        ("manager", "delete", None),
+    ]
 
 
-def test_enrol_log_hours_mark_done_and_the_roadmap_follows(app: Any, db: Any, world: World,
-                                                           catalog: Any) -> None:
+def test_enrol_log_hours_mark_done_and_the_roadmap_follows(
+    app: Any, db: Any, world: World, catalog: Any
+) -> None:
     p1 = world.people["p1"]
     path = next(iter(catalog.paths.values()))
     first = path.courses[0]
     with db.session() as s:
-        item = store.add_roadmap_item(s, p1, kind="course", ref=first, title="First course",
-                                      start=date(2026, 11, 1), due=date(2027, 1, 15)).id
+        item = store.add_roadmap_item(
+            s,
+            p1,
+            kind="course",
+            ref=first,
+            title="First course",
+            start=date(2026, 11, 1),
+            due=date(2027, 1, 15),
+        ).id
     e = logged_in(app, "engineer")  # on their own record
-    bad = e.post(f"/people/{p1}/enrol", data={"target": "course:nope", "started_on": "",
-                                              "csrf_token": e.csrf})
+    bad = e.post(
+        f"/people/{p1}/enrol", data={"target": "course:nope", "started_on": "", "csrf_token": e.csrf}
+    )
     assert bad.status_code == 422
     assert 'id="err-target"' in bad.text and 'id="err-started_on"' in bad.text
-    r = e.post(f"/people/{p1}/enrol", data={"target": f"path:{path.id}",
-                                            "started_on": "2026-11-02", "csrf_token": e.csrf},
-               follow_redirects=False)
+    r = e.post(
+        f"/people/{p1}/enrol",
+        data={"target": f"path:{path.id}", "started_on": "2026-11-02", "csrf_token": e.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     with db.session() as s:
         enrolled = {x.course_id: x.id for x in store.list_enrolments(s, person_id=p1)}
@@ -103,8 +127,10 @@ def test_enrol_log_hours_mark_done_and_the_roadmap_follows(app: Any, db: Any, wo
     assert bad.status_code == 422 and f'id="err-hours-{eid}"' in bad.text
     assert 'value="lots"' in bad.text
     e.post(f"/enrolments/{eid}/hours", data={"hours_done": "2,5", "csrf_token": e.csrf})
-    assert e.post(f"/enrolments/{eid}/done", data={"csrf_token": e.csrf},
-                  follow_redirects=False).status_code == 303
+    assert (
+        e.post(f"/enrolments/{eid}/done", data={"csrf_token": e.csrf}, follow_redirects=False).status_code
+        == 303
+    )
     with db.session() as s:
         done = s.get(store.Enrolment, eid)
         assert done is not None and done.hours_done == 2.5
@@ -119,11 +145,17 @@ def test_enrol_log_hours_mark_done_and_the_roadmap_follows(app: Any, db: Any, wo
 
 def test_certification_form_keeps_its_values(app: Any, world: World) -> None:
     c = logged_in(app, "admin")
-    r = c.post(f"/people/{world.people['p2']}/certifications",
-               data={"cert_id": "nca-aiio", "valid_from": "2026-02-30",
-                     "evidence": "https://x.example/1", "csrf_token": c.csrf})
+    r = c.post(
+        f"/people/{world.people['p2']}/certifications",
+        data={
+            "cert_id": "nca-aiio",
+            "valid_from": "2026-02-30",
+            "evidence": "https://x.example/1",
+            "csrf_token": c.csrf,
+        },
+    )
     assert r.status_code == 422 and 'id="err-valid_from"' in r.text
-    assert 'value="https://x.example/1"' in r.text and "<details id=\"certifications\" open" in r.text
+    assert 'value="https://x.example/1"' in r.text and '<details id="certifications" open' in r.text
 
 
 def test_adopt_a_saved_plan_from_the_page_twice(app: Any, db: Any, world: World) -> None:
@@ -147,24 +179,26 @@ def test_adopt_a_saved_plan_from_the_page_twice(app: Any, db: Any, world: World)
     assert 'class="burnup"' in m.get(f"/teams/{world.alpha}").text
 
 
-def test_plan_whatif_errors_beside_the_fields_and_no_old_results(app: Any,
-                                                                 world: World) -> None:
+def test_plan_whatif_errors_beside_the_fields_and_no_old_results(app: Any, world: World) -> None:
     m = logged_in(app, "manager")
-    r = m.post("/plan", data={"gpus": "lots", "budget": "1.000.000,5", "horizon_months": "0",
-                              "csrf_token": m.csrf})
+    r = m.post(
+        "/plan", data={"gpus": "lots", "budget": "1.000.000,5", "horizon_months": "0", "csrf_token": m.csrf}
+    )
     assert r.status_code == 422 and "Traceback" not in r.text
     assert re.search(r'id="err-gpus" role="alert">GPUs must be a whole number', r.text)
     assert re.search(r'id="err-horizon_months" role="alert">Horizon', r.text)
     assert 'id="err-budget" role="alert"></span>' in r.text  # 1.000.000,5 is a budget
     assert 'value="lots"' in r.text and "Target headcount now" not in r.text
     # htmx: the fragment replaces the old result and fills the messages out of band
-    r = m.post("/plan", data={"gpus": "-1", "csrf_token": m.csrf},
-               headers={"HX-Request": "true"})
+    r = m.post("/plan", data={"gpus": "-1", "csrf_token": m.csrf}, headers={"HX-Request": "true"})
     assert r.status_code == 200 and r.text.lstrip().startswith('<div id="plan-result">')
     assert "Target headcount now" not in r.text
     assert re.search(r'id="err-gpus" role="alert" hx-swap-oob="true">GPUs must', r.text)
-    ok = m.post("/plan", data={"gpus": "128", "budget": "1.000.000,5", "csrf_token": m.csrf},
-                headers={"HX-Request": "true"})
+    ok = m.post(
+        "/plan",
+        data={"gpus": "128", "budget": "1.000.000,5", "csrf_token": m.csrf},
+        headers={"HX-Request": "true"},
+    )
     assert ok.status_code == 200 and "Target headcount now" in ok.text
     assert 'id="err-gpus" role="alert" hx-swap-oob="true"></span>' in ok.text
 

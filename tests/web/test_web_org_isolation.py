@@ -34,28 +34,45 @@ def other(db: Any, world: World) -> dict[str, int]:
     with db.session() as s:
         org = store.create_organisation(s, "Other Corp")
         team = store.create_team(s, org.id, "Gamma")
-        p = store.add_person(s, org.id, key="o1", name="Other Person", team_id=team.id,
-                             salary=123456.0)
+        p = store.add_person(s, org.id, key="o1", name="Other Person", team_id=team.id, salary=123456.0)
         store.rate_skill(s, p.id, "linux", 2)
-        held = store.add_certification(s, p.id, "nca-aiio", date(2025, 1, 1),
-                                       date(2028, 1, 1))
+        held = store.add_certification(s, p.id, "nca-aiio", date(2025, 1, 1), date(2028, 1, 1))
         course = next(iter(_catalog().courses))
         enrolment = store.enrol(s, p.id, course, date(2026, 1, 1))
-        item = store.add_roadmap_item(s, p.id, kind="course", ref=course, title="Course",
-                                      start=date(2026, 1, 1), due=date(2026, 3, 1))
+        item = store.add_roadmap_item(
+            s, p.id, kind="course", ref=course, title="Course", start=date(2026, 1, 1), due=date(2026, 3, 1)
+        )
         scenario = store.save_scenario(s, org.id, "live", {"fleet": {}})
         plan = store.save_plan(s, scenario.id, {"roadmaps": []}, date(2026, 12, 1))
-        cred = store.issue_credential(s, org.id, p.id, "nca-aiio", catalog=_catalog(),
-                                      secret=SECRET, base_url="https://other.example",
-                                      now=datetime(2026, 12, 2, tzinfo=UTC))
-        prog = setup_programme(s, org.id, exam_catalog(), code="other-l2",
-                               rubric=[{"id": "drain", "name": "Drains a node"}])
+        cred = store.issue_credential(
+            s,
+            org.id,
+            p.id,
+            "nca-aiio",
+            catalog=_catalog(),
+            secret=SECRET,
+            base_url="https://other.example",
+            now=datetime(2026, 12, 2, tzinfo=UTC),
+        )
+        prog = setup_programme(
+            s, org.id, exam_catalog(), code="other-l2", rubric=[{"id": "drain", "name": "Drains a node"}]
+        )
         attempt = store.start_attempt(s, prog, p.id, now=START)
         bank_item = store.bank_items(s, prog.id)[0].item_id
-        return {"org_id": org.id, "team_id": team.id, "person_id": p.id,
-                "held_id": held.id, "enrolment_id": enrolment.id, "item_id": item.id,
-                "plan_id": plan.id, "uuid": cred.uuid, "key_id": cred.key_id,
-                "code": "other-l2", "attempt_id": attempt.id, "bank_item": bank_item}
+        return {
+            "org_id": org.id,
+            "team_id": team.id,
+            "person_id": p.id,
+            "held_id": held.id,
+            "enrolment_id": enrolment.id,
+            "item_id": item.id,
+            "plan_id": plan.id,
+            "uuid": cred.uuid,
+            "key_id": cred.key_id,
+            "code": "other-l2",
+            "attempt_id": attempt.id,
+            "bank_item": bank_item,
+        }
 
 
 def _catalog() -> Any:
@@ -67,8 +84,15 @@ def _catalog() -> Any:
 def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
     """A valid request for every route that takes an id (so that only the id decides)."""
     cert = {"cert_id": "nca-aiio", "valid_from": "2026-06-01"}
-    form = {"key": "o1", "name": "Renamed", "title": "", "level": "2",
-            "experience_months": "0", "weekly_study_hours": "4", "team_id": str(team)}
+    form = {
+        "key": "o1",
+        "name": "Renamed",
+        "title": "",
+        "level": "2",
+        "experience_months": "0",
+        "weekly_study_hours": "4",
+        "team_id": str(team),
+    }
     return {
         ("GET", "/api/v1/people/{person_id}"): {},
         ("PATCH", "/api/v1/people/{person_id}"): {"json": {"title": "pwned"}},
@@ -79,7 +103,8 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("DELETE", "/api/v1/certifications/{held_id}"): {},
         ("GET", "/api/v1/people/{person_id}/enrolments"): {},
         ("POST", "/api/v1/people/{person_id}/enrolments"): {
-            "json": {"course_id": course, "started_on": "2026-11-01"}},
+            "json": {"course_id": course, "started_on": "2026-11-01"}
+        },
         ("PATCH", "/api/v1/enrolments/{enrolment_id}"): {"json": {"hours_done": 5}},
         ("GET", "/api/v1/people/{person_id}/roadmap"): {},
         ("PATCH", "/api/v1/roadmap-items/{item_id}"): {"json": {"status": "done"}},
@@ -90,8 +115,7 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/people/{person_id}"): {},
         ("GET", "/people/{person_id}/edit"): {},
         ("POST", "/people/{person_id}/edit"): {"data": form},
-        ("POST", "/people/{person_id}/skills"): {"data": {"domain": "linux",
-                                                          "proficiency": "4"}},
+        ("POST", "/people/{person_id}/skills"): {"data": {"domain": "linux", "proficiency": "4"}},
         ("POST", "/people/{person_id}/certifications"): {"data": cert},
         ("POST", "/roadmap-items/{item_id}/done"): {},
         ("POST", "/enrolments/{enrolment_id}/hours"): {"data": {"hours_done": "5"}},
@@ -109,7 +133,8 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("PATCH", "/api/v1/teams/{team_id}"): {"json": {"name": "pwned"}},
         ("POST", "/api/v1/teams/{team_id}/people"): {"json": {"person_ids": [1]}},
         ("POST", "/api/v1/teams/{team_id}/enrolments"): {
-            "json": {"course_id": course, "started_on": "2026-11-01"}},
+            "json": {"course_id": course, "started_on": "2026-11-01"}
+        },
         ("GET", "/api/v1/teams/{team_id}/burnup"): {},
         ("GET", "/api/v1/people/{person_id}/burnup"): {},
         ("GET", "/teams/{team_id}"): {},
@@ -117,14 +142,16 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("POST", "/teams/{team_id}/archive"): {},
         ("POST", "/teams/{team_id}/restore"): {},
         ("POST", "/teams/{team_id}/people"): {"data": {"person_id": "1"}},
-        ("POST", "/teams/{team_id}/enrol"): {"data": {"target": f"course:{course}",
-                                                      "started_on": "2026-11-01"}},
+        ("POST", "/teams/{team_id}/enrol"): {
+            "data": {"target": f"course:{course}", "started_on": "2026-11-01"}
+        },
         ("POST", "/people/{person_id}/deactivate"): {},
         ("POST", "/people/{person_id}/reactivate"): {},
         ("GET", "/people/{person_id}/delete"): {},
         ("POST", "/people/{person_id}/delete"): {"data": {"confirm": "o1"}},
-        ("POST", "/people/{person_id}/enrol"): {"data": {"target": f"course:{course}",
-                                                         "started_on": "2026-11-01"}},
+        ("POST", "/people/{person_id}/enrol"): {
+            "data": {"target": f"course:{course}", "started_on": "2026-11-01"}
+        },
         ("POST", "/enrolments/{enrolment_id}/done"): {},
         ("POST", "/plans/{plan_id}/adopt"): {},
         # internal certification programmes (issue 11): the other organisation's
@@ -138,8 +165,7 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/api/v1/programmes/{code}/items.csv"): {},
         ("POST", "/api/v1/programmes/{code}/attempts"): {},
         ("POST", "/api/v1/programmes/{code}/items/{item_id}/retire"): {},
-        ("PUT", "/api/v1/programmes/{code}/practicals/{person_id}"): {
-            "json": {"grades": {"drain": True}}},
+        ("PUT", "/api/v1/programmes/{code}/practicals/{person_id}"): {"json": {"grades": {"drain": True}}},
         ("POST", "/api/v1/programmes/{code}/practicals/{person_id}/sign-off"): {},
         ("GET", "/exams/attempts/{attempt_id}"): {},
         ("POST", "/exams/attempts/{attempt_id}/save"): {"data": {"item_id": "x"}},
@@ -173,20 +199,28 @@ def test_every_route_with_an_id_is_covered() -> None:
 
 def _snapshot(db: Any, org_id: int) -> tuple[int, str]:
     with db.session() as s:
-        entries = int(s.scalar(select(func.count(store.AuditEntry.id))
-                               .where(store.AuditEntry.action.not_in(("login", "logout")))) or 0)
-        data = json.dumps(store.export_data(s, org_id, include_audit=False)["tables"],
-                          sort_keys=True, default=str)
+        entries = int(
+            s.scalar(
+                select(func.count(store.AuditEntry.id)).where(
+                    store.AuditEntry.action.not_in(("login", "logout"))
+                )
+            )
+            or 0
+        )
+        data = json.dumps(
+            store.export_data(s, org_id, include_audit=False)["tables"], sort_keys=True, default=str
+        )
     return entries, data
 
 
 @pytest.mark.parametrize(("method", "template"), sorted(_bodies("c", 1)))
-def test_other_organisations_records_answer_404(app: Any, db: Any, world: World,
-                                                other: dict[str, int], method: str,
-                                                template: str) -> None:
+def test_other_organisations_records_answer_404(
+    app: Any, db: Any, world: World, other: dict[str, int], method: str, template: str
+) -> None:
     # sitting an exam needs an account linked to a person: the engineer tries the start
-    sits = method in ("POST", "PUT") and template.endswith(("/attempts", "/start", "/save",
-                                                            "/answers/{item_id}"))
+    sits = method in ("POST", "PUT") and template.endswith(
+        ("/attempts", "/start", "/save", "/answers/{item_id}")
+    )
     admin = logged_in(app, "engineer" if sits else "admin")
     path = template.replace("{domain}", "linux")
     if "/exams/" in path or "/programmes/" in path or "/attempts/" in path:
@@ -206,39 +240,47 @@ def test_other_organisations_records_answer_404(app: Any, db: Any, world: World,
     assert _snapshot(db, other["org_id"]) == before
 
 
-def test_lists_and_references_stay_in_the_organisation(app: Any, db: Any, world: World,
-                                                       other: dict[str, int]) -> None:
+def test_lists_and_references_stay_in_the_organisation(
+    app: Any, db: Any, world: World, other: dict[str, int]
+) -> None:
     admin = logged_in(app, "admin")
     headers = {"X-CSRF-Token": admin.csrf}
     assert "Other Person" not in admin.get("/api/v1/people").text
     assert "Other Person" not in admin.get("/people").text
     assert "Gamma" not in admin.get("/api/v1/teams").text
     # a person, a user or a team membership cannot point into another organisation
-    r = admin.post("/api/v1/people", json={"key": "n1", "name": "N",
-                                           "team_id": other["team_id"]}, headers=headers)
+    r = admin.post(
+        "/api/v1/people", json={"key": "n1", "name": "N", "team_id": other["team_id"]}, headers=headers
+    )
     assert r.status_code == 404
-    r = admin.patch(f"/api/v1/people/{world.people['p2']}", json={"team_id": other["team_id"]},
-                    headers=headers)
+    r = admin.patch(
+        f"/api/v1/people/{world.people['p2']}", json={"team_id": other["team_id"]}, headers=headers
+    )
     assert r.status_code == 404
-    r = admin.post("/api/v1/users", json={"username": "x", "password": "12345678x",
-                                          "role": "engineer", "person_id": other["person_id"]},
-                   headers=headers)
+    r = admin.post(
+        "/api/v1/users",
+        json={"username": "x", "password": "12345678x", "role": "engineer", "person_id": other["person_id"]},
+        headers=headers,
+    )
     assert r.status_code == 404
-    r = admin.patch(f"/api/v1/users/{world.users['manager']}",
-                    json={"team_ids": [other["team_id"]]}, headers=headers)
+    r = admin.patch(
+        f"/api/v1/users/{world.users['manager']}", json={"team_ids": [other["team_id"]]}, headers=headers
+    )
     assert r.status_code == 404
 
 
 def test_cli_imported_organisation_is_invisible_and_exports_apart(
-        app: Any, db: Any, db_url: str, world: World, tmp_path: Path) -> None:
+    app: Any, db: Any, db_url: str, world: World, tmp_path: Path
+) -> None:
     """The issue's reproduction: `gputeam import roster other.csv --org "Other Corp"`."""
     from typer.testing import CliRunner
 
     from gputeam.cli.main import app as cli
 
     (tmp_path / "other.csv").write_text("id,name,level,team\nz1,Zed Other,3,Zeta\n")
-    done = CliRunner().invoke(cli, ["import", "roster", str(tmp_path / "other.csv"),
-                                    "--org", "Other Corp", "--db", db_url])
+    done = CliRunner().invoke(
+        cli, ["import", "roster", str(tmp_path / "other.csv"), "--org", "Other Corp", "--db", db_url]
+    )
     assert done.exit_code == 0, done.output
     with db.session() as s:
         other_org = store.get_or_create_organisation(s, "Other Corp").id
@@ -247,8 +289,9 @@ def test_cli_imported_organisation_is_invisible_and_exports_apart(
         zed_id = zed.id
     admin = logged_in(app, "admin")
     assert admin.get(f"/api/v1/people/{zed_id}").status_code == 404
-    r = admin.patch(f"/api/v1/people/{zed_id}", json={"name": "Hijacked"},
-                    headers={"X-CSRF-Token": admin.csrf})
+    r = admin.patch(
+        f"/api/v1/people/{zed_id}", json={"name": "Hijacked"}, headers={"X-CSRF-Token": admin.csrf}
+    )
     assert r.status_code == 404
     with db.session() as s:
         assert store.get_person(s, zed_id).name == "Zed Other"
@@ -260,13 +303,17 @@ def test_cli_imported_organisation_is_invisible_and_exports_apart(
 
     mine, theirs = exported("Acme"), exported("Other Corp")
     ids = {str(v) for v in world.people.values()}
-    assert [a for a in theirs["tables"]["audit_log"] if a["entity"] == "person"
-            and a["entity_id"] in ids] == []
+    assert [
+        a for a in theirs["tables"]["audit_log"] if a["entity"] == "person" and a["entity_id"] in ids
+    ] == []
     # theirs: the organisation's creation and the import; nothing of Acme's
     assert {(a["entity"], a["entity_id"]) for a in theirs["tables"]["audit_log"]} == {
-        ("organisation", str(other_org)), ("roster", str(other_org))}
+        ("organisation", str(other_org)),
+        ("roster", str(other_org)),
+    }
     assert ("roster", str(other_org)) not in {
-        (a["entity"], a["entity_id"]) for a in mine["tables"]["audit_log"]}
+        (a["entity"], a["entity_id"]) for a in mine["tables"]["audit_log"]
+    }
     assert any(a["entity"] == "person" for a in mine["tables"]["audit_log"])
     # the web export is the server's organisation's too
     web = admin.get("/api/v1/export").json()

@@ -33,8 +33,17 @@ def test_dashboard_without_and_with_plan(app: Any, world: World) -> None:
     assert "Bus factor per skill domain" in text
     assert "Certifications expiring in 90 days 1" in text
     assert "No plan yet" in text
-    r = c.post("/plan", data={"gpus": "256", "deadline_month": "6", "horizon_months": "12",
-                              "action": "save", "csrf_token": c.csrf}, follow_redirects=False)
+    r = c.post(
+        "/plan",
+        data={
+            "gpus": "256",
+            "deadline_month": "6",
+            "horizon_months": "12",
+            "action": "save",
+            "csrf_token": c.csrf,
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303 and r.headers["location"] == "/plan?saved=1"
     text = _text(c.get("/").text)
     assert "Coverage at the deadline (month 6)" in text
@@ -46,8 +55,9 @@ def test_people_list_search_and_htmx_fragment(app: Any, world: World) -> None:
     c = logged_in(app, "admin")
     text = _text(c.get("/people").text)
     assert "Ada Lovelace" in text and "Linus T" in text
-    r = c.get("/people", params={"search": "grace"},
-              headers={"HX-Request": "true", "HX-Target": "people-rows"})
+    r = c.get(
+        "/people", params={"search": "grace"}, headers={"HX-Request": "true", "HX-Target": "people-rows"}
+    )
     assert r.text.lstrip().startswith('<div id="people-rows">')
     assert "Grace Hopper" in r.text and "Ada" not in r.text and "<html" not in r.text
 
@@ -65,8 +75,10 @@ def test_person_page_colours_gantt_and_forms(app: Any, world: World) -> None:
     assert 'class="badge valid"' in html or 'class="badge expiring"' in html
     p3 = c.get(f"/people/{world.people['p3']}").text
     assert 'class="badge expired"' in p3  # expired 2025-01-01
-    r = c.post(f"/people/{world.people['p3']}/certifications",
-               data={"cert_id": "nca-aiio", "valid_from": "2026-11-20", "csrf_token": c.csrf})
+    r = c.post(
+        f"/people/{world.people['p3']}/certifications",
+        data={"cert_id": "nca-aiio", "valid_from": "2026-11-20", "csrf_token": c.csrf},
+    )
     assert r.status_code == 200 and "Certification nca-aiio recorded." in r.text
     assert 'class="badge valid"' in r.text
     item = re.search(r'action="/roadmap-items/(\d+)/done"', html)
@@ -79,8 +91,10 @@ def test_engineer_records_own_progress(app: Any, world: World) -> None:
     c = logged_in(app, "engineer")
     html = c.get(f"/people/{world.people['p1']}").text
     assert "Record a certification" in html
-    r = c.post(f"/people/{world.people['p1']}/certifications",
-               data={"cert_id": "nca-aiio", "valid_from": "2026-10-01", "csrf_token": c.csrf})
+    r = c.post(
+        f"/people/{world.people['p1']}/certifications",
+        data={"cert_id": "nca-aiio", "valid_from": "2026-10-01", "csrf_token": c.csrf},
+    )
     assert r.status_code == 200
     viewer = logged_in(app, "viewer")
     assert viewer.get(f"/people/{world.people['p1']}").status_code == 403
@@ -94,9 +108,17 @@ def test_plan_what_if_is_fast_and_partial(app: Any, world: World) -> None:
     timings = []
     for gpus in (32, 64, 512, 2048, 8192):  # the first one warms up (imports, solver)
         t0 = time.perf_counter()
-        r = c.post("/plan", data={"gpus": str(gpus), "deadline_month": "9", "budget": "500000",
-                                  "horizon_months": "12", "csrf_token": c.csrf},
-                   headers={"HX-Request": "true"})
+        r = c.post(
+            "/plan",
+            data={
+                "gpus": str(gpus),
+                "deadline_month": "9",
+                "budget": "500000",
+                "horizon_months": "12",
+                "csrf_token": c.csrf,
+            },
+            headers={"HX-Request": "true"},
+        )
         timings.append(time.perf_counter() - t0)
         assert r.status_code == 200, r.text
         assert r.text.lstrip().startswith('<div id="plan-result">') and "<html" not in r.text
@@ -124,12 +146,12 @@ def test_only_the_native_submission_saves(app: Any, world: World) -> None:
             return int(s.scalar(select(func.count(SavedPlan.id))) or 0)
 
     before = saved()
-    r = c.post("/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf},
-               headers={"HX-Request": "true"})
+    r = c.post(
+        "/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf}, headers={"HX-Request": "true"}
+    )
     assert r.status_code == 200 and "<html" not in r.text
     assert saved() == before
-    r = c.post("/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf},
-               follow_redirects=False)
+    r = c.post("/plan", data={"gpus": "64", "action": "save", "csrf_token": c.csrf}, follow_redirects=False)
     assert r.status_code == 303 and saved() == before + 1
 
 
@@ -148,33 +170,68 @@ def test_catalog_import_account_and_users_pages(app: Any, world: World) -> None:
     assert "nca-aiio" in text
     assert "Cluster operations" in _text(c.get("/catalog", params={"section": "domains"}).text)
     bad = ROSTER_CSV + "p9,,bad-email,,9,,,,,\n"
-    r = c.post("/import", data={"kind": "roster", "csrf_token": c.csrf},
-               files={"file": ("r.csv", bad.encode(), "text/csv")}, follow_redirects=False)
+    r = c.post(
+        "/import",
+        data={"kind": "roster", "csrf_token": c.csrf},
+        files={"file": ("r.csv", bad.encode(), "text/csv")},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
-    mapping = {f"col-{i}": f for i, f in enumerate(
-        ["id", "name", "email", "title", "level", "experience_months", "role", "team",
-         "skill:linux", "skill:gpu-architecture"])}
-    r = c.post(r.headers["location"] + "/import", data={"csrf_token": c.csrf,
-                                                        "header_row": "1"} | mapping)
+    mapping = {
+        f"col-{i}": f
+        for i, f in enumerate(
+            [
+                "id",
+                "name",
+                "email",
+                "title",
+                "level",
+                "experience_months",
+                "role",
+                "team",
+                "skill:linux",
+                "skill:gpu-architecture",
+            ]
+        )
+    }
+    r = c.post(r.headers["location"] + "/import", data={"csrf_token": c.csrf, "header_row": "1"} | mapping)
     assert r.status_code == 422 and "Nothing was imported" in r.text
-    r = c.post("/account/tokens", data={"name": "laptop", "scopes": ["read"],
-                                        "csrf_token": c.csrf})
+    r = c.post("/account/tokens", data={"name": "laptop", "scopes": ["read"], "csrf_token": c.csrf})
     assert 'id="new-token">gpt_' in r.text
-    r = c.post("/admin/users", data={"username": "eve", "password": "long enough",
-                                     "role": "engineer", "person_key": "p2",
-                                     "csrf_token": c.csrf}, follow_redirects=False)
+    r = c.post(
+        "/admin/users",
+        data={
+            "username": "eve",
+            "password": "long enough",
+            "role": "engineer",
+            "person_key": "p2",
+            "csrf_token": c.csrf,
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303
-    r = c.post("/admin/users", data={"username": "eve", "password": "long enough",
-                                     "role": "engineer", "csrf_token": c.csrf})
+    r = c.post(
+        "/admin/users",
+        data={"username": "eve", "password": "long enough", "role": "engineer", "csrf_token": c.csrf},
+    )
     assert r.status_code == 422 and "already taken" in r.text
 
 
 def test_pages_render_without_javascript(app: Any, world: World) -> None:
     """Every page's content is in the HTML itself; scripts only enhance."""
     c = logged_in(app, "admin")
-    for path in ("/", "/people", f"/people/{world.people['p1']}", "/plan", "/catalog",
-                 "/import", "/account", "/admin/users", "/people/new",
-                 f"/people/{world.people['p2']}/edit"):
+    for path in (
+        "/",
+        "/people",
+        f"/people/{world.people['p1']}",
+        "/plan",
+        "/catalog",
+        "/import",
+        "/account",
+        "/admin/users",
+        "/people/new",
+        f"/people/{world.people['p2']}/edit",
+    ):
         r = c.get(path)
         assert r.status_code == 200, path
         assert len(_text(r.text)) > 200, path

@@ -22,8 +22,11 @@ def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) 
     r = viewer.get("/plan/report.pdf")
     assert r.status_code == 404 and "No plan has been saved yet" in r.text
     manager = logged_in(app, "manager")
-    r = manager.post("/plan", data={"gpus": "256", "deadline_month": "6", "action": "save",
-                                    "csrf_token": manager.csrf}, follow_redirects=False)
+    r = manager.post(
+        "/plan",
+        data={"gpus": "256", "deadline_month": "6", "action": "save", "csrf_token": manager.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     assert 'href="/plan/report.pdf?paper=letter"' in viewer.get("/plan").text
     r = viewer.get("/plan/report.pdf", params={"paper": "letter"})
@@ -40,7 +43,8 @@ def test_pdf_download_of_the_saved_plan(app: Any, world: World, tmp_path: Path) 
 
 
 def test_pdf_download_without_chromium_says_what_to_install(
-        app: Any, world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    app: Any, world: World, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv(pdf.CHROMIUM_ENV, str(tmp_path / "no-chromium"))
     c = logged_in(app, "manager")
     r = c.get("/plan/report.pdf")  # no saved plan: a manager gets the live team planned now

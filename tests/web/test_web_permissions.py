@@ -10,10 +10,15 @@ from gputeam.web.permissions import GRANTS, ROLES, SCOPES, Perm, Principal
 
 ids = st.integers(min_value=1, max_value=50)
 principals = st.builds(
-    Principal, user_id=ids, username=st.just("u"), role=st.sampled_from(ROLES),
-    person_id=st.none() | ids, team_ids=st.frozensets(ids, max_size=4),
+    Principal,
+    user_id=ids,
+    username=st.just("u"),
+    role=st.sampled_from(ROLES),
+    person_id=st.none() | ids,
+    team_ids=st.frozensets(ids, max_size=4),
     scopes=st.none() | st.frozensets(st.sampled_from(SCOPES)),
-    via=st.sampled_from(["session", "token"]))
+    via=st.sampled_from(["session", "token"]),
+)
 
 
 @given(principals, st.sampled_from(list(Perm)))

@@ -16,14 +16,22 @@ from .conftest import World, logged_in
 
 def _audit(db: Any) -> int:
     with db.session() as s:
-        return int(s.scalar(select(func.count(store.AuditEntry.id))
-                            .where(store.AuditEntry.action != "login")) or 0)
+        return int(
+            s.scalar(select(func.count(store.AuditEntry.id)).where(store.AuditEntry.action != "login")) or 0
+        )
 
 
 def _person_form(c: Any, **kw: str) -> dict[str, str]:
-    return {"key": "n1", "name": "New Person", "title": "Sysadmin", "level": "2",
-            "experience_months": "6", "weekly_study_hours": "5", "salary": "",
-            "csrf_token": c.csrf} | kw
+    return {
+        "key": "n1",
+        "name": "New Person",
+        "title": "Sysadmin",
+        "level": "2",
+        "experience_months": "6",
+        "weekly_study_hours": "5",
+        "salary": "",
+        "csrf_token": c.csrf,
+    } | kw
 
 
 def test_manager_adds_a_person_to_their_team(app: Any, db: Any, world: World) -> None:
@@ -32,8 +40,9 @@ def test_manager_adds_a_person_to_their_team(app: Any, db: Any, world: World) ->
     page = c.get("/people/new")
     assert page.status_code == 200 and 'name="csrf_token"' in page.text
     assert "Alpha" in page.text and "Beta" not in page.text
-    r = c.post("/people/new", data=_person_form(c, team_id=str(world.alpha), salary="90000"),
-               follow_redirects=False)
+    r = c.post(
+        "/people/new", data=_person_form(c, team_id=str(world.alpha), salary="90000"), follow_redirects=False
+    )
     assert r.status_code == 303, r.text
     assert re.match(r"/people/\d+\?flash=", r.headers["location"])
     with db.session() as s:
@@ -45,17 +54,22 @@ def test_manager_adds_a_person_to_their_team(app: Any, db: Any, world: World) ->
     assert "New Person" in c.get(r.headers["location"]).text
 
 
-def test_person_form_errors_are_shown_and_nothing_written(app: Any, db: Any,
-                                                          world: World) -> None:
+def test_person_form_errors_are_shown_and_nothing_written(app: Any, db: Any, world: World) -> None:
     c = logged_in(app, "manager")
     before = _audit(db)
-    bad = _person_form(c, key="", level="9", experience_months="x", weekly_study_hours="41",
-                       salary="-1", team_id=str(world.beta))
+    bad = _person_form(
+        c,
+        key="",
+        level="9",
+        experience_months="x",
+        weekly_study_hours="41",
+        salary="-1",
+        team_id=str(world.beta),
+    )
     r = c.post("/people/new", data=bad)
     assert r.status_code == 422
     assert "Traceback" not in r.text and "nothing was saved" in r.text
-    for field in ("key", "level", "experience_months", "weekly_study_hours", "salary",
-                  "team_id"):
+    for field in ("key", "level", "experience_months", "weekly_study_hours", "salary", "team_id"):
         assert f'id="err-{field}"' in r.text, field
     assert 'value="New Person"' in r.text  # what was typed is kept
     # a duplicate id is refused by the store, shown on the form
@@ -75,8 +89,7 @@ def test_admin_and_manager_edit_a_person(app: Any, db: Any, world: World) -> Non
     assert f'href="/people/{p2}/edit"' in m.get(f"/people/{p2}").text
     page = m.get(f"/people/{p2}/edit")
     assert page.status_code == 200 and 'value="Grace Hopper"' in page.text
-    form = _person_form(m, key="p2", name="Grace B. Hopper", level="4",
-                        team_id=str(world.alpha))
+    form = _person_form(m, key="p2", name="Grace B. Hopper", level="4", team_id=str(world.alpha))
     r = m.post(f"/people/{p2}/edit", data=form, follow_redirects=False)
     assert r.status_code == 303, r.text
     with db.session() as s:
@@ -89,9 +102,11 @@ def test_admin_and_manager_edit_a_person(app: Any, db: Any, world: World) -> Non
     assert r.status_code == 422 and _audit(db) == before
     assert m.get(f"/people/{p3}/edit").status_code == 404
     a = logged_in(app, "admin")
-    r = a.post(f"/people/{p3}/edit", data=_person_form(a, key="p3x", name="Linus T",
-                                                       team_id=str(world.alpha)),
-               follow_redirects=False)
+    r = a.post(
+        f"/people/{p3}/edit",
+        data=_person_form(a, key="p3x", name="Linus T", team_id=str(world.alpha)),
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     with db.session() as s:
         assert store.get_person(s, p3).key == "p3x"
@@ -117,14 +132,22 @@ def test_person_form_sets_email_background_and_role(app: Any, db: Any, world: Wo
     assert '<option value="">(none)</option>' in page
     for rid, role in roles.items():  # every catalog role, shown by name
         assert f'<option value="{rid}">{role.name}</option>' in page, rid
-    form = _person_form(m, team_id=str(world.alpha), email=" new@example.org ",
-                        background="network-engineer", role="operations-engineer")
+    form = _person_form(
+        m,
+        team_id=str(world.alpha),
+        email=" new@example.org ",
+        background="network-engineer",
+        role="operations-engineer",
+    )
     r = m.post("/people/new", data=form, follow_redirects=False)
     assert r.status_code == 303, r.text
     pid = int(r.headers["location"].split("?")[0].rsplit("/", 1)[1])
     got = m.get(f"/api/v1/people/{pid}").json()
     assert (got["email"], got["background"], got["role"]) == (
-        "new@example.org", "network-engineer", "operations-engineer")
+        "new@example.org",
+        "network-engineer",
+        "operations-engineer",
+    )
     shown = m.get(f"/people/{pid}").text
     assert "new@example.org" in shown and "network-engineer" in shown
     assert "<strong>operations-engineer</strong>" in shown
@@ -133,20 +156,27 @@ def test_person_form_sets_email_background_and_role(app: Any, db: Any, world: Wo
     assert 'value="new@example.org"' in page and 'value="network-engineer"' in page
     assert '<option value="operations-engineer" selected>' in page
     # changed, then cleared: e-mail and role become None, background blank (as the API's PATCH)
-    r = m.post(f"/people/{pid}/edit", data=form | {"email": "n.p@example.org",
-                                                    "role": "senior-engineer"},
-               follow_redirects=False)
+    r = m.post(
+        f"/people/{pid}/edit",
+        data=form | {"email": "n.p@example.org", "role": "senior-engineer"},
+        follow_redirects=False,
+    )
     assert r.status_code == 303, r.text
     got = m.get(f"/api/v1/people/{pid}").json()
     assert (got["email"], got["role"]) == ("n.p@example.org", "senior-engineer")
-    r = m.post(f"/people/{pid}/edit", data=form | {"email": "", "background": " ", "role": ""},
-               follow_redirects=False)
+    r = m.post(
+        f"/people/{pid}/edit",
+        data=form | {"email": "", "background": " ", "role": ""},
+        follow_redirects=False,
+    )
     assert r.status_code == 303, r.text
     got = m.get(f"/api/v1/people/{pid}").json()
     assert (got["email"], got["background"], got["role"]) == (None, "", None)
     page = m.get(f"/people/{pid}/edit").text
-    assert 'name="email" type="email" value=""' in page and " selected>" not in page.split(
-        'name="role"')[1].split("</select>")[0]
+    assert (
+        'name="email" type="email" value=""' in page
+        and " selected>" not in page.split('name="role"')[1].split("</select>")[0]
+    )
     with db.session() as s:
         entries = store.list_audit(s, entity="person", entity_id=pid)
         assert sorted(e.action for e in entries) == ["create", "update", "update"]
@@ -165,22 +195,28 @@ def test_person_form_sets_email_background_and_role(app: Any, db: Any, world: Wo
     assert _person(db, p1)[4] == "network-engineer" and _person(db, p1)[6] == "operations-engineer"
 
 
-def test_person_form_refuses_bad_email_and_unknown_role(app: Any, db: Any,
-                                                        world: World) -> None:
+def test_person_form_refuses_bad_email_and_unknown_role(app: Any, db: Any, world: World) -> None:
     from gputeam.web import services
 
     roles = services.catalog(app).roles
     a = logged_in(app, "admin")
     before = _audit(db)
-    for email in ("not-an-email", "a@b", "a b@example.org", "@example.org",
-                  "x@@example.org", "x" * 320 + "@example.org"):
+    for email in (
+        "not-an-email",
+        "a@b",
+        "a b@example.org",
+        "@example.org",
+        "x@@example.org",
+        "x" * 320 + "@example.org",
+    ):
         r = a.post("/people/new", data=_person_form(a, email=email, role="senior-engineer"))
         assert r.status_code == 422, email
         assert 'id="err-email"' in r.text and 'id="err-role"' not in r.text, email
         assert f'value="{email}"' in r.text and "nothing was saved" in r.text
         assert '<option value="senior-engineer" selected>' in r.text  # the input is kept
-    r = a.post("/people/new", data=_person_form(a, role="wizard", background="b" * 51,
-                                                email="ok@example.org"))
+    r = a.post(
+        "/people/new", data=_person_form(a, role="wizard", background="b" * 51, email="ok@example.org")
+    )
     assert r.status_code == 422 and "Traceback" not in r.text
     assert 'id="err-email"' not in r.text and 'id="err-background"' in r.text
     error = re.search(r'<span class="error" id="err-role">([^<]*)</span>', r.text)
@@ -191,10 +227,14 @@ def test_person_form_refuses_bad_email_and_unknown_role(app: Any, db: Any,
     # editing: refused the same way, the person unchanged
     p1 = world.people["p1"]
     was = _person(db, p1)
-    edit = _person_form(a, key="p1", name="Ada", email="ada@example.org",
-                        role="operations-engineer", team_id=str(world.alpha))
-    for bad, field in (({"email": "ada at example.org"}, "email"), ({"role": "wizard"}, "role"),
-                       ({"role": "Operations Engineer"}, "role")):
+    edit = _person_form(
+        a, key="p1", name="Ada", email="ada@example.org", role="operations-engineer", team_id=str(world.alpha)
+    )
+    for bad, field in (
+        ({"email": "ada at example.org"}, "email"),
+        ({"role": "wizard"}, "role"),
+        ({"role": "Operations Engineer"}, "role"),
+    ):
         r = a.post(f"/people/{p1}/edit", data=edit | bad)
         assert r.status_code == 422 and f'id="err-{field}"' in r.text, bad
         assert 'value="Ada"' in r.text
@@ -203,16 +243,14 @@ def test_person_form_refuses_bad_email_and_unknown_role(app: Any, db: Any,
         assert store.count_people(s, world.org_id) == 3
 
 
-def test_person_form_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any,
-                                                            world: World) -> None:
+def test_person_form_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any, world: World) -> None:
     p2 = world.people["p2"]
     with db.session() as s:  # e.g. from a catalog extension since removed
         store.update_person(s, p2, {"role": "legacy-role"})
     m = logged_in(app, "manager")
     page = m.get(f"/people/{p2}/edit").text
     assert '<option value="legacy-role" selected>legacy-role (not in the catalog)' in page
-    form = _person_form(m, key="p2", name="Grace Hopper", role="legacy-role",
-                        team_id=str(world.alpha))
+    form = _person_form(m, key="p2", name="Grace Hopper", role="legacy-role", team_id=str(world.alpha))
     r = m.post(f"/people/{p2}/edit", data=form | {"level": "3"}, follow_redirects=False)
     assert r.status_code == 303, r.text
     assert _person(db, p2)[5:7] == (3, "legacy-role")
@@ -227,34 +265,46 @@ def test_skill_rating_form_keeps_history(app: Any, db: Any, world: World) -> Non
     e = logged_in(app, "engineer")  # their own record
     page = e.get(f"/people/{p1}")
     assert f'action="/people/{p1}/skills"' in page.text and "Rating history" in page.text
-    r = e.post(f"/people/{p1}/skills", data={"domain": "linux", "proficiency": "4",
-                                             "note": "RHCE", "csrf_token": e.csrf},
-               follow_redirects=False)
+    r = e.post(
+        f"/people/{p1}/skills",
+        data={"domain": "linux", "proficiency": "4", "note": "RHCE", "csrf_token": e.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303, r.text
     m = logged_in(app, "manager")
-    r = m.post(f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "0",
-                                             "csrf_token": m.csrf}, follow_redirects=False)
+    r = m.post(
+        f"/people/{p2}/skills",
+        data={"domain": "linux", "proficiency": "0", "csrf_token": m.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     with db.session() as s:
         assert store.current_skills(s, [p1, p2]) == {p1: {"linux": 4}, p2: {"linux": 0}}
         history = store.skill_history(s, p1, "linux")
         assert [(h.proficiency, h.rated_by, h.note) for h in history] == [
-            (3, None, ""), (4, "engineer", "RHCE")]
+            (3, None, ""),
+            (4, "engineer", "RHCE"),
+        ]
     assert "RHCE" in e.get(f"/people/{p1}").text
     # refused: unknown domain, proficiency out of range; nothing written, form shown again
     before = _audit(db)
-    for data in ({"domain": "no-such", "proficiency": "2"},
-                 {"domain": "linux", "proficiency": "5"},
-                 {"domain": "linux", "proficiency": "x"}):
+    for data in (
+        {"domain": "no-such", "proficiency": "2"},
+        {"domain": "linux", "proficiency": "5"},
+        {"domain": "linux", "proficiency": "x"},
+    ):
         r = e.post(f"/people/{p1}/skills", data=data | {"csrf_token": e.csrf})
         assert r.status_code == 422 and "The rating was not saved" in r.text
         assert "Traceback" not in r.text and 'class="error"' in r.text
     assert _audit(db) == before
     # the engineer may not rate anyone else; without the CSRF field nothing happens
-    assert e.post(f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "1",
-                                                "csrf_token": e.csrf}).status_code == 404
-    assert m.post(f"/people/{p2}/skills",
-                  data={"domain": "linux", "proficiency": "1"}).status_code == 403
+    assert (
+        e.post(
+            f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "1", "csrf_token": e.csrf}
+        ).status_code
+        == 404
+    )
+    assert m.post(f"/people/{p2}/skills", data={"domain": "linux", "proficiency": "1"}).status_code == 403
     assert _audit(db) == before
 
 
@@ -266,8 +316,12 @@ def test_password_change_ends_other_sessions(app: Any, db: Any, world: World) ->
     here, elsewhere = logged_in(app, "viewer"), logged_in(app, "viewer")
     page = here.get("/account")
     assert 'action="/account/password"' in page.text and 'minlength="8"' in page.text
-    form = {"current_password": PASSWORD, "new_password": "a much better one",
-            "new_password_again": "a much better one", "csrf_token": here.csrf}
+    form = {
+        "current_password": PASSWORD,
+        "new_password": "a much better one",
+        "new_password_again": "a much better one",
+        "csrf_token": here.csrf,
+    }
     r = here.post("/account/password", data=form, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/account?changed=1"
     page = here.get("/account?changed=1", follow_redirects=False)  # this session continues
@@ -280,8 +334,10 @@ def test_password_change_ends_other_sessions(app: Any, db: Any, world: World) ->
         entries = store.list_audit(s, entity="user", entity_id=world.users["viewer"])
         updates = [e for e in entries if e.action == "update"]
         assert [(e.actor, e.after["password_changed"]) for e in updates] == [("viewer", True)]
-        assert "password_hash" not in str(updates[0].after) or \
-            updates[0].after.get("password_hash") in (None, "***")
+        assert "password_hash" not in str(updates[0].after) or updates[0].after.get("password_hash") in (
+            None,
+            "***",
+        )
 
 
 def test_password_change_errors_change_nothing(app: Any, db: Any, world: World) -> None:
@@ -292,27 +348,47 @@ def test_password_change_errors_change_nothing(app: Any, db: Any, world: World) 
     c = logged_in(app, "engineer")
     with db.session() as s:
         before = store.get_user(s, world.users["engineer"]).password_hash
-    cases = [({"current_password": "wrong", "new_password": "long enough 1",
-               "new_password_again": "long enough 1"}, "current_password"),
-             ({"current_password": PASSWORD, "new_password": "short",
-               "new_password_again": "short"}, "new_password"),
-             ({"current_password": PASSWORD, "new_password": "long enough 1",
-               "new_password_again": "long enough 2"}, "new_password_again")]
+    cases = [
+        (
+            {
+                "current_password": "wrong",
+                "new_password": "long enough 1",
+                "new_password_again": "long enough 1",
+            },
+            "current_password",
+        ),
+        (
+            {"current_password": PASSWORD, "new_password": "short", "new_password_again": "short"},
+            "new_password",
+        ),
+        (
+            {
+                "current_password": PASSWORD,
+                "new_password": "long enough 1",
+                "new_password_again": "long enough 2",
+            },
+            "new_password_again",
+        ),
+    ]
     for data, field in cases:
         r = c.post("/account/password", data=data | {"csrf_token": c.csrf})
         assert r.status_code == 422 and f'id="err-{field}"' in r.text, (field, r.text[-500:])
         assert "Traceback" not in r.text and "The password was not changed" in r.text
     # no CSRF field: refused
-    ok = {"current_password": PASSWORD, "new_password": "long enough 1",
-          "new_password_again": "long enough 1"}
+    ok = {
+        "current_password": PASSWORD,
+        "new_password": "long enough 1",
+        "new_password_again": "long enough 1",
+    }
     assert c.post("/account/password", data=ok).status_code == 403
-    assert TestClient(app).post("/account/password", data=ok,
-                                follow_redirects=False).status_code in (303, 403)
+    assert TestClient(app).post("/account/password", data=ok, follow_redirects=False).status_code in (
+        303,
+        403,
+    )
     with db.session() as s:
         assert store.get_user(s, world.users["engineer"]).password_hash == before
     assert login(TestClient(app), "engineer").status_code == 303
     # wrong current passwords are rate-limited like logins
     for _ in range(6):
-        r = c.post("/account/password", data=ok | {"current_password": "wrong",
-                                                   "csrf_token": c.csrf})
+        r = c.post("/account/password", data=ok | {"current_password": "wrong", "csrf_token": c.csrf})
     assert r.status_code == 429 and "Retry-After" in r.headers

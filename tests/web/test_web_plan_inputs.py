@@ -28,30 +28,35 @@ def test_the_api_takes_the_scenarios_horizon(app: Any, world: World) -> None:
     r = c.post("/api/v1/plans", json={"fleet": FLEET, "horizon_months": 120})
     assert r.status_code == 200, r.text
     assert r.json()["inputs"]["horizon_months"] == 120
-    assert any("horizon_months" in p for p in _paths(
-        c.post("/api/v1/plans", json={"fleet": FLEET, "horizon_months": 121})))
-    assert any("mode" in p for p in _paths(
-        c.post("/api/v1/plans", json={"fleet": FLEET, "mode": "fast"})))
+    assert any(
+        "horizon_months" in p
+        for p in _paths(c.post("/api/v1/plans", json={"fleet": FLEET, "horizon_months": 121}))
+    )
+    assert any("mode" in p for p in _paths(c.post("/api/v1/plans", json={"fleet": FLEET, "mode": "fast"})))
 
 
 def test_a_deadline_beyond_the_horizon_is_named(app: Any, world: World) -> None:
     c = _bearer(app)
-    r = c.post("/api/v1/plans", json={"fleet": FLEET, "horizon_months": 12,
-                                      "constraints": {"deadline_month": 30}})
+    r = c.post(
+        "/api/v1/plans", json={"fleet": FLEET, "horizon_months": 12, "constraints": {"deadline_month": 30}}
+    )
     assert _paths(r) == ["constraints.deadline_month"]
     assert "beyond horizon_months (12)" in r.text
     # a what-if deadline stretches the horizon instead
-    r = c.post("/api/v1/plans", json={"fleet": FLEET, "horizon_months": 12,
-                                      "what_if": {"deadline_month": 30}})
+    r = c.post(
+        "/api/v1/plans", json={"fleet": FLEET, "horizon_months": 12, "what_if": {"deadline_month": 30}}
+    )
     assert r.status_code == 200, r.text
     assert r.json()["inputs"]["horizon_months"] == 30
 
 
 def test_the_plan_page_takes_the_same_horizon(app: Any, world: World) -> None:
     c = logged_in(app, "admin")
-    r = c.post("/plan", data={"gpus": "64", "horizon_months": "120", "mode": "template",
-                              "csrf_token": c.csrf})
+    r = c.post(
+        "/plan", data={"gpus": "64", "horizon_months": "120", "mode": "template", "csrf_token": c.csrf}
+    )
     assert r.status_code == 200, r.text
-    r = c.post("/plan", data={"gpus": "64", "horizon_months": "121", "mode": "template",
-                              "csrf_token": c.csrf})
+    r = c.post(
+        "/plan", data={"gpus": "64", "horizon_months": "121", "mode": "template", "csrf_token": c.csrf}
+    )
     assert r.status_code == 422

@@ -33,13 +33,19 @@ def test_no_server_errors(app: Any, world: World) -> None:
         operations += 1
 
         @given(case=op.as_strategy())
-        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
-                  phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         def check(case: Any) -> None:
             response = case.call(headers=headers)
             if response.status_code >= 500:
-                failures.append(f"{case.method} {case.formatted_path} -> "
-                                f"{response.status_code}: {response.text[:300]}")
+                failures.append(
+                    f"{case.method} {case.formatted_path} -> {response.status_code}: {response.text[:300]}"
+                )
 
         check()
     assert operations >= 25
@@ -50,11 +56,9 @@ def test_no_server_errors(app: Any, world: World) -> None:
 def test_export_with_control_characters(app: Any, world: World) -> None:
     from fastapi.testclient import TestClient
 
-    c = TestClient(app, headers={"Authorization": "Bearer "
-                                 + token_for(app, "admin", ["read", "write"])})
+    c = TestClient(app, headers={"Authorization": "Bearer " + token_for(app, "admin", ["read", "write"])})
     # refused now (issue 9), but a name stored before that must not break an export
-    assert c.post("/api/v1/people", json={"key": "ctl", "name": "Bell\x07Name"}
-                  ).status_code == 422
+    assert c.post("/api/v1/people", json={"key": "ctl", "name": "Bell\x07Name"}).status_code == 422
     from gputeam import store
 
     with app.state.db.session() as s:

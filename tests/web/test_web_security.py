@@ -14,8 +14,7 @@ from .conftest import PASSWORD, SECRET, TODAY, World, csrf_of, logged_in, login
 
 # ---------------------------------------------------------------- settings
 @pytest.mark.parametrize("secret", ["", "changethis", "secret", "short-but-random-9f8e"])
-def test_refuses_weak_secret_outside_development(secret: str,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_refuses_weak_secret_outside_development(secret: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from gputeam.web import SettingsError, load_settings
 
     monkeypatch.delenv("GPUTEAM_DEV", raising=False)
@@ -60,8 +59,7 @@ def test_admin_create(tmp_path: Any) -> None:
     from gputeam.cli.main import app
 
     url = f"sqlite:///{tmp_path}/admin.db"
-    r = CliRunner().invoke(app, ["admin", "create", "root", "--password", "long password",
-                                 "--db", url])
+    r = CliRunner().invoke(app, ["admin", "create", "root", "--password", "long password", "--db", url])
     assert r.exit_code == 0, r.output
     db = store.open_database(url)
     with db.session() as s:
@@ -69,8 +67,7 @@ def test_admin_create(tmp_path: Any) -> None:
         assert user is not None and user.role == "admin"
         assert user.password_hash.startswith("$argon2id$")
     db.dispose()
-    r = CliRunner().invoke(app, ["admin", "create", "root", "--password", "long password",
-                                 "--db", url])
+    r = CliRunner().invoke(app, ["admin", "create", "root", "--password", "long password", "--db", url])
     assert r.exit_code == 2 and "already taken" in r.output
     r = CliRunner().invoke(app, ["admin", "create", "x", "--password", "short", "--db", url])
     assert r.exit_code == 2 and "too short" in r.output
@@ -141,25 +138,29 @@ def test_csrf_required_on_forms_and_cookie_api_calls(app: Any, db: Any, world: W
     c = logged_in(app, "admin")
     p3 = world.people["p3"]
     form = {"cert_id": "nca-aiio", "valid_from": "2026-03-03"}
-    assert c.post(f"/people/{p3}/certifications", data=form,
-                  follow_redirects=False).status_code == 403
-    assert c.post(f"/people/{p3}/certifications", data={**form, "csrf_token": "forged"},
-                  follow_redirects=False).status_code == 403
-    assert c.post(f"/people/{p3}/certifications", data={**form, "csrf_token": c.csrf},
-                  follow_redirects=False).status_code == 303
+    assert c.post(f"/people/{p3}/certifications", data=form, follow_redirects=False).status_code == 403
+    assert (
+        c.post(
+            f"/people/{p3}/certifications", data={**form, "csrf_token": "forged"}, follow_redirects=False
+        ).status_code
+        == 403
+    )
+    assert (
+        c.post(
+            f"/people/{p3}/certifications", data={**form, "csrf_token": c.csrf}, follow_redirects=False
+        ).status_code
+        == 303
+    )
 
     body = {"title": "changed"}
     assert c.patch(f"/api/v1/people/{p3}", json=body).status_code == 403
-    assert c.patch(f"/api/v1/people/{p3}", json=body,
-                   headers={"X-CSRF-Token": c.csrf}).status_code == 200
+    assert c.patch(f"/api/v1/people/{p3}", json=body, headers={"X-CSRF-Token": c.csrf}).status_code == 200
     # another browser's token does not fit this session
     other = logged_in(app, "admin")
-    assert c.patch(f"/api/v1/people/{p3}", json=body,
-                   headers={"X-CSRF-Token": other.csrf}).status_code == 403
+    assert c.patch(f"/api/v1/people/{p3}", json=body, headers={"X-CSRF-Token": other.csrf}).status_code == 403
     # the login form is protected too (login CSRF)
     anon = TestClient(app)
-    r = anon.post("/login", data={"username": "admin", "password": PASSWORD},
-                  follow_redirects=False)
+    r = anon.post("/login", data={"username": "admin", "password": PASSWORD}, follow_redirects=False)
     assert r.status_code == 403
 
 
@@ -168,8 +169,7 @@ def test_bearer_tokens_need_no_csrf(app: Any, world: World) -> None:
 
     from .conftest import token_for
 
-    c = TestClient(app, headers={"Authorization": "Bearer "
-                                 + token_for(app, "admin", ["read", "write"])})
+    c = TestClient(app, headers={"Authorization": "Bearer " + token_for(app, "admin", ["read", "write"])})
     r = c.patch(f"/api/v1/people/{world.people['p2']}", json={"title": "x"})
     assert r.status_code == 200
     bad = TestClient(app, headers={"Authorization": "Bearer gpt_not-a-token"})
@@ -218,8 +218,7 @@ def test_an_office_behind_one_proxy_is_not_locked_out(app: Any, world: World) ->
     for name in ("viewer", "engineer", "manager", "nobody1", "nobody2", "nobody3"):
         assert login(c, name, "typo").status_code == 401
     assert login(c, "admin").status_code == 303
-    strict = create_app(make_settings(login_max_failures_per_address=3), database=app.state.db,
-                        today=TODAY)
+    strict = create_app(make_settings(login_max_failures_per_address=3), database=app.state.db, today=TODAY)
     sprayer = TestClient(strict, client=("10.1.2.3", 4001))
     r = login(sprayer, "admin")
     assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
@@ -236,11 +235,9 @@ def test_an_attacker_cannot_lock_out_a_named_account(app: Any, world: World) -> 
 
     desk = ("10.0.0.7", 3000)
     assert login(TestClient(app, client=desk), "admin").status_code == 303
-    app2 = create_app(make_settings(login_max_failures_per_account=6), database=app.state.db,
-                      today=TODAY)
+    app2 = create_app(make_settings(login_max_failures_per_account=6), database=app.state.db, today=TODAY)
     for i in range(6):
-        assert login(TestClient(app2, client=(f"203.0.113.{i}", 1)), "admin",
-                     "guess").status_code == 401
+        assert login(TestClient(app2, client=(f"203.0.113.{i}", 1)), "admin", "guess").status_code == 401
     # the attacker's next address waits
     assert login(TestClient(app2, client=("203.0.113.99", 1)), "admin").status_code == 429
     assert login(TestClient(app2, client=desk), "admin").status_code == 303
@@ -262,9 +259,16 @@ def test_open_redirect_refused(app: Any, world: World) -> None:
 
     c = TestClient(app)
     page = c.get("/login")
-    r = c.post("/login", data={"username": "viewer", "password": PASSWORD,
-                               "csrf_token": csrf_of(page.text), "next": "//evil.example/"},
-               follow_redirects=False)
+    r = c.post(
+        "/login",
+        data={
+            "username": "viewer",
+            "password": PASSWORD,
+            "csrf_token": csrf_of(page.text),
+            "next": "//evil.example/",
+        },
+        follow_redirects=False,
+    )
     assert r.status_code == 303 and r.headers["location"] == "/"
 
 

@@ -16,11 +16,9 @@ from gputeam.store.schema import Person
 
 def _stale(db: Any, world: World) -> None:
     with db.session() as s:  # as an older catalog or a removed --catalog-extra leaves them
-        s.execute(update(Person).where(Person.id == world.people["p2"])
-                  .values(role="ghost-role"))
+        s.execute(update(Person).where(Person.id == world.people["p2"]).values(role="ghost-role"))
         store.rate_skill(s, world.people["p2"], "quantum-plumbing", 3)
-        store.add_certification(s, world.people["p3"], "ghost-cert", date(2025, 1, 1),
-                                date(2028, 1, 1))
+        store.add_certification(s, world.people["p3"], "ghost-cert", date(2025, 1, 1), date(2028, 1, 1))
 
 
 def test_dashboard_and_plans_survive_stale_ids(app: Any, db: Any, world: World) -> None:
@@ -31,8 +29,7 @@ def test_dashboard_and_plans_survive_stale_ids(app: Any, db: Any, world: World) 
     dash = admin.get("/api/v1/dashboard", headers=auth)
     assert dash.status_code == 200, dash.text
     problems = dash.json()["data_problems"]
-    assert sorted(p["found"] for p in problems) == ["'ghost-cert'", "'ghost-role'",
-                                                    "'quantum-plumbing'"]
+    assert sorted(p["found"] for p in problems) == ["'ghost-cert'", "'ghost-role'", "'quantum-plumbing'"]
     assert any(p["path"] == "person p2 (Grace Hopper).role" for p in problems)
     assert dash.json()["headcount"] == 3  # nobody dropped, only the unknown values
 
@@ -41,9 +38,11 @@ def test_dashboard_and_plans_survive_stale_ids(app: Any, db: Any, world: World) 
     assert 'id="data-problems"' in page.text and "Grace Hopper" in page.text
     assert "quantum-plumbing" in page.text
 
-    r = admin.post("/api/v1/plans", json={"fleet": {"gpu_model": "H100",
-                                                    "gpus": [{"month": 1, "count": 128}]},
-                                          "save": True}, headers=auth)
+    r = admin.post(
+        "/api/v1/plans",
+        json={"fleet": {"gpu_model": "H100", "gpus": [{"month": 1, "count": 128}]}, "save": True},
+        headers=auth,
+    )
     assert r.status_code == 200, r.text
     plan = r.text
     assert '"p2"' in plan  # still planned, without what the catalog does not know

@@ -17,8 +17,10 @@ from .conftest import World, logged_in
 
 def _team_actions(db: Any, team_id: int) -> list[tuple[str | None, str]]:
     with db.session() as s:
-        return [(e.actor, e.action) for e in store.list_audit(
-            s, entity="team", entity_id=team_id, oldest_first=True)]
+        return [
+            (e.actor, e.action)
+            for e in store.list_audit(s, entity="team", entity_id=team_id, oldest_first=True)
+        ]
 
 
 def test_admin_runs_teams_from_the_pages(app: Any, db: Any, world: World) -> None:
@@ -33,17 +35,20 @@ def test_admin_runs_teams_from_the_pages(app: Any, db: Any, world: World) -> Non
     assert 'value="Alpha"' in r.text and "Traceback" not in r.text
     r = c.post(f"/teams/{fabric}/rename", data={"name": "Beta", "csrf_token": c.csrf})
     assert r.status_code == 422 and 'id="err-name"' in r.text and 'value="Beta"' in r.text
-    r = c.post(f"/teams/{fabric}/rename", data={"name": "Fabric Ops", "csrf_token": c.csrf},
-               follow_redirects=False)
+    r = c.post(
+        f"/teams/{fabric}/rename", data={"name": "Fabric Ops", "csrf_token": c.csrf}, follow_redirects=False
+    )
     assert r.status_code == 303
     # move p3 from Beta into it; Beta, now empty, can be archived
-    r = c.post(f"/teams/{fabric}/people", data={"person_id": [str(world.people["p3"])],
-                                                "csrf_token": c.csrf}, follow_redirects=False)
+    r = c.post(
+        f"/teams/{fabric}/people",
+        data={"person_id": [str(world.people["p3"])], "csrf_token": c.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303 and "1%20moved" in r.headers["location"]
     r = c.post(f"/teams/{world.alpha}/archive", data={"csrf_token": c.csrf})
     assert r.status_code == 422 and 'id="err-archive"' in r.text and "move them" in r.text
-    r = c.post(f"/teams/{world.beta}/archive", data={"csrf_token": c.csrf},
-               follow_redirects=False)
+    r = c.post(f"/teams/{world.beta}/archive", data={"csrf_token": c.csrf}, follow_redirects=False)
     assert r.status_code == 303
     page = c.get("/teams").text
     assert "Fabric Ops" in page and "archived" in page
@@ -55,26 +60,26 @@ def test_admin_runs_teams_from_the_pages(app: Any, db: Any, world: World) -> Non
         assert store.get_person(s, world.people["p3"]).team_id == fabric
 
 
-def test_enrol_a_team_in_a_path_from_the_page(app: Any, db: Any, world: World,
-                                              catalog: Any) -> None:
+def test_enrol_a_team_in_a_path_from_the_page(app: Any, db: Any, world: World, catalog: Any) -> None:
     path = next(iter(catalog.paths.values()))
     m = logged_in(app, "manager")
     page = m.get(f"/teams/{world.alpha}").text
     assert f'value="path:{path.id}"' in page
-    bad = m.post(f"/teams/{world.alpha}/enrol", data={"target": "path:nope",
-                                                      "started_on": "2026-13-01",
-                                                      "csrf_token": m.csrf})
+    bad = m.post(
+        f"/teams/{world.alpha}/enrol",
+        data={"target": "path:nope", "started_on": "2026-13-01", "csrf_token": m.csrf},
+    )
     assert bad.status_code == 422
     assert 'id="err-target"' in bad.text and 'id="err-started_on"' in bad.text
     assert 'value="2026-13-01"' in bad.text
-    r = m.post(f"/teams/{world.alpha}/enrol", data={"target": f"path:{path.id}",
-                                                    "started_on": "2026-11-02",
-                                                    "csrf_token": m.csrf},
-               follow_redirects=False)
+    r = m.post(
+        f"/teams/{world.alpha}/enrol",
+        data={"target": f"path:{path.id}", "started_on": "2026-11-02", "csrf_token": m.csrf},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     with db.session() as s:
-        got = sorted((e.person.key, e.course_id) for e in store.list_enrolments(
-            s, org_id=world.org_id))
+        got = sorted((e.person.key, e.course_id) for e in store.list_enrolments(s, org_id=world.org_id))
     assert got == sorted((k, c) for k in ("p1", "p2") for c in path.courses)
     text = m.get(f"/teams/{world.alpha}").text
     assert f"{len(path.courses) * 2} open enrolments" in text
@@ -86,12 +91,10 @@ def test_manager_only_their_team_engineer_none(app: Any, db: Any, world: World) 
     listed = m.get("/teams").text
     assert "Alpha" in listed and "Beta" not in listed
     assert m.get(f"/teams/{world.beta}").status_code == 404
-    assert m.patch(f"/api/v1/teams/{world.beta}", json={"name": "X"}, headers=h
-                   ).status_code == 404
+    assert m.patch(f"/api/v1/teams/{world.beta}", json={"name": "X"}, headers=h).status_code == 404
     assert m.post("/api/v1/teams", json={"name": "Mine"}, headers=h).status_code == 403
     # p3 is in Beta: a manager of Alpha may not take them
-    r = m.post(f"/api/v1/teams/{world.alpha}/people",
-               json={"person_ids": [world.people["p3"]]}, headers=h)
+    r = m.post(f"/api/v1/teams/{world.alpha}/people", json={"person_ids": [world.people["p3"]]}, headers=h)
     assert r.status_code == 404
     r = m.patch(f"/api/v1/teams/{world.alpha}", json={"name": "Alpha One"}, headers=h)
     assert r.status_code == 200 and r.json()["name"] == "Alpha One"
@@ -101,8 +104,12 @@ def test_manager_only_their_team_engineer_none(app: Any, db: Any, world: World) 
     e = logged_in(app, "engineer")
     assert e.get("/teams").status_code == 403
     assert e.get(f"/teams/{world.alpha}").status_code == 404
-    assert e.patch(f"/api/v1/teams/{world.alpha}", json={"name": "E"},
-                   headers={"X-CSRF-Token": e.csrf}).status_code == 403
+    assert (
+        e.patch(
+            f"/api/v1/teams/{world.alpha}", json={"name": "E"}, headers={"X-CSRF-Token": e.csrf}
+        ).status_code
+        == 403
+    )
     assert 'href="/teams"' not in e.get("/").text
     assert _team_actions(db, world.alpha)[-1] == ("manager", "rename")
 
@@ -111,27 +118,42 @@ def test_api_archive_enrol_and_burnup(app: Any, db: Any, world: World, catalog: 
     a = logged_in(app, "admin")
     h = {"X-CSRF-Token": a.csrf}
     course = next(iter(catalog.courses))
-    r = a.post(f"/api/v1/teams/{world.alpha}/enrolments",
-               json={"course_id": course, "path_id": "x", "started_on": "2026-11-01"},
-               headers=h)
+    r = a.post(
+        f"/api/v1/teams/{world.alpha}/enrolments",
+        json={"course_id": course, "path_id": "x", "started_on": "2026-11-01"},
+        headers=h,
+    )
     assert r.status_code == 422 and r.json()["problems"][0]["path"] == "course_id"
-    r = a.post(f"/api/v1/teams/{world.alpha}/enrolments",
-               json={"course_id": course, "started_on": "2026-11-01"}, headers=h)
+    r = a.post(
+        f"/api/v1/teams/{world.alpha}/enrolments",
+        json={"course_id": course, "started_on": "2026-11-01"},
+        headers=h,
+    )
     assert r.status_code == 201 and len(r.json()["created"]) == 2
     r = a.patch(f"/api/v1/teams/{world.alpha}", json={"archived": True}, headers=h)
     assert r.status_code == 422 and "move them" in r.text
-    a.post(f"/api/v1/teams/{world.beta}/people", json={"person_ids": [
-        world.people["p1"], world.people["p2"]]}, headers=h)
-    assert a.patch(f"/api/v1/teams/{world.alpha}", json={"archived": True},
-                   headers=h).json()["archived"] is True
+    a.post(
+        f"/api/v1/teams/{world.beta}/people",
+        json={"person_ids": [world.people["p1"], world.people["p2"]]},
+        headers=h,
+    )
+    assert (
+        a.patch(f"/api/v1/teams/{world.alpha}", json={"archived": True}, headers=h).json()["archived"] is True
+    )
     assert [t["name"] for t in a.get("/api/v1/teams?archived=false").json()] == ["Beta"]
     with db.session() as s:
-        store.add_roadmap_item(s, world.people["p1"], kind="course", ref=course, title="C",
-                               start=date(2026, 10, 1), due=date(2026, 11, 30))
+        store.add_roadmap_item(
+            s,
+            world.people["p1"],
+            kind="course",
+            ref=course,
+            title="C",
+            start=date(2026, 10, 1),
+            due=date(2026, 11, 30),
+        )
     curve = a.get(f"/api/v1/teams/{world.beta}/burnup").json()
     assert curve["total"] == 1
-    assert curve["points"][-1] == {"month": "2026-12", "end": "2026-12-31", "planned": 1,
-                                   "done": 0}
+    assert curve["points"][-1] == {"month": "2026-12", "end": "2026-12-31", "planned": 1, "done": 0}
     assert a.get(f"/api/v1/people/{world.people['p1']}/burnup").json()["total"] == 1
 
 

@@ -14,8 +14,7 @@ from gputeam import store
 EVIL = "<script>alert(1)</script>"
 
 
-def test_dashboard_content_follows_changes_and_visibility(app: Any, db: Any,
-                                                         world: World) -> None:
+def test_dashboard_content_follows_changes_and_visibility(app: Any, db: Any, world: World) -> None:
     admin, viewer, manager = (logged_in(app, r) for r in ("admin", "viewer", "manager"))
     for c in (admin, viewer, manager):  # every variant rendered (and kept) once
         assert c.get("/").status_code == 200
@@ -23,10 +22,17 @@ def test_dashboard_content_follows_changes_and_visibility(app: Any, db: Any,
     assert 'id="headcount">3<' in before
 
     with db.session() as s:  # a person in Beta (not the manager's team) with a
-        person = store.add_person(s, world.org_id, key="x1", name=EVIL, level=2,  # cert
-                                  team_id=world.beta)  # expiring in 20 days
-        store.add_certification(s, person.id, "nca-aiio", TODAY - timedelta(days=700),
-                                TODAY + timedelta(days=20))
+        person = store.add_person(
+            s,
+            world.org_id,
+            key="x1",
+            name=EVIL,
+            level=2,  # cert
+            team_id=world.beta,
+        )  # expiring in 20 days
+        store.add_certification(
+            s, person.id, "nca-aiio", TODAY - timedelta(days=700), TODAY + timedelta(days=20)
+        )
 
     page = admin.get("/").text
     assert 'id="headcount">4<' in page and page != before
@@ -46,9 +52,11 @@ def test_person_json_follows_changes(app: Any, db: Any, world: World) -> None:
     first = c.get(url)
     assert first.status_code == 200 and first.json()["certifications"] == []
     assert first.headers["content-type"].startswith("application/json")
-    r = c.post(f"{url}/certifications", json={"cert_id": "nca-aiio",
-                                                "valid_from": "2026-01-10"},
-               headers={"X-CSRF-Token": c.csrf})
+    r = c.post(
+        f"{url}/certifications",
+        json={"cert_id": "nca-aiio", "valid_from": "2026-01-10"},
+        headers={"X-CSRF-Token": c.csrf},
+    )
     assert r.status_code == 201, r.text
     certs = c.get(url).json()["certifications"]
     assert [x["cert_id"] for x in certs] == ["nca-aiio"]
@@ -68,8 +76,9 @@ def test_person_json_follows_the_day(db: Any, world: World) -> None:
 
     app = create_app(make_settings(), database=db, today=TODAY)
     with db.session() as s:
-        store.add_certification(s, world.people["p2"], "nca-aiio", date(2024, 1, 1),
-                                TODAY + timedelta(days=1))
+        store.add_certification(
+            s, world.people["p2"], "nca-aiio", date(2024, 1, 1), TODAY + timedelta(days=1)
+        )
     with TestClient(app) as client:
         from tests.web.conftest import login
 

@@ -21,12 +21,13 @@ def more(db: Any, world: World) -> dict[str, int]:
     """An RHCE that expired 10 days ago (p2), an inactive person, a hostile name, and another
     organisation with an expired certificate and a skilled person."""
     with db.session() as s:
-        store.add_certification(s, world.people["p2"], "rhce", date(2023, 11, 22),
-                                TODAY - timedelta(days=10))
-        gone = store.add_person(s, world.org_id, key="p4", name="Old Timer", team_id=world.alpha,
-                                level=4, active=False)
-        evil = store.add_person(s, world.org_id, key="p5", name='=HYPERLINK("http://x","y")',
-                                team_id=world.beta, level=1)
+        store.add_certification(s, world.people["p2"], "rhce", date(2023, 11, 22), TODAY - timedelta(days=10))
+        gone = store.add_person(
+            s, world.org_id, key="p4", name="Old Timer", team_id=world.alpha, level=4, active=False
+        )
+        evil = store.add_person(
+            s, world.org_id, key="p5", name='=HYPERLINK("http://x","y")', team_id=world.beta, level=1
+        )
         store.rate_skill(s, evil.id, "linux", 4)
         other = store.create_organisation(s, "Other Corp").id
         o = store.add_person(s, other, key="o1", name="Aaron Outsider", level=5)
@@ -39,16 +40,18 @@ def _names(items: list[dict[str, Any]]) -> set[str]:
     return {i["person"]["name"] for i in items}
 
 
-def test_certifications_view_statuses_and_who_sees_what(app: Any, world: World,
-                                                        more: dict[str, int]) -> None:
+def test_certifications_view_statuses_and_who_sees_what(app: Any, world: World, more: dict[str, int]) -> None:
     admin = logged_in(app, "admin")
     r = admin.get("/api/v1/certifications")
     assert r.status_code == 200, r.text
     body = r.json()
     got = [(i["person"]["key"], i["cert_id"], i["status"], i["days_left"]) for i in body["items"]]
     # soonest expiry first: the expired RHCE (10 days ago) and p3's long-expired one
-    assert got == [("p3", "nca-aiio", "expired", -700), ("p2", "rhce", "expired", -10),
-                   ("p1", "nca-aiio", "expiring-60", 44)]
+    assert got == [
+        ("p3", "nca-aiio", "expired", -700),
+        ("p2", "rhce", "expired", -10),
+        ("p1", "nca-aiio", "expiring-60", 44),
+    ]
     assert body["total"] == 3 and "Aaron Outsider" not in r.text
     expired = admin.get("/api/v1/certifications?expiry=expired&sort=person").json()
     assert "items" in expired, expired
@@ -70,8 +73,7 @@ def test_certifications_view_statuses_and_who_sees_what(app: Any, world: World,
     assert logged_in(app, "viewer").get("/api/v1/certifications").status_code == 403
 
 
-def test_skills_matrix_cells_bus_factor_and_pages(app: Any, world: World,
-                                                  more: dict[str, int]) -> None:
+def test_skills_matrix_cells_bus_factor_and_pages(app: Any, world: World, more: dict[str, int]) -> None:
     admin = logged_in(app, "admin")
     r = admin.get("/api/v1/skills/matrix?limit=2&group=foundation")
     assert r.status_code == 200, r.text
@@ -86,23 +88,28 @@ def test_skills_matrix_cells_bus_factor_and_pages(app: Any, world: World,
     assert [row["key"] for row in m["rows"]] == ["p5", "p1"]  # by name: "=" sorts first
     ada = m["rows"][1]
     assert ada["name"] == "Ada Lovelace" and ada["role"] == "operations-engineer"
-    need = {n.domain: n.proficiency for n in
-            app.state.catalog_cache.get("catalog").roles["operations-engineer"].domains}
+    need = {
+        n.domain: n.proficiency
+        for n in app.state.catalog_cache.get("catalog").roles["operations-engineer"].domains
+    }
     cell = ada["cells"][0]
-    assert cell == {"domain": "linux", "proficiency": 3, "target": need.get("linux"),
-                    "status": "meets" if need.get("linux", 9) <= 3 else "below"}
+    assert cell == {
+        "domain": "linux",
+        "proficiency": 3,
+        "target": need.get("linux"),
+        "status": "meets" if need.get("linux", 9) <= 3 else "below",
+    }
     rest = admin.get("/api/v1/skills/matrix?limit=2&offset=2&group=foundation").json()
     assert [row["key"] for row in rest["rows"]] == ["p2", "p3"] and rest["next_offset"] is None
     assert "Aaron Outsider" not in r.text + str(rest)
-    team = admin.get(f"/api/v1/skills/matrix?team={world.alpha}&status=all&sort=level"
-                     "&dir=desc").json()
+    team = admin.get(f"/api/v1/skills/matrix?team={world.alpha}&status=all&sort=level&dir=desc").json()
     assert [row["key"] for row in team["rows"]] == ["p4", "p1", "p2"]
     assert team["columns"][0]["bus_factor"] == 2  # p1, p2: the filter narrows it too
     assert admin.get("/api/v1/skills/matrix?group=nope").status_code == 422
     assert admin.get("/api/v1/skills/matrix?level=9").status_code == 422
     page = admin.get("/skills?group=foundation")
     assert page.status_code == 200
-    assert "<th scope=\"col\" class=\"n\" title=\"foundation\">Linux administration</th>" in page.text
+    assert '<th scope="col" class="n" title="foundation">Linux administration</th>' in page.text
     assert "key-person risk" in page.text  # networking: nobody rated
     manager = logged_in(app, "manager").get("/api/v1/skills/matrix").json()
     assert {row["key"] for row in manager["rows"]} == {"p1", "p2"}
@@ -110,15 +117,17 @@ def test_skills_matrix_cells_bus_factor_and_pages(app: Any, world: World,
     assert [row["key"] for row in engineer["rows"]] == ["p1"]
     assert logged_in(app, "viewer").get("/skills").status_code == 403
     # answers are cached per data version: a new rating shows at once
-    r = admin.put(f"/api/v1/people/{world.people['p2']}/skills/networking",
-                  json={"proficiency": 4}, headers={"X-CSRF-Token": admin.csrf})
+    r = admin.put(
+        f"/api/v1/people/{world.people['p2']}/skills/networking",
+        json={"proficiency": 4},
+        headers={"X-CSRF-Token": admin.csrf},
+    )
     assert r.status_code == 200, r.text
     again = admin.get("/api/v1/skills/matrix?limit=2&group=foundation").json()
     assert again["columns"][1]["bus_factor"] == 1
 
 
-def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World,
-                                               more: dict[str, int]) -> None:
+def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World, more: dict[str, int]) -> None:
     from openpyxl import load_workbook
 
     admin = logged_in(app, "admin")
@@ -127,7 +136,7 @@ def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World,
     rows = list(csv.reader(io.StringIO(r.text)))
     assert rows[0][:6] == ["id", "name", "team", "role", "level", "Linux administration"]
     names = [row[1] for row in rows[1:-2]]
-    assert names == ["'=HYPERLINK(\"http://x\",\"y\")", "Linus T"]  # neutralised: text
+    assert names == ['\'=HYPERLINK("http://x","y")', "Linus T"]  # neutralised: text
     assert rows[-1][1].startswith("bus factor")
     x = admin.get(f"/skills.xlsx?team={world.beta}")
     assert x.status_code == 200
@@ -137,38 +146,39 @@ def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World,
     assert ws.max_row == 5  # header, two people, target, bus factor
 
 
-def test_people_list_filters_sorts_and_reaches_inactive_people(app: Any, world: World,
-                                                               more: dict[str, int]) -> None:
+def test_people_list_filters_sorts_and_reaches_inactive_people(
+    app: Any, world: World, more: dict[str, int]
+) -> None:
     admin = logged_in(app, "admin")
     api = admin.get("/api/v1/people?status=inactive").json()
     assert [p["key"] for p in api] == ["p4"]
     page = admin.get("/people?status=inactive")
     assert page.status_code == 200 and f'href="/people/{more["p4"]}"' in page.text
     assert "Old Timer" in page.text and "Ada Lovelace" not in page.text
-    assert [p["key"] for p in admin.get("/api/v1/people?status=all&sort=level&dir=desc"
-                                        ).json()][:2] == ["p4", "p1"]
-    assert [p["key"] for p in admin.get("/api/v1/people?role=operations-engineer").json()] \
-        == ["p1"]
-    assert [p["key"] for p in admin.get(f"/api/v1/people?team={world.beta}&level=1").json()] \
-        == ["p5"]
+    assert [p["key"] for p in admin.get("/api/v1/people?status=all&sort=level&dir=desc").json()][:2] == [
+        "p4",
+        "p1",
+    ]
+    assert [p["key"] for p in admin.get("/api/v1/people?role=operations-engineer").json()] == ["p1"]
+    assert [p["key"] for p in admin.get(f"/api/v1/people?team={world.beta}&level=1").json()] == ["p5"]
     assert admin.get("/api/v1/people?sort=salary").status_code == 422
     assert admin.get("/people?sort=salary").status_code == 422
     # a manager filtering for another team sees nobody, not that team
     manager = logged_in(app, "manager")
     assert manager.get(f"/api/v1/people?team={world.beta}").json() == []
-    assert {p["key"] for p in manager.get("/api/v1/people?status=all").json()} == \
-        {"p1", "p2", "p4"}
+    assert {p["key"] for p in manager.get("/api/v1/people?status=all").json()} == {"p1", "p2", "p4"}
     assert "Aaron Outsider" not in admin.get("/people?status=all&search=aaron").text
 
 
-def test_expired_certifications_are_on_the_dashboard(app: Any, world: World,
-                                                     more: dict[str, int]) -> None:
+def test_expired_certifications_are_on_the_dashboard(app: Any, world: World, more: dict[str, int]) -> None:
     """An RHCE that expired 10 days ago appears on the dashboard (issue 10 §1), with the
     name only for callers who may read the person."""
     admin = logged_in(app, "admin")
     d = admin.get("/api/v1/dashboard").json()
     assert [(r["name"], r["certification"], r["days"]) for r in d["expired"]] == [
-        ("Grace Hopper", "rhce", -10), ("Linus T", "nca-aiio", -700)]
+        ("Grace Hopper", "rhce", -10),
+        ("Linus T", "nca-aiio", -700),
+    ]
     page = admin.get("/").text
     assert 'id="expired-count">2<' in page and "✗ 2026-11-22" in page
     manager = logged_in(app, "manager").get("/api/v1/dashboard").json()

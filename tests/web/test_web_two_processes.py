@@ -25,16 +25,34 @@ def _free_port() -> int:
 
 @pytest.fixture
 def two_servers(db_url: str, world: World, tmp_path: Any) -> Iterator[list[str]]:
-    env = {**os.environ, "GPUTEAM_DB": db_url, "GPUTEAM_SECRET_KEY": SECRET,
-           "GPUTEAM_DEV": "0"}
+    env = {**os.environ, "GPUTEAM_DB": db_url, "GPUTEAM_SECRET_KEY": SECRET, "GPUTEAM_DEV": "0"}
     procs, urls = [], []
     for i in range(2):
         port = _free_port()
         log = open(tmp_path / f"server{i}.log", "wb")  # noqa: SIM115 (closed below)
-        procs.append((subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "--factory", "gputeam.web:create_app_from_env",
-             "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-            env=env, stdout=log, stderr=subprocess.STDOUT), log))
+        procs.append(
+            (
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "uvicorn",
+                        "--factory",
+                        "gputeam.web:create_app_from_env",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(port),
+                        "--log-level",
+                        "warning",
+                    ],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                ),
+                log,
+            )
+        )
         urls.append(f"http://127.0.0.1:{port}")
     try:
         import httpx
@@ -69,8 +87,10 @@ def test_change_through_one_process_is_seen_through_the_other(two_servers: list[
     a_url, b_url = two_servers
     a = httpx.Client(base_url=a_url)
     page = a.get("/login")
-    r = a.post("/login", data={"username": "admin", "password": PASSWORD,
-                               "csrf_token": csrf_of(page.text), "next": "/"})
+    r = a.post(
+        "/login",
+        data={"username": "admin", "password": PASSWORD, "csrf_token": csrf_of(page.text), "next": "/"},
+    )
     assert r.status_code == 303
     csrf = csrf_of(a.get("/account").text)
 
@@ -79,8 +99,9 @@ def test_change_through_one_process_is_seen_through_the_other(two_servers: list[
     assert b.get("/api/v1/me").json()["username"] == "admin"
     assert b.get("/api/v1/dashboard").json()["headcount"] == 3  # B caches the dashboard
 
-    r = a.post("/api/v1/people", json={"key": "p-two", "name": "Seen Elsewhere"},
-               headers={"X-CSRF-Token": csrf})
+    r = a.post(
+        "/api/v1/people", json={"key": "p-two", "name": "Seen Elsewhere"}, headers={"X-CSRF-Token": csrf}
+    )
     assert r.status_code == 201, r.text
     pid = r.json()["id"]
 

@@ -20,6 +20,19 @@ from gputeam.catalog.validity import (
     expiry_status,
 )
 
-__all__ = ["CATALOG_VERSION", "EXPIRY_STATUSES", "EXPIRY_WINDOWS", "SECTIONS", "Catalog",
-           "ExpiryStatus", "add_months", "build", "certificate_expiry", "expiry_bounds",
-           "expiry_status", "load_catalog", "merge", "parse_catalog_extra"]
+__all__ = [
+    "CATALOG_VERSION",
+    "EXPIRY_STATUSES",
+    "EXPIRY_WINDOWS",
+    "SECTIONS",
+    "Catalog",
+    "ExpiryStatus",
+    "add_months",
+    "build",
+    "certificate_expiry",
+    "expiry_bounds",
+    "expiry_status",
+    "load_catalog",
+    "merge",
+    "parse_catalog_extra",
+]

@@ -16,9 +16,18 @@ from gputeam.errors import CatalogError, Problem
 CATALOG_VERSION = "2025.10.1"
 
 #: section name -> key that identifies an entry (None: the section is one mapping).
-KEYED = {"levels": "number", "domains": "id", "courses": "id", "certifications": "id",
-         "paths": "id", "roles": "id", "templates": "id", "strategies": "id",
-         "case_studies": "id", "contradictions": "id"}
+KEYED = {
+    "levels": "number",
+    "domains": "id",
+    "courses": "id",
+    "certifications": "id",
+    "paths": "id",
+    "roles": "id",
+    "templates": "id",
+    "strategies": "id",
+    "case_studies": "id",
+    "contradictions": "id",
+}
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
 PATCHED = ("economics", "roi_example")
 SECTIONS = (*KEYED, *APPENDED, *PATCHED)
@@ -32,8 +41,17 @@ def packaged_data() -> dict[str, Any]:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     root = resources.files("gputeam.catalog") / "data"
     raw: dict[str, Any] = {}
-    for name in ("levels", "domains", "courses", "certifications", "paths", "roles",
-                 "templates", "strategies", "economics"):
+    for name in (
+        "levels",
+        "domains",
+        "courses",
+        "certifications",
+        "paths",
+        "roles",
+        "templates",
+        "strategies",
+        "economics",
+    ):
         raw[name] = yaml.load((root / f"{name}.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
@@ -67,8 +85,7 @@ def merge(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
 def _deep_update(base: Mapping[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(base)
     for k, v in patch.items():
-        out[k] = _deep_update(out[k], v) if isinstance(v, Mapping) and isinstance(
-            out.get(k), Mapping) else v
+        out[k] = _deep_update(out[k], v) if isinstance(v, Mapping) and isinstance(out.get(k), Mapping) else v
     return out
 
 
@@ -95,9 +112,12 @@ def build(raw: Mapping[str, Any], file: str | None = None) -> Catalog:
         from gputeam._yaml import problems_from_validation
 
         # levels are keyed by number: show 'levels.6.number', not a list index 'levels[6]'
-        raise CatalogError([
-            dataclasses.replace(p, path=re.sub(r"^levels\[(\d+)\]", r"levels.\1", p.path))
-            for p in problems_from_validation(exc, {}, file)]) from None
+        raise CatalogError(
+            [
+                dataclasses.replace(p, path=re.sub(r"^levels\[(\d+)\]", r"levels.\1", p.path))
+                for p in problems_from_validation(exc, {}, file)
+            ]
+        ) from None
 
 
 @cache
@@ -110,18 +130,36 @@ def load_catalog(extra: Mapping[str, Any] | None = None, file: str | None = None
     if not extra:
         return _default()
     if not isinstance(extra, Mapping):
-        raise CatalogError([Problem(path="", message="a catalog file must be a mapping of "
-                                    "sections", file=file, expected=", ".join(SECTIONS))])
+        raise CatalogError(
+            [
+                Problem(
+                    path="",
+                    message="a catalog file must be a mapping of sections",
+                    file=file,
+                    expected=", ".join(SECTIONS),
+                )
+            ]
+        )
     unknown = [s for s in extra if s not in SECTIONS and s != "version"]
     if unknown:
         import difflib
 
-        raise CatalogError([
-            Problem(path=s, message="unknown catalog section", file=file,
+        raise CatalogError(
+            [
+                Problem(
+                    path=s,
+                    message="unknown catalog section",
+                    file=file,
                     expected="one of " + ", ".join(SECTIONS),
-                    hint=(f"did you mean {m[0]!r}?" if (m := difflib.get_close_matches(
-                        s, SECTIONS, n=1)) else None))
-            for s in unknown])
+                    hint=(
+                        f"did you mean {m[0]!r}?"
+                        if (m := difflib.get_close_matches(s, SECTIONS, n=1))
+                        else None
+                    ),
+                )
+                for s in unknown
+            ]
+        )
     return build(merge(packaged_data(), extra), file=file)
 
 
@@ -135,6 +173,14 @@ def parse_catalog_extra(text: str, file: str | None = None) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise CatalogError([Problem(path="", message="expected a mapping of catalog sections",
-                                    file=file, found=type(data).__name__)])
+        raise CatalogError(
+            [
+                Problem(
+                    path="",
+                    message="expected a mapping of catalog sections",
+                    file=file,
+                    found=type(data).__name__,
+                )
+            ]
+        )
     return data

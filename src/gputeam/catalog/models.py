@@ -64,16 +64,29 @@ class Level(Entry):
 class SkillDomain(Entry):
     id: str
     name: str
-    group: Literal["foundation", "gpu", "fabric", "storage", "facilities", "operations",
-                   "platform", "security", "cloud", "performance"]
+    group: Literal[
+        "foundation",
+        "gpu",
+        "fabric",
+        "storage",
+        "facilities",
+        "operations",
+        "platform",
+        "security",
+        "cloud",
+        "performance",
+    ]
     description: str = ""
     needed_when: FleetCondition = Field(
         default_factory=dict,
         description="Fleet features under which a role's need for this domain holds, e.g. "
-        "{interconnect: [infiniband]}; every listed feature must match; empty: always.")
+        "{interconnect: [infiniband]}; every listed feature must match; empty: always.",
+    )
     otherwise: str | None = Field(
-        default=None, description="On a fleet where this domain is not needed, the domain a "
-        "role needs instead (e.g. RoCE for InfiniBand); none: the need is dropped.")
+        default=None,
+        description="On a fleet where this domain is not needed, the domain a "
+        "role needs instead (e.g. RoCE for InfiniBand); none: the need is dropped.",
+    )
     fleet_note: str = Field(default="", description="Why the need depends on the fleet.")
 
 
@@ -147,7 +160,8 @@ class Role(Entry):
     needed_when: FleetCondition = Field(
         default_factory=dict,
         description="Fleet features under which the role is staffed at all (as for skill "
-        "domains); on another fleet its slots are left out of the target.")
+        "domains); on another fleet its slots are left out of the target.",
+    )
     fleet_note: str = Field(default="", description="Why the role depends on the fleet.")
 
 
@@ -172,10 +186,12 @@ class Template(Entry):
     certification_note: str = ""
     article_cost_usd: Range
     anchor_gpus: float | None = Field(
-        default=None, gt=0,
+        default=None,
+        gt=0,
         description="Fleet size at which the roster applies exactly; between two templates' "
         "anchors each role's count is interpolated on a log scale of GPUs (none: the top of "
-        "the GPU range).")
+        "the GPU range).",
+    )
     anchor_note: str = Field(default="", description="Why the anchor sits where it does.")
 
     @property
@@ -215,13 +231,14 @@ class Economics(Entry):
     )
     gpus_per_engineer_lean: float = Field(gt=0, description="Lean staffing density (GPUs per person).")
     gpus_per_engineer_vendor_supported: float = Field(
-        gt=0, description="Lean density when a vendor support contract covers escalations.")
+        gt=0, description="Lean density when a vendor support contract covers escalations."
+    )
     oncall_hours_per_week: float = Field(ge=0, le=168, description="Hours a 24/7 rotation must cover.")
-    shift_hours_per_week: float = Field(gt=0, le=168,
-                                        description="Contracted hours a week per engineer.")
+    shift_hours_per_week: float = Field(gt=0, le=168, description="Contracted hours a week per engineer.")
     course_cost_per_hour_usd: float = Field(ge=0, description="List price of course time.")
     practice_hours_per_step: float = Field(
-        ge=0, description="Hands-on hours to raise a domain one proficiency step without a course.")
+        ge=0, description="Hands-on hours to raise a domain one proficiency step without a course."
+    )
     contractor_hours_avoided_per_gpu_year: float = Field(ge=0)
     efficiency_power_share: float = Field(ge=0, le=1, description="Share of the power bill saved.")
     kw_per_gpu: float = Field(gt=0)
@@ -231,7 +248,8 @@ class Economics(Entry):
     deployment_speedup_value_per_gpu: float = Field(ge=0)
     attrition_by_level: dict[int, Share]
     template_scale_exponent: dict[str, NonNegative] = Field(
-        default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent.")
+        default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent."
+    )
 
     @property
     def hours_per_fte_month(self) -> float:
@@ -248,8 +266,9 @@ class RoiExample(Entry):
     stated_ongoing: float
 
 
-CaseMeasureKind = Literal["certified", "cost", "hires", "headcount", "staffed_share",
-                          "ready_month", "saving_vs_outsourced"]
+CaseMeasureKind = Literal[
+    "certified", "cost", "hires", "headcount", "staffed_share", "ready_month", "saving_vs_outsourced"
+]
 
 
 class CaseMeasure(Entry):
@@ -284,7 +303,8 @@ class CaseStudy(Entry):
     summary: str
     outcomes: tuple[str, ...]
     measures: tuple[CaseMeasure, ...] = Field(
-        default=(), description="The stated outcomes as figures a plan is compared with.")
+        default=(), description="The stated outcomes as figures a plan is compared with."
+    )
 
 
 class Contradiction(Entry):
@@ -344,8 +364,7 @@ class Catalog(BaseModel):
                     unknown(("certifications", cert.id, "prerequisites", i), "certification", pre)
             for i, g in enumerate(cert.grants):
                 if g.domain not in self.domains:
-                    unknown(("certifications", cert.id, "grants", i, "domain"), "skill domain",
-                            g.domain)
+                    unknown(("certifications", cert.id, "grants", i, "domain"), "skill domain", g.domain)
         for p in self.paths.values():
             for i, course in enumerate(p.courses):
                 if course not in self.courses:
@@ -368,8 +387,7 @@ class Catalog(BaseModel):
                 for group in certs:
                     for cid in group:
                         if cid not in self.certifications:
-                            unknown(("templates", t.id, "certifications", role), "certification",
-                                    cid)
+                            unknown(("templates", t.id, "certifications", role), "certification", cid)
         for d in self.domains.values():
             if d.otherwise is not None and d.otherwise not in self.domains:
                 unknown(("domains", d.id, "otherwise"), "skill domain", d.otherwise)
@@ -378,14 +396,20 @@ class Catalog(BaseModel):
                 seen.add(nxt)
                 nxt = self.domains[nxt].otherwise
             if nxt is not None and nxt in seen:
-                problems.append((("domains", d.id, "otherwise"), "the 'otherwise' chain comes "
-                                 "back to a domain already in it", repr(d.otherwise)))
+                problems.append(
+                    (
+                        ("domains", d.id, "otherwise"),
+                        "the 'otherwise' chain comes back to a domain already in it",
+                        repr(d.otherwise),
+                    )
+                )
         for cs in self.case_studies.values():
             for i, m in enumerate(cs.measures):
                 for cid in m.certifications:
                     if cid not in self.certifications:
-                        unknown(("case_studies", cs.id, "measures", i, "certifications"),
-                                "certification", cid)
+                        unknown(
+                            ("case_studies", cs.id, "measures", i, "certifications"), "certification", cid
+                        )
         for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)

@@ -21,15 +21,21 @@ from typing import Literal
 
 from gputeam.catalog.models import Catalog
 
-__all__ = ["EXPIRY_STATUSES", "EXPIRY_WINDOWS", "ExpiryStatus", "add_months",
-           "certificate_expiry", "expiry_bounds", "expiry_status"]
+__all__ = [
+    "EXPIRY_STATUSES",
+    "EXPIRY_WINDOWS",
+    "ExpiryStatus",
+    "add_months",
+    "certificate_expiry",
+    "expiry_bounds",
+    "expiry_status",
+]
 
 #: The warning windows, in days before expiry.
 EXPIRY_WINDOWS = (30, 60, 90)
 ExpiryStatus = Literal["expired", "expiring-30", "expiring-60", "expiring-90", "valid"]
 #: Every status, most urgent first.
-EXPIRY_STATUSES: tuple[ExpiryStatus, ...] = ("expired", "expiring-30", "expiring-60",
-                                             "expiring-90", "valid")
+EXPIRY_STATUSES: tuple[ExpiryStatus, ...] = ("expired", "expiring-30", "expiring-60", "expiring-90", "valid")
 
 
 def add_months(day: date, months: int) -> date:
@@ -39,8 +45,9 @@ def add_months(day: date, months: int) -> date:
     return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
-def certificate_expiry(catalog: Catalog | None, cert_id: str, earned: date,
-                       given: date | None = None) -> date | None:
+def certificate_expiry(
+    catalog: Catalog | None, cert_id: str, earned: date, given: date | None = None
+) -> date | None:
     """The day a certification earned on ``earned`` expires (None: it does not, or unknown)."""
     if given is not None:
         return given

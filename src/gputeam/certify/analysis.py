@@ -65,9 +65,13 @@ def _alpha(scores: FloatArray) -> tuple[float, float | None]:
     return float(alpha), kr20
 
 
-def analyse_items(scores: npt.ArrayLike, item_ids: Sequence[str] | None = None,
-                  choices: npt.ArrayLike | None = None, easy: float = 0.9, hard: float = 0.2
-                  ) -> ItemAnalysis:
+def analyse_items(
+    scores: npt.ArrayLike,
+    item_ids: Sequence[str] | None = None,
+    choices: npt.ArrayLike | None = None,
+    easy: float = 0.9,
+    hard: float = 0.2,
+) -> ItemAnalysis:
     """Item statistics of an attempts × items score matrix (see the module docstring)."""
     s = np.asarray(scores, dtype=np.float64)
     if s.ndim != 2:
@@ -101,8 +105,24 @@ def analyse_items(scores: npt.ArrayLike, item_ids: Sequence[str] | None = None,
         flat = cols[valid] * options + c[valid]
         distractors = np.bincount(flat, minlength=n_items * options).reshape(n_items, options)
     flags = tuple(
-        tuple(name for name, hit in (("too easy", f > easy), ("too hard", f < hard),
-                                     ("negative discrimination", d < 0)) if hit)
-        for f, d in zip(facility.tolist(), disc.tolist(), strict=True))
-    return ItemAnalysis(item_ids=ids, attempts=n.astype(np.int64), facility=facility, discrimination=disc,
-                        alpha=alpha, kr20=kr20, distractors=distractors, flags=flags)
+        tuple(
+            name
+            for name, hit in (
+                ("too easy", f > easy),
+                ("too hard", f < hard),
+                ("negative discrimination", d < 0),
+            )
+            if hit
+        )
+        for f, d in zip(facility.tolist(), disc.tolist(), strict=True)
+    )
+    return ItemAnalysis(
+        item_ids=ids,
+        attempts=n.astype(np.int64),
+        facility=facility,
+        discrimination=disc,
+        alpha=alpha,
+        kr20=kr20,
+        distractors=distractors,
+        flags=flags,
+    )

@@ -40,8 +40,11 @@ def _decode_xml(data: bytes) -> tuple[str, str]:
     return decode(data)
 
 
-def read_bank(data: bytes, format: Literal["gift", "moodle-xml", "auto"] = "auto",
-              category_domains: Mapping[str, str] | None = None) -> ImportResult:
+def read_bank(
+    data: bytes,
+    format: Literal["gift", "moodle-xml", "auto"] = "auto",
+    category_domains: Mapping[str, str] | None = None,
+) -> ImportResult:
     """Read a bank file's bytes. ``category_domains`` maps category paths to skill domains
     for questions without a ``domain-*`` tag. Raises :class:`BankReadError` when the file
     cannot be read at all; invalid and unsupported questions are listed in the result."""
@@ -52,8 +55,9 @@ def read_bank(data: bytes, format: Literal["gift", "moodle-xml", "auto"] = "auto
         bank, errors, unsupported = read_moodle_xml(text, category_domains)
     else:
         bank, errors, unsupported = read_gift(text, category_domains)
-    return ImportResult(bank=bank, errors=tuple(errors), unsupported=tuple(unsupported), format=fmt,
-                        encoding=encoding)
+    return ImportResult(
+        bank=bank, errors=tuple(errors), unsupported=tuple(unsupported), format=fmt, encoding=encoding
+    )
 
 
 def write_bank(bank: Bank, format: BankFormat) -> str:
@@ -62,8 +66,12 @@ def write_bank(bank: Bank, format: BankFormat) -> str:
 
 
 def _texts(q: Question) -> list[Text]:
-    return [q.text, q.general_feedback, *(t for a in q.answers for t in (a.text, a.feedback)),
-            *(p.question for p in q.pairs)]
+    return [
+        q.text,
+        q.general_feedback,
+        *(t for a in q.answers for t in (a.text, a.feedback)),
+        *(p.question for p in q.pairs),
+    ]
 
 
 def gift_cannot_hold(bank: Bank) -> list[str]:

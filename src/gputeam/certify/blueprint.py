@@ -65,8 +65,9 @@ def form_seed(*parts: str | int) -> int:
     return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big") >> 1
 
 
-def select_form(pool: Sequence[Question], counts: Mapping[str, int], seed: int,
-                exposure: Mapping[str, int] | None = None) -> Form:
+def select_form(
+    pool: Sequence[Question], counts: Mapping[str, int], seed: int, exposure: Mapping[str, int] | None = None
+) -> Form:
     """Draw ``counts[domain]`` questions of each domain from ``pool`` (questions carry
     ``domain`` and ``item_id``). ``exposure`` maps item ids to how often they were drawn
     before: within a domain the least-drawn items are taken first. Descriptions are never
@@ -77,8 +78,10 @@ def select_form(pool: Sequence[Question], counts: Mapping[str, int], seed: int,
     ids = [q.item_id for q in pool if q.qtype != "description"]
     clashes = sorted(i for i, n in Counter(ids).items() if n > 1)
     if clashes:
-        raise BlueprintError(f"several questions share the item id(s) {', '.join(clashes)}: give each "
-                             "exam question its own [id:...] or <idnumber>")
+        raise BlueprintError(
+            f"several questions share the item id(s) {', '.join(clashes)}: give each "
+            "exam question its own [id:...] or <idnumber>"
+        )
     by_domain: dict[str, list[str]] = {}
     for q in pool:
         if q.domain is not None and q.qtype != "description":
@@ -97,5 +100,4 @@ def select_form(pool: Sequence[Question], counts: Mapping[str, int], seed: int,
     if short:
         raise BlueprintError("not enough questions: " + "; ".join(short))
     rng.shuffle(chosen)
-    return Form(seed=seed, items=tuple(chosen),
-                by_domain=tuple((d, n) for d, n in sorted(counts.items())))
+    return Form(seed=seed, items=tuple(chosen), by_domain=tuple((d, n) for d, n in sorted(counts.items())))

@@ -38,13 +38,19 @@ def option_order(q: Question, seed: int) -> list[int]:
 
 def public_question(q: Question, seed: int) -> dict[str, Any]:
     """The question as the candidate sees it (no key, no feedback)."""
-    out: dict[str, Any] = {"id": q.item_id, "type": q.qtype, "name": q.name,
-                           "text": q.text.text, "format": q.text.format}
+    out: dict[str, Any] = {
+        "id": q.item_id,
+        "type": q.qtype,
+        "name": q.name,
+        "text": q.text.text,
+        "format": q.text.format,
+    }
     if q.qtype == "multichoice":
         out["multiple"] = not q.single
-        out["options"] = [{"index": shown, "text": q.answers[i].text.text,
-                           "format": q.answers[i].text.format}
-                          for shown, i in enumerate(option_order(q, seed))]
+        out["options"] = [
+            {"index": shown, "text": q.answers[i].text.text, "format": q.answers[i].text.format}
+            for shown, i in enumerate(option_order(q, seed))
+        ]
     elif q.qtype == "match":
         out["stems"] = [p.question.text for p in q.pairs if p.question.text.strip()]
         out["options"] = match_options(q, seed)
@@ -130,8 +136,7 @@ def shown_response(q: Question, response: Any, seed: int) -> Any:
 def choice_index(q: Question, response: Response) -> int:
     """The option a single-choice response picked (-1: none or not a single choice), for
     the distractor counts of item analysis."""
-    if q.qtype == "multichoice" and q.single and isinstance(response, int) \
-            and not isinstance(response, bool):
+    if q.qtype == "multichoice" and q.single and isinstance(response, int) and not isinstance(response, bool):
         return response
     if q.qtype == "truefalse" and isinstance(response, bool):
         return 0 if response else 1

@@ -40,12 +40,23 @@ from gputeam.certify.rules import (
 )
 
 # Escaped characters become private-use placeholders while the structure is parsed.
-_ESCAPES = {":": "\ue03a", "#": "\ue023", "=": "\ue03d", "{": "\ue07b", "}": "\ue07d", "~": "\ue07e",
-            "n": "\ue00a"}
+_ESCAPES = {
+    ":": "\ue03a",
+    "#": "\ue023",
+    "=": "\ue03d",
+    "{": "\ue07b",
+    "}": "\ue07d",
+    "~": "\ue07e",
+    "n": "\ue00a",
+}
 _BACKSLASH = "\ue05c"
 _UNESCAPE = {v: ("\n" if k == "n" else k) for k, v in _ESCAPES.items()}
-_FORMATS: dict[str, TextFormat] = {"moodle": "moodle", "html": "html", "plain": "plain",
-                                   "markdown": "markdown"}
+_FORMATS: dict[str, TextFormat] = {
+    "moodle": "moodle",
+    "html": "html",
+    "plain": "plain",
+    "markdown": "markdown",
+}
 _WEIGHT = re.compile(r"^%(-*)([0-9]{1,2}\.?[0-9]*)%")
 _ID = re.compile(r"\[id:((?:\\\]|[^\]\x00-\x1f\x7f])+)\]")
 _TAGS = re.compile(r"\[tag:((?:\\\]|[^\]<>`\x00-\x1f\x7f])*)\]")
@@ -78,7 +89,7 @@ def _with_format(text: str, default: TextFormat = "moodle") -> Text:
         name = text[1:end] if end > 0 else ""
         if name in _FORMATS:
             fmt = _FORMATS[name]
-            text = text[end + 1:]
+            text = text[end + 1 :]
     return Text(text=_post(text).strip(_WS), format=fmt)
 
 
@@ -93,7 +104,7 @@ def _weight(answer: str) -> tuple[float | None, str]:
     if not m:
         return None, answer
     value = float(m.group(2)) / 100
-    return snap_grade(-value if m.group(1) else value), answer[m.end():]
+    return snap_grade(-value if m.group(1) else value), answer[m.end() :]
 
 
 def _split(answertext: str, sep: str) -> list[str]:
@@ -153,11 +164,20 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
         value = _TF[_with_format(bits[0].strip(_WS), fmt).text]
         wrong_fb = _with_format(bits[1].strip(_WS), fmt) if len(bits) > 1 else Text(format=fmt)
         right_fb = _with_format(bits[2].strip(_WS), fmt) if len(bits) > 2 else Text(format=fmt)
-        return {"answers": (
-            Answer(text=Text(text="true", format="plain"), fraction=1.0 if value else 0.0,
-                   feedback=right_fb if value else wrong_fb),
-            Answer(text=Text(text="false", format="plain"), fraction=0.0 if value else 1.0,
-                   feedback=wrong_fb if value else right_fb))}
+        return {
+            "answers": (
+                Answer(
+                    text=Text(text="true", format="plain"),
+                    fraction=1.0 if value else 0.0,
+                    feedback=right_fb if value else wrong_fb,
+                ),
+                Answer(
+                    text=Text(text="false", format="plain"),
+                    fraction=0.0 if value else 1.0,
+                    feedback=wrong_fb if value else right_fb,
+                ),
+            )
+        }
     if qtype == "shortanswer":
         parts = _split(answertext, "=")
         if not parts:
@@ -166,14 +186,19 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
         for raw in parts:
             fraction, raw = _weight(raw.strip(_WS))
             said, feedback = _comment(raw, fmt)
-            answers.append(Answer(text=Text(text=said.text, format="plain"),
-                                  fraction=1.0 if fraction is None else fraction, feedback=feedback))
+            answers.append(
+                Answer(
+                    text=Text(text=said.text, format="plain"),
+                    fraction=1.0 if fraction is None else fraction,
+                    feedback=feedback,
+                )
+            )
         return {"answers": tuple(answers)}
     if qtype == "numerical":
         body = answertext[1:]
         wrong = ""
         if "~" in body:
-            body, wrong = body[:body.index("~")], body[body.index("~"):]
+            body, wrong = body[: body.index("~")], body[body.index("~") :]
         parts = _split(body, "=")
         if not parts:
             raise _Invalid("a numerical question needs at least 1 answer")
@@ -182,11 +207,23 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             fraction, raw = _weight(raw.strip(_WS))
             said, feedback = _comment(raw, fmt)
             number, tolerance = _numeric(said.text)
-            answers.append(Answer(text=Text(text=number, format="plain"), tolerance=tolerance,
-                                  fraction=1.0 if fraction is None else fraction, feedback=feedback))
+            answers.append(
+                Answer(
+                    text=Text(text=number, format="plain"),
+                    tolerance=tolerance,
+                    fraction=1.0 if fraction is None else fraction,
+                    feedback=feedback,
+                )
+            )
         if wrong:
-            answers.append(Answer(text=Text(text="*", format="plain"), fraction=0.0, tolerance=0.0,
-                                  feedback=_comment(wrong, fmt)[1]))
+            answers.append(
+                Answer(
+                    text=Text(text="*", format="plain"),
+                    fraction=0.0,
+                    tolerance=0.0,
+                    feedback=_comment(wrong, fmt)[1],
+                )
+            )
         return {"answers": tuple(answers)}
     return {}
 
@@ -245,8 +282,9 @@ def _blocks(text: str) -> list[tuple[int, list[str]]]:
     return blocks
 
 
-def read_gift(text: str, category_domains: Mapping[str, str] | None = None
-              ) -> tuple[Bank, list[ImportIssue], list[Unsupported]]:
+def read_gift(
+    text: str, category_domains: Mapping[str, str] | None = None
+) -> tuple[Bank, list[ImportIssue], list[Unsupported]]:
     """Parse GIFT text into a bank, the invalid questions and the unsupported ones."""
     questions: list[Question] = []
     categories: list[Category] = []
@@ -281,22 +319,27 @@ def read_gift(text: str, category_domains: Mapping[str, str] | None = None
     return Bank(questions=tuple(questions), categories=tuple(categories)), errors + duplicates, unsupported
 
 
-def _read_question(body: str, comments: str, category: str, category_domains: Mapping[str, str] | None,
-                   line_no: int) -> Question | ImportIssue | Unsupported:
+def _read_question(
+    body: str, comments: str, category: str, category_domains: Mapping[str, str] | None, line_no: int
+) -> Question | ImportIssue | Unsupported:
     name: str | None = None
     if body.startswith("::"):
         rest = body[2:]
         end = rest.find("::")
         if end >= 0:
             name = clean_name(_post(rest[:end]))
-            body = rest[end + 2:].strip(_WS)
+            body = rest[end + 2 :].strip(_WS)
         else:
             body = rest
     label = name or default_name(_post(body))
     if _CLOZE.search(body):
-        return Unsupported(line=line_no, question=label, qtype="multianswer",
-                           message="embedded answers (cloze) are not supported; import it as Moodle XML "
-                                   "after converting, or split it into separate questions")
+        return Unsupported(
+            line=line_no,
+            question=label,
+            qtype="multianswer",
+            message="embedded answers (cloze) are not supported; import it as Moodle XML "
+            "after converting, or split it into separate questions",
+        )
     start, finish = body.find("{"), body.find("}")
     description = start < 0 and finish < 0
     if description:
@@ -304,13 +347,13 @@ def _read_question(body: str, comments: str, category: str, category_domains: Ma
     elif start < 0 or finish < 0 or finish < start:
         return ImportIssue(line=line_no, question=label, message="the answers are not enclosed in { }")
     else:
-        answertext = body[start + 1:finish].strip(_WS)
+        answertext = body[start + 1 : finish].strip(_WS)
         blank = "" if body.endswith("}") else "_____"
-        qtext = body[:start] + blank + body[finish + 1:]
+        qtext = body[:start] + blank + body[finish + 1 :]
     general = ""
     sep = answertext.rfind("####")
     if sep >= 0:
-        general, answertext = answertext[sep + 4:], answertext[:sep].strip(_WS)
+        general, answertext = answertext[sep + 4 :], answertext[:sep].strip(_WS)
     text = _with_format(qtext)
     qtype = _qtype(description, answertext)
     idnumber, tags = _ids_and_tags(comments)
@@ -318,11 +361,21 @@ def _read_question(body: str, comments: str, category: str, category_domains: Ma
         fields = _answers(qtype, answertext, text.format)
     except _Invalid as exc:
         return ImportIssue(line=line_no, question=name or default_name(text.text), message=str(exc))
-    return Question.model_validate({
-        "qtype": qtype, "name": name or default_name(text.text), "text": text,
-        "general_feedback": _with_format(general, text.format), "category": category,
-        "idnumber": idnumber, "tags": tags, "domain": resolve_domain(tags, category, category_domains),
-        "default_mark": 0.0 if qtype == "description" else 1.0, "line": line_no, **fields})
+    return Question.model_validate(
+        {
+            "qtype": qtype,
+            "name": name or default_name(text.text),
+            "text": text,
+            "general_feedback": _with_format(general, text.format),
+            "category": category,
+            "idnumber": idnumber,
+            "tags": tags,
+            "domain": resolve_domain(tags, category, category_domains),
+            "default_mark": 0.0 if qtype == "description" else 1.0,
+            "line": line_no,
+            **fields,
+        }
+    )
 
 
 # --- writing ----------------------------------------------------------------------------
@@ -374,8 +427,13 @@ def _body(q: Question) -> str:
     for a in q.answers:
         feedback = _text(a.feedback, fmt)
         if q.qtype == "multichoice":
-            mark = ("=" if (a.fraction == 1 and q.single) else "~" if a.fraction == 0
-                    else f"~%{percent(a.fraction)}%")
+            mark = (
+                "="
+                if (a.fraction == 1 and q.single)
+                else "~"
+                if a.fraction == 0
+                else f"~%{percent(a.fraction)}%"
+            )
             lines.append("\t" + mark + _text(a.text, fmt) + ("#" + feedback if feedback else ""))
         elif q.qtype == "shortanswer":
             lines.append(f"\t=%{percent(a.fraction)}%" + _esc(a.text.text) + "#" + feedback)

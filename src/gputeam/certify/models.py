@@ -20,8 +20,15 @@ QType = Literal["multichoice", "truefalse", "shortanswer", "numerical", "match",
 TextFormat = Literal["moodle", "html", "plain", "markdown", "wiki"]
 BankFormat = Literal["gift", "moodle-xml"]
 
-QTYPES: tuple[str, ...] = ("multichoice", "truefalse", "shortanswer", "numerical", "match", "essay",
-                           "description")
+QTYPES: tuple[str, ...] = (
+    "multichoice",
+    "truefalse",
+    "shortanswer",
+    "numerical",
+    "match",
+    "essay",
+    "description",
+)
 
 #: The tag prefix that names a question's skill domain (``[tag:domain-networking]``).
 DOMAIN_TAG_PREFIX = "domain-"

@@ -43,8 +43,13 @@ from gputeam.certify.rules import (
     trim,
 )
 
-_FORMAT_IN: dict[str, TextFormat] = {"moodle_auto_format": "moodle", "html": "html", "plain_text": "plain",
-                                     "markdown": "markdown", "wiki_like": "wiki"}
+_FORMAT_IN: dict[str, TextFormat] = {
+    "moodle_auto_format": "moodle",
+    "html": "html",
+    "plain_text": "plain",
+    "markdown": "markdown",
+    "wiki_like": "wiki",
+}
 _FORMAT_OUT = {v: k for k, v in _FORMAT_IN.items()}
 _QTYPE_IN = {"matching": "match", "cloze": "multianswer"}
 _QTYPE_OUT = {"match": "matching"}
@@ -111,8 +116,9 @@ def _parse(text: str) -> _Node:
         raise BankReadError(f"refused XML: {exc}") from None
     if builder.root is None or builder.root.tag != "quiz":
         found = builder.root.tag if builder.root else "nothing"
-        raise BankReadError(f"not a Moodle XML question file: the root element is <{found}>, "
-                            "expected <quiz>", 1)
+        raise BankReadError(
+            f"not a Moodle XML question file: the root element is <{found}>, expected <quiz>", 1
+        )
     return builder.root
 
 
@@ -129,8 +135,10 @@ def _str(node: _Node | None, *tags: str, default: str = "") -> str:
     if found is None:
         return default
     if found.children:
-        raise ValueError(f"<{found.tag}> at line {found.line} holds unescaped markup "
-                         f"(<{found.children[0].tag}>): put it in <![CDATA[ ... ]]>")
+        raise ValueError(
+            f"<{found.tag}> at line {found.line} holds unescaped markup "
+            f"(<{found.children[0].tag}>): put it in <![CDATA[ ... ]]>"
+        )
     return trim(found.text)
 
 
@@ -143,9 +151,12 @@ def _fmt(name: str | None, default: TextFormat) -> TextFormat:
 def _text(node: _Node | None, default: TextFormat) -> Text:
     if node is None:
         return Text(format=default)
-    files = tuple(EmbeddedFile(name=f.attrs.get("name", ""), path=f.attrs.get("path", "/"),
-                               content="".join(f.text.split()))
-                  for f in node.all("file"))
+    files = tuple(
+        EmbeddedFile(
+            name=f.attrs.get("name", ""), path=f.attrs.get("path", "/"), content="".join(f.text.split())
+        )
+        for f in node.all("file")
+    )
     return Text(text=_str(node, "text"), format=_fmt(node.attrs.get("format"), default), files=files)
 
 
@@ -174,11 +185,17 @@ def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
     tag_nodes = tags_node.all("tag") if (tags_node := node.child("tags")) is not None else []
     tags = tuple(t for t in (_str(tag, "text") for tag in tag_nodes) if t)
     fields: dict[str, object] = {
-        "qtype": qtype, "name": clean_name(name_node.text), "text": text,
-        "general_feedback": _text(node.child("generalfeedback"), fmt), "category": category,
-        "idnumber": _str(node, "idnumber") or None, "tags": tags, "line": node.line,
-        "default_mark": 0.0 if qtype == "description" else _float(_str(node, "defaultgrade", default="1"),
-                                                                  "defaultgrade"),
+        "qtype": qtype,
+        "name": clean_name(name_node.text),
+        "text": text,
+        "general_feedback": _text(node.child("generalfeedback"), fmt),
+        "category": category,
+        "idnumber": _str(node, "idnumber") or None,
+        "tags": tags,
+        "line": node.line,
+        "default_mark": 0.0
+        if qtype == "description"
+        else _float(_str(node, "defaultgrade", default="1"), "defaultgrade"),
     }
     answers = node.all("answer")
     if qtype == "multichoice":
@@ -190,9 +207,11 @@ def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
         fields["answers"] = tuple(_answer(a, fmt, rich=False) for a in answers)
     elif qtype == "numerical":
         fields["answers"] = tuple(
-            _answer(a, fmt, rich=False).model_copy(update={
-                "tolerance": _float(_str(a, "tolerance", default="0") or "0", "tolerance")})
-            for a in answers)
+            _answer(a, fmt, rich=False).model_copy(
+                update={"tolerance": _float(_str(a, "tolerance", default="0") or "0", "tolerance")}
+            )
+            for a in answers
+        )
     elif qtype == "truefalse":
         correct = True
         feedback = {"true": Text(format=fmt), "false": Text(format=fmt)}
@@ -203,18 +222,28 @@ def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
             correct = is_full if which == "true" else not is_full
             feedback[which] = _text(a.child("feedback"), fmt)
         fields["answers"] = (
-            Answer(text=Text(text="true", format="plain"), fraction=1.0 if correct else 0.0,
-                   feedback=feedback["true"]),
-            Answer(text=Text(text="false", format="plain"), fraction=0.0 if correct else 1.0,
-                   feedback=feedback["false"]))
+            Answer(
+                text=Text(text="true", format="plain"),
+                fraction=1.0 if correct else 0.0,
+                feedback=feedback["true"],
+            ),
+            Answer(
+                text=Text(text="false", format="plain"),
+                fraction=0.0 if correct else 1.0,
+                feedback=feedback["false"],
+            ),
+        )
     elif qtype == "match":
-        fields["pairs"] = tuple(MatchPair(question=_text(s, fmt), answer=_str(s, "answer", "text"))
-                                for s in node.all("subquestion"))
+        fields["pairs"] = tuple(
+            MatchPair(question=_text(s, fmt), answer=_str(s, "answer", "text"))
+            for s in node.all("subquestion")
+        )
     return fields
 
 
-def read_moodle_xml(text: str, category_domains: Mapping[str, str] | None = None
-                    ) -> tuple[Bank, list[ImportIssue], list[Unsupported]]:
+def read_moodle_xml(
+    text: str, category_domains: Mapping[str, str] | None = None
+) -> tuple[Bank, list[ImportIssue], list[Unsupported]]:
     """Parse Moodle XML text into a bank, the invalid questions and the unsupported ones.
     Raises :class:`BankReadError` when the text is not a well-formed ``<quiz>``."""
     root = _parse(text)
@@ -232,21 +261,40 @@ def read_moodle_xml(text: str, category_domains: Mapping[str, str] | None = None
             label = f"question at line {node.line}"
         if qtype == "category":
             try:
-                category = (_str(node, "category", "text") if _path(node, "category", "text") is not None
-                            else _str(node, "category"))
-                new = Category(path=category, info=_text(node.child("info"), "moodle"),
-                               idnumber=_str(node, "idnumber") or None)
+                category = (
+                    _str(node, "category", "text")
+                    if _path(node, "category", "text") is not None
+                    else _str(node, "category")
+                )
+                new = Category(
+                    path=category,
+                    info=_text(node.child("info"), "moodle"),
+                    idnumber=_str(node, "idnumber") or None,
+                )
             except ValueError as exc:
                 errors.append(ImportIssue(line=node.line, question="(category)", message=str(exc)))
                 continue
             if category not in {c.path for c in categories}:
                 categories.append(new)
             continue
-        if qtype not in ("multichoice", "truefalse", "shortanswer", "numerical", "match", "essay",
-                         "description"):
+        if qtype not in (
+            "multichoice",
+            "truefalse",
+            "shortanswer",
+            "numerical",
+            "match",
+            "essay",
+            "description",
+        ):
             what = "embedded answers (cloze)" if qtype == "multianswer" else f"the question type {raw_type!r}"
-            unsupported.append(Unsupported(line=node.line, question=label, qtype=qtype or "(none)",
-                                           message=f"{what}: not supported by gputeam"))
+            unsupported.append(
+                Unsupported(
+                    line=node.line,
+                    question=label,
+                    qtype=qtype or "(none)",
+                    message=f"{what}: not supported by gputeam",
+                )
+            )
             continue
         try:
             fields = _question(node, qtype, category)
@@ -275,22 +323,30 @@ def _cdata(text: str) -> str:
 
 
 def _files(t: Text, indent: str) -> str:
-    return "".join(f'{indent}<file name={quoteattr(f.name)} path={quoteattr(f.path)} encoding="base64">'
-                   f"{f.content}</file>\n" for f in t.files)
+    return "".join(
+        f'{indent}<file name={quoteattr(f.name)} path={quoteattr(f.path)} encoding="base64">'
+        f"{f.content}</file>\n"
+        for f in t.files
+    )
 
 
 def _field(tag: str, t: Text, indent: str = "    ") -> str:
-    return (f'{indent}<{tag} format="{_FORMAT_OUT[t.format]}">\n'
-            f"{indent}  <text>{_cdata(t.text)}</text>\n" + _files(t, indent + "  ") + f"{indent}</{tag}>\n")
+    return (
+        f'{indent}<{tag} format="{_FORMAT_OUT[t.format]}">\n'
+        f"{indent}  <text>{_cdata(t.text)}</text>\n" + _files(t, indent + "  ") + f"{indent}</{tag}>\n"
+    )
 
 
 def _answers_xml(q: Question) -> str:
     out = []
     for a in q.answers:
         fmt = f' format="{_FORMAT_OUT[a.text.format]}"' if q.qtype == "multichoice" else ""
-        out.append(f'    <answer fraction="{percent(a.fraction)}"{fmt}>\n'
-                   f"      <text>{_cdata(a.text.text)}</text>\n" + _files(a.text, "      ")
-                   + _field("feedback", a.feedback, "      "))
+        out.append(
+            f'    <answer fraction="{percent(a.fraction)}"{fmt}>\n'
+            f"      <text>{_cdata(a.text.text)}</text>\n"
+            + _files(a.text, "      ")
+            + _field("feedback", a.feedback, "      ")
+        )
         if q.qtype == "numerical":
             out.append(f"      <tolerance>{a.tolerance or 0}</tolerance>\n")
         out.append("    </answer>\n")
@@ -298,33 +354,45 @@ def _answers_xml(q: Question) -> str:
 
 
 def _question_xml(q: Question) -> str:
-    out = [f'  <question type="{_QTYPE_OUT.get(q.qtype, q.qtype)}">\n',
-           f"    <name>\n      <text>{_cdata(q.name)}</text>\n    </name>\n",
-           _field("questiontext", q.text), _field("generalfeedback", q.general_feedback),
-           f"    <defaultgrade>{q.default_mark}</defaultgrade>\n",
-           f"    <idnumber>{_cdata(q.idnumber or '')}</idnumber>\n"]
+    out = [
+        f'  <question type="{_QTYPE_OUT.get(q.qtype, q.qtype)}">\n',
+        f"    <name>\n      <text>{_cdata(q.name)}</text>\n    </name>\n",
+        _field("questiontext", q.text),
+        _field("generalfeedback", q.general_feedback),
+        f"    <defaultgrade>{q.default_mark}</defaultgrade>\n",
+        f"    <idnumber>{_cdata(q.idnumber or '')}</idnumber>\n",
+    ]
     if q.qtype == "multichoice":
         out.append(f"    <single>{'true' if q.single else 'false'}</single>\n")
     if q.qtype == "shortanswer":
         out.append(f"    <usecase>{1 if q.case_sensitive else 0}</usecase>\n")
     out.append(_answers_xml(q))
     for p in q.pairs:
-        out.append(f'    <subquestion format="{_FORMAT_OUT[p.question.format]}">\n'
-                   f"      <text>{_cdata(p.question.text)}</text>\n" + _files(p.question, "      ")
-                   + f"      <answer>\n        <text>{_cdata(p.answer)}</text>\n      </answer>\n"
-                   "    </subquestion>\n")
+        out.append(
+            f'    <subquestion format="{_FORMAT_OUT[p.question.format]}">\n'
+            f"      <text>{_cdata(p.question.text)}</text>\n"
+            + _files(p.question, "      ")
+            + f"      <answer>\n        <text>{_cdata(p.answer)}</text>\n      </answer>\n"
+            "    </subquestion>\n"
+        )
     if q.tags:
-        out.append("    <tags>\n" + "".join(f"      <tag><text>{_cdata(t)}</text></tag>\n" for t in q.tags)
-                   + "    </tags>\n")
+        out.append(
+            "    <tags>\n"
+            + "".join(f"      <tag><text>{_cdata(t)}</text></tag>\n" for t in q.tags)
+            + "    </tags>\n"
+        )
     out.append("  </question>\n")
     return "".join(out)
 
 
 def _category_xml(c: Category) -> str:
-    return ('  <question type="category">\n'
-            f"    <category>\n      <text>{_cdata(c.path)}</text>\n    </category>\n"
-            + _field("info", c.info) + f"    <idnumber>{_cdata(c.idnumber or '')}</idnumber>\n"
-            "  </question>\n")
+    return (
+        '  <question type="category">\n'
+        f"    <category>\n      <text>{_cdata(c.path)}</text>\n    </category>\n"
+        + _field("info", c.info)
+        + f"    <idnumber>{_cdata(c.idnumber or '')}</idnumber>\n"
+        "  </question>\n"
+    )
 
 
 def write_moodle_xml(bank: Bank) -> str:

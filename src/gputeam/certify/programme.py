@@ -126,37 +126,65 @@ def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
     try:
         spec = ProgrammeSpec.model_validate(data)
     except ValidationError as exc:
-        raise ProgrammeError([Problem(path=".".join(str(p) for p in e["loc"]) or "(top level)",
-                                  message=e["msg"]) for e in exc.errors()]) from None
+        raise ProgrammeError(
+            [
+                Problem(path=".".join(str(p) for p in e["loc"]) or "(top level)", message=e["msg"])
+                for e in exc.errors()
+            ]
+        ) from None
     problems = []
     cert = catalog.certifications.get(spec.certification)
     if cert is None:
-        problems.append(Problem(path="certification", found=repr(spec.certification),
-                                message="not a certification of the catalog in use",
-                                expected="a catalog certification id (add your own in the "
-                                         "catalog extras)"))
+        problems.append(
+            Problem(
+                path="certification",
+                found=repr(spec.certification),
+                message="not a certification of the catalog in use",
+                expected="a catalog certification id (add your own in the catalog extras)",
+            )
+        )
     for domain in spec.skills:
         if domain not in catalog.domains:
-            problems.append(Problem(path=f"skills.{domain}", found=repr(domain),
-                                    message="unknown skill domain", expected="a catalog domain id"))
+            problems.append(
+                Problem(
+                    path=f"skills.{domain}",
+                    found=repr(domain),
+                    message="unknown skill domain",
+                    expected="a catalog domain id",
+                )
+            )
     for m in spec.curriculum:
         if m.ref and m.ref not in catalog.courses and m.ref not in catalog.paths:
-            problems.append(Problem(path="curriculum", found=repr(m.ref),
-                                    message="not a catalog course or path"))
+            problems.append(
+                Problem(path="curriculum", found=repr(m.ref), message="not a catalog course or path")
+            )
     if problems:
         raise ProgrammeError(problems)
     assert cert is not None
     bp = spec.blueprint
-    weights = bp.domain_weights or dict(cert.exam.domain_weights) or \
-        {g.domain: 1.0 for g in cert.grants} or {d: 1.0 for d in spec.skills}
+    weights = (
+        bp.domain_weights
+        or dict(cert.exam.domain_weights)
+        or {g.domain: 1.0 for g in cert.grants}
+        or {d: 1.0 for d in spec.skills}
+    )
     if not weights:
-        raise ProgrammeError([Problem(path="blueprint.domain_weights",
-                                  message="no domain weights: give them, or grant a certification "
-                                          "whose exam has them")])
-    cooldown = bp.cooldown_days if bp.cooldown_days is not None else (
-        cert.exam.retake_wait_days if cert.exam.retake_wait_days is not None else DEFAULT_COOLDOWN_DAYS)
-    return spec.model_copy(update={"blueprint": bp.model_copy(
-        update={"domain_weights": weights, "cooldown_days": cooldown})})
+        raise ProgrammeError(
+            [
+                Problem(
+                    path="blueprint.domain_weights",
+                    message="no domain weights: give them, or grant a certification whose exam has them",
+                )
+            ]
+        )
+    cooldown = (
+        bp.cooldown_days
+        if bp.cooldown_days is not None
+        else (cert.exam.retake_wait_days if cert.exam.retake_wait_days is not None else DEFAULT_COOLDOWN_DAYS)
+    )
+    return spec.model_copy(
+        update={"blueprint": bp.model_copy(update={"domain_weights": weights, "cooldown_days": cooldown})}
+    )
 
 
 def deadline(started: datetime, minutes: int, multiplier: float = 1.0) -> datetime:
@@ -174,15 +202,16 @@ def accepts_save(deadline_at: datetime, now: datetime, grace: int = GRACE_SECOND
     return now <= deadline_at + timedelta(seconds=grace)
 
 
-def next_attempt(finished: list[tuple[datetime, bool]], blueprint: Blueprint, today: date
-                 ) -> tuple[date | None, str | None]:
+def next_attempt(
+    finished: list[tuple[datetime, bool]], blueprint: Blueprint, today: date
+) -> tuple[date | None, str | None]:
     """When the person may sit the exam again, from their finished attempts
     ``(finished_at, passed)``: ``(date, None)`` or ``(None, why not ever)``. A pass needs no
     retake; attempts are counted since the last pass (a renewal is a new sitting after
     the cooldown)."""
     finished = sorted(finished)
     passes = [i for i, (_, p) in enumerate(finished) if p]
-    since_pass = finished[passes[-1] + 1:] if passes else finished
+    since_pass = finished[passes[-1] + 1 :] if passes else finished
     if blueprint.attempts is not None and len(since_pass) >= blueprint.attempts:
         return None, f"all {blueprint.attempts} attempts used"
     if not finished:

@@ -10,10 +10,30 @@ from collections.abc import Mapping, Sequence
 from gputeam.certify.models import DOMAIN_TAG_PREFIX, ImportIssue, Question
 
 # Moodle's grade options (question_bank::fraction_options_full): 0, ±1 and ± each of these.
-_RAW_FRACTIONS = (0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25,
-                  0.2, 0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05)
-GRADE_OPTIONS: tuple[float, ...] = tuple(sorted({0.0, 1.0, -1.0, *_RAW_FRACTIONS,
-                                                 *(-f for f in _RAW_FRACTIONS)}, reverse=True))
+_RAW_FRACTIONS = (
+    0.9,
+    0.8333333,
+    0.8,
+    0.75,
+    0.7,
+    0.6666667,
+    0.6,
+    0.5,
+    0.4,
+    0.3333333,
+    0.3,
+    0.25,
+    0.2,
+    0.1666667,
+    0.1428571,
+    0.125,
+    0.1111111,
+    0.1,
+    0.05,
+)
+GRADE_OPTIONS: tuple[float, ...] = tuple(
+    sorted({0.0, 1.0, -1.0, *_RAW_FRACTIONS, *(-f for f in _RAW_FRACTIONS)}, reverse=True)
+)
 _GRADE_TOLERANCE = 0.00001  # Moodle's match_grade_options
 
 
@@ -86,10 +106,12 @@ def check_question(q: Question) -> list[str]:
     if q.qtype in ("multichoice", "shortanswer", "numerical"):
         for a in q.answers:
             if match_grade(a.fraction) is None:
-                problems.append(f"grade {percent(a.fraction)}% of answer {a.text.text!r} is not one "
-                                "of Moodle's grade options (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, "
-                                "50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, "
-                                "0, and their negatives)")
+                problems.append(
+                    f"grade {percent(a.fraction)}% of answer {a.text.text!r} is not one "
+                    "of Moodle's grade options (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, "
+                    "50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, "
+                    "0, and their negatives)"
+                )
     if q.qtype == "multichoice":
         if len([a for a in q.answers if a.text.text.strip()]) < 2:
             problems.append("a multiple-choice question needs at least 2 answers")
@@ -100,8 +122,10 @@ def check_question(q: Question) -> list[str]:
         else:
             total = round(sum(a.fraction for a in q.answers if a.fraction > 0), 2)
             if abs(total - 1) > _GRADE_TOLERANCE:
-                problems.append(f"the positive grades of a multiple-response question must add up to "
-                                f"100% (they add up to {percent(total)}%)")
+                problems.append(
+                    f"the positive grades of a multiple-response question must add up to "
+                    f"100% (they add up to {percent(total)}%)"
+                )
     elif q.qtype == "shortanswer":
         if not q.answers:
             problems.append("a short-answer question needs at least 1 answer")
@@ -137,9 +161,16 @@ def drop_duplicate_ids(questions: Sequence[Question]) -> tuple[list[Question], l
     for q in questions:
         first = seen.get(q.idnumber) if q.idnumber else None
         if first is not None:
-            errors.append(ImportIssue(line=q.line, question=q.name, message=(
-                f"id {q.idnumber!r} is already used by question {first.name!r}"
-                + (f" at line {first.line}" if first.line else ""))))
+            errors.append(
+                ImportIssue(
+                    line=q.line,
+                    question=q.name,
+                    message=(
+                        f"id {q.idnumber!r} is already used by question {first.name!r}"
+                        + (f" at line {first.line}" if first.line else "")
+                    ),
+                )
+            )
             continue
         if q.idnumber:
             seen[q.idnumber] = q
@@ -166,13 +197,14 @@ def default_name(text: str, fallback: str = "Question") -> str:
     return name or fallback
 
 
-def resolve_domain(tags: Sequence[str], category: str,
-                   category_domains: Mapping[str, str] | None) -> str | None:
+def resolve_domain(
+    tags: Sequence[str], category: str, category_domains: Mapping[str, str] | None
+) -> str | None:
     """The question's skill domain: a ``domain-<id>`` tag wins; otherwise the mapping entry
     for the longest category path that is the question's category or one of its parents."""
     for tag in tags:
         if tag.lower().startswith(DOMAIN_TAG_PREFIX) and len(tag) > len(DOMAIN_TAG_PREFIX):
-            return tag[len(DOMAIN_TAG_PREFIX):]
+            return tag[len(DOMAIN_TAG_PREFIX) :]
     if not category_domains:
         return None
     best: tuple[int, str] | None = None

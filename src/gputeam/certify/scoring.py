@@ -137,10 +137,14 @@ def _pct(fraction: float) -> str:
     return f"{math.floor(fraction * 100 + 0.5):d} %"
 
 
-def score_exam(questions: Sequence[Question], responses: Mapping[str, Response], pass_mark: float,
-               domain_minimum: float | Mapping[str, float] | None = None,
-               manual: Mapping[str, float] | None = None,
-               domain_names: Mapping[str, str] | None = None) -> ExamResult:
+def score_exam(
+    questions: Sequence[Question],
+    responses: Mapping[str, Response],
+    pass_mark: float,
+    domain_minimum: float | Mapping[str, float] | None = None,
+    manual: Mapping[str, float] | None = None,
+    domain_names: Mapping[str, str] | None = None,
+) -> ExamResult:
     """Mark a form. ``responses`` and ``manual`` (fractions for essays a person marked) are
     keyed by item id; ``pass_mark`` and the domain minimum are fractions (0.7 = 70 %). A pass
     needs the score at or above the pass mark, every domain at or above its minimum, and no
@@ -165,7 +169,7 @@ def score_exam(questions: Sequence[Question], responses: Mapping[str, Response],
     domains = []
     for domain, (marks, top) in sorted(totals.items()):
         score = max(0.0, marks / top) if top else 0.0
-        minimum = (domain_minimum.get(domain) if isinstance(domain_minimum, Mapping) else domain_minimum)
+        minimum = domain_minimum.get(domain) if isinstance(domain_minimum, Mapping) else domain_minimum
         below = minimum is not None and score < minimum - 1e-12
         text = f"{names.get(domain, domain)} {_pct(score)}"
         if below and minimum is not None:
@@ -175,5 +179,12 @@ def score_exam(questions: Sequence[Question], responses: Mapping[str, Response],
     top = sum(t for _, t in totals.values())
     score = max(0.0, marks / top) if top else 0.0
     passed = not pending and score >= pass_mark - 1e-12 and not any(d.below_minimum for d in domains)
-    return ExamResult(score=score, marks=marks, max_marks=top, pass_mark=pass_mark, passed=passed,
-                      domains=tuple(domains), pending=tuple(pending))
+    return ExamResult(
+        score=score,
+        marks=marks,
+        max_marks=top,
+        pass_mark=pass_mark,
+        passed=passed,
+        domains=tuple(domains),
+        pending=tuple(pending),
+    )

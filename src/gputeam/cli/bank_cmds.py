@@ -24,12 +24,29 @@ IN_FORMATS = ("auto", "gift", "moodle-xml")
 OUT_FORMATS = ("gift", "moodle-xml")
 
 
-def _problem(message: str, *, path: str = "", file: Path | None = None, line: int | None = None,
-             found: str | None = None, expected: str | None = None) -> Exception:
+def _problem(
+    message: str,
+    *,
+    path: str = "",
+    file: Path | None = None,
+    line: int | None = None,
+    found: str | None = None,
+    expected: str | None = None,
+) -> Exception:
     from gputeam.errors import InputError, Problem
 
-    return InputError([Problem(path=path, message=message, file=str(file) if file else None, line=line,
-                               found=found, expected=expected)])
+    return InputError(
+        [
+            Problem(
+                path=path,
+                message=message,
+                file=str(file) if file else None,
+                line=line,
+                found=found,
+                expected=expected,
+            )
+        ]
+    )
 
 
 def _domain_map(pairs: list[str]) -> dict[str, str]:
@@ -46,8 +63,9 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
     from gputeam.certify import BankReadError, read_bank
 
     if fmt not in IN_FORMATS:
-        raise _problem("unknown bank format", path="--format", found=repr(fmt),
-                       expected=", ".join(IN_FORMATS))
+        raise _problem(
+            "unknown bank format", path="--format", found=repr(fmt), expected=", ".join(IN_FORMATS)
+        )
     try:
         data = file.read_bytes()
     except OSError as exc:
@@ -66,8 +84,7 @@ def _report_problems(file: Path, result: ImportResult) -> None:
         err.write(f"{file}:{u.line}: question {u.question!r} ({u.qtype}): {u.message}\n")
 
 
-def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | None, *,
-           quiet: bool) -> None:
+def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | None, *, quiet: bool) -> None:
     """Store the bank in the programme (one transaction; the programme's category mapping
     is used for questions without a domain tag, the command line's mapping first)."""
     from datetime import UTC, datetime
@@ -88,11 +105,17 @@ def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | Non
     (sys.stderr if quiet else sys.stdout).write(f"{file}: stored in programme {code}: {counts}\n")
 
 
-FormatOption = Annotated[str, typer.Option("--format", "-f",
-                                           help="auto, gift or moodle-xml (default: auto).")]
-DomainMapOption = Annotated[list[str] | None, typer.Option(
-    "--domain-map", help="CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
-    "without a domain-* tag belong to DOMAIN (repeatable).")]
+FormatOption = Annotated[
+    str, typer.Option("--format", "-f", help="auto, gift or moodle-xml (default: auto).")
+]
+DomainMapOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--domain-map",
+        help="CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
+        "without a domain-* tag belong to DOMAIN (repeatable).",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -104,22 +127,33 @@ def register(app: typer.Typer) -> None:
     def import_(
         file: Annotated[Path, typer.Argument(help="A GIFT or Moodle XML file.")],
         format: FormatOption = "auto",
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check the file and report; store nothing.")]
-        = False,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Check the file and report; store nothing.")
+        ] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
         domain_map: DomainMapOption = None,
-        programme: Annotated[str | None, typer.Option(
-            "--programme", help="Store the questions in this programme's bank (see gputeam "
-            "programme save); the programme's category mapping applies too.")] = None,
-        db: Annotated[str | None, typer.Option("--db", help="Database URL (default: $GPUTEAM_DB, "
-                                               "else a SQLite file in your data directory).")] = None,
+        programme: Annotated[
+            str | None,
+            typer.Option(
+                "--programme",
+                help="Store the questions in this programme's bank (see gputeam "
+                "programme save); the programme's category mapping applies too.",
+            ),
+        ] = None,
+        db: Annotated[
+            str | None,
+            typer.Option(
+                "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."
+            ),
+        ] = None,
     ) -> None:
         """Check a question bank file, and with --programme store it in the database."""
         from gputeam.certify import summarise
 
         if not dry_run and programme is None:
-            sys.stderr.write("error: give --programme CODE to store the questions, or --dry-run "
-                             "to check the file\n")
+            sys.stderr.write(
+                "error: give --programme CODE to store the questions, or --dry-run to check the file\n"
+            )
             raise typer.Exit(2)
         result = _read(file, format, domain_map or [])
         report = summarise(result)
@@ -127,9 +161,11 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         else:
             by_type = ", ".join(f"{k} {v}" for k, v in report["by_type"].items())  # type: ignore[attr-defined]
-            sys.stdout.write(f"{file}: {report['questions']} valid questions ({by_type or 'none'}) in "
-                             f"{result.format} ({result.encoding}); {len(result.errors)} invalid, "
-                             f"{len(result.unsupported)} unsupported\n")
+            sys.stdout.write(
+                f"{file}: {report['questions']} valid questions ({by_type or 'none'}) in "
+                f"{result.format} ({result.encoding}); {len(result.errors)} invalid, "
+                f"{len(result.unsupported)} unsupported\n"
+            )
             for path in report["categories"]:  # type: ignore[attr-defined]
                 sys.stdout.write(f"  category {path}\n")
             _report_problems(file, result)
@@ -153,13 +189,16 @@ def register(app: typer.Typer) -> None:
         from gputeam.certify import gift_cannot_hold, write_bank
 
         if to not in OUT_FORMATS:
-            raise _problem("unknown bank format", path="--to", found=repr(to),
-                           expected=", ".join(OUT_FORMATS))
+            raise _problem(
+                "unknown bank format", path="--to", found=repr(to), expected=", ".join(OUT_FORMATS)
+            )
         result = _read(file, format, [])
         if result.errors or result.unsupported:
             _report_problems(file, result)
-            sys.stderr.write(f"error: {len(result.errors)} invalid and {len(result.unsupported)} unsupported "
-                             f"question(s); nothing written\n")
+            sys.stderr.write(
+                f"error: {len(result.errors)} invalid and {len(result.unsupported)} unsupported "
+                f"question(s); nothing written\n"
+            )
             raise typer.Exit(2)
         if to == "gift":
             for loss in gift_cannot_hold(result.bank):

@@ -59,15 +59,12 @@ def plan_point(point: Point) -> Outcome:
     from gputeam.scenario.load import load_with_catalog
 
     try:
-        scenario, catalog = load_with_catalog(point.text, point.file, extra=point.extra,
-                                              sets=point.sets)
-        result = plan(scenario, catalog, point.today, method=point.method, seed=point.seed,
-                      runs=point.runs)
+        scenario, catalog = load_with_catalog(point.text, point.file, extra=point.extra, sets=point.sets)
+        result = plan(scenario, catalog, point.today, method=point.method, seed=point.seed, runs=point.runs)
     except InputError as exc:
         return Outcome(problems=exc.problems, pid=os.getpid())
     except Exception as exc:  # a planner failure in one point must not lose the others
-        failed = Problem(path="", message=f"planning failed: {type(exc).__name__}: {exc}",
-                         file=point.file)
+        failed = Problem(path="", message=f"planning failed: {type(exc).__name__}: {exc}", file=point.file)
         return Outcome(problems=(failed,), pid=os.getpid())
     return Outcome(figures=figures(result), pid=os.getpid())
 
@@ -86,8 +83,7 @@ def run_points(points: list[Point], jobs: int) -> list[Outcome]:
     # Workers fork from a fresh server process, never from this one: a process that has
     # already solved (the solver keeps threads) must not be forked.
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["gputeam.planning", "gputeam.scenario.load",
-                                    "gputeam.report.compare"])
+    context.set_forkserver_preload(["gputeam.planning", "gputeam.scenario.load", "gputeam.report.compare"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         return list(pool.map(plan_point, points, chunksize=1))
 
@@ -139,13 +135,19 @@ def _emit(data: bytes, out: Path | None, fmt: str) -> None:
 def _format(fmt: str | None, out: Path | None, allowed: tuple[str, ...]) -> str:
     if fmt is None:
         suffix = out.suffix.lstrip(".").lower() if out else ""
-        fmt = {"htm": "html", "markdown": "md"}.get(suffix, suffix) if suffix in (
-            *allowed, "htm", "markdown") else "table"
+        fmt = (
+            {"htm": "html", "markdown": "md"}.get(suffix, suffix)
+            if suffix in (*allowed, "htm", "markdown")
+            else "table"
+        )
     if fmt not in allowed:
         raise _bad("--format", "unknown format", found=repr(fmt), expected=", ".join(allowed))
     if fmt == "table" and out is not None:
-        raise _bad("--out", "the table format prints to the terminal",
-                   expected=f"--format {' or '.join(a for a in allowed if a != 'table')} with --out")
+        raise _bad(
+            "--out",
+            "the table format prints to the terminal",
+            expected=f"--format {' or '.join(a for a in allowed if a != 'table')} with --out",
+        )
     return fmt
 
 
@@ -166,22 +168,23 @@ def _names(files: list[Path]) -> list[str]:
 # ---------------------------------------------------------------- compare
 def compare_cmd(
     files: Annotated[list[Path], typer.Argument(help="Two or more scenario files.")],
-    format: Annotated[str | None, typer.Option(
-        "--format", "-f", help="table, md, html or json (default: from --out, else "
-        "table).")] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the comparison "
-                                             "here.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a field in every "
-                                                   "scenario: PATH=VALUE (repeatable).")] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
-                                                       "(YAML).")] = None,
+    format: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help="table, md, html or json (default: from --out, else table)."),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the comparison here.")] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Override a field in every scenario: PATH=VALUE (repeatable)."),
+    ] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides (YAML).")] = None,
     today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
     method: Annotated[str, typer.Option(help="Sourcing: mip or rule.")] = "mip",
-    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per plan "
-                                      "(0: no P(ready)).")] = 500,
+    runs: Annotated[
+        int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per plan (0: no P(ready)).")
+    ] = 500,
     seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per "
-                                      "CPU).")] = 0,
+    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per CPU).")] = 0,
 ) -> None:
     """Plans side by side, with the differences against the first explained."""
     import json
@@ -227,8 +230,7 @@ def _print_compare(names: list[str], figs: list[Any], console: Any) -> None:
         t.add_column(col.title, justify="left" if i == 0 else "right", overflow="fold")
     currency = figs[0].currency
     for row in table.rows:
-        t.add_row(*(format_value(v, c.kind, currency) for v, c in zip(row, table.columns,
-                                                                     strict=True)))
+        t.add_row(*(format_value(v, c.kind, currency) for v, c in zip(row, table.columns, strict=True)))
     console.print(t)
     for note in section.notes:
         console.print(f"- {note}", markup=False, highlight=False, soft_wrap=True)
@@ -237,23 +239,29 @@ def _print_compare(names: list[str], figs: list[Any], console: Any) -> None:
 # ---------------------------------------------------------------- sweep
 def sweep_cmd(
     file: Annotated[Path, typer.Argument(help="Scenario file.")],
-    vary: Annotated[list[str], typer.Option(help="PATH=A..B:N (N values from A to B) or "
-                                            "PATH=V1,V2,... (repeatable: every combination).")],
-    format: Annotated[str | None, typer.Option(
-        "--format", "-f", help="table, json, csv or html (default: from --out, else "
-        "table).")] = None,
+    vary: Annotated[
+        list[str],
+        typer.Option(
+            help="PATH=A..B:N (N values from A to B) or PATH=V1,V2,... (repeatable: every combination)."
+        ),
+    ],
+    format: Annotated[
+        str | None,
+        typer.Option("--format", "-f", help="table, json, csv or html (default: from --out, else table)."),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the grid here.")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="Override a field at every "
-                                                   "point: PATH=VALUE (repeatable).")] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides "
-                                                       "(YAML).")] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Override a field at every point: PATH=VALUE (repeatable)."),
+    ] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides (YAML).")] = None,
     today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
     method: Annotated[str, typer.Option(help="Sourcing: mip or rule.")] = "mip",
-    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per point "
-                                      "(0: no P(ready)).")] = 200,
+    runs: Annotated[
+        int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per point (0: no P(ready)).")
+    ] = 200,
     seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per "
-                                      "CPU).")] = 0,
+    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per CPU).")] = 0,
 ) -> None:
     """A grid of plans over one or more varied fields, with a chart in HTML."""
     from gputeam.report.sweep import MAX_POINTS, SweepRow, render_csv, render_html, render_json
@@ -267,12 +275,24 @@ def sweep_cmd(
     axes = [parse_vary(v) for v in vary]
     combos = grid(axes, MAX_POINTS)
     text, when, extra = _read(file), _today(today), _extra(catalog_extra)
-    points = [Point(text, str(file), extra, (*sets, *(f"{a.path}={v}" for a, v in
-                                                      zip(axes, combo, strict=True))),
-                    when, runs, seed, method) for combo in combos]
+    points = [
+        Point(
+            text,
+            str(file),
+            extra,
+            (*sets, *(f"{a.path}={v}" for a, v in zip(axes, combo, strict=True))),
+            when,
+            runs,
+            seed,
+            method,
+        )
+        for combo in combos
+    ]
     outcomes = run_points(points, jobs)
-    rows = [SweepRow(tuple(combo), o.figures, tuple(str(p) for p in o.problems))
-            for combo, o in zip(combos, outcomes, strict=True)]
+    rows = [
+        SweepRow(tuple(combo), o.figures, tuple(str(p) for p in o.problems))
+        for combo, o in zip(combos, outcomes, strict=True)
+    ]
     names = [a.path for a in axes]
     if fmt == "table":
         from rich.console import Console

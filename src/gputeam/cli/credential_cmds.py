@@ -10,8 +10,9 @@ import typer
 
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
 
-BaseUrl = Annotated[str | None, typer.Option(
-    "--base-url", help="The tracker's public address (default $GPUTEAM_PUBLIC_URL).")]
+BaseUrl = Annotated[
+    str | None, typer.Option("--base-url", help="The tracker's public address (default $GPUTEAM_PUBLIC_URL).")
+]
 
 
 def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
@@ -45,24 +46,36 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
 
 def register(app: typer.Typer) -> None:
-    credential = typer.Typer(help="Open Badges 3.0 credentials: issue, verify (offline), "
-                             "bake, revoke.", no_args_is_help=True)
+    credential = typer.Typer(
+        help="Open Badges 3.0 credentials: issue, verify (offline), bake, revoke.", no_args_is_help=True
+    )
     app.add_typer(credential, name="credential")
     register_admin(credential)
 
     @credential.command("verify")
     def verify_cmd(
-        file: Annotated[Path, typer.Argument(
-            help="The credential: JSON with an embedded proof, a VC-JWT, or a badge image "
-            "(PNG or SVG) with either baked in.")],
-        status_list: Annotated[Path | None, typer.Option(
-            "--status-list", help="The issuer's status list credential (JSON), to check "
-            "revocation offline.")] = None,
-        recipient: Annotated[str | None, typer.Option(
-            help="Check that the credential was issued to this identifier (e.g. an e-mail "
-            "address as mailto:..., or a DID).")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")
-                           ] = False,
+        file: Annotated[
+            Path,
+            typer.Argument(
+                help="The credential: JSON with an embedded proof, a VC-JWT, or a badge image "
+                "(PNG or SVG) with either baked in."
+            ),
+        ],
+        status_list: Annotated[
+            Path | None,
+            typer.Option(
+                "--status-list",
+                help="The issuer's status list credential (JSON), to check revocation offline.",
+            ),
+        ] = None,
+        recipient: Annotated[
+            str | None,
+            typer.Option(
+                help="Check that the credential was issued to this identifier (e.g. an e-mail "
+                "address as mailto:..., or a DID)."
+            ),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
     ) -> None:
         """Verify a credential: structure, proof (eddsa-rdfc-2022), validity window, status,
         recipient. Exit 0 valid, 1 invalid, 2 unreadable. Never uses the network."""
@@ -87,10 +100,12 @@ def register(app: typer.Typer) -> None:
     @credential.command("bake")
     def bake_cmd(
         file: Annotated[Path, typer.Argument(help="The credential: JSON or a VC-JWT.")],
-        out: Annotated[Path, typer.Option("--out", "-o", help="The badge image to write: "
-                                          "a .png or .svg file.")],
-        image: Annotated[Path | None, typer.Option(
-            help="Artwork to bake into (PNG or SVG, as --out); default: a plain round badge.")
+        out: Annotated[
+            Path, typer.Option("--out", "-o", help="The badge image to write: a .png or .svg file.")
+        ],
+        image: Annotated[
+            Path | None,
+            typer.Option(help="Artwork to bake into (PNG or SVG, as --out); default: a plain round badge."),
         ] = None,
     ) -> None:
         """Bake a credential into a badge image (Open Badges 3.0 baking), so the image carries
@@ -131,9 +146,12 @@ def _secret() -> str:
 
     secret = os.environ.get("GPUTEAM_SECRET_KEY", "")
     if not secret:
-        typer.echo("error: GPUTEAM_SECRET_KEY is not set: issuing keys are sealed with the "
-                   "server's secret; set it to the value `gputeam serve` uses "
-                   f"({MIN_SECRET_LENGTH}+ random characters)", err=True)
+        typer.echo(
+            "error: GPUTEAM_SECRET_KEY is not set: issuing keys are sealed with the "
+            "server's secret; set it to the value `gputeam serve` uses "
+            f"({MIN_SECRET_LENGTH}+ random characters)",
+            err=True,
+        )
         raise typer.Exit(2)
     load_settings(secret_key=secret, dev=False)  # refuses short or well-known keys
     return secret
@@ -144,8 +162,11 @@ def _base_url(given: str | None) -> str:
 
     url = (given or os.environ.get("GPUTEAM_PUBLIC_URL") or "").rstrip("/")
     if not url.startswith(("https://", "http://")):
-        typer.echo("error: --base-url: give the address users reach the tracker at (or set "
-                   "GPUTEAM_PUBLIC_URL), e.g. https://gputeam.example.org", err=True)
+        typer.echo(
+            "error: --base-url: give the address users reach the tracker at (or set "
+            "GPUTEAM_PUBLIC_URL), e.g. https://gputeam.example.org",
+            err=True,
+        )
         raise typer.Exit(2)
     return url
 
@@ -158,13 +179,18 @@ def register_admin(credential: typer.Typer) -> None:
     @friendly
     def issue_cmd(
         person: Annotated[str, typer.Option(help="The person's id (key) in the roster.")],
-        achievement: Annotated[str, typer.Option(
-            help="The catalog certification the credential attests; the person must hold "
-            "it, valid today.")],
-        out: Annotated[Path | None, typer.Option(help="Write the credential here "
-                                                 "(default: standard output).")] = None,
-        format: Annotated[str, typer.Option(help="json (embedded eddsa-rdfc-2022 proof) "
-                                            "or jwt (VC-JWT).")] = "json",
+        achievement: Annotated[
+            str,
+            typer.Option(
+                help="The catalog certification the credential attests; the person must hold it, valid today."
+            ),
+        ],
+        out: Annotated[
+            Path | None, typer.Option(help="Write the credential here (default: standard output).")
+        ] = None,
+        format: Annotated[
+            str, typer.Option(help="json (embedded eddsa-rdfc-2022 proof) or jwt (VC-JWT).")
+        ] = "json",
         base_url: BaseUrl = None,
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
         db: DbOption = None,
@@ -180,8 +206,13 @@ def register_admin(credential: typer.Typer) -> None:
         from gputeam.store import get_person_by_key, issue_credential, open_database
 
         if format not in ("json", "jwt"):
-            raise InputError([Problem(path="--format", message="unknown format",
-                                      found=repr(format), expected="json or jwt")])
+            raise InputError(
+                [
+                    Problem(
+                        path="--format", message="unknown format", found=repr(format), expected="json or jwt"
+                    )
+                ]
+            )
         secret, url = _secret(), _base_url(base_url)
         catalog = load_catalog_file(catalog_extra)
         database = open_database(db)
@@ -190,11 +221,27 @@ def register_admin(credential: typer.Typer) -> None:
                 org_id = _org_id(s, org, create=False)
                 p = get_person_by_key(s, org_id, person)
                 if p is None:
-                    raise InputError([Problem(path="--person", message="no such person",
-                                              found=person, expected="a roster id")])
-                row = issue_credential(s, org_id, p.id, achievement, catalog=catalog,
-                                       secret=secret, base_url=url, now=datetime.now(UTC),
-                                       actor=_actor())
+                    raise InputError(
+                        [
+                            Problem(
+                                path="--person",
+                                message="no such person",
+                                found=person,
+                                expected="a roster id",
+                            )
+                        ]
+                    )
+                row = issue_credential(
+                    s,
+                    org_id,
+                    p.id,
+                    achievement,
+                    catalog=catalog,
+                    secret=secret,
+                    base_url=url,
+                    now=datetime.now(UTC),
+                    actor=_actor(),
+                )
                 document, uuid = dict(row.document), row.uuid
                 token = _as_jwt(s, org_id, document, secret) if format == "jwt" else None
                 s.commit()
@@ -226,9 +273,14 @@ def register_admin(credential: typer.Typer) -> None:
         database = open_database(db)
         try:
             with database.sessions() as s:
-                revoke_credential(s, _org_id(s, org, create=False),
-                                  uuid.removeprefix("urn:uuid:"), reason,
-                                  now=datetime.now(UTC), actor=_actor())
+                revoke_credential(
+                    s,
+                    _org_id(s, org, create=False),
+                    uuid.removeprefix("urn:uuid:"),
+                    reason,
+                    now=datetime.now(UTC),
+                    actor=_actor(),
+                )
                 s.commit()
         finally:
             database.dispose()
@@ -248,8 +300,9 @@ def register_admin(credential: typer.Typer) -> None:
         database = open_database(db)
         try:
             with database.sessions() as s:
-                key = rotate_issuer_key(s, _org_id(s, org, create=False), secret,
-                                        actor=_actor(), now=datetime.now(UTC))
+                key = rotate_issuer_key(
+                    s, _org_id(s, org, create=False), secret, actor=_actor(), now=datetime.now(UTC)
+                )
                 did, key_id = key.did, key.id
                 s.commit()
         finally:
@@ -259,10 +312,13 @@ def register_admin(credential: typer.Typer) -> None:
     @credential.command("status-list")
     @friendly
     def status_cmd(
-        key: Annotated[int, typer.Argument(help="The issuing key's number (the last part of "
-                                           "a credential's statusListCredential).")],
-        out: Annotated[Path | None, typer.Option(help="Write it here (default: stdout).")
-                       ] = None,
+        key: Annotated[
+            int,
+            typer.Argument(
+                help="The issuing key's number (the last part of a credential's statusListCredential)."
+            ),
+        ],
+        out: Annotated[Path | None, typer.Option(help="Write it here (default: stdout).")] = None,
         base_url: BaseUrl = None,
         db: DbOption = None,
     ) -> None:

@@ -15,8 +15,10 @@ import typer
 from gputeam.cli.main import friendly
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
 
-CatalogExtra = Annotated[Path | None, typer.Option("--catalog-extra", help="Extra catalog file "
-                                                   "(user-defined certifications live there).")]
+CatalogExtra = Annotated[
+    Path | None,
+    typer.Option("--catalog-extra", help="Extra catalog file (user-defined certifications live there)."),
+]
 
 
 def _issuer() -> Any:
@@ -38,28 +40,36 @@ def _read_spec(file: Path) -> dict[str, Any]:
     try:
         text = file.read_text("utf-8")
     except OSError as exc:
-        raise InputError([Problem(path="", message=f"cannot read: {exc.strerror}",
-                                  file=str(file))]) from None
+        raise InputError([Problem(path="", message=f"cannot read: {exc.strerror}", file=str(file))]) from None
     data, _ = load_with_lines(text, str(file))
     if not isinstance(data, dict):
-        raise InputError([Problem(path="", message="expected a mapping (name, certification, "
-                                  "blueprint, ...)", file=str(file))])
+        raise InputError(
+            [
+                Problem(
+                    path="",
+                    message="expected a mapping (name, certification, blueprint, ...)",
+                    file=str(file),
+                )
+            ]
+        )
     return data
 
 
 def register(app: typer.Typer) -> None:
     programme = typer.Typer(help="Internal certification programmes.", no_args_is_help=True)
-    exams = typer.Typer(help="Exams of internal programmes: sweep, item analysis.",
-                        no_args_is_help=True)
+    exams = typer.Typer(help="Exams of internal programmes: sweep, item analysis.", no_args_is_help=True)
     app.add_typer(programme, name="programme")
     app.add_typer(exams, name="exams")
 
     @programme.command("save")
     @friendly
-    def save(code: Annotated[str, typer.Argument(help="The programme's id, e.g. acme-l2.")],
-             file: Annotated[Path, typer.Argument(help="The programme (YAML or JSON).")],
-             catalog_extra: CatalogExtra = None, db: DbOption = None, org: OrgOption = None
-             ) -> None:
+    def save(
+        code: Annotated[str, typer.Argument(help="The programme's id, e.g. acme-l2.")],
+        file: Annotated[Path, typer.Argument(help="The programme (YAML or JSON).")],
+        catalog_extra: CatalogExtra = None,
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
         """Create a programme or replace its definition (audited)."""
         from gputeam.cli.common import load_catalog_file
         from gputeam.cli.tracker_cmds import _actor, _org_id
@@ -70,16 +80,20 @@ def register(app: typer.Typer) -> None:
         database = open_database(db)
         try:
             with database.session() as s:
-                row = save_programme(s, _org_id(s, org, create=False), code, spec,
-                                     catalog=catalog, actor=_actor())
+                row = save_programme(
+                    s, _org_id(s, org, create=False), code, spec, catalog=catalog, actor=_actor()
+                )
                 sys.stdout.write(f"programme {row.code} saved ({row.spec['name']})\n")
         finally:
             database.dispose()
 
     @programme.command("list")
     @friendly
-    def list_(db: DbOption = None, org: OrgOption = None,
-              as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    def list_(
+        db: DbOption = None,
+        org: OrgOption = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ) -> None:
         """The programmes and the size of their banks."""
         from gputeam.cli.tracker_cmds import _org_id
         from gputeam.store import bank_items, list_programmes, open_database
@@ -87,24 +101,30 @@ def register(app: typer.Typer) -> None:
         database = open_database(db)
         try:
             with database.session() as s:
-                rows = [{"code": p.code, "name": p.spec["name"],
-                         "certification": p.spec["certification"],
-                         "items": len(bank_items(s, p.id, include_retired=False))}
-                        for p in list_programmes(s, _org_id(s, org, create=False))]
+                rows = [
+                    {
+                        "code": p.code,
+                        "name": p.spec["name"],
+                        "certification": p.spec["certification"],
+                        "items": len(bank_items(s, p.id, include_retired=False)),
+                    }
+                    for p in list_programmes(s, _org_id(s, org, create=False))
+                ]
         finally:
             database.dispose()
         if as_json:
             sys.stdout.write(json.dumps(rows, indent=2) + "\n")
             return
         for r in rows:
-            sys.stdout.write(f"{r['code']}: {r['name']} (grants {r['certification']}; "
-                             f"{r['items']} items)\n")
+            sys.stdout.write(f"{r['code']}: {r['name']} (grants {r['certification']}; {r['items']} items)\n")
 
     @exams.command("sweep")
     @friendly
-    def sweep(catalog_extra: CatalogExtra = None, db: DbOption = None,
-              batch: Annotated[int, typer.Option(help="Attempts finished per transaction.")] = 100
-              ) -> None:
+    def sweep(
+        catalog_extra: CatalogExtra = None,
+        db: DbOption = None,
+        batch: Annotated[int, typer.Option(help="Attempts finished per transaction.")] = 100,
+    ) -> None:
         """Finish every attempt whose time ran out, marking its saved answers. Idempotent and
         safe to run from several processes at once (rows locked with SKIP LOCKED)."""
         from datetime import UTC, datetime
@@ -119,8 +139,9 @@ def register(app: typer.Typer) -> None:
         try:
             while True:
                 with database.session() as s:
-                    got = finalise_overdue(s, now=datetime.now(UTC), catalog=catalog,
-                                           issuer=issuer, limit=max(1, batch))
+                    got = finalise_overdue(
+                        s, now=datetime.now(UTC), catalog=catalog, issuer=issuer, limit=max(1, batch)
+                    )
                 done += got
                 if len(got) < batch:
                     break
@@ -130,9 +151,12 @@ def register(app: typer.Typer) -> None:
 
     @exams.command("items")
     @friendly
-    def items(code: Annotated[str, typer.Argument(help="The programme.")],
-              csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of JSON.")] = False,
-              db: DbOption = None, org: OrgOption = None) -> None:
+    def items(
+        code: Annotated[str, typer.Argument(help="The programme.")],
+        csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of JSON.")] = False,
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
         """Item analysis over the programme's finished attempts (JSON or CSV)."""
         from gputeam.cli.tracker_cmds import _org_id
         from gputeam.store import get_programme, item_statistics, item_statistics_csv, open_database
@@ -147,9 +171,12 @@ def register(app: typer.Typer) -> None:
 
     @exams.command("retire")
     @friendly
-    def retire(code: Annotated[str, typer.Argument(help="The programme.")],
-               item: Annotated[str, typer.Argument(help="The item id.")],
-               db: DbOption = None, org: OrgOption = None) -> None:
+    def retire(
+        code: Annotated[str, typer.Argument(help="The programme.")],
+        item: Annotated[str, typer.Argument(help="The item id.")],
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
         """Retire an item: new attempts stop drawing it (audited)."""
         from datetime import UTC, datetime
 

@@ -44,9 +44,15 @@ app = typer.Typer(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-LangOption = Annotated[str | None, typer.Option(
-    "--lang", help=_("Language of the output: {languages} (default: GPUTEAM_LANG, LANGUAGE, "
-                     "LANG, else en).").format(languages=", ".join(i18n.LANGUAGES)))]
+LangOption = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help=_(
+            "Language of the output: {languages} (default: GPUTEAM_LANG, LANGUAGE, LANG, else en)."
+        ).format(languages=", ".join(i18n.LANGUAGES)),
+    ),
+]
 """A command's ``--lang`` option; :func:`friendly` runs the command in that language."""
 
 
@@ -65,16 +71,27 @@ def friendly(func: F) -> F:
         with i18n.use(language or i18n.current()):
             try:
                 if language is None:
-                    raise InputError([Problem(path="--lang", message=_("unknown language"),
-                                              found=repr(kwargs.get("lang")),
-                                              expected=", ".join(i18n.LANGUAGES))])
+                    raise InputError(
+                        [
+                            Problem(
+                                path="--lang",
+                                message=_("unknown language"),
+                                found=repr(kwargs.get("lang")),
+                                expected=", ".join(i18n.LANGUAGES),
+                            )
+                        ]
+                    )
                 return func(*args, **kwargs)
             except InputError as exc:
                 err = _stderr()
                 n = len(exc.problems)
-                err.print("[bold red]" + _("error:") + "[/] "
-                          + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind),
-                          soft_wrap=True)
+                err.print(
+                    "[bold red]"
+                    + _("error:")
+                    + "[/] "
+                    + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind),
+                    soft_wrap=True,
+                )
                 for p in exc.problems:
                     err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None

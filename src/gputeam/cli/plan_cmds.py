@@ -16,8 +16,9 @@ FORMATS = ("table", "json", "md", "html", "xlsx", "ics", "pdf")
 
 
 def register(app: typer.Typer) -> None:
-    app.command("plan", help=_("Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, "
-                               "risk."))(friendly(plan_cmd))
+    app.command("plan", help=_("Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."))(
+        friendly(plan_cmd)
+    )
     app.command("roi")(friendly(roi_cmd))
     app.command("example")(friendly(example_cmd))
     app.command("schema")(friendly(schema_cmd))
@@ -29,8 +30,9 @@ def _bad(path: str, message: str, found: str | None = None, expected: str | None
     return InputError([Problem(path=path, message=message, found=found, expected=expected)])
 
 
-def load_input(file: Path | None, example: str | None, catalog_extra: Path | None,
-               sets: list[str] | None = None) -> Any:
+def load_input(
+    file: Path | None, example: str | None, catalog_extra: Path | None, sets: list[str] | None = None
+) -> Any:
     """(scenario, catalog) from a file or a bundled example, with --catalog-extra and the
     --set field overrides applied."""
     from gputeam.cli.common import load_catalog_file, read_catalog_extra
@@ -38,8 +40,11 @@ def load_input(file: Path | None, example: str | None, catalog_extra: Path | Non
     from gputeam.scenario.load import load_with_catalog
 
     if (file is None) == (example is None):
-        raise _bad("FILE", _("give a scenario file or --example NAME (one of them)"),
-                   expected="finance, healthcare, startup or midsize for --example")
+        raise _bad(
+            "FILE",
+            _("give a scenario file or --example NAME (one of them)"),
+            expected="finance, healthcare, startup or midsize for --example",
+        )
     if example is not None:
         text, name = example_text(example), f"<example {example}>"
     else:
@@ -67,13 +72,18 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise _bad("--out", _("is a directory"), found=str(path), expected="a file path")
     parent = target.parent.resolve() if str(target.parent) else Path.cwd()
     if not parent.is_dir():
-        raise _bad("--out", _("its directory does not exist"), found=str(path.parent),
-                   expected="an existing directory")
+        raise _bad(
+            "--out",
+            _("its directory does not exist"),
+            found=str(path.parent),
+            expected="an existing directory",
+        )
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
     except OSError as exc:
-        raise _bad("--out", _("cannot write there: {error}").format(error=exc.strerror),
-                   found=str(path)) from None
+        raise _bad(
+            "--out", _("cannot write there: {error}").format(error=exc.strerror), found=str(path)
+        ) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -83,8 +93,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, parent / target.name)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise _bad("--out", _("cannot write: {error}").format(error=exc.strerror),
-                   found=str(path)) from None
+        raise _bad("--out", _("cannot write: {error}").format(error=exc.strerror), found=str(path)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -92,26 +101,35 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def plan_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("Scenario YAML/JSON file."))] = None,
-    example: Annotated[str | None, typer.Option(help=_("Bundled example: finance, healthcare, "
-                                                "startup, midsize."))] = None,
-    mode: Annotated[str | None, typer.Option(help=_("template or lean (overrides the "
-                                             "scenario)."))] = None,
-    format: Annotated[str | None, typer.Option(
-        "--format", "-f", help=_("table, json, md, html, xlsx, ics or pdf (default: from --out, "
-        "else table)."))] = None,
-    paper: Annotated[str | None, typer.Option(help=_("Paper size of a PDF report: a4 or letter "
-                                              "(default: the locale's, else a4)."))] = None,
+    example: Annotated[
+        str | None, typer.Option(help=_("Bundled example: finance, healthcare, startup, midsize."))
+    ] = None,
+    mode: Annotated[str | None, typer.Option(help=_("template or lean (overrides the scenario)."))] = None,
+    format: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            "-f",
+            help=_("table, json, md, html, xlsx, ics or pdf (default: from --out, else table)."),
+        ),
+    ] = None,
+    paper: Annotated[
+        str | None,
+        typer.Option(help=_("Paper size of a PDF report: a4 or letter (default: the locale's, else a4).")),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the report here."))] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides "
-                                                       "(YAML)."))] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
     today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
-    method: Annotated[str, typer.Option(help=_("Sourcing: mip (exact optimiser) or rule (greedy "
-                                        "baseline)."))] = "mip",
-    runs: Annotated[int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs for the risk "
-                                      "section (0: none)."))] = 2000,
+    method: Annotated[
+        str, typer.Option(help=_("Sourcing: mip (exact optimiser) or rule (greedy baseline)."))
+    ] = "mip",
+    runs: Annotated[
+        int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs for the risk section (0: none)."))
+    ] = 2000,
     seed: Annotated[int, typer.Option(help=_("Random seed of the risk simulation."))] = 0,
-    set_: Annotated[list[str] | None, typer.Option("--set", help=_("Override a scenario field: "
-                                                   "PATH=VALUE (repeatable)."))] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help=_("Override a scenario field: PATH=VALUE (repeatable)."))
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
@@ -125,8 +143,7 @@ def plan_cmd(
     if fmt not in FORMATS:
         raise _bad("--format", _("unknown format"), found=repr(fmt), expected=", ".join(FORMATS))
     if method not in ("mip", "rule", "greedy"):
-        raise _bad("--method", _("unknown sourcing method"), found=repr(method),
-                   expected="mip or rule")
+        raise _bad("--method", _("unknown sourcing method"), found=repr(method), expected="mip or rule")
     if mode is not None and mode not in ("template", "lean"):
         raise _bad("--mode", _("unknown mode"), found=repr(mode), expected="template or lean")
     from gputeam.report.pdf import check_paper, default_paper
@@ -134,11 +151,15 @@ def plan_cmd(
     paper = paper or default_paper()
     check_paper(paper)
     if fmt == "table" and out is not None:
-        raise _bad("--out", _("the table format prints to the terminal"),
-                   expected="--format json, md, html, xlsx, ics or pdf with --out")
+        raise _bad(
+            "--out",
+            _("the table format prints to the terminal"),
+            expected="--format json, md, html, xlsx, ics or pdf with --out",
+        )
     if fmt in ("xlsx", "pdf") and out is None:
-        raise _bad("--out", _("{format} output needs a file").format(format=fmt),
-                   expected=f"--out plan.{fmt}")
+        raise _bad(
+            "--out", _("{format} output needs a file").format(format=fmt), expected=f"--out plan.{fmt}"
+        )
     if fmt == "pdf":
         from gputeam.report.pdf import chromium_path
 
@@ -153,8 +174,15 @@ def plan_cmd(
         from gputeam.catalog import load_catalog
         from gputeam.planning import plan
 
-        result = plan(scenario, catalog or load_catalog(), when, method=method, seed=seed,
-                      runs=runs, progress=bar.update)
+        result = plan(
+            scenario,
+            catalog or load_catalog(),
+            when,
+            method=method,
+            seed=seed,
+            runs=runs,
+            progress=bar.update,
+        )
         bar.update("rendering", 0, 1)
         data = render(result, fmt, paper) if fmt != "table" else b""
     if out is not None:
@@ -165,8 +193,14 @@ def plan_cmd(
 
         print_plan(result, Console())
         if out is not None:
-            Console().print("[green]" + _("wrote") + "[/] " + _("{path} ({format}, {size} bytes)")
-                            .format(path=out, format=fmt, size=format_value(len(data), "int")))
+            Console().print(
+                "[green]"
+                + _("wrote")
+                + "[/] "
+                + _("{path} ({format}, {size} bytes)").format(
+                    path=out, format=fmt, size=format_value(len(data), "int")
+                )
+            )
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -193,8 +227,13 @@ class _Bar:
                 return
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-            self.progress = Progress(TextColumn("{task.description:<10}"), BarColumn(),
-                                     MofNCompleteColumn(), console=self.console, transient=True)
+            self.progress = Progress(
+                TextColumn("{task.description:<10}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                console=self.console,
+                transient=True,
+            )
             self.progress.start()
         if stage != self.stage or self.task is None:
             if self.task is not None:
@@ -222,12 +261,10 @@ def _date(text: str | None) -> date:
 
 def roi_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("Scenario file (ROI of its plan)."))] = None,
-    article: Annotated[bool, typer.Option("--article", help=_("The article's worked example "
-                                          "(§9)."))] = False,
+    article: Annotated[bool, typer.Option("--article", help=_("The article's worked example (§9)."))] = False,
     example: Annotated[str | None, typer.Option(help=_("Bundled example."))] = None,
     format: Annotated[str, typer.Option("--format", "-f", help=_("table or json"))] = "table",
-    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides "
-                                                       "(YAML)."))] = None,
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
     today: Annotated[str | None, typer.Option(help=_("Plan as of this date."))] = None,
 ) -> None:
     """Return on the training investment: net ROI, benefit-cost ratio, payback."""
@@ -258,8 +295,10 @@ def roi_cmd(
 
 def example_cmd(
     name: Annotated[str, typer.Argument(help=_("finance, healthcare, startup or midsize"))],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Where to write it "
-                                             "(default NAME.yaml; '-' for stdout)."))] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help=_("Where to write it (default NAME.yaml; '-' for stdout).")),
+    ] = None,
     force: Annotated[bool, typer.Option(help=_("Overwrite an existing file."))] = False,
 ) -> None:
     """Write a bundled example scenario to start from."""

@@ -25,10 +25,12 @@ def exposed_dev_warning(host: str, dev: bool) -> str | None:
             return None
     except ValueError:
         pass  # a host name: assume it is reachable
-    return (f"WARNING: development mode (--dev / GPUTEAM_DEV) on {host}, an address other "
-            "machines can reach. Development mode accepts a missing or weak secret key: "
-            "anyone who can guess it can forge a login. Use --host 127.0.0.1, or set "
-            "GPUTEAM_SECRET_KEY and drop --dev.")
+    return (
+        f"WARNING: development mode (--dev / GPUTEAM_DEV) on {host}, an address other "
+        "machines can reach. Development mode accepts a missing or weak secret key: "
+        "anyone who can guess it can forge a login. Use --host 127.0.0.1, or set "
+        "GPUTEAM_SECRET_KEY and drop --dev."
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -37,18 +39,24 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-        db: Annotated[str | None, typer.Option(
-            help="Database URL (sqlite:///file.db or postgresql://...); default "
-            "$GPUTEAM_DB, else the embedded SQLite file.")] = None,
-        workers: Annotated[int, typer.Option(
-            min=1, help="Worker processes (they share nothing but the database).")] = 1,
-        dev: Annotated[bool, typer.Option(
-            "--dev", help="Development mode: allows running without GPUTEAM_SECRET_KEY.")
+        db: Annotated[
+            str | None,
+            typer.Option(
+                help="Database URL (sqlite:///file.db or postgresql://...); default "
+                "$GPUTEAM_DB, else the embedded SQLite file."
+            ),
+        ] = None,
+        workers: Annotated[
+            int, typer.Option(min=1, help="Worker processes (they share nothing but the database).")
+        ] = 1,
+        dev: Annotated[
+            bool, typer.Option("--dev", help="Development mode: allows running without GPUTEAM_SECRET_KEY.")
         ] = False,
-        catalog_extra: Annotated[Path | None, typer.Option(
-            help="Extra catalog file applied to the catalog.")] = None,
-        forwarded_allow_ips: Annotated[str, typer.Option(
-            help="Proxies trusted for X-Forwarded-Proto/For (comma-separated).")
+        catalog_extra: Annotated[
+            Path | None, typer.Option(help="Extra catalog file applied to the catalog.")
+        ] = None,
+        forwarded_allow_ips: Annotated[
+            str, typer.Option(help="Proxies trusted for X-Forwarded-Proto/For (comma-separated).")
         ] = "127.0.0.1",
     ) -> None:
         """Start the web app and JSON API (the tracker).
@@ -62,18 +70,23 @@ def register(app: typer.Typer) -> None:
 
         from gputeam.web.settings import load_settings
 
-        settings = load_settings(db=db, dev=dev or None,
-                                 catalog_extra=str(catalog_extra) if catalog_extra else None)
+        settings = load_settings(
+            db=db, dev=dev or None, catalog_extra=str(catalog_extra) if catalog_extra else None
+        )
         if (warning := exposed_dev_warning(host, settings.dev)) is not None:
             typer.secho(warning, err=True, fg=typer.colors.RED, bold=True)
         from gputeam.store import open_database
 
         database = open_database(settings.db)  # create and migrate before serving
-        typer.echo(f"gputeam: database {database.url}; listening on http://{host}:{port}/",
-                   err=True)
+        typer.echo(f"gputeam: database {database.url}; listening on http://{host}:{port}/", err=True)
         database.dispose()
-        common = {"host": host, "port": port, "proxy_headers": True,
-                  "forwarded_allow_ips": forwarded_allow_ips, "log_level": "info"}
+        common = {
+            "host": host,
+            "port": port,
+            "proxy_headers": True,
+            "forwarded_allow_ips": forwarded_allow_ips,
+            "log_level": "info",
+        }
         if workers == 1:
             from gputeam.web import create_app
 
@@ -88,8 +101,7 @@ def register(app: typer.Typer) -> None:
         for name, value in values.items():
             if value is not None:
                 os.environ[f"GPUTEAM_{name.upper()}"] = str(value)
-        uvicorn.run("gputeam.web:create_app_from_env", factory=True, workers=workers,
-                    **common)  # type: ignore[arg-type]
+        uvicorn.run("gputeam.web:create_app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
 
     admin = typer.Typer(help="Administer users of the tracker.", no_args_is_help=True)
     app.add_typer(admin, name="admin")
@@ -98,14 +110,16 @@ def register(app: typer.Typer) -> None:
     @friendly
     def create(
         username: Annotated[str, typer.Argument(help="Login name.")],
-        password: Annotated[str | None, typer.Option(
-            help="Password (8+ characters); prompted for when omitted. "
-            "$GPUTEAM_ADMIN_PASSWORD is used if set.", envvar="GPUTEAM_ADMIN_PASSWORD")
+        password: Annotated[
+            str | None,
+            typer.Option(
+                help="Password (8+ characters); prompted for when omitted. "
+                "$GPUTEAM_ADMIN_PASSWORD is used if set.",
+                envvar="GPUTEAM_ADMIN_PASSWORD",
+            ),
         ] = None,
-        role: Annotated[str, typer.Option(help="admin, manager, engineer or viewer.")
-                        ] = "admin",
-        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")
-                      ] = None,
+        role: Annotated[str, typer.Option(help="admin, manager, engineer or viewer.")] = "admin",
+        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")] = None,
     ) -> None:
         """Create a user; the first admin is made this way."""
         from gputeam.store import create_user, open_database
@@ -125,13 +139,12 @@ def register(app: typer.Typer) -> None:
     @friendly
     def token(
         username: Annotated[str, typer.Argument(help="The user the token acts for.")],
-        scope: Annotated[str, typer.Option(
-            help="read (GET only), write (read and write) or admin (everything; admins only).")
+        scope: Annotated[
+            str,
+            typer.Option(help="read (GET only), write (read and write) or admin (everything; admins only)."),
         ] = "read",
-        name: Annotated[str, typer.Option(help="A label shown on the account page.")
-                        ] = "cli",
-        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")
-                      ] = None,
+        name: Annotated[str, typer.Option(help="A label shown on the account page.")] = "cli",
+        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")] = None,
     ) -> None:
         """Print a new API token for USER once (for scripts and calendar URLs); it is stored
         only as a digest, so it cannot be shown again. Revoke it on the account page."""
@@ -139,8 +152,9 @@ def register(app: typer.Typer) -> None:
         from gputeam.web.permissions import SCOPES, allowed_scopes
 
         if scope not in SCOPES:
-            raise typer.BadParameter(f"{scope!r} is not a scope; expected one of "
-                                     f"{', '.join(SCOPES)}", param_hint="--scope")
+            raise typer.BadParameter(
+                f"{scope!r} is not a scope; expected one of {', '.join(SCOPES)}", param_hint="--scope"
+            )
         scopes = SCOPES[: SCOPES.index(scope) + 1]  # each scope includes the ones before it
         if not name.strip():
             raise typer.BadParameter("a token needs a non-empty name", param_hint="--name")
@@ -149,15 +163,21 @@ def register(app: typer.Typer) -> None:
             with database.session() as s:
                 user = get_user_by_username(s, username)
                 if user is None or not user.active:
-                    raise typer.BadParameter(f"no active user {username!r} in {database.url}",
-                                             param_hint="USERNAME")
+                    raise typer.BadParameter(
+                        f"no active user {username!r} in {database.url}", param_hint="USERNAME"
+                    )
                 if scope not in allowed_scopes(user.role):
                     raise typer.BadParameter(
                         f"a {user.role} may not hold {scope!r} tokens; allowed: "
-                        f"{', '.join(allowed_scopes(user.role))}", param_hint="--scope")
+                        f"{', '.join(allowed_scopes(user.role))}",
+                        param_hint="--scope",
+                    )
                 _, secret = create_token(s, user.id, name.strip(), scopes, actor="cli")
         finally:
             database.dispose()
         typer.echo(secret)
-        typer.echo(f"token {name.strip()!r} for {username} with scopes {', '.join(scopes)}; "
-                   "shown once, keep it safe", err=True)
+        typer.echo(
+            f"token {name.strip()!r} for {username} with scopes {', '.join(scopes)}; "
+            "shown once, keep it safe",
+            err=True,
+        )

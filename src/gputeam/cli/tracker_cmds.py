@@ -17,11 +17,15 @@ from gputeam.cli.main import LangOption, friendly
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-DbOption = Annotated[str | None, typer.Option(
-    "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data "
-    "directory).")]
-OrgOption = Annotated[str | None, typer.Option(
-    "--org", help="Organisation name (default: the only one; import creates it).")]
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."
+    ),
+]
+OrgOption = Annotated[
+    str | None, typer.Option("--org", help="Organisation name (default: the only one; import creates it).")
+]
 DEFAULT_ORG = "default"
 
 
@@ -45,17 +49,39 @@ def _org_id(session: Session, name: str | None, *, create: bool) -> int:
                 return o.id
         if create:
             return create_organisation(session, name, actor=_actor()).id
-        raise InputError([Problem(path="--org", message="no such organisation", found=name,
-                                  expected=", ".join(o.name for o in orgs) or "an import first")])
+        raise InputError(
+            [
+                Problem(
+                    path="--org",
+                    message="no such organisation",
+                    found=name,
+                    expected=", ".join(o.name for o in orgs) or "an import first",
+                )
+            ]
+        )
     if len(orgs) == 1:
         return orgs[0].id
     if not orgs:
         if create:
             return create_organisation(session, DEFAULT_ORG, actor=_actor()).id
-        raise InputError([Problem(path="--org", message="the database has no organisation yet",
-                                  hint="import a roster first: gputeam import roster FILE")])
-    raise InputError([Problem(path="--org", message="several organisations; choose one",
-                              expected=", ".join(o.name for o in orgs))])
+        raise InputError(
+            [
+                Problem(
+                    path="--org",
+                    message="the database has no organisation yet",
+                    hint="import a roster first: gputeam import roster FILE",
+                )
+            ]
+        )
+    raise InputError(
+        [
+            Problem(
+                path="--org",
+                message="several organisations; choose one",
+                expected=", ".join(o.name for o in orgs),
+            )
+        ]
+    )
 
 
 def _mapping(pairs: list[str] | None) -> dict[str, str]:
@@ -65,9 +91,16 @@ def _mapping(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or ():
         column, sep, target = pair.partition("=")
         if not sep or not column.strip():
-            raise InputError([Problem(path="--map", message="expected COLUMN=field",
-                                      found=pair, hint="e.g. --map 'Personalnummer=id' or "
-                                      "--map 'Notes=-' to ignore a column")])
+            raise InputError(
+                [
+                    Problem(
+                        path="--map",
+                        message="expected COLUMN=field",
+                        found=pair,
+                        hint="e.g. --map 'Personalnummer=id' or --map 'Notes=-' to ignore a column",
+                    )
+                ]
+            )
         out[column.strip()] = target.strip()
     return out
 
@@ -79,33 +112,56 @@ def _print_report(report: Any) -> None:
     what = "would be" if report.dry_run else "were"
     noun = "people" if report.kind == "roster" else "certifications"
     changed = "existing people" if report.kind == "roster" else "existing certifications"
-    c.print(f"{report.source}: {report.rows} rows; {noun}: {report.created} {what} created, "
-            f"{report.updated} {changed} {what} changed, {report.unchanged} unchanged")
+    c.print(
+        f"{report.source}: {report.rows} rows; {noun}: {report.created} {what} created, "
+        f"{report.updated} {changed} {what} changed, {report.unchanged} unchanged"
+    )
     for change in getattr(report, "changes", []):
-        c.print(f"  row {change['row']}, {change['id']}: {change['field']}: "
-                f"{change['old']!r} \u2192 {change['new']!r}", markup=False, highlight=False)
+        c.print(
+            f"  row {change['row']}, {change['id']}: {change['field']}: "
+            f"{change['old']!r} \u2192 {change['new']!r}",
+            markup=False,
+            highlight=False,
+        )
     if report.kind == "roster":
-        c.print(f"skill ratings recorded: {report.skill_ratings}; new teams: "
-                f"{', '.join(report.teams_created) or 'none'}")
+        c.print(
+            f"skill ratings recorded: {report.skill_ratings}; new teams: "
+            f"{', '.join(report.teams_created) or 'none'}"
+        )
     for note in report.notes:
         c.print(f"note: {note}")
     if report.dry_run:
         c.print("[yellow]dry run: nothing written[/]")
 
 
-HeaderRowOption = Annotated[int | None, typer.Option(
-    "--header-row", min=1, help="Row number of the header (default: the first row, or the "
-    "first below a title that names known columns).")]
+HeaderRowOption = Annotated[
+    int | None,
+    typer.Option(
+        "--header-row",
+        min=1,
+        help="Row number of the header (default: the first row, or the "
+        "first below a title that names known columns).",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
-    imp = typer.Typer(help="Import the roster or certifications from CSV or XLSX "
-                      "(all or nothing).", no_args_is_help=True)
+    imp = typer.Typer(
+        help="Import the roster or certifications from CSV or XLSX (all or nothing).", no_args_is_help=True
+    )
     app.add_typer(imp, name="import")
 
-    def _import(kind: str, file: Path, db: str | None, org: str | None, map_: list[str] | None,
-                sheet: str | None, dry_run: bool, catalog_extra: Path | None,
-                header_row: int | None) -> None:
+    def _import(
+        kind: str,
+        file: Path,
+        db: str | None,
+        org: str | None,
+        map_: list[str] | None,
+        sheet: str | None,
+        dry_run: bool,
+        catalog_extra: Path | None,
+        header_row: int | None,
+    ) -> None:
         from gputeam.cli.common import load_catalog_file
         from gputeam.store import import_certifications, import_roster, open_database
 
@@ -115,9 +171,17 @@ def register(app: typer.Typer) -> None:
         try:
             with database.sessions() as s:  # closing without commit rolls back
                 org_id = _org_id(s, org, create=kind == "roster")
-                report = fn(s, org_id, file, mapping=_mapping(map_), sheet=sheet,
-                            dry_run=dry_run, catalog=catalog, actor=_actor(),
-                            header_row=header_row)
+                report = fn(
+                    s,
+                    org_id,
+                    file,
+                    mapping=_mapping(map_),
+                    sheet=sheet,
+                    dry_run=dry_run,
+                    catalog=catalog,
+                    actor=_actor(),
+                    header_row=header_row,
+                )
                 if dry_run:
                     s.rollback()  # not even a new organisation
                 else:
@@ -129,15 +193,15 @@ def register(app: typer.Typer) -> None:
     @imp.command("roster")
     @friendly
     def roster(
-        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
-                                             help="CSV or XLSX file.")],
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="CSV or XLSX file.")],
         db: DbOption = None,
         org: OrgOption = None,
-        map_: Annotated[list[str] | None, typer.Option(
-            "--map", help="COLUMN=field (repeatable); field '-' ignores the column.")] = None,
+        map_: Annotated[
+            list[str] | None,
+            typer.Option("--map", help="COLUMN=field (repeatable); field '-' ignores the column."),
+        ] = None,
         sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run",
-                                              help="Check and report; write nothing.")] = False,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report; write nothing.")] = False,
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
         header_row: HeaderRowOption = None,
     ) -> None:
@@ -149,35 +213,37 @@ def register(app: typer.Typer) -> None:
     @imp.command("certifications")
     @friendly
     def certifications(
-        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False,
-                                             help="CSV or XLSX file.")],
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="CSV or XLSX file.")],
         db: DbOption = None,
         org: OrgOption = None,
-        map_: Annotated[list[str] | None, typer.Option(
-            "--map", help="COLUMN=field (repeatable); field '-' ignores the column.")] = None,
+        map_: Annotated[
+            list[str] | None,
+            typer.Option("--map", help="COLUMN=field (repeatable); field '-' ignores the column."),
+        ] = None,
         sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run",
-                                              help="Check and report; write nothing.")] = False,
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report; write nothing.")] = False,
         catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
         header_row: HeaderRowOption = None,
     ) -> None:
         """Add certifications held (person, certification, valid_from, valid_until,
         evidence). Every bad row is reported and nothing is written."""
-        _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra,
-                header_row)
+        _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra, header_row)
 
     @app.command("export")
     @friendly
     def export(
-        format: Annotated[str, typer.Option("--format", "-f",
-                                            help="json, csv or xlsx")] = "json",
-        out: Annotated[Path | None, typer.Option(
-            "--out", "-o", help="File (json, xlsx) or directory / .zip (csv); json defaults "
-            "to standard output.")] = None,
+        format: Annotated[str, typer.Option("--format", "-f", help="json, csv or xlsx")] = "json",
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                "--out",
+                "-o",
+                help="File (json, xlsx) or directory / .zip (csv); json defaults to standard output.",
+            ),
+        ] = None,
         db: DbOption = None,
         org: OrgOption = None,
-        no_audit: Annotated[bool, typer.Option("--no-audit",
-                                               help="Leave out the audit log.")] = False,
+        no_audit: Annotated[bool, typer.Option("--no-audit", help="Leave out the audit log.")] = False,
     ) -> None:
         """Export everything in the organisation: people, skills, certifications,
         enrolments, roadmap items, scenarios, plans, users (no secrets), audit log."""
@@ -185,8 +251,13 @@ def register(app: typer.Typer) -> None:
         from gputeam.store import export_data, open_database, to_csv, to_xlsx
 
         if format not in ("json", "csv", "xlsx"):
-            raise InputError([Problem(path="--format", message="unknown format", found=format,
-                                      expected="json, csv or xlsx")])
+            raise InputError(
+                [
+                    Problem(
+                        path="--format", message="unknown format", found=format, expected="json, csv or xlsx"
+                    )
+                ]
+            )
         if format != "json" and out is None:
             raise InputError([Problem(path="--out", message=f"{format} needs an output path")])
         database = open_database(db)
@@ -218,21 +289,23 @@ def register(app: typer.Typer) -> None:
                 out.mkdir(parents=True, exist_ok=True)
                 for name, text in files.items():
                     (out / name).write_text(text, "utf-8")
-        typer.echo(f"exported {sum(len(v) for v in data['tables'].values())} rows to {out}",
-                   err=True)
+        typer.echo(f"exported {sum(len(v) for v in data['tables'].values())} rows to {out}", err=True)
 
     @app.command("remind")
     @friendly
     def remind(
         within: Annotated[int, typer.Option(help="Days ahead to look for expiries.")] = 90,
-        today: Annotated[str | None, typer.Option(
-            help="Date to compute for (YYYY-MM-DD; default: today).")] = None,
+        today: Annotated[
+            str | None, typer.Option(help="Date to compute for (YYYY-MM-DD; default: today).")
+        ] = None,
         db: DbOption = None,
         org: OrgOption = None,
-        dry_run: Annotated[bool, typer.Option(
-            "--dry-run", help="Show what is due; record and send nothing.")] = False,
-        all_: Annotated[bool, typer.Option(
-            "--all", help="List all due reminders, also those already sent.")] = False,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Show what is due; record and send nothing.")
+        ] = False,
+        all_: Annotated[
+            bool, typer.Option("--all", help="List all due reminders, also those already sent.")
+        ] = False,
         lang: LangOption = None,
     ) -> None:
         """List, or mail when SMTP is configured (GPUTEAM_SMTP_HOST ...), certifications
@@ -252,11 +325,11 @@ def register(app: typer.Typer) -> None:
         try:
             day = date.fromisoformat(today) if today else date.today()
         except ValueError:
-            raise InputError([Problem(path="--today", message="not a date", found=today,
-                                      expected="YYYY-MM-DD")]) from None
+            raise InputError(
+                [Problem(path="--today", message="not a date", found=today, expected="YYYY-MM-DD")]
+            ) from None
         if within < 0:
-            raise InputError([Problem(path="--within", message="must not be negative",
-                                      found=str(within))])
+            raise InputError([Problem(path="--within", message="must not be negative", found=str(within))])
         smtp = SmtpSettings.from_env()
         c = Console()
         database = open_database(db)
@@ -267,17 +340,25 @@ def register(app: typer.Typer) -> None:
                     for r in due_reminders(s, day, within, org_id=org_id, include_sent=True):
                         c.print(r.line(), markup=False, highlight=False, soft_wrap=True)
                     return
-                result = send_reminders(s, day, within, org_id=org_id, dry_run=dry_run,
-                                        mailer=SmtpMailer(smtp) if smtp else None,
-                                        fallback_to=smtp.fallback_to if smtp else None)
+                result = send_reminders(
+                    s,
+                    day,
+                    within,
+                    org_id=org_id,
+                    dry_run=dry_run,
+                    mailer=SmtpMailer(smtp) if smtp else None,
+                    fallback_to=smtp.fallback_to if smtp else None,
+                )
         finally:
             database.dispose()
         for r in result.new:
             c.print(r.line(), markup=False, highlight=False, soft_wrap=True)
         verb = "mailed" if smtp and not dry_run else "due"
         count = result.mailed if smtp and not dry_run else len(result.new)
-        c.print(f"{count} new reminder(s) {verb}; {result.already_sent} sent before"
-                + (" (dry run: nothing recorded)" if dry_run else ""))
+        c.print(
+            f"{count} new reminder(s) {verb}; {result.already_sent} sent before"
+            + (" (dry run: nothing recorded)" if dry_run else "")
+        )
         for who, err in result.failed:
             c.print(f"[red]not sent[/] to {who}: {err}")
         if result.failed:

@@ -11,7 +11,19 @@ from gputeam.credentials.proof import ProofError, canonical, sign, transform, ve
 from gputeam.credentials.verify import Check, Verification, verify
 
 __all__ = [
-    "AchievementSpec", "Alignment", "Check", "ProofError", "UnknownContext", "Verification",
-    "canonical", "credential", "did_key", "document_loader", "issue", "sign", "transform",
-    "verify", "verify_proof",
+    "AchievementSpec",
+    "Alignment",
+    "Check",
+    "ProofError",
+    "UnknownContext",
+    "Verification",
+    "canonical",
+    "credential",
+    "did_key",
+    "document_loader",
+    "issue",
+    "sign",
+    "transform",
+    "verify",
+    "verify_proof",
 ]

@@ -31,11 +31,11 @@ def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
     while pos < len(png):
         if pos + 8 > len(png):
             raise BakingError("truncated PNG chunk header")
-        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
-        data = png[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", png[pos : pos + 8])
+        data = png[pos + 8 : pos + 8 + length]
         if len(data) != length or pos + 12 + length > len(png):
             raise BakingError(f"truncated PNG chunk {kind!r}")
-        (crc,) = struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])
+        (crc,) = struct.unpack(">I", png[pos + 8 + length : pos + 12 + length])
         if crc != zlib.crc32(kind + data):
             raise BakingError(f"PNG chunk {kind!r} fails its CRC")
         out.append((kind, data))
@@ -70,7 +70,7 @@ def unbake_png(png: bytes) -> str:
         if not _is_credential_chunk(kind, data):
             continue
         # keyword NUL, compression flag, compression method, language NUL, translated NUL, text
-        rest = data[len(KEYWORD) + 1:]
+        rest = data[len(KEYWORD) + 1 :]
         if len(rest) < 4:
             raise BakingError("malformed openbadgecredential iTXt chunk")
         compressed, rest = rest[0], rest[2:]
@@ -105,13 +105,15 @@ def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
     close = svg.rfind("</svg>")
     if start < 0 or end_open < 0 or close < 0 or svg[end_open - 1] == "/":
         raise BakingError("the SVG root must have an opening and a closing tag")
-    head, body, tail = svg[:end_open + 1], svg[end_open + 1:close], svg[close:]
+    head, body, tail = svg[: end_open + 1], svg[end_open + 1 : close], svg[close:]
     body = _strip_credential(body)
     if "xmlns:openbadges" not in head:
         head = head[:-1] + f' xmlns:openbadges="{OB_NS}">'
     if jwt:
-        element = (f'<openbadges:credential verify="{html.escape(credential_text, quote=True)}">'
-                   "</openbadges:credential>")
+        element = (
+            f'<openbadges:credential verify="{html.escape(credential_text, quote=True)}">'
+            "</openbadges:credential>"
+        )
     else:
         if "]]>" in credential_text:
             raise BakingError("the credential text cannot be put in a CDATA section")
@@ -126,8 +128,8 @@ def _strip_credential(body: str) -> str:
     end = body.find("</openbadges:credential>", start)
     if end < 0:
         end_self = body.find("/>", start)
-        return body[:start] + body[end_self + 2:] if end_self >= 0 else body
-    return body[:start] + body[end + len("</openbadges:credential>"):]
+        return body[:start] + body[end_self + 2 :] if end_self >= 0 else body
+    return body[:start] + body[end + len("</openbadges:credential>") :]
 
 
 def unbake_svg(svg: str) -> str:
@@ -159,7 +161,7 @@ def unbake(data: bytes) -> str:
     return unbake_svg(text)
 
 
-def badge_png(size: int = 128, rgb: tuple[int, int, int] = (0x1f, 0x6f, 0x5c)) -> bytes:
+def badge_png(size: int = 128, rgb: tuple[int, int, int] = (0x1F, 0x6F, 0x5C)) -> bytes:
     """A plain round badge image (a filled disc on transparency), for baking when the
     organisation has no artwork of its own."""
     rows = []
@@ -171,15 +173,21 @@ def badge_png(size: int = 128, rgb: tuple[int, int, int] = (0x1f, 0x6f, 0x5c)) -
             row += bytes((*rgb, 255)) if inside else b"\0\0\0\0"
         rows.append(bytes(row))
     ihdr = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return (PNG_SIGNATURE + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", zlib.compress(b"".join(rows)))
-            + _chunk(b"IEND", b""))
+    return (
+        PNG_SIGNATURE
+        + _chunk(b"IHDR", ihdr)
+        + _chunk(b"IDAT", zlib.compress(b"".join(rows)))
+        + _chunk(b"IEND", b"")
+    )
 
 
 def badge_svg(title: str) -> str:
     """A plain round SVG badge with ``title`` written on it."""
     label = html.escape(title[:40])
-    return ('<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" '
-            'viewBox="0 0 256 256" role="img" aria-label="' + label + '">'
-            '<circle cx="128" cy="128" r="120" fill="#1f6f5c"/>'
-            '<text x="128" y="136" text-anchor="middle" font-family="sans-serif" '
-            'font-size="16" fill="#fff">' + label + "</text></svg>")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" '
+        'viewBox="0 0 256 256" role="img" aria-label="' + label + '">'
+        '<circle cx="128" cy="128" r="120" fill="#1f6f5c"/>'
+        '<text x="128" y="136" text-anchor="middle" font-family="sans-serif" '
+        'font-size="16" fill="#fff">' + label + "</text></svg>"
+    )

@@ -34,8 +34,12 @@ class Alignment:
     target_code: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        out = {"type": ["Alignment"], "targetName": self.target_name,
-               "targetUrl": self.target_url, "targetFramework": self.target_framework}
+        out = {
+            "type": ["Alignment"],
+            "targetName": self.target_name,
+            "targetUrl": self.target_url,
+            "targetFramework": self.target_framework,
+        }
         if self.target_code:
             out["targetCode"] = self.target_code
         return out
@@ -52,35 +56,58 @@ class AchievementSpec:
     results: Mapping[str, str] = field(default_factory=dict)
 
 
-def credential(*, credential_id: str, issuer_id: str, issuer_name: str, subject_id: str,
-               achievement: AchievementSpec, valid_from: str, valid_until: str | None = None,
-               results: Mapping[str, str] | None = None,
-               status: Mapping[str, Any] | None = None,
-               evidence: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+def credential(
+    *,
+    credential_id: str,
+    issuer_id: str,
+    issuer_name: str,
+    subject_id: str,
+    achievement: AchievementSpec,
+    valid_from: str,
+    valid_until: str | None = None,
+    results: Mapping[str, str] | None = None,
+    status: Mapping[str, Any] | None = None,
+    evidence: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
     """The unsigned credential. ``results`` maps result-description ids of ``achievement`` to
     achieved values (e.g. ``{"domain-networking": "82 %"}``)."""
-    ach: dict[str, Any] = {"id": achievement.id, "type": ["Achievement"], "name": achievement.name,
-                           "description": achievement.description,
-                           "criteria": {"narrative": achievement.criteria}}
+    ach: dict[str, Any] = {
+        "id": achievement.id,
+        "type": ["Achievement"],
+        "name": achievement.name,
+        "description": achievement.description,
+        "criteria": {"narrative": achievement.criteria},
+    }
     if achievement.alignments:
         ach["alignment"] = [a.as_json() for a in achievement.alignments]
     if achievement.results:
         ach["resultDescription"] = [
-            {"id": f"{achievement.id}#{rid}", "type": ["ResultDescription"], "name": name,
-             "resultType": "Percent"} for rid, name in achievement.results.items()]
-    subject: dict[str, Any] = {"id": subject_id, "type": ["AchievementSubject"],
-                               "achievement": ach}
+            {
+                "id": f"{achievement.id}#{rid}",
+                "type": ["ResultDescription"],
+                "name": name,
+                "resultType": "Percent",
+            }
+            for rid, name in achievement.results.items()
+        ]
+    subject: dict[str, Any] = {"id": subject_id, "type": ["AchievementSubject"], "achievement": ach}
     if results:
         unknown = set(results) - set(achievement.results)
         if unknown:
             raise ValueError(f"results for undescribed ids: {sorted(unknown)}")
-        subject["result"] = [{"type": ["Result"], "resultDescription": f"{achievement.id}#{rid}",
-                              "value": value} for rid, value in results.items()]
+        subject["result"] = [
+            {"type": ["Result"], "resultDescription": f"{achievement.id}#{rid}", "value": value}
+            for rid, value in results.items()
+        ]
     cred: dict[str, Any] = {
-        "@context": [CREDENTIALS_V2, OB_V3P0], "id": credential_id,
+        "@context": [CREDENTIALS_V2, OB_V3P0],
+        "id": credential_id,
         "type": ["VerifiableCredential", "OpenBadgeCredential"],
         "issuer": {"id": issuer_id, "type": ["Profile"], "name": issuer_name},
-        "validFrom": valid_from, "name": achievement.name, "credentialSubject": subject}
+        "validFrom": valid_from,
+        "name": achievement.name,
+        "credentialSubject": subject,
+    }
     if valid_until:
         cred["validUntil"] = valid_until
     if status:
@@ -90,8 +117,7 @@ def credential(*, credential_id: str, issuer_id: str, issuer_name: str, subject_
     return cred
 
 
-def issue(unsigned: dict[str, Any], private_key: Ed25519PrivateKey, created: str
-          ) -> dict[str, Any]:
+def issue(unsigned: dict[str, Any], private_key: Ed25519PrivateKey, created: str) -> dict[str, Any]:
     """Sign ``unsigned`` with an ``eddsa-rdfc-2022`` proof whose verification method is the
     issuer's ``did:key`` (the issuer id must be that DID)."""
     did = did_key(private_key)

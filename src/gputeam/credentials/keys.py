@@ -30,8 +30,9 @@ class SealError(ValueError):
 def _aes_key(secret: str, salt: bytes, context: str) -> bytes:
     if not secret:
         raise SealError("no server secret to seal issuing keys with")
-    return HKDF(algorithm=hashes.SHA256(), length=32, salt=salt,
-                info=b"gputeam issuer key v1|" + context.encode()).derive(secret.encode())
+    return HKDF(
+        algorithm=hashes.SHA256(), length=32, salt=salt, info=b"gputeam issuer key v1|" + context.encode()
+    ).derive(secret.encode())
 
 
 def seal(private_key: Ed25519PrivateKey, secret: str, context: str) -> bytes:
@@ -48,6 +49,7 @@ def unseal(blob: bytes, secret: str, context: str) -> Ed25519PrivateKey:
     try:
         raw = AESGCM(_aes_key(secret, salt, context)).decrypt(nonce, sealed, VERSION)
     except InvalidTag:
-        raise SealError("the issuing key does not open with this server's secret "
-                        "(GPUTEAM_SECRET_KEY changed?)") from None
+        raise SealError(
+            "the issuing key does not open with this server's secret (GPUTEAM_SECRET_KEY changed?)"
+        ) from None
     return Ed25519PrivateKey.from_private_bytes(raw)

@@ -18,10 +18,14 @@ OB_V3P0 = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
 
 #: URL -> (bundled file, SHA-256 of its bytes). See contexts/NOTICE.md for where they come from.
 CONTEXTS: dict[str, tuple[str, str]] = {
-    CREDENTIALS_V2: ("credentials-v2.jsonld",
-                     "8a9f494a89ecc51db093e90e84713e07e84d6d9204364a9b3c7868b21751236f"),
-    OB_V3P0: ("ob-v3p0-context-3.0.3.json",
-              "ef2fa9c7846dce233cc166b43639027278be4ee44f00bb1d45c75de2dd0cd761"),
+    CREDENTIALS_V2: (
+        "credentials-v2.jsonld",
+        "8a9f494a89ecc51db093e90e84713e07e84d6d9204364a9b3c7868b21751236f",
+    ),
+    OB_V3P0: (
+        "ob-v3p0-context-3.0.3.json",
+        "ef2fa9c7846dce233cc166b43639027278be4ee44f00bb1d45c75de2dd0cd761",
+    ),
 }
 
 
@@ -30,8 +34,10 @@ class UnknownContext(ValueError):
 
     def __init__(self, url: str) -> None:
         self.url = url
-        super().__init__(f"unknown JSON-LD context {url!r}: only the bundled contexts are used "
-                         f"offline ({', '.join(sorted(CONTEXTS))})")
+        super().__init__(
+            f"unknown JSON-LD context {url!r}: only the bundled contexts are used "
+            f"offline ({', '.join(sorted(CONTEXTS))})"
+        )
 
 
 @cache

@@ -19,8 +19,12 @@ ESCO_ISCO_URI = "http://data.europa.eu/esco/isco/C{code}"
 def _table() -> dict[str, Any]:
     import yaml
 
-    text = resources.files("gputeam.credentials").joinpath("data").joinpath(
-        "occupations.yaml").read_text(encoding="utf-8")
+    text = (
+        resources.files("gputeam.credentials")
+        .joinpath("data")
+        .joinpath("occupations.yaml")
+        .read_text(encoding="utf-8")
+    )
     data: dict[str, Any] = yaml.safe_load(text)
     return data
 
@@ -34,9 +38,20 @@ def occupation_alignments(groups: Iterable[str]) -> tuple[Alignment, ...]:
         if not wanted & set(entry["groups"]):
             continue
         onet, isco = entry["onet"], entry["isco"]
-        out.append(Alignment(target_name=onet["name"], target_url=ONET_URL.format(code=onet["code"]),
-                             target_framework="O*NET-SOC 2019", target_code=onet["code"]))
-        out.append(Alignment(target_name=isco["name"],
-                             target_url=ESCO_ISCO_URI.format(code=isco["code"]),
-                             target_framework="ISCO-08 (ESCO)", target_code=isco["code"]))
+        out.append(
+            Alignment(
+                target_name=onet["name"],
+                target_url=ONET_URL.format(code=onet["code"]),
+                target_framework="O*NET-SOC 2019",
+                target_code=onet["code"],
+            )
+        )
+        out.append(
+            Alignment(
+                target_name=isco["name"],
+                target_url=ESCO_ISCO_URI.format(code=isco["code"]),
+                target_framework="ISCO-08 (ESCO)",
+                target_code=isco["code"],
+            )
+        )
     return tuple(out)

@@ -38,8 +38,10 @@ class DroppedTerms(ValueError):
 
     def __init__(self, terms: list[str]) -> None:
         self.terms = terms
-        super().__init__("properties not defined by the credential's contexts (not covered by "
-                         f"a signature, so refused): {', '.join(sorted(set(terms)))}")
+        super().__init__(
+            "properties not defined by the credential's contexts (not covered by "
+            f"a signature, so refused): {', '.join(sorted(set(terms)))}"
+        )
 
 
 def canonical(doc: dict[str, Any], loader: Loader = document_loader) -> str:
@@ -49,9 +51,9 @@ def canonical(doc: dict[str, Any], loader: Loader = document_loader) -> str:
 
     dropped: list[str] = []
     processor = JsonLdProcessor(on_property_dropped=lambda term: dropped.append(str(term)))
-    out: str = processor.normalize(doc, {"algorithm": "URDNA2015",
-                                         "format": "application/n-quads",
-                                         "documentLoader": loader})
+    out: str = processor.normalize(
+        doc, {"algorithm": "URDNA2015", "format": "application/n-quads", "documentLoader": loader}
+    )
     if dropped:
         raise DroppedTerms(dropped)
     return out
@@ -71,25 +73,37 @@ class Transformed:
         return self.proof_hash + self.document_hash
 
 
-def transform(document: dict[str, Any], proof_options: dict[str, Any],
-              loader: Loader = document_loader) -> Transformed:
+def transform(
+    document: dict[str, Any], proof_options: dict[str, Any], loader: Loader = document_loader
+) -> Transformed:
     """Canonicalise and hash ``document`` (without any ``proof``) and the proof options
     (without ``proofValue``, with the document's ``@context``)."""
     doc = {k: v for k, v in document.items() if k != "proof"}
     config = {k: v for k, v in proof_options.items() if k != "proofValue"}
     config["@context"] = copy.deepcopy(document.get("@context"))
     doc_c, proof_c = canonical(doc, loader), canonical(config, loader)
-    return Transformed(doc_c, proof_c, hashlib.sha256(doc_c.encode()).digest(),
-                       hashlib.sha256(proof_c.encode()).digest())
+    return Transformed(
+        doc_c, proof_c, hashlib.sha256(doc_c.encode()).digest(), hashlib.sha256(proof_c.encode()).digest()
+    )
 
 
-def sign(document: dict[str, Any], private_key: Ed25519PrivateKey, verification_method: str,
-         created: str, proof_purpose: str = "assertionMethod",
-         loader: Loader = document_loader) -> dict[str, Any]:
+def sign(
+    document: dict[str, Any],
+    private_key: Ed25519PrivateKey,
+    verification_method: str,
+    created: str,
+    proof_purpose: str = "assertionMethod",
+    loader: Loader = document_loader,
+) -> dict[str, Any]:
     """A copy of ``document`` with an ``eddsa-rdfc-2022`` proof added (``created`` is an XML
     Schema dateTime string, passed in: this module never reads the clock)."""
-    options = {"type": PROOF_TYPE, "created": created, "verificationMethod": verification_method,
-               "cryptosuite": CRYPTOSUITE, "proofPurpose": proof_purpose}
+    options = {
+        "type": PROOF_TYPE,
+        "created": created,
+        "verificationMethod": verification_method,
+        "cryptosuite": CRYPTOSUITE,
+        "proofPurpose": proof_purpose,
+    }
     signature = private_key.sign(transform(document, options, loader).hash_data)
     signed = copy.deepcopy(document)
     signed["proof"] = {**options, "proofValue": multibase.encode(signature)}
@@ -100,8 +114,9 @@ class ProofError(ValueError):
     """Why a proof does not verify, in words."""
 
 
-def verify_proof(document: dict[str, Any], proof: dict[str, Any], public_key: bytes,
-                 loader: Loader = document_loader) -> None:
+def verify_proof(
+    document: dict[str, Any], proof: dict[str, Any], public_key: bytes, loader: Loader = document_loader
+) -> None:
     """Raise :class:`ProofError` unless ``proof`` is a valid ``eddsa-rdfc-2022`` proof of
     ``document`` by ``public_key`` (32 bytes)."""
     if proof.get("type") != PROOF_TYPE:
@@ -124,5 +139,7 @@ def verify_proof(document: dict[str, Any], proof: dict[str, Any], public_key: by
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except InvalidSignature:
-        raise ProofError("the signature does not match the credential: it was changed after "
-                         "signing, or signed with another key") from None
+        raise ProofError(
+            "the signature does not match the credential: it was changed after "
+            "signing, or signed with another key"
+        ) from None

@@ -65,18 +65,27 @@ def empty(n_bits: int = MIN_BITS) -> bytes:
 
 def status_entry(list_credential_id: str, index: int) -> dict[str, Any]:
     """The ``credentialStatus`` of a credential at ``index`` in the list ``list_credential_id``."""
-    return {"id": f"{list_credential_id}#{index}", "type": "BitstringStatusListEntry",
-            "statusPurpose": PURPOSE, "statusListIndex": str(index),
-            "statusListCredential": list_credential_id}
+    return {
+        "id": f"{list_credential_id}#{index}",
+        "type": "BitstringStatusListEntry",
+        "statusPurpose": PURPOSE,
+        "statusListIndex": str(index),
+        "statusListCredential": list_credential_id,
+    }
 
 
-def list_credential(list_credential_id: str, issuer: str, bits: bytes, valid_from: str
-                    ) -> dict[str, Any]:
+def list_credential(list_credential_id: str, issuer: str, bits: bytes, valid_from: str) -> dict[str, Any]:
     """The unsigned status list credential (sign it with :func:`proof.sign`)."""
-    return {"@context": ["https://www.w3.org/ns/credentials/v2"],
-            "id": list_credential_id, "type": ["VerifiableCredential",
-                                               "BitstringStatusListCredential"],
-            "issuer": issuer, "validFrom": valid_from,
-            "credentialSubject": {"id": f"{list_credential_id}#list",
-                                  "type": "BitstringStatusList", "statusPurpose": PURPOSE,
-                                  "encodedList": encode(bits)}}
+    return {
+        "@context": ["https://www.w3.org/ns/credentials/v2"],
+        "id": list_credential_id,
+        "type": ["VerifiableCredential", "BitstringStatusListCredential"],
+        "issuer": issuer,
+        "validFrom": valid_from,
+        "credentialSubject": {
+            "id": f"{list_credential_id}#list",
+            "type": "BitstringStatusList",
+            "statusPurpose": PURPOSE,
+            "encodedList": encode(bits),
+        },
+    }

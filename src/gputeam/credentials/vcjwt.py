@@ -40,16 +40,23 @@ def _timestamp(value: str) -> int:
 
 def looks_like_jwt(text: str) -> bool:
     parts = text.strip().split(".")
-    return len(parts) == 3 and all(parts[:2]) and all(
-        set(p) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        for p in parts)
+    return (
+        len(parts) == 3
+        and all(parts[:2])
+        and all(
+            set(p) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") for p in parts
+        )
+    )
 
 
 def claims_for(credential: dict[str, Any]) -> dict[str, Any]:
     """The registered claims OB 3.0 maps from the credential."""
     issuer = credential["issuer"]
-    out: dict[str, Any] = {"iss": issuer["id"] if isinstance(issuer, dict) else issuer,
-                           "jti": credential["id"], "nbf": _timestamp(credential["validFrom"])}
+    out: dict[str, Any] = {
+        "iss": issuer["id"] if isinstance(issuer, dict) else issuer,
+        "jti": credential["id"],
+        "nbf": _timestamp(credential["validFrom"]),
+    }
     subject = credential.get("credentialSubject") or {}
     if isinstance(subject, dict) and subject.get("id"):
         out["sub"] = subject["id"]
@@ -107,8 +114,10 @@ def verify_jwt(token: str, issuer_id: str) -> str:
     except ValueError as exc:
         raise ProofError(f"the JWT header is not readable: {exc}") from None
     if not isinstance(header, dict) or header.get("alg") not in ALGORITHMS:
-        raise ProofError(f"JWT alg {header.get('alg') if isinstance(header, dict) else None!r} "
-                         f"is not one of {', '.join(ALGORITHMS)}")
+        raise ProofError(
+            f"JWT alg {header.get('alg') if isinstance(header, dict) else None!r} "
+            f"is not one of {', '.join(ALGORITHMS)}"
+        )
     kid = header.get("kid")
     public = resolve_key(kid, issuer_id)
     key = OKPKey.import_key({"kty": "OKP", "crv": "Ed25519", "x": _b64(public)})
@@ -119,12 +128,12 @@ def verify_jwt(token: str, issuer_id: str) -> str:
     except (JoseError, ValueError) as exc:
         raise ProofError(f"the JWT signature does not verify: {type(exc).__name__}") from None
     payload = json.loads(obj.payload)
-    expected = claims_for({k: v for k, v in payload.items()
-                           if k not in ("iss", "jti", "sub", "nbf", "exp")})
+    expected = claims_for({k: v for k, v in payload.items() if k not in ("iss", "jti", "sub", "nbf", "exp")})
     for claim, value in expected.items():
         if payload.get(claim) != value:
-            raise ProofError(f"JWT claim {claim} is {payload.get(claim)!r}, but the credential "
-                             f"says {value!r}")
+            raise ProofError(
+                f"JWT claim {claim} is {payload.get(claim)!r}, but the credential says {value!r}"
+            )
     for claim in ("exp", "sub"):
         if claim in payload and claim not in expected:
             raise ProofError(f"JWT claim {claim} has no counterpart in the credential")

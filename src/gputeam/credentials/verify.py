@@ -58,8 +58,7 @@ def parse_datetime(value: Any) -> datetime:
 
 def _types(node: Any) -> list[str]:
     t = node.get("type") if isinstance(node, dict) else None
-    return [t] if isinstance(t, str) else [x for x in t if isinstance(x, str)] \
-        if isinstance(t, list) else []
+    return [t] if isinstance(t, str) else [x for x in t if isinstance(x, str)] if isinstance(t, list) else []
 
 
 def _id(node: Any) -> str | None:
@@ -83,8 +82,7 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     except (TypeError, ValueError):
         return ["the credential is not plain JSON"]
     if size > MAX_CREDENTIAL_BYTES:
-        return [f"the credential has {size:,} bytes, more than the {MAX_CREDENTIAL_BYTES:,} "
-                "verified"]
+        return [f"the credential has {size:,} bytes, more than the {MAX_CREDENTIAL_BYTES:,} verified"]
     out: list[str] = []
     ctx = cred.get("@context")
     if not isinstance(ctx, list) or not ctx or ctx[0] != CREDENTIALS_V2:
@@ -99,8 +97,9 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 out.append("@context: embedded contexts are not accepted, only the bundled URLs")
     types = _types(cred)
     if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
-        out.append(f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; "
-                   f"found {types}")
+        out.append(
+            f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; found {types}"
+        )
     if _id(cred.get("issuer")) is None:
         out.append("issuer must be a URI or a Profile with an id")
     for field in ("validFrom", "validUntil"):
@@ -135,16 +134,19 @@ def resolve_key(verification_method: Any, issuer_id: str) -> bytes:
         if method != "key":
             raise ProofError(f"DID method {method!r} cannot be resolved offline (did:key can)")
     if base != issuer_id:
-        raise ProofError(f"verificationMethod {verification_method!r} does not belong to the "
-                         f"issuer {issuer_id!r}")
+        raise ProofError(
+            f"verificationMethod {verification_method!r} does not belong to the issuer {issuer_id!r}"
+        )
     if base.startswith("did:"):
-        key_text = base[len("did:key:"):]
+        key_text = base[len("did:key:") :]
         if fragment and fragment != key_text:
             raise ProofError("the did:key fragment must repeat the key")
     elif base.startswith("https://") or base.startswith("http://"):
         if not fragment.startswith("z6Mk"):
-            raise ProofError(f"verificationMethod {verification_method!r} cannot be resolved "
-                             "offline (expected the issuer's URL with a multikey fragment)")
+            raise ProofError(
+                f"verificationMethod {verification_method!r} cannot be resolved "
+                "offline (expected the issuer's URL with a multikey fragment)"
+            )
         key_text = fragment
     else:
         raise ProofError(f"verificationMethod {verification_method!r} is neither a DID nor a URL")
@@ -163,8 +165,7 @@ def check_proof(cred: dict[str, Any]) -> Check:
     for p in proofs:
         try:
             if p.get("proofPurpose") != "assertionMethod":
-                raise ProofError(f"proofPurpose is {p.get('proofPurpose')!r}, "
-                                 "expected 'assertionMethod'")
+                raise ProofError(f"proofPurpose is {p.get('proofPurpose')!r}, expected 'assertionMethod'")
             verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer))
         except ProofError as exc:
             failures.append(str(exc))
@@ -172,8 +173,7 @@ def check_proof(cred: dict[str, Any]) -> Check:
         except Exception as exc:  # canonicalisation of a malformed document
             failures.append(f"the credential cannot be canonicalised: {type(exc).__name__}")
             continue
-        return Check("proof", True, f"eddsa-rdfc-2022 signature by {p['verificationMethod']} "
-                                    "is valid")
+        return Check("proof", True, f"eddsa-rdfc-2022 signature by {p['verificationMethod']} is valid")
     return Check("proof", False, "; ".join(failures))
 
 
@@ -189,24 +189,35 @@ def check_validity(cred: dict[str, Any], now: datetime) -> Check:
     return Check("validity", True, f"valid from {cred['validFrom']}, no end date")
 
 
-def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: datetime
-                 ) -> Check:
+def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: datetime) -> Check:
     entries = cred.get("credentialStatus")
     if entries is None:
         return Check("status", True, "no credentialStatus: the issuer cannot revoke it")
     entries = entries if isinstance(entries, list) else [entries]
-    revocation = [e for e in entries if isinstance(e, dict)
-                  and e.get("type") == "BitstringStatusListEntry"
-                  and e.get("statusPurpose") == statuslist.PURPOSE]
+    revocation = [
+        e
+        for e in entries
+        if isinstance(e, dict)
+        and e.get("type") == "BitstringStatusListEntry"
+        and e.get("statusPurpose") == statuslist.PURPOSE
+    ]
     if not revocation:
         return Check("status", True, "status not checked: no revocation entry it understands")
     entry = revocation[0]
     if status_list is None:
-        return Check("status", True, "status not checked: the status list "
-                     f"{entry.get('statusListCredential')} was not given (offline)")
+        return Check(
+            "status",
+            True,
+            "status not checked: the status list "
+            f"{entry.get('statusListCredential')} was not given (offline)",
+        )
     if status_list.get("id") != entry.get("statusListCredential"):
-        return Check("status", False, f"the status list given is {status_list.get('id')!r}, the "
-                     f"credential names {entry.get('statusListCredential')!r}")
+        return Check(
+            "status",
+            False,
+            f"the status list given is {status_list.get('id')!r}, the "
+            f"credential names {entry.get('statusListCredential')!r}",
+        )
     listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now)
     if isinstance(listed, Check):
         return listed
@@ -219,8 +230,7 @@ def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: 
     return Check("status", True, "not revoked")
 
 
-def verify_status_list(status_list: dict[str, Any], issuer: str, now: datetime
-                       ) -> bytes | Check:
+def verify_status_list(status_list: dict[str, Any], issuer: str, now: datetime) -> bytes | Check:
     """The bits of a status list credential, or a failed check saying why it can't be used."""
     if "BitstringStatusListCredential" not in _types(status_list):
         return Check("status", False, "the status list is not a BitstringStatusListCredential")
@@ -272,8 +282,9 @@ def check_jwt(token: str, cred: dict[str, Any]) -> Check:
     return Check("proof", True, f"VC-JWT signature by {kid} is valid")
 
 
-def verify(cred: Any, *, now: datetime, status_list: dict[str, Any] | None = None,
-           recipient: str | None = None) -> Verification:
+def verify(
+    cred: Any, *, now: datetime, status_list: dict[str, Any] | None = None, recipient: str | None = None
+) -> Verification:
     """Every check of ``cred`` (a credential with an embedded Data Integrity proof, or a
     VC-JWT compact string); stops after the structure check when that fails."""
     token = None
@@ -289,8 +300,11 @@ def verify(cred: Any, *, now: datetime, status_list: dict[str, Any] | None = Non
     problems = structure_problems(cred, embedded_proof=token is None)
     if problems:
         return Verification((Check("structure", False, "; ".join(problems)),))
-    checks = [Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
-              check_proof(cred) if token is None else check_jwt(token, cred),
-              check_validity(cred, now), check_status(cred, status_list, now),
-              check_recipient(cred, recipient)]
+    checks = [
+        Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
+        check_proof(cred) if token is None else check_jwt(token, cred),
+        check_validity(cred, now),
+        check_status(cred, status_list, now),
+        check_recipient(cred, recipient),
+    ]
     return Verification(tuple(checks))

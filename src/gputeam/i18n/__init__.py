@@ -25,8 +25,22 @@ from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 
-__all__ = ["DOMAIN", "LANGUAGES", "PSEUDO", "N_", "_", "activate", "current", "from_accept_language",
-           "from_environment", "gettext", "language_names", "ngettext", "normalise", "use"]
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "PSEUDO",
+    "N_",
+    "_",
+    "activate",
+    "current",
+    "from_accept_language",
+    "from_environment",
+    "gettext",
+    "language_names",
+    "ngettext",
+    "normalise",
+    "use",
+]
 
 DOMAIN = "gputeam"
 LANGUAGES = ("en", "de", "nl", "es", "ko")

@@ -16,14 +16,29 @@ from typing import IO, Any
 
 from gputeam.i18n import DOMAIN, LANGUAGES
 
-__all__ = ["KEYWORDS", "Problem", "check", "extract", "extract_catalog_data", "po_path", "pot_path",
-           "read", "update", "write"]
+__all__ = [
+    "KEYWORDS",
+    "Problem",
+    "check",
+    "extract",
+    "extract_catalog_data",
+    "po_path",
+    "pot_path",
+    "read",
+    "update",
+    "write",
+]
 
 PACKAGE = Path(__file__).resolve().parent
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
 #: The catalog's YAML fields whose values are shown to users, per file.
-CATALOG_FIELDS = {"levels.yaml": ("name",), "roles.yaml": ("name",), "domains.yaml": ("name",),
-                  "strategies.yaml": ("name", "description"), "templates.yaml": ("name",)}
+CATALOG_FIELDS = {
+    "levels.yaml": ("name",),
+    "roles.yaml": ("name",),
+    "domains.yaml": ("name",),
+    "strategies.yaml": ("name", "description"),
+    "templates.yaml": ("name",),
+}
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:[:!][^{}]*)?\}|%\([A-Za-z_]+\)[sdif]|%[sd]")
 
 
@@ -35,8 +50,9 @@ def po_path(language: str) -> Path:
     return PACKAGE / "locale" / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extract_catalog_data(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
-                         options: Any) -> Iterator[tuple[int, str, str, list[str]]]:
+def extract_catalog_data(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
     """Babel extractor for the catalog's YAML: the fields of :data:`CATALOG_FIELDS`."""
     import yaml
 
@@ -68,11 +84,18 @@ def extract(root: Path) -> Any:
     except ImportError:  # pragma: no cover - Jinja2 is a dependency
         pass
     method_map = [(pattern, methods.get(method, method)) for pattern, method in method_map]
-    catalog = Catalog(project="gputeam", domain=DOMAIN, charset="utf-8", fuzzy=False,
-                      copyright_holder="gputeam developers", version="0.1",
-                      msgid_bugs_address="https://github.com/gputeam/gputeam/issues")
+    catalog = Catalog(
+        project="gputeam",
+        domain=DOMAIN,
+        charset="utf-8",
+        fuzzy=False,
+        copyright_holder="gputeam developers",
+        version="0.1",
+        msgid_bugs_address="https://github.com/gputeam/gputeam/issues",
+    )
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(root), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True):
+        str(root), method_map, options_map, keywords=KEYWORDS, strip_comment_tags=True
+    ):
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return catalog
 

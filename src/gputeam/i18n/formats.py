@@ -15,8 +15,18 @@ from typing import Any
 
 from gputeam.i18n import PSEUDO, current
 
-__all__ = ["babel_locale", "date_text", "decimal", "is_english", "money", "month_text", "number",
-           "percent", "plotly_date_format", "plotly_locale"]
+__all__ = [
+    "babel_locale",
+    "date_text",
+    "decimal",
+    "is_english",
+    "money",
+    "month_text",
+    "number",
+    "percent",
+    "plotly_date_format",
+    "plotly_locale",
+]
 
 #: All-digit dates that fit a table column, in each language's usual order (CLDR patterns),
 #: the same for Plotly's date axes (d3 formats) and months on a category axis.

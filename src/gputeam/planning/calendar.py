@@ -31,8 +31,20 @@ def weeks(n: float) -> timedelta:
     return timedelta(days=round(7 * n))
 
 
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
-                "September", "October", "November", "December")
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 def month_spans(months: Iterable[int]) -> list[tuple[int, int]]:

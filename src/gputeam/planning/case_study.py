@@ -30,9 +30,15 @@ MONEY_TOLERANCE = 0.10
 SHARE_TOLERANCE = 0.05
 
 Unit = Literal["count", "money", "share", "month"]
-_UNITS: dict[str, Unit] = {"certified": "count", "hires": "count", "headcount": "count",
-                           "cost": "money", "staffed_share": "share",
-                           "saving_vs_outsourced": "share", "ready_month": "month"}
+_UNITS: dict[str, Unit] = {
+    "certified": "count",
+    "hires": "count",
+    "headcount": "count",
+    "cost": "money",
+    "staffed_share": "share",
+    "saving_vs_outsourced": "share",
+    "ready_month": "month",
+}
 
 
 def _certified(m: CaseMeasure, scenario: Scenario, roadmaps: Sequence[Roadmap]) -> int:
@@ -42,28 +48,45 @@ def _certified(m: CaseMeasure, scenario: Scenario, roadmaps: Sequence[Roadmap]) 
     by_month = m.month or scenario.horizon_months
     holders: set[str] = set()
     for p in scenario.people:
-        if any(h.id in wanted and (h.expires is None or month_of(scenario.start, h.expires)
-                                   >= by_month) for h in p.certifications):
+        if any(
+            h.id in wanted and (h.expires is None or month_of(scenario.start, h.expires) >= by_month)
+            for h in p.certifications
+        ):
             holders.add(p.id)
     for r in roadmaps:
-        if any(i.kind == "exam" and i.ref in wanted and month_of(scenario.start, i.end) <= by_month
-               for i in r.items):
+        if any(
+            i.kind == "exam" and i.ref in wanted and month_of(scenario.start, i.end) <= by_month
+            for i in r.items
+        ):
             holders.add(r.person)
     return len(holders)
 
 
-def _figure(m: CaseMeasure, scenario: Scenario, target: Target, sourcing: Sourcing,
-            roadmaps: Sequence[Roadmap], costs: Costs) -> float | None:
+def _figure(
+    m: CaseMeasure,
+    scenario: Scenario,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    costs: Costs,
+) -> float | None:
     last = m.month or scenario.horizon_months
     if m.kind == "certified":
         return float(_certified(m, scenario, roadmaps))
     if m.kind == "cost":
-        return sum((line.first_year if m.period == "first_year" else line.horizon)
-                   for line in costs.lines if line.category in m.categories)
+        return sum(
+            (line.first_year if m.period == "first_year" else line.horizon)
+            for line in costs.lines
+            if line.category in m.categories
+        )
     if m.kind == "hires":
-        return float(sum(h.count for h in sourcing.hires
-                         if (m.level is None or h.level == m.level)
-                         and m.from_month <= h.arrival_month <= last))
+        return float(
+            sum(
+                h.count
+                for h in sourcing.hires
+                if (m.level is None or h.level == m.level) and m.from_month <= h.arrival_month <= last
+            )
+        )
     if m.kind == "headcount":
         return float(target.at(last).headcount)
     if m.kind == "staffed_share":
@@ -88,8 +111,14 @@ def _agrees(unit: Unit, article: float, plan: float | None) -> bool:
     return round(plan) == round(article)
 
 
-def compare_case_study(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                       roadmaps: Sequence[Roadmap], costs: Costs) -> CaseStudyComparison | None:
+def compare_case_study(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    costs: Costs,
+) -> CaseStudyComparison | None:
     """The case study's stated outcomes beside the plan's, or None when the scenario models
     none (or the catalog in use does not have it)."""
     study = catalog.case_studies.get(scenario.case_study or "")
@@ -106,11 +135,20 @@ def compare_case_study(scenario: Scenario, catalog: Catalog, target: Target, sou
             reason = "Agrees with the article."
         else:
             reason = m.why
-        outcomes.append(CaseOutcome(id=m.id, label=m.label, stated=m.stated, article=m.article,
-                                    plan=figure, unit=unit, agrees=agrees, reason=reason,
-                                    source=m.source))
-    return CaseStudyComparison(id=study.id, name=study.name, source=study.source,
-                               outcomes=tuple(outcomes))
+        outcomes.append(
+            CaseOutcome(
+                id=m.id,
+                label=m.label,
+                stated=m.stated,
+                article=m.article,
+                plan=figure,
+                unit=unit,
+                agrees=agrees,
+                reason=reason,
+                source=m.source,
+            )
+        )
+    return CaseStudyComparison(id=study.id, name=study.name, source=study.source, outcomes=tuple(outcomes))
 
 
 __all__ = ["MONEY_TOLERANCE", "SHARE_TOLERANCE", "compare_case_study"]

@@ -87,8 +87,9 @@ _LEDGERS: list[tuple[tuple[object, ...], tuple[Charge, ...]]] = []
 _LEDGERS_KEPT = 4
 
 
-def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-           roadmaps: Sequence[Roadmap]) -> tuple[Charge, ...]:
+def ledger(
+    scenario: Scenario, catalog: Catalog, sourcing: Sourcing, roadmaps: Sequence[Roadmap]
+) -> tuple[Charge, ...]:
     """Every amount the plan pays, month by month (months outside the horizon dropped)."""
     if not isinstance(roadmaps, tuple):  # a list could change under the same identity
         return tuple(_ledger(scenario, catalog, sourcing, roadmaps))
@@ -102,8 +103,9 @@ def ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
     return charges
 
 
-def _ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-            roadmaps: Sequence[Roadmap]) -> list[Charge]:
+def _ledger(
+    scenario: Scenario, catalog: Catalog, sourcing: Sourcing, roadmaps: Sequence[Roadmap]
+) -> list[Charge]:
     e = catalog.economics
     h = scenario.horizon_months
     r = scenario.retention
@@ -132,8 +134,7 @@ def _ledger(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
     for i, hire in enumerate(sourcing.hires):
         who = f"hire:{i}"
         salary = band_mid(catalog, hire.level)
-        add("hiring", hire.requisition_month, hire.count * salary * e.hiring_cost_share,
-            "recruiting", who)
+        add("hiring", hire.requisition_month, hire.count * salary * e.hiring_cost_share, "recruiting", who)
         for m in range(hire.arrival_month, h + 1):
             add("salaries", m, hire.count * salary / 12 * uplift, "pay", who)
             add("retention", m, hire.count * r.retention_bonus / 12, "retention bonus", who)
@@ -151,8 +152,9 @@ def contractor_rate(scenario: Scenario, catalog: Catalog) -> float:
     return scenario.constraints.contractors.rate_usd_h or catalog.economics.contractor_rate_usd_h
 
 
-def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                  roadmaps: Sequence[Roadmap]) -> Costs:
+def compute_costs(
+    scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing, roadmaps: Sequence[Roadmap]
+) -> Costs:
     e = catalog.economics
     h = scenario.horizon_months
     rate = contractor_rate(scenario, catalog)
@@ -165,26 +167,38 @@ def compute_costs(scenario: Scenario, catalog: Catalog, target: Target, sourcing
     lines = []
     for cat in CATEGORIES:
         series = months[cat]
-        lines.append(CostLine(category=cat, first_year=round(_first_year(series), 2),
-                              horizon=round(sum(series), 2),
-                              annual_run_rate=round(steady.get(cat, 0.0), 2)))
+        lines.append(
+            CostLine(
+                category=cat,
+                first_year=round(_first_year(series), 2),
+                horizon=round(sum(series), 2),
+                annual_run_rate=round(steady.get(cat, 0.0), 2),
+            )
+        )
     deadline_tm = target.at(scenario.deadline)
     peak = max(target.months, key=lambda tm: tm.headcount)
     heads = max(deadline_tm.headcount, peak.headcount)
     return Costs(
-        currency=scenario.currency, lines=tuple(lines),
+        currency=scenario.currency,
+        lines=tuple(lines),
         first_year=round(sum(x.first_year for x in lines), 2),
         horizon=round(sum(x.horizon for x in lines), 2),
         annual_run_rate=round(sum(x.annual_run_rate for x in lines), 2),
         by_month=by_month,
         outsourced_annual=round(heads * e.hours_per_fte_year * rate, 2),
         hours_per_fte_month=e.hours_per_fte_month,
-        template_comparison=template_costs(catalog))
+        template_comparison=template_costs(catalog),
+    )
 
 
-def _steady_state(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-                  roadmaps: Sequence[Roadmap], months: dict[str, list[float]], uplift: float
-                  ) -> dict[str, float]:
+def _steady_state(
+    scenario: Scenario,
+    catalog: Catalog,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    months: dict[str, list[float]],
+    uplift: float,
+) -> dict[str, float]:
     """The annual run rate: a year of the team as it stands at the end of the horizon, with
     every planned person and hire on board at full pay and no one-off costs (recruiting,
     ramp-up, courses, first exams, mentoring): salaries and contractors of the final month
@@ -201,9 +215,12 @@ def _steady_state(scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
             cert = catalog.certifications.get(cid)
             if cert and cert.validity_months and cert.exam.price_usd:
                 renewals += cert.exam.price_usd * 12 / cert.validity_months
-    return {"salaries": months["salaries"][-1] * 12 if h else 0.0,
-            "contractors": months["contractors"][-1] * 12 if h else 0.0,
-            "retention": heads * scenario.retention.retention_bonus, "exams": renewals}
+    return {
+        "salaries": months["salaries"][-1] * 12 if h else 0.0,
+        "contractors": months["contractors"][-1] * 12 if h else 0.0,
+        "retention": heads * scenario.retention.retention_bonus,
+        "exams": renewals,
+    }
 
 
 def _first_year(series: Sequence[float]) -> float:
@@ -213,14 +230,19 @@ def _first_year(series: Sequence[float]) -> float:
     return sum(series) + series[-1] * (12 - len(series)) if series else 0.0
 
 
-def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
-              add: Callable[[str, int, float, str, str], None]) -> None:
+def _training(
+    scenario: Scenario,
+    catalog: Catalog,
+    roadmaps: Sequence[Roadmap],
+    add: Callable[[str, int, float, str, str], None],
+) -> None:
     e = catalog.economics
     allowed = set(scenario.constraints.strategies)
     vendor = catalog.strategies.get("vendor")
     # the group discount counts current people taking a course together (hires arrive apart)
-    takers = Counter(i.ref for rm in roadmaps if not rm.hire for i in rm.items
-                     if i.kind == "course" and i.cost > 0)
+    takers = Counter(
+        i.ref for rm in roadmaps if not rm.hire for i in rm.items if i.kind == "course" and i.cost > 0
+    )
     discount = 0.0
     if "vendor" in allowed and vendor and vendor.group_discount:
         discount = vendor.group_discount.mid
@@ -233,20 +255,35 @@ def _training(scenario: Scenario, catalog: Catalog, roadmaps: Sequence[Roadmap],
             month = month_of(scenario.start, item.start)
             if item.kind in ("course", "bootcamp", "practice"):
                 cost = item.cost
-                if item.kind == "course" and vendor and vendor.group_min and not rm.hire and \
-                        takers[item.ref] >= vendor.group_min:
+                if (
+                    item.kind == "course"
+                    and vendor
+                    and vendor.group_min
+                    and not rm.hire
+                    and takers[item.ref] >= vendor.group_min
+                ):
                     cost *= 1 - discount
                 add("training", month, cost, item.kind, rm.person)
             elif item.kind in ("exam", "renewal"):
                 add("exams", month, item.cost, item.kind, rm.person)
                 if item.kind == "exam" and scenario.retention.certification_bonus:
-                    add("retention", month, scenario.retention.certification_bonus,
-                        "certification bonus", rm.person)
+                    add(
+                        "retention",
+                        month,
+                        scenario.retention.certification_bonus,
+                        "certification bonus",
+                        rm.person,
+                    )
             elif item.kind == "apprenticeship":
                 end = month_of(scenario.start, item.end)
                 for m in range(month, end):
-                    add("mentoring", m, mentor_salary * e.overhead_multiplier / 12 * share,
-                        "mentoring", rm.person)
+                    add(
+                        "mentoring",
+                        m,
+                        mentor_salary * e.overhead_multiplier / 12 * share,
+                        "mentoring",
+                        rm.person,
+                    )
 
 
 def template_costs(catalog: Catalog) -> tuple[TemplateCost, ...]:
@@ -256,7 +293,13 @@ def template_costs(catalog: Catalog) -> tuple[TemplateCost, ...]:
     for t in catalog.templates.values():
         low = sum(s.count * catalog.levels[s.level_min].salary_usd.low for s in t.slots)
         high = sum(s.count * catalog.levels[s.level_max].salary_usd.high for s in t.slots)
-        out.append(TemplateCost(template=t.id, computed_low=low, computed_high=high,
-                                article_low=t.article_cost_usd.low,
-                                article_high=t.article_cost_usd.high))
+        out.append(
+            TemplateCost(
+                template=t.id,
+                computed_low=low,
+                computed_high=high,
+                article_low=t.article_cost_usd.low,
+                article_high=t.article_cost_usd.high,
+            )
+        )
     return tuple(out)

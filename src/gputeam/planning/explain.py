@@ -68,8 +68,9 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def versus_greedy(cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float,
-                  currency: str) -> str:
+def versus_greedy(
+    cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float, currency: str
+) -> str:
     """How the plan's cost compares with the greedy rule's, in words (never a negative 'less')."""
     if greedy_cost is None or greedy_cost <= 0:
         return ""
@@ -81,8 +82,7 @@ def versus_greedy(cost: float, greedy_cost: float | None, greedy_open: float, pl
         return f", {_money(diff, currency)} ({share:.1%}) less than the greedy rule"
     text = f", {_money(-diff, currency)} ({share:.1%}) more than the greedy rule"
     if greedy_open > plan_open:
-        text += (f": the greedy rule leaves {greedy_open:g} slot-month(s) uncovered, this plan "
-                 f"{plan_open:g}")
+        text += f": the greedy rule leaves {greedy_open:g} slot-month(s) uncovered, this plan {plan_open:g}"
     return text
 
 
@@ -99,10 +99,21 @@ def first_need(inst: Instance, role: str, level: int = 0) -> int | None:
     return next((m for m in range(1, inst.horizon + 1) if inst.demand_at(role, m, level) > 0), None)
 
 
-def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Catalog,
-                   slots: Mapping[str, TargetSlot], *, status: str, total_cost: float,
-                   greedy_cost: float | None, mip_gap: float | None, seconds: float,
-                   details: SourcingDetails, preface: tuple[str, ...] = ()) -> Sourcing:
+def build_sourcing(
+    inst: Instance,
+    d: Decisions,
+    scenario: Scenario,
+    catalog: Catalog,
+    slots: Mapping[str, TargetSlot],
+    *,
+    status: str,
+    total_cost: float,
+    greedy_cost: float | None,
+    mip_gap: float | None,
+    seconds: float,
+    details: SourcingDetails,
+    preface: tuple[str, ...] = (),
+) -> Sourcing:
     cur = scenario.currency
     delays = {o.person: o.delay for o in d.options if o.delay}
     if delays:  # the pipeline rebuilds these roadmaps from the later start
@@ -118,12 +129,17 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
     for o in sorted(d.options, key=lambda o: (o.ready, o.role, o.person)):
         level = inst.slot_level.get(o.role, o.level)
         req = max(1, o.ready - inst.lead)
-        hire_flat = inst.hire_cost(o.role, level, req, req + inst.lead)[1] \
-            if (o.role, level) in inst.hire_salary else None
+        hire_flat = (
+            inst.hire_cost(o.role, level, req, req + inst.lead)[1]
+            if (o.role, level) in inst.hire_salary
+            else None
+        )
         name = inst.names.get(o.person, o.person)
         role = inst.role_names.get(o.role, o.role)
-        why = (f"upskill {name} to {role} (Level {level}), ready in month {o.ready}: "
-               f"training, exams and raise {_money(o.flat_cost, cur)} over the horizon")
+        why = (
+            f"upskill {name} to {role} (Level {level}), ready in month {o.ready}: "
+            f"training, exams and raise {_money(o.flat_cost, cur)} over the horizon"
+        )
         if hire_flat is not None:
             why += f", against {_money(hire_flat, cur)} for a Level-{level} hire from month {req + inst.lead}"
         if o.delay:
@@ -131,10 +147,20 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
         now = inst.person_level.get(o.person, o.level)
         promotion = o.level if o.level > now else None
         if promotion:
-            why += (f"; promoted from Level {now} to Level {promotion} in month {o.ready}, when they "
-                    f"meet its experience and certifications (the raise comes with it)")
-        assignments.append(Assignment(person=o.person, role=o.role, level=level,
-                                      ready_month=o.ready, reason=why, promotion=promotion))
+            why += (
+                f"; promoted from Level {now} to Level {promotion} in month {o.ready}, when they "
+                f"meet its experience and certifications (the raise comes with it)"
+            )
+        assignments.append(
+            Assignment(
+                person=o.person,
+                role=o.role,
+                level=level,
+                ready_month=o.ready,
+                reason=why,
+                promotion=promotion,
+            )
+        )
 
     hires = []
     people = {p.id: p for p in scenario.people}
@@ -148,11 +174,21 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
         arrival = req + inst.lead
         role = inst.role_names.get(role_id, role_id)
         need = max(arrival, first_need(inst, role_id, level) or arrival)
-        head = (f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
-                f"(arriving in month {arrival})")
+        head = (
+            f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
+            f"(arriving in month {arrival})"
+        )
         why = _hire_reason(inst, role_id, need, chosen, options_by_role, needs_of)
-        hires.append(Hire(role=role_id, level=level, count=count, requisition_month=req,
-                          arrival_month=arrival, reason=f"{head}: {why}"))
+        hires.append(
+            Hire(
+                role=role_id,
+                level=level,
+                count=count,
+                requisition_month=req,
+                arrival_month=arrival,
+                reason=f"{head}: {why}",
+            )
+        )
 
     contractors = []
     hours = inst.hours_per_month
@@ -160,20 +196,29 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
     for (role_id, m), fte in sorted(d.contractors.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         by_role[role_id].append((m, fte))
         staffed = sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
-        contractors.append(ContractorNeed(
-            month=m, role=role_id, level=min(inst.levels(role_id), default=1), hours=fte * hours,
-            reason=open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
-            + f" not yet staffed ({staffed} staff ready)"))
+        contractors.append(
+            ContractorNeed(
+                month=m,
+                role=role_id,
+                level=min(inst.levels(role_id), default=1),
+                hours=fte * hours,
+                reason=open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
+                + f" not yet staffed ({staffed} staff ready)",
+            )
+        )
 
     uncovered = []
     for (role_id, m), fte in sorted(d.uncovered.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        what = (f"month {m}: "
-                + open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
-                + " open")
+        what = (
+            f"month {m}: "
+            + open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
+            + " open"
+        )
         if m < inst.deadline:
             cap = inst.contractor_cap[m - 1]
-            what += (" before the deadline: nobody can be ready, no hire can arrive yet and contractors "
-                     + (f"are capped at {cap:g} FTE that month" if cap else "are not allowed"))
+            what += " before the deadline: nobody can be ready, no hire can arrive yet and contractors " + (
+                f"are capped at {cap:g} FTE that month" if cap else "are not allowed"
+            )
         else:
             what += " after the deadline: the constraints conflict (see the explanation)"
         uncovered.append(what)
@@ -192,16 +237,20 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
                 runs.append((list(range(a, b + 1)), until))
         spans = [f"in {month_list(ms)}{until}" for ms, until in runs]
         name = inst.role_names.get(role_id, role_id)
-        explanation.append(f"contractors bridge {total:g} {_plural(total, 'FTE-month')} "
-                           f"({total * hours:,.0f} h) of {name} " + ", and ".join(spans))
+        explanation.append(
+            f"contractors bridge {total:g} {_plural(total, 'FTE-month')} "
+            f"({total * hours:,.0f} h) of {name} " + ", and ".join(spans)
+        )
     explanation += uncovered
     takers: Counter[str] = Counter(c for o in d.options for c in o.courses)
     groups = {c: n for c, n in takers.items() if inst.group_min and n >= inst.group_min}
     for cid, n in sorted(groups.items()):
         name = catalog.courses[cid].name if cid in catalog.courses else cid
-        explanation.append(f"vendor group discount on {name}: {n} people take it together "
-                           f"(>= {inst.group_min}), saving "
-                           f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}")
+        explanation.append(
+            f"vendor group discount on {name}: {n} people take it together "
+            f"(>= {inst.group_min}), saving "
+            f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}"
+        )
     unassigned = tuple(p for p in inst.people if p not in chosen)
     explanation += _left_out(inst, d, unassigned, cur, people)
 
@@ -216,19 +265,30 @@ def build_sourcing(inst: Instance, d: Decisions, scenario: Scenario, catalog: Ca
             have = sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
             covered += min(have, inst.demand_at(role_id, m))
         coverage.append(covered / total)
-    return Sourcing(method="mip", assignments=tuple(assignments), hires=tuple(hires),
-                    contractors=tuple(contractors), unassigned=unassigned,
-                    uncovered=tuple(uncovered), coverage_by_month=tuple(coverage),
-                    explanation=tuple(explanation), total_cost=round(total_cost, 2),
-                    greedy_cost=None if greedy_cost is None else round(greedy_cost, 2),
-                    mip_gap=mip_gap, solve_seconds=round(seconds, 4), status=status,
-                    details=details)
+    return Sourcing(
+        method="mip",
+        assignments=tuple(assignments),
+        hires=tuple(hires),
+        contractors=tuple(contractors),
+        unassigned=unassigned,
+        uncovered=tuple(uncovered),
+        coverage_by_month=tuple(coverage),
+        explanation=tuple(explanation),
+        total_cost=round(total_cost, 2),
+        greedy_cost=None if greedy_cost is None else round(greedy_cost, 2),
+        mip_gap=mip_gap,
+        solve_seconds=round(seconds, 4),
+        status=status,
+        details=details,
+    )
 
 
-def _bridged_until(inst: Instance, staff: Mapping[tuple[str, int], list[int]], role_id: str,
-                   last: int) -> str:
+def _bridged_until(
+    inst: Instance, staff: Mapping[tuple[str, int], list[int]], role_id: str, last: int
+) -> str:
     """Why contractors stop after ``last``: staff cover the role, it is no longer needed, or
     the horizon ends."""
+
     def staffed(m: int) -> int:
         return sum(v[m - 1] for (r, _), v in staff.items() if r == role_id)
 
@@ -244,8 +304,9 @@ def _bridged_until(inst: Instance, staff: Mapping[tuple[str, int], list[int]], r
     return " (no staff planned)"
 
 
-def _left_out(inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: str,
-              people: Mapping[str, Person]) -> list[str]:
+def _left_out(
+    inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: str, people: Mapping[str, Person]
+) -> list[str]:
     """Why each person without a target role is left out, naming the hire that takes a role
     they could reach when there is one."""
     arrival: dict[str, int] = {}
@@ -273,20 +334,29 @@ def _left_out(inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: st
         role = inst.role_names.get(o.role, o.role)
         need = first_need(inst, o.role) or 1
         if o.ready > max(arrival[o.role], need):
-            why = (f"they could be ready only in month {o.ready}, and the {role} hire arrives in "
-                   f"month {arrival[o.role]} for a slot needed from month {need}; contractors "
-                   f"until month {o.ready} would cost more than the hire")
+            why = (
+                f"they could be ready only in month {o.ready}, and the {role} hire arrives in "
+                f"month {arrival[o.role]} for a slot needed from month {need}; contractors "
+                f"until month {o.ready} would cost more than the hire"
+            )
         else:
-            why = (f"upskilling them (ready in month {o.ready}, {_money(o.flat_cost, cur)} in "
-                   f"training, exams and raise) costs more over the horizon than the hire, or "
-                   f"the training, mentor or level limits leave no room")
+            why = (
+                f"upskilling them (ready in month {o.ready}, {_money(o.flat_cost, cur)} in "
+                f"training, exams and raise) costs more over the horizon than the hire, or "
+                f"the training, mentor or level limits leave no room"
+            )
         out.append(f"{name} keeps their current duties although the plan hires a {role}: {why}")
     return out
 
 
-def _hire_reason(inst: Instance, role_id: str, need: int,
-                 chosen: Mapping[str, Option], options_by_role: Mapping[str, list[Option]],
-                 needs_of: Callable[[str, str], list[str]]) -> str:
+def _hire_reason(
+    inst: Instance,
+    role_id: str,
+    need: int,
+    chosen: Mapping[str, Option],
+    options_by_role: Mapping[str, list[Option]],
+    needs_of: Callable[[str, str], list[str]],
+) -> str:
     opts = options_by_role.get(role_id, [])
     deadline = inst.deadline
     if not inst.people:
@@ -316,12 +386,13 @@ def _hire_reason(inst: Instance, role_id: str, need: int,
         if other:
             roles = sorted({inst.role_names.get(chosen[p].role, chosen[p].role) for p in other})
             parts.append(f"{len(other)} needed as " + ", ".join(roles))
-        return (f"everyone on staff who could be ready by month {need} is taken ("
-                + "; ".join(parts) + ")")
+        return f"everyone on staff who could be ready by month {need} is taken (" + "; ".join(parts) + ")"
     alt = min(free, key=lambda o: o.flat_cost)
-    return (f"cheaper over the horizon than upskilling {inst.names.get(alt.person, alt.person)} "
-            f"(ready in month {alt.ready}, {alt.flat_cost:,.0f} in training, exams and raise) and "
-            f"bridging until then")
+    return (
+        f"cheaper over the horizon than upskilling {inst.names.get(alt.person, alt.person)} "
+        f"(ready in month {alt.ready}, {alt.flat_cost:,.0f} in training, exams and raise) and "
+        f"bridging until then"
+    )
 
 
 def greedy_evaluation(inst: Instance, greedy: Sourcing) -> tuple[float, float]:

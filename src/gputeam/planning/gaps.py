@@ -16,16 +16,21 @@ from gputeam.scenario import Person, Scenario
 
 
 def fit(person: Person, slot: TargetSlot, held: set[str]) -> Fit:
-    missing = {d: p - person.skills.get(d, 0) for d, p in slot.domains.items()
-               if person.skills.get(d, 0) < p}
+    missing = {d: p - person.skills.get(d, 0) for d, p in slot.domains.items() if person.skills.get(d, 0) < p}
     total = sum(slot.domains.values()) or 1
     have = sum(min(person.skills.get(d, 0), p) for d, p in slot.domains.items())
     missing_certs = tuple(g[0] for g in slot.certifications if not held.intersection(g))
     cert_share = 1 - len(missing_certs) / len(slot.certifications) if slot.certifications else 1.0
     level_gap = max(0, slot.level_min - person.level)
     score = 0.6 * have / total + 0.25 * max(0.0, 1 - level_gap / 4) + 0.15 * cert_share
-    return Fit(person=person.id, role=slot.role, score=round(score, 4), missing_domains=missing,
-               missing_certifications=missing_certs, level_gap=level_gap)
+    return Fit(
+        person=person.id,
+        role=slot.role,
+        score=round(score, 4),
+        missing_domains=missing,
+        missing_certifications=missing_certs,
+        level_gap=level_gap,
+    )
 
 
 def find_gaps(scenario: Scenario, catalog: Catalog, target: TargetMonth, on: date) -> Gaps:
@@ -34,11 +39,15 @@ def find_gaps(scenario: Scenario, catalog: Catalog, target: TargetMonth, on: dat
     ready_people: set[str] = set()
     roles = []
     for slot in sorted(target.slots, key=lambda s: -s.level_min):
-        ready = [f.person for f in fits if f.role == slot.role and f.score >= 0.9999
-                 and f.person not in ready_people][: slot.count]
+        ready = [
+            f.person
+            for f in fits
+            if f.role == slot.role and f.score >= 0.9999 and f.person not in ready_people
+        ][: slot.count]
         ready_people.update(ready)
-        roles.append(RoleGap(role=slot.role, needed=slot.count, ready_now=len(ready),
-                             missing=slot.count - len(ready)))
+        roles.append(
+            RoleGap(role=slot.role, needed=slot.count, ready_now=len(ready), missing=slot.count - len(ready))
+        )
     need: dict[str, int] = {}
     for slot in target.slots:
         for d, p in slot.domains.items():
@@ -53,5 +62,4 @@ def find_gaps(scenario: Scenario, catalog: Catalog, target: TargetMonth, on: dat
             cert_need[group[0]] = cert_need.get(group[0], 0) + slot.count
     holders = {c: sum(1 for h in held.values() if c in h) for c in cert_need}
     certs = {c: max(0, n - holders[c]) for c, n in sorted(cert_need.items())}
-    return Gaps(month=target.month, roles=tuple(roles), domains=domains, certifications=certs,
-                fits=fits)
+    return Gaps(month=target.month, roles=tuple(roles), domains=domains, certifications=certs, fits=fits)

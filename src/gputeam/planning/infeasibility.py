@@ -81,25 +81,31 @@ def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None)
     if not fixes and len(inst.options) <= 2000:  # no single relaxation: try them in pairs
         import itertools
 
-        pairs = [list(pair) for pair in itertools.combinations([f for f in families if f != "deadline"], 2)
-                 if solve(inst, drop=pair, time_limit=time_limit).decisions is not None]
+        pairs = [
+            list(pair)
+            for pair in itertools.combinations([f for f in families if f != "deadline"], 2)
+            if solve(inst, drop=pair, time_limit=time_limit).decisions is not None
+        ]
         if pairs:
             fixes["pairs"] = pairs
     in_pairs = {f for pair in fixes.get("pairs", []) for f in pair}
-    conflicts = ["deadline"] + [f for f in families if f != "deadline" and
-                                (f in fixes or f in in_pairs or f in elastic.slack)]
+    conflicts = ["deadline"] + [
+        f for f in families if f != "deadline" and (f in fixes or f in in_pairs or f in elastic.slack)
+    ]
     if len(conflicts) == 1:
         conflicts += [f for f in families if f != "deadline"]
     return Diagnosis(conflicts, fixes, _statement(inst, conflicts, fixes, elastic, start), elastic)
 
 
-def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution,
-               start: date | None = None) -> str:
+def _statement(
+    inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution, start: date | None = None
+) -> str:
     short_roles = sorted({r for r, _ in el.short}) or inst.roles
     first_short = min((m for _, m in el.short), default=inst.deadline)
     facts = []
-    unreachable = [inst.role_names.get(r, r) for r in short_roles
-                   if not any(o.role == r for o in inst.options)]
+    unreachable = [
+        inst.role_names.get(r, r) for r in short_roles if not any(o.role == r for o in inst.options)
+    ]
     if unreachable:
         who = "nobody on staff" if inst.people else "there is nobody on staff, so nobody"
         facts.append(f"{who} can be upskilled to {_join(unreachable, 'or')} within the horizon")
@@ -109,25 +115,33 @@ def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: 
         if opts:
             best = min(opts, key=lambda o: o.ready)
             if best.ready > first_short:
-                facts.append(f"nobody on staff can be ready as {name} before month {best.ready} "
-                             f"(earliest: {inst.names.get(best.person, best.person)})")
+                facts.append(
+                    f"nobody on staff can be ready as {name} before month {best.ready} "
+                    f"(earliest: {inst.names.get(best.person, best.person)})"
+                )
     if "lead" in conflicts:
-        facts.append(f"the hiring lead time of {inst.lead} months means a hire opened in month 1 "
-                     f"arrives in month {1 + inst.lead}")
+        facts.append(
+            f"the hiring lead time of {inst.lead} months means a hire opened in month 1 "
+            f"arrives in month {1 + inst.lead}"
+        )
     if "contractors" in conflicts:
         if max(inst.contractor_cap, default=0) == 0:
             facts.append("contractors are not allowed")
         else:
             facts.append("contractors may cover only part of the target (the share cap)")
-    labels = {"hires": f"at most {inst.max_hires} hire(s) a month",
-              "budget": f"the budget of {inst.budget:,.0f}" if inst.budget is not None else "",
-              "training": f"at most {inst.max_in_training} people in training at once",
-              "mentors": f"at most {MENTOR_RATIO} apprentices per senior mentor"}
+    labels = {
+        "hires": f"at most {inst.max_hires} hire(s) a month",
+        "budget": f"the budget of {inst.budget:,.0f}" if inst.budget is not None else "",
+        "training": f"at most {inst.max_in_training} people in training at once",
+        "mentors": f"at most {MENTOR_RATIO} apprentices per senior mentor",
+    }
     for f in ("hires", "budget", "training", "mentors"):
         if f in conflicts:
             facts.append(labels[f])
-    text = (f"No plan meets every constraint. Full coverage from the deadline in month "
-            f"{inst.deadline} conflicts with: " + "; ".join(facts or ["the other constraints"]) + ".")
+    text = (
+        f"No plan meets every constraint. Full coverage from the deadline in month "
+        f"{inst.deadline} conflicts with: " + "; ".join(facts or ["the other constraints"]) + "."
+    )
     options = []
     if "deadline" in fixes:
         month = int(fixes["deadline"])
@@ -136,8 +150,11 @@ def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: 
     if "lead" in fixes:
         options.append("a shorter hiring lead time")
     if "contractors" in fixes:
-        options.append("allowing contractors to cover more of the target"
-                       if max(inst.contractor_cap, default=0) > 0 else "allowing contractors")
+        options.append(
+            "allowing contractors to cover more of the target"
+            if max(inst.contractor_cap, default=0) > 0
+            else "allowing contractors"
+        )
     if "hires" in fixes:
         options.append("more hires a month")
     if "budget" in fixes:
@@ -146,15 +163,22 @@ def _statement(inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: 
         options.append("more people in training at once")
     if "mentors" in fixes:
         options.append("more senior mentors")
-    names = {"lead": "the hiring lead time", "contractors": "the contractor limit",
-             "hires": "the hiring capacity", "budget": "the budget", "training": "the training capacity",
-             "mentors": "the mentor limit"}
+    names = {
+        "lead": "the hiring lead time",
+        "contractors": "the contractor limit",
+        "hires": "the hiring capacity",
+        "budget": "the budget",
+        "training": "the training capacity",
+        "mentors": "the mentor limit",
+    }
     if options:
         text += " Any one of these makes a plan possible: " + _join(options, "or") + "."
     elif fixes.get("pairs"):
-        text += (" No single change is enough; relaxing " + _join(
-            [f"{names[a]} and {names[b]}" for a, b in fixes["pairs"]], "or")
-            + " together makes a plan possible.")
+        text += (
+            " No single change is enough; relaxing "
+            + _join([f"{names[a]} and {names[b]}" for a, b in fixes["pairs"]], "or")
+            + " together makes a plan possible."
+        )
     else:
         text += " No single change is enough; several constraints must be relaxed together."
     return text

@@ -65,34 +65,59 @@ from gputeam.scenario import Scenario
 __all__ = ["FAMILIES", "MENTOR_RATIO", "Solution", "open_penalty", "optimise", "solve"]
 
 
-def optimise(scenario: Scenario, catalog: Catalog, target: Target,
-             cands: Mapping[tuple[str, str], Roadmap], greedy: Sourcing | None = None, *,
-             gap: float = 1e-4, time_limit: float = 30.0) -> Sourcing:
+def optimise(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    cands: Mapping[tuple[str, str], Roadmap],
+    greedy: Sourcing | None = None,
+    *,
+    gap: float = 1e-4,
+    time_limit: float = 30.0,
+) -> Sourcing:
     """The optimal Sourcing for ``scenario`` (``greedy``: the rule's, priced for comparison)."""
     slots = peak_slots(target)
     inst = build_instance(scenario, catalog, target, cands, slots)
     sol = solve(inst, gap=gap, time_limit=time_limit)
-    basis = (f"discounted at {scenario.constraints.discount_rate:.1%} a year"
-             if scenario.constraints.discount_rate else "undiscounted")
-    details = SourcingDetails(cost_basis=f"horizon total incl. current salaries, {basis}",
-                              options=len(inst.options), solver="HiGHS",
-                              terminal_months=inst.terminal_months)
+    basis = (
+        f"discounted at {scenario.constraints.discount_rate:.1%} a year"
+        if scenario.constraints.discount_rate
+        else "undiscounted"
+    )
+    details = SourcingDetails(
+        cost_basis=f"horizon total incl. current salaries, {basis}",
+        options=len(inst.options),
+        solver="HiGHS",
+        terminal_months=inst.terminal_months,
+    )
     greedy_cost = None
     if greedy is not None:
         greedy_cost, greedy_open = greedy_evaluation(inst, greedy)
-        details = details.model_copy(update={
-            "greedy_open_slot_months": round(greedy_open, 2),
-            "greedy_terminal_value": round(_greedy_terminal(inst, greedy), 2)})
+        details = details.model_copy(
+            update={
+                "greedy_open_slot_months": round(greedy_open, 2),
+                "greedy_terminal_value": round(_greedy_terminal(inst, greedy), 2),
+            }
+        )
     if sol.decisions is not None:
         return _optimal(scenario, catalog, inst, sol, sol.decisions, slots, details, greedy_cost)
     if sol.status in ("time_limit", "error") and greedy is not None:
         # no feasible point within the time limit: keep the greedy plan, and say so
-        note = (f"the optimiser found no plan within {time_limit:g} s; this is the greedy rule's plan"
-                if sol.status == "time_limit" else "the solver failed; this is the greedy rule's plan")
-        return greedy.model_copy(update={
-            "explanation": (note, *greedy.explanation), "status": "time_limit",
-            "solve_seconds": round(sol.seconds, 4), "greedy_cost": greedy_cost, "total_cost": greedy_cost,
-            "details": details})
+        note = (
+            f"the optimiser found no plan within {time_limit:g} s; this is the greedy rule's plan"
+            if sol.status == "time_limit"
+            else "the solver failed; this is the greedy rule's plan"
+        )
+        return greedy.model_copy(
+            update={
+                "explanation": (note, *greedy.explanation),
+                "status": "time_limit",
+                "solve_seconds": round(sol.seconds, 4),
+                "greedy_cost": greedy_cost,
+                "total_cost": greedy_cost,
+                "details": details,
+            }
+        )
     return _infeasible(scenario, catalog, inst, sol, slots, details, greedy_cost)
 
 
@@ -102,51 +127,104 @@ def _greedy_terminal(inst: Instance, greedy: Sourcing) -> float:
     return terminal_cost(inst, decisions_of(inst, greedy))
 
 
-def _optimal(scenario: Scenario, catalog: Catalog, inst: Instance, sol: Solution, d: Decisions,
-             slots: Mapping[str, TargetSlot], details: SourcingDetails, greedy_cost: float | None
-             ) -> Sourcing:
+def _optimal(
+    scenario: Scenario,
+    catalog: Catalog,
+    inst: Instance,
+    sol: Solution,
+    d: Decisions,
+    slots: Mapping[str, TargetSlot],
+    details: SourcingDetails,
+    greedy_cost: float | None,
+) -> Sourcing:
     cur = scenario.currency
     cost = evaluate(inst, d)
     terminal = terminal_cost(inst, d)
     details = details.model_copy(update={"terminal_value": round(terminal, 2)})
     # no wall-clock time in the text: the same inputs give the same words
-    line = (f"optimal plan (HiGHS, gap {100 * (sol.gap or 0):.2f}%): "
-            f"{cur} {cost:,.0f} over {inst.horizon} months")
+    line = (
+        f"optimal plan (HiGHS, gap {100 * (sol.gap or 0):.2f}%): {cur} {cost:,.0f} over {inst.horizon} months"
+    )
     if sol.status == "time_limit":
         line = line.replace("optimal plan", "best plan found within the time limit")
-    line += versus_greedy(cost, greedy_cost, details.greedy_open_slot_months or 0.0,
-                          sum(d.uncovered.values()), cur)
+    line += versus_greedy(
+        cost, greedy_cost, details.greedy_open_slot_months or 0.0, sum(d.uncovered.values()), cur
+    )
     greedy_terminal = details.greedy_terminal_value
-    if greedy_cost is not None and cost > greedy_cost + 0.5 and greedy_terminal is not None \
-            and terminal < greedy_terminal:
-        line += (f"; its team costs {cur} {greedy_terminal - terminal:,.0f} less to keep in "
-                 "the year after the horizon")
-    return build_sourcing(inst, d, scenario, catalog, slots, status=sol.status,
-                          total_cost=cost, greedy_cost=greedy_cost, mip_gap=sol.gap,
-                          seconds=sol.seconds, details=details, preface=(line,))
+    if (
+        greedy_cost is not None
+        and cost > greedy_cost + 0.5
+        and greedy_terminal is not None
+        and terminal < greedy_terminal
+    ):
+        line += (
+            f"; its team costs {cur} {greedy_terminal - terminal:,.0f} less to keep in "
+            "the year after the horizon"
+        )
+    return build_sourcing(
+        inst,
+        d,
+        scenario,
+        catalog,
+        slots,
+        status=sol.status,
+        total_cost=cost,
+        greedy_cost=greedy_cost,
+        mip_gap=sol.gap,
+        seconds=sol.seconds,
+        details=details,
+        preface=(line,),
+    )
 
 
-def _infeasible(scenario: Scenario, catalog: Catalog, inst: Instance, sol: Solution,
-                slots: Mapping[str, TargetSlot], details: SourcingDetails, greedy_cost: float | None
-                ) -> Sourcing:
+def _infeasible(
+    scenario: Scenario,
+    catalog: Catalog,
+    inst: Instance,
+    sol: Solution,
+    slots: Mapping[str, TargetSlot],
+    details: SourcingDetails,
+    greedy_cost: float | None,
+) -> Sourcing:
     diag = diagnose(inst, start=scenario.start)
     el = diag.elastic
     fixes = diag.fixes
-    details = details.model_copy(update={"conflict": Conflict(
-        constraints=tuple(diag.conflicts),
-        fixes=ConflictFixes(
-            deadline=fixes.get("deadline"),
-            deadline_date=fixes.get("deadline_date"),
-            budget=fixes["budget"] if not isinstance(fixes.get("budget", True), bool) else None,
-            relax=tuple(f for f in FAMILIES if f in fixes and f != "deadline"),
-            pairs=tuple((a, b) for a, b in fixes.get("pairs", []))),
-        violations={k: round(v, 4) for k, v in el.slack.items()})})
+    details = details.model_copy(
+        update={
+            "conflict": Conflict(
+                constraints=tuple(diag.conflicts),
+                fixes=ConflictFixes(
+                    deadline=fixes.get("deadline"),
+                    deadline_date=fixes.get("deadline_date"),
+                    budget=fixes["budget"] if not isinstance(fixes.get("budget", True), bool) else None,
+                    relax=tuple(f for f in FAMILIES if f in fixes and f != "deadline"),
+                    pairs=tuple((a, b) for a, b in fixes.get("pairs", [])),
+                ),
+                violations={k: round(v, 4) for k, v in el.slack.items()},
+            )
+        }
+    )
     seconds = sol.seconds + el.seconds
     if el.decisions is None:  # cannot happen: the elastic model is always feasible
         d = Decisions((), (), {}, {})
     else:
-        d = Decisions(el.decisions.options, el.decisions.hires, el.decisions.contractors,
-                      {**el.decisions.uncovered, **el.short})
-    return build_sourcing(inst, d, scenario, catalog, slots, status="infeasible",
-                          total_cost=evaluate(inst, d), greedy_cost=greedy_cost, mip_gap=None,
-                          seconds=seconds, details=details, preface=(diag.statement,))
+        d = Decisions(
+            el.decisions.options,
+            el.decisions.hires,
+            el.decisions.contractors,
+            {**el.decisions.uncovered, **el.short},
+        )
+    return build_sourcing(
+        inst,
+        d,
+        scenario,
+        catalog,
+        slots,
+        status="infeasible",
+        total_cost=evaluate(inst, d),
+        greedy_cost=greedy_cost,
+        mip_gap=None,
+        seconds=seconds,
+        details=details,
+        preface=(diag.statement,),
+    )

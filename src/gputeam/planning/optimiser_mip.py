@@ -31,8 +31,10 @@ PENALTY_HARD = 50.0  # elastic: a unit of violation of any other family
 
 def open_penalty(inst: Instance, d: Decisions) -> float:
     """The objective's penalty for slots left open before the deadline (not a cost)."""
-    return sum(fte * PENALTY_OPEN * inst.contractor_fte_cost * inst.weights[m - 1]
-               for (_, m), fte in d.uncovered.items())
+    return sum(
+        fte * PENALTY_OPEN * inst.contractor_fte_cost * inst.weights[m - 1]
+        for (_, m), fte in d.uncovered.items()
+    )
 
 
 @dataclass
@@ -105,8 +107,9 @@ class _Lp:
             self.val.append(v)
         return r
 
-    def solve(self, gap: float, time_limit: float, threads: int | None = None
-              ) -> tuple[str, float | None, float | None, list[float]]:
+    def solve(
+        self, gap: float, time_limit: float, threads: int | None = None
+    ) -> tuple[str, float | None, float | None, list[float]]:
         """Solve; returns (status, objective, proven relative gap, column values).
 
         The sourcing LP relaxation is nearly integral (an assignment structure with a few
@@ -147,9 +150,16 @@ class _Lp:
         left = max(time_limit - (time.perf_counter() - t0), 0.1)
         return self._run(lb, ub, integer, gap, left, threads, start)
 
-    def _run(self, lb: Any, ub: Any, integer: Any, gap: float, time_limit: float,
-             threads: int | None, start: list[float] | None = None
-             ) -> tuple[str, float | None, float | None, list[float]]:
+    def _run(
+        self,
+        lb: Any,
+        ub: Any,
+        integer: Any,
+        gap: float,
+        time_limit: float,
+        threads: int | None,
+        start: list[float] | None = None,
+    ) -> tuple[str, float | None, float | None, list[float]]:
         import highspy
         import numpy as np
 
@@ -180,8 +190,9 @@ class _Lp:
         lp.a_matrix_.value_ = np.asarray(self.val, dtype=np.float64)[order]
         mip = bool(np.any(integer))
         if mip:
-            lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
-                               for i in integer]
+            lp.integrality_ = [
+                highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous for i in integer
+            ]
         h.passModel(lp)
         if start is not None:
             sol = highspy.HighsSolution()
@@ -193,8 +204,7 @@ class _Lp:
         info = h.getInfo()
         if ms == highspy.HighsModelStatus.kOptimal:
             status = "optimal"
-        elif ms in (highspy.HighsModelStatus.kInfeasible,
-                    highspy.HighsModelStatus.kUnboundedOrInfeasible):
+        elif ms in (highspy.HighsModelStatus.kInfeasible, highspy.HighsModelStatus.kUnboundedOrInfeasible):
             return "infeasible", None, None, []
         elif info.primal_solution_status == 2:  # feasible point found before a limit
             status = "time_limit"
@@ -205,7 +215,6 @@ class _Lp:
         if gap_value > 1e20 or gap_value != gap_value:
             gap_value = 0.0
         return status, float(info.objective_function_value), gap_value, values
-
 
 
 @dataclass
@@ -239,8 +248,9 @@ class _Model:
         inst = self.inst
         return inst.terminal_months * inst.weights[-1] if inst.horizon else 0.0
 
-    def soft(self, family: str, entries: list[tuple[int, float]], penalty: float = PENALTY_HARD
-             ) -> list[tuple[int, float]]:
+    def soft(
+        self, family: str, entries: list[tuple[int, float]], penalty: float = PENALTY_HARD
+    ) -> list[tuple[int, float]]:
         """``entries`` with a penalised slack column when the model is elastic."""
         if not self.elastic:
             return entries
@@ -390,8 +400,11 @@ def _mentors(mdl: _Model) -> None:
             per[m].append(mdl.xs[j])
     for m, cols in per.items():
         entries = [(c, 1.0) for c in cols]
-        entries += [(mdl.hs[i], -float(MENTOR_RATIO)) for i, k in enumerate(mdl.hires)
-                    if k.level >= 4 and k.arrival <= m]
+        entries += [
+            (mdl.hs[i], -float(MENTOR_RATIO))
+            for i, k in enumerate(mdl.hires)
+            if k.level >= 4 and k.arrival <= m
+        ]
         mdl.lp.row(mdl.soft("mentors", entries), ub=float(MENTOR_RATIO * mdl.inst.seniors))
 
 
@@ -429,13 +442,29 @@ def _budget(mdl: _Model) -> None:
     mdl.lp.row(entries, ub=inst.budget - inst.fixed_flat)
 
 
-STEPS = (_upskilling, _hiring, _coverage, _contractor_cap, _hiring_capacity, _training_capacity,
-         _mentors, _group_discount, _budget)
+STEPS = (
+    _upskilling,
+    _hiring,
+    _coverage,
+    _contractor_cap,
+    _hiring_capacity,
+    _training_capacity,
+    _mentors,
+    _group_discount,
+    _budget,
+)
 
 
-def solve(inst: Instance, *, gap: float = 1e-4, time_limit: float = 30.0, elastic: bool = False,
-          drop: Iterable[str] = (), deadline: int | None = None, threads: int | None = None
-          ) -> Solution:
+def solve(
+    inst: Instance,
+    *,
+    gap: float = 1e-4,
+    time_limit: float = 30.0,
+    elastic: bool = False,
+    drop: Iterable[str] = (),
+    deadline: int | None = None,
+    threads: int | None = None,
+) -> Solution:
     """Solve the sourcing MIP over ``inst``.
 
     ``drop`` removes constraint families (see :data:`FAMILIES`); ``elastic`` keeps them but
@@ -444,9 +473,13 @@ def solve(inst: Instance, *, gap: float = 1e-4, time_limit: float = 30.0, elasti
     """
     t0 = time.perf_counter()
     dropped = set(drop)
-    mdl = _Model(inst, lead=0 if "lead" in dropped else inst.lead,
-                 due=inst.horizon + 1 if "deadline" in dropped else (deadline or inst.deadline),
-                 elastic=elastic, dropped=dropped)
+    mdl = _Model(
+        inst,
+        lead=0 if "lead" in dropped else inst.lead,
+        due=inst.horizon + 1 if "deadline" in dropped else (deadline or inst.deadline),
+        elastic=elastic,
+        dropped=dropped,
+    )
     for step in STEPS:
         step(mdl)
     status, _, mip_gap, values = mdl.lp.solve(gap, time_limit, threads)
@@ -463,8 +496,11 @@ def solve(inst: Instance, *, gap: float = 1e-4, time_limit: float = 30.0, elasti
 def _decisions(mdl: _Model, values: list[float]) -> Decisions:
     inst = mdl.inst
     chosen = tuple(o for j, o in enumerate(inst.options) if values[mdl.xs[j]] > 0.5)
-    hires = tuple((k.role, k.level, k.requisition, round(values[mdl.hs[i]]))
-                  for i, k in enumerate(mdl.hires) if round(values[mdl.hs[i]]) > 0)
+    hires = tuple(
+        (k.role, k.level, k.requisition, round(values[mdl.hs[i]]))
+        for i, k in enumerate(mdl.hires)
+        if round(values[mdl.hs[i]]) > 0
+    )
     contractors = {key: values[c] for key, c in mdl.contractor.items() if values[c] > 1e-6}
     opened = {key: values[c] for key, c in mdl.opened.items() if values[c] > 1e-6}
     return Decisions(chosen, hires, contractors, opened)

@@ -203,8 +203,9 @@ def _months(start: int, end: int, horizon: int) -> tuple[int, ...]:
     return tuple(m for m in range(max(start, 1), min(end, horizon) + 1))
 
 
-def roadmap_costs(rm: Roadmap, scenario: Scenario, catalog: Catalog, mentor_salary: float
-                  ) -> dict[int, float]:
+def roadmap_costs(
+    rm: Roadmap, scenario: Scenario, catalog: Catalog, mentor_salary: float
+) -> dict[int, float]:
     """Cost by plan month of a roadmap's items (before any group discount), as costs.py."""
     e = catalog.economics
     appr = catalog.strategies.get("apprenticeship")
@@ -234,9 +235,13 @@ def demand_by_level(target: Target) -> dict[tuple[str, int], list[int]]:
     return out
 
 
-def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
-                   cands: Mapping[tuple[str, str], Roadmap],
-                   slots: Mapping[str, TargetSlot]) -> Instance:
+def build_instance(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    cands: Mapping[tuple[str, str], Roadmap],
+    slots: Mapping[str, TargetSlot],
+) -> Instance:
     """The numeric instance for ``scenario`` with the candidate roadmaps ``cands``."""
     e = catalog.economics
     c = scenario.constraints
@@ -251,8 +256,12 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
     salaries = {p.id: base_salary(catalog, p) for p in scenario.people}
     mentor_salary = max((salaries[p.id] for p in seniors), default=catalog.levels[4].salary_usd.mid)
     vendor = catalog.strategies.get("vendor")
-    group = "vendor" in c.strategies and vendor is not None and vendor.group_min is not None \
+    group = (
+        "vendor" in c.strategies
+        and vendor is not None
+        and vendor.group_min is not None
         and vendor.group_discount is not None
+    )
     mentor = bool(seniors)
     fixed = fixed_flat = 0.0
     options: list[Option] = []
@@ -264,8 +273,9 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
         base = build_roadmap(p, None, scenario, catalog)
         base_cost = roadmap_costs(base, scenario, catalog, mentor_salary)
         for m in range(1, h + 1):
-            amount = salaries[p.id] / 12 * uplift + scenario.retention.retention_bonus / 12 \
-                + base_cost.get(m, 0.0)
+            amount = (
+                salaries[p.id] / 12 * uplift + scenario.retention.retention_bonus / 12 + base_cost.get(m, 0.0)
+            )
             fixed += amount * weights[m - 1]
             fixed_flat += amount
         for role, slot in slots.items():
@@ -275,8 +285,14 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                 if k == 0:
                     rm = cands[(p.id, role)]
                 else:
-                    rm = build_roadmap(p, slot, scenario, catalog,
-                                       start=add_months(scenario.start, k), mentor_available=mentor)
+                    rm = build_roadmap(
+                        p,
+                        slot,
+                        scenario,
+                        catalog,
+                        start=add_months(scenario.start, k),
+                        mentor_available=mentor,
+                    )
                 if rm.ready_month is None or rm.ready_month > h:
                     continue
                 ready = max(rm.ready_month, 1)
@@ -301,9 +317,22 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
                         courses.append(it.ref)
                         course_price.setdefault(it.ref, it.cost)
                 depth = sum(p.skills.get(d, 0) for d in slot.domains)
-                options.append(Option(p.id, role, rm.level_at_ready or slot.level_min, ready, k,
-                                      disc, flat, tuple(sorted(training)), tuple(sorted(apprentice)),
-                                      tuple(courses), TIE_BREAK * (ready - depth), raise_))
+                options.append(
+                    Option(
+                        p.id,
+                        role,
+                        rm.level_at_ready or slot.level_min,
+                        ready,
+                        k,
+                        disc,
+                        flat,
+                        tuple(sorted(training)),
+                        tuple(sorted(apprentice)),
+                        tuple(courses),
+                        TIE_BREAK * (ready - depth),
+                        raise_,
+                    )
+                )
                 if k == 0 and not training:
                     break  # nothing to schedule: a later start is never better
     hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}
@@ -315,23 +344,39 @@ def build_instance(scenario: Scenario, catalog: Catalog, target: Target,
     cs = c.contractors
     rate = cs.rate_usd_h or e.contractor_rate_usd_h
     hours_month = e.hours_per_fte_year / 12
-    cap = [cs.max_share * sum(v[m] for v in demand.values()) if cs.available else 0.0
-           for m in range(h)]
+    cap = [cs.max_share * sum(v[m] for v in demand.values()) if cs.available else 0.0 for m in range(h)]
     return Instance(
-        horizon=h, deadline=scenario.deadline, lead=c.hiring_lead_time_months, demand=demand,
-        options=options, people=tuple(p.id for p in scenario.people),
-        names={p.id: p.name for p in scenario.people}, hire_salary=hire_salary,
-        contractor_fte_cost=hours_month * rate, contractor_cap=cap,
-        max_hires=c.max_hires_per_month, max_in_training=c.max_in_training,
-        seniors=len(seniors), course_price=course_price,
+        horizon=h,
+        deadline=scenario.deadline,
+        lead=c.hiring_lead_time_months,
+        demand=demand,
+        options=options,
+        people=tuple(p.id for p in scenario.people),
+        names={p.id: p.name for p in scenario.people},
+        hire_salary=hire_salary,
+        contractor_fte_cost=hours_month * rate,
+        contractor_cap=cap,
+        max_hires=c.max_hires_per_month,
+        max_in_training=c.max_in_training,
+        seniors=len(seniors),
+        course_price=course_price,
         group_min=vendor.group_min if group and vendor else None,
         group_discount=vendor.group_discount.mid if group and vendor and vendor.group_discount else 0.0,
-        budget=c.budget, fixed_cost=fixed, fixed_flat=fixed_flat, weights=weights, uplift=uplift,
-        hiring_share=e.hiring_cost_share, ramp_months=e.ramp_up_months,
-        retention_bonus=scenario.retention.retention_bonus, hours_per_month=hours_month,
+        budget=c.budget,
+        fixed_cost=fixed,
+        fixed_flat=fixed_flat,
+        weights=weights,
+        uplift=uplift,
+        hiring_share=e.hiring_cost_share,
+        ramp_months=e.ramp_up_months,
+        retention_bonus=scenario.retention.retention_bonus,
+        hours_per_month=hours_month,
         role_names={r: catalog.roles[r].name if r in catalog.roles else r for r in levels},
-        slot_level={r: slots[r].level_min for r in slots}, onboarding=onboarding,
-        terminal_months=TERMINAL_MONTHS, person_level={p.id: p.level for p in scenario.people})
+        slot_level={r: slots[r].level_min for r in slots},
+        onboarding=onboarding,
+        terminal_months=TERMINAL_MONTHS,
+        person_level={p.id: p.level for p in scenario.people},
+    )
 
 
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
@@ -359,16 +404,20 @@ def decisions_of(inst: Instance, s: Sourcing) -> Decisions:
     """The decisions of a finished Sourcing (e.g. the greedy rule's), over ``inst``."""
     by_key = {(o.person, o.role): o for o in inst.options if o.delay == 0}
     opts = tuple(by_key[(a.person, a.role)] for a in s.assignments if (a.person, a.role) in by_key)
-    hires = tuple((h.role, h.level, h.requisition_month, h.count) for h in s.hires
-                  if (h.role, h.level) in inst.hire_salary)
+    hires = tuple(
+        (h.role, h.level, h.requisition_month, h.count)
+        for h in s.hires
+        if (h.role, h.level) in inst.hire_salary
+    )
     contractors: dict[tuple[str, int], float] = defaultdict(float)
     for n in s.contractors:
         contractors[(n.role, n.month)] += n.hours / inst.hours_per_month
     return Decisions(opts, hires, dict(contractors))
 
 
-def staff_by_month(inst: Instance, d: Decisions | Sequence[Option],
-                   hires: Sequence[tuple[str, int, int, int]] = ()) -> dict[tuple[str, int], list[int]]:
+def staff_by_month(
+    inst: Instance, d: Decisions | Sequence[Option], hires: Sequence[tuple[str, int, int, int]] = ()
+) -> dict[tuple[str, int], list[int]]:
     """Per (role, level), staff ready in each month (index 0 = month 1)."""
     opts = d.options if isinstance(d, Decisions) else d
     if isinstance(d, Decisions):

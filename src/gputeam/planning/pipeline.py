@@ -24,8 +24,15 @@ from gputeam.scenario import Scenario
 STAGES = ("sizing", "roadmaps", "sourcing", "costs", "risk")
 
 
-def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip", seed: int = 0,
-         runs: int = 2000, progress: Callable[[str, int, int], None] | None = None) -> Plan:
+def plan(
+    scenario: Scenario,
+    catalog: Catalog,
+    today: date,
+    method: str = "mip",
+    seed: int = 0,
+    runs: int = 2000,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Plan:
     """Compute the whole plan for ``scenario`` against ``catalog``.
 
     ``today`` is passed in (never read from the clock) so the same inputs give the same plan.
@@ -34,6 +41,7 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     simulate the plan's risk (:mod:`gputeam.planning.risk`). ``progress(stage, done, total)``,
     if given, is told how far each of :data:`STAGES` has got (it must not change anything).
     """
+
     def tell(stage: str, done: int = 1, total: int = 1) -> None:
         if progress is not None:
             progress(stage, done, total)
@@ -45,14 +53,14 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     if scenario.salary_bands:
         from gputeam.catalog.currency import with_salary_bands
 
-        catalog = with_salary_bands(catalog, {lvl: (b.low, b.high)
-                                              for lvl, b in scenario.salary_bands.items()})
+        catalog = with_salary_bands(
+            catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
+        )
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
     gaps = find_gaps(scenario, catalog, target.at(scenario.deadline), scenario.start)
-    cands = candidates(scenario, catalog, target,
-                       progress=lambda done, total: tell("roadmaps", done, total))
+    cands = candidates(scenario, catalog, target, progress=lambda done, total: tell("roadmaps", done, total))
     tell("sourcing", 0)
     sourcing = source(scenario, catalog, target, cands, method=method)
     tell("sourcing")
@@ -64,9 +72,16 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     for p in scenario.people:
         if p.id in assigned and delays.get(p.id):
             # the optimiser starts this roadmap late to keep within the training capacity
-            roadmaps.append(build_roadmap(p, slots[assigned[p.id]], scenario, catalog,
-                                          start=add_months(scenario.start, delays[p.id]),
-                                          mentor_available=mentor))
+            roadmaps.append(
+                build_roadmap(
+                    p,
+                    slots[assigned[p.id]],
+                    scenario,
+                    catalog,
+                    start=add_months(scenario.start, delays[p.id]),
+                    mentor_available=mentor,
+                )
+            )
         elif p.id in assigned:
             roadmaps.append(cands[(p.id, assigned[p.id])])
         else:
@@ -78,8 +93,17 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
         first = numbered.get(hire.role, 0) + 1
         numbered[hire.role] = first + hire.count - 1
         name = catalog.roles[hire.role].name if hire.role in catalog.roles else hire.role
-        roadmaps += hire_roadmaps(hire.role, hire.level, hire.count, hire.arrival_month,
-                                  slots[hire.role], scenario, catalog, first=first, role_name=name)
+        roadmaps += hire_roadmaps(
+            hire.role,
+            hire.level,
+            hire.count,
+            hire.arrival_month,
+            slots[hire.role],
+            scenario,
+            catalog,
+            first=first,
+            role_name=name,
+        )
     rm = tuple(roadmaps)
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
@@ -87,11 +111,24 @@ def plan(scenario: Scenario, catalog: Catalog, today: date, method: str = "mip",
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
     tell("costs")
     tell("risk", 0)
-    risk = assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed) \
-        if runs > 0 else None
+    risk = (
+        assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed)
+        if runs > 0
+        else None
+    )
     tell("risk")
-    return Plan(catalog_version=catalog.version, generated_for=today,
-                scenario=scenario, target=target, gaps=gaps,
-                sourcing=sourcing, roadmaps=rm, costs=costs, roi=roi, risk=risk, warnings=warnings,
-                notes=plan_notes(scenario, catalog),
-                case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs))
+    return Plan(
+        catalog_version=catalog.version,
+        generated_for=today,
+        scenario=scenario,
+        target=target,
+        gaps=gaps,
+        sourcing=sourcing,
+        roadmaps=rm,
+        costs=costs,
+        roi=roi,
+        risk=risk,
+        warnings=warnings,
+        notes=plan_notes(scenario, catalog),
+        case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
+    )

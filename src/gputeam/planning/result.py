@@ -27,7 +27,8 @@ class TargetSlot(Result):
     rule: str = Field(description="The rule that produced this count, in plain words.")
     domains: dict[str, int] = Field(description="Skill domain id to proficiency needed.")
     certifications: tuple[tuple[str, ...], ...] = Field(
-        default=(), description="Required certifications; each inner list is 'any one of'.")
+        default=(), description="Required certifications; each inner list is 'any one of'."
+    )
 
 
 class DomainCover(Result):
@@ -54,7 +55,8 @@ class Target(Result):
     mode: Literal["template", "lean"]
     months: tuple[TargetMonth, ...]
     assumptions: dict[str, float | str] = Field(
-        description="Staffing-density and rotation assumptions used (GPUs per engineer ...).")
+        description="Staffing-density and rotation assumptions used (GPUs per engineer ...)."
+    )
 
     def at(self, month: int) -> TargetMonth:
         return self.months[min(max(month, 1), len(self.months)) - 1]
@@ -81,7 +83,8 @@ class Gaps(Result):
     month: int = Field(description="The target month compared (the deadline).")
     roles: tuple[RoleGap, ...]
     domains: dict[str, int] = Field(
-        description="Domain to the proficiency missing across the whole team (0 = covered).")
+        description="Domain to the proficiency missing across the whole team (0 = covered)."
+    )
     certifications: dict[str, int] = Field(description="Certification to holders missing.")
     fits: tuple[Fit, ...]
 
@@ -94,9 +97,11 @@ class Assignment(Result):
     ready_month: int
     reason: str
     promotion: int | None = Field(
-        default=None, description="The level the person is promoted to in the ready month, "
+        default=None,
+        description="The level the person is promoted to in the ready month, "
         "when it is above their current one (they meet its experience and certifications); "
-        "raises come only with a promotion.")
+        "raises come only with a promotion.",
+    )
 
 
 class Hire(Result):
@@ -121,19 +126,23 @@ class ConflictFixes(Result):
 
     deadline: int | None = Field(default=None, description="The earliest deadline month that works.")
     deadline_date: date | None = Field(
-        default=None, description="The first day of that month, as a calendar date.")
+        default=None, description="The first day of that month, as a calendar date."
+    )
     budget: float | None = Field(default=None, description="The smallest budget that works.")
     relax: tuple[str, ...] = Field(
-        default=(), description="Constraint families whose removal alone makes a plan possible.")
+        default=(), description="Constraint families whose removal alone makes a plan possible."
+    )
     pairs: tuple[tuple[str, str], ...] = Field(
-        default=(), description="Pairs to relax together when no single one is enough.")
+        default=(), description="Pairs to relax together when no single one is enough."
+    )
 
 
 class Conflict(Result):
     constraints: tuple[str, ...] = Field(description="The conflicting constraint families.")
     fixes: ConflictFixes
     violations: dict[str, float] = Field(
-        description="Constraint family to its violation in the elastic plan shown.")
+        description="Constraint family to its violation in the elastic plan shown."
+    )
 
 
 class SourcingDetails(Result):
@@ -143,17 +152,23 @@ class SourcingDetails(Result):
     options: int = Field(default=0, description="Upskilling options the optimiser weighed.")
     solver: str | None = None
     greedy_open_slot_months: float | None = Field(
-        default=None, description="Slot-months the greedy rule's plan leaves open.")
+        default=None, description="Slot-months the greedy rule's plan leaves open."
+    )
     start_delay_months: dict[str, int] = Field(
         default_factory=dict,
-        description="Person id to the months their roadmap starts late (training capacity).")
+        description="Person id to the months their roadmap starts late (training capacity).",
+    )
     terminal_months: int = Field(
-        default=0, description="Months past the horizon the objective prices the final "
-        "month's running cost for (the terminal year); 0: none.")
+        default=0,
+        description="Months past the horizon the objective prices the final "
+        "month's running cost for (the terminal year); 0: none.",
+    )
     terminal_value: float | None = Field(
-        default=None, description="That terminal cost of the plan (objective only).")
+        default=None, description="That terminal cost of the plan (objective only)."
+    )
     greedy_terminal_value: float | None = Field(
-        default=None, description="The same for the greedy rule's plan.")
+        default=None, description="The same for the greedy rule's plan."
+    )
     conflict: Conflict | None = Field(default=None, description="Set when infeasible.")
 
 
@@ -165,7 +180,8 @@ class Sourcing(Result):
     unassigned: tuple[str, ...] = Field(description="People without a target role.")
     uncovered: tuple[str, ...] = Field(default=(), description="Slots left uncovered, explained.")
     coverage_by_month: tuple[float, ...] = Field(
-        description="Share of target slots covered by staff (not contractors), per month.")
+        description="Share of target slots covered by staff (not contractors), per month."
+    )
     explanation: tuple[str, ...] = ()
     total_cost: float | None = None
     greedy_cost: float | None = None
@@ -197,8 +213,11 @@ class RoadmapItem(Result):
     cost: float
     strategy: str | None = None
     note: str = ""
-    goal: bool = Field(default=False, description="A certification (or its courses) pursued "
-                       "after the person is ready for the role, not a condition of it.")
+    goal: bool = Field(
+        default=False,
+        description="A certification (or its courses) pursued "
+        "after the person is ready for the role, not a condition of it.",
+    )
 
 
 class Roadmap(Result):
@@ -214,8 +233,7 @@ class Roadmap(Result):
 
 # ---------------------------------------------------------------- costs and ROI
 class CostLine(Result):
-    category: Literal["salaries", "hiring", "training", "exams", "contractors", "mentoring",
-                      "retention"]
+    category: Literal["salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention"]
     first_year: float
     horizon: float
     annual_run_rate: float
@@ -236,11 +254,11 @@ class Costs(Result):
     horizon: float
     annual_run_rate: float
     by_month: tuple[float, ...]
-    outsourced_annual: float = Field(
-        description="The same target covered fully by contractors, per year.")
+    outsourced_annual: float = Field(description="The same target covered fully by contractors, per year.")
     hours_per_fte_month: float = Field(
         description="Hours in one full-time month (the catalog's "
-        "economics.hours_per_fte_year / 12), to turn contractor hours into FTEs.")
+        "economics.hours_per_fte_year / 12), to turn contractor hours into FTEs."
+    )
     template_comparison: tuple[TemplateCost, ...]
 
 
@@ -251,13 +269,16 @@ class RoiMonth(Result):
     month: int
     gpus: int = Field(description="GPUs in service that month.")
     coverage: float = Field(
-        description="Share of the target that staff cover that month (0 before the first GPU).")
+        description="Share of the target that staff cover that month (0 before the first GPU)."
+    )
     alternative_coverage: float = Field(
-        description="The same share in the alternative (0 when it is fully outsourced).")
+        description="The same share in the alternative (0 when it is fully outsourced)."
+    )
     investment: dict[str, float] = Field(description="One-off building costs paid that month.")
     returns: dict[str, float] = Field(
         description="Costs avoided against the alternative, less the in-house run cost, plus "
-        "operational benefits, that month.")
+        "operational benefits, that month."
+    )
     cash_flow: float = Field(description="sum(returns) - sum(investment).")
     cumulative: float = Field(description="Cash flow summed from month 1 to this month.")
     discount_factor: float = Field(description="(1 + discount_rate) ** (-(month - 1) / 12).")
@@ -266,24 +287,30 @@ class RoiMonth(Result):
 class Roi(Result):
     basis: str
     counterfactual: Literal["outsourced", "hire-only", "article"] = Field(
-        description="What the plan is compared with; 'article' for the article's own example.")
+        description="What the plan is compared with; 'article' for the article's own example."
+    )
     investment: float = Field(description="Sum of investment_lines.")
     investment_lines: dict[str, float]
     returns: float = Field(description="Sum of return_lines: returns over the whole period.")
     return_lines: dict[str, float]
     annual_return: float = Field(
-        description="Returns in the last 12 months of the horizon (annualised if shorter).")
+        description="Returns in the last 12 months of the horizon (annualised if shorter)."
+    )
     net_roi: float | None = Field(
-        description="(returns - investment) / investment, a fraction; None when undefined.")
+        description="(returns - investment) / investment, a fraction; None when undefined."
+    )
     benefit_cost_ratio: float | None = Field(description="returns / investment; None when undefined.")
     payback_months: float | None = Field(
         description="Plan months until the cumulative cash flow turns non-negative for good "
-        "(linear within the month); None when undefined or not within the horizon.")
+        "(linear within the month); None when undefined or not within the horizon."
+    )
     npv: float | None = Field(
-        default=None, description="Net present value: sum of cash_flow x discount_factor.")
+        default=None, description="Net present value: sum of cash_flow x discount_factor."
+    )
     discount_rate: float | None = None
     reasons: dict[str, str] = Field(
-        default_factory=dict, description="Measure name to why it is None (undefined).")
+        default_factory=dict, description="Measure name to why it is None (undefined)."
+    )
     months: tuple[RoiMonth, ...] = ()
     notes: tuple[str, ...] = ()
 
@@ -307,11 +334,13 @@ class CostDrivers(Result):
     exam_retakes: float = Field(description="Fees of failed exam attempts taken again.")
     contractor_backfill: float = Field(
         description="Contractors covering slots left vacant by leavers, late hires or late "
-        "readiness (0 when contractors are not allowed).")
+        "readiness (0 when contractors are not allowed)."
+    )
     recruiting: float = Field(description="Recruiting replacements for leavers.")
     salaries: float = Field(
         description="Change in salaries paid: negative while posts are vacant or hires arrive "
-        "late, positive when hires arrive early.")
+        "late, positive when hires arrive early."
+    )
 
 
 class BusFactor(Result):
@@ -344,17 +373,21 @@ class Risk(Result):
     deadline_month: int
     readiness_threshold: float = Field(
         description="Share of the deadline month's target slots that must be covered (staff "
-        "plus planned contractors) for a run to count as ready.")
+        "plus planned contractors) for a run to count as ready."
+    )
     p_ready_by_deadline: float = Field(
-        description="Share of runs whose coverage in the deadline month reaches the threshold.")
+        description="Share of runs whose coverage in the deadline month reaches the threshold."
+    )
     p_fully_covered: float = Field(
-        description="Share of runs covering every slot of the deadline month (100 %).")
+        description="Share of runs covering every slot of the deadline month (100 %)."
+    )
     coverage_bands: CoverageBands
     cost_percentiles: CostPercentiles
     mean_cost: float
     plan_cost: float = Field(description="The plan's own horizon cost (costs.horizon).")
     plan_cost_percentile: float = Field(
-        description="Share of runs costing no more than the plan's own cost (0-1).")
+        description="Share of runs costing no more than the plan's own cost (0-1)."
+    )
     cost_drivers: CostDrivers
     cost_samples: tuple[float, ...] = Field(description="The first runs' costs, for charts.")
     bus_factors: tuple[BusFactor, ...] = ()
@@ -412,10 +445,13 @@ class Plan(Result):
     risk: Risk | None = None
     warnings: tuple[Warning, ...] = Field(description="About this plan: act on these.")
     notes: tuple[Note, ...] = Field(
-        default=(), description="About the article's own figures: background, not faults.")
+        default=(), description="About the article's own figures: background, not faults."
+    )
     case_study: CaseStudyComparison | None = Field(
-        default=None, description="The article's stated outcomes beside the plan's, when the "
-        "scenario models one of its case studies (scenario field case_study).")
+        default=None,
+        description="The article's stated outcomes beside the plan's, when the "
+        "scenario models one of its case studies (scenario field case_study).",
+    )
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

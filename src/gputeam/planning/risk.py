@@ -105,8 +105,14 @@ class RiskInputs:
     readiness: float  # share of the deadline month's slots a ready run covers
 
 
-def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-            roadmaps: Sequence[Roadmap], costs: Costs) -> RiskInputs:
+def prepare(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    costs: Costs,
+) -> RiskInputs:
     import numpy as np
 
     e = catalog.economics
@@ -146,27 +152,50 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
         for i in gate:
             if i.kind == "exam" and i.ref in catalog.certifications:
                 ex = catalog.certifications[i.ref].exam
-                exams.append((u, ex.pass_probability if ex.pass_probability is not None else DEFAULT_PASS,
-                              float(ex.retake_wait_days if ex.retake_wait_days is not None
-                                    else DEFAULT_WAIT_DAYS), i.cost))
+                exams.append(
+                    (
+                        u,
+                        ex.pass_probability if ex.pass_probability is not None else DEFAULT_PASS,
+                        float(ex.retake_wait_days if ex.retake_wait_days is not None else DEFAULT_WAIT_DAYS),
+                        i.cost,
+                    )
+                )
         salary = p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
-        rows.append(dict(role=ridx[a.role] if a and a.role in ridx else -1,
-                         ready=a.ready_month if a else 1, present_from=1, is_hire=False,
-                         requisition=0, study_end=(last - scenario.start).days if study else 0.0,
-                         study_days=(last - first).days if study else 0.0, hazard=hazard(p.level),
-                         salary=salary / 12 * uplift,
-                         recruit=catalog.levels[p.level].salary_usd.mid * e.hiring_cost_share,
-                         skills={d for d, v in p.skills.items() if d in need and v >= need[d]},
-                         gains=set(role_needs[a.role]) if a and a.role in role_needs else set()))
+        rows.append(
+            dict(
+                role=ridx[a.role] if a and a.role in ridx else -1,
+                ready=a.ready_month if a else 1,
+                present_from=1,
+                is_hire=False,
+                requisition=0,
+                study_end=(last - scenario.start).days if study else 0.0,
+                study_days=(last - first).days if study else 0.0,
+                hazard=hazard(p.level),
+                salary=salary / 12 * uplift,
+                recruit=catalog.levels[p.level].salary_usd.mid * e.hiring_cost_share,
+                skills={d for d, v in p.skills.items() if d in need and v >= need[d]},
+                gains=set(role_needs[a.role]) if a and a.role in role_needs else set(),
+            )
+        )
     for hire in sourcing.hires:
         band = catalog.levels[hire.level].salary_usd.mid
         for _ in range(hire.count):
-            rows.append(dict(role=ridx.get(hire.role, -1), ready=hire.arrival_month,
-                             present_from=hire.arrival_month, is_hire=True,
-                             requisition=hire.requisition_month, study_end=0.0, study_days=0.0,
-                             hazard=hazard(hire.level), salary=band / 12 * uplift,
-                             recruit=band * e.hiring_cost_share,
-                             skills=set(role_needs.get(hire.role, {})), gains=set()))
+            rows.append(
+                dict(
+                    role=ridx.get(hire.role, -1),
+                    ready=hire.arrival_month,
+                    present_from=hire.arrival_month,
+                    is_hire=True,
+                    requisition=hire.requisition_month,
+                    study_end=0.0,
+                    study_days=0.0,
+                    hazard=hazard(hire.level),
+                    salary=band / 12 * uplift,
+                    recruit=band * e.hiring_cost_share,
+                    skills=set(role_needs.get(hire.role, {})),
+                    gains=set(),
+                )
+            )
     n_u, n_d, n_k = len(rows), len(domains), len(roles)
     holds = np.zeros((n_u, n_d), dtype=bool)
     gains = np.zeros((n_u, n_d), dtype=bool)
@@ -195,20 +224,33 @@ def prepare(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sour
         return np.array([r[key] for r in rows], dtype=dtype)
 
     return RiskInputs(
-        horizon=h, deadline=scenario.deadline, role=col("role", np.int64), ready=col("ready", np.int64),
-        present_from=col("present_from", np.int64), is_hire=col("is_hire", bool),
-        requisition=col("requisition", np.int64), study_end_days=col("study_end", np.float64),
-        study_days=col("study_days", np.float64), hazard=col("hazard", np.float64),
-        salary_month=col("salary", np.float64), recruit_cost=col("recruit", np.float64),
+        horizon=h,
+        deadline=scenario.deadline,
+        role=col("role", np.int64),
+        ready=col("ready", np.int64),
+        present_from=col("present_from", np.int64),
+        is_hire=col("is_hire", bool),
+        requisition=col("requisition", np.int64),
+        study_end_days=col("study_end", np.float64),
+        study_days=col("study_days", np.float64),
+        hazard=col("hazard", np.float64),
+        salary_month=col("salary", np.float64),
+        recruit_cost=col("recruit", np.float64),
         exam_unit=np.array([x[0] for x in exams], dtype=np.int64),
         exam_pass=np.array([x[1] for x in exams], dtype=np.float64),
         exam_wait=np.array([x[2] for x in exams], dtype=np.float64),
         exam_fee=np.array([x[3] for x in exams], dtype=np.float64),
-        demand=demand, contractors=contractors,
+        demand=demand,
+        contractors=contractors,
         contractor_month=hours * rate if c.contractors.available else 0.0,
-        lead=c.hiring_lead_time_months, base_cost=costs.horizon, domains=domains,
-        holds_now=holds, gains=gains, role_domains=role_domains,
-        readiness=c.readiness_threshold)
+        lead=c.hiring_lead_time_months,
+        base_cost=costs.horizon,
+        domains=domains,
+        holds_now=holds,
+        gains=gains,
+        role_domains=role_domains,
+        readiness=c.readiness_threshold,
+    )
 
 
 @dataclass
@@ -225,8 +267,9 @@ class Draws:
     parts: NDArray[np.float64]  # (runs, 4): the cost added by each of DRIVERS
 
     def head(self, n: int) -> Draws:
-        return Draws(self.ready[:n], self.start[:n], self.replaced[:n], self.leave[:n], self.cost[:n],
-                     self.parts[:n])
+        return Draws(
+            self.ready[:n], self.start[:n], self.replaced[:n], self.leave[:n], self.cost[:n], self.parts[:n]
+        )
 
 
 def in_role(x: RiskInputs) -> NDArray[np.int64]:
@@ -260,8 +303,9 @@ def _lead(rng: np.random.Generator, cdf: NDArray[np.float64], n: int) -> NDArray
     return np.searchsorted(cdf, rng.random(n), side="left").astype(np.int64)
 
 
-def _geometric_failures(rng: np.random.Generator, p: NDArray[np.float64], runs: int,
-                        cap: float = 1e9) -> NDArray[np.float32]:
+def _geometric_failures(
+    rng: np.random.Generator, p: NDArray[np.float64], runs: int, cap: float = 1e9
+) -> NDArray[np.float32]:
     """Failures before the first success, per column of success probability ``p`` (inverse
     CDF: floor(log U / log(1 - p)), single precision: months and attempts need no more)."""
     import numpy as np
@@ -302,8 +346,11 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
     studying = np.flatnonzero(study > 0)
     ready = np.broadcast_to(ready0, (runs, n_r)).copy()
     if len(studying):
-        end = x.study_end_days[r_idx][studying] + delay[:, studying] \
+        end = (
+            x.study_end_days[r_idx][studying]
+            + delay[:, studying]
             + rng.triangular(*SLIP, size=(runs, len(studying))) * study[studying]
+        )
         ready[:, studying] = np.maximum(ready0[studying], 1 + (end / DAYS_PER_MONTH).astype(np.int64))
     # hires: a random lead time from the requisition month; salary runs from arrival
     start = np.broadcast_to(x.present_from[r_idx], (runs, n_r)).copy()
@@ -340,8 +387,9 @@ def draw(x: RiskInputs, rng: np.random.Generator, runs: int) -> Draws:
     return Draws(ready, start, replaced, leave, x.base_cost + parts.sum(axis=1), parts)
 
 
-def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[Any],
-           ends: NDArray[Any] | int) -> NDArray[np.int64]:
+def _count(
+    runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDArray[Any], ends: NDArray[Any] | int
+) -> NDArray[np.int64]:
     """Per run, group and month: how many [start, end) intervals cover it. ``group``: (P,);
     ``starts``/``ends``: (runs, P) months 1..h+1 (an empty interval adds nothing)."""
     import numpy as np
@@ -355,9 +403,10 @@ def _count(runs: int, groups: int, h: int, group: NDArray[np.int64], starts: NDA
     if isinstance(ends, int):
         hist = np.bincount((base + starts).ravel(), minlength=n)  # open-ended: runs to the horizon
     else:
-        hist = np.bincount((base + np.minimum(starts, ends)).ravel(), minlength=n) \
-            - np.bincount((base + ends).ravel(), minlength=n)
-    return np.cumsum(hist.reshape(runs, groups, size), axis=2)[:, :, 1:h + 1]
+        hist = np.bincount((base + np.minimum(starts, ends)).ravel(), minlength=n) - np.bincount(
+            (base + ends).ravel(), minlength=n
+        )
+    return np.cumsum(hist.reshape(runs, groups, size), axis=2)[:, :, 1 : h + 1]
 
 
 def staff_counts(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
@@ -421,9 +470,9 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
     while done < runs:
         n = min(CHUNK, runs - done)
         d = draw(x, rng, n)
-        cov[done:done + n] = coverage(x, staff_counts(x, d))
-        cost[done:done + n] = d.cost
-        parts[done:done + n] = d.parts
+        cov[done : done + n] = coverage(x, staff_counts(x, d))
+        cost[done : done + n] = d.cost
+        parts[done : done + n] = d.parts
         if done < bus_runs and len(x.domains):
             keep = min(n, bus_runs - done)
             bus.append(holders(x, d.head(keep)))
@@ -436,39 +485,72 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
         held = np.concatenate(bus, axis=0)
         now = x.holds_now[~x.is_hire].sum(axis=0)
         med = np.median(held, axis=0)
-        zero = (held[:, :, dl - 1:] == 0).any(axis=2).mean(axis=0)
-        bus_factors = [BusFactor(domain=dom, holders_now=int(now[i]),
-                                 holders_by_month=tuple(int(v) for v in med[i]),
-                                 p_zero=round(float(zero[i]), 4))
-                       for i, dom in enumerate(x.domains)]
+        zero = (held[:, :, dl - 1 :] == 0).any(axis=2).mean(axis=0)
+        bus_factors = [
+            BusFactor(
+                domain=dom,
+                holders_now=int(now[i]),
+                holders_by_month=tuple(int(v) for v in med[i]),
+                p_zero=round(float(zero[i]), 4),
+            )
+            for i, dom in enumerate(x.domains)
+        ]
     mean_parts = parts.mean(axis=0)
     return Risk(
-        runs=runs, seed=seed, deadline_month=dl, readiness_threshold=x.readiness,
+        runs=runs,
+        seed=seed,
+        deadline_month=dl,
+        readiness_threshold=x.readiness,
         p_ready_by_deadline=float(np.mean(cov[:, dl - 1] >= x.readiness - 1e-9)),
         p_fully_covered=float(np.mean(cov[:, dl - 1] >= 1 - 1e-9)),
-        coverage_bands=CoverageBands(**{k: tuple(round(float(v), 4) for v in row) for k, row in
-                                        zip(("p10", "p50", "p90"), bands, strict=True)}),
+        coverage_bands=CoverageBands(
+            **{
+                k: tuple(round(float(v), 4) for v in row)
+                for k, row in zip(("p10", "p50", "p90"), bands, strict=True)
+            }
+        ),
         cost_percentiles=CostPercentiles(p10=p10, p50=p50, p90=p90),
-        mean_cost=round(float(cost.mean()), 2), plan_cost=round(x.base_cost, 2),
+        mean_cost=round(float(cost.mean()), 2),
+        plan_cost=round(x.base_cost, 2),
         plan_cost_percentile=round(float(np.mean(cost <= x.base_cost + 0.005)), 4),
-        cost_drivers=CostDrivers(**{k: round(float(v), 2) for k, v in
-                                    zip(DRIVERS, mean_parts, strict=True)}),
+        cost_drivers=CostDrivers(**{k: round(float(v), 2) for k, v in zip(DRIVERS, mean_parts, strict=True)}),
         cost_samples=tuple(round(float(v), 2) for v in cost[:SAMPLES]),
-        bus_factors=tuple(bus_factors))
+        bus_factors=tuple(bus_factors),
+    )
 
 
-def assess(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-           roadmaps: Sequence[Roadmap], costs: Costs, roi: Roi, runs: int = 2000, seed: int = 0
-           ) -> Risk:
+def assess(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    costs: Costs,
+    roi: Roi,
+    runs: int = 2000,
+    seed: int = 0,
+) -> Risk:
     """The plan's ``risk`` section."""
     x = prepare(scenario, catalog, target, sourcing, roadmaps, costs)
     out = simulate(x, runs=runs, seed=seed)
-    out = out.model_copy(update={"bus_factors": tuple(
-        b.model_copy(update={"name": catalog.domains[b.domain].name})
-        if b.domain in catalog.domains else b for b in out.bus_factors)})
-    return out.model_copy(update={"sensitivity": tuple(
-        Sensitivity.model_validate(s)
-        for s in sensitivity(scenario, catalog, target, sourcing, roadmaps))})
+    out = out.model_copy(
+        update={
+            "bus_factors": tuple(
+                b.model_copy(update={"name": catalog.domains[b.domain].name})
+                if b.domain in catalog.domains
+                else b
+                for b in out.bus_factors
+            )
+        }
+    )
+    return out.model_copy(
+        update={
+            "sensitivity": tuple(
+                Sensitivity.model_validate(s)
+                for s in sensitivity(scenario, catalog, target, sourcing, roadmaps)
+            )
+        }
+    )
 
 
 def closed_form_survival(annual: float, months: int, reduction: float = 0.0) -> float:

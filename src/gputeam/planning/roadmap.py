@@ -92,8 +92,9 @@ def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
     return out
 
 
-def certs_needed(slot: TargetSlot, have: Iterable[str], catalog: Catalog,
-                 prefer_network: bool = False) -> list[str]:
+def certs_needed(
+    slot: TargetSlot, have: Iterable[str], catalog: Catalog, prefer_network: bool = False
+) -> list[str]:
     """Certifications to earn, prerequisites first."""
     have = set(have)
     wanted: list[str] = []
@@ -133,9 +134,16 @@ def level_eligible(person: Person, catalog: Catalog, certs: Iterable[str], month
     return best
 
 
-def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, catalog: Catalog,
-                  start: date | None = None, horizon_end: date | None = None,
-                  mentor_available: bool = False, experience_on: date | None = None) -> Roadmap:
+def build_roadmap(
+    person: Person,
+    slot: TargetSlot | None,
+    scenario: Scenario,
+    catalog: Catalog,
+    start: date | None = None,
+    horizon_end: date | None = None,
+    mentor_available: bool = False,
+    experience_on: date | None = None,
+) -> Roadmap:
     """The roadmap that takes ``person`` to ``slot`` (or only renewals with no slot).
 
     ``experience_on``: the date their ``experience_months`` refer to (the plan start unless
@@ -144,8 +152,12 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
     horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
     allowed: set[str] = set(scenario.constraints.strategies)
     held = held_valid(person, catalog, start)
-    state = _State(skills=dict(person.skills), certs=dict(held), cursor=start,
-                   capped=frozenset(t.domain for t in catalog.transitions))
+    state = _State(
+        skills=dict(person.skills),
+        certs=dict(held),
+        cursor=start,
+        capped=frozenset(t.domain for t in catalog.transitions),
+    )
     rate = person.weekly_study_hours
     strict = scenario.constraints.prerequisite_strictness
     skills_end: date | None = None
@@ -164,13 +176,13 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
         if not goals:
             _domain_courses(slot.domains, state, catalog, rate, allowed)
             _practice(person, slot.domains, state, catalog, rate, allowed, mentor_available)
-    study_end = skills_end if skills_end is not None else \
-        max((i.end for i in state.items), default=start)
+    study_end = skills_end if skills_end is not None else max((i.end for i in state.items), default=start)
     if skills_end is None:
         first_goal = len(state.items)
     if slot is not None and rate > 0:
-        _role_level_goals(person, slot, state, catalog, rate, allowed,
-                          experience_on or scenario.start, strict, horizon_end)
+        _role_level_goals(
+            person, slot, state, catalog, rate, allowed, experience_on or scenario.start, strict, horizon_end
+        )
     if slot is not None:
         state.items[first_goal:] = [i.model_copy(update={"goal": True}) for i in state.items[first_goal:]]
     stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
@@ -179,19 +191,35 @@ def build_roadmap(person: Person, slot: TargetSlot | None, scenario: Scenario, c
     ready_month: int | None = None
     level_at: int | None = None
     if slot is not None and not stuck:
-        ready, level_at = _level_ready(person, slot, state, catalog, scenario.start, study_end,
-                                       skills_only=skills_end is not None)
+        ready, level_at = _level_ready(
+            person, slot, state, catalog, scenario.start, study_end, skills_only=skills_end is not None
+        )
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
     # Items are built from typed catalog values above: skip re-validation (hot path at scale).
-    return Roadmap.model_construct(person=person.id, name=person.name, role=slot.role if slot else None,
-                   items=items, ready=ready, ready_month=ready_month, level_at_ready=level_at,
-                                   hire=False)
+    return Roadmap.model_construct(
+        person=person.id,
+        name=person.name,
+        role=slot.role if slot else None,
+        items=items,
+        ready=ready,
+        ready_month=ready_month,
+        level_at_ready=level_at,
+        hire=False,
+    )
 
 
-def _role_level_goals(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
-                      rate: float, allowed: set[str], experience_on: date, strictness: float,
-                      horizon_end: date) -> None:
+def _role_level_goals(
+    person: Person,
+    slot: TargetSlot,
+    state: _State,
+    catalog: Catalog,
+    rate: float,
+    allowed: set[str],
+    experience_on: date,
+    strictness: float,
+    horizon_end: date,
+) -> None:
     """A slot below its role's own level (a vendor-supported lean slot: a Level-2 network
     specialist) keeps the role's level certifications as goals after readiness (a Level-3
     network specialist holds an NVIDIA Professional), each only if its exam falls within
@@ -205,7 +233,7 @@ def _role_level_goals(person: Person, slot: TargetSlot, state: _State, catalog: 
         _path_courses(cid, state, catalog, rate, allowed)
         _exam(cid, person, state, catalog, rate, experience_on, strictness)
         if state.certs[cid] >= horizon_end:  # not within the horizon: leave it out
-            del state.items[saved[0]:]
+            del state.items[saved[0] :]
             state.cursor, state.skills, state.certs = saved[1], saved[2], saved[3]
             return
 
@@ -213,17 +241,35 @@ def _role_level_goals(person: Person, slot: TargetSlot, state: _State, catalog: 
 def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
     if certs_needed(slot, held, catalog):
         return True
-    return any(person.skills.get(d, 0) < p for d, p in slot.domains.items()) or \
-        person.level < slot.level_min
+    return any(person.skills.get(d, 0) < p for d, p in slot.domains.items()) or person.level < slot.level_min
 
 
-def _study(state: _State, kind: ItemKind, ref: str, name: str, hours: float, rate: float, cost: float,
-           strategy: str | None = None, note: str = "") -> None:
+def _study(
+    state: _State,
+    kind: ItemKind,
+    ref: str,
+    name: str,
+    hours: float,
+    rate: float,
+    cost: float,
+    strategy: str | None = None,
+    note: str = "",
+) -> None:
     end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
     end = max(end, state.cursor + timedelta(days=1))
-    state.items.append(_item(
-        kind=kind, ref=ref, name=name, start=state.cursor, end=end, hours=hours, cost=cost,
-        strategy=strategy, note=note))
+    state.items.append(
+        _item(
+            kind=kind,
+            ref=ref,
+            name=name,
+            start=state.cursor,
+            end=end,
+            hours=hours,
+            cost=cost,
+            strategy=strategy,
+            note=note,
+        )
+    )
     state.cursor = end
 
 
@@ -235,33 +281,41 @@ def _grant(state: _State, gains: Iterable[tuple[str, int]]) -> None:
             state.skills[domain] = to
 
 
-def _path_courses(cert_id: str, state: _State, catalog: Catalog, rate: float,
-                  allowed: set[str]) -> None:
+def _path_courses(cert_id: str, state: _State, catalog: Catalog, rate: float, allowed: set[str]) -> None:
     path = next((p for p in catalog.paths.values() if p.exam == cert_id), None)
     if path is None:
         return
-    taken = {i.ref for i in state.items if i.kind == "course"} | \
-        {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
+    taken = {i.ref for i in state.items if i.kind == "course"} | {
+        r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")
+    }
     todo = [catalog.courses[c] for c in path.courses if c not in taken]
     # Foundation courses are short and online (article §7A months 1-2): never a bootcamp.
     entry_level = (catalog.certifications[cert_id].level or 0) <= 2
-    _take_courses(todo, state, catalog, rate, allowed - {"bootcamp"} if entry_level else allowed,
-                  path.name)
+    _take_courses(todo, state, catalog, rate, allowed - {"bootcamp"} if entry_level else allowed, path.name)
 
 
-def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: float,
-                  allowed: set[str], label: str) -> None:
+def _take_courses(
+    todo: list[Course], state: _State, catalog: Catalog, rate: float, allowed: set[str], label: str
+) -> None:
     e = catalog.economics
     boot = catalog.strategies.get("bootcamp")
-    if "bootcamp" in allowed and boot and boot.weeks and boot.cost_per_participant_usd \
-            and len(todo) >= 2:
+    if "bootcamp" in allowed and boot and boot.weeks and boot.cost_per_participant_usd and len(todo) >= 2:
         hours = sum(c.hours or 0 for c in todo)
         span = boot.weeks.mid
         end = state.cursor + weeks(span)
-        state.items.append(_item(
-            kind="bootcamp", ref="bootcamp", name=f"Bootcamp: {label}", start=state.cursor,
-            end=end, hours=hours, cost=boot.cost_per_participant_usd.mid, strategy="bootcamp",
-            note=",".join(c.id for c in todo)))
+        state.items.append(
+            _item(
+                kind="bootcamp",
+                ref="bootcamp",
+                name=f"Bootcamp: {label}",
+                start=state.cursor,
+                end=end,
+                hours=hours,
+                cost=boot.cost_per_participant_usd.mid,
+                strategy="bootcamp",
+                note=",".join(c.id for c in todo),
+            )
+        )
         state.cursor = end
         for c in todo:
             _grant(state, ((g.domain, g.to) for g in c.grants))
@@ -274,31 +328,57 @@ def _take_courses(todo: list[Course], state: _State, catalog: Catalog, rate: flo
         _grant(state, ((g.domain, g.to) for g in c.grants))
 
 
-def _exam(cert_id: str, person: Person, state: _State, catalog: Catalog, rate: float,
-          experience_on: date, strictness: float = 1.0) -> None:
+def _exam(
+    cert_id: str,
+    person: Person,
+    state: _State,
+    catalog: Catalog,
+    rate: float,
+    experience_on: date,
+    strictness: float = 1.0,
+) -> None:
     cert = catalog.certifications[cert_id]
     if cert.study_hours:
-        _study(state, "course", f"{cert_id}-prep", f"Exam preparation: {cert.name}",
-               cert.study_hours, rate, 0.0, "internal", "self-study")
+        _study(
+            state,
+            "course",
+            f"{cert_id}-prep",
+            f"Exam preparation: {cert.name}",
+            cert.study_hours,
+            rate,
+            0.0,
+            "internal",
+            "self-study",
+        )
     earliest = state.cursor
     if cert.min_experience_months:
         short = math.ceil(cert.min_experience_months * strictness) - person.experience_months
         if short > 0:
             earliest = max(earliest, add_months(experience_on, short))
     day = earliest
-    state.items.append(_item(
-        kind="exam", ref=cert_id, name=cert.name, start=day, end=day + timedelta(days=1),
-        hours=(cert.exam.minutes or 0) / 60, cost=cert.exam.price_usd or 0.0,
-        note="" if cert.exam.price_usd is not None else "exam price unknown"))
+    state.items.append(
+        _item(
+            kind="exam",
+            ref=cert_id,
+            name=cert.name,
+            start=day,
+            end=day + timedelta(days=1),
+            hours=(cert.exam.minutes or 0) / 60,
+            cost=cert.exam.price_usd or 0.0,
+            note="" if cert.exam.price_usd is not None else "exam price unknown",
+        )
+    )
     state.cursor = day + timedelta(days=1)
     state.certs[cert_id] = day
     _grant(state, ((g.domain, g.to) for g in cert.grants))
 
 
-def _domain_courses(needs: Mapping[str, int], state: _State, catalog: Catalog, rate: float,
-                    allowed: set[str]) -> None:
-    taken = {i.ref for i in state.items if i.kind == "course"} | \
-        {r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")}
+def _domain_courses(
+    needs: Mapping[str, int], state: _State, catalog: Catalog, rate: float, allowed: set[str]
+) -> None:
+    taken = {i.ref for i in state.items if i.kind == "course"} | {
+        r for i in state.items if i.kind == "bootcamp" for r in i.note.split(",")
+    }
     todo: list[Course] = []
     for domain, need in needs.items():
         have = state.skills.get(domain, 0)
@@ -316,8 +396,15 @@ def _domain_courses(needs: Mapping[str, int], state: _State, catalog: Catalog, r
         _take_courses(todo, state, catalog, rate, allowed, "role skills")
 
 
-def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: Catalog,
-              rate: float, allowed: set[str], mentor_available: bool) -> None:
+def _practice(
+    person: Person,
+    needs: Mapping[str, int],
+    state: _State,
+    catalog: Catalog,
+    rate: float,
+    allowed: set[str],
+    mentor_available: bool,
+) -> None:
     e = catalog.economics
     appr = catalog.strategies.get("apprenticeship")
     for domain, need in needs.items():
@@ -326,36 +413,67 @@ def _practice(person: Person, needs: Mapping[str, int], state: _State, catalog: 
             continue
         steps = need - have
         name = catalog.domains[domain].name
-        transition = next((t for t in catalog.transitions
-                           if t.background == person.background and t.domain == domain), None)
+        transition = next(
+            (t for t in catalog.transitions if t.background == person.background and t.domain == domain), None
+        )
         others = [t for t in catalog.transitions if t.domain == domain]
         if transition is not None or others:
             if transition is not None:
                 months = int(transition.months.low)
-                why = (f"{person.background} to {name}: {transition.months.low:g}-"
-                       f"{transition.months.high:g} months ({transition.source})")
+                why = (
+                    f"{person.background} to {name}: {transition.months.low:g}-"
+                    f"{transition.months.high:g} months ({transition.source})"
+                )
             else:  # from a farther background: not faster than the slow end of the known one
                 far = max(others, key=lambda t: t.months.high)
                 months = int(math.ceil(far.months.high))
-                why = (f"{person.background} to {name}: at least the {far.months.high:g} months "
-                       f"a {far.background} needs ({far.source})")
+                why = (
+                    f"{person.background} to {name}: at least the {far.months.high:g} months "
+                    f"a {far.background} needs ({far.source})"
+                )
             end = add_months(state.cursor, months)
-            state.items.append(_item(
-                kind="practice", ref=domain, name=f"On the job: {name}", start=state.cursor,
-                end=end, hours=0, cost=0, note=why))
+            state.items.append(
+                _item(
+                    kind="practice",
+                    ref=domain,
+                    name=f"On the job: {name}",
+                    start=state.cursor,
+                    end=end,
+                    hours=0,
+                    cost=0,
+                    note=why,
+                )
+            )
             # practice on the job runs alongside study: the cursor does not move
         elif "apprenticeship" in allowed and mentor_available and appr and appr.months:
             months = int(appr.months.low)
             end = add_months(state.cursor, months)
-            state.items.append(_item(
-                kind="apprenticeship", ref=domain, name=f"Apprenticeship: {name}",
-                start=state.cursor, end=end, hours=0, cost=0, strategy="apprenticeship",
-                note=f"shadowing a senior for {months} months; mentor loses "
-                     f"{(appr.mentor_time_share or 0):.0%} of their time"))
+            state.items.append(
+                _item(
+                    kind="apprenticeship",
+                    ref=domain,
+                    name=f"Apprenticeship: {name}",
+                    start=state.cursor,
+                    end=end,
+                    hours=0,
+                    cost=0,
+                    strategy="apprenticeship",
+                    note=f"shadowing a senior for {months} months; mentor loses "
+                    f"{(appr.mentor_time_share or 0):.0%} of their time",
+                )
+            )
         else:
-            _study(state, "practice", domain, f"Hands-on practice: {name}",
-                   steps * e.practice_hours_per_step, rate, 0.0, "internal",
-                   f"{steps} proficiency step(s) x {e.practice_hours_per_step:g} h")
+            _study(
+                state,
+                "practice",
+                domain,
+                f"Hands-on practice: {name}",
+                steps * e.practice_hours_per_step,
+                rate,
+                0.0,
+                "internal",
+                f"{steps} proficiency step(s) x {e.practice_hours_per_step:g} h",
+            )
         state.skills[domain] = need
 
 
@@ -372,21 +490,36 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
         day = add_months(expires, -1)
         if day >= horizon_end:
             continue
-        state.items.append(_item(
-            kind="renewal", ref=cid, name=f"Renew {cert.name}", start=day,
-            end=day + timedelta(days=1), hours=(cert.exam.minutes or 0) / 60,
-            cost=cert.exam.price_usd or 0.0, note=f"expires {expires.isoformat()}"))
+        state.items.append(
+            _item(
+                kind="renewal",
+                ref=cid,
+                name=f"Renew {cert.name}",
+                start=day,
+                end=day + timedelta(days=1),
+                hours=(cert.exam.minutes or 0) / 60,
+                cost=cert.exam.price_usd or 0.0,
+                note=f"expires {expires.isoformat()}",
+            )
+        )
         queue.append((cid, day))
 
 
-def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catalog,
-                 plan_start: date, study_end: date, skills_only: bool = False
-                 ) -> tuple[date | None, int]:
+def _level_ready(
+    person: Person,
+    slot: TargetSlot,
+    state: _State,
+    catalog: Catalog,
+    plan_start: date,
+    study_end: date,
+    skills_only: bool = False,
+) -> tuple[date | None, int]:
     """First date when skills, certifications and level all fit the slot: the end of the
     study and practice, or the end of the plan month in which the person reaches the
     experience the slot's level needs (article §3), whichever is later."""
-    practice_end = max((i.end for i in state.items if i.kind in ("practice", "apprenticeship")),
-                       default=study_end)
+    practice_end = max(
+        (i.end for i in state.items if i.kind in ("practice", "apprenticeship")), default=study_end
+    )
     day = study_end if skills_only else max(study_end, practice_end)
     certs = {c for c, earned in state.certs.items() if earned <= day}
     first = month_of(plan_start, day)
@@ -395,8 +528,7 @@ def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catal
             options = LEVEL_CERTS.get(lvl, ())
             if options and not certs.intersection(options):
                 return None, person.level
-    short = math.ceil(catalog.levels[slot.level_min].experience_months.low
-                      - person.experience_months)
+    short = math.ceil(catalog.levels[slot.level_min].experience_months.low - person.experience_months)
     months_in = max(first, short) if person.level < slot.level_min else first
     lvl = level_eligible(person, catalog, certs, months_in)
     if months_in == first:
@@ -404,9 +536,17 @@ def _level_ready(person: Person, slot: TargetSlot, state: _State, catalog: Catal
     return add_months(plan_start, months_in) - timedelta(days=1), lvl
 
 
-def hire_roadmaps(role: str, level: int, count: int, arrival_month: int, slot: TargetSlot,
-                  scenario: Scenario, catalog: Catalog, first: int = 1,
-                  role_name: str | None = None) -> list[Roadmap]:
+def hire_roadmaps(
+    role: str,
+    level: int,
+    count: int,
+    arrival_month: int,
+    slot: TargetSlot,
+    scenario: Scenario,
+    catalog: Catalog,
+    first: int = 1,
+    role_name: str | None = None,
+) -> list[Roadmap]:
     """Onboarding roadmaps of ``count`` hires of ``role`` at ``level`` arriving in plan month
     ``arrival_month``, numbered from ``first``.
 
@@ -419,10 +559,23 @@ def hire_roadmaps(role: str, level: int, count: int, arrival_month: int, slot: T
     start = add_months(scenario.start, arrival_month - 1)
     out = []
     for k in range(first, first + count):
-        person = Person(id=f"hire-{role}-{k}", name=f"{name} hire {k} (Level {level})",
-                        title=name, background="gpu-engineer", level=level, experience_months=exp,
-                        skills=dict(slot.domains), role=role)
-        rm = build_roadmap(person, slot.model_copy(update={"level_min": min(slot.level_min, level)}),
-                           scenario, catalog, start=start, experience_on=start)
+        person = Person(
+            id=f"hire-{role}-{k}",
+            name=f"{name} hire {k} (Level {level})",
+            title=name,
+            background="gpu-engineer",
+            level=level,
+            experience_months=exp,
+            skills=dict(slot.domains),
+            role=role,
+        )
+        rm = build_roadmap(
+            person,
+            slot.model_copy(update={"level_min": min(slot.level_min, level)}),
+            scenario,
+            catalog,
+            start=start,
+            experience_on=start,
+        )
         out.append(rm.model_copy(update={"hire": True}))
     return out

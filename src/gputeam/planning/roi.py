@@ -46,12 +46,28 @@ from gputeam.planning.power import HOURS_PER_YEAR, article_saving_per_gpu_year
 from gputeam.planning.result import Roadmap, Roi, RoiMonth, Sourcing, Target
 from gputeam.scenario import Scenario
 
-INVESTMENT_LINES = ("training", "exams", "certification bonuses", "study time", "mentoring",
-                    "recruiting", "hire ramp-up", "hires' pay before the first GPU",
-                    "raises during the build-up", "contractors before the first GPU")
-_BY_ITEM = {"course": "training", "bootcamp": "training", "practice": "training",
-            "exam": "exams", "certification bonus": "certification bonuses",
-            "mentoring": "mentoring", "recruiting": "recruiting", "ramp-up": "hire ramp-up"}
+INVESTMENT_LINES = (
+    "training",
+    "exams",
+    "certification bonuses",
+    "study time",
+    "mentoring",
+    "recruiting",
+    "hire ramp-up",
+    "hires' pay before the first GPU",
+    "raises during the build-up",
+    "contractors before the first GPU",
+)
+_BY_ITEM = {
+    "course": "training",
+    "bootcamp": "training",
+    "practice": "training",
+    "exam": "exams",
+    "certification bonus": "certification bonuses",
+    "mentoring": "mentoring",
+    "recruiting": "recruiting",
+    "ramp-up": "hire ramp-up",
+}
 
 
 def discount_factor(month: int, rate: float) -> float:
@@ -73,14 +89,21 @@ def article_roi(catalog: Catalog) -> Roi:
         "not an ROI.",
         "Payback here is investment / (annual return / 12), the article's simple measure.",
     )
-    return Roi(basis=f"article §9 worked example ({ex.gpus} GPUs, {ex.engineers} engineers)",
-               counterfactual="article", investment=total_inv, investment_lines=inv,
-               returns=total_ret, return_lines=ret, annual_return=total_ret,
-               net_roi=(total_ret - total_inv) / total_inv,
-               benefit_cost_ratio=total_ret / total_inv,
-               payback_months=total_inv / (total_ret / 12), npv=None,
-               reasons={"npv": "the article's example gives one year's totals, not a monthly "
-                        "cash flow"}, notes=notes)
+    return Roi(
+        basis=f"article §9 worked example ({ex.gpus} GPUs, {ex.engineers} engineers)",
+        counterfactual="article",
+        investment=total_inv,
+        investment_lines=inv,
+        returns=total_ret,
+        return_lines=ret,
+        annual_return=total_ret,
+        net_roi=(total_ret - total_inv) / total_inv,
+        benefit_cost_ratio=total_ret / total_inv,
+        payback_months=total_inv / (total_ret / 12),
+        npv=None,
+        reasons={"npv": "the article's example gives one year's totals, not a monthly cash flow"},
+        notes=notes,
+    )
 
 
 def hire_only(scenario: Scenario, catalog: Catalog, target: Target) -> Sourcing:
@@ -96,8 +119,15 @@ class _World:
     Contractor amounts are at ``self.rate``; ``training`` and ``exams`` and ``renewals`` at
     list prices (the sensitivity analysis scales both)."""
 
-    def __init__(self, scenario: Scenario, catalog: Catalog, sourcing: Sourcing,
-                 roadmaps: Sequence[Roadmap], g1: int, loaded: float = 1.0) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        catalog: Catalog,
+        sourcing: Sourcing,
+        roadmaps: Sequence[Roadmap],
+        g1: int,
+        loaded: float = 1.0,
+    ) -> None:
         """``loaded`` scales what the overhead multiplier scales (pay, raises and study time
         at the loaded cost), so the sensitivity analysis varies the overhead without
         rebuilding the ledger."""
@@ -145,8 +175,12 @@ class _World:
         for rm in roadmaps:
             if rm.person not in people or rm.person not in team:
                 continue
-            hourly = base_salary(catalog, people[rm.person]) * uplift * loaded / \
-                catalog.economics.hours_per_fte_year
+            hourly = (
+                base_salary(catalog, people[rm.person])
+                * uplift
+                * loaded
+                / catalog.economics.hours_per_fte_year
+            )
             for item in rm.items:
                 m = month_of(scenario.start, item.start)
                 if item.kind != "renewal" and 1 <= m <= h:
@@ -176,15 +210,21 @@ class _Assumptions:
     def of(cls, scenario: Scenario, catalog: Catalog) -> _Assumptions:
         e = catalog.economics
         f = scenario.fleet
-        return cls(rate=contractor_rate(scenario, catalog), hours_month=e.hours_per_fte_year / 12,
-                   downtime=e.downtime_cost_per_gpu_year,
-                   deploy=e.deployment_speedup_value_per_gpu,
-                   power_share=e.efficiency_power_share, kw=f.kw_per_gpu or e.kw_per_gpu,
-                   pue=f.pue or e.pue,
-                   kwh_price=f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh,
-                   paid=scenario.roi.paid_share(f.deployment), disc=scenario.roi.discount_rate,
-                   article_bill=article_saving_per_gpu_year(catalog) / e.efficiency_power_share
-                   if f.power_saving == "article" and e.efficiency_power_share else None)
+        return cls(
+            rate=contractor_rate(scenario, catalog),
+            hours_month=e.hours_per_fte_year / 12,
+            downtime=e.downtime_cost_per_gpu_year,
+            deploy=e.deployment_speedup_value_per_gpu,
+            power_share=e.efficiency_power_share,
+            kw=f.kw_per_gpu or e.kw_per_gpu,
+            pue=f.pue or e.pue,
+            kwh_price=f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh,
+            paid=scenario.roi.paid_share(f.deployment),
+            disc=scenario.roi.discount_rate,
+            article_bill=article_saving_per_gpu_year(catalog) / e.efficiency_power_share
+            if f.power_saving == "article" and e.efficiency_power_share
+            else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -198,9 +238,16 @@ class _Sides:
     g1: int
 
     @classmethod
-    def of(cls, scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-           roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None,
-           loaded: float = 1.0) -> _Sides:
+    def of(
+        cls,
+        scenario: Scenario,
+        catalog: Catalog,
+        target: Target,
+        sourcing: Sourcing,
+        roadmaps: Sequence[Roadmap],
+        alternative: Sourcing | None = None,
+        loaded: float = 1.0,
+    ) -> _Sides:
         h = scenario.horizon_months
         gpus = [scenario.fleet.gpus_at(m) for m in range(1, h + 1)]
         g1 = next((m for m, g in enumerate(gpus, start=1) if g > 0), h + 1)
@@ -209,8 +256,7 @@ class _Sides:
         alt: _World | None = None
         if scenario.roi.counterfactual == "hire-only":
             alt_sourcing = alternative or hire_only(scenario, catalog, target)
-            alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (),
-                         g1, loaded)
+            alt = _World(scenario.model_copy(update={"people": ()}), catalog, alt_sourcing, (), g1, loaded)
         return cls(plan, alt, gpus, heads, g1)
 
     def cover(self, w: _World | None, m: int) -> float:
@@ -226,8 +272,7 @@ def _flows(s: _Sides, a: _Assumptions) -> list[_Flow]:
     """Each month's coverage, investment lines and return lines, rounded to cents."""
     plan, alt = s.plan, s.alt
     avoided = "outsourcing cost avoided" if alt is None else "contractor cost avoided"
-    bill = a.article_bill if a.article_bill is not None else \
-        a.kw * a.pue * HOURS_PER_YEAR * a.kwh_price
+    bill = a.article_bill if a.article_bill is not None else a.kw * a.pue * HOURS_PER_YEAR * a.kwh_price
     power = a.paid * bill / 12 * a.power_share
     out: list[_Flow] = []
     peak = s.gpus[0] if s.gpus else 0
@@ -237,18 +282,19 @@ def _flows(s: _Sides, a: _Assumptions) -> list[_Flow]:
     for i, gpus in enumerate(s.gpus):
         m = i + 1
         c, c_alt = s.cover(plan, m), s.cover(alt, m)
-        invest = {k: _cents(plan.build[k][i] * (a.price if k in priced else 1.0)) for k in
-                  INVESTMENT_LINES}
+        invest = {k: _cents(plan.build[k][i] * (a.price if k in priced else 1.0)) for k in INVESTMENT_LINES}
         invest["contractors before the first GPU"] = _cents(
-            plan.build["contractors before the first GPU"][i] * k_plan)
+            plan.build["contractors before the first GPU"][i] * k_plan
+        )
         ret: dict[str, float] = {}
         if alt is None:
             ret[avoided] = c * s.heads[i] * a.hours_month * a.rate if m >= s.g1 else 0.0
         else:
             ret[avoided] = alt.contractors[i] * k_alt - plan.contractors[i] * k_plan
             ret["hire-only pay avoided"] = alt.run[i] + alt.renewals[i] * a.price
-            ret["hire-only building costs avoided"] = sum(v[i] for v in alt.build.values()) + \
-                alt.build["contractors before the first GPU"][i] * (k_alt - 1)
+            ret["hire-only building costs avoided"] = sum(v[i] for v in alt.build.values()) + alt.build[
+                "contractors before the first GPU"
+            ][i] * (k_alt - 1)
         ret["in-house run cost"] = -(plan.run[i] + plan.renewals[i] * a.price)
         added = max(0, gpus - peak) if m > 1 else 0
         peak = max(peak, gpus)
@@ -263,8 +309,14 @@ def _cents(v: float) -> float:
     return round(v, 2) + 0.0 if v else 0.0  # + 0.0: no "-0.0" in the JSON
 
 
-def compute_roi(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                roadmaps: Sequence[Roadmap], alternative: Sourcing | None = None) -> Roi:
+def compute_roi(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    alternative: Sourcing | None = None,
+) -> Roi:
     """The plan's ROI against ``scenario.roi.counterfactual`` (see the module docstring).
     ``alternative`` is the hire-only sourcing when already computed."""
     sides = _Sides.of(scenario, catalog, target, sourcing, roadmaps, alternative)
@@ -274,10 +326,19 @@ def compute_roi(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
     for m, (c, c_alt, invest, ret) in enumerate(_flows(sides, a), start=1):
         flow = round(sum(ret.values()) - sum(invest.values()), 2)
         cumulative = round(cumulative + flow, 2)
-        months.append(RoiMonth(month=m, gpus=sides.gpus[m - 1], coverage=round(c, 6),
-                               alternative_coverage=round(c_alt, 6), investment=invest,
-                               returns=ret, cash_flow=flow, cumulative=cumulative,
-                               discount_factor=round(discount_factor(m, a.disc), 8)))
+        months.append(
+            RoiMonth(
+                month=m,
+                gpus=sides.gpus[m - 1],
+                coverage=round(c, 6),
+                alternative_coverage=round(c_alt, 6),
+                investment=invest,
+                returns=ret,
+                cash_flow=flow,
+                cumulative=cumulative,
+                discount_factor=round(discount_factor(m, a.disc), 8),
+            )
+        )
     return _measures(scenario, months, a, sides.g1)
 
 
@@ -287,7 +348,7 @@ def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: i
     ret_lines = {k: round(sum(x.returns[k] for x in months), 2) for k in months[0].returns}
     investment = round(sum(inv_lines.values()), 2)
     returns = round(sum(ret_lines.values()), 2)
-    last = months[-min(12, h):]
+    last = months[-min(12, h) :]
     annual = round(sum(sum(x.returns.values()) for x in last) * 12 / len(last), 2)
     reasons: dict[str, str] = {}
     net = bcr = payback = None
@@ -296,38 +357,57 @@ def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: i
         bcr = returns / investment
         payback = payback_month(months)
         if payback is None:
-            reasons["payback_months"] = (f"not paid back within the {h}-month horizon "
-                                         f"(cumulative cash flow {months[-1].cumulative:,.0f})")
+            reasons["payback_months"] = (
+                f"not paid back within the {h}-month horizon "
+                f"(cumulative cash flow {months[-1].cumulative:,.0f})"
+            )
     else:
         why = "no investment: the plan pays no building cost, so there is nothing to return on"
         reasons.update(net_roi=why, benefit_cost_ratio=why, payback_months=why)
     npv = round(sum(x.cash_flow * x.discount_factor for x in months), 2)
     cf = scenario.roi.counterfactual
     if cf == "outsourced":
-        alt = (f"fully outsourced operation (contractors at {a.rate:,.0f} {scenario.currency}/h "
-               "for the slots staff cover)")
+        alt = (
+            f"fully outsourced operation (contractors at {a.rate:,.0f} {scenario.currency}/h "
+            "for the slots staff cover)"
+        )
     else:
         alt = "hire-only (the target filled by hires and bridging contractors, nobody upskilled)"
     first = f"first GPU in month {g1}" if g1 <= h else "no GPUs within the horizon"
     if a.article_bill is None:
-        power = (f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g} "
-                 f"{scenario.currency}/kWh a month x {a.power_share:.0%}")
+        power = (
+            f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g} "
+            f"{scenario.currency}/kWh a month x {a.power_share:.0%}"
+        )
     else:
-        power = (f"the article's figure (fleet.power_saving: article, §9): a power bill of "
-                 f"{a.article_bill:,.0f} {scenario.currency} per GPU-year / 12 x "
-                 f"{a.power_share:.0%} (see the power-saving note)")
+        power = (
+            f"the article's figure (fleet.power_saving: article, §9): a power bill of "
+            f"{a.article_bill:,.0f} {scenario.currency} per GPU-year / 12 x "
+            f"{a.power_share:.0%} (see the power-saving note)"
+        )
     notes = (
         f"Counterfactual: {alt}; {first}; returns counted from then on.",
-        f"Power saving on {a.paid:.0%} of the GPUs (those whose power the organisation pays): "
-        f"{power}.",
+        f"Power saving on {a.paid:.0%} of the GPUs (those whose power the organisation pays): {power}.",
         f"NPV discounts each month's cash flow at {a.disc:.1%} a year; net ROI and the "
         "benefit-cost ratio are over the horizon, undiscounted.",
     )
-    return Roi(basis=f"the plan against {cf} over {h} months", counterfactual=cf,
-               investment=investment, investment_lines=inv_lines, returns=returns,
-               return_lines=ret_lines, annual_return=annual, net_roi=net,
-               benefit_cost_ratio=bcr, payback_months=payback, npv=npv, discount_rate=a.disc,
-               reasons=reasons, months=tuple(months), notes=notes)
+    return Roi(
+        basis=f"the plan against {cf} over {h} months",
+        counterfactual=cf,
+        investment=investment,
+        investment_lines=inv_lines,
+        returns=returns,
+        return_lines=ret_lines,
+        annual_return=annual,
+        net_roi=net,
+        benefit_cost_ratio=bcr,
+        payback_months=payback,
+        npv=npv,
+        discount_rate=a.disc,
+        reasons=reasons,
+        months=tuple(months),
+        notes=notes,
+    )
 
 
 def payback_month(months: Sequence[RoiMonth]) -> float | None:
@@ -344,8 +424,14 @@ def payback_month(months: Sequence[RoiMonth]) -> float | None:
 
 
 # ---------------------------------------------------------------- sensitivity
-def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: Sourcing,
-                roadmaps: Sequence[Roadmap], top: int = 6) -> list[dict[str, Any]]:
+def sensitivity(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    sourcing: Sourcing,
+    roadmaps: Sequence[Roadmap],
+    top: int = 6,
+) -> list[dict[str, Any]]:
     """NPV and net ROI with each ROI assumption at its low and high value, the team plan
     held fixed; the ``top`` widest NPV swings first.
 
@@ -356,31 +442,39 @@ def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
     are linear.
     """
     e = catalog.economics
-    alt = hire_only(scenario, catalog, target) if scenario.roi.counterfactual == "hire-only" \
-        else None
+    alt = hire_only(scenario, catalog, target) if scenario.roi.counterfactual == "hire-only" else None
     base_sides = _Sides.of(scenario, catalog, target, sourcing, roadmaps, alt)
     a = _Assumptions.of(scenario, catalog)
 
     def with_overhead(v: float) -> _Sides:
         # what the overhead multiplies (pay, raises, study time) scaled by v / the value used
-        return _Sides.of(scenario, catalog, target, sourcing, roadmaps, alt,
-                         loaded=v / e.overhead_multiplier)
+        return _Sides.of(scenario, catalog, target, sourcing, roadmaps, alt, loaded=v / e.overhead_multiplier)
 
     # (name, value used, low, high, assumption field or None, costs rebuilt for a value)
     Rebuild = Callable[[float], _Sides] | None
     items: list[tuple[str, float, float, float, str | None, Rebuild]] = [
         ("contractor rate (per hour)", a.rate, a.rate * 0.75, a.rate * 1.25, "rate", None),
-        ("downtime cost per GPU-year", a.downtime, a.downtime * 0.75, a.downtime * 1.25,
-         "downtime", None),
-        ("deployment speed-up value per GPU", a.deploy, a.deploy * 0.75, a.deploy * 1.25,
-         "deploy", None),
-        ("power saving share", a.power_share, a.power_share * 0.75, a.power_share * 1.25,
-         "power_share", None),
+        ("downtime cost per GPU-year", a.downtime, a.downtime * 0.75, a.downtime * 1.25, "downtime", None),
+        ("deployment speed-up value per GPU", a.deploy, a.deploy * 0.75, a.deploy * 1.25, "deploy", None),
+        (
+            "power saving share",
+            a.power_share,
+            a.power_share * 0.75,
+            a.power_share * 1.25,
+            "power_share",
+            None,
+        ),
         ("electricity price (per kWh)", a.kwh_price, 0.10, 0.15, "kwh_price", None),
         ("PUE", a.pue, 1.3, 1.5, "pue", None),
         ("kW per GPU", a.kw, a.kw * 0.75, a.kw * 1.25, "kw", None),
-        ("overhead multiplier (loaded cost)", e.overhead_multiplier,
-         e.overhead_multiplier * 0.9, e.overhead_multiplier * 1.1, None, with_overhead),
+        (
+            "overhead multiplier (loaded cost)",
+            e.overhead_multiplier,
+            e.overhead_multiplier * 0.9,
+            e.overhead_multiplier * 1.1,
+            None,
+            with_overhead,
+        ),
         ("training and exam prices (factor)", 1.0, 0.75, 1.25, "price", None),
         ("discount rate", a.disc, max(0.0, a.disc - 0.04), a.disc + 0.04, "disc", None),
     ]
@@ -389,11 +483,23 @@ def sensitivity(scenario: Scenario, catalog: Catalog, target: Target, sourcing: 
         res = []
         for v in (lo, hi):
             sides = rebuild(v) if rebuild else base_sides
-            res.append(_quick(_flows(sides, replace(a, **{field: v}) if field else a),
-                              a.disc if field != "disc" else v))
-        out.append({"assumption": name, "value": round(value, 6), "low_value": round(lo, 6),
-                    "high_value": round(hi, 6), "npv_low": res[0][0], "npv_high": res[1][0],
-                    "roi_low": res[0][1], "roi_high": res[1][1]})
+            res.append(
+                _quick(
+                    _flows(sides, replace(a, **{field: v}) if field else a), a.disc if field != "disc" else v
+                )
+            )
+        out.append(
+            {
+                "assumption": name,
+                "value": round(value, 6),
+                "low_value": round(lo, 6),
+                "high_value": round(hi, 6),
+                "npv_low": res[0][0],
+                "npv_high": res[1][0],
+                "roi_low": res[0][1],
+                "roi_high": res[1][1],
+            }
+        )
     out.sort(key=lambda s: -abs(float(s["npv_high"]) - float(s["npv_low"])))
     return out[:top]
 

@@ -41,8 +41,11 @@ from gputeam.scenario import Scenario
 from gputeam.scenario.models import Fleet
 
 PARALLEL_STORAGE = ("parallel-fs", "gpudirect-storage")
-LEVEL_CERTS: dict[int, tuple[str, ...]] = {2: ("nca-aiio",), 3: ("ncp-aii", "ncp-ain", "ncp-aio"),
-                                           4: ("ncp-aii", "ncp-aio")}
+LEVEL_CERTS: dict[int, tuple[str, ...]] = {
+    2: ("nca-aiio",),
+    3: ("ncp-aii", "ncp-ain", "ncp-aio"),
+    4: ("ncp-aii", "ncp-aio"),
+}
 
 
 def size(scenario: Scenario, catalog: Catalog) -> Target:
@@ -67,8 +70,10 @@ def assumptions(scenario: Scenario, catalog: Catalog) -> dict[str, float | str]:
         "oncall_hours_per_week": e.oncall_hours_per_week,
         "shift_hours_per_week": e.shift_hours_per_week,
         "leave_and_training_share": e.leave_and_training_share,
-        "templates": ", ".join(f"{t.id} {t.gpus.low:g}-{t.gpus.high:g} (roster at {t.anchor:,.0f})"
-                               for t in catalog.templates.values()),
+        "templates": ", ".join(
+            f"{t.id} {t.gpus.low:g}-{t.gpus.high:g} (roster at {t.anchor:,.0f})"
+            for t in catalog.templates.values()
+        ),
         **fleet_assumptions(scenario, catalog),
     }
 
@@ -90,8 +95,7 @@ def fleet_assumptions(scenario: Scenario, catalog: Catalog) -> dict[str, float |
 
 def oncall_people(catalog: Catalog) -> int:
     e = catalog.economics
-    return math.ceil(e.oncall_hours_per_week / (e.shift_hours_per_week
-                                                 * (1 - e.leave_and_training_share)))
+    return math.ceil(e.oncall_hours_per_week / (e.shift_hours_per_week * (1 - e.leave_and_training_share)))
 
 
 def template_for(catalog: Catalog, gpus: int) -> Template:
@@ -148,10 +152,19 @@ def size_for(scenario: Scenario, catalog: Catalog, gpus: int, month: int) -> Tar
     counts = _feature_counts(scenario, catalog, counts)
     counts = {r: c for r, c in counts.items() if role_needed(catalog, scenario.fleet, r)}
     relaxed = scenario.mode == "lean" and scenario.fleet.vendor_support
-    slots = tuple(_slot(scenario, catalog, template, role, n, lmin, lmax, rule, relaxed)
-                  for role, (n, lmin, lmax, rule) in counts.items() if n > 0)
-    return TargetMonth(month=month, date=date, gpus=gpus, basis=basis, slots=slots,
-                       coverage=tuple(_coverage(scenario, catalog, gpus)))
+    slots = tuple(
+        _slot(scenario, catalog, template, role, n, lmin, lmax, rule, relaxed)
+        for role, (n, lmin, lmax, rule) in counts.items()
+        if n > 0
+    )
+    return TargetMonth(
+        month=month,
+        date=date,
+        gpus=gpus,
+        basis=basis,
+        slots=slots,
+        coverage=tuple(_coverage(scenario, catalog, gpus)),
+    )
 
 
 Counts = dict[str, tuple[int, int, int, str]]  # role -> (count, level_min, level_max, rule)
@@ -170,16 +183,17 @@ def template_counts(catalog: Catalog, gpus: int) -> Counts:
     counts: Counts = {}
     if gpus <= first.anchor:
         for s in first.slots:
-            counts[s.role] = (s.count, s.level_min, s.level_max,
-                              f"{first.name} (article §5): {s.count}")
+            counts[s.role] = (s.count, s.level_min, s.level_max, f"{first.name} (article §5): {s.count}")
         return counts
     if gpus >= last.anchor:
         for s in last.slots:
             exp = catalog.economics.template_scale_exponent.get(s.role, 1.0)
             x = s.count * (gpus / last.anchor) ** exp
             n = _round(x, False)
-            rule = (f"{last.name} (article §5) at {last.anchor:,.0f} GPUs, scaled: "
-                    f"{s.count} x ({gpus:,}/{last.anchor:,.0f})^{exp:g} = {x:.2f}, rounded to {n}")
+            rule = (
+                f"{last.name} (article §5) at {last.anchor:,.0f} GPUs, scaled: "
+                f"{s.count} x ({gpus:,}/{last.anchor:,.0f})^{exp:g} = {x:.2f}, rounded to {n}"
+            )
             counts[s.role] = (n, s.level_min, s.level_max, rule)
         return counts
     i = max(k for k, t in enumerate(ladder) if t.anchor <= gpus)
@@ -196,9 +210,11 @@ def template_counts(catalog: Catalog, gpus: int) -> Counts:
         if gpus == lo.anchor:
             rule = f"{lo.name} (article §5): {ca}"
         else:
-            rule = (f"between the {lo.id} ({ca} at {lo.anchor:,.0f} GPUs) and {hi.id} ({cb} at "
-                    f"{hi.anchor:,.0f} GPUs) rosters of article §5, on a log scale of GPUs: "
-                    f"{x:.2f}, rounded to {n}")
+            rule = (
+                f"between the {lo.id} ({ca} at {lo.anchor:,.0f} GPUs) and {hi.id} ({cb} at "
+                f"{hi.anchor:,.0f} GPUs) rosters of article §5, on a log scale of GPUs: "
+                f"{x:.2f}, rounded to {n}"
+            )
         counts[role] = (n, slot.level_min, slot.level_max, rule)
     return counts
 
@@ -208,22 +224,26 @@ def _lean_counts(scenario: Scenario, catalog: Catalog, gpus: int) -> tuple[Count
     fleet = scenario.fleet
     density = e.gpus_per_engineer_vendor_supported if fleet.vendor_support else e.gpus_per_engineer_lean
     total = max(2, math.ceil(gpus / density))
-    why = (f"lean: {gpus:,} GPUs / {density:g} GPUs per person"
-           f"{' (vendor-supported, article §7A)' if fleet.vendor_support else ' (article §7B)'}"
-           f" = {total}")
+    why = (
+        f"lean: {gpus:,} GPUs / {density:g} GPUs per person"
+        f"{' (vendor-supported, article §7A)' if fleet.vendor_support else ' (article §7B)'}"
+        f" = {total}"
+    )
     counts: Counts = {}
     left = total
     if not fleet.vendor_support:
         counts["infrastructure-lead"] = (1, 4, 4, why + "; one Level-4 lead (article §7B, §7C)")
         left -= 1
-    if fleet.interconnect == "infiniband" and left >= 2 \
-            and role_needed(catalog, fleet, "network-specialist"):
+    if fleet.interconnect == "infiniband" and left >= 2 and role_needed(catalog, fleet, "network-specialist"):
         counts["network-specialist"] = (1, 3, 4, why + "; InfiniBand needs a network specialist")
         left -= 1
-    if fleet.storage in PARALLEL_STORAGE and left >= 2 \
-            and role_needed(catalog, fleet, "storage-specialist"):
-        counts["storage-specialist"] = (1, 3, 4, why + "; parallel FS / GPUDirect Storage "
-                                        "needs a storage specialist")
+    if fleet.storage in PARALLEL_STORAGE and left >= 2 and role_needed(catalog, fleet, "storage-specialist"):
+        counts["storage-specialist"] = (
+            1,
+            3,
+            4,
+            why + "; parallel FS / GPUDirect Storage needs a storage specialist",
+        )
         left -= 1
     if left > 0:
         counts["operations-engineer"] = (left, 2, 3, why + "; the rest operations engineers")
@@ -233,18 +253,30 @@ def _lean_counts(scenario: Scenario, catalog: Catalog, gpus: int) -> tuple[Count
 def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Counts:
     fleet = scenario.fleet
     out = dict(counts)
+
     def none(role: str) -> bool:
         return out.get(role, (0, 0, 0, ""))[0] <= 0
 
     if fleet.storage in PARALLEL_STORAGE and none("storage-specialist") and scenario.mode == "template":
-        out["storage-specialist"] = (1, 3, 4, f"fleet storage is {fleet.storage}: one storage "
-                                     "specialist (article §2)")
-    if fleet.interconnect in ("infiniband", "roce") and none("network-specialist") \
-            and scenario.mode == "template":
+        out["storage-specialist"] = (
+            1,
+            3,
+            4,
+            f"fleet storage is {fleet.storage}: one storage specialist (article §2)",
+        )
+    if (
+        fleet.interconnect in ("infiniband", "roce")
+        and none("network-specialist")
+        and scenario.mode == "template"
+    ):
         out["network-specialist"] = (1, 3, 4, f"{fleet.interconnect} fabric: one network specialist")
     if fleet.compliance and none("security-specialist"):
-        out["security-specialist"] = (1, 4, 4, "compliance (" + ", ".join(fleet.compliance)
-                                      + "): one security specialist (article §5, §10)")
+        out["security-specialist"] = (
+            1,
+            4,
+            4,
+            "compliance (" + ", ".join(fleet.compliance) + "): one security specialist (article §5, §10)",
+        )
     if fleet.on_call_24x7:
         need = oncall_people(catalog) * fleet.sites
         ops_roles = [r for r in out if catalog.roles[r].operations]
@@ -254,16 +286,28 @@ def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Cou
             e = catalog.economics
             add = need - have
             out["operations-engineer"] = (
-                n + add, lmin, lmax,
+                n + add,
+                lmin,
+                lmax,
                 (rule + "; " if rule else "") + f"24/7 on-call: {e.oncall_hours_per_week:g} h/week"
                 f" / ({e.shift_hours_per_week:g} h x (1 - {e.leave_and_training_share:g} leave and "
                 f"training)) = {oncall_people(catalog)} operations staff per site x "
-                f"{fleet.sites} site(s), +{add}")
+                f"{fleet.sites} site(s), +{add}",
+            )
     return out
 
 
-def _slot(scenario: Scenario, catalog: Catalog, template: Template, role_id: str, count: int,
-          lmin: int, lmax: int, rule: str, relaxed: bool) -> TargetSlot:
+def _slot(
+    scenario: Scenario,
+    catalog: Catalog,
+    template: Template,
+    role_id: str,
+    count: int,
+    lmin: int,
+    lmax: int,
+    rule: str,
+    relaxed: bool,
+) -> TargetSlot:
     role = catalog.roles[role_id]
     domains = fleet_needs(catalog, scenario.fleet, {n.domain: n.proficiency for n in role.domains})
     certs = _certs_for(catalog, template, role_id)
@@ -272,8 +316,15 @@ def _slot(scenario: Scenario, catalog: Catalog, template: Template, role_id: str
         lmin, lmax = 2, max(lmax, 2)
         certs = (("nca-aiio",),)
         rule += "; vendor support covers Level-4+ escalation: Level 2+, one step less skill"
-    return TargetSlot(role=role_id, level_min=lmin, level_max=lmax, count=count, rule=rule,
-                      domains=domains, certifications=certs)
+    return TargetSlot(
+        role=role_id,
+        level_min=lmin,
+        level_max=lmax,
+        count=count,
+        rule=rule,
+        domains=domains,
+        certifications=certs,
+    )
 
 
 def _certs_for(catalog: Catalog, template: Template, role: str) -> tuple[tuple[str, ...], ...]:
@@ -288,15 +339,30 @@ def _certs_for(catalog: Catalog, template: Template, role: str) -> tuple[tuple[s
 def _coverage(scenario: Scenario, catalog: Catalog, gpus: int) -> Iterable[DomainCover]:
     fleet = scenario.fleet
     if fleet.cooling == "liquid" and fleet_domain(catalog, fleet, "liquid-cooling") == "liquid-cooling":
-        yield DomainCover(domain="liquid-cooling", proficiency=3, people=max(2, fleet.sites),
-                          rule="liquid cooling: two people per site able to run it (article §2, "
-                               "§10), at least two")
+        yield DomainCover(
+            domain="liquid-cooling",
+            proficiency=3,
+            people=max(2, fleet.sites),
+            rule="liquid cooling: two people per site able to run it (article §2, §10), at least two",
+        )
     if fleet.deployment in ("cloud", "hybrid"):
-        yield DomainCover(domain="cloud", proficiency=3, people=1,
-                          rule=f"{fleet.deployment} deployment: one cloud-proficient person")
+        yield DomainCover(
+            domain="cloud",
+            proficiency=3,
+            people=1,
+            rule=f"{fleet.deployment} deployment: one cloud-proficient person",
+        )
     if fleet.orchestration in ("kubernetes", "both"):
-        yield DomainCover(domain="cluster-ops", proficiency=3, people=2 if gpus > 100 else 1,
-                          rule="Kubernetes: Kubernetes-proficient staff (CKA level, article §5)")
+        yield DomainCover(
+            domain="cluster-ops",
+            proficiency=3,
+            people=2 if gpus > 100 else 1,
+            rule="Kubernetes: Kubernetes-proficient staff (CKA level, article §5)",
+        )
     if fleet.sites > 1:
-        yield DomainCover(domain="networking", proficiency=3, people=fleet.sites,
-                          rule=f"{fleet.sites} sites: one network-proficient person per site")
+        yield DomainCover(
+            domain="networking",
+            proficiency=3,
+            people=fleet.sites,
+            rule=f"{fleet.sites} sites: one network-proficient person per site",
+        )

@@ -59,8 +59,10 @@ def units(scenario: Scenario, target: Target) -> list[Unit]:
     out = []
     for role, slot in slots.items():
         for k in range(1, slot.count + 1):
-            first = next((tm.month for tm in target.months
-                          if any(s.role == role and s.count >= k for s in tm.slots)), None)
+            first = next(
+                (tm.month for tm in target.months if any(s.role == role and s.count >= k for s in tm.slots)),
+                None,
+            )
             if first is None:
                 continue
             out.append(Unit(role, slot.level_min, first, max(first, deadline), slot))
@@ -68,8 +70,9 @@ def units(scenario: Scenario, target: Target) -> list[Unit]:
     return out
 
 
-def candidates(scenario: Scenario, catalog: Catalog, target: Target,
-               progress: Callable[[int, int], None] | None = None) -> Candidates:
+def candidates(
+    scenario: Scenario, catalog: Catalog, target: Target, progress: Callable[[int, int], None] | None = None
+) -> Candidates:
     """Roadmap of every current person towards every role in the target.
 
     ``progress(done, total)`` is called every 100 people (the front end draws a bar)."""
@@ -89,8 +92,9 @@ def roadmap_cost(r: Roadmap) -> float:
     return sum(i.cost for i in r.items if i.kind != "renewal")
 
 
-def source(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates,
-           method: str = "mip") -> Sourcing:
+def source(
+    scenario: Scenario, catalog: Catalog, target: Target, cands: Candidates, method: str = "mip"
+) -> Sourcing:
     """Decide upskilling, hires and contractors.
 
     ``method``: 'mip' (default), the exact optimiser of :mod:`gputeam.planning.optimiser`,
@@ -140,42 +144,66 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
         if best and (best[0] <= u.due or arrival is None or best[0] < arrival):
             ready, negfit, _, _, pid = best
             taken.add(pid)
-            why = (f"{people[pid].name} can be ready as {catalog.roles[u.role].name} by month "
-                   f"{ready} (fit {-negfit:.2f})")
+            why = (
+                f"{people[pid].name} can be ready as {catalog.roles[u.role].name} by month "
+                f"{ready} (fit {-negfit:.2f})"
+            )
             if ready > u.due:
                 why += f", after the due month {u.due}, but before a hire could arrive"
             lvl = max(u.level, cands[(pid, u.role)].level_at_ready or 0)
-            assignments.append(Assignment(person=pid, role=u.role, level=u.level,
-                                          ready_month=ready, reason=why,
-                                          promotion=lvl if lvl > people[pid].level else None))
+            assignments.append(
+                Assignment(
+                    person=pid,
+                    role=u.role,
+                    level=u.level,
+                    ready_month=ready,
+                    reason=why,
+                    promotion=lvl if lvl > people[pid].level else None,
+                )
+            )
             continue
         if req is None:
             req = 1
             arrival = 1 + lead
         reqs_per_month[req] += 1
         assert arrival is not None
-        why = (f"hire a Level-{u.level} {catalog.roles[u.role].name}: nobody on staff can be ready "
-               f"by month {u.due}" + (f" (earliest: month {best[0]})" if best else
-                                      " (no one left to upskill)"))
+        why = (
+            f"hire a Level-{u.level} {catalog.roles[u.role].name}: nobody on staff can be ready "
+            f"by month {u.due}" + (f" (earliest: month {best[0]})" if best else " (no one left to upskill)")
+        )
         if arrival > u.due:
             why += f"; with a {lead}-month lead time the hire arrives in month {arrival}"
-        hires.append(Hire(role=u.role, level=u.level, count=1, requisition_month=req,
-                          arrival_month=arrival, reason=why))
+        hires.append(
+            Hire(
+                role=u.role, level=u.level, count=1, requisition_month=req, arrival_month=arrival, reason=why
+            )
+        )
     hires = _merge_hires(hires)
     contractors, coverage, uncovered = _bridge(scenario, catalog, target, assignments, hires)
     for a in assignments:
-        explanation.append(f"upskill {people[a.person].name} to {catalog.roles[a.role].name} "
-                           f"(ready month {a.ready_month})")
+        explanation.append(
+            f"upskill {people[a.person].name} to {catalog.roles[a.role].name} (ready month {a.ready_month})"
+        )
     for h in hires:
-        explanation.append(f"hire {h.count} x Level-{h.level} {catalog.roles[h.role].name}: "
-                           f"requisition month {h.requisition_month}, arrives month {h.arrival_month}")
+        explanation.append(
+            f"hire {h.count} x Level-{h.level} {catalog.roles[h.role].name}: "
+            f"requisition month {h.requisition_month}, arrives month {h.arrival_month}"
+        )
     if contractors:
-        explanation.append(f"contractors bridge {sum(n.hours for n in contractors):,.0f} h in "
-                           + month_list(n.month for n in contractors))
-    return Sourcing(method="rule", assignments=tuple(assignments), hires=tuple(hires),
-                    contractors=tuple(contractors),
-                    unassigned=tuple(p for p in free if p not in taken), uncovered=tuple(uncovered),
-                    coverage_by_month=tuple(coverage), explanation=tuple(explanation))
+        explanation.append(
+            f"contractors bridge {sum(n.hours for n in contractors):,.0f} h in "
+            + month_list(n.month for n in contractors)
+        )
+    return Sourcing(
+        method="rule",
+        assignments=tuple(assignments),
+        hires=tuple(hires),
+        contractors=tuple(contractors),
+        unassigned=tuple(p for p in free if p not in taken),
+        uncovered=tuple(uncovered),
+        coverage_by_month=tuple(coverage),
+        explanation=tuple(explanation),
+    )
 
 
 def _requisition_month(due: int, lead: int, used: Mapping[int, int], cap: int) -> int | None:
@@ -204,8 +232,9 @@ def _merge_hires(hires: list[Hire]) -> list[Hire]:
     return sorted(merged.values(), key=lambda h: (h.requisition_month, -h.level, h.role))
 
 
-def staffed_by_month(horizon: int, assignments: Sequence[Assignment], hires: Sequence[Hire]
-                     ) -> dict[str, list[int]]:
+def staffed_by_month(
+    horizon: int, assignments: Sequence[Assignment], hires: Sequence[Hire]
+) -> dict[str, list[int]]:
     """Per role, staff ready in each month 1..horizon (index 0 = month 1)."""
     starts: dict[str, list[int]] = defaultdict(lambda: [0] * (horizon + 2))
     for a in assignments:
@@ -222,9 +251,9 @@ def staffed_by_month(horizon: int, assignments: Sequence[Assignment], hires: Seq
     return out
 
 
-def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
-            assignments: list[Assignment], hires: list[Hire]
-            ) -> tuple[list[ContractorNeed], list[float], list[str]]:
+def _bridge(
+    scenario: Scenario, catalog: Catalog, target: Target, assignments: list[Assignment], hires: list[Hire]
+) -> tuple[list[ContractorNeed], list[float], list[str]]:
     c = scenario.constraints.contractors
     hours_month = catalog.economics.hours_per_fte_year / 12
     needs: list[ContractorNeed] = []
@@ -244,15 +273,24 @@ def _bridge(scenario: Scenario, catalog: Catalog, target: Target,
             role_name = catalog.roles[slot.role].name if slot.role in catalog.roles else slot.role
             if take > 0:
                 used += take
-                needs.append(ContractorNeed(
-                    month=tm.month, role=slot.role, level=slot.level_min,
-                    hours=take * hours_month,
-                    reason=open_slots(take, slot.count, role_name) + " not yet staffed"))
+                needs.append(
+                    ContractorNeed(
+                        month=tm.month,
+                        role=slot.role,
+                        level=slot.level_min,
+                        hours=take * hours_month,
+                        reason=open_slots(take, slot.count, role_name) + " not yet staffed",
+                    )
+                )
             if short - max(take, 0) > 0:
-                uncovered.append(f"month {tm.month}: "
-                                 + open_slots(short - max(take, 0), slot.count, role_name)
-                                 + " uncovered (contractor share cap reached)" if c.available else
-                                 f"month {tm.month}: " + open_slots(short, slot.count, role_name)
-                                 + " uncovered (no contractors allowed)")
+                uncovered.append(
+                    f"month {tm.month}: "
+                    + open_slots(short - max(take, 0), slot.count, role_name)
+                    + " uncovered (contractor share cap reached)"
+                    if c.available
+                    else f"month {tm.month}: "
+                    + open_slots(short, slot.count, role_name)
+                    + " uncovered (no contractors allowed)"
+                )
         coverage.append(covered / total if total else 1.0)
     return needs, coverage, uncovered

@@ -8,10 +8,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from gputeam.planning.result import Plan
 
-FORMATS = {"json": "json_out", "md": "markdown", "html": "html", "xlsx": "xlsx", "ics": "ics",
-           "pdf": "pdf"}
-EXTENSIONS = {"json": "json", "md": "md", "markdown": "md", "html": "html", "htm": "html",
-              "xlsx": "xlsx", "ics": "ics", "pdf": "pdf"}
+FORMATS = {"json": "json_out", "md": "markdown", "html": "html", "xlsx": "xlsx", "ics": "ics", "pdf": "pdf"}
+EXTENSIONS = {
+    "json": "json",
+    "md": "md",
+    "markdown": "md",
+    "html": "html",
+    "htm": "html",
+    "xlsx": "xlsx",
+    "ics": "ics",
+    "pdf": "pdf",
+}
 
 
 def render(plan: Plan, fmt: str, paper: str = "a4") -> bytes:

@@ -24,9 +24,9 @@ def _difference(o: CaseOutcome) -> Cell:
 def _rows(plan: Plan) -> tuple[tuple[Any, ...], ...]:
     assert plan.case_study is not None
     return tuple(
-        (o.label, o.stated, Cell(o.plan, _KINDS[o.unit]), _difference(o), o.agrees, o.reason,
-         o.source)
-        for o in plan.case_study.outcomes)
+        (o.label, o.stated, Cell(o.plan, _KINDS[o.unit]), _difference(o), o.agrees, o.reason, o.source)
+        for o in plan.case_study.outcomes
+    )
 
 
 def case_study_section(plan: Plan) -> Section | None:
@@ -34,14 +34,22 @@ def case_study_section(plan: Plan) -> Section | None:
     cs = plan.case_study
     if cs is None:
         return None
-    cols = (Column(_("Outcome")), Column(_("Article")), Column(_("Plan"), "number"),
-            Column(_("Plan - article"), "number"), Column(_("Agrees"), "bool"), Column(_("Why")),
-            Column(_("Source")))
-    notes = (_("The scenario models the article's case study '{name}' ({source}). Counts and "
-               "months agree when equal, money within 10%, shares within 5 points.").format(
-        name=cs.name, source=cs.source),)
-    table = Table("case_study", cols, _rows(plan),
-                  title=_("The article's stated outcomes beside the plan's"))
+    cols = (
+        Column(_("Outcome")),
+        Column(_("Article")),
+        Column(_("Plan"), "number"),
+        Column(_("Plan - article"), "number"),
+        Column(_("Agrees"), "bool"),
+        Column(_("Why")),
+        Column(_("Source")),
+    )
+    notes = (
+        _(
+            "The scenario models the article's case study '{name}' ({source}). Counts and "
+            "months agree when equal, money within 10%, shares within 5 points."
+        ).format(name=cs.name, source=cs.source),
+    )
+    table = Table("case_study", cols, _rows(plan), title=_("The article's stated outcomes beside the plan's"))
     return Section("case_study", _("Case study"), (table,), notes=notes)
 
 
@@ -52,15 +60,20 @@ def print_case_study(plan: Plan, console: Any) -> None:
     if section is None:
         return
     (table,) = section.tables
-    t = RichTable(title=_("Case study ({source}): the article's outcomes beside the plan's").format(
-        source=plan.case_study.source if plan.case_study else ""))
+    t = RichTable(
+        title=_("Case study ({source}): the article's outcomes beside the plan's").format(
+            source=plan.case_study.source if plan.case_study else ""
+        )
+    )
     columns: tuple[tuple[str, Literal["left", "right"]], ...] = (
-        (_("outcome"), "left"), (_("article"), "left"), (_("plan"), "right"),
-        (_("why it differs"), "left"))
+        (_("outcome"), "left"),
+        (_("article"), "left"),
+        (_("plan"), "right"),
+        (_("why it differs"), "left"),
+    )
     for title, justify in columns:
         t.add_column(title, overflow="fold", justify=justify)
     cur = plan.costs.currency
     for label, stated, figure, _diff, agrees, reason, _source in table.rows:
-        t.add_row(label, stated, format_value(figure, "number", cur),
-                  _("agrees") if agrees else reason)
+        t.add_row(label, stated, format_value(figure, "number", cur), _("agrees") if agrees else reason)
     console.print(t)

@@ -10,8 +10,12 @@ from rich.table import Table
 
 from gputeam.catalog import Catalog
 
-ATTR = {"certs": "certifications", "case-studies": "case_studies", "vendors": "vendor_tracks",
-        "roi-example": "roi_example"}
+ATTR = {
+    "certs": "certifications",
+    "case-studies": "case_studies",
+    "vendors": "vendor_tracks",
+    "roi-example": "roi_example",
+}
 
 
 def section_data(catalog: Catalog, section: str) -> Any:
@@ -23,8 +27,9 @@ def section_data(catalog: Catalog, section: str) -> Any:
     return value.model_dump(mode="json")
 
 
-def render_section(catalog: Catalog, section: str, fmt: str = "table",
-                   console: Console | None = None) -> None:
+def render_section(
+    catalog: Catalog, section: str, fmt: str = "table", console: Console | None = None
+) -> None:
     console = console or Console()
     data = section_data(catalog, section)
     if fmt == "json":
@@ -42,16 +47,30 @@ def render_section(catalog: Catalog, section: str, fmt: str = "table",
 
 def _columns(section: str, rows: list[dict[str, Any]]) -> list[str]:
     preferred = {
-        "levels": ["number", "name", "experience_months", "salary_usd", "typical_certifications",
-                   "sfia_levels", "source"],
+        "levels": [
+            "number",
+            "name",
+            "experience_months",
+            "salary_usd",
+            "typical_certifications",
+            "sfia_levels",
+            "source",
+        ],
         "domains": ["id", "name", "group", "source"],
         "courses": ["id", "name", "hours", "grants", "source"],
         "paths": ["id", "name", "months", "courses", "exam", "source"],
         "certs": ["id", "vendor", "level", "exam", "validity_months", "prerequisites", "source"],
         "roles": ["id", "name", "level_min", "level_max", "domains", "source"],
         "templates": ["id", "gpus", "slots", "certifications", "article_cost_usd", "source"],
-        "strategies": ["id", "name", "weeks", "cost_per_participant_usd", "mentor_time_share",
-                       "group_discount", "source"],
+        "strategies": [
+            "id",
+            "name",
+            "weeks",
+            "cost_per_participant_usd",
+            "mentor_time_share",
+            "group_discount",
+            "source",
+        ],
         "contradictions": ["id", "title", "detail", "source"],
         "transitions": ["background", "domain", "months", "source"],
         "case-studies": ["id", "name", "summary", "outcomes", "source"],

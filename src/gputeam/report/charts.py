@@ -33,8 +33,14 @@ _KIND_COLOURS = {
     "exam": "#e45756",
     "renewal": "#54a24b",
 }
-_KIND_NAMES = (N_("course"), N_("bootcamp"), N_("practice"), N_("apprenticeship"), N_("exam"),
-               N_("renewal"))  # the roadmap item kinds, as the Gantt chart's legend names them
+_KIND_NAMES = (
+    N_("course"),
+    N_("bootcamp"),
+    N_("practice"),
+    N_("apprenticeship"),
+    N_("exam"),
+    N_("renewal"),
+)  # the roadmap item kinds, as the Gantt chart's legend names them
 _DAY_MS = 86_400_000
 
 
@@ -159,8 +165,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
     rows = [r for r in plan.roadmaps if r.items]
     if not rows:
         return None
-    raw = _unique({r.person: _("{name} (hire)").format(name=r.name) if r.hire else r.name
-                   for r in rows})
+    raw = _unique({r.person: _("{name} (hire)").format(name=r.name) if r.hire else r.name for r in rows})
     labels = {pid: _ptext(label) for pid, label in raw.items()}
     order = [labels[r.person] for r in rows]
     bars: dict[str, dict[str, list[Any]]] = {}
@@ -168,8 +173,8 @@ def _gantt_chart(plan: Plan) -> Chart | None:
     for r in rows:
         for item in r.items:
             hover = _("{item}<br>{start} to {end}<br>{hours} h").format(
-                item=_ptext(item.name), start=_date(item.start), end=_date(item.end),
-                hours=_hours(item.hours))
+                item=_ptext(item.name), start=_date(item.start), end=_date(item.end), hours=_hours(item.hours)
+            )
             if item.kind in ("exam", "renewal"):
                 m = marks.setdefault(item.kind, {"x": [], "y": [], "text": []})
                 m["x"].append(item.start.isoformat())
@@ -403,8 +408,9 @@ def _skills_chart(plan: Plan) -> Chart | None:
 
 
 def _fan_chart(plan: Plan, risk: Risk) -> Chart | None:
-    p10, p50, p90 = (list(v) for v in (risk.coverage_bands.p10, risk.coverage_bands.p50,
-                                       risk.coverage_bands.p90))
+    p10, p50, p90 = (
+        list(v) for v in (risk.coverage_bands.p10, risk.coverage_bands.p50, risk.coverage_bands.p90)
+    )
     if not p50 and not p10:
         return None
     labels = _month_labels(plan)
@@ -578,8 +584,11 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
         }
     ]
     layout = _layout(
-        (_("Net present value sensitivity (base {base})") if npv
-         else _("Net ROI sensitivity (base {base})")).format(base=show(base)),
+        (
+            _("Net present value sensitivity (base {base})")
+            if npv
+            else _("Net ROI sensitivity (base {base})")
+        ).format(base=show(base)),
         barmode="overlay",
         shapes=shapes,
         xaxis={"tickformat": ",.0f" if npv else ".0%"},

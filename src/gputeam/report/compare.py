@@ -14,8 +14,16 @@ from typing import Any
 from gputeam.planning.result import Plan
 from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value, money
 
-__all__ = ["READY_SHARE", "PlanFigures", "compare_json", "compare_sections", "differences",
-           "figures", "render_html", "render_md"]
+__all__ = [
+    "READY_SHARE",
+    "PlanFigures",
+    "compare_json",
+    "compare_sections",
+    "differences",
+    "figures",
+    "render_html",
+    "render_md",
+]
 
 READY_SHARE = 1.0
 """A plan is *ready* from the first month from which staff (not contractors) cover at least
@@ -126,8 +134,9 @@ def _hire_words(base: dict[int, int], other: dict[int, int]) -> list[str]:
     for level in sorted(set(base) | set(other)):
         d = other.get(level, 0) - base.get(level, 0)
         if d:
-            out.append(f"{abs(d)} {'more' if d > 0 else 'fewer'} Level-{level} "
-                       f"engineer{'' if abs(d) == 1 else 's'}")
+            out.append(
+                f"{abs(d)} {'more' if d > 0 else 'fewer'} Level-{level} engineer{'' if abs(d) == 1 else 's'}"
+            )
     return out
 
 
@@ -151,8 +160,10 @@ def differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
         parts: list[str] = []
         d_head = f.headcount_at_deadline - base.headcount_at_deadline
         if d_head:
-            parts.append(f"targets {abs(d_head)} {'more' if d_head > 0 else 'fewer'} "
-                         f"{'person' if abs(d_head) == 1 else 'people'} at its deadline")
+            parts.append(
+                f"targets {abs(d_head)} {'more' if d_head > 0 else 'fewer'} "
+                f"{'person' if abs(d_head) == 1 else 'people'} at its deadline"
+            )
         hires = _hire_words(base.hires_by_level, f.hires_by_level)
         if hires:
             parts.append("hires " + _join(hires))
@@ -162,30 +173,32 @@ def differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
         if f.currency != base.currency:
             parts.append(f"is priced in {f.currency}, not {base.currency}")
         elif f.horizon_months == base.horizon_months:
-            words = _money_words(f.horizon_cost - base.horizon_cost, f.currency,
-                                 f"over the {f.horizon_months}-month horizon")
+            words = _money_words(
+                f.horizon_cost - base.horizon_cost, f.currency, f"over the {f.horizon_months}-month horizon"
+            )
             parts += [words] if words else []
         else:
-            words = _money_words(f.first_year_cost - base.first_year_cost, f.currency,
-                                 "in the first year")
+            words = _money_words(f.first_year_cost - base.first_year_cost, f.currency, "in the first year")
             parts += [words] if words else []
         parts += _ready_words(base.ready_month, f.ready_month)
         if f.p_ready is not None and base.p_ready is not None:
             d = f.p_ready - base.p_ready
             if abs(d) >= 0.005:
-                parts.append(f"is {_points(d)} {'more' if d > 0 else 'less'} likely to be ready "
-                             f"by its deadline ({format_value(f.p_ready, 'pct')} against "
-                             f"{format_value(base.p_ready, 'pct')})")
+                parts.append(
+                    f"is {_points(d)} {'more' if d > 0 else 'less'} likely to be ready "
+                    f"by its deadline ({format_value(f.p_ready, 'pct')} against "
+                    f"{format_value(base.p_ready, 'pct')})"
+                )
         if f.net_roi is not None and base.net_roi is not None and abs(f.net_roi - base.net_roi) >= 0.005:
             d = f.net_roi - base.net_roi
             parts.append(f"has a net ROI {_points(d)} {'higher' if d > 0 else 'lower'}")
         elif (f.net_roi is None) != (base.net_roi is None):
-            parts.append("has no net ROI (no investment)" if f.net_roi is None
-                         else f"has a net ROI where {a} has none")
+            parts.append(
+                "has no net ROI (no investment)" if f.net_roi is None else f"has a net ROI where {a} has none"
+            )
         if f.status != base.status:
             parts.append(f"is {f.status} where {a} is {base.status}")
-        out.append(f"{name} against {a}: " + ("; ".join(parts) if parts else "the same figures")
-                   + ".")
+        out.append(f"{name} against {a}: " + ("; ".join(parts) if parts else "the same figures") + ".")
     return out
 
 
@@ -197,8 +210,9 @@ def _ready_words(base: int | None, other: int | None) -> list[str]:
     if base is None:
         return [f"is fully staffed from month {other} (the first never is)"]
     d = base - other
-    return [f"is ready {_count(abs(d), 'month')} {'earlier' if d > 0 else 'later'} "
-            f"(month {other} against {base})"]
+    return [
+        f"is ready {_count(abs(d), 'month')} {'earlier' if d > 0 else 'later'} (month {other} against {base})"
+    ]
 
 
 def _join(items: Sequence[str]) -> str:
@@ -207,20 +221,24 @@ def _join(items: Sequence[str]) -> str:
 
 # ---------------------------------------------------------------- renderers
 def compare_json(names: Sequence[str], figs: Sequence[PlanFigures]) -> dict[str, Any]:
-    return {"ready_share": READY_SHARE,
-            "plans": [{"name": n, **asdict(f)} for n, f in zip(names, figs, strict=True)],
-            "differences": differences(names, figs)}
+    return {
+        "ready_share": READY_SHARE,
+        "plans": [{"name": n, **asdict(f)} for n, f in zip(names, figs, strict=True)],
+        "differences": differences(names, figs),
+    }
 
 
 def render_md(names: Sequence[str], figs: Sequence[PlanFigures]) -> bytes:
     from gputeam.report.document import markdown_document
 
-    return markdown_document("Plans compared", compare_sections(names, figs),
-                             figs[0].currency if figs else "USD")
+    return markdown_document(
+        "Plans compared", compare_sections(names, figs), figs[0].currency if figs else "USD"
+    )
 
 
 def render_html(names: Sequence[str], figs: Sequence[PlanFigures]) -> bytes:
     from gputeam.report.document import html_document
 
-    return html_document("Plans compared", compare_sections(names, figs), {},
-                         figs[0].currency if figs else "USD")
+    return html_document(
+        "Plans compared", compare_sections(names, figs), {}, figs[0].currency if figs else "USD"
+    )

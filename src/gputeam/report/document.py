@@ -23,12 +23,14 @@ def _template() -> jinja2.Template:
     from gputeam.report.html import environment
 
     source = (resources.files("gputeam.report") / "templates" / "document.html.j2").read_text(
-        encoding="utf-8")
+        encoding="utf-8"
+    )
     return environment().from_string(source)
 
 
-def html_document(title: str, sections: Sequence[Section], charts: Mapping[str, list[Chart]],
-                  currency: str, meta: str = "") -> bytes:
+def html_document(
+    title: str, sections: Sequence[Section], charts: Mapping[str, list[Chart]], currency: str, meta: str = ""
+) -> bytes:
     """One offline HTML page: each section's notes, charts (``charts[section.id]``) and
     tables."""
     from markupsafe import Markup
@@ -39,11 +41,16 @@ def html_document(title: str, sections: Sequence[Section], charts: Mapping[str, 
     n_charts = sum(len(charts.get(s.id, [])) for s in sections)
     from gputeam.i18n import PSEUDO, current
 
-    page = _template().render(title=title, meta=meta, sections=views, n_charts=n_charts,
-                              lang="en" if current() == PSEUDO else current(),
-                              css=Markup(_static("report.css")),
-                              boot_js=Markup(_static("report.js")),
-                              plotly_js=Markup(_PLOTLY_SLOT))
+    page = _template().render(
+        title=title,
+        meta=meta,
+        sections=views,
+        n_charts=n_charts,
+        lang="en" if current() == PSEUDO else current(),
+        css=Markup(_static("report.css")),
+        boot_js=Markup(_static("report.js")),
+        plotly_js=Markup(_PLOTLY_SLOT),
+    )
     if not n_charts:
         return page.encode("utf-8")
     head, _, tail = page.rpartition(_PLOTLY_SLOT)

@@ -10,6 +10,7 @@ type="application/json">`` block; once Plotly has drawn it, the div gets
 ``data-chart-ready="true"`` and, when every chart is done, ``<body>`` gets
 ``data-charts-ready`` with the number drawn (``data-charts-failed`` if any failed).
 """
+
 from __future__ import annotations
 
 import re
@@ -37,6 +38,7 @@ __all__ = ["charts", "render", "skill_matrix"]
 
 _NUMERIC = frozenset({"int", "float", "number", "hours", "money", "pct", "ratio", "month"})
 
+
 def _view_table(table: Table, currency: str) -> dict[str, Any]:
     columns = [{"title": c.title, "css": "num" if c.kind in _NUMERIC else ""} for c in table.columns]
     rows = []
@@ -47,8 +49,13 @@ def _view_table(table: Table, currency: str) -> dict[str, Any]:
             css = "num" if kind in _NUMERIC else "date" if kind == "date" else ""
             cells.append({"text": format_value(value, col.kind, currency), "css": css})
         rows.append(cells)
-    return {"id": table.name, "title": table.title, "columns": columns, "rows": rows,
-            "empty": empty_text(table)}
+    return {
+        "id": table.name,
+        "title": table.title,
+        "columns": columns,
+        "rows": rows,
+        "empty": empty_text(table),
+    }
 
 
 def _view_section(section: Section, section_charts: list[Chart], currency: str) -> dict[str, Any]:
@@ -94,7 +101,10 @@ def environment() -> jinja2.Environment:
     import jinja2
 
     env = jinja2.Environment(
-        autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]

@@ -19,8 +19,7 @@ from gputeam.report.sections import (  # re-exported: the Markdown module's publ
 )
 from gputeam.report.tables import empty_text
 
-__all__ = ["Cell", "Column", "Section", "Table", "format_value", "money", "plain_data", "render",
-           "sections"]
+__all__ = ["Cell", "Column", "Section", "Table", "format_value", "money", "plain_data", "render", "sections"]
 
 _MD_ESCAPES = str.maketrans({c: "\\" + c for c in "\\|*`[]"} | {"<": "&lt;", ">": "&gt;", "\n": " "})
 
@@ -56,7 +55,8 @@ def render(plan: Plan) -> bytes:
         "# " + _("Team plan: {organisation}").format(organisation=md_escape(str(organisation))),
         "",
         _("Computed for {date} with catalog {catalog}.").format(
-            date=format_value(plan.generated_for, "date"), catalog=md_escape(plan.catalog_version)),
+            date=format_value(plan.generated_for, "date"), catalog=md_escape(plan.catalog_version)
+        ),
         "",
     ]
     for section in sections(plan):

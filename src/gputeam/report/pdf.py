@@ -33,8 +33,18 @@ from gputeam.i18n import _
 if TYPE_CHECKING:
     from gputeam.planning.result import Plan
 
-__all__ = ["FONT_FAMILY", "PAPERS", "PrintFailed", "RendererMissing", "check_paper",
-           "chromium_path", "default_paper", "paper_for_locale", "print_html", "render"]
+__all__ = [
+    "FONT_FAMILY",
+    "PAPERS",
+    "PrintFailed",
+    "RendererMissing",
+    "check_paper",
+    "chromium_path",
+    "default_paper",
+    "paper_for_locale",
+    "print_html",
+    "render",
+]
 
 FONT_FAMILY = "Noto Sans KR"
 CHROMIUM = "/usr/bin/chromium"
@@ -48,16 +58,21 @@ _MARGINS = "14mm 14mm 16mm 14mm"
 _SUBSETS = (
     # (Fontsource subset, unicode-range): later rules are tried first, as in Fontsource's CSS
     ("korean", ""),
-    ("latin-ext", "U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,"
-                  "U+0329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,"
-                  "U+2113,U+2C60-2C7F,U+A720-A7FF"),
-    ("latin", "U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,"
-              "U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD"),
+    (
+        "latin-ext",
+        "U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,"
+        "U+0329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,"
+        "U+2113,U+2C60-2C7F,U+A720-A7FF",
+    ),
+    (
+        "latin",
+        "U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,"
+        "U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD",
+    ),
 )
 _WEIGHTS = (400, 700)
 _TIMEOUT_MS = 60_000
-_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync"]
+_ARGS = ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 _SLOTS = threading.BoundedSemaphore(2)
 """At most two Chromium processes print at once (the web server renders in its threads)."""
 
@@ -116,7 +131,9 @@ def _font_css() -> str:
                 f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; '
                 f"font-weight: {weight}; font-display: block; "
                 f"src: url(data:font/woff2;base64,{base64.b64encode(data).decode()}) format('woff2');"
-                + (f" unicode-range: {ranges};" if ranges else "") + " }")
+                + (f" unicode-range: {ranges};" if ranges else "")
+                + " }"
+            )
     return "\n".join(rules)
 
 
@@ -130,9 +147,11 @@ def print_css(paper: str, running_title: str) -> str:
     """The fonts, page size and page-margin boxes (title, "page / pages") for ``paper``."""
     width, height = PAPERS[paper]
     box = f'font: 8pt "{FONT_FAMILY}", sans-serif; color: #5b6575;'
-    page = (f"@page {{ size: {width} {height}; margin: {_MARGINS};\n"
-            f"  @bottom-left {{ content: {_css_string(running_title)}; {box} }}\n"
-            f'  @bottom-right {{ content: counter(page) " / " counter(pages); {box} }}\n}}')
+    page = (
+        f"@page {{ size: {width} {height}; margin: {_MARGINS};\n"
+        f"  @bottom-left {{ content: {_css_string(running_title)}; {box} }}\n"
+        f'  @bottom-right {{ content: counter(page) " / " counter(pages); {box} }}\n}}'
+    )
     static = (resources.files("gputeam.report") / "static" / "print.css").read_text("utf-8")
     return "\n".join((_font_css(), page, static))
 
@@ -140,19 +159,36 @@ def print_css(paper: str, running_title: str) -> str:
 def check_paper(paper: str) -> None:
     """An input error unless ``paper`` is one of :data:`PAPERS`."""
     if paper not in PAPERS:
-        raise InputError([Problem(path="--paper", message=_("unknown paper size"), found=repr(paper),
-                                  expected=_("{a} or {b}").format(a="a4", b="letter"))])
+        raise InputError(
+            [
+                Problem(
+                    path="--paper",
+                    message=_("unknown paper size"),
+                    found=repr(paper),
+                    expected=_("{a} or {b}").format(a="a4", b="letter"),
+                )
+            ]
+        )
 
 
 def chromium_path() -> str:
     """The Chromium executable, or :class:`RendererMissing` naming the package to install."""
     path = os.environ.get(CHROMIUM_ENV) or CHROMIUM
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        raise RendererMissing([Problem(
-            path="--format pdf", message=_("PDF reports are printed by Chromium, which is not installed"),
-            found=path, expected=_("an executable Chromium"),
-            hint=_("install the Debian package chromium: apt-get install chromium; or set "
-                   "{variable} to the browser's path").format(variable=CHROMIUM_ENV))])
+        raise RendererMissing(
+            [
+                Problem(
+                    path="--format pdf",
+                    message=_("PDF reports are printed by Chromium, which is not installed"),
+                    found=path,
+                    expected=_("an executable Chromium"),
+                    hint=_(
+                        "install the Debian package chromium: apt-get install chromium; or set "
+                        "{variable} to the browser's path"
+                    ).format(variable=CHROMIUM_ENV),
+                )
+            ]
+        )
     return path
 
 
@@ -173,8 +209,15 @@ def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:  # pragma: no cover - a dependency of gputeam
-        raise RendererMissing([Problem(path="--format pdf", message=_("the Python package playwright "
-                                       "is not installed"), expected="pip install playwright")]) from None
+        raise RendererMissing(
+            [
+                Problem(
+                    path="--format pdf",
+                    message=_("the Python package playwright is not installed"),
+                    expected="pip install playwright",
+                )
+            ]
+        ) from None
     with _SLOTS, tempfile.TemporaryDirectory(prefix="gputeam-pdf-") as tmp:
         source = Path(tmp) / "report.html"
         source.write_bytes(page)
@@ -187,8 +230,15 @@ def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
                     browser.close()
         except Error as exc:
             reason = (exc.message or str(exc)).strip().splitlines()[0]
-            raise PrintFailed([Problem(path="--format pdf", message=_("Chromium could not print the "
-                                       "report: {reason}").format(reason=reason), found=exe)]) from None
+            raise PrintFailed(
+                [
+                    Problem(
+                        path="--format pdf",
+                        message=_("Chromium could not print the report: {reason}").format(reason=reason),
+                        found=exe,
+                    )
+                ]
+            ) from None
 
 
 def _print(browser: Any, source: Path, paper: str) -> bytes:
@@ -198,18 +248,22 @@ def _print(browser: Any, source: Path, paper: str) -> bytes:
     tab.wait_for_function("document.body.hasAttribute('data-charts-ready')", timeout=_TIMEOUT_MS)
     failed = tab.evaluate("document.body.getAttribute('data-charts-failed')")
     if failed:
-        raise PrintFailed([Problem(path="--format pdf", message=_("the report's charts failed to draw"),
-                                   found=failed)])
+        raise PrintFailed(
+            [Problem(path="--format pdf", message=_("the report's charts failed to draw"), found=failed)]
+        )
     tab.evaluate("document.fonts.ready.then(() => true)")
-    options: dict[str, Any] = {"width": width, "height": height, "prefer_css_page_size": True,
-                               "print_background": True}
+    options: dict[str, Any] = {
+        "width": width,
+        "height": height,
+        "prefer_css_page_size": True,
+        "print_background": True,
+    }
     first: bytes = tab.pdf(**options)
     pages = _destination_pages(first)
     toc = tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()})
     if not toc:
         return first
-    return _with_bookmarks(tab.pdf(**options), [(title, pages[id_]) for id_, title in toc
-                                                 if id_ in pages])
+    return _with_bookmarks(tab.pdf(**options), [(title, pages[id_]) for id_, title in toc if id_ in pages])
 
 
 _FILL_TOC = """pages => Array.from(document.querySelectorAll('[data-toc-page]'), el => {

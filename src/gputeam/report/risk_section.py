@@ -17,8 +17,10 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
     cp = risk.cost_percentiles
     head: list[tuple[Any, ...]] = [
         (_("Probability ready by deadline"), Cell(risk.p_ready_by_deadline, "pct")),
-        (_("Readiness threshold (share of the deadline month's slots covered)"),
-         Cell(risk.readiness_threshold, "pct")),
+        (
+            _("Readiness threshold (share of the deadline month's slots covered)"),
+            Cell(risk.readiness_threshold, "pct"),
+        ),
         (_("Deadline month"), Cell(risk.deadline_month, "month")),
         (_("Probability every slot is covered at the deadline"), Cell(risk.p_fully_covered, "pct")),
         (_("Plan's own cost"), Cell(risk.plan_cost, "money")),
@@ -32,13 +34,19 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
     ]
     tables: list[Table] = [Table("risk", (Column(_("Item")), Column(_("Value"))), tuple(head))]
     d = risk.cost_drivers
-    tables.append(Table(
-        "risk_cost_drivers", (Column(_("Cause")), Column(_("Mean per run"), "money")),
-        ((_("Exam retakes"), d.exam_retakes),
-         (_("Contractors covering vacant or late slots"), d.contractor_backfill),
-         (_("Recruiting replacements for leavers"), d.recruiting),
-         (_("Salaries (negative: not paid while posts are vacant)"), d.salaries)),
-        title=_("What moves a simulated run away from the plan's cost")))
+    tables.append(
+        Table(
+            "risk_cost_drivers",
+            (Column(_("Cause")), Column(_("Mean per run"), "money")),
+            (
+                (_("Exam retakes"), d.exam_retakes),
+                (_("Contractors covering vacant or late slots"), d.contractor_backfill),
+                (_("Recruiting replacements for leavers"), d.recruiting),
+                (_("Salaries (negative: not paid while posts are vacant)"), d.salaries),
+            ),
+            title=_("What moves a simulated run away from the plan's cost"),
+        )
+    )
     bands = risk.coverage_bands
     n = max(len(bands.p10), len(bands.p50), len(bands.p90))
 
@@ -59,8 +67,13 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         )
     )
     bus = tuple(
-        (_(b.name) if b.name else b.domain, b.holders_now, min(b.holders_by_month, default=None),
-         b.holders_by_month[-1] if b.holders_by_month else None, b.p_zero)
+        (
+            _(b.name) if b.name else b.domain,
+            b.holders_now,
+            min(b.holders_by_month, default=None),
+            b.holders_by_month[-1] if b.holders_by_month else None,
+            b.p_zero,
+        )
         for b in risk.bus_factors
     )
     tables.append(
@@ -77,8 +90,10 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
             title=_("Key-person risk by skill domain"),
         )
     )
-    sens = tuple((s.assumption, s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low,
-                  s.roi_high) for s in sensitivity(risk))
+    sens = tuple(
+        (s.assumption, s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low, s.roi_high)
+        for s in sensitivity(risk)
+    )
     tables.append(
         Table(
             "risk_sensitivity",
@@ -101,29 +116,47 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
 def plan_cost_sentence(risk: Risk, currency: str) -> str:
     """Where the plan's own cost lies in its simulated distribution, and why, in words."""
     d = risk.cost_drivers
-    causes = [(d.exam_retakes, _("exam retakes")),
-              (d.contractor_backfill, _("contractors covering slots whose staff are late (studies "
-               "running over, exam retakes, hires arriving after the planned month) or gone")),
-              (d.recruiting, _("recruiting replacements for leavers"))]
-    added = "; ".join(_("{amount} of {what}").format(amount=money(v, currency), what=what)
-                      for v, what in causes if abs(v) >= 0.5) or _("nothing")
+    causes = [
+        (d.exam_retakes, _("exam retakes")),
+        (
+            d.contractor_backfill,
+            _(
+                "contractors covering slots whose staff are late (studies "
+                "running over, exam retakes, hires arriving after the planned month) or gone"
+            ),
+        ),
+        (d.recruiting, _("recruiting replacements for leavers")),
+    ]
+    added = "; ".join(
+        _("{amount} of {what}").format(amount=money(v, currency), what=what)
+        for v, what in causes
+        if abs(v) >= 0.5
+    ) or _("nothing")
     if abs(d.salaries) < 0.5:
         saved = ""
     elif d.salaries < 0:
         saved = _("; salaries not paid while posts are vacant save {amount}").format(
-            amount=money(abs(d.salaries), currency))
+            amount=money(abs(d.salaries), currency)
+        )
     else:
         saved = _("; salaries add {amount}").format(amount=money(abs(d.salaries), currency))
     pct = risk.plan_cost_percentile
     share = _("fewer than 1%") if 0 < pct < 0.005 else percent_text(pct)
-    return _("The plan's own cost ({cost}) is the run in which every exam is passed at the first "
-             "attempt, every study ends on time, nobody leaves and every hire arrives in the "
-             "planned month; {share} of the simulated runs cost no more than that. On average a "
-             "run adds {added}{saved}, for a mean of {mean}. Delays are uneven in cost: a slot that "
-             "is late is covered by contractors at their rate, while one that is early saves "
-             "little, so uncertainty alone raises the expected cost above the plan's.").format(
-        cost=money(risk.plan_cost, currency), share=share, added=added, saved=saved,
-        mean=money(risk.mean_cost, currency))
+    return _(
+        "The plan's own cost ({cost}) is the run in which every exam is passed at the first "
+        "attempt, every study ends on time, nobody leaves and every hire arrives in the "
+        "planned month; {share} of the simulated runs cost no more than that. On average a "
+        "run adds {added}{saved}, for a mean of {mean}. Delays are uneven in cost: a slot that "
+        "is late is covered by contractors at their rate, while one that is early saves "
+        "little, so uncertainty alone raises the expected cost above the plan's."
+    ).format(
+        cost=money(risk.plan_cost, currency),
+        share=share,
+        added=added,
+        saved=saved,
+        mean=money(risk.mean_cost, currency),
+    )
+
 
 def sensitivity(risk: Risk) -> list[Sensitivity]:
     """The sensitivity entries, widest NPV swing first (NPV is always defined; net ROI is not
@@ -134,4 +167,3 @@ def sensitivity(risk: Risk) -> list[Sensitivity]:
         return width if math.isfinite(width) else 0.0
 
     return sorted(risk.sensitivity, key=swing, reverse=True)
-

@@ -28,9 +28,22 @@ from gputeam.report.tables import (
     plain_data,
 )
 
-__all__ = ["Cell", "Column", "Kind", "Section", "Table", "contractor_hours_by_month",
-           "deadline_month", "format_value", "money", "plain_data", "roi_cell", "roi_text", "sections",
-           "sensitivity"]
+__all__ = [
+    "Cell",
+    "Column",
+    "Kind",
+    "Section",
+    "Table",
+    "contractor_hours_by_month",
+    "deadline_month",
+    "format_value",
+    "money",
+    "plain_data",
+    "roi_cell",
+    "roi_text",
+    "sections",
+    "sensitivity",
+]
 
 
 def _pairs(mapping: dict[str, Any]) -> str:
@@ -107,10 +120,17 @@ def _summary(plan: Plan) -> Section:
         (_("Notes on the article's figures"), Cell(len(plan.notes), "int")),
     ]
     if plan.risk is not None:
-        rows.append((_("Probability ready by deadline (at least {share} covered)").format(
-            share=percent_text(plan.risk.readiness_threshold)), Cell(plan.risk.p_ready_by_deadline, "pct")))
-    return Section("summary", _("Summary"),
-                   (Table("summary", (Column(_("Item")), Column(_("Value"))), tuple(rows)),))
+        rows.append(
+            (
+                _("Probability ready by deadline (at least {share} covered)").format(
+                    share=percent_text(plan.risk.readiness_threshold)
+                ),
+                Cell(plan.risk.p_ready_by_deadline, "pct"),
+            )
+        )
+    return Section(
+        "summary", _("Summary"), (Table("summary", (Column(_("Item")), Column(_("Value"))), tuple(rows)),)
+    )
 
 
 def _target(plan: Plan) -> Section:
@@ -265,8 +285,10 @@ def _gaps(plan: Plan) -> Section:
 def _sourcing(plan: Plan) -> Section:
     s = plan.sourcing
     names = people_names(plan)
-    info: list[tuple[Any, ...]] = [(_("Method"), Cell(s.method, "text")),
-                                   (_("Status"), Cell(s.status, "text"))]
+    info: list[tuple[Any, ...]] = [
+        (_("Method"), Cell(s.method, "text")),
+        (_("Status"), Cell(s.status, "text")),
+    ]
     for label, value, kind in (
         (_("Total cost"), s.total_cost, "money"),
         (_("Greedy cost"), s.greedy_cost, "money"),
@@ -343,8 +365,11 @@ def _sourcing(plan: Plan) -> Section:
             ),
             Table(
                 "coverage",
-                (Column(_("From month"), "month"), Column(_("To month"), "month"),
-                 Column(_("Staffed share"), "pct")),
+                (
+                    Column(_("From month"), "month"),
+                    Column(_("To month"), "month"),
+                    Column(_("Staffed share"), "pct"),
+                ),
                 tuple(tuple(run) for run in coverage),
                 title=_("Coverage by staff"),
             ),
@@ -472,8 +497,12 @@ def _costs(plan: Plan) -> Section:
     )
 
 
-ROI_KINDS: dict[str, Kind] = {"net_roi": "pct", "benefit_cost_ratio": "ratio",
-                              "payback_months": "float", "npv": "money"}
+ROI_KINDS: dict[str, Kind] = {
+    "net_roi": "pct",
+    "benefit_cost_ratio": "ratio",
+    "payback_months": "float",
+    "npv": "money",
+}
 
 
 def roi_cell(roi: Roi, name: str) -> Cell:
@@ -491,10 +520,13 @@ def roi_text(roi: Roi, name: str, currency: str = "USD") -> str:
 
 def _roi(plan: Plan) -> Section:
     r = plan.roi
-    rows: list[tuple[Any, ...]] = [(_("Compared with"), Cell(r.counterfactual, "text")),
-                                   (_("Investment"), Cell(r.investment, "money"))]
-    rows += [(_("  investment: {item}").format(item=k), Cell(v, "money"))
-             for k, v in r.investment_lines.items()]
+    rows: list[tuple[Any, ...]] = [
+        (_("Compared with"), Cell(r.counterfactual, "text")),
+        (_("Investment"), Cell(r.investment, "money")),
+    ]
+    rows += [
+        (_("  investment: {item}").format(item=k), Cell(v, "money")) for k, v in r.investment_lines.items()
+    ]
     rows.append((_("Returns"), Cell(r.returns, "money")))
     rows += [(_("  return: {item}").format(item=k), Cell(v, "money")) for k, v in r.return_lines.items()]
     rows += [
@@ -502,21 +534,44 @@ def _roi(plan: Plan) -> Section:
         (_("Net ROI ((returns - investment) / investment)"), roi_cell(r, "net_roi")),
         (_("Benefit-cost ratio (returns / investment)"), roi_cell(r, "benefit_cost_ratio")),
         (_("Payback (months)"), roi_cell(r, "payback_months")),
-        (_("Net present value at {rate} a year").format(rate=percent_text(r.discount_rate or 0, 1)),
-         roi_cell(r, "npv")),
+        (
+            _("Net present value at {rate} a year").format(rate=percent_text(r.discount_rate or 0, 1)),
+            roi_cell(r, "npv"),
+        ),
         (_("Basis"), Cell(r.basis, "text")),
     ]
-    flows = tuple((x.month, x.gpus, x.coverage, sum(x.investment.values()), sum(x.returns.values()),
-                   x.cash_flow, x.cumulative, x.discount_factor) for x in r.months)
+    flows = tuple(
+        (
+            x.month,
+            x.gpus,
+            x.coverage,
+            sum(x.investment.values()),
+            sum(x.returns.values()),
+            x.cash_flow,
+            x.cumulative,
+            x.discount_factor,
+        )
+        for x in r.months
+    )
     tables = [Table("roi", (Column(_("Item")), Column(_("Value"))), tuple(rows))]
     if flows:
-        tables.append(Table(
-            "roi_months",
-            (Column(_("Month"), "month"), Column(_("GPUs"), "int"), Column(_("Staff coverage"), "pct"),
-             Column(_("Investment"), "money"), Column(_("Returns"), "money"),
-             Column(_("Cash flow"), "money"), Column(_("Cumulative"), "money"),
-             Column(_("Discount factor"), "number")),
-            flows, title=_("Cash flow by month")))
+        tables.append(
+            Table(
+                "roi_months",
+                (
+                    Column(_("Month"), "month"),
+                    Column(_("GPUs"), "int"),
+                    Column(_("Staff coverage"), "pct"),
+                    Column(_("Investment"), "money"),
+                    Column(_("Returns"), "money"),
+                    Column(_("Cash flow"), "money"),
+                    Column(_("Cumulative"), "money"),
+                    Column(_("Discount factor"), "number"),
+                ),
+                flows,
+                title=_("Cash flow by month"),
+            )
+        )
     return Section("roi", _("Return on investment"), tuple(tables), notes=r.notes)
 
 
@@ -527,7 +582,9 @@ def _warnings(plan: Plan) -> Section:
         _("Warnings"),
         (
             Table(
-                "warnings", (Column(_("Code")), Column(_("Message")), Column(_("Source"))), rows,
+                "warnings",
+                (Column(_("Code")), Column(_("Message")), Column(_("Source"))),
+                rows,
                 empty=_("No warnings."),
             ),
         ),
@@ -541,7 +598,9 @@ def _notes(plan: Plan) -> Section:
         _("Notes on the article's figures"),
         (
             Table(
-                "notes", (Column(_("Code")), Column(_("Note")), Column(_("Source"))), rows,
+                "notes",
+                (Column(_("Code")), Column(_("Note")), Column(_("Source"))),
+                rows,
                 empty=_("No notes."),
             ),
         ),

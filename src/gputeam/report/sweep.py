@@ -18,8 +18,16 @@ from gputeam.report.charts import Chart, _layout
 from gputeam.report.compare import READY_SHARE, PlanFigures
 from gputeam.report.tables import Column, Kind, Section, Table, format_value
 
-__all__ = ["MAX_POINTS", "SweepRow", "render_csv", "render_html", "render_json", "print_sweep",
-           "sweep_charts", "sweep_section"]
+__all__ = [
+    "MAX_POINTS",
+    "SweepRow",
+    "render_csv",
+    "render_html",
+    "render_json",
+    "print_sweep",
+    "sweep_charts",
+    "sweep_section",
+]
 
 MAX_POINTS = 1000
 """The most points one sweep may plan."""
@@ -59,8 +67,10 @@ def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
     for r in rows:
         figs = tuple(getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES)
         out.append((*r.values, *figs, "; ".join(r.problems)))
-    notes = (f"{len(rows)} point(s); ready from month = the first month from which staff cover "
-             f"at least {READY_SHARE:.0%} of the target in every later month.",)
+    notes = (
+        f"{len(rows)} point(s); ready from month = the first month from which staff cover "
+        f"at least {READY_SHARE:.0%} of the target in every later month.",
+    )
     return Section("sweep", "Sweep", (Table("sweep", cols, tuple(out)),), notes=notes)
 
 
@@ -83,10 +93,16 @@ def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
     currency = _currency(rows)
     charts = []
     for cid, title, attrs in (
-        ("sweep-cost", f"Cost ({currency}) against {names[0]}",
-         (("horizon_cost", "horizon"), ("first_year_cost", "first year"))),
-        ("sweep-team", f"Team against {names[0]}",
-         (("headcount_at_deadline", "headcount at deadline"), ("hires", "hires"))),
+        (
+            "sweep-cost",
+            f"Cost ({currency}) against {names[0]}",
+            (("horizon_cost", "horizon"), ("first_year_cost", "first year")),
+        ),
+        (
+            "sweep-team",
+            f"Team against {names[0]}",
+            (("headcount_at_deadline", "headcount at deadline"), ("hires", "hires")),
+        ),
         ("sweep-ready", f"P(ready by deadline) against {names[0]}", (("p_ready", "P(ready)"),)),
     ):
         traces = []
@@ -97,8 +113,7 @@ def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
                     continue
                 xs: list[Any] = [_number(p.values[0]) if numeric else p.values[0] for p in points]
                 name = what if len(series) == 1 else f"{what}, {label}"
-                traces.append({"type": "scatter", "mode": "lines+markers", "name": name,
-                               "x": xs, "y": ys})
+                traces.append({"type": "scatter", "mode": "lines+markers", "name": name, "x": xs, "y": ys})
         if traces:
             layout = _layout(title, xaxis={"title": {"text": names[0]}})
             if cid == "sweep-ready":
@@ -108,10 +123,18 @@ def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
 
 
 def render_json(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
-    data = {"varied": list(names), "ready_share": READY_SHARE,
-            "points": [{"values": dict(zip(names, r.values, strict=True)),
-                        "figures": asdict(r.figures) if r.figures else None,
-                        "problems": list(r.problems)} for r in rows]}
+    data = {
+        "varied": list(names),
+        "ready_share": READY_SHARE,
+        "points": [
+            {
+                "values": dict(zip(names, r.values, strict=True)),
+                "figures": asdict(r.figures) if r.figures else None,
+                "problems": list(r.problems),
+            }
+            for r in rows
+        ],
+    }
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
@@ -130,8 +153,9 @@ def render_html(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
     from gputeam.report.document import html_document
 
     section = sweep_section(names, rows)
-    return html_document(f"Sweep over {', '.join(names)}", [section],
-                         {section.id: sweep_charts(names, rows)}, _currency(rows))
+    return html_document(
+        f"Sweep over {', '.join(names)}", [section], {section.id: sweep_charts(names, rows)}, _currency(rows)
+    )
 
 
 #: The figures the terminal table shows (the other formats show all of :data:`FIGURES`).
@@ -150,8 +174,7 @@ def print_sweep(names: Sequence[str], rows: Sequence[SweepRow], console: Any) ->
         t.add_column(title, justify="left" if kind == "text" else "right", overflow="fold")
     currency = _currency(rows)
     for r in rows:
-        cells = [format_value(getattr(r.figures, a), k, currency) if r.figures else "-"
-                 for _, a, k in shown]
+        cells = [format_value(getattr(r.figures, a), k, currency) if r.figures else "-" for _, a, k in shown]
         if not r.figures:
             cells[0] = "not planned"
         t.add_row(*r.values, *cells)

@@ -26,26 +26,33 @@ def shown(text: object, limit: int = SENTENCE_LIMIT) -> Text:
     return Text(value)
 
 
-
 def print_plan(plan: Plan, console: Console) -> None:
     sc = plan.scenario
     cur = plan.costs.currency
     deadline = sc.deadline
     tm = plan.target.at(deadline)
-    head = Text.assemble((shown(sc.organisation, NAME_LIMIT).plain, "bold"),
-                         _(" - {mode} plan, {months} months from {start}, deadline month "
-                           "{deadline}, catalog {catalog}").format(
-                             mode=plan.target.mode, months=sc.horizon_months,
-                             start=format_value(sc.start, "date"), deadline=deadline,
-                             catalog=plan.catalog_version))
+    head = Text.assemble(
+        (shown(sc.organisation, NAME_LIMIT).plain, "bold"),
+        _(
+            " - {mode} plan, {months} months from {start}, deadline month {deadline}, catalog {catalog}"
+        ).format(
+            mode=plan.target.mode,
+            months=sc.horizon_months,
+            start=format_value(sc.start, "date"),
+            deadline=deadline,
+            catalog=plan.catalog_version,
+        ),
+    )
     console.print(head)
-    t = Table(title=_("Target team at month {month} ({gpus} GPUs, basis {basis})").format(
-        month=deadline, gpus=format_value(tm.gpus, "int"), basis=tm.basis))
+    t = Table(
+        title=_("Target team at month {month} ({gpus} GPUs, basis {basis})").format(
+            month=deadline, gpus=format_value(tm.gpus, "int"), basis=tm.basis
+        )
+    )
     for col in (_("role"), _("levels"), _("count"), _("rule")):
         t.add_column(col, overflow="fold")
     for s in tm.slots:
-        t.add_row(shown(s.role, NAME_LIMIT), f"{s.level_min}-{s.level_max}", str(s.count),
-                  shown(s.rule))
+        t.add_row(shown(s.role, NAME_LIMIT), f"{s.level_min}-{s.level_max}", str(s.count), shown(s.rule))
     console.print(t)
 
     _sourcing(plan, console, cur)
@@ -55,32 +62,52 @@ def print_plan(plan: Plan, console: Console) -> None:
         t.add_column(col, overflow="fold")
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
-        t.add_row(shown(r.name, NAME_LIMIT), shown(r.role or "-", NAME_LIMIT),
-                  _("month {n}").format(n=r.ready_month) if r.ready_month is not None else "-",
-                  str(len(r.items)), shown(exams or "-"))
+        t.add_row(
+            shown(r.name, NAME_LIMIT),
+            shown(r.role or "-", NAME_LIMIT),
+            _("month {n}").format(n=r.ready_month) if r.ready_month is not None else "-",
+            str(len(r.items)),
+            shown(exams or "-"),
+        )
     console.print(t)
 
     t = Table(title=_("Costs ({currency})").format(currency=cur))
     for i, col in enumerate((_("category"), _("first year"), _("horizon"), _("annual run rate"))):
         t.add_column(col, justify="right" if i else "left")
     for line in plan.costs.lines:
-        t.add_row(line.category, money(line.first_year, cur), money(line.horizon, cur),
-                  money(line.annual_run_rate, cur))
-    t.add_row("[bold]" + _("total"), money(plan.costs.first_year, cur), money(plan.costs.horizon, cur),
-              money(plan.costs.annual_run_rate, cur))
+        t.add_row(
+            line.category,
+            money(line.first_year, cur),
+            money(line.horizon, cur),
+            money(line.annual_run_rate, cur),
+        )
+    t.add_row(
+        "[bold]" + _("total"),
+        money(plan.costs.first_year, cur),
+        money(plan.costs.horizon, cur),
+        money(plan.costs.annual_run_rate, cur),
+    )
     t.add_row(_("fully outsourced (contractors)"), "", "", money(plan.costs.outsourced_annual, cur))
     console.print(t)
 
     roi = plan.roi
     payback = roi_text(roi, "payback_months")
-    console.print(_("ROI against {counterfactual}: investment {investment}, returns {returns} over "
-                    "{months} months, net ROI {roi}, NPV {npv}, payback {payback}").format(
-                      counterfactual=roi.counterfactual, investment=money(roi.investment, cur),
-                      returns=money(roi.returns, cur), months=len(roi.months),
-                      roi=roi_text(roi, "net_roi"), npv=roi_text(roi, "npv", cur),
-                      payback=_("{n} months").format(n=payback) if roi.payback_months is not None
-                      else payback),
-                  markup=False, highlight=False)
+    console.print(
+        _(
+            "ROI against {counterfactual}: investment {investment}, returns {returns} over "
+            "{months} months, net ROI {roi}, NPV {npv}, payback {payback}"
+        ).format(
+            counterfactual=roi.counterfactual,
+            investment=money(roi.investment, cur),
+            returns=money(roi.returns, cur),
+            months=len(roi.months),
+            roi=roi_text(roi, "net_roi"),
+            npv=roi_text(roi, "npv", cur),
+            payback=_("{n} months").format(n=payback) if roi.payback_months is not None else payback,
+        ),
+        markup=False,
+        highlight=False,
+    )
     if plan.risk is not None:
         _risk(plan.risk, console, cur)
     from gputeam.report.case_study_view import print_case_study
@@ -92,12 +119,17 @@ def print_plan(plan: Plan, console: Console) -> None:
             console.print(Text(f"  - [{w.code}] ") + shown(w.message), highlight=False)
     if plan.notes:  # background on the article's figures: in the reports, not here
         n = len(plan.notes)
-        console.print(ngettext(
-            "{n} note on the article's figures ({codes}): in the report's Notes section "
-            "(--format html, md, xlsx or json)",
-            "{n} notes on the article's figures ({codes}): in the report's Notes section "
-            "(--format html, md, xlsx or json)", n).format(
-                n=n, codes=", ".join(x.code for x in plan.notes)), markup=False, highlight=False)
+        console.print(
+            ngettext(
+                "{n} note on the article's figures ({codes}): in the report's Notes section "
+                "(--format html, md, xlsx or json)",
+                "{n} notes on the article's figures ({codes}): in the report's Notes section "
+                "(--format html, md, xlsx or json)",
+                n,
+            ).format(n=n, codes=", ".join(x.code for x in plan.notes)),
+            markup=False,
+            highlight=False,
+        )
 
 
 def _sourcing(plan: Plan, console: Console, cur: str) -> None:
@@ -122,14 +154,23 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     t.add_column(_("decision"), overflow="fold")
     names = people_names(plan)
     if not src.explanation:  # a method without explanations: list the decisions themselves
-        lines = [f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
-                 f"{a.ready_month}: {a.reason}" for a in src.assignments]
-        lines += [f"hire {h.count} x L{h.level} {h.role}: requisition month "
-                  f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}" for h in src.hires]
+        lines = [
+            f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
+            f"{a.ready_month}: {a.reason}"
+            for a in src.assignments
+        ]
+        lines += [
+            f"hire {h.count} x L{h.level} {h.role}: requisition month "
+            f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}"
+            for h in src.hires
+        ]
     # the people left out and the open slots, unless the explanation already says so
     said = "\n".join(src.explanation)
-    lines += [_("{person}: no target role").format(person=names.get(p, p)) for p in src.unassigned
-              if f"{names.get(p, p)} keeps" not in said]
+    lines += [
+        _("{person}: no target role").format(person=names.get(p, p))
+        for p in src.unassigned
+        if f"{names.get(p, p)} keeps" not in said
+    ]
     lines += [_("uncovered: {slot}").format(slot=u) for u in src.uncovered[:5] if u not in said]
     for line in lines:
         t.add_row(shown(line))
@@ -138,16 +179,29 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
 
 def _risk(risk: Risk, console: Console, cur: str) -> None:
     cp = risk.cost_percentiles
-    console.print("[bold]" + _("Risk") + "[/]: " + _(
-        "P(ready by deadline, at least {threshold} covered) {p}; cost P10/P50/P90 {costs}; the "
-        "plan's own cost is at P{percentile}").format(
-            threshold=percent_text(risk.readiness_threshold), p=percent_text(risk.p_ready_by_deadline),
+    console.print(
+        "[bold]"
+        + _("Risk")
+        + "[/]: "
+        + _(
+            "P(ready by deadline, at least {threshold} covered) {p}; cost P10/P50/P90 {costs}; the "
+            "plan's own cost is at P{percentile}"
+        ).format(
+            threshold=percent_text(risk.readiness_threshold),
+            p=percent_text(risk.p_ready_by_deadline),
             costs=" / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90)),
-            percentile=f"{risk.plan_cost_percentile * 100:.0f}"))
+            percentile=f"{risk.plan_cost_percentile * 100:.0f}",
+        )
+    )
     for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
-        console.print(shown(_("  key-person risk: {domain} held by {holders} now, P(none) {p}").format(
-            domain=_(b.name) if b.name else b.domain, holders=b.holders_now,
-            p=percent_text(b.p_zero))), highlight=False)
+        console.print(
+            shown(
+                _("  key-person risk: {domain} held by {holders} now, P(none) {p}").format(
+                    domain=_(b.name) if b.name else b.domain, holders=b.holders_now, p=percent_text(b.p_zero)
+                )
+            ),
+            highlight=False,
+        )
 
 
 def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
@@ -163,9 +217,12 @@ def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
     if roi.months:
         t.add_row("annual return (last 12 months)", money(roi.annual_return, currency))
     t.add_row("net ROI ((returns - investment) / investment)", roi_text(roi, "net_roi"))
-    t.add_row("benefit-cost ratio (returns / investment)",
-              f"{roi.benefit_cost_ratio:.3f}" if roi.benefit_cost_ratio is not None
-              else roi_text(roi, "benefit_cost_ratio"))
+    t.add_row(
+        "benefit-cost ratio (returns / investment)",
+        f"{roi.benefit_cost_ratio:.3f}"
+        if roi.benefit_cost_ratio is not None
+        else roi_text(roi, "benefit_cost_ratio"),
+    )
     t.add_row("payback (months)", roi_text(roi, "payback_months"))
     t.add_row("net present value", roi_text(roi, "npv", currency))
     console.print(t)

@@ -13,8 +13,19 @@ from typing import Any, Literal
 from gputeam.i18n import _
 from gputeam.i18n import formats as _locale
 
-__all__ = ["Cell", "Column", "Kind", "Section", "Table", "currency_symbol", "empty_text",
-           "format_value", "money", "percent_text", "plain_data"]
+__all__ = [
+    "Cell",
+    "Column",
+    "Kind",
+    "Section",
+    "Table",
+    "currency_symbol",
+    "empty_text",
+    "format_value",
+    "money",
+    "percent_text",
+    "plain_data",
+]
 
 Kind = Literal["text", "int", "float", "number", "hours", "money", "pct", "ratio", "date", "month", "bool"]
 """How a value is shown: ``float`` with one decimal, ``number`` as written (whole numbers

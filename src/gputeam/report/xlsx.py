@@ -182,8 +182,7 @@ class _FixedTimeZip(zipfile.ZipFile):
         with open(filename, "rb") as f:
             self.writestr(arcname or str(filename), f.read())
 
-    def open(self, name: Any, mode: Literal["r", "w"] = "r", *args: Any, **kwargs: Any
-             ) -> Any:
+    def open(self, name: Any, mode: Literal["r", "w"] = "r", *args: Any, **kwargs: Any) -> Any:
         if mode == "w" and not isinstance(name, zipfile.ZipInfo):
             name = zipfile.ZipInfo(name, date_time=self._when)
             name.compress_type = zipfile.ZIP_DEFLATED
@@ -211,8 +210,9 @@ def render(plan: Plan) -> bytes:
         _write_section(ws, section, currency, fonts)
     when = datetime(plan.generated_for.year, plan.generated_for.month, plan.generated_for.day)
     wb.properties.creator = "gputeam"
-    wb.properties.title = _CONTROL.sub("\ufffd", _("Team plan: {organisation}").format(
-        organisation=plan.scenario.organisation))
+    wb.properties.title = _CONTROL.sub(
+        "\ufffd", _("Team plan: {organisation}").format(organisation=plan.scenario.organisation)
+    )
     wb.properties.created = when
     wb.properties.modified = when
     buffer = io.BytesIO()

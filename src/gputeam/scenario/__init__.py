@@ -23,7 +23,23 @@ from gputeam.scenario.models import (
     Scenario,
 )
 
-__all__ = ["EXAMPLES", "MAX_HORIZON_MONTHS", "Constraints", "Contractors", "Fleet", "GpuStep",
-           "HeldCertification", "Person", "PlanInputs", "Retention", "RoiSettings", "Scenario",
-           "catalog_for", "example_text", "load_example", "load_scenario", "load_scenario_text",
-           "parse_scenario"]
+__all__ = [
+    "EXAMPLES",
+    "MAX_HORIZON_MONTHS",
+    "Constraints",
+    "Contractors",
+    "Fleet",
+    "GpuStep",
+    "HeldCertification",
+    "Person",
+    "PlanInputs",
+    "Retention",
+    "RoiSettings",
+    "Scenario",
+    "catalog_for",
+    "example_text",
+    "load_example",
+    "load_scenario",
+    "load_scenario_text",
+    "parse_scenario",
+]

@@ -27,17 +27,22 @@ class PlanInputs(Model):
 
     fleet: Fleet
     constraints: Constraints = Field(default_factory=Constraints)
-    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS,
-                                description="Months to plan.")
+    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS, description="Months to plan.")
     mode: Mode = Field(default="template", description="template (article §5) or lean.")
 
     @model_validator(mode="after")
     def _deadline_within_horizon(self) -> PlanInputs:
         deadline = self.constraints.deadline_month
         if deadline and deadline > self.horizon_months:
-            raise FieldConflicts([(("constraints", "deadline_month"),
-                                   f"beyond horizon_months ({self.horizon_months})",
-                                   str(deadline))])
+            raise FieldConflicts(
+                [
+                    (
+                        ("constraints", "deadline_month"),
+                        f"beyond horizon_months ({self.horizon_months})",
+                        str(deadline),
+                    )
+                ]
+            )
         return self
 
     @classmethod
@@ -50,14 +55,17 @@ class PlanInputs(Model):
         try:
             return cls.model_validate({k: v for k, v in data.items() if v is not None})
         except ValidationError as exc:
-            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())
-                                ) from None
+            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())) from None
 
     @classmethod
     def of(cls, scenario: Scenario) -> PlanInputs:
         """The plan inputs a scenario holds."""
-        return cls(fleet=scenario.fleet, constraints=scenario.constraints,
-                   horizon_months=scenario.horizon_months, mode=scenario.mode)
+        return cls(
+            fleet=scenario.fleet,
+            constraints=scenario.constraints,
+            horizon_months=scenario.horizon_months,
+            mode=scenario.mode,
+        )
 
     def changed(self, **parts: Any) -> PlanInputs:
         """These inputs with some ``parts`` replaced (e.g. ``mode="lean"``), validated
@@ -69,12 +77,12 @@ class PlanInputs(Model):
         new Scenario, validated as a whole (the team's people, already validated models,
         are not checked again field by field)."""
         fields = {name: getattr(team, name) for name in Scenario.model_fields}
-        fields.update(fleet=self.fleet, constraints=self.constraints,
-                      horizon_months=self.horizon_months, mode=self.mode)
+        fields.update(
+            fleet=self.fleet, constraints=self.constraints, horizon_months=self.horizon_months, mode=self.mode
+        )
         try:
             return Scenario.model_validate(fields)
         except ValidationError as exc:
             from gputeam._yaml import problems_from_validation
 
-            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())
-                                ) from None
+            raise ScenarioError(problems_from_validation(exc, {}, None, field_names())) from None

@@ -17,15 +17,27 @@ from gputeam.scenario.models import Scenario, field_names
 EXAMPLES = ("finance", "healthcare", "startup", "midsize")
 
 
-def parse_scenario(data: Any, file: str | None = None,
-                   lines: Mapping[tuple[str | int, ...], int] | None = None,
-                   catalog: Catalog | None = None) -> Scenario:
+def parse_scenario(
+    data: Any,
+    file: str | None = None,
+    lines: Mapping[tuple[str | int, ...], int] | None = None,
+    catalog: Catalog | None = None,
+) -> Scenario:
     """Validate already-parsed data into a Scenario, checking ids against the catalog."""
     lines = lines or {}
     if not isinstance(data, Mapping):
-        raise ScenarioError([Problem(path="", message="a scenario must be a mapping",
-                                     found=type(data).__name__, expected="organisation, start, "
-                                     "fleet, people, ...", file=file, line=1)])
+        raise ScenarioError(
+            [
+                Problem(
+                    path="",
+                    message="a scenario must be a mapping",
+                    found=type(data).__name__,
+                    expected="organisation, start, fleet, people, ...",
+                    file=file,
+                    line=1,
+                )
+            ]
+        )
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
@@ -37,9 +49,12 @@ def parse_scenario(data: Any, file: str | None = None,
     return scenario
 
 
-def catalog_for(scenario: Scenario, file: str | None = None,
-                lines: Mapping[tuple[str | int, ...], int] | None = None,
-                extra: Mapping[str, Any] | None = None) -> Catalog:
+def catalog_for(
+    scenario: Scenario,
+    file: str | None = None,
+    lines: Mapping[tuple[str | int, ...], int] | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> Catalog:
     """The catalog a scenario plans against: packaged, patched by --catalog-extra and by
     the scenario's own ``overrides`` (the scenario wins)."""
     from gputeam.catalog import merge
@@ -50,15 +65,25 @@ def catalog_for(scenario: Scenario, file: str | None = None,
     try:
         return load_catalog(combined or None, file=file)
     except InputError as exc:
-        raise ScenarioError([
-            Problem(path=f"overrides.{p.path}" if p.path else "overrides", message=p.message,
-                    found=p.found, expected=p.expected, file=file, hint=p.hint,
-                    line=line_for(("overrides", *p.path.split(".")[:1]), lines or {}))
-            for p in exc.problems]) from None
+        raise ScenarioError(
+            [
+                Problem(
+                    path=f"overrides.{p.path}" if p.path else "overrides",
+                    message=p.message,
+                    found=p.found,
+                    expected=p.expected,
+                    file=file,
+                    hint=p.hint,
+                    line=line_for(("overrides", *p.path.split(".")[:1]), lines or {}),
+                )
+                for p in exc.problems
+            ]
+        ) from None
 
 
-def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
-               lines: Mapping[tuple[str | int, ...], int]) -> list[Problem]:
+def _check_ids(
+    scenario: Scenario, catalog: Catalog, file: str | None, lines: Mapping[tuple[str | int, ...], int]
+) -> list[Problem]:
     import difflib
 
     problems = []
@@ -66,10 +91,17 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
     def bad(loc: tuple[str | int, ...], value: str, known: Mapping[str, Any], what: str) -> None:
         close = difflib.get_close_matches(value, list(known), n=1)
         path = ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
-        problems.append(Problem(path=path, message=f"unknown {what}", found=repr(value),
-                                expected=f"a catalog {what} id", file=file,
-                                line=line_for(loc, lines),
-                                hint=f"did you mean {close[0]!r}?" if close else None))
+        problems.append(
+            Problem(
+                path=path,
+                message=f"unknown {what}",
+                found=repr(value),
+                expected=f"a catalog {what} id",
+                file=file,
+                line=line_for(loc, lines),
+                hint=f"did you mean {close[0]!r}?" if close else None,
+            )
+        )
 
     for i, person in enumerate(scenario.people):
         for domain in person.skills:
@@ -77,8 +109,9 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
                 bad(("people", i, "skills", domain), domain, catalog.domains, "skill domain")
         for j, held in enumerate(person.certifications):
             if held.id not in catalog.certifications:
-                bad(("people", i, "certifications", j, "id"), held.id, catalog.certifications,
-                    "certification")
+                bad(
+                    ("people", i, "certifications", j, "id"), held.id, catalog.certifications, "certification"
+                )
         if person.role is not None and person.role not in catalog.roles:
             bad(("people", i, "role"), person.role, catalog.roles, "role")
     if scenario.case_study is not None and scenario.case_study not in catalog.case_studies:
@@ -86,14 +119,18 @@ def _check_ids(scenario: Scenario, catalog: Catalog, file: str | None,
     return problems
 
 
-def load_scenario_text(text: str, file: str | None = None,
-                       catalog: Catalog | None = None) -> Scenario:
+def load_scenario_text(text: str, file: str | None = None, catalog: Catalog | None = None) -> Scenario:
     return load_with_catalog(text, file, catalog=catalog)[0]
 
 
-def load_with_catalog(text: str, file: str | None = None, *, catalog: Catalog | None = None,
-                      extra: Mapping[str, Any] | None = None,
-                      sets: Sequence[str] = ()) -> tuple[Scenario, Catalog]:
+def load_with_catalog(
+    text: str,
+    file: str | None = None,
+    *,
+    catalog: Catalog | None = None,
+    extra: Mapping[str, Any] | None = None,
+    sets: Sequence[str] = (),
+) -> tuple[Scenario, Catalog]:
     """Parse and validate a scenario's text; with it the catalog it plans against: ``catalog``
     if given, else the packaged one patched by ``extra`` (a --catalog-extra file's contents)
     and by the scenario's own ``overrides``. ``sets`` are field overrides (``PATH=VALUE``,
@@ -114,8 +151,7 @@ def load_with_catalog(text: str, file: str | None = None, *, catalog: Catalog | 
         except ScenarioError as exc:
             raise ScenarioError(blame_sets(exc.problems, resolved)) from None
 
-    def validate(data: Any,
-                 lines: Mapping[tuple[str | int, ...], int]) -> tuple[Scenario, Catalog]:
+    def validate(data: Any, lines: Mapping[tuple[str | int, ...], int]) -> tuple[Scenario, Catalog]:
         try:
             if catalog is not None:
                 return parse_scenario(data, file, lines, catalog), catalog
@@ -152,8 +188,9 @@ def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
 
 def example_text(name: str) -> str:
     if name not in EXAMPLES:
-        raise ScenarioError([Problem(path="", message=f"no bundled example {name!r}",
-                                     expected=", ".join(EXAMPLES))])
+        raise ScenarioError(
+            [Problem(path="", message=f"no bundled example {name!r}", expected=", ".join(EXAMPLES))]
+        )
     return (resources.files("gputeam.scenario") / "examples" / f"{name}.yaml").read_text("utf-8")
 
 

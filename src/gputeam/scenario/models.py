@@ -41,7 +41,8 @@ class GpuStep(Model):
 class Fleet(Model):
     gpu_model: str = Field(default="H100", description="GPU model, e.g. H100, B200, MI300X.")
     gpus: tuple[GpuStep, ...] = Field(
-        min_length=1, description="GPU count over time: a step function by plan month.")
+        min_length=1, description="GPU count over time: a step function by plan month."
+    )
     sites: int = Field(default=1, ge=1, description="Data-centre sites.")
     interconnect: Interconnect = Field(default="infiniband", description="GPU fabric.")
     storage: StorageKind = Field(default="nfs", description="Main training storage.")
@@ -50,19 +51,20 @@ class Fleet(Model):
     deployment: Deployment = Field(default="on-prem", description="Where the fleet runs.")
     on_call_24x7: bool = Field(default=False, description="Needs a 24/7 on-call rotation.")
     compliance: tuple[str, ...] = Field(
-        default=(), description="Compliance regimes, e.g. PCI-DSS, HIPAA, SOC 2.")
+        default=(), description="Compliance regimes, e.g. PCI-DSS, HIPAA, SOC 2."
+    )
     vendor_support: bool = Field(
-        default=False, description="A vendor support contract covers escalations (lean mode).")
-    kw_per_gpu: float | None = Field(default=None, gt=0, le=20,
-                                     description="kW per GPU incl. server share.")
+        default=False, description="A vendor support contract covers escalations (lean mode)."
+    )
+    kw_per_gpu: float | None = Field(default=None, gt=0, le=20, description="kW per GPU incl. server share.")
     pue: float | None = Field(default=None, ge=1, le=5, description="Power usage effectiveness.")
-    usd_per_kwh: float | None = Field(default=None, ge=0, le=10,
-                                      description="Electricity price per kWh.")
+    usd_per_kwh: float | None = Field(default=None, ge=0, le=10, description="Electricity price per kWh.")
     power_saving: PowerSaving = Field(
         default="physical",
         description="Basis of the ROI's power saving: physical (kW per GPU x PUE x hours x "
         "price x the saved share) or article (the article's $75,000 per 100 GPUs, §9, which "
-        "implies an unusually high power bill).")
+        "implies an unusually high power bill).",
+    )
 
     @field_validator("gpus")
     @classmethod
@@ -92,8 +94,9 @@ class HeldCertification(Model):
     @model_validator(mode="after")
     def _after_earned(self) -> HeldCertification:
         if self.expires is not None and self.expires < self.earned:
-            raise FieldConflicts([(("expires",), f"before the date earned ({self.earned})",
-                                   self.expires.isoformat())])
+            raise FieldConflicts(
+                [(("expires",), f"before the date earned ({self.earned})", self.expires.isoformat())]
+            )
         return self
 
 
@@ -104,17 +107,18 @@ class Person(Model):
     background: str = Field(
         default="sysadmin",
         description="Where they come from: sysadmin, network-engineer, storage-admin, "
-        "researcher, developer, gpu-engineer, security, facilities ...")
+        "researcher, developer, gpu-engineer, security, facilities ...",
+    )
     level: int = Field(default=1, ge=1, le=5, description="Competency level 1-5 (article §3).")
-    experience_months: int = Field(
-        default=0, ge=0, description="Months of GPU-infrastructure experience.")
+    experience_months: int = Field(default=0, ge=0, description="Months of GPU-infrastructure experience.")
     skills: dict[str, int] = Field(
         default_factory=dict,
-        description="Skill domain id to proficiency 0-4 (none, aware, working, proficient, expert).")
-    certifications: tuple[HeldCertification, ...] = Field(
-        default=(), description="Certifications held.")
+        description="Skill domain id to proficiency 0-4 (none, aware, working, proficient, expert).",
+    )
+    certifications: tuple[HeldCertification, ...] = Field(default=(), description="Certifications held.")
     weekly_study_hours: float = Field(
-        default=4, ge=0, le=40, description="Hours a week this person can study.")
+        default=4, ge=0, le=40, description="Hours a week this person can study."
+    )
     salary: float | None = Field(default=None, ge=0, description="Annual salary; default from band.")
     role: str | None = Field(default=None, description="Current role id, if any.")
 
@@ -130,20 +134,18 @@ class Person(Model):
 class Contractors(Model):
     available: bool = Field(default=True, description="Contractors can bridge gaps.")
     max_share: float = Field(
-        default=0.5, ge=0, le=1, description="Largest share of target headcount they may cover.")
+        default=0.5, ge=0, le=1, description="Largest share of target headcount they may cover."
+    )
     rate_usd_h: float | None = Field(default=None, ge=0, description="Hourly rate; default catalog.")
 
 
 class Retention(Model):
-    premium_pay: float = Field(default=0, ge=0, le=1,
-                               description="Pay above market (article §8: 0.15-0.25).")
-    certification_bonus: float = Field(default=0, ge=0,
-                                       description="Bonus per certification earned (USD).")
-    retention_bonus: float = Field(default=0, ge=0,
-                                   description="Annual retention bonus per person (USD).")
+    premium_pay: float = Field(default=0, ge=0, le=1, description="Pay above market (article §8: 0.15-0.25).")
+    certification_bonus: float = Field(default=0, ge=0, description="Bonus per certification earned (USD).")
+    retention_bonus: float = Field(default=0, ge=0, description="Annual retention bonus per person (USD).")
     attrition_reduction: float = Field(
-        default=0, ge=0, le=1,
-        description="Your assumption: share by which these levers cut attrition.")
+        default=0, ge=0, le=1, description="Your assumption: share by which these levers cut attrition."
+    )
 
 
 class SalaryBand(Model):
@@ -158,29 +160,39 @@ class SalaryBand(Model):
 
 
 class Constraints(Model):
-    deadline_month: int | None = Field(default=None, ge=1,
-                                       description="Plan month by which the target is covered.")
+    deadline_month: int | None = Field(
+        default=None, ge=1, description="Plan month by which the target is covered."
+    )
     budget: float | None = Field(default=None, ge=0, description="Budget over the horizon.")
-    hiring_lead_time_months: int = Field(default=3, ge=0, description="Months from opening "
-                                         "a requisition to the hire starting.")
+    hiring_lead_time_months: int = Field(
+        default=3, ge=0, description="Months from opening a requisition to the hire starting."
+    )
     max_hires_per_month: int = Field(default=3, ge=0, description="Hiring capacity.")
     strategies: tuple[StrategyId, ...] = Field(
         default=("bootcamp", "apprenticeship", "vendor", "internal"),
-        description="Training strategies allowed.")
+        description="Training strategies allowed.",
+    )
     contractors: Contractors = Field(default_factory=Contractors)
-    max_in_training: int | None = Field(default=None, ge=1,
-                                        description="At most this many people in training at once.")
+    max_in_training: int | None = Field(
+        default=None, ge=1, description="At most this many people in training at once."
+    )
     discount_rate: float = Field(default=0, ge=0, le=1, description="Annual discount rate.")
     readiness_threshold: float = Field(
-        default=0.95, gt=0, le=1,
+        default=0.95,
+        gt=0,
+        le=1,
         description="Share of the deadline month's target slots (staff plus planned "
-        "contractors) a simulated run must cover to count as ready by the deadline.")
+        "contractors) a simulated run must cover to count as ready by the deadline.",
+    )
 
     prerequisite_strictness: float = Field(
-        default=1, ge=0, le=1,
+        default=1,
+        ge=0,
+        le=1,
         description="Share of a certification's stated experience (NCP-AII: 24 months, which "
         "the vendor recommends rather than requires) a person must have before its exam: "
-        "1 = all of it, 0 = none.")
+        "1 = all of it, 0 = none.",
+    )
 
 
 class RoiSettings(Model):
@@ -188,19 +200,26 @@ class RoiSettings(Model):
         default="outsourced",
         description="What the plan's in-house path is compared with: `outsourced` (the same "
         "target run entirely by contractors at the contractor rate) or `hire-only` (the "
-        "target filled by hires, bridged by contractors until they arrive, nobody upskilled).")
+        "target filled by hires, bridged by contractors until they arrive, nobody upskilled).",
+    )
     discount_rate: float = Field(
-        default=0.08, ge=0, le=1,
+        default=0.08,
+        ge=0,
+        le=1,
         description="Annual rate at which the ROI's net present value discounts the monthly "
         "cash flows. Default 8%, a gputeam assumption: a common corporate cost of capital "
         "(US OMB Circular A-94, 1992, prescribed 7% real for public cost-benefit analyses); use "
         "your finance team's hurdle rate. `constraints.discount_rate` is separate: it only "
-        "weights costs inside the optimiser.")
+        "weights costs inside the optimiser.",
+    )
     power_paid_share: float | None = Field(
-        default=None, ge=0, le=1,
+        default=None,
+        ge=0,
+        le=1,
         description="Share of the GPUs whose power bill the organisation pays (the efficiency "
         "saving counts only on those). Default from `fleet.deployment`: on-prem 1, cloud 0 "
-        "(rented GPUs' power is in the rent), hybrid 0.5.")
+        "(rented GPUs' power is in the rent), hybrid 0.5.",
+    )
 
     def paid_share(self, deployment: Deployment) -> float:
         if self.power_paid_share is not None:
@@ -211,34 +230,46 @@ class RoiSettings(Model):
 class Scenario(Model):
     organisation: str = Field(min_length=1, description="Organisation name.")
     start: date = Field(description="First day of plan month 1.")
-    currency: str = Field(default="USD", min_length=3, max_length=3, description="ISO 4217 code. "
-                          "Your own amounts (salaries, budget, bonuses) are in this currency.")
+    currency: str = Field(
+        default="USD",
+        min_length=3,
+        max_length=3,
+        description="ISO 4217 code. Your own amounts (salaries, budget, bonuses) are in this currency.",
+    )
     usd_rate: float | None = Field(
-        default=None, gt=0,
+        default=None,
+        gt=0,
         description="Units of `currency` per US dollar, to convert the catalog's USD figures "
         "(salary bands, prices, rates). Needed for a currency other than USD; without it the "
-        "catalog's figures are used unconverted and the plan warns.")
+        "catalog's figures are used unconverted and the plan warns.",
+    )
     salary_bands: dict[int, SalaryBand] = Field(
         default_factory=dict,
         description="Regional salary bands by level (1-5), in `currency`; they replace the "
-        "catalog's US bands (article §3) for those levels, converted or not.")
-    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS,
-                                description="Months to plan.")
-    mode: Mode = Field(default="template", description="template (article §5) or lean "
-                       "(vendor-supported, as in the case studies).")
+        "catalog's US bands (article §3) for those levels, converted or not.",
+    )
+    horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS, description="Months to plan.")
+    mode: Mode = Field(
+        default="template",
+        description="template (article §5) or lean (vendor-supported, as in the case studies).",
+    )
     fleet: Fleet
     people: tuple[Person, ...] = Field(default=(), description="The current team.")
     constraints: Constraints = Field(default_factory=Constraints)
     retention: Retention = Field(default_factory=Retention)
-    roi: RoiSettings = Field(default_factory=RoiSettings,
-                             description="How the ROI is measured: the alternative and the discount rate.")
+    roi: RoiSettings = Field(
+        default_factory=RoiSettings,
+        description="How the ROI is measured: the alternative and the discount rate.",
+    )
     overrides: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Catalog overrides, same shape as a --catalog-extra file.")
+        default_factory=dict, description="Catalog overrides, same shape as a --catalog-extra file."
+    )
     case_study: str | None = Field(
-        default=None, description="The article's case study this scenario models (a catalog "
+        default=None,
+        description="The article's case study this scenario models (a catalog "
         "case study id: finance, healthcare, startup); the plan then sets the article's stated "
-        "outcomes beside its own.")
+        "outcomes beside its own.",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
@@ -246,19 +277,24 @@ class Scenario(Model):
         seen: set[str] = set()
         for i, p in enumerate(self.people):
             if p.id in seen:
-                conflicts.append((("people", i, "id"), "person id repeated; ids must be unique",
-                                  repr(p.id)))
+                conflicts.append((("people", i, "id"), "person id repeated; ids must be unique", repr(p.id)))
             seen.add(p.id)
         if self.currency == "USD" and self.usd_rate not in (None, 1):
-            conflicts.append((("usd_rate",), "must be 1 (or left out) when currency is USD",
-                              str(self.usd_rate)))
+            conflicts.append(
+                (("usd_rate",), "must be 1 (or left out) when currency is USD", str(self.usd_rate))
+            )
         for lvl in self.salary_bands:
             if not 1 <= lvl <= 5:
                 conflicts.append((("salary_bands", lvl), "a level from 1 to 5", str(lvl)))
         deadline = self.constraints.deadline_month
         if deadline and deadline > self.horizon_months:
-            conflicts.append((("constraints", "deadline_month"),
-                              f"beyond horizon_months ({self.horizon_months})", str(deadline)))
+            conflicts.append(
+                (
+                    ("constraints", "deadline_month"),
+                    f"beyond horizon_months ({self.horizon_months})",
+                    str(deadline),
+                )
+            )
         if conflicts:
             raise FieldConflicts(conflicts)
         return self
@@ -271,7 +307,16 @@ class Scenario(Model):
 def field_names() -> list[str]:
     """Every field name in the scenario models (for 'did you mean' hints)."""
     names: set[str] = set()
-    for model in (GpuStep, Fleet, HeldCertification, Person, Contractors, Retention,
-                  Constraints, RoiSettings, Scenario):
+    for model in (
+        GpuStep,
+        Fleet,
+        HeldCertification,
+        Person,
+        Contractors,
+        Retention,
+        Constraints,
+        RoiSettings,
+        Scenario,
+    ):
         names.update(model.model_fields)
     return sorted(names)

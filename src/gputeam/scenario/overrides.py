@@ -53,10 +53,17 @@ def dotted(path: Sequence[Key]) -> str:
     return out
 
 
-def _fail(text: str, path: str, message: str, found: str | None = None,
-          expected: str | None = None, option: str = "--set") -> ScenarioError:
-    return ScenarioError([Problem(path=path, message=message, found=found, expected=expected,
-                                  file=f"{option} {text}")])
+def _fail(
+    text: str,
+    path: str,
+    message: str,
+    found: str | None = None,
+    expected: str | None = None,
+    option: str = "--set",
+) -> ScenarioError:
+    return ScenarioError(
+        [Problem(path=path, message=message, found=found, expected=expected, file=f"{option} {text}")]
+    )
 
 
 def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
@@ -69,9 +76,13 @@ def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
             pos += 1
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
-            raise _fail(where, text, "not a field path", found=repr(text),
-                        expected="dotted names with [index] for list items, e.g. "
-                        "fleet.gpus[1].count")
+            raise _fail(
+                where,
+                text,
+                "not a field path",
+                found=repr(text),
+                expected="dotted names with [index] for list items, e.g. fleet.gpus[1].count",
+            )
         token = m.group(1) if m.group(1) is not None else m.group(2)
         token = token.strip()
         if not token:
@@ -79,8 +90,13 @@ def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
         keys.append(int(token) if re.fullmatch(r"-?\d+", token) else token)
         pos = m.end()
     if not keys:
-        raise _fail(where, "", "no field path before '='", found=repr(where),
-                    expected="PATH=VALUE, e.g. constraints.deadline_month=9")
+        raise _fail(
+            where,
+            "",
+            "no field path before '='",
+            found=repr(where),
+            expected="PATH=VALUE, e.g. constraints.deadline_month=9",
+        )
     return tuple(keys)
 
 
@@ -99,12 +115,16 @@ def parse_set(text: str) -> FieldSet:
     """``PATH=VALUE`` as a :class:`FieldSet` (the path not yet checked against the models)."""
     name, sep, value = text.partition("=")
     if not sep:
-        raise _fail(text, name.strip(), "no '=' in the override", found=repr(text),
-                    expected="PATH=VALUE, e.g. constraints.deadline_month=9")
+        raise _fail(
+            text,
+            name.strip(),
+            "no '=' in the override",
+            found=repr(text),
+            expected="PATH=VALUE, e.g. constraints.deadline_month=9",
+        )
     path = parse_path(name.strip(), text)
     parsed = parse_value(value)
-    if path == ("fleet", "gpus") and isinstance(parsed, int | float) \
-            and not isinstance(parsed, bool):
+    if path == ("fleet", "gpus") and isinstance(parsed, int | float) and not isinstance(parsed, bool):
         path = ("fleet", "gpus", -1, "count")
     return FieldSet(path, parsed, text)
 
@@ -146,8 +166,9 @@ def _kind(shape: Any) -> str:
 
 
 # ---------------------------------------------------------------- applying
-def apply_sets(data: Mapping[str, Any],
-               sets: Sequence[FieldSet]) -> tuple[dict[str, Any], tuple[FieldSet, ...]]:
+def apply_sets(
+    data: Mapping[str, Any], sets: Sequence[FieldSet]
+) -> tuple[dict[str, Any], tuple[FieldSet, ...]]:
     """A copy of the scenario ``data`` with each override applied in order, and the
     overrides with their paths resolved (list items by their index from 0). A path the
     models do not have, an index out of range or an id nobody has is a ScenarioError that
@@ -162,34 +183,44 @@ def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
     shape: Any = Scenario
     resolved: list[Key] = []
     for depth, key in enumerate(fs.path):
-        here = dotted(fs.path[:depth + 1])
+        here = dotted(fs.path[: depth + 1])
         parent = dotted(fs.path[:depth]) or "(top level)"
         kind = _kind(shape)
         last = depth == len(fs.path) - 1
         if kind == "model":
             fields = _unwrap(shape).model_fields
             if not isinstance(key, str) or key not in fields:
-                raise _fail(fs.text, here, "unknown field",
-                            expected=f"one of the fields of {parent}: {', '.join(fields)}")
+                raise _fail(
+                    fs.text,
+                    here,
+                    "unknown field",
+                    expected=f"one of the fields of {parent}: {', '.join(fields)}",
+                )
             if not isinstance(node, dict):
-                raise _fail(fs.text, parent, "is not a mapping in the scenario",
-                            found=type(node).__name__)
+                raise _fail(fs.text, parent, "is not a mapping in the scenario", found=type(node).__name__)
             shape = fields[key].annotation
         elif kind == "dict":
             if not isinstance(node, dict):
-                raise _fail(fs.text, parent, "is not a mapping in the scenario",
-                            found=type(node).__name__)
+                raise _fail(fs.text, parent, "is not a mapping in the scenario", found=type(node).__name__)
             shape = _child(shape, key)[1]
             key = str(key)
         elif kind == "list":
             if not isinstance(node, list):
-                raise _fail(fs.text, parent, "has no items to index",
-                            found="nothing" if node is None else type(node).__name__)
+                raise _fail(
+                    fs.text,
+                    parent,
+                    "has no items to index",
+                    found="nothing" if node is None else type(node).__name__,
+                )
             key = _index(node, key, fs.text, f"{dotted(fs.path[:depth])}[{key}]", parent)
             shape = _child(shape, 0)[1]
         else:
-            raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
-                        expected=f"--set {parent}=VALUE")
+            raise _fail(
+                fs.text,
+                here,
+                f"{parent} is a single value, it has no fields",
+                expected=f"--set {parent}=VALUE",
+            )
         resolved.append(key)
         holder: Any = node  # a dict keyed by text or a list indexed by int, as checked above
         if last:
@@ -208,16 +239,24 @@ def _index(items: list[Any], key: Key, text: str, here: str, parent: str) -> int
     if isinstance(key, int):
         if -n <= key < n:
             return key % n
-        raise _fail(text, here, "no such item", found=f"index {key}",
-                    expected=f"an index from 0 to {n - 1} (or -1 for the last)" if n
-                    else f"{parent} is empty")
+        raise _fail(
+            text,
+            here,
+            "no such item",
+            found=f"index {key}",
+            expected=f"an index from 0 to {n - 1} (or -1 for the last)" if n else f"{parent} is empty",
+        )
     ids = [str(item.get("id")) for item in items if isinstance(item, dict) and "id" in item]
     for i, item in enumerate(items):
         if isinstance(item, dict) and str(item.get("id")) == key:
             return i
-    raise _fail(text, here, "no item with that id", found=repr(key),
-                expected=f"an index or one of the ids: {', '.join(ids)}" if ids
-                else "an index from 0")
+    raise _fail(
+        text,
+        here,
+        "no item with that id",
+        found=repr(key),
+        expected=f"an index or one of the ids: {', '.join(ids)}" if ids else "an index from 0",
+    )
 
 
 def blame_sets(problems: Sequence[Problem], sets: Sequence[FieldSet]) -> list[Problem]:
@@ -235,8 +274,17 @@ def blame_sets(problems: Sequence[Problem], sets: Sequence[FieldSet]) -> list[Pr
         if owner is None:
             out.append(p)
         else:
-            out.append(Problem(path=p.path, message=p.message, found=p.found, expected=p.expected,
-                               file=f"--set {owner.text}", line=None, hint=p.hint))
+            out.append(
+                Problem(
+                    path=p.path,
+                    message=p.message,
+                    found=p.found,
+                    expected=p.expected,
+                    file=f"--set {owner.text}",
+                    line=None,
+                    hint=p.hint,
+                )
+            )
     return out
 
 
@@ -259,19 +307,24 @@ def check_path(fs: FieldSet) -> Any:
     :func:`apply_sets` would, without needing the data); the field's type."""
     shape: Any = Scenario
     for depth, key in enumerate(fs.path):
-        here, parent = dotted(fs.path[:depth + 1]), dotted(fs.path[:depth]) or "(top level)"
+        here, parent = dotted(fs.path[: depth + 1]), dotted(fs.path[:depth]) or "(top level)"
         kind = _kind(shape)
         if kind == "model":
             fields = _unwrap(shape).model_fields
             if not isinstance(key, str) or key not in fields:
-                raise _fail(fs.text, here, "unknown field",
-                            expected=f"one of the fields of {parent}: {', '.join(fields)}")
+                raise _fail(
+                    fs.text,
+                    here,
+                    "unknown field",
+                    expected=f"one of the fields of {parent}: {', '.join(fields)}",
+                )
             shape = fields[key].annotation
         elif kind in ("dict", "list"):
             shape = _child(shape, key)[1]
         else:
-            raise _fail(fs.text, here, f"{parent} is a single value, it has no fields",
-                        expected=f"{parent}=VALUE")
+            raise _fail(
+                fs.text, here, f"{parent} is a single value, it has no fields", expected=f"{parent}=VALUE"
+            )
     return _unwrap(shape)
 
 
@@ -281,8 +334,14 @@ def _number(text: str, where: str, path: str) -> int | float:
         with contextlib.suppress(ValueError):
             value = float(value)  # YAML reads 2e6 as text
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _fail(where, path, "a range needs numbers at both ends", found=repr(text),
-                    expected="A..B:N, e.g. 500..4000:8", option="--vary")
+        raise _fail(
+            where,
+            path,
+            "a range needs numbers at both ends",
+            found=repr(text),
+            expected="A..B:N, e.g. 500..4000:8",
+            option="--vary",
+        )
     return value
 
 
@@ -291,20 +350,37 @@ def parse_vary(text: str) -> Axis:
     dropped, for a whole-number field) or ``PATH=V1,V2,...`` (each read as YAML)."""
     name, sep, spec = text.partition("=")
     if not sep or not spec.strip():
-        raise _fail(text, name.strip(), "no values to vary over", found=repr(text),
-                    expected="PATH=A..B:N or PATH=V1,V2,..., e.g. fleet.gpus=500..4000:8",
-                    option="--vary")
+        raise _fail(
+            text,
+            name.strip(),
+            "no values to vary over",
+            found=repr(text),
+            expected="PATH=A..B:N or PATH=V1,V2,..., e.g. fleet.gpus=500..4000:8",
+            option="--vary",
+        )
     path = name.strip()
     if ".." in spec:
         m = _RANGE.match(spec)
         if m is None:
-            raise _fail(text, path, "not a range", found=repr(spec),
-                        expected="A..B:N, e.g. 500..4000:8", option="--vary")
+            raise _fail(
+                text,
+                path,
+                "not a range",
+                found=repr(spec),
+                expected="A..B:N, e.g. 500..4000:8",
+                option="--vary",
+            )
         low, high = _number(m.group(1), text, path), _number(m.group(2), text, path)
         n = parse_value(m.group(3))
         if isinstance(n, bool) or not isinstance(n, int) or n < 1 or (n < 2 and low != high):
-            raise _fail(text, path, "the number of values must be a whole number of at least 2",
-                        found=repr(m.group(3)), expected="A..B:N, e.g. 500..4000:8", option="--vary")
+            raise _fail(
+                text,
+                path,
+                "the number of values must be a whole number of at least 2",
+                found=repr(m.group(3)),
+                expected="A..B:N, e.g. 500..4000:8",
+                option="--vary",
+            )
         raw = [round(low + (high - low) * i / max(n - 1, 1), 10) for i in range(n)]
         whole = _field_type(path, text) is int or all(float(v).is_integer() for v in raw)
         values: list[Any] = list(dict.fromkeys(round(v) for v in raw)) if whole else raw
@@ -312,8 +388,14 @@ def parse_vary(text: str) -> Axis:
     else:
         texts = [t.strip() for t in spec.split(",")]
         if any(not t for t in texts):
-            raise _fail(text, path, "an empty value in the list", found=repr(spec),
-                        expected="V1,V2,... with no empty items", option="--vary")
+            raise _fail(
+                text,
+                path,
+                "an empty value in the list",
+                found=repr(spec),
+                expected="V1,V2,... with no empty items",
+                option="--vary",
+            )
         values = [parse_value(t) for t in texts]
     _field_type(path, text, texts[0])
     return Axis(path, tuple(values), tuple(texts))
@@ -324,9 +406,14 @@ def _field_type(path: str, text: str, value: str = "0") -> Any:
     try:
         return check_path(parse_set(f"{path}={value}"))
     except ScenarioError as exc:
-        raise ScenarioError([Problem(path=p.path, message=p.message, found=p.found,
-                                     expected=p.expected, file=f"--vary {text}")
-                             for p in exc.problems]) from None
+        raise ScenarioError(
+            [
+                Problem(
+                    path=p.path, message=p.message, found=p.found, expected=p.expected, file=f"--vary {text}"
+                )
+                for p in exc.problems
+            ]
+        ) from None
 
 
 def grid(axes: Sequence[Axis], max_points: int) -> list[tuple[str, ...]]:
@@ -337,7 +424,12 @@ def grid(axes: Sequence[Axis], max_points: int) -> list[tuple[str, ...]]:
     total = math.prod(len(a.texts) for a in axes)
     if total > max_points:
         sizes = " x ".join(str(len(a.texts)) for a in axes)
-        raise _fail(" ".join(a.path for a in axes), "", "too many points in the sweep",
-                    found=f"{sizes} = {total:,}", expected=f"at most {max_points:,}",
-                    option="--vary")
+        raise _fail(
+            " ".join(a.path for a in axes),
+            "",
+            "too many points in the sweep",
+            found=f"{sizes} = {total:,}",
+            expected=f"at most {max_points:,}",
+            option="--vary",
+        )
     return list(itertools.product(*(a.texts for a in axes)))

@@ -53,9 +53,16 @@ def verify_password(password_hash: str, password: str) -> bool:
         return False
 
 
-def create_user(session: Session, username: str, password: str, role: str, *,
-                person_id: int | None = None, team_ids: Iterable[int] = (),
-                actor: str | None = None) -> User:
+def create_user(
+    session: Session,
+    username: str,
+    password: str,
+    role: str,
+    *,
+    person_id: int | None = None,
+    team_ids: Iterable[int] = (),
+    actor: str | None = None,
+) -> User:
     if role not in ROLES:
         raise refused("role", "unknown role", role, ", ".join(ROLES))
     if not username.strip():
@@ -63,8 +70,7 @@ def create_user(session: Session, username: str, password: str, role: str, *,
     if get_user_by_username(session, username) is not None:
         raise refused("username", "already taken", username)
     _check_links(session, person_id, team_ids := list(team_ids))
-    user = User(username=username, password_hash=hash_password(password), role=role,
-                person_id=person_id)
+    user = User(username=username, password_hash=hash_password(password), role=role, person_id=person_id)
     session.add(user)
     session.flush()
     for team_id in team_ids:
@@ -83,8 +89,9 @@ def _check_links(session: Session, person_id: int | None, team_ids: Iterable[int
         get_team(session, team_id)
 
 
-def authenticate(session: Session, username: str, password: str, *,
-                 now: datetime | None = None) -> User | None:
+def authenticate(
+    session: Session, username: str, password: str, *, now: datetime | None = None
+) -> User | None:
     """The active user with these credentials (``last_login_at`` updated), else ``None``.
     Takes about as long for an unknown username as for a wrong password."""
     user = get_user_by_username(session, username)
@@ -125,10 +132,17 @@ def count_users(session: Session, role: str | None = None) -> int:
     return len(session.scalars(q).all())
 
 
-def update_user(session: Session, user_id: int, *, role: str | None = None,
-                active: bool | None = None, person_id: int | None = None,
-                password: str | None = None, actor: str | None = None,
-                keep_session: str | None = None) -> User:
+def update_user(
+    session: Session,
+    user_id: int,
+    *,
+    role: str | None = None,
+    active: bool | None = None,
+    person_id: int | None = None,
+    password: str | None = None,
+    actor: str | None = None,
+    keep_session: str | None = None,
+) -> User:
     """Change a user. A new password or a deactivation ends the user's sessions (all but
     the one whose id is ``keep_session``: the one changing its own password)."""
     user = get_user(session, user_id)
@@ -154,8 +168,9 @@ def update_user(session: Session, user_id: int, *, role: str | None = None,
     return user
 
 
-def set_user_teams(session: Session, user_id: int, team_ids: Iterable[int], *,
-                   actor: str | None = None) -> None:
+def set_user_teams(
+    session: Session, user_id: int, team_ids: Iterable[int], *, actor: str | None = None
+) -> None:
     """Replace the user's team memberships (the teams a manager manages)."""
     get_user(session, user_id)
     _check_links(session, None, team_ids := sorted(set(team_ids)))
@@ -164,14 +179,17 @@ def set_user_teams(session: Session, user_id: int, team_ids: Iterable[int], *,
     for team_id in team_ids:
         session.add(TeamMembership(user_id=user_id, team_id=team_id))
     session.flush()
-    audit.record(session, actor, "update", "user_teams", user_id, {"teams": before},
-                 {"teams": team_ids})
+    audit.record(session, actor, "update", "user_teams", user_id, {"teams": before}, {"teams": team_ids})
 
 
 def user_team_ids(session: Session, user_id: int) -> list[int]:
-    return list(session.scalars(select(TeamMembership.team_id)
-                                .where(TeamMembership.user_id == user_id)
-                                .order_by(TeamMembership.team_id)))
+    return list(
+        session.scalars(
+            select(TeamMembership.team_id)
+            .where(TeamMembership.user_id == user_id)
+            .order_by(TeamMembership.team_id)
+        )
+    )
 
 
 # ---------------------------------------------------------------- sessions
@@ -180,46 +198,52 @@ def secret_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-
-def start_session(session: Session, user_id: int, sid: str, *, expires_at: datetime,
-                  now: datetime | None = None) -> UserSession:
+def start_session(
+    session: Session, user_id: int, sid: str, *, expires_at: datetime, now: datetime | None = None
+) -> UserSession:
     """Record a new signed-in session (its id is the cookie's secret). Sessions that
     ended or expired are deleted on the way: a cookie naming them finds nothing."""
     now = now or utcnow()
-    session.execute(delete(UserSession).where(or_(UserSession.expires_at <= now,
-                                                  UserSession.revoked_at.is_not(None))))
-    row = UserSession(user_id=user_id, sid_hash=secret_digest(sid), created_at=now,
-                      expires_at=expires_at)
+    session.execute(
+        delete(UserSession).where(or_(UserSession.expires_at <= now, UserSession.revoked_at.is_not(None)))
+    )
+    row = UserSession(user_id=user_id, sid_hash=secret_digest(sid), created_at=now, expires_at=expires_at)
     session.add(row)
     session.flush()
     return row
 
 
-def end_session(session: Session, sid: str, *, actor: str | None = None,
-                now: datetime | None = None) -> bool:
+def end_session(session: Session, sid: str, *, actor: str | None = None, now: datetime | None = None) -> bool:
     """End one session (logout); False when it had already ended."""
-    done = session.execute(update(UserSession).where(
-        UserSession.sid_hash == secret_digest(sid), UserSession.revoked_at.is_(None))
-        .values(revoked_at=now or utcnow()).returning(UserSession.id, UserSession.user_id))
+    done = session.execute(
+        update(UserSession)
+        .where(UserSession.sid_hash == secret_digest(sid), UserSession.revoked_at.is_(None))
+        .values(revoked_at=now or utcnow())
+        .returning(UserSession.id, UserSession.user_id)
+    )
     rows = done.all()
     for sid_id, user_id in rows:
         audit.record(session, actor, "logout", "session", sid_id, None, {"user_id": user_id})
     return bool(rows)
 
 
-def end_sessions(session: Session, user_id: int, *, keep: str | None = None,
-                 actor: str | None = None, now: datetime | None = None) -> int:
+def end_sessions(
+    session: Session,
+    user_id: int,
+    *,
+    keep: str | None = None,
+    actor: str | None = None,
+    now: datetime | None = None,
+) -> int:
     """End every live session of a user ("log out everywhere"), except the one whose id
     is ``keep``; how many ended."""
-    q = update(UserSession).where(UserSession.user_id == user_id,
-                                  UserSession.revoked_at.is_(None))
+    q = update(UserSession).where(UserSession.user_id == user_id, UserSession.revoked_at.is_(None))
     if keep is not None:
         q = q.where(UserSession.sid_hash != secret_digest(keep))
     done = session.execute(q.values(revoked_at=now or utcnow()).returning(UserSession.id))
     ended = len(done.all())
     if ended:
-        audit.record(session, actor, "revoke", "session", None, None,
-                     {"user_id": user_id, "sessions": ended})
+        audit.record(session, actor, "revoke", "session", None, None, {"user_id": user_id, "sessions": ended})
     return ended
 
 
@@ -227,37 +251,53 @@ def count_sessions(session: Session, user_id: int, *, now: datetime | None = Non
     """Live (not ended, not expired) sessions of a user."""
     from sqlalchemy import func
 
-    return session.scalar(select(func.count(UserSession.id)).where(
-        UserSession.user_id == user_id, UserSession.revoked_at.is_(None),
-        UserSession.expires_at > (now or utcnow()))) or 0
+    return (
+        session.scalar(
+            select(func.count(UserSession.id)).where(
+                UserSession.user_id == user_id,
+                UserSession.revoked_at.is_(None),
+                UserSession.expires_at > (now or utcnow()),
+            )
+        )
+        or 0
+    )
 
 
 # ---------------------------------------------------------------- API tokens
 
 
-def create_token(session: Session, user_id: int, name: str, scopes: Iterable[str], *,
-                 expires_at: datetime | None = None, actor: str | None = None
-                 ) -> tuple[ApiToken, str]:
+def create_token(
+    session: Session,
+    user_id: int,
+    name: str,
+    scopes: Iterable[str],
+    *,
+    expires_at: datetime | None = None,
+    actor: str | None = None,
+) -> tuple[ApiToken, str]:
     """A new token; returns the row and the secret (shown once, never stored)."""
     get_user(session, user_id)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken(user_id=user_id, name=name, token_hash=secret_digest(secret),
-                     scopes=sorted(set(scopes)), expires_at=expires_at)
+    token = ApiToken(
+        user_id=user_id,
+        name=name,
+        token_hash=secret_digest(secret),
+        scopes=sorted(set(scopes)),
+        expires_at=expires_at,
+    )
     session.add(token)
     session.flush()
     audit.record(session, actor, "create", "api_token", token.id, None, audit.snapshot(token))
     return token, secret
 
 
-def verify_token(session: Session, secret: str, *, now: datetime | None = None
-                 ) -> ApiToken | None:
+def verify_token(session: Session, secret: str, *, now: datetime | None = None) -> ApiToken | None:
     """The live (not revoked, not expired, user active) token with this secret, or None;
     ``last_used_at`` is updated (at most every ``TOKEN_USE_RESOLUTION``).
     ``token.user`` and ``token.scopes`` say what it may do."""
     now = now or utcnow()
     token = session.scalar(select(ApiToken).where(ApiToken.token_hash == secret_digest(secret)))
-    if token is None or not token.user.active or not _live(token.revoked_at,
-                                                            token.expires_at, now):
+    if token is None or not token.user.active or not _live(token.revoked_at, token.expires_at, now):
         return None
     if token_use_due(token.last_used_at, now):
         token.last_used_at = now
@@ -276,8 +316,9 @@ def token_use_due(last_used_at: datetime | None, now: datetime) -> bool:
     return last_used_at is None or now - last_used_at > TOKEN_USE_RESOLUTION
 
 
-def note_token_use(session: Session, token_id: int, last_used_at: datetime | None,
-                   now: datetime) -> datetime | None:
+def note_token_use(
+    session: Session, token_id: int, last_used_at: datetime | None, now: datetime
+) -> datetime | None:
     """Record that a token was used at ``now`` when :func:`token_use_due`; returns the
     token's ``last_used_at`` from now on."""
     if not token_use_due(last_used_at, now):
@@ -310,40 +351,59 @@ class Caller:
         return _live(self.revoked_at, self.expires_at, now)
 
 
-def find_caller(session: Session, *, token: str | None = None, sid: str | None = None
-                ) -> Caller | None:
+def find_caller(session: Session, *, token: str | None = None, sid: str | None = None) -> Caller | None:
     """The active user holding this API ``token`` or session id ``sid``: one query,
     joining the user's team memberships."""
-    columns: list[Any] = [User.id, User.username, User.role, User.person_id,
-                          TeamMembership.team_id]
+    columns: list[Any] = [User.id, User.username, User.role, User.person_id, TeamMembership.team_id]
     if token is not None:
-        columns += [ApiToken.id.label("credential_id"), ApiToken.expires_at,
-                    ApiToken.revoked_at, ApiToken.scopes, ApiToken.last_used_at]
-        q = select(*columns).select_from(ApiToken).join(User, User.id == ApiToken.user_id) \
+        columns += [
+            ApiToken.id.label("credential_id"),
+            ApiToken.expires_at,
+            ApiToken.revoked_at,
+            ApiToken.scopes,
+            ApiToken.last_used_at,
+        ]
+        q = (
+            select(*columns)
+            .select_from(ApiToken)
+            .join(User, User.id == ApiToken.user_id)
             .where(ApiToken.token_hash == secret_digest(token))
+        )
     elif sid is not None:
         columns += [UserSession.id.label("credential_id"), UserSession.expires_at]
-        q = select(*columns).select_from(UserSession) \
-            .join(User, User.id == UserSession.user_id) \
+        q = (
+            select(*columns)
+            .select_from(UserSession)
+            .join(User, User.id == UserSession.user_id)
             .where(UserSession.sid_hash == secret_digest(sid), UserSession.revoked_at.is_(None))
+        )
     else:
         return None
-    q = q.outerjoin(TeamMembership, TeamMembership.user_id == User.id) \
-        .where(User.active.is_(True))
+    q = q.outerjoin(TeamMembership, TeamMembership.user_id == User.id).where(User.active.is_(True))
     rows = session.execute(q).all()
     if not rows:
         return None
     row = rows[0]
     teams = frozenset(r.team_id for r in rows if r.team_id is not None)
     if token is None:
-        return Caller(row.id, row.username, row.role, row.person_id, teams,
-                      row.credential_id, row.expires_at)
-    return Caller(row.id, row.username, row.role, row.person_id, teams, row.credential_id,
-                  row.expires_at, row.revoked_at, frozenset(row.scopes), row.last_used_at)
+        return Caller(row.id, row.username, row.role, row.person_id, teams, row.credential_id, row.expires_at)
+    return Caller(
+        row.id,
+        row.username,
+        row.role,
+        row.person_id,
+        teams,
+        row.credential_id,
+        row.expires_at,
+        row.revoked_at,
+        frozenset(row.scopes),
+        row.last_used_at,
+    )
 
 
-def revoke_token(session: Session, token_id: int, *, now: datetime | None = None,
-                 actor: str | None = None) -> ApiToken:
+def revoke_token(
+    session: Session, token_id: int, *, now: datetime | None = None, actor: str | None = None
+) -> ApiToken:
     token = session.get(ApiToken, token_id)
     if token is None:
         raise not_found("api token", token_id)

@@ -43,14 +43,28 @@ def snapshot(obj: Base | None) -> dict[str, Any] | None:
     return out
 
 
-def record(session: Session, actor: str | None, action: str, entity: str,
-           entity_id: object = None, before: dict[str, Any] | None = None,
-           after: dict[str, Any] | None = None, *, at: datetime | None = None) -> AuditEntry:
+def record(
+    session: Session,
+    actor: str | None,
+    action: str,
+    entity: str,
+    entity_id: object = None,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    *,
+    at: datetime | None = None,
+) -> AuditEntry:
     """Add one audit entry to the session's transaction (written when it commits)."""
-    entry = AuditEntry(actor=actor, action=action, entity=entity,
-                       entity_id=None if entity_id is None else str(entity_id),
-                       before=before, after=after, at=at or utcnow(),
-                       org_id=_org_of(session, entity, entity_id, before, after))
+    entry = AuditEntry(
+        actor=actor,
+        action=action,
+        entity=entity,
+        entity_id=None if entity_id is None else str(entity_id),
+        before=before,
+        after=after,
+        at=at or utcnow(),
+        org_id=_org_of(session, entity, entity_id, before, after),
+    )
     session.add(entry)
     if action not in EVENTS:
         scope = ACCOUNTS if entity in ACCOUNT_ENTITIES else TRACKED
@@ -58,8 +72,13 @@ def record(session: Session, actor: str | None, action: str, entity: str,
     return entry
 
 
-def _org_of(session: Session, entity: str, entity_id: object,
-            before: dict[str, Any] | None, after: dict[str, Any] | None) -> int | None:
+def _org_of(
+    session: Session,
+    entity: str,
+    entity_id: object,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+) -> int | None:
     """The organisation an entry concerns: named by the entity (an organisation, an
     import), by the record's ``org_id``, or through its person or scenario. None for
     accounts, sessions and logins (they belong to the installation)."""
@@ -84,14 +103,22 @@ def _org_of(session: Session, entity: str, entity_id: object,
     return None
 
 
-def list_audit(session: Session, *, entity: str | None = None, entity_id: object = None,
-               actor: str | None = None, org_id: int | None = None, limit: int | None = 100,
-               offset: int = 0, oldest_first: bool = False) -> Sequence[AuditEntry]:
+def list_audit(
+    session: Session,
+    *,
+    entity: str | None = None,
+    entity_id: object = None,
+    actor: str | None = None,
+    org_id: int | None = None,
+    limit: int | None = 100,
+    offset: int = 0,
+    oldest_first: bool = False,
+) -> Sequence[AuditEntry]:
     """Audit entries, newest first (or oldest first), optionally for one entity, actor or
     organisation."""
-    q = select(AuditEntry).order_by(*(
-        (AuditEntry.at, AuditEntry.id) if oldest_first
-        else (AuditEntry.at.desc(), AuditEntry.id.desc())))
+    q = select(AuditEntry).order_by(
+        *((AuditEntry.at, AuditEntry.id) if oldest_first else (AuditEntry.at.desc(), AuditEntry.id.desc()))
+    )
     if org_id is not None:
         q = q.where(AuditEntry.org_id == org_id)
     if entity is not None:
@@ -103,20 +130,30 @@ def list_audit(session: Session, *, entity: str | None = None, entity_id: object
     return session.scalars(q.limit(limit).offset(offset)).all()
 
 
-def count_audit(session: Session, action: str, *, since: datetime | None = None,
-                entity_id: object = None, actor: str | None = None) -> int:
+def count_audit(
+    session: Session,
+    action: str,
+    *,
+    since: datetime | None = None,
+    entity_id: object = None,
+    actor: str | None = None,
+) -> int:
     """How many entries with this ``action`` (e.g. ``login-failed``) since a time, for one
     entity id or actor: what login rate limiting counts."""
     return tally_audit(session, action, since=since, entity_id=entity_id, actor=actor)[0]
 
 
-def tally_audit(session: Session, action: str, *, since: datetime | None = None,
-                entity_id: object = None, actor: str | None = None
-                ) -> tuple[int, datetime | None]:
+def tally_audit(
+    session: Session,
+    action: str,
+    *,
+    since: datetime | None = None,
+    entity_id: object = None,
+    actor: str | None = None,
+) -> tuple[int, datetime | None]:
     """How many entries :func:`count_audit` counts, and when the latest was made (UTC;
     ``None`` if there is none): what the login throttle's backoff is counted from."""
-    q = select(func.count(AuditEntry.id), func.max(AuditEntry.at)) \
-        .where(AuditEntry.action == action)
+    q = select(func.count(AuditEntry.id), func.max(AuditEntry.at)).where(AuditEntry.action == action)
     if since is not None:
         q = q.where(AuditEntry.at >= since)
     if entity_id is not None:
@@ -151,8 +188,9 @@ def bump_data_version(session: Session) -> None:
     """Before commit: increment the version of each scope the transaction changed (the
     row lock is held only from here to the commit)."""
     for scope in sorted(session.info.pop(_CHANGED, ())):  # one order: no deadlock
-        done = session.execute(update(DataVersion).where(DataVersion.scope == scope)
-                               .values(n=DataVersion.n + 1))
+        done = session.execute(
+            update(DataVersion).where(DataVersion.scope == scope).values(n=DataVersion.n + 1)
+        )
         if not getattr(done, "rowcount", 1):  # the rows are made by the migration
             session.add(DataVersion(scope=scope, n=1))
             session.flush()

@@ -26,7 +26,8 @@ def bulk_insert(session: Session, model: type[Base], rows: Sequence[dict[str, An
     dialect = conn.dialect
     columns = list(rows[0])
     processors: list[Callable[[Any], Any] | None] = [
-        table.c[c].type._cached_bind_processor(dialect) for c in columns]
+        table.c[c].type._cached_bind_processor(dialect) for c in columns
+    ]
     if dialect.name not in ("postgresql", "sqlite"):
         conn.execute(insert(table), list(rows))
         return
@@ -39,14 +40,16 @@ def bulk_insert(session: Session, model: type[Base], rows: Sequence[dict[str, An
             if v is not last[0]:
                 last[0], last[1] = v, p(v)
             return last[1]
+
         return process
 
-    procs = [(c, memo(p) if p is not None else None) for c, p in zip(columns, processors,
-                                                                   strict=True)]
+    procs = [(c, memo(p) if p is not None else None) for c, p in zip(columns, processors, strict=True)]
     if all(p is None for _, p in procs):
+
         def values(row: dict[str, Any]) -> tuple[Any, ...]:
             return tuple(row[c] for c in columns)
     else:
+
         def values(row: dict[str, Any]) -> tuple[Any, ...]:
             return tuple(row[c] if p is None else p(row[c]) for c, p in procs)
 
@@ -61,7 +64,6 @@ def bulk_insert(session: Session, model: type[Base], rows: Sequence[dict[str, An
     marks = ", ".join("?" for _ in columns)
     cur = raw.cursor()
     try:
-        cur.executemany(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})',
-                        [values(r) for r in rows])
+        cur.executemany(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', [values(r) for r in rows])
     finally:
         cur.close()

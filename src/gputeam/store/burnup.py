@@ -23,14 +23,16 @@ def month_end(day: date) -> date:
     return (day.replace(day=1) + timedelta(days=32)).replace(day=1) - timedelta(days=1)
 
 
-def burnup(session: Session, org_id: int, today: date, *, person_id: int | None = None,
-           team_id: int | None = None) -> dict[str, Any]:
+def burnup(
+    session: Session, org_id: int, today: date, *, person_id: int | None = None, team_id: int | None = None
+) -> dict[str, Any]:
     """``{"total": items, "points": [{"month": "YYYY-MM", "end", "planned", "done"}]}``
     (``done`` is None for months after today's)."""
-    q = (select(RoadmapItem.due, RoadmapItem.start, RoadmapItem.status, RoadmapItem.done_on)
-         .join(Person, Person.id == RoadmapItem.person_id)
-         .where(Person.org_id == org_id, Person.active.is_(True),
-                RoadmapItem.status != "cancelled"))
+    q = (
+        select(RoadmapItem.due, RoadmapItem.start, RoadmapItem.status, RoadmapItem.done_on)
+        .join(Person, Person.id == RoadmapItem.person_id)
+        .where(Person.org_id == org_id, Person.active.is_(True), RoadmapItem.status != "cancelled")
+    )
     if person_id is not None:
         q = q.where(Person.id == person_id)
     if team_id is not None:
@@ -53,6 +55,12 @@ def burnup(session: Session, org_id: int, today: date, *, person_id: int | None 
         actual = None
         if end.replace(day=1) <= today:
             actual = sum(1 for d in dones if d <= min(end, today))
-        points.append({"month": end.strftime("%Y-%m"), "end": end.isoformat(),
-                       "planned": sum(1 for d in dues if d <= end), "done": actual})
+        points.append(
+            {
+                "month": end.strftime("%Y-%m"),
+                "end": end.isoformat(),
+                "planned": sum(1 for d in dues if d <= end),
+                "done": actual,
+            }
+        )
     return {"total": len(rows), "points": points}

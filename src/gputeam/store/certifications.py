@@ -38,27 +38,38 @@ def cert_status(held: _Validity, today: date) -> CertStatus:
     return "expiring" if status.startswith("expiring") else status  # type: ignore[return-value]
 
 
-def add_certification(session: Session, person_id: int, cert_id: str, valid_from: date,
-                      valid_until: date | None = None, *, evidence: str = "",
-                      catalog: Catalog | None = None, actor: str | None = None
-                      ) -> CertificationHeld:
+def add_certification(
+    session: Session,
+    person_id: int,
+    cert_id: str,
+    valid_from: date,
+    valid_until: date | None = None,
+    *,
+    evidence: str = "",
+    catalog: Catalog | None = None,
+    actor: str | None = None,
+) -> CertificationHeld:
     """Record a certification held. With a ``catalog``, the id must exist in it and a
     missing ``valid_until`` defaults from its validity."""
     if catalog is not None and cert_id not in catalog.certifications:
-        raise refused("certification", "not in the catalog", cert_id,
-                      "a catalog certification id")
+        raise refused("certification", "not in the catalog", cert_id, "a catalog certification id")
     get_person(session, person_id)
     if valid_until is None:
         valid_until = default_valid_until(catalog, cert_id, valid_from)
     if valid_until is not None and valid_until < valid_from:
-        raise refused("valid_until", "before valid_from", valid_until.isoformat(),
-                      f">= {valid_from.isoformat()}")
-    held = CertificationHeld(person_id=person_id, cert_id=cert_id, valid_from=valid_from,
-                             valid_until=valid_until, evidence=evidence)
+        raise refused(
+            "valid_until", "before valid_from", valid_until.isoformat(), f">= {valid_from.isoformat()}"
+        )
+    held = CertificationHeld(
+        person_id=person_id,
+        cert_id=cert_id,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        evidence=evidence,
+    )
     session.add(held)
     session.flush()
-    audit.record(session, actor, "create", "certification", held.id, None,
-                 audit.snapshot(held))
+    audit.record(session, actor, "create", "certification", held.id, None, audit.snapshot(held))
     return held
 
 
@@ -76,12 +87,15 @@ def remove_certification(session: Session, held_id: int, *, actor: str | None = 
     session.flush()
 
 
-def list_certifications(session: Session, *, person_id: int | None = None,
-                        org_id: int | None = None, team_id: int | None = None
-                        ) -> Sequence[CertificationHeld]:
+def list_certifications(
+    session: Session, *, person_id: int | None = None, org_id: int | None = None, team_id: int | None = None
+) -> Sequence[CertificationHeld]:
     """Certifications held (with ``.person`` loaded) by a person, a team or an organisation."""
-    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
-         .options(joinedload(CertificationHeld.person)))
+    q = (
+        select(CertificationHeld)
+        .join(Person, Person.id == CertificationHeld.person_id)
+        .options(joinedload(CertificationHeld.person))
+    )
     if person_id is not None:
         q = q.where(CertificationHeld.person_id == person_id)
     if org_id is not None:
@@ -92,21 +106,34 @@ def list_certifications(session: Session, *, person_id: int | None = None,
     return session.scalars(q).all()
 
 
-def expiring_certifications(session: Session, today: date, within_days: int, *,
-                            org_id: int | None = None, include_expired: bool = False
-                            ) -> Sequence[CertificationHeld]:
+def expiring_certifications(
+    session: Session,
+    today: date,
+    within_days: int,
+    *,
+    org_id: int | None = None,
+    include_expired: bool = False,
+) -> Sequence[CertificationHeld]:
     """Certifications of active people whose ``valid_until`` falls within ``within_days``
     from ``today`` (and, with ``include_expired``, those already expired), soonest first.
     A certification superseded by a later one of the same id is left out."""
     later = aliased(CertificationHeld)
-    renewed = exists().where(later.person_id == CertificationHeld.person_id,
-                             later.cert_id == CertificationHeld.cert_id,
-                             later.valid_from > CertificationHeld.valid_from)
-    q = (select(CertificationHeld).join(Person, Person.id == CertificationHeld.person_id)
-         .options(joinedload(CertificationHeld.person))
-         .where(Person.active.is_(True), CertificationHeld.valid_until.is_not(None),
-                CertificationHeld.valid_until <= today + timedelta(days=within_days),
-                ~renewed))
+    renewed = exists().where(
+        later.person_id == CertificationHeld.person_id,
+        later.cert_id == CertificationHeld.cert_id,
+        later.valid_from > CertificationHeld.valid_from,
+    )
+    q = (
+        select(CertificationHeld)
+        .join(Person, Person.id == CertificationHeld.person_id)
+        .options(joinedload(CertificationHeld.person))
+        .where(
+            Person.active.is_(True),
+            CertificationHeld.valid_until.is_not(None),
+            CertificationHeld.valid_until <= today + timedelta(days=within_days),
+            ~renewed,
+        )
+    )
     if not include_expired:
         q = q.where(CertificationHeld.valid_until >= today)
     if org_id is not None:
@@ -135,36 +162,56 @@ class HeldRow:
     status: ExpiryStatus
 
 
-def _held_query(org_id: int, today: date, where: PeopleFilter, status: ExpiryStatus | None,
-                cert_id: str | None) -> Any:
+def _held_query(
+    org_id: int, today: date, where: PeopleFilter, status: ExpiryStatus | None, cert_id: str | None
+) -> Any:
     later = aliased(CertificationHeld)
-    renewed = exists().where(later.person_id == CertificationHeld.person_id,
-                             later.cert_id == CertificationHeld.cert_id,
-                             later.valid_from > CertificationHeld.valid_from)
-    q = (select(CertificationHeld.id, CertificationHeld.person_id,
-                Person.key.label("person_key"), Person.name.label("person_name"),
-                Person.team_id, Team.name.label("team"), CertificationHeld.cert_id,
-                CertificationHeld.valid_from, CertificationHeld.valid_until)
-         .join(Person, Person.id == CertificationHeld.person_id)
-         .outerjoin(Team, Team.id == Person.team_id)
-         .where(*where.clauses(org_id), ~renewed))
+    renewed = exists().where(
+        later.person_id == CertificationHeld.person_id,
+        later.cert_id == CertificationHeld.cert_id,
+        later.valid_from > CertificationHeld.valid_from,
+    )
+    q = (
+        select(
+            CertificationHeld.id,
+            CertificationHeld.person_id,
+            Person.key.label("person_key"),
+            Person.name.label("person_name"),
+            Person.team_id,
+            Team.name.label("team"),
+            CertificationHeld.cert_id,
+            CertificationHeld.valid_from,
+            CertificationHeld.valid_until,
+        )
+        .join(Person, Person.id == CertificationHeld.person_id)
+        .outerjoin(Team, Team.id == Person.team_id)
+        .where(*where.clauses(org_id), ~renewed)
+    )
     if cert_id is not None:
         q = q.where(CertificationHeld.cert_id == cert_id)
     if status is not None:
         first, last = expiry_bounds(status, today)
         until = CertificationHeld.valid_until
         if first is not None:
-            q = q.where(until >= first if status != "valid" else
-                        until.is_(None) | (until >= first))
+            q = q.where(until >= first if status != "valid" else until.is_(None) | (until >= first))
         if last is not None:
             q = q.where(until <= last)
     return q
 
 
-def list_held(session: Session, org_id: int, today: date, *,
-              where: PeopleFilter | None = None, status: ExpiryStatus | None = None,
-              cert_id: str | None = None, sort: str = "expires", descending: bool = False,
-              limit: int | None = None, offset: int = 0) -> list[HeldRow]:
+def list_held(
+    session: Session,
+    org_id: int,
+    today: date,
+    *,
+    where: PeopleFilter | None = None,
+    status: ExpiryStatus | None = None,
+    cert_id: str | None = None,
+    sort: str = "expires",
+    descending: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+) -> list[HeldRow]:
     """The certifications view: each person's current certificate of each certification
     (one renewed by a later certificate of the same id is left out) for the people ``where``
     selects (active ones by default), with its :func:`gputeam.catalog.expiry_status` on
@@ -173,24 +220,39 @@ def list_held(session: Session, org_id: int, today: date, *,
     person name and certification."""
     if sort not in HELD_SORTS:
         raise refused("sort", "unknown sort order", sort, ", ".join(HELD_SORTS))
-    column = {"expires": CertificationHeld.valid_until, "person": Person.name,
-              "certification": CertificationHeld.cert_id, "team": Team.name,
-              "earned": CertificationHeld.valid_from}[sort]
+    column = {
+        "expires": CertificationHeld.valid_until,
+        "person": Person.name,
+        "certification": CertificationHeld.cert_id,
+        "team": Team.name,
+        "earned": CertificationHeld.valid_from,
+    }[sort]
     order: list[Any] = [column.desc() if descending else column.asc()]
     if sort in ("expires", "team"):
         order.insert(0, column.is_(None))
-    q = _held_query(org_id, today, where or PeopleFilter(), status, cert_id).order_by(
-        *order, Person.name, CertificationHeld.cert_id, CertificationHeld.id).offset(offset)
+    q = (
+        _held_query(org_id, today, where or PeopleFilter(), status, cert_id)
+        .order_by(*order, Person.name, CertificationHeld.cert_id, CertificationHeld.id)
+        .offset(offset)
+    )
     if limit is not None:
         q = q.limit(limit)
     session.flush()
-    return [HeldRow(**row._asdict(), status=expiry_status(row.valid_until, today))
-            for row in session.connection().execute(q)]
+    return [
+        HeldRow(**row._asdict(), status=expiry_status(row.valid_until, today))
+        for row in session.connection().execute(q)
+    ]
 
 
-def count_held(session: Session, org_id: int, today: date, *,
-               where: PeopleFilter | None = None, status: ExpiryStatus | None = None,
-               cert_id: str | None = None) -> int:
+def count_held(
+    session: Session,
+    org_id: int,
+    today: date,
+    *,
+    where: PeopleFilter | None = None,
+    status: ExpiryStatus | None = None,
+    cert_id: str | None = None,
+) -> int:
     """How many rows :func:`list_held` gives for the same filters."""
     q = _held_query(org_id, today, where or PeopleFilter(), status, cert_id).subquery()
     return session.scalar(select(func.count()).select_from(q)) or 0

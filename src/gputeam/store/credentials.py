@@ -40,16 +40,20 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def current_issuer_key(session: Session, org_id: int, secret: str, *,
-                       actor: str | None = None) -> tuple[IssuerKey, Any]:
+def current_issuer_key(
+    session: Session, org_id: int, secret: str, *, actor: str | None = None
+) -> tuple[IssuerKey, Any]:
     """The organisation's signing key (row and private key), created on first use."""
     from gputeam.credentials import did_key
     from gputeam.credentials.keys import seal, unseal
 
     get_organisation(session, org_id)
-    row = session.scalar(select(IssuerKey).where(IssuerKey.org_id == org_id,
-                                                 IssuerKey.retired_at.is_(None))
-                         .order_by(IssuerKey.id.desc()).limit(1))
+    row = session.scalar(
+        select(IssuerKey)
+        .where(IssuerKey.org_id == org_id, IssuerKey.retired_at.is_(None))
+        .order_by(IssuerKey.id.desc())
+        .limit(1)
+    )
     if row is not None:
         return row, unseal(row.sealed, secret, _context(org_id))
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -58,33 +62,33 @@ def current_issuer_key(session: Session, org_id: int, secret: str, *,
     row = IssuerKey(org_id=org_id, did=did_key(key), sealed=seal(key, secret, _context(org_id)))
     session.add(row)
     session.flush()
-    audit.record(session, actor, "create", "issuer_key", row.id, None,
-                 {"org_id": org_id, "did": row.did})
+    audit.record(session, actor, "create", "issuer_key", row.id, None, {"org_id": org_id, "did": row.did})
     return row, key
 
 
-def rotate_issuer_key(session: Session, org_id: int, secret: str, *,
-                      actor: str | None = None, now: datetime | None = None) -> IssuerKey:
+def rotate_issuer_key(
+    session: Session, org_id: int, secret: str, *, actor: str | None = None, now: datetime | None = None
+) -> IssuerKey:
     """Retire the current key (it stays, for verifying what it signed) and make a new one."""
-    old = session.scalars(select(IssuerKey).where(IssuerKey.org_id == org_id,
-                                                  IssuerKey.retired_at.is_(None))).all()
+    old = session.scalars(
+        select(IssuerKey).where(IssuerKey.org_id == org_id, IssuerKey.retired_at.is_(None))
+    ).all()
     for row in old:
         row.retired_at = now or datetime.now(UTC)
-        audit.record(session, actor, "retire", "issuer_key", row.id, None,
-                     {"org_id": org_id, "did": row.did})
+        audit.record(session, actor, "retire", "issuer_key", row.id, None, {"org_id": org_id, "did": row.did})
     session.flush()
     return current_issuer_key(session, org_id, secret, actor=actor)[0]
 
 
 def issuer_key_in(session: Session, org_id: int, key_id: int) -> IssuerKey | None:
     """The issuing key with this id if it is this organisation's (current or retired)."""
-    return session.scalar(select(IssuerKey).where(IssuerKey.id == key_id,
-                                                  IssuerKey.org_id == org_id))
+    return session.scalar(select(IssuerKey).where(IssuerKey.id == key_id, IssuerKey.org_id == org_id))
 
 
 def _free_index(session: Session, key_id: int) -> int:
-    used = set(session.scalars(select(IssuedCredential.status_index)
-                               .where(IssuedCredential.key_id == key_id)))
+    used = set(
+        session.scalars(select(IssuedCredential.status_index).where(IssuedCredential.key_id == key_id))
+    )
     if len(used) >= STATUS_LIST_BITS:
         raise refused("status list", "this issuing key's status list is full; rotate the key")
     while True:
@@ -93,9 +97,14 @@ def _free_index(session: Session, key_id: int) -> int:
             return index
 
 
-def achievement_for(catalog: Catalog, cert_id: str, base_url: str, *,
-                    criteria: str | None = None, results: Mapping[str, str] | None = None
-                    ) -> Any:
+def achievement_for(
+    catalog: Catalog,
+    cert_id: str,
+    base_url: str,
+    *,
+    criteria: str | None = None,
+    results: Mapping[str, str] | None = None,
+) -> Any:
     """The OB 3.0 Achievement of a catalog certification, aligned to the skill domains it
     grants; ``criteria`` replaces the catalog's words (an internal programme's blueprint and
     rubric), ``results`` names the result descriptions (id -> name)."""
@@ -105,28 +114,53 @@ def achievement_for(catalog: Catalog, cert_id: str, base_url: str, *,
     cert = catalog.certifications[cert_id]
     level = f", competency level {cert.level} of the article's five" if cert.level else ""
     alignments = tuple(
-        Alignment(target_name=catalog.domains[g.domain].name if g.domain in catalog.domains
-                  else g.domain,
-                  target_url=f"{base_url}/catalog#domain-{g.domain}",
-                  target_framework="gputeam skill domains", target_code=g.domain)
-        for g in cert.grants)
+        Alignment(
+            target_name=catalog.domains[g.domain].name if g.domain in catalog.domains else g.domain,
+            target_url=f"{base_url}/catalog#domain-{g.domain}",
+            target_framework="gputeam skill domains",
+            target_code=g.domain,
+        )
+        for g in cert.grants
+    )
     groups = {catalog.domains[g.domain].group for g in cert.grants if g.domain in catalog.domains}
     alignments += occupation_alignments(sorted(groups))
     return AchievementSpec(
-        id=f"{base_url}/catalog#cert-{cert_id}", name=cert.name,
+        id=f"{base_url}/catalog#cert-{cert_id}",
+        name=cert.name,
         description=f"{cert.name} ({cert.vendor}){level}.",
-        criteria=criteria or f"Holds the {cert.name} certification, recorded in the organisation's "
-                 "tracker with its validity" + (f" (exam: {cert.exam.questions_min}"
-                 + (f"-{cert.exam.questions_max}" if cert.exam.questions_max
-                    and cert.exam.questions_max != cert.exam.questions_min else "")
-                 + " questions)" if cert.exam.questions_min else "") + ".",
-        alignments=alignments, results=dict(results or {}))
+        criteria=criteria
+        or f"Holds the {cert.name} certification, recorded in the organisation's tracker with its validity"
+        + (
+            f" (exam: {cert.exam.questions_min}"
+            + (
+                f"-{cert.exam.questions_max}"
+                if cert.exam.questions_max and cert.exam.questions_max != cert.exam.questions_min
+                else ""
+            )
+            + " questions)"
+            if cert.exam.questions_min
+            else ""
+        )
+        + ".",
+        alignments=alignments,
+        results=dict(results or {}),
+    )
 
 
-def issue_credential(session: Session, org_id: int, person_id: int, cert_id: str, *,
-                     catalog: Catalog, secret: str, base_url: str, now: datetime,
-                     actor: str | None = None, criteria: str | None = None,
-                     results: Mapping[str, tuple[str, str]] | None = None) -> IssuedCredential:
+def issue_credential(
+    session: Session,
+    org_id: int,
+    person_id: int,
+    cert_id: str,
+    *,
+    catalog: Catalog,
+    secret: str,
+    base_url: str,
+    now: datetime,
+    actor: str | None = None,
+    criteria: str | None = None,
+    results: Mapping[str, tuple[str, str]] | None = None,
+) -> IssuedCredential:
     """Issue and store a signed credential for a certification ``person_id`` holds.
     ``results`` (e.g. an exam's per-domain scores) maps a result id to (name, value)."""
     from gputeam.credentials import credential, issue, statuslist
@@ -135,45 +169,79 @@ def issue_credential(session: Session, org_id: int, person_id: int, cert_id: str
     if person.org_id != org_id:
         raise not_found("person", person_id)
     if cert_id not in catalog.certifications:
-        raise refused("achievement", "not a certification of the catalog in use", cert_id,
-                      "a catalog certification id")
+        raise refused(
+            "achievement", "not a certification of the catalog in use", cert_id, "a catalog certification id"
+        )
     today = now.date()
     held = session.scalars(
-        select(CertificationHeld).where(CertificationHeld.person_id == person_id,
-                                        CertificationHeld.cert_id == cert_id,
-                                        CertificationHeld.valid_from <= today)
-        .order_by(CertificationHeld.valid_from.desc())).first()
+        select(CertificationHeld)
+        .where(
+            CertificationHeld.person_id == person_id,
+            CertificationHeld.cert_id == cert_id,
+            CertificationHeld.valid_from <= today,
+        )
+        .order_by(CertificationHeld.valid_from.desc())
+    ).first()
     if held is None or (held.valid_until is not None and held.valid_until < today):
-        raise refused("achievement", f"{person.name} holds no valid {cert_id} on {today}",
-                      cert_id, "a certification the person holds, valid today")
+        raise refused(
+            "achievement",
+            f"{person.name} holds no valid {cert_id} on {today}",
+            cert_id,
+            "a certification the person holds, valid today",
+        )
     key_row, key = current_issuer_key(session, org_id, secret, actor=actor)
     index = _free_index(session, key_row.id)
     cred_uuid = str(uuidlib.uuid4())
-    subject = f"mailto:{person.email}" if person.email else \
-        f"urn:gputeam:person:{org_id}:{person.key}"
+    subject = f"mailto:{person.email}" if person.email else f"urn:gputeam:person:{org_id}:{person.key}"
     org = get_organisation(session, org_id)
     unsigned = credential(
-        credential_id=f"urn:uuid:{cred_uuid}", issuer_id=key_row.did, issuer_name=org.name,
-        subject_id=subject, achievement=achievement_for(
-            catalog, cert_id, base_url, criteria=criteria,
-            results={k: name for k, (name, _) in (results or {}).items()}),
+        credential_id=f"urn:uuid:{cred_uuid}",
+        issuer_id=key_row.did,
+        issuer_name=org.name,
+        subject_id=subject,
+        achievement=achievement_for(
+            catalog,
+            cert_id,
+            base_url,
+            criteria=criteria,
+            results={k: name for k, (name, _) in (results or {}).items()},
+        ),
         results={k: value for k, (_, value) in (results or {}).items()} or None,
         valid_from=_iso(now),
-        valid_until=_iso(datetime.combine(held.valid_until, time(), UTC))
-        if held.valid_until else None,
+        valid_until=_iso(datetime.combine(held.valid_until, time(), UTC)) if held.valid_until else None,
         status=statuslist.status_entry(status_list_url(base_url, key_row.id), index),
-        evidence=[{"id": f"{base_url}/people/{person.id}", "type": ["Evidence"],
-                   "name": f"{cert_id} held from {held.valid_from}"
-                           + (f" until {held.valid_until}" if held.valid_until else "")}])
-    row = IssuedCredential(org_id=org_id, person_id=person.id, key_id=key_row.id,
-                           uuid=cred_uuid, achievement_id=cert_id, status_index=index,
-                           issued_at=now, valid_until=held.valid_until,
-                           document=issue(unsigned, key, _iso(now)), revoked_reason="")
+        evidence=[
+            {
+                "id": f"{base_url}/people/{person.id}",
+                "type": ["Evidence"],
+                "name": f"{cert_id} held from {held.valid_from}"
+                + (f" until {held.valid_until}" if held.valid_until else ""),
+            }
+        ],
+    )
+    row = IssuedCredential(
+        org_id=org_id,
+        person_id=person.id,
+        key_id=key_row.id,
+        uuid=cred_uuid,
+        achievement_id=cert_id,
+        status_index=index,
+        issued_at=now,
+        valid_until=held.valid_until,
+        document=issue(unsigned, key, _iso(now)),
+        revoked_reason="",
+    )
     session.add(row)
     session.flush()
-    audit.record(session, actor, "issue", "credential", row.id, None,
-                 {"org_id": org_id, "person_id": person.id, "achievement": cert_id,
-                  "uuid": cred_uuid})
+    audit.record(
+        session,
+        actor,
+        "issue",
+        "credential",
+        row.id,
+        None,
+        {"org_id": org_id, "person_id": person.id, "achievement": cert_id, "uuid": cred_uuid},
+    )
     return row
 
 
@@ -188,17 +256,18 @@ def get_credential(session: Session, uuid: str) -> IssuedCredential:
     return row
 
 
-def list_credentials(session: Session, org_id: int, *, person_id: int | None = None
-                     ) -> Sequence[IssuedCredential]:
+def list_credentials(
+    session: Session, org_id: int, *, person_id: int | None = None
+) -> Sequence[IssuedCredential]:
     q = select(IssuedCredential).where(IssuedCredential.org_id == org_id)
     if person_id is not None:
         q = q.where(IssuedCredential.person_id == person_id)
-    return session.scalars(q.order_by(IssuedCredential.issued_at.desc(),
-                                      IssuedCredential.id.desc())).all()
+    return session.scalars(q.order_by(IssuedCredential.issued_at.desc(), IssuedCredential.id.desc())).all()
 
 
-def revoke_credential(session: Session, org_id: int, uuid: str, reason: str, *,
-                      now: datetime, actor: str | None = None) -> IssuedCredential:
+def revoke_credential(
+    session: Session, org_id: int, uuid: str, reason: str, *, now: datetime, actor: str | None = None
+) -> IssuedCredential:
     row = get_credential(session, uuid)
     if row.org_id != org_id:
         raise not_found("credential", uuid)
@@ -209,13 +278,21 @@ def revoke_credential(session: Session, org_id: int, uuid: str, reason: str, *,
         raise refused("credential", f"already revoked on {row.revoked_at:%Y-%m-%d}", uuid)
     row.revoked_at, row.revoked_reason = now, reason[:1000]
     session.flush()
-    audit.record(session, actor, "revoke", "credential", row.id, None,
-                 {"org_id": org_id, "uuid": uuid, "reason": row.revoked_reason})
+    audit.record(
+        session,
+        actor,
+        "revoke",
+        "credential",
+        row.id,
+        None,
+        {"org_id": org_id, "uuid": uuid, "reason": row.revoked_reason},
+    )
     return row
 
 
-def status_list(session: Session, key_id: int, secret: str, *, base_url: str,
-                now: datetime) -> dict[str, Any]:
+def status_list(
+    session: Session, key_id: int, secret: str, *, base_url: str, now: datetime
+) -> dict[str, Any]:
     """The signed Bitstring Status List credential of one issuing key, as of ``now``."""
     from gputeam.credentials import sign, statuslist
     from gputeam.credentials.keys import unseal
@@ -224,26 +301,35 @@ def status_list(session: Session, key_id: int, secret: str, *, base_url: str,
     if key_row is None:
         raise not_found("status list", key_id)
     bits = statuslist.empty(STATUS_LIST_BITS)
-    for index in session.scalars(select(IssuedCredential.status_index).where(
-            IssuedCredential.key_id == key_id, IssuedCredential.revoked_at.is_not(None))):
+    for index in session.scalars(
+        select(IssuedCredential.status_index).where(
+            IssuedCredential.key_id == key_id, IssuedCredential.revoked_at.is_not(None)
+        )
+    ):
         bits = statuslist.with_bit(bits, index)
     key = unseal(key_row.sealed, secret, _context(key_row.org_id))
-    unsigned = statuslist.list_credential(status_list_url(base_url, key_id), key_row.did, bits,
-                                          _iso(now))
+    unsigned = statuslist.list_credential(status_list_url(base_url, key_id), key_row.did, bits, _iso(now))
     vm = f"{key_row.did}#{key_row.did.removeprefix('did:key:')}"
     return sign(unsigned, key, vm, _iso(now))
 
 
-def expiring_credentials(session: Session, today: date, until: date, *,
-                         org_id: int | None = None, include_expired: bool = False
-                         ) -> Sequence[IssuedCredential]:
+def expiring_credentials(
+    session: Session, today: date, until: date, *, org_id: int | None = None, include_expired: bool = False
+) -> Sequence[IssuedCredential]:
     """Credentials not revoked whose validity ends between ``today`` and ``until`` (or
     already ended, with ``include_expired``), with their person loaded."""
     from sqlalchemy.orm import joinedload
 
-    q = select(IssuedCredential).options(joinedload(IssuedCredential.person)).where(
-        IssuedCredential.revoked_at.is_(None), IssuedCredential.valid_until.is_not(None),
-        IssuedCredential.person_id.is_not(None), IssuedCredential.valid_until <= until)
+    q = (
+        select(IssuedCredential)
+        .options(joinedload(IssuedCredential.person))
+        .where(
+            IssuedCredential.revoked_at.is_(None),
+            IssuedCredential.valid_until.is_not(None),
+            IssuedCredential.person_id.is_not(None),
+            IssuedCredential.valid_until <= until,
+        )
+    )
     if not include_expired:
         q = q.where(IssuedCredential.valid_until >= today)
     if org_id is not None:

@@ -57,8 +57,11 @@ class Database:
         statement sees the latest committed data whether or not it is in a transaction,
         so readers lose nothing; anything written through it (rare: a token's last use)
         is committed at once, statement by statement. Use :meth:`session` for changes."""
-        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn, \
-                self.sessions(bind=conn) as session, session.begin():
+        with (
+            self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn,
+            self.sessions(bind=conn) as session,
+            session.begin(),
+        ):
             yield session
 
     def analyze_pending(self, session: Session) -> None:
@@ -112,8 +115,12 @@ def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:
         for col in table.columns:
             value = getattr(obj, col.key, None)
             if isinstance(value, str) and "\x00" in value:
-                raise refused(f"{table.name}.{col.key}", "contains a NUL character",
-                              value.replace("\x00", "\\x00"), "text without NUL")
+                raise refused(
+                    f"{table.name}.{col.key}",
+                    "contains a NUL character",
+                    value.replace("\x00", "\\x00"),
+                    "text without NUL",
+                )
 
 
 def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> Engine:
@@ -191,9 +198,14 @@ def _size_pool(kwargs: dict[str, Any], threads: int | None) -> None:
         kwargs.setdefault("max_overflow", 4)
 
 
-def open_database(url: str | None = None, *, env: Mapping[str, str] | None = None,
-                  migrate: bool = True, threads: int | None = None,
-                  **engine_kwargs: Any) -> Database:
+def open_database(
+    url: str | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    migrate: bool = True,
+    threads: int | None = None,
+    **engine_kwargs: Any,
+) -> Database:
     """Open the database at ``url`` (default: :func:`gputeam.store.database_url`), creating
     it and applying migrations on first use unless ``migrate`` is false; ``threads`` sizes
     the connection pool (see :func:`create_db_engine`)."""
@@ -210,8 +222,9 @@ def alembic_config(engine: Engine | None = None) -> Any:
     cfg = Config(str(Path(__file__).parent / "alembic.ini"))
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if engine is not None:
-        cfg.set_main_option("sqlalchemy.url",
-                            engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+        cfg.set_main_option(
+            "sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%")
+        )
     return cfg
 
 

@@ -20,29 +20,55 @@ from gputeam.store.learning import adopt_roadmaps, enrol, record_hours
 from gputeam.store.schema import Enrolment, Person, SavedPlan, SavedScenario
 
 
-def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | None = None
-               ) -> list[str]:
+def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | None = None) -> list[str]:
     """The catalog courses a course id or a learning path id stands for (a path: its
     courses in order); refused when neither or both are given, or unknown."""
     if (course_id is None) == (path_id is None):
-        raise StoreError([Problem(path="course_id", message="give a course or a path",
-                                  expected="one of course_id, path_id")])
+        raise StoreError(
+            [
+                Problem(
+                    path="course_id", message="give a course or a path", expected="one of course_id, path_id"
+                )
+            ]
+        )
     if course_id is not None:
         if course_id not in catalog.courses:
-            raise StoreError([Problem(path="course_id", message="not in the catalog",
-                                      found=course_id, expected="a catalog course id")])
+            raise StoreError(
+                [
+                    Problem(
+                        path="course_id",
+                        message="not in the catalog",
+                        found=course_id,
+                        expected="a catalog course id",
+                    )
+                ]
+            )
         return [course_id]
     assert path_id is not None
     path = catalog.paths.get(path_id)
     if path is None:
-        raise StoreError([Problem(path="path_id", message="not in the catalog",
-                                  found=path_id, expected="a catalog learning path id")])
+        raise StoreError(
+            [
+                Problem(
+                    path="path_id",
+                    message="not in the catalog",
+                    found=path_id,
+                    expected="a catalog learning path id",
+                )
+            ]
+        )
     return list(path.courses)
 
 
-def enrol_people(session: Session, org_id: int, person_ids: Sequence[int],
-                 course_ids: Sequence[str], started_on: date, *, actor: str | None = None
-                 ) -> dict[str, Any]:
+def enrol_people(
+    session: Session,
+    org_id: int,
+    person_ids: Sequence[int],
+    course_ids: Sequence[str],
+    started_on: date,
+    *,
+    actor: str | None = None,
+) -> dict[str, Any]:
     """Enrol each person in each course, skipping courses a person is already enrolled in
     and has not finished. ``{"created": [Enrolment], "already": n}``."""
     created: list[Enrolment] = []
@@ -51,8 +77,13 @@ def enrol_people(session: Session, org_id: int, person_ids: Sequence[int],
         p = session.get(Person, pid)
         if p is None or p.org_id != org_id:
             raise not_found("person", pid)
-        open_ = set(session.scalars(select(Enrolment.course_id).where(
-            Enrolment.person_id == pid, Enrolment.completed_on.is_(None))))
+        open_ = set(
+            session.scalars(
+                select(Enrolment.course_id).where(
+                    Enrolment.person_id == pid, Enrolment.completed_on.is_(None)
+                )
+            )
+        )
         for course in dict.fromkeys(course_ids):
             if course in open_:
                 already += 1
@@ -61,20 +92,27 @@ def enrol_people(session: Session, org_id: int, person_ids: Sequence[int],
     return {"created": created, "already": already}
 
 
-def complete_enrolment(session: Session, enrolment_id: int, done_on: date, *,
-                       hours_done: float | None = None, actor: str | None = None
-                       ) -> Enrolment:
+def complete_enrolment(
+    session: Session,
+    enrolment_id: int,
+    done_on: date,
+    *,
+    hours_done: float | None = None,
+    actor: str | None = None,
+) -> Enrolment:
     """Mark the enrolment done on ``done_on`` (hours kept unless given); the person's open
     roadmap items for the course are marked done with it."""
     e = session.get(Enrolment, enrolment_id)
     if e is None:
         raise not_found("enrolment", enrolment_id)
-    return record_hours(session, e.id, e.hours_done if hours_done is None else hours_done,
-                        completed_on=done_on, actor=actor)
+    return record_hours(
+        session, e.id, e.hours_done if hours_done is None else hours_done, completed_on=done_on, actor=actor
+    )
 
 
-def adopt_saved_plan(session: Session, org_id: int, plan_id: int, *,
-                     actor: str | None = None) -> dict[str, Any]:
+def adopt_saved_plan(
+    session: Session, org_id: int, plan_id: int, *, actor: str | None = None
+) -> dict[str, Any]:
     """Adopt the organisation's saved plan ``plan_id`` (NotFound for another's): its
     roadmaps become the people's roadmap items (see
     :func:`gputeam.store.learning.adopt_roadmaps`; idempotent). Audited as ``adopt``.
@@ -84,7 +122,11 @@ def adopt_saved_plan(session: Session, org_id: int, plan_id: int, *,
     if row is None or scenario is None or scenario.org_id != org_id:
         raise not_found("plan", plan_id)
     result = adopt_roadmaps(session, org_id, row.plan, plan_id=row.id, actor=actor)
-    counts = {"created": len(result["created"]), "already": result["already"],
-              "hires": result["hires"], "unknown": result["unknown"]}
+    counts = {
+        "created": len(result["created"]),
+        "already": result["already"],
+        "hires": result["hires"],
+        "unknown": result["unknown"],
+    }
     audit.record(session, actor, "adopt", "plan", row.id, None, {"org_id": org_id, **counts})
     return counts

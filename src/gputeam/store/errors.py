@@ -32,10 +32,10 @@ def not_found(what: str, key: object) -> NotFound:
     return NotFound([Problem(path=what, message=f"no {what} {key!r}", found=str(key))])
 
 
-def refused(path: str, message: str, found: object = None, expected: str | None = None
-            ) -> StoreError:
-    return StoreError([Problem(path=path, message=message,
-                               found=None if found is None else str(found), expected=expected)])
+def refused(path: str, message: str, found: object = None, expected: str | None = None) -> StoreError:
+    return StoreError(
+        [Problem(path=path, message=message, found=None if found is None else str(found), expected=expected)]
+    )
 
 
 #: A write broke one of the database's uniqueness or reference rules (e.g. the same

@@ -68,15 +68,21 @@ def _too_late(message: str) -> TooLate:
 
 
 def _open(session: Session, programme_id: int, person_id: int) -> ExamAttempt | None:
-    return session.scalar(select(ExamAttempt).where(
-        ExamAttempt.programme_id == programme_id, ExamAttempt.person_id == person_id,
-        ExamAttempt.state == "in_progress"))
+    return session.scalar(
+        select(ExamAttempt).where(
+            ExamAttempt.programme_id == programme_id,
+            ExamAttempt.person_id == person_id,
+            ExamAttempt.state == "in_progress",
+        )
+    )
 
 
 def attempts_of(session: Session, programme_id: int, person_id: int) -> Sequence[ExamAttempt]:
-    return session.scalars(select(ExamAttempt).where(
-        ExamAttempt.programme_id == programme_id, ExamAttempt.person_id == person_id)
-        .order_by(ExamAttempt.number)).all()
+    return session.scalars(
+        select(ExamAttempt)
+        .where(ExamAttempt.programme_id == programme_id, ExamAttempt.person_id == person_id)
+        .order_by(ExamAttempt.number)
+    ).all()
 
 
 def attempt_person(session: Session, attempt_id: int) -> int | None:
@@ -86,23 +92,30 @@ def attempt_person(session: Session, attempt_id: int) -> int | None:
 
 def person_attempts(session: Session, person_id: int) -> list[tuple[ExamAttempt, str]]:
     """A person's attempts in every programme, oldest first, each with its programme code."""
-    rows = session.execute(select(ExamAttempt, Programme.code)
-                           .join(Programme, Programme.id == ExamAttempt.programme_id)
-                           .where(ExamAttempt.person_id == person_id)
-                           .order_by(ExamAttempt.started_at, ExamAttempt.id))
+    rows = session.execute(
+        select(ExamAttempt, Programme.code)
+        .join(Programme, Programme.id == ExamAttempt.programme_id)
+        .where(ExamAttempt.person_id == person_id)
+        .order_by(ExamAttempt.started_at, ExamAttempt.id)
+    )
     return [(a, code) for a, code in rows]
 
 
-def next_allowed(session: Session, programme: Programme, person_id: int, now: datetime
-                 ) -> tuple[Any, str | None]:
+def next_allowed(
+    session: Session, programme: Programme, person_id: int, now: datetime
+) -> tuple[Any, str | None]:
     """``(date, None)`` when the person may next start, or ``(None, why never)``."""
-    done = [(a.finished_at, bool(a.passed)) for a in attempts_of(session, programme.id, person_id)
-            if a.finished_at is not None]
+    done = [
+        (a.finished_at, bool(a.passed))
+        for a in attempts_of(session, programme.id, person_id)
+        if a.finished_at is not None
+    ]
     return next_attempt(done, programme_spec(programme).blueprint, now.date())
 
 
-def start_attempt(session: Session, programme: Programme, person_id: int, *, now: datetime,
-                  actor: str | None = None) -> ExamAttempt:
+def start_attempt(
+    session: Session, programme: Programme, person_id: int, *, now: datetime, actor: str | None = None
+) -> ExamAttempt:
     """The attempt in progress, or a new one with a freshly drawn form (see the module
     docstring). Refused when the person may not sit the exam (team, attempts, cooldown)."""
     spec = programme_spec(programme)
@@ -119,23 +132,34 @@ def start_attempt(session: Session, programme: Programme, person_id: int, *, now
     if when is None:
         raise refused("attempt", f"no further attempt: {why}")
     if when > now.date():
-        raise refused("attempt", f"the next attempt is allowed on {when.isoformat()}",
-                      expected="the end of the cooldown")
+        raise refused(
+            "attempt",
+            f"the next attempt is allowed on {when.isoformat()}",
+            expected="the end of the cooldown",
+        )
     rows = bank_items(session, programme.id, include_retired=False)
     by_item = {r.item_id: r for r in rows}
     seed = secrets.randbits(63)
     try:
-        form = select_form([question_of(r) for r in rows],
-                           domain_counts(bp.questions, bp.domain_weights), seed,
-                           {r.item_id: r.drawn for r in rows})
+        form = select_form(
+            [question_of(r) for r in rows],
+            domain_counts(bp.questions, bp.domain_weights),
+            seed,
+            {r.item_id: r.drawn for r in rows},
+        )
     except BlueprintError as exc:
         raise refused("bank", str(exc)) from None
     numbers = [a.number for a in attempts_of(session, programme.id, person_id)]
-    attempt = ExamAttempt(programme_id=programme.id, person_id=person_id,
-                          number=max(numbers, default=0) + 1, seed=seed,
-                          form=[by_item[i].id for i in form.items], started_at=now,
-                          deadline=deadline(now, bp.minutes, time_multiplier(session, person_id)),
-                          state="in_progress")
+    attempt = ExamAttempt(
+        programme_id=programme.id,
+        person_id=person_id,
+        number=max(numbers, default=0) + 1,
+        seed=seed,
+        form=[by_item[i].id for i in form.items],
+        started_at=now,
+        deadline=deadline(now, bp.minutes, time_multiplier(session, person_id)),
+        state="in_progress",
+    )
     try:
         with session.begin_nested():
             session.add(attempt)
@@ -145,11 +169,23 @@ def start_attempt(session: Session, programme: Programme, person_id: int, *, now
         if current is None:
             raise refused("attempt", "another start of this exam is in progress; reload") from None
         return current
-    session.execute(update(BankItem).where(BankItem.id.in_(attempt.form))
-                    .values(drawn=BankItem.drawn + 1, used=True))
-    audit.record(session, actor, "start", "exam_attempt", attempt.id, None,
-                 {"person_id": person_id, "programme": programme.code, "number": attempt.number,
-                  "deadline": attempt.deadline.isoformat()})
+    session.execute(
+        update(BankItem).where(BankItem.id.in_(attempt.form)).values(drawn=BankItem.drawn + 1, used=True)
+    )
+    audit.record(
+        session,
+        actor,
+        "start",
+        "exam_attempt",
+        attempt.id,
+        None,
+        {
+            "person_id": person_id,
+            "programme": programme.code,
+            "number": attempt.number,
+            "deadline": attempt.deadline.isoformat(),
+        },
+    )
     return attempt
 
 
@@ -163,16 +199,23 @@ def _locked(session: Session, attempt_id: int, *, skip_locked: bool = False) -> 
     on SQLite (no row locks) a no-op write first takes the database's write lock, so the
     check that follows and the change after it are one step there too."""
     if session.get_bind().dialect.name == "sqlite":
-        session.execute(update(ExamAttempt).where(ExamAttempt.id == attempt_id)
-                        .values(state=ExamAttempt.state)
-                        .execution_options(synchronize_session=False))
-    return session.scalar(select(ExamAttempt).where(ExamAttempt.id == attempt_id)
-                          .with_for_update(skip_locked=skip_locked)
-                          .execution_options(populate_existing=True))
+        session.execute(
+            update(ExamAttempt)
+            .where(ExamAttempt.id == attempt_id)
+            .values(state=ExamAttempt.state)
+            .execution_options(synchronize_session=False)
+        )
+    return session.scalar(
+        select(ExamAttempt)
+        .where(ExamAttempt.id == attempt_id)
+        .with_for_update(skip_locked=skip_locked)
+        .execution_options(populate_existing=True)
+    )
 
 
-def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str, value: Any, *,
-                now: datetime) -> int:
+def save_answer(
+    session: Session, attempt_id: int, person_id: int, item_id: str, value: Any, *, now: datetime
+) -> int:
     """Store the person's answer to one item; the seconds left. :class:`TooLate` (nothing
     stored) after the deadline plus the grace or once the attempt is finished."""
     attempt = _locked(session, attempt_id)
@@ -183,8 +226,9 @@ def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str,
     if not accepts_save(attempt.deadline, now):
         raise _too_late("time is up; the answer was not saved")
     # the versions of this item (a few), then the one the form holds: no 60-item IN list
-    versions = session.execute(select(BankItem.id).where(
-        BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id)).scalars()
+    versions = session.execute(
+        select(BankItem.id).where(BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id)
+    ).scalars()
     row_id = next((v for v in versions if v in set(attempt.form)), None)
     if row_id is None:
         raise refused("item", "not a question of this attempt", item_id)
@@ -197,8 +241,7 @@ def save_answer(session: Session, attempt_id: int, person_id: int, item_id: str,
 
 
 def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now: datetime) -> None:
-    values = {"attempt_id": attempt_id, "item_id": item_id, "response": response,
-              "saved_at": now}
+    values = {"attempt_id": attempt_id, "item_id": item_id, "response": response, "saved_at": now}
     table: Any = ExamAnswer.__table__
     if session.get_bind().dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -208,9 +251,10 @@ def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now:
         from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
         stmt = sqlite_insert(table).values(**values)  # type: ignore[assignment]
-    stmt = stmt.on_conflict_do_update(index_elements=["attempt_id", "item_id"],
-                                      set_={"response": stmt.excluded.response,
-                                            "saved_at": stmt.excluded.saved_at})
+    stmt = stmt.on_conflict_do_update(
+        index_elements=["attempt_id", "item_id"],
+        set_={"response": stmt.excluded.response, "saved_at": stmt.excluded.saved_at},
+    )
     session.execute(stmt)
 
 
@@ -232,18 +276,24 @@ def _question(session: Session, row_id: int) -> Any:
 
 
 def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
-    return {a.item_id: a.response for a in session.scalars(
-        select(ExamAnswer).where(ExamAnswer.attempt_id == attempt_id))}
+    return {
+        a.item_id: a.response
+        for a in session.scalars(select(ExamAnswer).where(ExamAnswer.attempt_id == attempt_id))
+    }
 
 
-def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog: Catalog
-          ) -> dict[str, Any]:
+def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog: Catalog) -> dict[str, Any]:
     spec = programme_spec(programme)
     rows = _form_rows(session, attempt)
     questions = [question_of(r) for r in rows]
     answers = saved_answers(session, attempt.id)
-    result = score_exam(questions, answers, spec.blueprint.pass_mark, spec.blueprint.domain_minimum,
-                        domain_names={d: x.name for d, x in catalog.domains.items()})
+    result = score_exam(
+        questions,
+        answers,
+        spec.blueprint.pass_mark,
+        spec.blueprint.domain_minimum,
+        domain_names={d: x.name for d, x in catalog.domains.items()},
+    )
     from gputeam.certify import score_question
 
     fractions: list[float | None] = []
@@ -255,20 +305,41 @@ def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog:
     from gputeam.store.item_stats import encode_rows, encode_scores
 
     packed_fractions, packed_choices = encode_scores(fractions, choices)
-    return {"score": result.score, "marks": result.marks, "max_marks": result.max_marks,
-            "pass_mark": result.pass_mark, "passed": result.passed and not result.pending,
-            "pending": list(result.pending),
-            "domains": [{"domain": d.domain, "name": catalog.domains[d.domain].name
-                         if d.domain in catalog.domains else d.domain, "score": d.score,
-                         "minimum": d.minimum, "below_minimum": d.below_minimum,
-                         "feedback": d.feedback} for d in result.domains],
-            # per item, for item analysis (compact: 10,000 attempts are read in a second)
-            "item_rows": encode_rows([r.id for r in rows]), "fractions": packed_fractions,
-            "choices": packed_choices}
+    return {
+        "score": result.score,
+        "marks": result.marks,
+        "max_marks": result.max_marks,
+        "pass_mark": result.pass_mark,
+        "passed": result.passed and not result.pending,
+        "pending": list(result.pending),
+        "domains": [
+            {
+                "domain": d.domain,
+                "name": catalog.domains[d.domain].name if d.domain in catalog.domains else d.domain,
+                "score": d.score,
+                "minimum": d.minimum,
+                "below_minimum": d.below_minimum,
+                "feedback": d.feedback,
+            }
+            for d in result.domains
+        ],
+        # per item, for item analysis (compact: 10,000 attempts are read in a second)
+        "item_rows": encode_rows([r.id for r in rows]),
+        "fractions": packed_fractions,
+        "choices": packed_choices,
+    }
 
 
-def _finalise(session: Session, attempt: ExamAttempt, *, now: datetime, how: str,
-              catalog: Catalog, issuer: Issuer | None, actor: str | None) -> None:
+def _finalise(
+    session: Session,
+    attempt: ExamAttempt,
+    *,
+    now: datetime,
+    how: str,
+    catalog: Catalog,
+    issuer: Issuer | None,
+    actor: str | None,
+) -> None:
     programme = session.get(Programme, attempt.programme_id)
     assert programme is not None
     result = _mark(session, attempt, programme, catalog)
@@ -276,19 +347,39 @@ def _finalise(session: Session, attempt: ExamAttempt, *, now: datetime, how: str
     attempt.score, attempt.passed = result["score"], None if result["pending"] else result["passed"]
     attempt.result = result
     session.flush()
-    audit.record(session, actor, "finish", "exam_attempt", attempt.id, None,
-                 {"person_id": attempt.person_id, "programme": programme.code, "how": how,
-                  "score": round(result["score"], 4), "passed": attempt.passed})
+    audit.record(
+        session,
+        actor,
+        "finish",
+        "exam_attempt",
+        attempt.id,
+        None,
+        {
+            "person_id": attempt.person_id,
+            "programme": programme.code,
+            "how": how,
+            "score": round(result["score"], 4),
+            "passed": attempt.passed,
+        },
+    )
     if attempt.passed:
         from gputeam.store.practical import record_pass
 
-        record_pass(session, programme, attempt.person_id, now=now, catalog=catalog,
-                    issuer=issuer, actor=actor)
+        record_pass(
+            session, programme, attempt.person_id, now=now, catalog=catalog, issuer=issuer, actor=actor
+        )
 
 
-def finish_attempt(session: Session, attempt_id: int, *, now: datetime, catalog: Catalog,
-                   issuer: Issuer | None = None, how: str = "submitted",
-                   actor: str | None = None) -> ExamAttempt:
+def finish_attempt(
+    session: Session,
+    attempt_id: int,
+    *,
+    now: datetime,
+    catalog: Catalog,
+    issuer: Issuer | None = None,
+    how: str = "submitted",
+    actor: str | None = None,
+) -> ExamAttempt:
     """Mark the attempt from its saved answers (idempotent: a finished attempt is returned
     as it is)."""
     attempt = _locked(session, attempt_id)
@@ -299,34 +390,38 @@ def finish_attempt(session: Session, attempt_id: int, *, now: datetime, catalog:
     return attempt
 
 
-def current_attempt(session: Session, attempt_id: int, *, now: datetime, catalog: Catalog,
-                    issuer: Issuer | None = None) -> ExamAttempt:
+def current_attempt(
+    session: Session, attempt_id: int, *, now: datetime, catalog: Catalog, issuer: Issuer | None = None
+) -> ExamAttempt:
     """The attempt, finished first when its time (and the grace) ran out."""
     attempt = session.get(ExamAttempt, attempt_id)
     if attempt is None:
         raise not_found("attempt", attempt_id)
     if attempt.state == "in_progress" and not accepts_save(attempt.deadline, now):
-        return finish_attempt(session, attempt_id, now=now, catalog=catalog, issuer=issuer,
-                              how="timeout")
+        return finish_attempt(session, attempt_id, now=now, catalog=catalog, issuer=issuer, how="timeout")
     return attempt
 
 
-def finalise_overdue(session: Session, *, now: datetime, catalog: Catalog,
-                     issuer: Issuer | None = None, limit: int = 100) -> list[int]:
+def finalise_overdue(
+    session: Session, *, now: datetime, catalog: Catalog, issuer: Issuer | None = None, limit: int = 100
+) -> list[int]:
     """Finish up to ``limit`` attempts whose time and grace ran out; their ids. Rows another
     sweeper holds are skipped (``SKIP LOCKED``), so each attempt is finished once."""
     cutoff = now - timedelta(seconds=GRACE_SECONDS)
-    rows = session.scalars(select(ExamAttempt).where(
-        ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
-        .order_by(ExamAttempt.id).limit(limit).with_for_update(skip_locked=True)
-        .execution_options(populate_existing=True)).all()
+    rows = session.scalars(
+        select(ExamAttempt)
+        .where(ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
+        .order_by(ExamAttempt.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+        .execution_options(populate_existing=True)
+    ).all()
     done = []
     for attempt in rows:
         if session.get_bind().dialect.name == "sqlite":
             _locked(session, attempt.id)  # see _locked; PostgreSQL locked the rows above
         if attempt.state == "in_progress":
-            _finalise(session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer,
-                      actor="sweep")
+            _finalise(session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer, actor="sweep")
             done.append(attempt.id)
     return done
 
@@ -337,22 +432,36 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
     programme = session.get(Programme, attempt.programme_id)
     assert programme is not None
     out: dict[str, Any] = {
-        "id": attempt.id, "programme": programme.code, "name": programme_spec(programme).name,
-        "number": attempt.number, "state": attempt.state,
-        "started_at": attempt.started_at.isoformat(), "deadline": attempt.deadline.isoformat(),
+        "id": attempt.id,
+        "programme": programme.code,
+        "name": programme_spec(programme).name,
+        "number": attempt.number,
+        "state": attempt.state,
+        "started_at": attempt.started_at.isoformat(),
+        "deadline": attempt.deadline.isoformat(),
         "remaining_seconds": remaining_seconds(attempt.deadline, now)
-        if attempt.state == "in_progress" else 0}
+        if attempt.state == "in_progress"
+        else 0,
+    }
     if attempt.state == "in_progress":
         questions = [question_of(r) for r in _form_rows(session, attempt)]
         out["questions"] = [public_question(q, attempt.seed) for q in questions]
         saved = saved_answers(session, attempt.id)
-        out["answers"] = {q.item_id: shown_response(q, saved[q.item_id], attempt.seed)
-                          for q in questions if q.item_id in saved}
+        out["answers"] = {
+            q.item_id: shown_response(q, saved[q.item_id], attempt.seed)
+            for q in questions
+            if q.item_id in saved
+        }
         return out
-    result = {k: v for k, v in (attempt.result or {}).items()
-              if k not in ("item_rows", "fractions", "choices")}
+    result = {
+        k: v for k, v in (attempt.result or {}).items() if k not in ("item_rows", "fractions", "choices")
+    }
     when, why = next_allowed(session, programme, attempt.person_id, now)
-    out.update(finished_at=attempt.finished_at.isoformat() if attempt.finished_at else None,
-               finished_how=attempt.finished_how, result=result,
-               next_attempt=when.isoformat() if when else None, next_attempt_note=why)
+    out.update(
+        finished_at=attempt.finished_at.isoformat() if attempt.finished_at else None,
+        finished_how=attempt.finished_how,
+        result=result,
+        next_attempt=when.isoformat() if when else None,
+        next_attempt_note=why,
+    )
     return out

@@ -64,37 +64,54 @@ class PendingUploads:
     """Uploads waiting for their import, in ``directory`` (created private: mode 0700;
     every process of the server on this machine shares it)."""
 
-    def __init__(self, directory: str | Path | None = None, *, max_bytes: int,
-                 max_age: float = MAX_AGE, per_user: int = 5) -> None:
+    def __init__(
+        self,
+        directory: str | Path | None = None,
+        *,
+        max_bytes: int,
+        max_age: float = MAX_AGE,
+        per_user: int = 5,
+    ) -> None:
         self.directory = Path(directory or Path(tempfile.gettempdir()) / "gputeam-imports")
         self.max_bytes = max_bytes
         self.max_age = max_age
         self.per_user = per_user
 
-    def save(self, user_id: int, org_id: int, kind: str, filename: str, data: bytes, *,
-             now: float | None = None) -> str:
+    def save(
+        self, user_id: int, org_id: int, kind: str, filename: str, data: bytes, *, now: float | None = None
+    ) -> str:
         """Keep ``data``; the token to ask for it again."""
         if kind not in KINDS:
             raise ValueError(kind)
         if len(data) > self.max_bytes:
-            raise ImportRejected([Problem(path="file", message="file too large",
-                                          found=f"{len(data)} bytes",
-                                          expected=f"at most {self.max_bytes} bytes")])
+            raise ImportRejected(
+                [
+                    Problem(
+                        path="file",
+                        message="file too large",
+                        found=f"{len(data)} bytes",
+                        expected=f"at most {self.max_bytes} bytes",
+                    )
+                ]
+            )
         now = time.time() if now is None else now
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        mine = sorted((meta["created"], token) for token, meta in self._purge(now)
-                      if meta["user"] == user_id)
-        for _created, token in mine[:max(0, len(mine) - self.per_user + 1)]:
+        mine = sorted((meta["created"], token) for token, meta in self._purge(now) if meta["user"] == user_id)
+        for _created, token in mine[: max(0, len(mine) - self.per_user + 1)]:
             self.discard(token)
         token = secrets.token_urlsafe(24)
-        meta = {"user": user_id, "org": org_id, "kind": kind, "created": now,
-                "filename": Path(filename or "upload").name[:200]}
+        meta = {
+            "user": user_id,
+            "org": org_id,
+            "kind": kind,
+            "created": now,
+            "filename": Path(filename or "upload").name[:200],
+        }
         self._write(self._path(token, ".bin"), data)
         self._write(self._path(token, ".json"), json.dumps(meta).encode())
         return token
 
-    def get(self, token: str, user_id: int, org_id: int, *, now: float | None = None
-            ) -> PendingUpload:
+    def get(self, token: str, user_id: int, org_id: int, *, now: float | None = None) -> PendingUpload:
         """The upload ``token`` of this user in this organisation; :class:`NotFound` for
         anyone else's, a discarded or imported one, or one older than ``max_age``."""
         now = time.time() if now is None else now
@@ -108,8 +125,7 @@ class PendingUploads:
             data = self._path(token, ".bin").read_bytes()
         except OSError:
             raise _gone(token) from None
-        return PendingUpload(token, str(meta["kind"]), str(meta["filename"]), data,
-                             float(meta["created"]))
+        return PendingUpload(token, str(meta["kind"]), str(meta["filename"]), data, float(meta["created"]))
 
     def discard(self, token: str) -> None:
         if not _TOKEN.fullmatch(token):
@@ -134,8 +150,7 @@ class PendingUploads:
             else:
                 alive.append((token, meta))
         for data_path in self.directory.glob("*.bin"):  # a half-written upload
-            if not data_path.with_suffix(".json").exists() and \
-                    now - data_path.stat().st_mtime > self.max_age:
+            if not data_path.with_suffix(".json").exists() and now - data_path.stat().st_mtime > self.max_age:
                 data_path.unlink(missing_ok=True)
         return alive
 
@@ -159,9 +174,17 @@ class PendingUploads:
 
 
 def _gone(token: str) -> NotFound:
-    return NotFound([Problem(path="upload", message="no such upload: it was imported, "
-                             "discarded, is older than an hour, or is not yours; upload the "
-                             "file again", found=token[:8] + "…")])
+    return NotFound(
+        [
+            Problem(
+                path="upload",
+                message="no such upload: it was imported, "
+                "discarded, is older than an hour, or is not yours; upload the "
+                "file again",
+                found=token[:8] + "…",
+            )
+        ]
+    )
 
 
 # ---------------------------------------------------------------- what the steps show
@@ -213,17 +236,25 @@ def sheet_names(data: bytes, filename: str) -> list[str]:
     try:
         wb = load_workbook(io.BytesIO(data), read_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise ImportRejected([Problem(path="", file=filename, message=f"not a readable "
-                                      f"XLSX file ({type(exc).__name__})",
-                                      expected="an .xlsx workbook")]) from None
+        raise ImportRejected(
+            [
+                Problem(
+                    path="",
+                    file=filename,
+                    message=f"not a readable XLSX file ({type(exc).__name__})",
+                    expected="an .xlsx workbook",
+                )
+            ]
+        ) from None
     try:
         return list(wb.sheetnames)
     finally:
         wb.close()
 
 
-def layout(upload: PendingUpload, catalog: Catalog, *, sheet: str | None = None,
-           header_row: int | None = None) -> Layout:
+def layout(
+    upload: PendingUpload, catalog: Catalog, *, sheet: str | None = None, header_row: int | None = None
+) -> Layout:
     """How the importer reads ``upload`` (see the module docstring). Raises
     :class:`ImportRejected` for a file that is not a table or a sheet or row that does
     not exist."""
@@ -241,9 +272,17 @@ def layout(upload: PendingUpload, catalog: Catalog, *, sheet: str | None = None,
         try:
             table = base.with_header(header_row)
         except BadCell as exc:
-            raise ImportRejected([Problem(path="header row", message=exc.reason,
-                                          found=str(header_row), expected=exc.expected,
-                                          file=upload.filename)]) from None
+            raise ImportRejected(
+                [
+                    Problem(
+                        path="header row",
+                        message=exc.reason,
+                        found=str(header_row),
+                        expected=exc.expected,
+                        file=upload.filename,
+                    )
+                ]
+            ) from None
     problems = _Problems(table.name)
     targets = _resolve_header(table, None, fields, aliases, problems, extra)
     faults = {p.path: p.message for p in problems.items}
@@ -251,11 +290,19 @@ def layout(upload: PendingUpload, catalog: Catalog, *, sheet: str | None = None,
     for _line, cells in table.rows[:3]:
         for i in range(len(table.header)):
             samples[i].append(text(cells[i]) if i < len(cells) else "")
-    columns = [Column(i, h, targets[i], samples[i], faults.get(h))
-               for i, h in enumerate(table.header)]
-    return Layout(upload.filename, upload.kind, sheets, sheet, table.header_line,
-                  detected.header_line, base.candidates(), columns, len(table.rows),
-                  list(detected.notes if table is detected else []))
+    columns = [Column(i, h, targets[i], samples[i], faults.get(h)) for i, h in enumerate(table.header)]
+    return Layout(
+        upload.filename,
+        upload.kind,
+        sheets,
+        sheet,
+        table.header_line,
+        detected.header_line,
+        base.candidates(),
+        columns,
+        len(table.rows),
+        list(detected.notes if table is detected else []),
+    )
 
 
 def mapping_from_form(columns: list[Column], chosen: Mapping[int, str]) -> dict[str, str]:

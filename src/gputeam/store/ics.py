@@ -45,8 +45,7 @@ def _slug(value: object) -> str:
 
 
 def cert_expiry_uid(org_id: int, person_key: str, cert_id: str, valid_from: date) -> str:
-    return (f"cert-expiry.{org_id}.{_slug(person_key)}.{_slug(cert_id)}."
-            f"{valid_from:%Y%m%d}@gputeam")
+    return f"cert-expiry.{org_id}.{_slug(person_key)}.{_slug(cert_id)}.{valid_from:%Y%m%d}@gputeam"
 
 
 def roadmap_uid(org_id: int, person_key: str, item: RoadmapItem) -> str:
@@ -62,8 +61,7 @@ def _latest(certs: Iterable[CertificationHeld]) -> list[CertificationHeld]:
     return sorted(latest.values(), key=lambda c: (c.valid_until or date.max, c.id))
 
 
-def _event(uid: str, summary: str, day: date, stamp: datetime, description: str,
-           categories: str) -> Event:
+def _event(uid: str, summary: str, day: date, stamp: datetime, description: str, categories: str) -> Event:
     from icalendar import Alarm, Event
 
     ev = Event()
@@ -95,9 +93,15 @@ def _expiry_advice(valid_until: date, today: date | None) -> str:
     return " Renew before then."
 
 
-def build_calendar(name: str, org_id: int, people: Sequence[Person],
-                   certs: Iterable[CertificationHeld], items: Iterable[RoadmapItem],
-                   catalog: Catalog | None = None, today: date | None = None) -> bytes:
+def build_calendar(
+    name: str,
+    org_id: int,
+    people: Sequence[Person],
+    certs: Iterable[CertificationHeld],
+    items: Iterable[RoadmapItem],
+    catalog: Catalog | None = None,
+    today: date | None = None,
+) -> bytes:
     """The ICS feed; ``today`` words the expiry events (expired or still to renew)."""
     from icalendar import Calendar
 
@@ -114,35 +118,59 @@ def build_calendar(name: str, org_id: int, people: Sequence[Person],
         p = by_id[c.person_id]
         cert = catalog.certifications.get(c.cert_id)
         label = cert.name if cert else c.cert_id
-        cal.add_component(_event(
-            cert_expiry_uid(org_id, p.key, c.cert_id, c.valid_from),
-            f"{label} expires ({p.name})", c.valid_until, c.created_at,
-            f"{p.name}'s {label} ({c.cert_id}), earned {c.valid_from.isoformat()}, is valid "
-            f"until {c.valid_until.isoformat()}.{_expiry_advice(c.valid_until, today)}",
-            "expiry"))
+        cal.add_component(
+            _event(
+                cert_expiry_uid(org_id, p.key, c.cert_id, c.valid_from),
+                f"{label} expires ({p.name})",
+                c.valid_until,
+                c.created_at,
+                f"{p.name}'s {label} ({c.cert_id}), earned {c.valid_from.isoformat()}, is valid "
+                f"until {c.valid_until.isoformat()}.{_expiry_advice(c.valid_until, today)}",
+                "expiry",
+            )
+        )
     for it in items:
-        if it.person_id not in by_id or it.kind not in CALENDAR_KINDS or \
-                it.status == "cancelled":
+        if it.person_id not in by_id or it.kind not in CALENDAR_KINDS or it.status == "cancelled":
             continue
         p = by_id[it.person_id]
         what = "Exam" if it.kind == "exam" else "Renewal"
-        cal.add_component(_event(
-            roadmap_uid(org_id, p.key, it), f"{what}: {it.title} ({p.name})", it.due,
-            it.created_at, f"{what} {it.ref} for {p.name}; status {it.status}.", it.kind))
+        cal.add_component(
+            _event(
+                roadmap_uid(org_id, p.key, it),
+                f"{what}: {it.title} ({p.name})",
+                it.due,
+                it.created_at,
+                f"{what} {it.ref} for {p.name}; status {it.status}.",
+                it.kind,
+            )
+        )
     return bytes(cal.to_ical())
 
 
-def person_calendar(session: Session, person_id: int, *, catalog: Catalog | None = None,
-                    today: date | None = None) -> bytes:
+def person_calendar(
+    session: Session, person_id: int, *, catalog: Catalog | None = None, today: date | None = None
+) -> bytes:
     """The ICS feed of one person."""
     p = get_person(session, person_id)
-    return build_calendar(f"gputeam: {p.name}", p.org_id, [p],
-                          list_certifications(session, person_id=person_id),
-                          list_roadmap_items(session, person_id=person_id), catalog, today)
+    return build_calendar(
+        f"gputeam: {p.name}",
+        p.org_id,
+        [p],
+        list_certifications(session, person_id=person_id),
+        list_roadmap_items(session, person_id=person_id),
+        catalog,
+        today,
+    )
 
 
-def team_calendar(session: Session, org_id: int, *, team_id: int | None = None,
-                  catalog: Catalog | None = None, today: date | None = None) -> bytes:
+def team_calendar(
+    session: Session,
+    org_id: int,
+    *,
+    team_id: int | None = None,
+    catalog: Catalog | None = None,
+    today: date | None = None,
+) -> bytes:
     """The ICS feed of a team (or of the whole organisation when ``team_id`` is None)."""
     org = get_organisation(session, org_id)
     name = f"gputeam: {org.name}"
@@ -151,7 +179,12 @@ def team_calendar(session: Session, org_id: int, *, team_id: int | None = None,
         name += f" / {get_team(session, team_id).name}"
         q = q.where(Person.team_id == team_id)
     people = session.scalars(q).all()
-    return build_calendar(name, org_id, people,
-                          list_certifications(session, org_id=org_id, team_id=team_id),
-                          list_roadmap_items(session, org_id=org_id, team_id=team_id), catalog,
-                          today)
+    return build_calendar(
+        name,
+        org_id,
+        people,
+        list_certifications(session, org_id=org_id, team_id=team_id),
+        list_roadmap_items(session, org_id=org_id, team_id=team_id),
+        catalog,
+        today,
+    )

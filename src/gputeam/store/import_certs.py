@@ -40,30 +40,41 @@ from gputeam.store.schema import CertificationHeld, Person, utcnow
 from gputeam.store.tables import BadCell, Table, day, is_blank, text
 
 
-def import_certifications(session: Session, org_id: int,
-                          source: Table | bytes | str | Path, *, filename: str | None = None,
-                          mapping: Mapping[str, str] | None = None, sheet: str | None = None,
-                          dry_run: bool = False, catalog: Catalog | None = None,
-                          actor: str | None = None, header_row: int | None = None
-                          ) -> ImportReport:
+def import_certifications(
+    session: Session,
+    org_id: int,
+    source: Table | bytes | str | Path,
+    *,
+    filename: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    sheet: str | None = None,
+    dry_run: bool = False,
+    catalog: Catalog | None = None,
+    actor: str | None = None,
+    header_row: int | None = None,
+) -> ImportReport:
     """Add certifications held by people already in the organisation (matched by roster
     id). A row identical to a stored certificate (same person, id, ``valid_from``) is
     unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
     catalog = catalog or load_catalog()
     get_organisation(session, org_id)
-    table = _find_header(_table(source, filename, sheet, header_row), header_row, mapping,
-                         CERT_FIELDS, CERT_ALIASES)
+    table = _find_header(
+        _table(source, filename, sheet, header_row), header_row, mapping, CERT_FIELDS, CERT_ALIASES
+    )
     problems = _Problems(table.name)
     columns = _resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
     for required in ("person", "certification", "valid_from"):
         if required not in columns:
-            problems.add(table.header_line, required, None,
-                         f"missing required column {required!r}",
-                         hint=f"or map one with --map 'COLUMN={required}'")
+            problems.add(
+                table.header_line,
+                required,
+                None,
+                f"missing required column {required!r}",
+                hint=f"or map one with --map 'COLUMN={required}'",
+            )
     problems.raise_if_any()
     cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}
-    people = {k: v for k, v in session.execute(select(Person.key, Person.id)
-                                               .where(Person.org_id == org_id))}
+    people = {k: v for k, v in session.execute(select(Person.key, Person.id).where(Person.org_id == org_id))}
     records: list[dict[str, Any]] = []
     first_row: dict[tuple[int, str, date], int] = {}
     for line, row in _cells(table, columns, problems):
@@ -76,9 +87,14 @@ def import_certifications(session: Session, org_id: int,
                     if not key:
                         raise BadCell("missing person id", "a roster id")
                     if key not in people:
-                        problems.add(line, column, value, "no person with this id",
-                                     "a roster id", _did_you_mean(key, people) or
-                                     "import the roster first")
+                        problems.add(
+                            line,
+                            column,
+                            value,
+                            "no person with this id",
+                            "a roster id",
+                            _did_you_mean(key, people) or "import the roster first",
+                        )
                         continue
                     rec["person_id"] = people[key]
                 elif fld == "certification":
@@ -91,9 +107,14 @@ def import_certifications(session: Session, org_id: int,
                         elif normalise(cid) in cert_by_name:
                             cid = cert_by_name[normalise(cid)]
                         else:
-                            problems.add(line, column, value, "unknown certification",
-                                         "a catalog certification id",
-                                         _did_you_mean(cid.lower(), catalog.certifications))
+                            problems.add(
+                                line,
+                                column,
+                                value,
+                                "unknown certification",
+                                "a catalog certification id",
+                                _did_you_mean(cid.lower(), catalog.certifications),
+                            )
                             continue
                     rec["cert_id"] = cid
                 elif fld in ("valid_from", "valid_until"):
@@ -112,36 +133,52 @@ def import_certifications(session: Session, org_id: int,
             rec["valid_until"] = default_valid_until(catalog, rec["cert_id"], rec["valid_from"])
         if rec["valid_until"] is not None and rec["valid_until"] < rec["valid_from"]:
             column = row.get("valid_until", ("valid_until", None))[0]
-            problems.add(line, column, rec["valid_until"], "before valid_from",
-                         f">= {rec['valid_from'].isoformat()}")
+            problems.add(
+                line, column, rec["valid_until"], "before valid_from", f">= {rec['valid_from'].isoformat()}"
+            )
             continue
         ident = (rec["person_id"], rec["cert_id"], rec["valid_from"])
         if ident in first_row:
-            problems.add(line, row["certification"][0], rec["cert_id"],
-                         f"same certificate as row {first_row[ident]}", "each certificate once")
+            problems.add(
+                line,
+                row["certification"][0],
+                rec["cert_id"],
+                f"same certificate as row {first_row[ident]}",
+                "each certificate once",
+            )
             continue
         first_row[ident] = line
         rec.setdefault("evidence", "")
         records.append(rec)
     problems.raise_if_any()
 
-    report = ImportReport("certifications", table.name, len(table.rows), dry_run,
-                          notes=table.notes)
-    stored = {(h.person_id, h.cert_id, h.valid_from): h for h in session.execute(
-        select(CertificationHeld.id, CertificationHeld.person_id, CertificationHeld.cert_id,
-               CertificationHeld.valid_from, CertificationHeld.valid_until,
-               CertificationHeld.evidence)
-        .join(Person, Person.id == CertificationHeld.person_id)
-        .where(Person.org_id == org_id))}
+    report = ImportReport("certifications", table.name, len(table.rows), dry_run, notes=table.notes)
+    stored = {
+        (h.person_id, h.cert_id, h.valid_from): h
+        for h in session.execute(
+            select(
+                CertificationHeld.id,
+                CertificationHeld.person_id,
+                CertificationHeld.cert_id,
+                CertificationHeld.valid_from,
+                CertificationHeld.valid_until,
+                CertificationHeld.evidence,
+            )
+            .join(Person, Person.id == CertificationHeld.person_id)
+            .where(Person.org_id == org_id)
+        )
+    }
     inserts, updates = [], []
     for rec in records:
         old = stored.get((rec["person_id"], rec["cert_id"], rec["valid_from"]))
         if old is None:
             inserts.append(rec)
-        elif (old.valid_until, old.evidence) != (rec["valid_until"], rec["evidence"]) and \
-                (rec["evidence"] or old.valid_until != rec["valid_until"]):
-            updates.append({"id": old.id, "valid_until": rec["valid_until"],
-                            "evidence": rec["evidence"] or old.evidence})
+        elif (old.valid_until, old.evidence) != (rec["valid_until"], rec["evidence"]) and (
+            rec["evidence"] or old.valid_until != rec["valid_until"]
+        ):
+            updates.append(
+                {"id": old.id, "valid_until": rec["valid_until"], "evidence": rec["evidence"] or old.evidence}
+            )
         else:
             report.unchanged += 1
     report.created, report.updated = len(inserts), len(updates)
@@ -149,12 +186,21 @@ def import_certifications(session: Session, org_id: int,
         return report
     now = utcnow()
     if inserts:
-        bulk_insert(session, CertificationHeld,
-                    [r | {"created_at": now, "evidence": r["evidence"]} for r in inserts])
+        bulk_insert(
+            session, CertificationHeld, [r | {"created_at": now, "evidence": r["evidence"]} for r in inserts]
+        )
     if updates:
         session.execute(update(CertificationHeld), updates)
-    audit.record(session, actor, "import", "certifications", org_id, None,
-                 {k: v for k, v in report.as_dict().items() if k != "notes"}, at=now)
+    audit.record(
+        session,
+        actor,
+        "import",
+        "certifications",
+        org_id,
+        None,
+        {k: v for k, v in report.as_dict().items() if k != "notes"},
+        at=now,
+    )
     session.flush()
     if len(table.rows) >= ANALYZE_AFTER_ROWS:
         analyze_after_commit(session, "certifications_held")

@@ -60,24 +60,60 @@ from gputeam.store.tables import (
     text,
 )
 
-ROSTER_FIELDS = ("id", "name", "email", "title", "background", "level", "experience_months",
-                 "weekly_study_hours", "salary", "role", "team", "active")
+ROSTER_FIELDS = (
+    "id",
+    "name",
+    "email",
+    "title",
+    "background",
+    "level",
+    "experience_months",
+    "weekly_study_hours",
+    "salary",
+    "role",
+    "team",
+    "active",
+)
 ROSTER_ALIASES = {
-    "key": "id", "person": "id", "person_id": "id", "employee_id": "id", "employee": "id",
-    "full_name": "name", "e_mail": "email", "mail": "email", "job_title": "title",
-    "experience": "experience_months", "months_experience": "experience_months",
-    "experience_months_": "experience_months", "study_hours": "weekly_study_hours",
-    "study_hours_per_week": "weekly_study_hours", "weekly_hours": "weekly_study_hours",
-    "team_name": "team", "competency_level": "level",
+    "key": "id",
+    "person": "id",
+    "person_id": "id",
+    "employee_id": "id",
+    "employee": "id",
+    "full_name": "name",
+    "e_mail": "email",
+    "mail": "email",
+    "job_title": "title",
+    "experience": "experience_months",
+    "months_experience": "experience_months",
+    "experience_months_": "experience_months",
+    "study_hours": "weekly_study_hours",
+    "study_hours_per_week": "weekly_study_hours",
+    "weekly_hours": "weekly_study_hours",
+    "team_name": "team",
+    "competency_level": "level",
 }
 CERT_FIELDS = ("person", "certification", "valid_from", "valid_until", "evidence")
 CERT_ALIASES = {
-    "id": "person", "person_id": "person", "employee_id": "person", "key": "person",
-    "cert": "certification", "cert_id": "certification", "certification_id": "certification",
-    "earned": "valid_from", "issued": "valid_from", "date": "valid_from",
-    "obtained": "valid_from", "expires": "valid_until", "expiry": "valid_until",
-    "expiry_date": "valid_until", "valid_to": "valid_until", "url": "evidence",
-    "credential": "evidence", "credential_url": "evidence", "proof": "evidence",
+    "id": "person",
+    "person_id": "person",
+    "employee_id": "person",
+    "key": "person",
+    "cert": "certification",
+    "cert_id": "certification",
+    "certification_id": "certification",
+    "earned": "valid_from",
+    "issued": "valid_from",
+    "date": "valid_from",
+    "obtained": "valid_from",
+    "expires": "valid_until",
+    "expiry": "valid_until",
+    "expiry_date": "valid_until",
+    "valid_to": "valid_until",
+    "url": "evidence",
+    "credential": "evidence",
+    "credential_url": "evidence",
+    "proof": "evidence",
 }
 PROFICIENCY_NAMES = {"none": 0, "aware": 1, "working": 2, "proficient": 3, "expert": 4}
 IGNORE = "-"
@@ -118,15 +154,31 @@ class _Problems:
         self.items: list[Problem] = []
         self.cells: set[tuple[int, str]] = set()
 
-    def add(self, line: int, column: str, value: Cell, reason: str,
-            expected: str | None = None, hint: str | None = None) -> None:
+    def add(
+        self,
+        line: int,
+        column: str,
+        value: Cell,
+        reason: str,
+        expected: str | None = None,
+        hint: str | None = None,
+    ) -> None:
         """Record a problem; only the first one for each cell is kept."""
         if (line, column) in self.cells:
             return
         self.cells.add((line, column))
         found = None if value is None else repr(text(value))
-        self.items.append(Problem(path=column, message=reason, found=found, expected=expected,
-                                  file=self.source, line=line, hint=hint))
+        self.items.append(
+            Problem(
+                path=column,
+                message=reason,
+                found=found,
+                expected=expected,
+                file=self.source,
+                line=line,
+                hint=hint,
+            )
+        )
 
     def raise_if_any(self) -> None:
         if self.items:
@@ -139,22 +191,37 @@ def _did_you_mean(value: str, choices: Iterable[str]) -> str | None:
     return f"did you mean {close[0]!r}?" if close else None
 
 
-HEADER_HINT = ("is the header not on the first row (a title above it)? give its row number "
-               "with --header-row N (the 'Header row' field on the import page)")
+HEADER_HINT = (
+    "is the header not on the first row (a title above it)? give its row number "
+    "with --header-row N (the 'Header row' field on the import page)"
+)
 
 
-def _known_column(header: str, mapping: Mapping[str, str] | None, fields: tuple[str, ...],
-                  aliases: Mapping[str, str],
-                  extra: Callable[[str], str | None] | None) -> bool:
+def _known_column(
+    header: str,
+    mapping: Mapping[str, str] | None,
+    fields: tuple[str, ...],
+    aliases: Mapping[str, str],
+    extra: Callable[[str], str | None] | None,
+) -> bool:
     n = normalise(header)
-    return bool(n) and (header in (mapping or {}) or n in {normalise(k) for k in mapping or {}}
-                        or n in fields or n in aliases or (extra is not None and
-                                                           extra(n) is not None))
+    return bool(n) and (
+        header in (mapping or {})
+        or n in {normalise(k) for k in mapping or {}}
+        or n in fields
+        or n in aliases
+        or (extra is not None and extra(n) is not None)
+    )
 
 
-def _find_header(table: Table, header_row: int | None, mapping: Mapping[str, str] | None,
-                 fields: tuple[str, ...], aliases: Mapping[str, str],
-                 extra: Callable[[str], str | None] | None = None) -> Table:
+def _find_header(
+    table: Table,
+    header_row: int | None,
+    mapping: Mapping[str, str] | None,
+    fields: tuple[str, ...],
+    aliases: Mapping[str, str],
+    extra: Callable[[str], str | None] | None = None,
+) -> Table:
     """``table`` with its header on the row that holds column names: the first row unless
     it names no known column (a title such as "GPU team roster - exported ...") and a row
     below it, within the first few, names at least two (or the row ``header_row`` asked
@@ -171,15 +238,21 @@ def _find_header(table: Table, header_row: int | None, mapping: Mapping[str, str
     for line, cells in candidates[1:]:
         if known(cells) >= min(2, len([c for c in cells if c])):
             found = table.with_header(line)
-            found.notes.append(f"header on row {line}; the row(s) above it skipped "
-                               "(choose another with --header-row)")
+            found.notes.append(
+                f"header on row {line}; the row(s) above it skipped (choose another with --header-row)"
+            )
             return found
     return table
 
 
-def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tuple[str, ...],
-                    aliases: Mapping[str, str], problems: _Problems,
-                    extra: Callable[[str], str | None] | None = None) -> list[str | None]:
+def _resolve_header(
+    table: Table,
+    mapping: Mapping[str, str] | None,
+    fields: tuple[str, ...],
+    aliases: Mapping[str, str],
+    problems: _Problems,
+    extra: Callable[[str], str | None] | None = None,
+) -> list[str | None]:
     """The canonical field for each column (``None``: ignored)."""
     norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
     out: list[str | None] = []
@@ -197,9 +270,14 @@ def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tup
                 wanted = target
                 target = t2 if t2 in fields else aliases.get(t2) or (extra(t2) if extra else None)
                 if target is None:
-                    problems.add(top, header, None, f"--map names an unknown field {wanted!r}",
-                                 expected=", ".join(fields),
-                                 hint=_did_you_mean(t2, [*fields, *aliases]))
+                    problems.add(
+                        top,
+                        header,
+                        None,
+                        f"--map names an unknown field {wanted!r}",
+                        expected=", ".join(fields),
+                        hint=_did_you_mean(t2, [*fields, *aliases]),
+                    )
         elif not header:
             target = None
         elif n in fields:
@@ -209,64 +287,101 @@ def _resolve_header(table: Table, mapping: Mapping[str, str] | None, fields: tup
         else:
             target = extra(n) if extra else None
             if target is None:
-                problems.add(top, header, None, "unknown column",
-                             expected=", ".join(fields),
-                             hint=_did_you_mean(n, [*fields, *aliases]) or
-                             (HEADER_HINT if not known else
-                              "map it with --map 'COLUMN=field', or to '-' to ignore it"))
+                problems.add(
+                    top,
+                    header,
+                    None,
+                    "unknown column",
+                    expected=", ".join(fields),
+                    hint=_did_you_mean(n, [*fields, *aliases])
+                    or (
+                        HEADER_HINT
+                        if not known
+                        else "map it with --map 'COLUMN=field', or to '-' to ignore it"
+                    ),
+                )
         if target is not None and target.startswith("skill:") and extra is not None:
             checked = extra(target)
             if checked is None:
-                problems.add(top, header, None, f"unknown skill domain {target[6:]!r}",
-                             expected="a catalog skill domain id")
+                problems.add(
+                    top,
+                    header,
+                    None,
+                    f"unknown skill domain {target[6:]!r}",
+                    expected="a catalog skill domain id",
+                )
                 target = None
         if target is not None and target in seen:
-            problems.add(top, header, None, f"column maps to {target!r}, as does column "
-                         f"{seen[target]!r}", expected="each field in one column")
+            problems.add(
+                top,
+                header,
+                None,
+                f"column maps to {target!r}, as does column {seen[target]!r}",
+                expected="each field in one column",
+            )
         if target is not None:
             seen[target] = header
         out.append(target)
     return out
 
 
-def _cells(table: Table, columns: list[str | None], problems: _Problems
-           ) -> Iterable[tuple[int, dict[str, tuple[str, Cell]]]]:
+def _cells(
+    table: Table, columns: list[str | None], problems: _Problems
+) -> Iterable[tuple[int, dict[str, tuple[str, Cell]]]]:
     """Per row: ``{field: (column header, cell)}``; stray cells past the header are bad."""
     width = len(columns)
     for line, cells in table.rows:
         for i in range(width, len(cells)):
             if not is_blank(cells[i]):
-                problems.add(line, f"column {i + 1}", cells[i], "value outside the header's "
-                             "columns", hint="a separator inside an unquoted value?")
-        row = {f: (table.header[i], cells[i] if i < len(cells) else None)
-               for i, f in enumerate(columns) if f is not None}
+                problems.add(
+                    line,
+                    f"column {i + 1}",
+                    cells[i],
+                    "value outside the header's columns",
+                    hint="a separator inside an unquoted value?",
+                )
+        row = {
+            f: (table.header[i], cells[i] if i < len(cells) else None)
+            for i, f in enumerate(columns)
+            if f is not None
+        }
         for f, (column, value) in list(row.items()):
             if isinstance(value, str) and (fault := text_fault(value.strip())) is not None:
-                problems.add(line, column, repr(value)[1:-1], fault,
-                             "one line of text without control characters")
+                problems.add(
+                    line, column, repr(value)[1:-1], fault, "one line of text without control characters"
+                )
                 row[f] = (column, None)
         yield line, row
 
 
-def _table(source: Table | bytes | str | Path, filename: str | None, sheet: str | None,
-           header_row: int | None = None) -> Table:
+def _table(
+    source: Table | bytes | str | Path, filename: str | None, sheet: str | None, header_row: int | None = None
+) -> Table:
     name = filename or (Path(source).name if isinstance(source, str | Path) else "<input>")
     try:
         if isinstance(source, Table):
             return source.with_header(header_row) if header_row is not None else source
         return read_table(source, filename=filename, sheet=sheet, header_row=header_row)
     except BadCell as exc:
-        raise ImportRejected([Problem(path="header row" if header_row else "",
-                                      message=exc.reason, expected=exc.expected,
-                                      file=getattr(source, "name", name))]) from None
+        raise ImportRejected(
+            [
+                Problem(
+                    path="header row" if header_row else "",
+                    message=exc.reason,
+                    expected=exc.expected,
+                    file=getattr(source, "name", name),
+                )
+            ]
+        ) from None
 
 
 # ---------------------------------------------------------------- roster
 def skill_columns(catalog: Catalog) -> Callable[[str], str | None]:
     """The roster's skill columns: a normalised header (``linux``, ``skill:linux``,
     ``skill_linux``, a domain's catalog name) to ``skill:<domain id>``, else None."""
-    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | \
-        {normalise(d): d for d in catalog.domains}
+    domain_by_name = {normalise(d.name): d.id for d in catalog.domains.values()} | {
+        normalise(d): d for d in catalog.domains
+    }
 
     def skill_column(n: str) -> str | None:
         key = n[6:] if n.startswith("skill:") else n[6:] if n.startswith("skill_") else n
@@ -275,14 +390,23 @@ def skill_columns(catalog: Catalog) -> Callable[[str], str | None]:
         if normalise(key) in domain_by_name:
             return f"skill:{domain_by_name[normalise(key)]}"
         return None
+
     return skill_column
 
 
-def import_roster(session: Session, org_id: int, source: Table | bytes | str | Path, *,
-                  filename: str | None = None, mapping: Mapping[str, str] | None = None,
-                  sheet: str | None = None, dry_run: bool = False,
-                  catalog: Catalog | None = None, actor: str | None = None,
-                  header_row: int | None = None) -> ImportReport:
+def import_roster(
+    session: Session,
+    org_id: int,
+    source: Table | bytes | str | Path,
+    *,
+    filename: str | None = None,
+    mapping: Mapping[str, str] | None = None,
+    sheet: str | None = None,
+    dry_run: bool = False,
+    catalog: Catalog | None = None,
+    actor: str | None = None,
+    header_row: int | None = None,
+) -> ImportReport:
     """Create or update people (matched by ``id`` within the organisation) and record
     changed skill ratings. Unknown teams are created. People not in the file are left
     alone. ``header_row``: the header's row number (default: found, see
@@ -294,15 +418,19 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
     problems = _Problems(table.name)
     role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
     skill_column = skill_columns(catalog)
-    table = _find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES,
-                         skill_column)
-    columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems,
-                              skill_column)
-    if "id" not in columns and not any(p.line == table.header_line and p.path == "id"
-                                       for p in problems.items):
-        problems.add(table.header_line, "id", None, "missing required column 'id'",
-                     expected="a column of stable person ids",
-                     hint="or map one with --map 'COLUMN=id'")
+    table = _find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES, skill_column)
+    columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems, skill_column)
+    if "id" not in columns and not any(
+        p.line == table.header_line and p.path == "id" for p in problems.items
+    ):
+        problems.add(
+            table.header_line,
+            "id",
+            None,
+            "missing required column 'id'",
+            expected="a column of stable person ids",
+            hint="or map one with --map 'COLUMN=id'",
+        )
     problems.raise_if_any()
     dc = table.decimal_comma
 
@@ -314,15 +442,22 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             if rule.fault(n) is not None:
                 raise BadCell("out of range", rule.expected)
             return n
+
         return parse
 
     def required_text(name: str, limit: int | None = None) -> Callable[[Cell], str]:
         def parse(v: Cell) -> str:
             s = text(v)
-            if (fault := field_fault(name, s) if limit is None else
-                    f"longer than {limit} characters" if len(s) > limit else None):
+            if (
+                fault := field_fault(name, s)
+                if limit is None
+                else f"longer than {limit} characters"
+                if len(s) > limit
+                else None
+            ):
                 raise BadCell(fault)
             return s
+
         return parse
 
     def email(v: Cell) -> str:
@@ -337,7 +472,10 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
             return s
         if normalise(s) in role_by_name:
             return role_by_name[normalise(s)]
-        raise BadCell("unknown role", "a catalog role id",) from None
+        raise BadCell(
+            "unknown role",
+            "a catalog role id",
+        ) from None
 
     def proficiency(v: Cell) -> int:
         if isinstance(v, str) and len(v) == 1 and v in "01234":
@@ -349,22 +487,43 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         except BadCell as exc:
             raise BadCell(exc.reason, "0-4 or none/aware/working/proficient/expert") from None
         if not 0 <= n <= 4:
-            raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/"
-                          "expert")
+            raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/expert")
         return n
 
     parsers: dict[str, Callable[[Cell], Any]] = {
-        "id": required_text("key"), "name": required_text("name"), "email": email,
-        "title": required_text("title"), "background": required_text("background"),
-        "level": bounded("level"), "experience_months": bounded("experience_months"),
-        "weekly_study_hours": bounded("weekly_study_hours"), "salary": bounded("salary"),
-        "role": role, "team": required_text("team", TEAM_LONGEST), "active": boolean,
+        "id": required_text("key"),
+        "name": required_text("name"),
+        "email": email,
+        "title": required_text("title"),
+        "background": required_text("background"),
+        "level": bounded("level"),
+        "experience_months": bounded("experience_months"),
+        "weekly_study_hours": bounded("weekly_study_hours"),
+        "salary": bounded("salary"),
+        "role": role,
+        "team": required_text("team", TEAM_LONGEST),
+        "active": boolean,
     }
-    existing = {row.key: row for row in session.execute(
-        select(Person.id, Person.key, Person.name, Person.email, Person.title,
-               Person.background, Person.level, Person.experience_months,
-               Person.weekly_study_hours, Person.salary, Person.role, Person.team_id,
-               Person.active).where(Person.org_id == org_id))}
+    existing = {
+        row.key: row
+        for row in session.execute(
+            select(
+                Person.id,
+                Person.key,
+                Person.name,
+                Person.email,
+                Person.title,
+                Person.background,
+                Person.level,
+                Person.experience_months,
+                Person.weekly_study_hours,
+                Person.salary,
+                Person.role,
+                Person.team_id,
+                Person.active,
+            ).where(Person.org_id == org_id)
+        )
+    }
     teams = {t.name: t.id for t in session.scalars(select(Team).where(Team.org_id == org_id))}
     team_names = {v: k for k, v in teams.items()}
 
@@ -390,20 +549,26 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         id_column = row.get("id", ("id", None))[0]
         if not key:
             if "id" not in {p.path for p in problems.items if p.line == line}:
-                problems.add(line, id_column, row.get("id", ("", None))[1], "missing id",
-                             "a stable person id")
+                problems.add(
+                    line, id_column, row.get("id", ("", None))[1], "missing id", "a stable person id"
+                )
             continue
         if key in first_row:
-            problems.add(line, id_column, key, f"duplicate id (first at row {first_row[key]})",
-                         "each id once")
+            problems.add(
+                line, id_column, key, f"duplicate id (first at row {first_row[key]})", "each id once"
+            )
             continue
         first_row[key] = line
         if key not in existing and not rec.get("name"):
-            problems.add(line, row.get("name", ("name", None))[0], None,
-                         "missing name for a new person", "the person's full name")
+            problems.add(
+                line,
+                row.get("name", ("name", None))[0],
+                None,
+                "missing name for a new person",
+                "the person's full name",
+            )
         records.append((line, rec, skills))
-    _check_emails(records, existing, row_columns=table.header, columns=columns,
-                  problems=problems)
+    _check_emails(records, existing, row_columns=table.header, columns=columns, problems=problems)
     problems.raise_if_any()
 
     report = ImportReport("roster", table.name, len(table.rows), dry_run, notes=table.notes)
@@ -429,10 +594,13 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         current = ratings_now.get(old.id, {})
         changed_skills = [(key, d, p) for d, p in skills.items() if current.get(d) != p]
         ratings.extend(changed_skills)
-        report.changes.extend({"row": line, "id": key, "field": f, "old": before[f],
-                               "new": v} for f, v in changes.items())
-        report.changes.extend({"row": line, "id": key, "field": f"skill:{d}",
-                               "old": current.get(d), "new": p} for _k, d, p in changed_skills)
+        report.changes.extend(
+            {"row": line, "id": key, "field": f, "old": before[f], "new": v} for f, v in changes.items()
+        )
+        report.changes.extend(
+            {"row": line, "id": key, "field": f"skill:{d}", "old": current.get(d), "new": p}
+            for _k, d, p in changed_skills
+        )
         if changes:
             updates.append((old.id, changes))
         if changes or changed_skills:
@@ -450,15 +618,26 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         session.add(team)
         session.flush()
         teams[name] = team.id
-    defaults = {"email": None, "title": "", "background": "sysadmin", "level": 1,
-                "experience_months": 0, "weekly_study_hours": 4.0, "salary": None,
-                "role": None, "active": True}
+    defaults = {
+        "email": None,
+        "title": "",
+        "background": "sysadmin",
+        "level": 1,
+        "experience_months": 0,
+        "weekly_study_hours": 4.0,
+        "salary": None,
+        "role": None,
+        "active": True,
+    }
     if inserts:
         rows = []
         for rec in inserts:
             team = rec.pop("team", None)
-            rows.append(defaults | rec | {"org_id": org_id, "team_id": teams.get(team or ""),
-                                          "created_at": now, "updated_at": now})
+            rows.append(
+                defaults
+                | rec
+                | {"org_id": org_id, "team_id": teams.get(team or ""), "created_at": now, "updated_at": now}
+            )
         bulk_insert(session, Person, rows)
     if updates:
         rows = []
@@ -469,23 +648,46 @@ def import_roster(session: Session, org_id: int, source: Table | bytes | str | P
         for group in _same_keys(rows):
             session.execute(update(Person), group)
     if ratings:
-        ids = {k: v for k, v in session.execute(select(Person.key, Person.id)
-                                                .where(Person.org_id == org_id))}
-        bulk_insert(session, SkillRating, [
-            {"person_id": ids[k], "domain": d, "proficiency": p, "rated_at": now,
-             "rated_by": actor, "note": f"import {table.name}"} for k, d, p in ratings])
-    audit.record(session, actor, "import", "roster", org_id, None,
-                 {k: v for k, v in report.as_dict().items() if k not in ("notes", "changes")},
-                 at=now)
+        ids = {k: v for k, v in session.execute(select(Person.key, Person.id).where(Person.org_id == org_id))}
+        bulk_insert(
+            session,
+            SkillRating,
+            [
+                {
+                    "person_id": ids[k],
+                    "domain": d,
+                    "proficiency": p,
+                    "rated_at": now,
+                    "rated_by": actor,
+                    "note": f"import {table.name}",
+                }
+                for k, d, p in ratings
+            ],
+        )
+    audit.record(
+        session,
+        actor,
+        "import",
+        "roster",
+        org_id,
+        None,
+        {k: v for k, v in report.as_dict().items() if k not in ("notes", "changes")},
+        at=now,
+    )
     session.flush()
     if len(table.rows) >= ANALYZE_AFTER_ROWS:
         analyze_after_commit(session, "people", "skill_ratings", "teams")
     return report
 
 
-def _check_emails(records: list[tuple[int, dict[str, Any], dict[str, int]]],
-                  existing: Mapping[str, Any], *, row_columns: list[str],
-                  columns: list[str | None], problems: _Problems) -> None:
+def _check_emails(
+    records: list[tuple[int, dict[str, Any], dict[str, int]]],
+    existing: Mapping[str, Any],
+    *,
+    row_columns: list[str],
+    columns: list[str | None],
+    problems: _Problems,
+) -> None:
     """E-mail addresses are unique within the organisation, ignoring case: after the
     import, no two people (in the file, or one in the file and one already stored) share
     one. Each clash is reported at the file's row."""
@@ -505,11 +707,14 @@ def _check_emails(records: list[tuple[int, dict[str, Any], dict[str, int]]],
         for key in keys:
             if key not in lines:
                 continue
-            others = [k if k not in lines else f"{k} (row {lines[k]})" for k in keys
-                      if k != key]
-            problems.add(lines[key], column, final[key],
-                         f"e-mail also used by person {', '.join(others)}",
-                         "each e-mail once in the organisation (case does not matter)")
+            others = [k if k not in lines else f"{k} (row {lines[k]})" for k in keys if k != key]
+            problems.add(
+                lines[key],
+                column,
+                final[key],
+                f"e-mail also used by person {', '.join(others)}",
+                "each e-mail once in the organisation (case does not matter)",
+            )
 
 
 #: Imports of at least this many rows refresh the planner statistics of what they wrote.

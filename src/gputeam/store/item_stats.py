@@ -17,8 +17,17 @@ from sqlalchemy.orm import Session
 from gputeam.certify import analyse_items
 from gputeam.store.schema_exams import BankItem, ExamAttempt
 
-CSV_COLUMNS = ("item_id", "domain", "type", "attempts", "facility", "discrimination", "flags",
-               "distractors", "retired")
+CSV_COLUMNS = (
+    "item_id",
+    "domain",
+    "type",
+    "attempts",
+    "facility",
+    "discrimination",
+    "flags",
+    "distractors",
+    "retired",
+)
 
 
 #: Per-attempt item scores are stored as fixed-width digits (read back with one vectorised
@@ -33,8 +42,9 @@ def encode_rows(bank_rows: list[int]) -> str:
 
 
 def encode_scores(fractions: list[float | None], choices: list[int]) -> tuple[str, str]:
-    f = "".join("----" if x is None else f"{round((max(-1.0, min(1.0, x)) + 1) * 1000):04d}"
-                for x in fractions)
+    f = "".join(
+        "----" if x is None else f"{round((max(-1.0, min(1.0, x)) + 1) * 1000):04d}" for x in fractions
+    )
     c = "".join(f"{max(0, min(99, x + 1)):02d}" for x in choices)
     return f, c
 
@@ -55,12 +65,20 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
     matrix holds the items finished attempts drew (items never drawn are listed after)."""
     # the three compact fields only, extracted by the database (no JSON parsed here)
     result = ExamAttempt.result
-    rows = [r for r in session.execute(select(
-        result["item_rows"].as_string(), result["fractions"].as_string(),
-        result["choices"].as_string()).where(
-        ExamAttempt.programme_id == programme_id, ExamAttempt.state == "finished")) if r[0]]
-    versions = session.execute(select(BankItem.id, BankItem.item_id).where(
-        BankItem.programme_id == programme_id)).all()
+    rows = [
+        r
+        for r in session.execute(
+            select(
+                result["item_rows"].as_string(),
+                result["fractions"].as_string(),
+                result["choices"].as_string(),
+            ).where(ExamAttempt.programme_id == programme_id, ExamAttempt.state == "finished")
+        )
+        if r[0]
+    ]
+    versions = session.execute(
+        select(BankItem.id, BankItem.item_id).where(BankItem.programme_id == programme_id)
+    ).all()
     meta = _item_meta(session, programme_id)
     all_ids = sorted({item for _, item in versions})
     index = {item: k for k, item in enumerate(all_ids)}
@@ -87,29 +105,53 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
     out_items = []
     for k, item in enumerate(ids):
         domain, qtype, retired = meta.get(item, (None, None, False))
-        out_items.append({
-            "item_id": item, "domain": domain, "type": qtype,
-            "attempts": int(analysis.attempts[k]), "facility": _num(float(analysis.facility[k])),
-            "discrimination": _num(float(analysis.discrimination[k])),
-            "flags": list(analysis.flags[k]) if analysis.attempts[k] else [],
-            "distractors": [] if analysis.distractors is None
-            else [int(n) for n in analysis.distractors[k]], "retired": retired})
+        out_items.append(
+            {
+                "item_id": item,
+                "domain": domain,
+                "type": qtype,
+                "attempts": int(analysis.attempts[k]),
+                "facility": _num(float(analysis.facility[k])),
+                "discrimination": _num(float(analysis.discrimination[k])),
+                "flags": list(analysis.flags[k]) if analysis.attempts[k] else [],
+                "distractors": []
+                if analysis.distractors is None
+                else [int(n) for n in analysis.distractors[k]],
+                "retired": retired,
+            }
+        )
     for item in sorted(set(meta) - set(col)):
         domain, qtype, retired = meta[item]
-        out_items.append({"item_id": item, "domain": domain, "type": qtype, "attempts": 0,
-                          "facility": None, "discrimination": None, "flags": [],
-                          "distractors": [], "retired": retired})
-    return {"attempts": len(rows), "alpha": _num(analysis.alpha), "kr20": analysis.kr20,
-            "items": out_items,
-            "domains": {d: round(f, 4) for d, f in analysis.by_domain(domains).items()}}
+        out_items.append(
+            {
+                "item_id": item,
+                "domain": domain,
+                "type": qtype,
+                "attempts": 0,
+                "facility": None,
+                "discrimination": None,
+                "flags": [],
+                "distractors": [],
+                "retired": retired,
+            }
+        )
+    return {
+        "attempts": len(rows),
+        "alpha": _num(analysis.alpha),
+        "kr20": analysis.kr20,
+        "items": out_items,
+        "domains": {d: round(f, 4) for d, f in analysis.by_domain(domains).items()},
+    }
 
 
 def _item_meta(session: Session, programme_id: int) -> dict[str, tuple[str | None, str, bool]]:
     """item id -> (domain, type, retired) of its newest version (no question texts read)."""
     out: dict[str, tuple[str | None, str, bool]] = {}
     for item, domain, qtype, retired in session.execute(
-            select(BankItem.item_id, BankItem.domain, BankItem.qtype, BankItem.retired_at)
-            .where(BankItem.programme_id == programme_id).order_by(BankItem.version)):
+        select(BankItem.item_id, BankItem.domain, BankItem.qtype, BankItem.retired_at)
+        .where(BankItem.programme_id == programme_id)
+        .order_by(BankItem.version)
+    ):
         out[item] = (domain, qtype, retired is not None)
     return out
 
@@ -119,9 +161,17 @@ def item_statistics_csv(stats: dict[str, Any]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for it in stats["items"]:
-        w.writerow([it["item_id"], it["domain"] or "", it["type"] or "", it["attempts"],
-                    "" if it["facility"] is None else it["facility"],
-                    "" if it["discrimination"] is None else it["discrimination"],
-                    "; ".join(it["flags"]), " ".join(str(n) for n in it["distractors"]),
-                    "yes" if it["retired"] else ""])
+        w.writerow(
+            [
+                it["item_id"],
+                it["domain"] or "",
+                it["type"] or "",
+                it["attempts"],
+                "" if it["facility"] is None else it["facility"],
+                "" if it["discrimination"] is None else it["discrimination"],
+                "; ".join(it["flags"]),
+                " ".join(str(n) for n in it["distractors"]),
+                "yes" if it["retired"] else "",
+            ]
+        )
     return buf.getvalue()

@@ -22,21 +22,33 @@ from gputeam.store.schema import (
 
 
 # ---------------------------------------------------------------- enrolments
-def enrol(session: Session, person_id: int, course_id: str, started_on: date, *,
-          hours_done: float = 0.0, actor: str | None = None) -> Enrolment:
+def enrol(
+    session: Session,
+    person_id: int,
+    course_id: str,
+    started_on: date,
+    *,
+    hours_done: float = 0.0,
+    actor: str | None = None,
+) -> Enrolment:
     get_person(session, person_id)
     if hours_done < 0:
         raise refused("hours_done", "must not be negative", hours_done, ">= 0")
-    e = Enrolment(person_id=person_id, course_id=course_id, started_on=started_on,
-                  hours_done=hours_done)
+    e = Enrolment(person_id=person_id, course_id=course_id, started_on=started_on, hours_done=hours_done)
     session.add(e)
     session.flush()
     audit.record(session, actor, "create", "enrolment", e.id, None, audit.snapshot(e))
     return e
 
 
-def record_hours(session: Session, enrolment_id: int, hours_done: float, *,
-                 completed_on: date | None = None, actor: str | None = None) -> Enrolment:
+def record_hours(
+    session: Session,
+    enrolment_id: int,
+    hours_done: float,
+    *,
+    completed_on: date | None = None,
+    actor: str | None = None,
+) -> Enrolment:
     """Set the hours done so far (a total, not an increment); ``completed_on`` closes it."""
     e = session.get(Enrolment, enrolment_id)
     if e is None:
@@ -47,8 +59,12 @@ def record_hours(session: Session, enrolment_id: int, hours_done: float, *,
     e.hours_done = hours_done
     if completed_on is not None:
         if completed_on < e.started_on:
-            raise refused("completed_on", "before the enrolment started",
-                          completed_on.isoformat(), f">= {e.started_on.isoformat()}")
+            raise refused(
+                "completed_on",
+                "before the enrolment started",
+                completed_on.isoformat(),
+                f">= {e.started_on.isoformat()}",
+            )
         e.completed_on = completed_on
     session.flush()
     audit.record(session, actor, "update", "enrolment", e.id, before, audit.snapshot(e))
@@ -66,22 +82,28 @@ def find_enrolment(session: Session, enrolment_id: int) -> Enrolment | None:
     return session.get(Enrolment, enrolment_id)
 
 
-def close_course_items(session: Session, person_id: int, course_id: str, done_on: date, *,
-                       actor: str | None = None) -> list[RoadmapItem]:
+def close_course_items(
+    session: Session, person_id: int, course_id: str, done_on: date, *, actor: str | None = None
+) -> list[RoadmapItem]:
     """Mark the person's open roadmap items for this course done (a course finished is
     the roadmap item done, whichever page or call recorded it)."""
-    items = session.scalars(select(RoadmapItem).where(
-        RoadmapItem.person_id == person_id, RoadmapItem.ref == course_id,
-        RoadmapItem.kind.in_(COURSE_KINDS),
-        RoadmapItem.status.in_(("planned", "in-progress")))).all()
-    return [update_roadmap_item(session, i.id, {"status": "done", "done_on": done_on},
-                                actor=actor) for i in items]
+    items = session.scalars(
+        select(RoadmapItem).where(
+            RoadmapItem.person_id == person_id,
+            RoadmapItem.ref == course_id,
+            RoadmapItem.kind.in_(COURSE_KINDS),
+            RoadmapItem.status.in_(("planned", "in-progress")),
+        )
+    ).all()
+    return [
+        update_roadmap_item(session, i.id, {"status": "done", "done_on": done_on}, actor=actor) for i in items
+    ]
 
 
-def list_enrolments(session: Session, *, person_id: int | None = None,
-                    org_id: int | None = None, open_only: bool = False) -> Sequence[Enrolment]:
-    q = (select(Enrolment).join(Person, Person.id == Enrolment.person_id)
-         .options(joinedload(Enrolment.person)))
+def list_enrolments(
+    session: Session, *, person_id: int | None = None, org_id: int | None = None, open_only: bool = False
+) -> Sequence[Enrolment]:
+    q = select(Enrolment).join(Person, Person.id == Enrolment.person_id).options(joinedload(Enrolment.person))
     if person_id is not None:
         q = q.where(Enrolment.person_id == person_id)
     if org_id is not None:
@@ -92,48 +114,69 @@ def list_enrolments(session: Session, *, person_id: int | None = None,
 
 
 # ---------------------------------------------------------------- roadmap items
-def add_roadmap_item(session: Session, person_id: int, *, kind: str, ref: str, title: str,
-                     start: date, due: date, hours: float = 0.0, plan_id: int | None = None,
-                     actor: str | None = None) -> RoadmapItem:
+def add_roadmap_item(
+    session: Session,
+    person_id: int,
+    *,
+    kind: str,
+    ref: str,
+    title: str,
+    start: date,
+    due: date,
+    hours: float = 0.0,
+    plan_id: int | None = None,
+    actor: str | None = None,
+) -> RoadmapItem:
     if kind not in ROADMAP_KINDS:
         raise refused("kind", "unknown roadmap item kind", kind, ", ".join(ROADMAP_KINDS))
     if due < start:
         raise refused("due", "before start", due.isoformat(), f">= {start.isoformat()}")
     get_person(session, person_id)
-    item = RoadmapItem(person_id=person_id, kind=kind, ref=ref, title=title, start=start,
-                       due=due, hours=hours, plan_id=plan_id)
+    item = RoadmapItem(
+        person_id=person_id,
+        kind=kind,
+        ref=ref,
+        title=title,
+        start=start,
+        due=due,
+        hours=hours,
+        plan_id=plan_id,
+    )
     session.add(item)
     session.flush()
     audit.record(session, actor, "create", "roadmap_item", item.id, None, audit.snapshot(item))
     return item
 
 
-def update_roadmap_item(session: Session, item_id: int, changes: Mapping[str, Any], *,
-                        actor: str | None = None) -> RoadmapItem:
+def update_roadmap_item(
+    session: Session, item_id: int, changes: Mapping[str, Any], *, actor: str | None = None
+) -> RoadmapItem:
     """Change ``status``, ``done_on``, ``start``, ``due``, ``title`` or ``hours``."""
     item = get_roadmap_item(session, item_id)
     allowed = {"status", "done_on", "start", "due", "title", "hours"}
     if set(changes) - allowed:
-        raise refused("roadmap_item", "unknown fields", ", ".join(sorted(set(changes) - allowed)),
-                      ", ".join(sorted(allowed)))
+        raise refused(
+            "roadmap_item",
+            "unknown fields",
+            ", ".join(sorted(set(changes) - allowed)),
+            ", ".join(sorted(allowed)),
+        )
     if "status" in changes and changes["status"] not in ROADMAP_STATUSES:
-        raise refused("status", "unknown status", changes["status"],
-                      ", ".join(ROADMAP_STATUSES))
+        raise refused("status", "unknown status", changes["status"], ", ".join(ROADMAP_STATUSES))
     before = audit.snapshot(item)
     for k, v in changes.items():
         setattr(item, k, v)
     if item.due < item.start:
         raise refused("due", "before start", item.due.isoformat(), f">= {item.start}")
     session.flush()
-    audit.record(session, actor, "update", "roadmap_item", item.id, before,
-                 audit.snapshot(item))
+    audit.record(session, actor, "update", "roadmap_item", item.id, before, audit.snapshot(item))
     return item
 
 
-def complete_roadmap_item(session: Session, item_id: int, done_on: date, *,
-                          actor: str | None = None) -> RoadmapItem:
-    return update_roadmap_item(session, item_id, {"status": "done", "done_on": done_on},
-                               actor=actor)
+def complete_roadmap_item(
+    session: Session, item_id: int, done_on: date, *, actor: str | None = None
+) -> RoadmapItem:
+    return update_roadmap_item(session, item_id, {"status": "done", "done_on": done_on}, actor=actor)
 
 
 def get_roadmap_item(session: Session, item_id: int) -> RoadmapItem:
@@ -143,11 +186,19 @@ def get_roadmap_item(session: Session, item_id: int) -> RoadmapItem:
     return item
 
 
-def list_roadmap_items(session: Session, *, person_id: int | None = None,
-                       org_id: int | None = None, team_id: int | None = None,
-                       open_only: bool = False) -> Sequence[RoadmapItem]:
-    q = (select(RoadmapItem).join(Person, Person.id == RoadmapItem.person_id)
-         .options(joinedload(RoadmapItem.person)))
+def list_roadmap_items(
+    session: Session,
+    *,
+    person_id: int | None = None,
+    org_id: int | None = None,
+    team_id: int | None = None,
+    open_only: bool = False,
+) -> Sequence[RoadmapItem]:
+    q = (
+        select(RoadmapItem)
+        .join(Person, Person.id == RoadmapItem.person_id)
+        .options(joinedload(RoadmapItem.person))
+    )
     if person_id is not None:
         q = q.where(RoadmapItem.person_id == person_id)
     if org_id is not None:
@@ -159,33 +210,52 @@ def list_roadmap_items(session: Session, *, person_id: int | None = None,
     return session.scalars(q.order_by(RoadmapItem.start, RoadmapItem.id)).all()
 
 
-def overdue_roadmap_items(session: Session, today: date, *, org_id: int | None = None
-                          ) -> Sequence[RoadmapItem]:
+def overdue_roadmap_items(
+    session: Session, today: date, *, org_id: int | None = None
+) -> Sequence[RoadmapItem]:
     """Open items of active people whose ``due`` date is before ``today``."""
-    q = (select(RoadmapItem).join(Person, Person.id == RoadmapItem.person_id)
-         .options(joinedload(RoadmapItem.person))
-         .where(RoadmapItem.status.in_(("planned", "in-progress")), RoadmapItem.due < today,
-                Person.active.is_(True)))
+    q = (
+        select(RoadmapItem)
+        .join(Person, Person.id == RoadmapItem.person_id)
+        .options(joinedload(RoadmapItem.person))
+        .where(
+            RoadmapItem.status.in_(("planned", "in-progress")),
+            RoadmapItem.due < today,
+            Person.active.is_(True),
+        )
+    )
     if org_id is not None:
         q = q.where(Person.org_id == org_id)
     return session.scalars(q.order_by(RoadmapItem.due, RoadmapItem.id)).all()
 
 
-def adopt_plan_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
-                        plan_id: int | None = None, actor: str | None = None
-                        ) -> list[RoadmapItem]:
+def adopt_plan_roadmaps(
+    session: Session,
+    org_id: int,
+    plan: Mapping[str, Any],
+    *,
+    plan_id: int | None = None,
+    actor: str | None = None,
+) -> list[RoadmapItem]:
     """Turn a plan's roadmaps (``Plan.to_json()["roadmaps"]``) into roadmap items for the
     people who exist in the organisation (planned hires are skipped). An item the person
     already has (same kind, reference and start, from any plan or added by hand, unless
     cancelled) is not added again: adopting twice changes nothing. A course the person has
     already finished (a completed enrolment) is adopted as done, on that day."""
-    created: list[RoadmapItem] = adopt_roadmaps(session, org_id, plan, plan_id=plan_id,
-                                                actor=actor)["created"]
+    created: list[RoadmapItem] = adopt_roadmaps(session, org_id, plan, plan_id=plan_id, actor=actor)[
+        "created"
+    ]
     return created
 
 
-def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
-                   plan_id: int | None = None, actor: str | None = None) -> dict[str, Any]:
+def adopt_roadmaps(
+    session: Session,
+    org_id: int,
+    plan: Mapping[str, Any],
+    *,
+    plan_id: int | None = None,
+    actor: str | None = None,
+) -> dict[str, Any]:
     """:func:`adopt_plan_roadmaps` with the counts: ``created`` (the items),
     ``already`` (items the people had), ``hires`` (planned hires, not tracked people) and
     ``unknown`` (roadmap people the organisation does not have, by id)."""
@@ -200,12 +270,19 @@ def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
         if person is None:
             unknown.append(str(roadmap.get("person")))
             continue
-        existing = {(i.kind, i.ref, i.start) for i in session.scalars(
-            select(RoadmapItem).where(RoadmapItem.person_id == person.id,
-                                      RoadmapItem.status != "cancelled"))}
+        existing = {
+            (i.kind, i.ref, i.start)
+            for i in session.scalars(
+                select(RoadmapItem).where(
+                    RoadmapItem.person_id == person.id, RoadmapItem.status != "cancelled"
+                )
+            )
+        }
         for course, done_on in session.execute(
-                select(Enrolment.course_id, Enrolment.completed_on).where(
-                    Enrolment.person_id == person.id, Enrolment.completed_on.is_not(None))):
+            select(Enrolment.course_id, Enrolment.completed_on).where(
+                Enrolment.person_id == person.id, Enrolment.completed_on.is_not(None)
+            )
+        ):
             if done_on is not None:  # (the query asks for completed ones only)
                 finished[(person.id, course)] = done_on
         for it in roadmap.get("items", ()):
@@ -215,12 +292,19 @@ def adopt_roadmaps(session: Session, org_id: int, plan: Mapping[str, Any], *,
                 continue
             existing.add((it["kind"], it["ref"], start))
             item = add_roadmap_item(
-                session, person.id, kind=it["kind"], ref=it["ref"], title=it["name"],
-                start=start, due=max(start, end), hours=float(it.get("hours") or 0),
-                plan_id=plan_id, actor=actor)
+                session,
+                person.id,
+                kind=it["kind"],
+                ref=it["ref"],
+                title=it["name"],
+                start=start,
+                due=max(start, end),
+                hours=float(it.get("hours") or 0),
+                plan_id=plan_id,
+                actor=actor,
+            )
             done_on = finished.get((person.id, it["ref"]))
             if it["kind"] in COURSE_KINDS and done_on is not None:
-                update_roadmap_item(session, item.id, {"status": "done", "done_on": done_on},
-                                    actor=actor)
+                update_roadmap_item(session, item.id, {"status": "done", "done_on": done_on}, actor=actor)
             created.append(item)
     return {"created": created, "already": already, "hires": hires, "unknown": unknown}

@@ -16,12 +16,22 @@ from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import CertificationHeld, Person
 
 
-def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
-                  team_id: int | None = None, constraints: Constraints | None = None,
-                  retention: Retention | None = None, horizon_months: int = 12,
-                  mode: str = "template", currency: str | None = None,
-                  overrides: Mapping[str, Any] | None = None, catalog: Catalog | None = None,
-                  notices: list[Problem] | None = None) -> Scenario:
+def team_scenario(
+    session: Session,
+    org_id: int,
+    fleet: Fleet,
+    *,
+    start: date,
+    team_id: int | None = None,
+    constraints: Constraints | None = None,
+    retention: Retention | None = None,
+    horizon_months: int = 12,
+    mode: str = "template",
+    currency: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    catalog: Catalog | None = None,
+    notices: list[Problem] | None = None,
+) -> Scenario:
     """A validated scenario of the organisation's (or one team's) active people with their
     current skills and latest certifications, planned against ``fleet``.
 
@@ -39,10 +49,16 @@ def team_scenario(session: Session, org_id: int, fleet: Fleet, *, start: date,
     where = [Person.org_id == org_id, Person.active.is_(True)]
     if team_id is not None:
         where.append(Person.team_id == team_id)
-    people = session.connection().execute(select(*_PERSON_COLUMNS).where(*where)
-                             .order_by(Person.name, Person.id)).all()
-    skills = current_skills(session, [p.id for p in people]) if team_id is not None \
+    people = (
+        session.connection()
+        .execute(select(*_PERSON_COLUMNS).where(*where).order_by(Person.name, Person.id))
+        .all()
+    )
+    skills = (
+        current_skills(session, [p.id for p in people])
+        if team_id is not None
         else current_skills(session, org_id=org_id)
+    )
     certs = _latest_certifications(session, where)
     entries = [_person(p, skills.get(p.id, {}), certs.get(p.id, [])) for p in people]
     if notices is not None and catalog is not None:
@@ -69,9 +85,15 @@ def _drop_unknown(entry: dict[str, Any], catalog: Catalog) -> list[Problem]:
     out = []
 
     def note(field: str, value: str, what: str, effect: str) -> None:
-        out.append(Problem(path=f"{who}.{field}", message=f"{what} not in the catalog; {effect}",
-                           found=repr(value), expected=f"a catalog {what} id",
-                           file="<database>"))
+        out.append(
+            Problem(
+                path=f"{who}.{field}",
+                message=f"{what} not in the catalog; {effect}",
+                found=repr(value),
+                expected=f"a catalog {what} id",
+                file="<database>",
+            )
+        )
 
     role = entry.get("role")
     if role is not None and role not in catalog.roles:
@@ -90,17 +112,30 @@ def _drop_unknown(entry: dict[str, Any], catalog: Catalog) -> list[Problem]:
     return out
 
 
-_PERSON_COLUMNS = (Person.id, Person.key, Person.name, Person.title, Person.background,
-                   Person.level, Person.experience_months, Person.weekly_study_hours,
-                   Person.salary, Person.role)
+_PERSON_COLUMNS = (
+    Person.id,
+    Person.key,
+    Person.name,
+    Person.title,
+    Person.background,
+    Person.level,
+    Person.experience_months,
+    Person.weekly_study_hours,
+    Person.salary,
+    Person.role,
+)
 
 
-def _person(p: Any, skills: dict[str, int], certs: list[dict[str, Any]]
-            ) -> dict[str, Any]:
+def _person(p: Any, skills: dict[str, int], certs: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "id": p.key, "name": p.name, "title": p.title, "background": p.background,
-        "level": p.level, "experience_months": p.experience_months,
-        "weekly_study_hours": p.weekly_study_hours, "skills": dict(sorted(skills.items())),
+        "id": p.key,
+        "name": p.name,
+        "title": p.title,
+        "background": p.background,
+        "level": p.level,
+        "experience_months": p.experience_months,
+        "weekly_study_hours": p.weekly_study_hours,
+        "skills": dict(sorted(skills.items())),
         "certifications": certs,
     }
     if p.salary is not None:
@@ -110,14 +145,20 @@ def _person(p: Any, skills: dict[str, int], certs: list[dict[str, Any]]
     return out
 
 
-def _latest_certifications(session: Session, where: list[Any]
-                           ) -> dict[int, list[dict[str, Any]]]:
+def _latest_certifications(session: Session, where: list[Any]) -> dict[int, list[dict[str, Any]]]:
     """Per person, the most recent certificate of each certification id, as scenario
     ``certifications`` entries."""
-    q = (select(CertificationHeld.person_id, CertificationHeld.cert_id,
-                CertificationHeld.valid_from, CertificationHeld.valid_until)
-         .join(Person, Person.id == CertificationHeld.person_id).where(*where)
-         .order_by(CertificationHeld.valid_from, CertificationHeld.id))
+    q = (
+        select(
+            CertificationHeld.person_id,
+            CertificationHeld.cert_id,
+            CertificationHeld.valid_from,
+            CertificationHeld.valid_until,
+        )
+        .join(Person, Person.id == CertificationHeld.person_id)
+        .where(*where)
+        .order_by(CertificationHeld.valid_from, CertificationHeld.id)
+    )
     latest: dict[tuple[int, str], tuple[date, date | None]] = {}
     for pid, cert_id, valid_from, valid_until in session.connection().execute(q):
         latest[pid, cert_id] = (valid_from, valid_until)

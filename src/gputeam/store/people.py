@@ -23,13 +23,26 @@ from gputeam.store.person_rules import (
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
 #: Person columns that callers may set (``add_person`` / ``update_person``).
-PERSON_FIELDS = ("key", "name", "email", "title", "background", "level", "experience_months",
-                 "weekly_study_hours", "salary", "role", "team_id", "active")
+PERSON_FIELDS = (
+    "key",
+    "name",
+    "email",
+    "title",
+    "background",
+    "level",
+    "experience_months",
+    "weekly_study_hours",
+    "salary",
+    "role",
+    "team_id",
+    "active",
+)
 
 
 # ---------------------------------------------------------------- organisations and teams
-def create_organisation(session: Session, name: str, *, currency: str = "USD",
-                        actor: str | None = None) -> Organisation:
+def create_organisation(
+    session: Session, name: str, *, currency: str = "USD", actor: str | None = None
+) -> Organisation:
     if session.scalar(select(Organisation).where(Organisation.name == name)) is not None:
         raise refused("organisation", "an organisation with this name exists", name)
     org = Organisation(name=name, currency=currency)
@@ -39,8 +52,7 @@ def create_organisation(session: Session, name: str, *, currency: str = "USD",
     return org
 
 
-def get_or_create_organisation(session: Session, name: str, *, actor: str | None = None
-                               ) -> Organisation:
+def get_or_create_organisation(session: Session, name: str, *, actor: str | None = None) -> Organisation:
     org = session.scalar(select(Organisation).where(Organisation.name == name))
     return org if org is not None else create_organisation(session, name, actor=actor)
 
@@ -71,13 +83,13 @@ def list_organisations(session: Session) -> Sequence[Organisation]:
     return session.scalars(select(Organisation).order_by(Organisation.name)).all()
 
 
-def check_team_name(session: Session, org_id: int, name: str,
-                    team_id: int | None = None) -> str:
+def check_team_name(session: Session, org_id: int, name: str, team_id: int | None = None) -> str:
     """``name`` as stored (NFC), or refused: empty, too long, control characters, or the
     name of another team of the organisation (archived ones included)."""
     name = clean_text(name).strip()
-    fault = text_fault(name) or (f"longer than {TEAM_LONGEST} characters"
-                                 if len(name) > TEAM_LONGEST else None)
+    fault = text_fault(name) or (
+        f"longer than {TEAM_LONGEST} characters" if len(name) > TEAM_LONGEST else None
+    )
     if fault is not None or not name:
         raise refused("team.name", fault or "must not be empty", _shown(name))
     q = select(Team.id).where(Team.org_id == org_id, Team.name == name)
@@ -98,8 +110,7 @@ def create_team(session: Session, org_id: int, name: str, *, actor: str | None =
     return team
 
 
-def get_or_create_team(session: Session, org_id: int, name: str, *, actor: str | None = None
-                       ) -> Team:
+def get_or_create_team(session: Session, org_id: int, name: str, *, actor: str | None = None) -> Team:
     team = session.scalar(select(Team).where(Team.org_id == org_id, Team.name == name))
     return team if team is not None else create_team(session, org_id, name, actor=actor)
 
@@ -117,8 +128,7 @@ def find_team(session: Session, org_id: int, team_id: int) -> Team | None:
     return team if team is not None and team.org_id == org_id else None
 
 
-def list_teams(session: Session, org_id: int, *, archived: bool | None = None
-               ) -> Sequence[Team]:
+def list_teams(session: Session, org_id: int, *, archived: bool | None = None) -> Sequence[Team]:
     """Teams by name; ``archived`` False: the current ones, True: the archived ones."""
     q = select(Team).where(Team.org_id == org_id)
     if archived is not None:
@@ -132,13 +142,15 @@ def _check_person(values: Mapping[str, Any]) -> dict[str, Any]:
     (:func:`gputeam.store.person_rules.check_person`, the rules every door applies)."""
     unknown = set(values) - set(PERSON_FIELDS)
     if unknown:
-        raise refused("person", "unknown fields", ", ".join(sorted(unknown)),
-                      ", ".join(PERSON_FIELDS))
+        raise refused("person", "unknown fields", ", ".join(sorted(unknown)), ", ".join(PERSON_FIELDS))
     clean, faults = check_person(values)
     if faults:
-        raise StoreError([Problem(path=f"person.{name}", message=fault,
-                                  found=_shown(values[name]))
-                          for name, fault in faults.items()])
+        raise StoreError(
+            [
+                Problem(path=f"person.{name}", message=fault, found=_shown(values[name]))
+                for name, fault in faults.items()
+            ]
+        )
     return clean
 
 
@@ -147,26 +159,28 @@ def _shown(value: Any) -> str:
     return repr(value)[1:-1] if isinstance(value, str) else str(value)
 
 
-def _check_email_free(session: Session, org_id: int, email: str | None,
-                      person_id: int | None = None) -> None:
+def _check_email_free(session: Session, org_id: int, email: str | None, person_id: int | None = None) -> None:
     """Refuse an e-mail another person of the organisation has (ignoring case)."""
     if email is None:
         return
-    q = select(Person.key, Person.email).where(Person.org_id == org_id,
-                                               Person.email.is_not(None))
+    q = select(Person.key, Person.email).where(Person.org_id == org_id, Person.email.is_not(None))
     if person_id is not None:
         q = q.where(Person.id != person_id)
     wanted = email_key(email)
     # compared in Python: SQLite's lower() folds ASCII only
-    for key, other in session.execute(q.where(func.lower(Person.email) == email.lower())
-                                      if email.isascii() else q):
+    for key, other in session.execute(
+        q.where(func.lower(Person.email) == email.lower()) if email.isascii() else q
+    ):
         if other is not None and email_key(other) == wanted:
-            raise refused("person.email", f"already the e-mail of person {key!r}", email,
-                          "an e-mail address no one else in the organisation has")
+            raise refused(
+                "person.email",
+                f"already the e-mail of person {key!r}",
+                email,
+                "an e-mail address no one else in the organisation has",
+            )
 
 
-def _check_team(session: Session, org_id: int, team_id: int | None,
-                current: int | None = None) -> None:
+def _check_team(session: Session, org_id: int, team_id: int | None, current: int | None = None) -> None:
     """Refuse another organisation's team, and an archived one (it takes no one new; a
     person already in it, ``current``, may stay)."""
     if team_id is None:
@@ -178,8 +192,9 @@ def _check_team(session: Session, org_id: int, team_id: int | None,
         raise refused("person.team_id", "the team is archived", team.name, "a current team")
 
 
-def add_person(session: Session, org_id: int, *, key: str, name: str,
-               actor: str | None = None, **fields: Any) -> Person:
+def add_person(
+    session: Session, org_id: int, *, key: str, name: str, actor: str | None = None, **fields: Any
+) -> Person:
     """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
     values = _check_person({"key": key, "name": name, **fields})
     key = values["key"]
@@ -195,15 +210,19 @@ def add_person(session: Session, org_id: int, *, key: str, name: str,
     return person
 
 
-def update_person(session: Session, person_id: int, changes: Mapping[str, Any], *,
-                  actor: str | None = None) -> Person:
+def update_person(
+    session: Session, person_id: int, changes: Mapping[str, Any], *, actor: str | None = None
+) -> Person:
     changes = _check_person(changes)
     person = get_person(session, person_id)
     _check_team(session, person.org_id, changes.get("team_id"), person.team_id)
     if changes.get("email") is not None and changes["email"] != person.email:
         _check_email_free(session, person.org_id, changes["email"], person.id)
-    if "key" in changes and changes["key"] != person.key and \
-            get_person_by_key(session, person.org_id, changes["key"]) is not None:
+    if (
+        "key" in changes
+        and changes["key"] != person.key
+        and get_person_by_key(session, person.org_id, changes["key"]) is not None
+    ):
         raise refused("person.key", "a person with this id exists", changes["key"])
     before = audit.snapshot(person)
     for k, v in changes.items():
@@ -277,11 +296,14 @@ class PeopleFilter:
             out.append(Person.active == self.active)
         if self.search:
             if "\x00" in self.search:  # PostgreSQL cannot even compare with NUL: refuse alike
-                raise refused("search", "contains a NUL character", repr(self.search)[1:-1],
-                              "text without NUL")
+                raise refused(
+                    "search", "contains a NUL character", repr(self.search)[1:-1], "text without NUL"
+                )
             like = "%" + like_literal(self.search.lower()) + "%"
-            out.append(func.lower(Person.name).like(like, escape="\\")
-                       | func.lower(Person.key).like(like, escape="\\"))
+            out.append(
+                func.lower(Person.name).like(like, escape="\\")
+                | func.lower(Person.key).like(like, escape="\\")
+            )
         return out
 
 
@@ -291,8 +313,13 @@ def people_order(sort: str = "name", descending: bool = False) -> list[Any]:
     ``team`` order needs :class:`Team` outer-joined."""
     if sort not in PEOPLE_SORTS:
         raise refused("sort", "unknown sort order", sort, ", ".join(PEOPLE_SORTS))
-    column = {"name": Person.name, "key": Person.key, "level": Person.level,
-              "role": Person.role, "team": Team.name}[sort]
+    column = {
+        "name": Person.name,
+        "key": Person.key,
+        "level": Person.level,
+        "role": Person.role,
+        "team": Team.name,
+    }[sort]
     first: list[Any] = [column.desc() if descending else column.asc()]
     if sort in ("role", "team"):
         first.insert(0, column.is_(None))
@@ -301,11 +328,21 @@ def people_order(sort: str = "name", descending: bool = False) -> list[Any]:
     return [*first, Person.name, Person.id]
 
 
-def list_people(session: Session, org_id: int, *, team_id: int | None = None,
-                team_ids: Sequence[int] | None = None, active: bool | None = True,
-                search: str | None = None, limit: int | None = None, offset: int = 0,
-                columns: bool = False, where: PeopleFilter | None = None,
-                sort: str = "name", descending: bool = False) -> Sequence[Any]:
+def list_people(
+    session: Session,
+    org_id: int,
+    *,
+    team_id: int | None = None,
+    team_ids: Sequence[int] | None = None,
+    active: bool | None = True,
+    search: str | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+    columns: bool = False,
+    where: PeopleFilter | None = None,
+    sort: str = "name",
+    descending: bool = False,
+) -> Sequence[Any]:
     """People of an organisation ordered by name (or ``sort``, one of
     :data:`PEOPLE_SORTS`); ``team_ids`` restricts to several teams (a manager's),
     ``search`` matches name or key case-insensitively (``%`` and ``_`` are literal
@@ -313,10 +350,13 @@ def list_people(session: Session, org_id: int, *, team_id: int | None = None,
     filters. With ``columns``, plain rows of the record's columns (read-only, much cheaper
     than ORM objects for a page of a list) instead of :class:`Person` objects."""
     if where is None:
-        where = PeopleFilter(team_id=team_id, active=active, search=search,
-                             team_ids=None if team_ids is None else tuple(team_ids))
-    q = (select(*Person.__table__.columns) if columns else select(Person)) \
-        .where(*where.clauses(org_id))
+        where = PeopleFilter(
+            team_id=team_id,
+            active=active,
+            search=search,
+            team_ids=None if team_ids is None else tuple(team_ids),
+        )
+    q = (select(*Person.__table__.columns) if columns else select(Person)).where(*where.clauses(org_id))
     if sort == "team":
         q = q.outerjoin(Team, Team.id == Person.team_id)
     q = q.order_by(*people_order(sort, descending)).offset(offset)
@@ -334,31 +374,46 @@ def like_literal(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def count_people(session: Session, org_id: int, *, team_id: int | None = None,
-                 where: PeopleFilter | None = None) -> int:
+def count_people(
+    session: Session, org_id: int, *, team_id: int | None = None, where: PeopleFilter | None = None
+) -> int:
     """How many people (active ones, or those ``where`` selects)."""
     where = where or PeopleFilter(team_id=team_id)
     return session.scalar(select(func.count(Person.id)).where(*where.clauses(org_id))) or 0
 
 
 # ---------------------------------------------------------------- skills
-def rate_skill(session: Session, person_id: int, domain: str, proficiency: int, *,
-               rated_at: datetime | None = None, rated_by: str | None = None,
-               note: str = "") -> SkillRating:
+def rate_skill(
+    session: Session,
+    person_id: int,
+    domain: str,
+    proficiency: int,
+    *,
+    rated_at: datetime | None = None,
+    rated_by: str | None = None,
+    note: str = "",
+) -> SkillRating:
     """Record a rating; earlier ratings stay as history."""
     if not 0 <= proficiency <= 4:
         raise refused(f"skills.{domain}", "proficiency out of range", proficiency, "0-4")
     get_person(session, person_id)
-    rating = SkillRating(person_id=person_id, domain=domain, proficiency=proficiency,
-                         rated_at=rated_at or utcnow(), rated_by=rated_by, note=note)
+    rating = SkillRating(
+        person_id=person_id,
+        domain=domain,
+        proficiency=proficiency,
+        rated_at=rated_at or utcnow(),
+        rated_by=rated_by,
+        note=note,
+    )
     session.add(rating)
     session.flush()
     audit.record(session, rated_by, "rate", "skill", person_id, None, audit.snapshot(rating))
     return rating
 
 
-def current_skills(session: Session, person_ids: Sequence[int] | None = None, *,
-                   org_id: int | None = None) -> dict[int, dict[str, int]]:
+def current_skills(
+    session: Session, person_ids: Sequence[int] | None = None, *, org_id: int | None = None
+) -> dict[int, dict[str, int]]:
     """The latest rating per person and domain, ``{person_id: {domain: proficiency}}``, for
     the given people or for everyone in ``org_id``."""
     out: dict[int, dict[str, int]] = {pid: {} for pid in person_ids or ()}
@@ -369,18 +424,15 @@ def current_skills(session: Session, person_ids: Sequence[int] | None = None, *,
         q = q.where(SkillRating.person_id.in_(list(person_ids)))
     else:
         return out
-    q = q.order_by(SkillRating.person_id, SkillRating.domain, SkillRating.rated_at,
-                   SkillRating.id)
+    q = q.order_by(SkillRating.person_id, SkillRating.domain, SkillRating.rated_at, SkillRating.id)
     session.flush()  # Core execution below does not autoflush pending ratings
     for pid, domain, proficiency in session.connection().execute(q):
         out.setdefault(pid, {})[domain] = proficiency  # later rows overwrite earlier ones
     return out
 
 
-def skill_history(session: Session, person_id: int, domain: str | None = None
-                  ) -> Sequence[SkillRating]:
+def skill_history(session: Session, person_id: int, domain: str | None = None) -> Sequence[SkillRating]:
     q = select(SkillRating).where(SkillRating.person_id == person_id)
     if domain is not None:
         q = q.where(SkillRating.domain == domain)
-    return session.scalars(q.order_by(SkillRating.domain, SkillRating.rated_at,
-                                      SkillRating.id)).all()
+    return session.scalars(q.order_by(SkillRating.domain, SkillRating.rated_at, SkillRating.id)).all()

@@ -58,8 +58,14 @@ NUMBER_RULES: dict[str, NumberRule] = {
     "salary": NumberRule(0, 1e9, False),
 }
 #: the text person fields and their longest length (the database columns' sizes)
-TEXT_LONGEST: dict[str, int] = {"key": 100, "name": 200, "email": EMAIL_LONGEST,
-                                "title": 200, "background": 50, "role": 100}
+TEXT_LONGEST: dict[str, int] = {
+    "key": 100,
+    "name": 200,
+    "email": EMAIL_LONGEST,
+    "title": 200,
+    "background": 50,
+    "role": 100,
+}
 #: text fields that may not be blank
 REQUIRED = ("key", "name")
 #: the longest team name (teams are named in the roster import and the team form)
@@ -76,11 +82,9 @@ def text_fault(value: str) -> str | None:
     if m is None:
         return None
     ch = m.group()
-    what = {"\x00": "a NUL character", "\n": "a line break", "\r": "a line break",
-            "\t": "a tab"}.get(ch)
+    what = {"\x00": "a NUL character", "\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(ch)
     if what is None:
-        what = ("a bidirectional text control" if ch >= "\u200e"
-                else "a control character")
+        what = "a bidirectional text control" if ch >= "\u200e" else "a control character"
     return f"contains {what} (U+{ord(ch):04X})"
 
 

@@ -44,13 +44,15 @@ def may_assess(session: Session, programme: Programme, role: str, person_id: int
     return person is not None and person.key in programme_spec(programme).assessors
 
 
-def _check_assessor(session: Session, programme: Programme, candidate_id: int, role: str,
-                    assessor_person_id: int | None) -> None:
+def _check_assessor(
+    session: Session, programme: Programme, candidate_id: int, role: str, assessor_person_id: int | None
+) -> None:
     if assessor_person_id is not None and assessor_person_id == candidate_id:
         raise refused("assessor", "an assessor cannot assess their own practical")
     if not may_assess(session, programme, role, assessor_person_id):
-        raise refused("assessor", "only admins, managers and the programme's named assessors "
-                      "sign off practicals")
+        raise refused(
+            "assessor", "only admins, managers and the programme's named assessors sign off practicals"
+        )
 
 
 def _grades(programme: Programme, grades: Mapping[str, Any]) -> dict[str, dict[str, str]]:
@@ -60,35 +62,48 @@ def _grades(programme: Programme, grades: Mapping[str, Any]) -> dict[str, dict[s
     out = {}
     for cid, g in grades.items():
         if cid not in criteria:
-            raise refused(f"grades.{cid}", "not a criterion of the rubric", cid,
-                          ", ".join(sorted(criteria)))
+            raise refused(f"grades.{cid}", "not a criterion of the rubric", cid, ", ".join(sorted(criteria)))
         g = g if isinstance(g, Mapping) else {"grade": g}
         grade = str(g.get("grade") or "")
         if grade not in GRADES:
             raise refused(f"grades.{cid}.grade", "unknown grade", grade, " or ".join(GRADES))
-        out[cid] = {"grade": grade, "evidence": str(g.get("evidence") or "")[:2000],
-                    "note": str(g.get("note") or "")[:2000]}
+        out[cid] = {
+            "grade": grade,
+            "evidence": str(g.get("evidence") or "")[:2000],
+            "note": str(g.get("note") or "")[:2000],
+        }
     return out
 
 
-def open_assessment(session: Session, programme: Programme, person_id: int
-                    ) -> PracticalAssessment | None:
-    return session.scalar(select(PracticalAssessment).where(
-        PracticalAssessment.programme_id == programme.id,
-        PracticalAssessment.person_id == person_id, PracticalAssessment.signed_at.is_(None)))
+def open_assessment(session: Session, programme: Programme, person_id: int) -> PracticalAssessment | None:
+    return session.scalar(
+        select(PracticalAssessment).where(
+            PracticalAssessment.programme_id == programme.id,
+            PracticalAssessment.person_id == person_id,
+            PracticalAssessment.signed_at.is_(None),
+        )
+    )
 
 
-def list_assessments(session: Session, programme_id: int, person_id: int | None = None
-                     ) -> Sequence[PracticalAssessment]:
+def list_assessments(
+    session: Session, programme_id: int, person_id: int | None = None
+) -> Sequence[PracticalAssessment]:
     q = select(PracticalAssessment).where(PracticalAssessment.programme_id == programme_id)
     if person_id is not None:
         q = q.where(PracticalAssessment.person_id == person_id)
     return session.scalars(q.order_by(PracticalAssessment.id)).all()
 
 
-def grade_practical(session: Session, programme: Programme, person_id: int,
-                    grades: Mapping[str, Any], *, assessor: str, role: str,
-                    assessor_person_id: int | None) -> PracticalAssessment:
+def grade_practical(
+    session: Session,
+    programme: Programme,
+    person_id: int,
+    grades: Mapping[str, Any],
+    *,
+    assessor: str,
+    role: str,
+    assessor_person_id: int | None,
+) -> PracticalAssessment:
     """Set grades on the person's open assessment (started on first use); audited."""
     person = get_person(session, person_id)
     if person.org_id != programme.org_id:
@@ -98,21 +113,37 @@ def grade_practical(session: Session, programme: Programme, person_id: int,
     row = open_assessment(session, programme, person_id)
     before = None if row is None else dict(row.grades)
     if row is None:
-        row = PracticalAssessment(programme_id=programme.id, person_id=person_id,
-                                  assessor=assessor, grades={})
+        row = PracticalAssessment(
+            programme_id=programme.id, person_id=person_id, assessor=assessor, grades={}
+        )
         session.add(row)
     row.grades = {**(before or {}), **clean}
     row.assessor = assessor
     session.flush()
-    audit.record(session, assessor, "grade", "practical", row.id,
-                 None if before is None else {"person_id": person_id, "grades": before},
-                 {"person_id": person_id, "programme": programme.code, "grades": row.grades})
+    audit.record(
+        session,
+        assessor,
+        "grade",
+        "practical",
+        row.id,
+        None if before is None else {"person_id": person_id, "grades": before},
+        {"person_id": person_id, "programme": programme.code, "grades": row.grades},
+    )
     return row
 
 
-def sign_off(session: Session, programme: Programme, person_id: int, *, assessor: str,
-             role: str, assessor_person_id: int | None, now: datetime, catalog: Catalog,
-             issuer: Any = None) -> PracticalAssessment:
+def sign_off(
+    session: Session,
+    programme: Programme,
+    person_id: int,
+    *,
+    assessor: str,
+    role: str,
+    assessor_person_id: int | None,
+    now: datetime,
+    catalog: Catalog,
+    issuer: Any = None,
+) -> PracticalAssessment:
     """Sign the person's open assessment off: a pass when every required criterion is
     met. A pass with the exam passed records the programme pass."""
     _check_assessor(session, programme, person_id, role, assessor_person_id)
@@ -126,75 +157,133 @@ def sign_off(session: Session, programme: Programme, person_id: int, *, assessor
     passed = all(row.grades.get(c.id, {}).get("grade") == "met" for c in rubric if c.required)
     row.outcome, row.signed_at, row.assessor = ("pass" if passed else "fail"), now, assessor
     session.flush()
-    audit.record(session, assessor, "sign-off", "practical", row.id, None,
-                 {"person_id": person_id, "programme": programme.code, "outcome": row.outcome,
-                  "grades": row.grades})
+    audit.record(
+        session,
+        assessor,
+        "sign-off",
+        "practical",
+        row.id,
+        None,
+        {"person_id": person_id, "programme": programme.code, "outcome": row.outcome, "grades": row.grades},
+    )
     if passed:
-        record_pass(session, programme, person_id, now=now, catalog=catalog, issuer=issuer,
-                    actor=assessor)
+        record_pass(session, programme, person_id, now=now, catalog=catalog, issuer=issuer, actor=assessor)
     return row
 
 
 def _passed_attempt(session: Session, programme: Programme, person_id: int) -> ExamAttempt | None:
-    return session.scalar(select(ExamAttempt).where(
-        ExamAttempt.programme_id == programme.id, ExamAttempt.person_id == person_id,
-        ExamAttempt.passed.is_(True)).order_by(ExamAttempt.finished_at.desc()).limit(1))
+    return session.scalar(
+        select(ExamAttempt)
+        .where(
+            ExamAttempt.programme_id == programme.id,
+            ExamAttempt.person_id == person_id,
+            ExamAttempt.passed.is_(True),
+        )
+        .order_by(ExamAttempt.finished_at.desc())
+        .limit(1)
+    )
 
 
-def record_pass(session: Session, programme: Programme, person_id: int, *, now: datetime,
-                catalog: Catalog, issuer: Any = None, actor: str | None = None
-                ) -> dict[str, Any] | None:
+def record_pass(
+    session: Session,
+    programme: Programme,
+    person_id: int,
+    *,
+    now: datetime,
+    catalog: Catalog,
+    issuer: Any = None,
+    actor: str | None = None,
+) -> dict[str, Any] | None:
     """Record the programme pass when complete (see the module docstring); None when a part
     is missing. Once per person, programme and day."""
     spec = programme_spec(programme)
     attempt = _passed_attempt(session, programme, person_id)
     if attempt is None:
         return None
-    if spec.practical and not any(a.outcome == "pass" for a in
-                                  list_assessments(session, programme.id, person_id)):
+    if spec.practical and not any(
+        a.outcome == "pass" for a in list_assessments(session, programme.id, person_id)
+    ):
         return None
     today = now.date()
     cert_id = spec.certification
-    if session.scalar(select(CertificationHeld.id).where(
-            CertificationHeld.person_id == person_id, CertificationHeld.cert_id == cert_id,
-            CertificationHeld.valid_from == today)) is not None:
+    if (
+        session.scalar(
+            select(CertificationHeld.id).where(
+                CertificationHeld.person_id == person_id,
+                CertificationHeld.cert_id == cert_id,
+                CertificationHeld.valid_from == today,
+            )
+        )
+        is not None
+    ):
         return None
-    held = add_certification(session, person_id, cert_id, today,
-                             default_valid_until(catalog, cert_id, today),
-                             evidence=f"programme {programme.code}, exam attempt {attempt.number}",
-                             catalog=catalog, actor=actor)
+    held = add_certification(
+        session,
+        person_id,
+        cert_id,
+        today,
+        default_valid_until(catalog, cert_id, today),
+        evidence=f"programme {programme.code}, exam attempt {attempt.number}",
+        catalog=catalog,
+        actor=actor,
+    )
     skills = current_skills(session, [person_id]).get(person_id, {})
     raised = {}
     for domain, level in sorted(spec.skills.items()):
         if skills.get(domain, 0) < level:
-            rate_skill(session, person_id, domain, level, rated_at=now,
-                       rated_by=f"programme:{programme.code}",
-                       note=f"passed {spec.name} on {today.isoformat()}")
+            rate_skill(
+                session,
+                person_id,
+                domain,
+                level,
+                rated_at=now,
+                rated_by=f"programme:{programme.code}",
+                note=f"passed {spec.name} on {today.isoformat()}",
+            )
             raised[domain] = level
     credential = None
     if issuer is not None:
         from gputeam.store.credentials import issue_credential
 
-        results = {f"domain-{d['domain']}": (f"{d['name']} score", f"{round(d['score'] * 100)} %")
-                   for d in (attempt.result or {}).get("domains", [])}
+        results = {
+            f"domain-{d['domain']}": (f"{d['name']} score", f"{round(d['score'] * 100)} %")
+            for d in (attempt.result or {}).get("domains", [])
+        }
         results["exam"] = ("Exam score", f"{round((attempt.score or 0) * 100)} %")
-        row = issue_credential(session, programme.org_id, person_id, cert_id, catalog=catalog,
-                               secret=issuer.secret, base_url=issuer.base_url, now=now,
-                               actor=actor, criteria=criteria_text(spec), results=results)
+        row = issue_credential(
+            session,
+            programme.org_id,
+            person_id,
+            cert_id,
+            catalog=catalog,
+            secret=issuer.secret,
+            base_url=issuer.base_url,
+            now=now,
+            actor=actor,
+            criteria=criteria_text(spec),
+            results=results,
+        )
         credential = row.uuid
-    return {"certification": held.id, "valid_until": held.valid_until, "skills": raised,
-            "credential": credential}
+    return {
+        "certification": held.id,
+        "valid_until": held.valid_until,
+        "skills": raised,
+        "credential": credential,
+    }
 
 
 def criteria_text(spec: Any) -> str:
     """The programme's blueprint and rubric in words (the credential's criteria)."""
     bp = spec.blueprint
     weights = ", ".join(f"{d} {w:g}" for d, w in bp.domain_weights.items())
-    text = (f"Passed the {spec.name} exam: {bp.questions} questions in {bp.minutes} minutes, "
-            f"pass mark {round(bp.pass_mark * 100)} %, domain weights {weights}")
+    text = (
+        f"Passed the {spec.name} exam: {bp.questions} questions in {bp.minutes} minutes, "
+        f"pass mark {round(bp.pass_mark * 100)} %, domain weights {weights}"
+    )
     if isinstance(bp.domain_minimum, float | int):
         text += f", at least {round(bp.domain_minimum * 100)} % in every domain"
     if spec.rubric:
         text += "; and a practical assessment signed off by an assessor: " + "; ".join(
-            c.name + ("" if c.required else " (optional)") for c in spec.rubric)
+            c.name + ("" if c.required else " (optional)") for c in spec.rubric
+        )
     return text + "."

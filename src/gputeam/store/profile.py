@@ -26,40 +26,64 @@ class PersonRecords(NamedTuple):
 
 
 _PID: BindParameter[int] = bindparam("pid")
-_CERTS = (select(CertificationHeld.id, CertificationHeld.cert_id, CertificationHeld.valid_from,
-                 CertificationHeld.valid_until, CertificationHeld.evidence)
-          .where(CertificationHeld.person_id == _PID)
-          .order_by(CertificationHeld.cert_id, CertificationHeld.valid_from))
-_ENROLMENTS = (select(Enrolment.id, Enrolment.course_id, Enrolment.started_on,
-                      Enrolment.hours_done, Enrolment.completed_on)
-               .where(Enrolment.person_id == _PID)
-               .order_by(Enrolment.started_on, Enrolment.id))
-_ROADMAP = (select(RoadmapItem.id, RoadmapItem.kind, RoadmapItem.ref, RoadmapItem.title,
-                   RoadmapItem.start, RoadmapItem.due, RoadmapItem.status,
-                   RoadmapItem.done_on, RoadmapItem.hours)
-            .where(RoadmapItem.person_id == _PID)
-            .order_by(RoadmapItem.start, RoadmapItem.id))
+_CERTS = (
+    select(
+        CertificationHeld.id,
+        CertificationHeld.cert_id,
+        CertificationHeld.valid_from,
+        CertificationHeld.valid_until,
+        CertificationHeld.evidence,
+    )
+    .where(CertificationHeld.person_id == _PID)
+    .order_by(CertificationHeld.cert_id, CertificationHeld.valid_from)
+)
+_ENROLMENTS = (
+    select(
+        Enrolment.id, Enrolment.course_id, Enrolment.started_on, Enrolment.hours_done, Enrolment.completed_on
+    )
+    .where(Enrolment.person_id == _PID)
+    .order_by(Enrolment.started_on, Enrolment.id)
+)
+_ROADMAP = (
+    select(
+        RoadmapItem.id,
+        RoadmapItem.kind,
+        RoadmapItem.ref,
+        RoadmapItem.title,
+        RoadmapItem.start,
+        RoadmapItem.due,
+        RoadmapItem.status,
+        RoadmapItem.done_on,
+        RoadmapItem.hours,
+    )
+    .where(RoadmapItem.person_id == _PID)
+    .order_by(RoadmapItem.start, RoadmapItem.id)
+)
 
 
 def person_records(session: Session, person_id: int) -> PersonRecords:
     """One person's certifications, enrolments and roadmap items, as plain rows."""
     args = {"pid": person_id}
-    return PersonRecords(list(session.execute(_CERTS, args)),
-                         list(session.execute(_ENROLMENTS, args)),
-                         list(session.execute(_ROADMAP, args)))
+    return PersonRecords(
+        list(session.execute(_CERTS, args)),
+        list(session.execute(_ENROLMENTS, args)),
+        list(session.execute(_ROADMAP, args)),
+    )
 
 
 def person_teams(session: Session, org_id: int) -> dict[str, tuple[int, int | None]]:
     """Person key to (id, team id) for everyone in the organisation."""
-    rows = session.execute(select(Person.key, Person.id, Person.team_id)
-                           .where(Person.org_id == org_id))
+    rows = session.execute(select(Person.key, Person.id, Person.team_id).where(Person.org_id == org_id))
     return {k: (i, t) for k, i, t in rows}
 
 
 #: A person's record kinds, as :func:`record_person` names them.
 RecordKind = Literal["certification", "enrolment", "roadmap item"]
-_RECORDS: dict[str, Any] = {"certification": CertificationHeld, "enrolment": Enrolment,
-                            "roadmap item": RoadmapItem}
+_RECORDS: dict[str, Any] = {
+    "certification": CertificationHeld,
+    "enrolment": Enrolment,
+    "roadmap item": RoadmapItem,
+}
 
 
 def record_person(session: Session, kind: RecordKind, record_id: int) -> int | None:

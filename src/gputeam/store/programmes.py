@@ -30,23 +30,42 @@ from gputeam.store.schema_exams import Accommodation, BankItem, Programme
 CODE_PATTERN = r"^[a-z0-9][a-z0-9_.-]{0,99}$"
 
 
-def save_programme(session: Session, org_id: int, code: str, spec: Mapping[str, Any], *,
-                   catalog: Catalog, actor: str | None = None) -> Programme:
+def save_programme(
+    session: Session,
+    org_id: int,
+    code: str,
+    spec: Mapping[str, Any],
+    *,
+    catalog: Catalog,
+    actor: str | None = None,
+) -> Programme:
     """Create the programme ``code`` or replace its spec (checked against ``catalog``)."""
     import re
 
     if not re.match(CODE_PATTERN, code):
-        raise refused("code", "a programme code is lower-case letters, digits, '.', '_' or '-'",
-                      code, "e.g. acme-operator-l2")
+        raise refused(
+            "code",
+            "a programme code is lower-case letters, digits, '.', '_' or '-'",
+            code,
+            "e.g. acme-operator-l2",
+        )
     try:
         checked = read_spec(spec, catalog)
     except ProgrammeError as exc:
-        raise StoreError([Problem(path=p.path, message=p.message, found=p.found,
-                                  expected=p.expected, file=f"programme {code}")
-                          for p in exc.problems]) from None
+        raise StoreError(
+            [
+                Problem(
+                    path=p.path,
+                    message=p.message,
+                    found=p.found,
+                    expected=p.expected,
+                    file=f"programme {code}",
+                )
+                for p in exc.problems
+            ]
+        ) from None
     data = checked.model_dump(mode="json")
-    row = session.scalar(select(Programme).where(Programme.org_id == org_id,
-                                                 Programme.code == code))
+    row = session.scalar(select(Programme).where(Programme.org_id == org_id, Programme.code == code))
     before = None if row is None else dict(row.spec)
     if row is None:
         row = Programme(org_id=org_id, code=code, spec=data)
@@ -54,23 +73,27 @@ def save_programme(session: Session, org_id: int, code: str, spec: Mapping[str, 
     else:
         row.spec = data
     session.flush()
-    audit.record(session, actor, "create" if before is None else "update", "programme", row.id,
-                 None if before is None else {"org_id": org_id, "code": code, "spec": before},
-                 {"org_id": org_id, "code": code, "spec": data})
+    audit.record(
+        session,
+        actor,
+        "create" if before is None else "update",
+        "programme",
+        row.id,
+        None if before is None else {"org_id": org_id, "code": code, "spec": before},
+        {"org_id": org_id, "code": code, "spec": data},
+    )
     return row
 
 
 def get_programme(session: Session, org_id: int, code: str) -> Programme:
-    row = session.scalar(select(Programme).where(Programme.org_id == org_id,
-                                                 Programme.code == code))
+    row = session.scalar(select(Programme).where(Programme.org_id == org_id, Programme.code == code))
     if row is None:
         raise not_found("programme", code)
     return row
 
 
 def list_programmes(session: Session, org_id: int) -> Sequence[Programme]:
-    return session.scalars(select(Programme).where(Programme.org_id == org_id)
-                           .order_by(Programme.code)).all()
+    return session.scalars(select(Programme).where(Programme.org_id == org_id).order_by(Programme.code)).all()
 
 
 def programme_spec(row: Programme) -> ProgrammeSpec:
@@ -94,17 +117,23 @@ class BankImport:
 
 def _current(session: Session, programme_id: int) -> dict[str, BankItem]:
     """The newest version of each item of a programme."""
-    newest = (select(BankItem.item_id, func.max(BankItem.version).label("v"))
-              .where(BankItem.programme_id == programme_id)
-              .group_by(BankItem.item_id).subquery())
-    rows = session.scalars(select(BankItem).join(
-        newest, (BankItem.item_id == newest.c.item_id) & (BankItem.version == newest.c.v))
-        .where(BankItem.programme_id == programme_id))
+    newest = (
+        select(BankItem.item_id, func.max(BankItem.version).label("v"))
+        .where(BankItem.programme_id == programme_id)
+        .group_by(BankItem.item_id)
+        .subquery()
+    )
+    rows = session.scalars(
+        select(BankItem)
+        .join(newest, (BankItem.item_id == newest.c.item_id) & (BankItem.version == newest.c.v))
+        .where(BankItem.programme_id == programme_id)
+    )
     return {r.item_id: r for r in rows}
 
 
-def import_bank(session: Session, programme_id: int, bank: Bank, *, now: datetime,
-                actor: str | None = None) -> BankImport:
+def import_bank(
+    session: Session, programme_id: int, bank: Bank, *, now: datetime, actor: str | None = None
+) -> BankImport:
     """Store the questions of ``bank`` in the programme's bank (see the module docstring).
     Descriptions are not exam items and are skipped; two questions with one item id are
     refused (nothing written)."""
@@ -112,35 +141,65 @@ def import_bank(session: Session, programme_id: int, bank: Bank, *, now: datetim
     ids = [q.item_id for q in questions]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
-        raise refused("bank", "several questions share an item id; give each its own "
-                      "[id:...] or <idnumber>", ", ".join(twice))
+        raise refused(
+            "bank",
+            "several questions share an item id; give each its own [id:...] or <idnumber>",
+            ", ".join(twice),
+        )
     current = _current(session, programme_id)
     report = BankImport()
     for q in questions:
         data = q.model_dump(mode="json")
         row = current.get(q.item_id)
         if row is None:
-            session.add(BankItem(programme_id=programme_id, item_id=q.item_id, version=1,
-                                 content_hash=q.content_hash, qtype=q.qtype, domain=q.domain,
-                                 question=data, created_at=now))
+            session.add(
+                BankItem(
+                    programme_id=programme_id,
+                    item_id=q.item_id,
+                    version=1,
+                    content_hash=q.content_hash,
+                    qtype=q.qtype,
+                    domain=q.domain,
+                    question=data,
+                    created_at=now,
+                )
+            )
             report.added.append(q.item_id)
-        elif row.content_hash == q.content_hash and row.domain == q.domain \
-                and row.question == data:
+        elif row.content_hash == q.content_hash and row.domain == q.domain and row.question == data:
             (report.retired if row.retired_at else report.unchanged).append(q.item_id)
         elif not row.used:
-            row.content_hash, row.qtype, row.domain, row.question = \
-                q.content_hash, q.qtype, q.domain, data
+            row.content_hash, row.qtype, row.domain, row.question = q.content_hash, q.qtype, q.domain, data
             report.updated.append(q.item_id)
         else:
-            session.add(BankItem(programme_id=programme_id, item_id=q.item_id,
-                                 version=row.version + 1, content_hash=q.content_hash,
-                                 qtype=q.qtype, domain=q.domain, question=data, created_at=now,
-                                 drawn=row.drawn, retired_at=row.retired_at))
+            session.add(
+                BankItem(
+                    programme_id=programme_id,
+                    item_id=q.item_id,
+                    version=row.version + 1,
+                    content_hash=q.content_hash,
+                    qtype=q.qtype,
+                    domain=q.domain,
+                    question=data,
+                    created_at=now,
+                    drawn=row.drawn,
+                    retired_at=row.retired_at,
+                )
+            )
             report.new_versions.append(q.item_id)
     session.flush()
-    audit.record(session, actor, "import", "bank", programme_id, None,
-                 {"org_id": _org(session, programme_id), "programme_id": programme_id,
-                  **{k: len(v) for k, v in report.as_dict().items()}})
+    audit.record(
+        session,
+        actor,
+        "import",
+        "bank",
+        programme_id,
+        None,
+        {
+            "org_id": _org(session, programme_id),
+            "programme_id": programme_id,
+            **{k: len(v) for k, v in report.as_dict().items()},
+        },
+    )
     return report
 
 
@@ -149,8 +208,7 @@ def _org(session: Session, programme_id: int) -> int | None:
     return None if row is None else row.org_id
 
 
-def bank_items(session: Session, programme_id: int, *, include_retired: bool = True
-               ) -> list[BankItem]:
+def bank_items(session: Session, programme_id: int, *, include_retired: bool = True) -> list[BankItem]:
     """The current version of each item, by item id."""
     rows = sorted(_current(session, programme_id).values(), key=lambda r: r.item_id)
     return [r for r in rows if include_retired or r.retired_at is None]
@@ -160,11 +218,13 @@ def question_of(row: BankItem) -> Question:
     return Question.model_validate(row.question)
 
 
-def retire_item(session: Session, programme_id: int, item_id: str, *, now: datetime,
-                actor: str | None = None) -> None:
+def retire_item(
+    session: Session, programme_id: int, item_id: str, *, now: datetime, actor: str | None = None
+) -> None:
     """Stop drawing an item (every version); attempts that hold it keep it."""
-    rows = session.scalars(select(BankItem).where(BankItem.programme_id == programme_id,
-                                                  BankItem.item_id == item_id)).all()
+    rows = session.scalars(
+        select(BankItem).where(BankItem.programme_id == programme_id, BankItem.item_id == item_id)
+    ).all()
     if not rows:
         raise not_found("item", item_id)
     if all(r.retired_at for r in rows):
@@ -172,18 +232,24 @@ def retire_item(session: Session, programme_id: int, item_id: str, *, now: datet
     for r in rows:
         r.retired_at = r.retired_at or now
     session.flush()
-    audit.record(session, actor, "retire", "bank_item", item_id, None,
-                 {"org_id": _org(session, programme_id), "programme_id": programme_id,
-                  "item_id": item_id})
+    audit.record(
+        session,
+        actor,
+        "retire",
+        "bank_item",
+        item_id,
+        None,
+        {"org_id": _org(session, programme_id), "programme_id": programme_id, "item_id": item_id},
+    )
 
 
-def set_time_multiplier(session: Session, person_id: int, multiplier: float, *, note: str = "",
-                        actor: str | None = None) -> Accommodation:
+def set_time_multiplier(
+    session: Session, person_id: int, multiplier: float, *, note: str = "", actor: str | None = None
+) -> Accommodation:
     """A person's exam time multiplier (1 = no extra time; at most 4)."""
     person = get_person(session, person_id)
     if not (1.0 <= multiplier <= 4.0):
-        raise refused("time_multiplier", "must be between 1 and 4", multiplier,
-                      "1.25 for 25 % extra time")
+        raise refused("time_multiplier", "must be between 1 and 4", multiplier, "1.25 for 25 % extra time")
     row = session.get(Accommodation, person_id)
     before = None if row is None else {"time_multiplier": row.time_multiplier, "note": row.note}
     if row is None:
@@ -191,9 +257,15 @@ def set_time_multiplier(session: Session, person_id: int, multiplier: float, *, 
         session.add(row)
     row.time_multiplier, row.note, row.set_by = multiplier, note[:1000], actor
     session.flush()
-    audit.record(session, actor, "update", "accommodation", person_id,
-                 None if before is None else {"person_id": person.id, **before},
-                 {"person_id": person.id, "time_multiplier": multiplier, "note": row.note})
+    audit.record(
+        session,
+        actor,
+        "update",
+        "accommodation",
+        person_id,
+        None if before is None else {"person_id": person.id, **before},
+        {"person_id": person.id, "time_multiplier": multiplier, "note": row.note},
+    )
     return row
 
 

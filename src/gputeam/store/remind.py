@@ -63,15 +63,20 @@ def _stage(days_left: int, within_days: int) -> str:
     return f"{stage}d"
 
 
-def due_reminders(session: Session, today: date, within_days: int = 90, *,
-                  org_id: int | None = None, include_sent: bool = False,
-                  catalog: Catalog | None = None) -> list[Reminder]:
+def due_reminders(
+    session: Session,
+    today: date,
+    within_days: int = 90,
+    *,
+    org_id: int | None = None,
+    include_sent: bool = False,
+    catalog: Catalog | None = None,
+) -> list[Reminder]:
     """What should be reminded today, oldest due date first (already sent ones left out
     unless ``include_sent``)."""
     catalog = catalog or load_catalog()
     out: list[Reminder] = []
-    for c in expiring_certifications(session, today, within_days, org_id=org_id,
-                                     include_expired=True):
+    for c in expiring_certifications(session, today, within_days, org_id=org_id, include_expired=True):
         assert c.valid_until is not None
         days_left = (c.valid_until - today).days
         stage = _stage(days_left, within_days)
@@ -80,46 +85,75 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
         expired = expiry_status(c.valid_until, today) == "expired"
         if expired:
             subject = _("{person}: {certification} expired on {date}").format(
-                person=c.person.name, certification=label, date=c.valid_until.isoformat())
+                person=c.person.name, certification=label, date=c.valid_until.isoformat()
+            )
         else:
             subject = _("{person}: {certification} expires on {date} (in {days} days)").format(
-                person=c.person.name, certification=label, date=c.valid_until.isoformat(),
-                days=days_left)
-        out.append(Reminder(
-            key=f"cert:{c.id}:{c.valid_until.isoformat()}:{stage}",
-            kind="certification-expired" if expired else "certification-expiring",
-            person=c.person.key, name=c.person.name, email=c.person.email,
-            due=c.valid_until, subject=subject))
+                person=c.person.name, certification=label, date=c.valid_until.isoformat(), days=days_left
+            )
+        out.append(
+            Reminder(
+                key=f"cert:{c.id}:{c.valid_until.isoformat()}:{stage}",
+                kind="certification-expired" if expired else "certification-expiring",
+                person=c.person.key,
+                name=c.person.name,
+                email=c.person.email,
+                due=c.valid_until,
+                subject=subject,
+            )
+        )
     from datetime import timedelta
 
     from gputeam.store.credentials import expiring_credentials
 
-    for cr in expiring_credentials(session, today, today + timedelta(days=within_days),
-                                   org_id=org_id, include_expired=True):
+    for cr in expiring_credentials(
+        session, today, today + timedelta(days=within_days), org_id=org_id, include_expired=True
+    ):
         assert cr.valid_until is not None and cr.person is not None
         days_left = (cr.valid_until - today).days
         stage = _stage(days_left, within_days)
         cert = catalog.certifications.get(cr.achievement_id)
         label = cert.name if cert else cr.achievement_id
-        when = (_("expired on {date}").format(date=cr.valid_until.isoformat()) if days_left < 0
-                else _("expires on {date} (in {days} days)").format(
-                    date=cr.valid_until.isoformat(), days=days_left))
-        out.append(Reminder(
-            key=f"credential:{cr.uuid}:{stage}",
-            kind="credential-expired" if days_left < 0 else "credential-expiring",
-            person=cr.person.key, name=cr.person.name, email=cr.person.email,
-            due=cr.valid_until,
-            subject=_("{person}: the {certification} credential {when}; renewing the "
-                      "certification (a re-exam for an internal one) lets the organisation "
-                      "issue a new credential").format(person=cr.person.name, certification=label,
-                                                       when=when)))
+        when = (
+            _("expired on {date}").format(date=cr.valid_until.isoformat())
+            if days_left < 0
+            else _("expires on {date} (in {days} days)").format(
+                date=cr.valid_until.isoformat(), days=days_left
+            )
+        )
+        out.append(
+            Reminder(
+                key=f"credential:{cr.uuid}:{stage}",
+                kind="credential-expired" if days_left < 0 else "credential-expiring",
+                person=cr.person.key,
+                name=cr.person.name,
+                email=cr.person.email,
+                due=cr.valid_until,
+                subject=_(
+                    "{person}: the {certification} credential {when}; renewing the "
+                    "certification (a re-exam for an internal one) lets the organisation "
+                    "issue a new credential"
+                ).format(person=cr.person.name, certification=label, when=when),
+            )
+        )
     for it in overdue_roadmap_items(session, today, org_id=org_id):
-        out.append(Reminder(
-            key=f"roadmap:{it.id}:{it.due.isoformat()}", kind="roadmap-overdue",
-            person=it.person.key, name=it.person.name, email=it.person.email, due=it.due,
-            subject=_("{person}: {kind} '{title}' was due on {date} ({days} days overdue)").format(
-                person=it.person.name, kind=_(it.kind), title=it.title, date=it.due.isoformat(),
-                days=(today - it.due).days)))
+        out.append(
+            Reminder(
+                key=f"roadmap:{it.id}:{it.due.isoformat()}",
+                kind="roadmap-overdue",
+                person=it.person.key,
+                name=it.person.name,
+                email=it.person.email,
+                due=it.due,
+                subject=_("{person}: {kind} '{title}' was due on {date} ({days} days overdue)").format(
+                    person=it.person.name,
+                    kind=_(it.kind),
+                    title=it.title,
+                    date=it.due.isoformat(),
+                    days=(today - it.due).days,
+                ),
+            )
+        )
     out.sort(key=lambda r: (r.due, r.key))
     if include_sent or not out:
         return out
@@ -130,8 +164,7 @@ def due_reminders(session: Session, today: date, within_days: int = 90, *,
 def _sent_keys(session: Session, keys: Sequence[str]) -> set[str]:
     sent: set[str] = set()
     for i in range(0, len(keys), 500):
-        sent.update(session.scalars(select(ReminderSent.key)
-                                    .where(ReminderSent.key.in_(keys[i:i + 500]))))
+        sent.update(session.scalars(select(ReminderSent.key).where(ReminderSent.key.in_(keys[i : i + 500]))))
     return sent
 
 
@@ -166,11 +199,16 @@ class SmtpSettings:
 
         ssl = flag("GPUTEAM_SMTP_SSL", False)
         port = int(env.get("GPUTEAM_SMTP_PORT") or (465 if ssl else 587))
-        return cls(host=host, port=port, username=env.get("GPUTEAM_SMTP_USER") or None,
-                   password=env.get("GPUTEAM_SMTP_PASSWORD") or None,
-                   sender=env.get("GPUTEAM_SMTP_FROM") or "gputeam@localhost",
-                   starttls=flag("GPUTEAM_SMTP_STARTTLS", port == 587 and not ssl), ssl=ssl,
-                   fallback_to=env.get("GPUTEAM_REMIND_TO") or None)
+        return cls(
+            host=host,
+            port=port,
+            username=env.get("GPUTEAM_SMTP_USER") or None,
+            password=env.get("GPUTEAM_SMTP_PASSWORD") or None,
+            sender=env.get("GPUTEAM_SMTP_FROM") or "gputeam@localhost",
+            starttls=flag("GPUTEAM_SMTP_STARTTLS", port == 587 and not ssl),
+            ssl=ssl,
+            fallback_to=env.get("GPUTEAM_REMIND_TO") or None,
+        )
 
 
 class SmtpMailer:
@@ -194,26 +232,32 @@ class SmtpMailer:
             smtp.send_message(msg)
 
 
-def send_reminders(session: Session, today: date, within_days: int = 90, *,
-                   org_id: int | None = None, mailer: Mailer | None = None,
-                   fallback_to: str | None = None, dry_run: bool = False,
-                   now: datetime | None = None, catalog: Catalog | None = None
-                   ) -> RemindResult:
+def send_reminders(
+    session: Session,
+    today: date,
+    within_days: int = 90,
+    *,
+    org_id: int | None = None,
+    mailer: Mailer | None = None,
+    fallback_to: str | None = None,
+    dry_run: bool = False,
+    now: datetime | None = None,
+    catalog: Catalog | None = None,
+) -> RemindResult:
     """Deliver the reminders not yet sent: mailed (one message per recipient) when a
     ``mailer`` is given, else just returned for listing. Delivered keys are recorded in
     the session's transaction unless ``dry_run``; a recipient whose mail fails is left
     unrecorded, so the next run tries again."""
-    everything = due_reminders(session, today, within_days, org_id=org_id, include_sent=True,
-                               catalog=catalog)
+    everything = due_reminders(session, today, within_days, org_id=org_id, include_sent=True, catalog=catalog)
     sent = _sent_keys(session, [r.key for r in everything])
-    result = RemindResult(new=[r for r in everything if r.key not in sent],
-                          already_sent=len(sent))
+    result = RemindResult(new=[r for r in everything if r.key not in sent], already_sent=len(sent))
     if dry_run or not result.new:
         return result
     now = now or utcnow()
     if mailer is None:
-        session.add_all(ReminderSent(key=r.key, recipient=r.email, channel="list", sent_at=now)
-                        for r in result.new)
+        session.add_all(
+            ReminderSent(key=r.key, recipient=r.email, channel="list", sent_at=now) for r in result.new
+        )
         session.flush()
         return result
     by_recipient: dict[str, list[Reminder]] = {}
@@ -224,16 +268,18 @@ def send_reminders(session: Session, today: date, within_days: int = 90, *,
             continue
         by_recipient.setdefault(to, []).append(r)
     for to, items in sorted(by_recipient.items()):
-        subject = items[0].subject if len(items) == 1 else \
-            _("gputeam: {n} reminders for {date}").format(n=len(items), date=today.isoformat())
+        subject = (
+            items[0].subject
+            if len(items) == 1
+            else _("gputeam: {n} reminders for {date}").format(n=len(items), date=today.isoformat())
+        )
         body = "\n".join(r.line() for r in items) + "\n\n-- gputeam remind\n"
         try:
             mailer.send(to, subject, body)
         except Exception as exc:  # an SMTP failure for one recipient must not stop others
             result.failed.append((to, f"{type(exc).__name__}: {exc}"))
             continue
-        session.add_all(ReminderSent(key=r.key, recipient=to, channel="mail", sent_at=now)
-                        for r in items)
+        session.add_all(ReminderSent(key=r.key, recipient=to, channel="mail", sent_at=now) for r in items)
         result.mailed += len(items)
     session.flush()
     return result

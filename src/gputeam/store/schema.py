@@ -84,8 +84,7 @@ class Team(Base):
     __tablename__ = "teams"
     __table_args__ = (UniqueConstraint("org_id", "name", name="uq_teams_org_name"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: set when the team is archived: kept with its history, offered no more
@@ -108,10 +107,8 @@ class Person(Base):
         CheckConstraint("weekly_study_hours BETWEEN 0 AND 40", name="study_hours"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
-    team_id: Mapped[int | None] = mapped_column(
-        ForeignKey("teams.id", ondelete="SET NULL"), index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="SET NULL"), index=True)
     key: Mapped[str] = mapped_column(String(100))
     name: Mapped[str] = mapped_column(String(200))
     email: Mapped[str | None] = mapped_column(String(320))
@@ -153,8 +150,7 @@ class CertificationHeld(Base):
         CheckConstraint("valid_until IS NULL OR valid_until >= valid_from", name="validity"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"),
-                                           index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     cert_id: Mapped[str] = mapped_column(String(100))
     valid_from: Mapped[date] = mapped_column(Date)
     valid_until: Mapped[date | None] = mapped_column(Date, index=True)
@@ -168,8 +164,7 @@ class Enrolment(Base):
     __tablename__ = "enrolments"
     __table_args__ = (CheckConstraint("hours_done >= 0", name="hours"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"),
-                                           index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     course_id: Mapped[str] = mapped_column(String(100))
     started_on: Mapped[date] = mapped_column(Date)
     hours_done: Mapped[float] = mapped_column(Float, default=0.0)
@@ -187,8 +182,7 @@ class RoadmapItem(Base):
         CheckConstraint("due >= start", name="dates"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"),
-                                           index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     plan_id: Mapped[int | None] = mapped_column(ForeignKey("plans.id", ondelete="SET NULL"))
     kind: Mapped[str] = mapped_column(String(20))
     ref: Mapped[str] = mapped_column(String(100))
@@ -209,8 +203,7 @@ class SavedScenario(Base):
     __tablename__ = "scenarios"
     __table_args__ = (UniqueConstraint("org_id", "name", "version", name="uq_scenarios_version"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(200))
     version: Mapped[int] = mapped_column(Integer)
     inputs: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -225,8 +218,7 @@ class SavedPlan(Base):
     __tablename__ = "plans"
     __table_args__ = (UniqueConstraint("scenario_id", "version", name="uq_plans_version"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    scenario_id: Mapped[int] = mapped_column(ForeignKey("scenarios.id", ondelete="CASCADE"),
-                                             index=True)
+    scenario_id: Mapped[int] = mapped_column(ForeignKey("scenarios.id", ondelete="CASCADE"), index=True)
     version: Mapped[int] = mapped_column(Integer)
     computed_for: Mapped[date] = mapped_column(Date)
     plan: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -238,17 +230,13 @@ class SavedPlan(Base):
 
 class TeamMembership(Base):
     __tablename__ = "team_memberships"
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
-                                         primary_key=True)
-    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"), primary_key=True)
 
 
 class User(Base):
     __tablename__ = "users"
-    __table_args__ = (
-        CheckConstraint("role IN ('" + "','".join(ROLES) + "')", name="role"),
-    )
+    __table_args__ = (CheckConstraint("role IN ('" + "','".join(ROLES) + "')", name="role"),)
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(100), unique=True)
     password_hash: Mapped[str] = mapped_column(String(300))
@@ -301,8 +289,7 @@ class AuditEntry(Base):
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_entity", "entity", "entity_id"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int | None] = mapped_column(
-        ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
+    org_id: Mapped[int | None] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     actor: Mapped[str | None] = mapped_column(String(100))
     action: Mapped[str] = mapped_column(String(50))
@@ -343,8 +330,7 @@ class IssuerKey(Base):
 
     __tablename__ = "issuer_keys"
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     did: Mapped[str] = mapped_column(String(200), unique=True)
     sealed: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -361,10 +347,8 @@ class IssuedCredential(Base):
         CheckConstraint("status_index >= 0", name="status_index"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
-    person_id: Mapped[int | None] = mapped_column(
-        ForeignKey("people.id", ondelete="SET NULL"), index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int | None] = mapped_column(ForeignKey("people.id", ondelete="SET NULL"), index=True)
     key_id: Mapped[int] = mapped_column(ForeignKey("issuer_keys.id", ondelete="RESTRICT"))
     uuid: Mapped[str] = mapped_column(String(36), unique=True)
     achievement_id: Mapped[str] = mapped_column(String(100))

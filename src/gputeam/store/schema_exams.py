@@ -36,8 +36,7 @@ class Programme(Base):
     __tablename__ = "programmes"
     __table_args__ = (UniqueConstraint("org_id", "code", name="uq_programmes_org_code"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"),
-                                        index=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organisations.id", ondelete="CASCADE"), index=True)
     code: Mapped[str] = mapped_column(String(100))
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -77,9 +76,14 @@ class ExamAttempt(Base):
     __table_args__ = (
         CheckConstraint("state IN ('" + "','".join(ATTEMPT_STATES) + "')", name="state"),
         UniqueConstraint("programme_id", "person_id", "number", name="uq_exam_attempts_number"),
-        Index("uq_exam_attempts_open", "programme_id", "person_id", unique=True,
-              sqlite_where=text("state = 'in_progress'"),
-              postgresql_where=text("state = 'in_progress'")),
+        Index(
+            "uq_exam_attempts_open",
+            "programme_id",
+            "person_id",
+            unique=True,
+            sqlite_where=text("state = 'in_progress'"),
+            postgresql_where=text("state = 'in_progress'"),
+        ),
         Index("ix_exam_attempts_state_deadline", "state", "deadline"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -105,8 +109,9 @@ class ExamAnswer(Base):
     an upsert, so concurrent saves of different items never lose each other)."""
 
     __tablename__ = "exam_answers"
-    attempt_id: Mapped[int] = mapped_column(ForeignKey("exam_attempts.id", ondelete="CASCADE"),
-                                            primary_key=True)
+    attempt_id: Mapped[int] = mapped_column(
+        ForeignKey("exam_attempts.id", ondelete="CASCADE"), primary_key=True
+    )
     item_id: Mapped[str] = mapped_column(String(100), primary_key=True)
     response: Mapped[Any] = mapped_column(JSON, nullable=True)
     saved_at: Mapped[datetime] = mapped_column()
@@ -118,12 +123,10 @@ class PracticalAssessment(Base):
 
     __tablename__ = "practical_assessments"
     __table_args__ = (
-        CheckConstraint("outcome IS NULL OR outcome IN ('" + "','".join(OUTCOMES) + "')",
-                        name="outcome"),
+        CheckConstraint("outcome IS NULL OR outcome IN ('" + "','".join(OUTCOMES) + "')", name="outcome"),
     )
     id: Mapped[int] = mapped_column(primary_key=True)
-    programme_id: Mapped[int] = mapped_column(ForeignKey("programmes.id", ondelete="CASCADE"),
-                                              index=True)
+    programme_id: Mapped[int] = mapped_column(ForeignKey("programmes.id", ondelete="CASCADE"), index=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
     assessor: Mapped[str] = mapped_column(String(100))
     grades: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -138,8 +141,7 @@ class Accommodation(Base):
 
     __tablename__ = "exam_accommodations"
     __table_args__ = (CheckConstraint("time_multiplier BETWEEN 1 AND 4", name="multiplier"),)
-    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"),
-                                           primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), primary_key=True)
     time_multiplier: Mapped[float] = mapped_column(Float, default=1.0)
     note: Mapped[str] = mapped_column(Text, default="")
     set_by: Mapped[str | None] = mapped_column(String(100))

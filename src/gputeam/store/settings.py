@@ -27,5 +27,5 @@ def database_url(url: str | None = None, env: Mapping[str, str] | None = None) -
     chosen = url or env.get(ENV_DB) or f"sqlite:///{default_database_path()}"
     for prefix in ("postgres://", "postgresql://"):
         if chosen.startswith(prefix):
-            return "postgresql+psycopg://" + chosen[len(prefix):]
+            return "postgresql+psycopg://" + chosen[len(prefix) :]
     return chosen

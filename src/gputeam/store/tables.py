@@ -72,23 +72,37 @@ class Table:
         lines = self._lines()
         for i, (n, cells) in enumerate(lines):
             if n == line:
-                return replace(self, header=[text(c) for c in cells], rows=lines[i + 1:],
-                               header_line=n, above=lines[:i])
-        raise BadCell(f"row {line} is empty or past the end of the file",
-                      "the row number of the header, as the spreadsheet shows it")
+                return replace(
+                    self, header=[text(c) for c in cells], rows=lines[i + 1 :], header_line=n, above=lines[:i]
+                )
+        raise BadCell(
+            f"row {line} is empty or past the end of the file",
+            "the row number of the header, as the spreadsheet shows it",
+        )
 
 
 #: File signatures of formats people rename to .csv by mistake
-_SIGNATURES = ((b"\x89PNG", "a PNG image"), (b"%PDF", "a PDF document"),
-               (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
-               (b"\xd0\xcf\x11\xe0", "an old Excel .xls (or other Office) file"),
-               (b"\x1f\x8b", "a gzip archive"), (b"SQLite format 3", "an SQLite database"))
+_SIGNATURES = (
+    (b"\x89PNG", "a PNG image"),
+    (b"%PDF", "a PDF document"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\xd0\xcf\x11\xe0", "an old Excel .xls (or other Office) file"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"SQLite format 3", "an SQLite database"),
+)
 NOT_TABULAR = "a CSV file (text) or an XLSX workbook; save the sheet as CSV UTF-8 or .xlsx"
 
 
-def read_table(source: bytes | str | Path, *, filename: str | None = None,
-               sheet: str | None = None, encoding: str | None = None,
-               delimiter: str | None = None, header_row: int | None = None) -> Table:
+def read_table(
+    source: bytes | str | Path,
+    *,
+    filename: str | None = None,
+    sheet: str | None = None,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    header_row: int | None = None,
+) -> Table:
     """Read a CSV or XLSX file (a path, or its bytes with ``filename`` for the format).
     ``header_row`` is the row number of the header (default: the first non-blank row).
     Refuses (:class:`BadCell`) a file that is neither: an image, a PDF, binary data."""
@@ -156,12 +170,20 @@ def _read_csv(data: bytes, name: str, encoding: str | None, delimiter: str | Non
         delimiter = max(counts, key=lambda d: counts[d]) if any(counts.values()) else ","
     reader = csv.reader(io.StringIO(text_, newline=""), delimiter=delimiter)
     lines: list[tuple[int, list[Cell]]] = [
-        (number, list(record)) for number, record in enumerate(reader, start=1)
-        if any(c.strip() for c in record)]
+        (number, list(record))
+        for number, record in enumerate(reader, start=1)
+        if any(c.strip() for c in record)
+    ]
     header, rows = _split(lines)
-    table = Table(header, rows, name, delimiter, used,
-                  decimal_comma=_DECIMAL_COMMA.get(delimiter),
-                  header_line=lines[0][0] if lines else 1)
+    table = Table(
+        header,
+        rows,
+        name,
+        delimiter,
+        used,
+        decimal_comma=_DECIMAL_COMMA.get(delimiter),
+        header_line=lines[0][0] if lines else 1,
+    )
     if used == "cp1252":
         table.notes.append("not UTF-8: read as Windows-1252")
     return table
@@ -173,8 +195,9 @@ def _read_xlsx(data: bytes, name: str, sheet: str | None) -> Table:
     try:
         wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
-        raise BadCell(f"not a readable XLSX file ({type(exc).__name__}: {exc})",
-                      "an .xlsx workbook") from None
+        raise BadCell(
+            f"not a readable XLSX file ({type(exc).__name__}: {exc})", "an .xlsx workbook"
+        ) from None
     try:
         ws = wb[sheet] if sheet else wb.worksheets[0]
     except KeyError:
@@ -187,8 +210,7 @@ def _read_xlsx(data: bytes, name: str, sheet: str | None) -> Table:
         lines.append((number, cells))
     wb.close()
     header, rows = _split(lines)
-    return Table(header, rows, name, decimal_comma=None,
-                 header_line=lines[0][0] if lines else 1)
+    return Table(header, rows, name, decimal_comma=None, header_line=lines[0][0] if lines else 1)
 
 
 # ---------------------------------------------------------------- cell parsers
@@ -236,8 +258,7 @@ def number(value: Cell, decimal_comma: bool | None = False) -> float:
     (``1.500``) is read as the locale says, and refused as ambiguous when it is unknown."""
     if isinstance(value, bool):
         raise BadCell("not a number", "a number")
-    result = float(value) if isinstance(value, int | float) else \
-        _parse_number(text(value), decimal_comma)
+    result = float(value) if isinstance(value, int | float) else _parse_number(text(value), decimal_comma)
     if result != result or result in (float("inf"), float("-inf")):
         raise BadCell("not a finite number", "a number")
     return result
@@ -280,7 +301,8 @@ def _parse_number(written: str, decimal_comma: bool | None) -> float:
                     f"{sep!r} as the decimal mark, {whole}{frac} with {sep!r} separating "
                     "thousands, and this file does not say which",
                     f"{whole}{frac} (no separator) or a number with a decimal mark and "
-                    "thousands separator both written (1.234,5 / 1,234.5)")
+                    "thousands separator both written (1.234,5 / 1,234.5)",
+                )
             s = whole + "." + frac if (sep == ",") == decimal_comma else whole + frac
         else:  # 4.5, 4,5, 0,500: a decimal mark either way
             s = (whole or "0") + "." + frac

@@ -112,35 +112,56 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         if exc.kind == "lookup" and not request.url.path.startswith(API_PREFIX):
             return render.error_page(request, 404, str(exc))
         if exc.kind == "lookup":  # gputeam.store.NotFound
-            return problem(404, N_("Not found"), str(exc), type_="urn:gputeam:problem:lookup",
-                           problems=[p.as_dict() for p in exc.problems])
+            return problem(
+                404,
+                N_("Not found"),
+                str(exc),
+                type_="urn:gputeam:problem:lookup",
+                problems=[p.as_dict() for p in exc.problems],
+            )
         if not request.url.path.startswith(API_PREFIX):
-            return render.render(request, "error.html", 422, code=422, title=gettext("Invalid input"),
-                                 detail=str(exc), problems=[p.as_dict() for p in exc.problems])
-        return problem(422, N_("Invalid input"), gettext("{n} problem(s) in the {kind}").format(
-                           n=len(exc.problems), kind=exc.kind),
-                       type_=f"urn:gputeam:problem:{exc.kind}",
-                       problems=[p.as_dict() for p in exc.problems])
+            return render.render(
+                request,
+                "error.html",
+                422,
+                code=422,
+                title=gettext("Invalid input"),
+                detail=str(exc),
+                problems=[p.as_dict() for p in exc.problems],
+            )
+        return problem(
+            422,
+            N_("Invalid input"),
+            gettext("{n} problem(s) in the {kind}").format(n=len(exc.problems), kind=exc.kind),
+            type_=f"urn:gputeam:problem:{exc.kind}",
+            problems=[p.as_dict() for p in exc.problems],
+        )
 
     @app.exception_handler(store.WriteConflict)
     async def conflict(request: Request, exc: store.WriteConflict) -> Response:
         # a uniqueness or reference rule of the database (e.g. the same certificate twice)
-        return problem(409, N_("Conflict"), gettext("the change conflicts with data already stored"),
-                       type_="urn:gputeam:problem:conflict")
+        return problem(
+            409,
+            N_("Conflict"),
+            gettext("the change conflicts with data already stored"),
+            type_="urn:gputeam:problem:conflict",
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        problems = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
-                    for e in exc.errors()]
-        return problem(422, N_("Invalid request"), gettext("{n} problem(s) in the request").format(
-                           n=len(problems)),
-                       type_="urn:gputeam:problem:request", problems=problems)
+        problems = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+        return problem(
+            422,
+            N_("Invalid request"),
+            gettext("{n} problem(s) in the request").format(n=len(problems)),
+            type_="urn:gputeam:problem:request",
+            problems=problems,
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if request.url.path.startswith(API_PREFIX) or exc.status_code not in (401, 403, 404):
-            resp = problem(exc.status_code, _TITLES.get(exc.status_code, N_("Error")),
-                           str(exc.detail))
+            resp = problem(exc.status_code, _TITLES.get(exc.status_code, N_("Error")), str(exc.detail))
             for k, v in (exc.headers or {}).items():
                 resp.headers[k] = v
             return resp
@@ -173,8 +194,10 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
 
 #: Only this server's own scripts and styles (inline style attributes draw the bars).
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 
 #: Browsers that reached the app over HTTPS keep to HTTPS for a year.
@@ -230,13 +253,22 @@ class SessionCookies:
             cache.settle_if_pending()  # after the response: cache entries built for it
 
 
-_TITLES = {400: N_("Bad request"), 401: N_("Not authenticated"), 403: N_("Forbidden"),
-           404: N_("Not found"), 405: N_("Method not allowed"), 409: N_("Conflict"),
-           413: N_("Too large"), 422: N_("Invalid input"), 429: N_("Too many requests")}
+_TITLES = {
+    400: N_("Bad request"),
+    401: N_("Not authenticated"),
+    403: N_("Forbidden"),
+    404: N_("Not found"),
+    405: N_("Method not allowed"),
+    409: N_("Conflict"),
+    413: N_("Too large"),
+    422: N_("Invalid input"),
+    429: N_("Too many requests"),
+}
 
 
-def problem(status: int, title: str, detail: str, *, type_: str = "about:blank",
-            **extra: Any) -> JSONResponse:
+def problem(
+    status: int, title: str, detail: str, *, type_: str = "about:blank", **extra: Any
+) -> JSONResponse:
     """An RFC 9457 problem document; its ``title`` (English, marked with ``N_``) is shown in
     the request's language."""
     body = {"type": type_, "title": gettext(title), "status": status, "detail": detail, **extra}
@@ -248,9 +280,15 @@ def set_session_cookie(request: Request, response: Response, session: Session) -
     secure = settings.secure_cookies
     if secure is None:
         secure = request.url.scheme == "https"
-    response.set_cookie(SESSION_COOKIE, request.app.state.signer.dumps(session),
-                        max_age=settings.session_max_age, httponly=True, samesite="lax",
-                        secure=secure, path="/")
+    response.set_cookie(
+        SESSION_COOKIE,
+        request.app.state.signer.dumps(session),
+        max_age=settings.session_max_age,
+        httponly=True,
+        samesite="lax",
+        secure=secure,
+        path="/",
+    )
 
 
 def _upload_directory(settings: Settings) -> Path:
@@ -272,7 +310,8 @@ def _templates() -> Jinja2Templates:
 
     templates.env.add_extension("jinja2.ext.i18n")
     templates.env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=True)
+        i18n.gettext, i18n.ngettext, newstyle=True
+    )
     templates.env.globals["language"] = lambda: "en" if i18n.current() == i18n.PSEUDO else i18n.current()
     templates.env.globals["languages"] = i18n.language_names()
     templates.env.filters["tr"] = lambda text: i18n.gettext(str(text))  # catalog names (data)

@@ -42,8 +42,7 @@ class _Known:
     last_used_at: datetime | None = None
 
 
-def _known(request: Request, s: Any, key: tuple[str, str], **credential: str
-           ) -> _Known | None:
+def _known(request: Request, s: Any, key: tuple[str, str], **credential: str) -> _Known | None:
     """The caller holding ``credential`` (``token=`` or ``sid=``), from the per-process
     memory while the database's tracked and accounts versions are unchanged (every
     ending of a session, revocation of a token or change of a user bumps the accounts
@@ -52,10 +51,24 @@ def _known(request: Request, s: Any, key: tuple[str, str], **credential: str
     entry: _Known | None = cache.known_caller(request.app, key)
     if entry is None or entry.versions != current:
         c = store.find_caller(s, **credential)
-        entry = None if c is None else _Known(current, Principal(
-            user_id=c.user_id, username=c.username, role=c.role, person_id=c.person_id,
-            team_ids=c.team_ids, scopes=c.scopes,
-            via="session" if c.scopes is None else "token"), c, c.last_used_at)
+        entry = (
+            None
+            if c is None
+            else _Known(
+                current,
+                Principal(
+                    user_id=c.user_id,
+                    username=c.username,
+                    role=c.role,
+                    person_id=c.person_id,
+                    team_ids=c.team_ids,
+                    scopes=c.scopes,
+                    via="session" if c.scopes is None else "token",
+                ),
+                c,
+                c.last_used_at,
+            )
+        )
         cache.remember_caller(request.app, key, entry)
     return entry
 
@@ -69,8 +82,12 @@ def load_principal(request: Request) -> Principal | None:
         return request.state.principal  # type: ignore[no-any-return]
     found: Principal | None = None
     header = request.headers.get("authorization", "")
-    if (not header and request.method in ("GET", "HEAD") and request.url.path.endswith(".ics")
-            and "token" in request.query_params):
+    if (
+        not header
+        and request.method in ("GET", "HEAD")
+        and request.url.path.endswith(".ics")
+        and "token" in request.query_params
+    ):
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]
     now = datetime.now(UTC)
@@ -79,18 +96,18 @@ def load_principal(request: Request) -> Principal | None:
             secret = header[7:].strip()
             entry = _known(request, s, ("token", store.secret_digest(secret)), token=secret)
             if entry is None or not entry.caller.live(now):
-                raise HTTPException(401, "invalid, expired or revoked API token",
-                                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+                raise HTTPException(
+                    401,
+                    "invalid, expired or revoked API token",
+                    headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
+                )
             found = entry.who
-            entry.last_used_at = store.note_token_use(s, entry.caller.credential_id,
-                                                      entry.last_used_at, now)
+            entry.last_used_at = store.note_token_use(s, entry.caller.credential_id, entry.last_used_at, now)
         else:
             session: Session = request.state.session
             if session.uid is not None:
-                entry = _known(request, s, ("session", store.secret_digest(session.sid)),
-                               sid=session.sid)
-                if (entry is not None and entry.caller.user_id == session.uid
-                        and entry.caller.live(now)):
+                entry = _known(request, s, ("session", store.secret_digest(session.sid)), sid=session.sid)
+                if entry is not None and entry.caller.user_id == session.uid and entry.caller.live(now):
                     found = entry.who
     request.state.principal = found
     return found
@@ -112,10 +129,14 @@ async def form_csrf(request: Request) -> str | None:
 
 #: Declares the ``bearer`` security scheme in the OpenAPI document for every operation that
 #: needs a caller (the API explorer's "Authorize"); :func:`load_principal` reads the header.
-BEARER = HTTPBearer(auto_error=False, scheme_name="bearer", bearerFormat="API token",
-                    description="An API token (create one on the Account page or with "
-                    "`POST /api/v1/tokens`), sent as `Authorization: Bearer <token>`. "
-                    "Browsers may use their session cookie instead.")
+BEARER = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    bearerFormat="API token",
+    description="An API token (create one on the Account page or with "
+    "`POST /api/v1/tokens`), sent as `Authorization: Bearer <token>`. "
+    "Browsers may use their session cookie instead.",
+)
 
 
 def require(perm: Perm) -> Callable[..., Principal]:
@@ -123,19 +144,22 @@ def require(perm: Perm) -> Callable[..., Principal]:
     scope, and at least ``write`` for an unsafe method); unsafe requests authenticated by
     cookie must carry the CSRF token."""
 
-    def dependency(request: Request,
-                   form_token: Annotated[str | None, Depends(form_csrf)] = None,
-                   _bearer: Annotated[Any, Depends(BEARER)] = None) -> Principal:
+    def dependency(
+        request: Request,
+        form_token: Annotated[str | None, Depends(form_csrf)] = None,
+        _bearer: Annotated[Any, Depends(BEARER)] = None,
+    ) -> Principal:
         who = load_principal(request)
         if who is None:
-            raise HTTPException(401, "authentication required",
-                                headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(401, "authentication required", headers={"WWW-Authenticate": "Bearer"})
         write = request.method not in SAFE_METHODS
         if not who.can(perm, write=write):
-            scope = f" (this needs the {who.scope_needed(perm, write)} scope)" \
-                if who.scopes is not None else ""
-            raise HTTPException(403, f"your role ({who.role}) or token scopes do not allow "
-                                f"{perm.value}{scope}")
+            scope = (
+                f" (this needs the {who.scope_needed(perm, write)} scope)" if who.scopes is not None else ""
+            )
+            raise HTTPException(
+                403, f"your role ({who.role}) or token scopes do not allow {perm.value}{scope}"
+            )
         if request.method not in SAFE_METHODS and who.via == "session":
             check_csrf(request, form_token)
         return who
@@ -170,11 +194,13 @@ def client_address(request: Request) -> str:
 def login_limits(request: Request) -> store.LoginLimits:
     """The throttle's limits (:class:`gputeam.store.LoginLimits`) from settings."""
     settings = request.app.state.settings
-    return store.LoginLimits(per_account_address=settings.login_max_failures,
-                             per_address=settings.login_max_failures_per_address,
-                             per_account=settings.login_max_failures_per_account,
-                             window_seconds=settings.login_window_seconds,
-                             backoff_seconds=settings.login_backoff_seconds)
+    return store.LoginLimits(
+        per_account_address=settings.login_max_failures,
+        per_address=settings.login_max_failures_per_address,
+        per_account=settings.login_max_failures_per_account,
+        window_seconds=settings.login_window_seconds,
+        backoff_seconds=settings.login_backoff_seconds,
+    )
 
 
 def login(request: Request, username: str, password: str) -> Session:
@@ -193,8 +219,9 @@ def login(request: Request, username: str, password: str) -> Session:
         store.record_login(s, name, address, user, now=now)
         if user is not None:
             session = Session(sid=Session.anonymous().sid, uid=user.id)
-            store.start_session(s, user.id, session.sid, now=now,
-                                expires_at=now + timedelta(seconds=settings.session_max_age))
+            store.start_session(
+                s, user.id, session.sid, now=now, expires_at=now + timedelta(seconds=settings.session_max_age)
+            )
     if user is None:
         raise LoginRefused("wrong username or password")
     return session

@@ -33,40 +33,56 @@ def burnup_svg(data: Mapping[str, Any], title: str) -> str:
 
     planned_word, done_word = escape(_("planned")), escape(_("done"))
     planned_key, done_key = escape(_("planned (dashed)")), escape(_("done (solid)"))
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="burnup" role="img" '
-             f'viewBox="0 0 {W} {H}" width="100%" aria-label="{escape(title)}">'
-             f'<title>{escape(title)}</title>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="burnup" role="img" '
+        f'viewBox="0 0 {W} {H}" width="100%" aria-label="{escape(title)}">'
+        f"<title>{escape(title)}</title>"
+    ]
     for v in sorted({0, top // 2, top}):
-        parts.append(f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" '
-                     f'stroke="#ddd"/><text x="{LEFT - 4}" y="{y(v) + 3:.1f}" font-size="9" '
-                     f'text-anchor="end" fill="#666">{v}</text>')
+        parts.append(
+            f'<line x1="{LEFT}" y1="{y(v):.1f}" x2="{W - RIGHT}" y2="{y(v):.1f}" '
+            f'stroke="#ddd"/><text x="{LEFT - 4}" y="{y(v) + 3:.1f}" font-size="9" '
+            f'text-anchor="end" fill="#666">{v}</text>'
+        )
     every = max(1, n // 12)
     for i, p in enumerate(points):
         if i % every == 0 or i == n - 1:
             anchor = "end" if i == n - 1 and n > 1 else "start" if i == 0 else "middle"
-            parts.append(f'<text x="{x(i):.1f}" y="{H - BOTTOM + 12}" font-size="9" '
-                         f'text-anchor="{anchor}" fill="#666">{escape(p["month"])}</text>')
+            parts.append(
+                f'<text x="{x(i):.1f}" y="{H - BOTTOM + 12}" font-size="9" '
+                f'text-anchor="{anchor}" fill="#666">{escape(p["month"])}</text>'
+            )
     planned = " ".join(f"{x(i):.1f},{y(p['planned']):.1f}" for i, p in enumerate(points))
-    parts.append(f'<polyline points="{planned}" fill="none" stroke="{PLANNED}" '
-                 f'stroke-width="2" stroke-dasharray="5,3"><title>{planned_word}</title></polyline>')
-    done = " ".join(f"{x(i):.1f},{y(p['done']):.1f}" for i, p in enumerate(points)
-                    if p["done"] is not None)
+    parts.append(
+        f'<polyline points="{planned}" fill="none" stroke="{PLANNED}" '
+        f'stroke-width="2" stroke-dasharray="5,3"><title>{planned_word}</title></polyline>'
+    )
+    done = " ".join(f"{x(i):.1f},{y(p['done']):.1f}" for i, p in enumerate(points) if p["done"] is not None)
     if done:
-        parts.append(f'<polyline points="{done}" fill="none" stroke="{DONE}" '
-                     f'stroke-width="2.5"><title>{done_word}</title></polyline>')
+        parts.append(
+            f'<polyline points="{done}" fill="none" stroke="{DONE}" '
+            f'stroke-width="2.5"><title>{done_word}</title></polyline>'
+        )
     for i, p in enumerate(points):  # a dot per month with an actual (one month is a dot)
         if p["done"] is not None:
-            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(p["done"]):.1f}" r="3" '
-                         f'fill="{DONE}"><title>'
-                         + escape(_("{month}: {done} done, {planned} planned").format(
-                             month=p["month"], done=p["done"], planned=p["planned"]))
-                         + "</title></circle>")
+            parts.append(
+                f'<circle cx="{x(i):.1f}" cy="{y(p["done"]):.1f}" r="3" '
+                f'fill="{DONE}"><title>'
+                + escape(
+                    _("{month}: {done} done, {planned} planned").format(
+                        month=p["month"], done=p["done"], planned=p["planned"]
+                    )
+                )
+                + "</title></circle>"
+            )
     ly = H - 8
-    parts.append(f'<line x1="{LEFT}" y1="{ly - 3}" x2="{LEFT + 24}" y2="{ly - 3}" '
-                 f'stroke="{PLANNED}" stroke-width="2" stroke-dasharray="5,3"/>'
-                 f'<text x="{LEFT + 28}" y="{ly}" font-size="10">{planned_key}</text>'
-                 f'<line x1="{LEFT + 140}" y1="{ly - 3}" x2="{LEFT + 164}" y2="{ly - 3}" '
-                 f'stroke="{DONE}" stroke-width="2.5"/>'
-                 f'<text x="{LEFT + 168}" y="{ly}" font-size="10">{done_key}</text>'
-                 '</svg>')
+    parts.append(
+        f'<line x1="{LEFT}" y1="{ly - 3}" x2="{LEFT + 24}" y2="{ly - 3}" '
+        f'stroke="{PLANNED}" stroke-width="2" stroke-dasharray="5,3"/>'
+        f'<text x="{LEFT + 28}" y="{ly}" font-size="10">{planned_key}</text>'
+        f'<line x1="{LEFT + 140}" y1="{ly - 3}" x2="{LEFT + 164}" y2="{ly - 3}" '
+        f'stroke="{DONE}" stroke-width="2.5"/>'
+        f'<text x="{LEFT + 168}" y="{ly}" font-size="10">{done_key}</text>'
+        "</svg>"
+    )
     return "".join(parts)

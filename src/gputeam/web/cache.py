@@ -46,8 +46,7 @@ def install(app: FastAPI) -> None:
     app.state.known_callers = {}
 
 
-def remember(cache: dict[Any, Any], key: Hashable, value: Any, limit: int = VIEW_ENTRIES
-             ) -> None:
+def remember(cache: dict[Any, Any], key: Hashable, value: Any, limit: int = VIEW_ENTRIES) -> None:
     """``cache[key] = value``, dropping the oldest entries beyond ``limit``."""
     with _LOCK:
         while len(cache) >= limit and key not in cache:
@@ -60,8 +59,7 @@ _BUILDING: dict[tuple[int, Any], threading.Lock] = {}
 _MISSING = object()
 
 
-def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T],
-           limit: int = VIEW_ENTRIES) -> T:
+def cached(cache: dict[Any, Any], key: Hashable, build: Callable[[], T], limit: int = VIEW_ENTRIES) -> T:
     """``cache[key]``, built by ``build()`` if missing. Single flight: when several threads
     miss the same key at once, one builds it and the others wait for its result instead
     of repeating the work. If the build raises, nothing is cached and a waiting thread

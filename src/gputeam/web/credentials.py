@@ -66,14 +66,24 @@ def _verify(cred: Any, status_list: Any = None, recipient: str | None = None) ->
 
     if status_list is not None and not isinstance(status_list, dict):
         raise Unreadable("status_list must be a JSON object (the status list credential)")
-    return verify(cred, now=datetime.now(UTC), status_list=status_list,
-                  recipient=recipient or None).as_dict()
+    return verify(cred, now=datetime.now(UTC), status_list=status_list, recipient=recipient or None).as_dict()
 
 
 @api.post("/credentials/verify", summary="Verify an Open Badges 3.0 credential (no login)")
-def verify_api(body: Annotated[dict[str, Any], Body(examples=[{
-        "credential": {"@context": ["https://www.w3.org/ns/credentials/v2", "..."]},
-        "status_list": None, "recipient": "mailto:ada@example.org"}])]) -> Response:
+def verify_api(
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            examples=[
+                {
+                    "credential": {"@context": ["https://www.w3.org/ns/credentials/v2", "..."]},
+                    "status_list": None,
+                    "recipient": "mailto:ada@example.org",
+                }
+            ]
+        ),
+    ],
+) -> Response:
     """Checks, in Open Badges 3.0's order: structure, proof (eddsa-rdfc-2022 or VC-JWT),
     validity window, status (when `status_list` is given), recipient (when `recipient` is
     given). The body is `{"credential": <the credential object, or a VC-JWT string>,
@@ -81,17 +91,32 @@ def verify_api(body: Annotated[dict[str, Any], Body(examples=[{
     Answers 200 with `{"valid": bool, "checks": [{"name", "ok", "message"}]}` whether or not
     the credential is valid; 422 when the body holds no credential."""
     if "credential" not in body:
-        return JSONResponse({"type": "urn:gputeam:problem:input", "title": "Invalid input",
-                             "status": 422, "detail": "the body needs a 'credential' member"},
-                            status_code=422, media_type="application/problem+json")
+        return JSONResponse(
+            {
+                "type": "urn:gputeam:problem:input",
+                "title": "Invalid input",
+                "status": 422,
+                "detail": "the body needs a 'credential' member",
+            },
+            status_code=422,
+            media_type="application/problem+json",
+        )
     recipient = body.get("recipient")
     try:
-        result = _verify(body["credential"], body.get("status_list"),
-                         recipient if isinstance(recipient, str) else None)
+        result = _verify(
+            body["credential"], body.get("status_list"), recipient if isinstance(recipient, str) else None
+        )
     except Unreadable as exc:
-        return JSONResponse({"type": "urn:gputeam:problem:input", "title": "Invalid input",
-                             "status": 422, "detail": str(exc)}, status_code=422,
-                            media_type="application/problem+json")
+        return JSONResponse(
+            {
+                "type": "urn:gputeam:problem:input",
+                "title": "Invalid input",
+                "status": 422,
+                "detail": str(exc),
+            },
+            status_code=422,
+            media_type="application/problem+json",
+        )
     return JSONResponse(result)
 
 
@@ -101,10 +126,12 @@ def verify_page(request: Request) -> Response:
 
 
 @pages.post("/verify")
-async def verify_submit(request: Request,
-                        pasted: Annotated[str, Form(max_length=MAX_UPLOAD)] = "",
-                        recipient: Annotated[str, Form(max_length=500)] = "",
-                        file: Annotated[UploadFile | None, File()] = None) -> Response:
+async def verify_submit(
+    request: Request,
+    pasted: Annotated[str, Form(max_length=MAX_UPLOAD)] = "",
+    recipient: Annotated[str, Form(max_length=500)] = "",
+    file: Annotated[UploadFile | None, File()] = None,
+) -> Response:
     raw = pasted.encode()
     if file is not None and file.filename:
         raw = await file.read(MAX_UPLOAD + 1)
@@ -116,8 +143,7 @@ async def verify_submit(request: Request,
             result = _verify(_parse(raw), recipient=recipient.strip() or None)
         except Unreadable as exc:
             error = f"This is not a credential gputeam can read: {exc}."
-    return render(request, "verify.html", 422 if error else 200, result=result, error=error,
-                  pasted=pasted)
+    return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
 
 
 # ---------------------------------------------------------------- issued credentials
@@ -136,8 +162,11 @@ def _base_url(request: Request) -> str:
 def _secret(request: Request) -> str:
     settings = request.app.state.settings
     if not settings.secret_key:
-        raise HTTPException(409, "credentials need GPUTEAM_SECRET_KEY: issuing keys are sealed "
-                            "with it (development mode's random per-process key would lose them)")
+        raise HTTPException(
+            409,
+            "credentials need GPUTEAM_SECRET_KEY: issuing keys are sealed "
+            "with it (development mode's random per-process key would lose them)",
+        )
     return str(settings.secret_key)
 
 
@@ -163,8 +192,7 @@ def _shared(request: Request, uuid: str) -> Any:
 def _live_status(request: Request, row: Any) -> dict[str, Any] | None:
     try:
         with request.app.state.db.session() as s:
-            return store.status_list(s, row.key_id, _secret(request), base_url=_base_url(request),
-                                     now=_now())
+            return store.status_list(s, row.key_id, _secret(request), base_url=_base_url(request), now=_now())
     except (HTTPException, ValueError):
         return None
 
@@ -175,8 +203,7 @@ def status_list_json(request: Request, key_id: PathId) -> Response:
     with request.app.state.db.session() as s:
         if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
             raise HTTPException(404, "no such status list")
-        doc = store.status_list(s, key_id, _secret(request), base_url=_base_url(request),
-                                now=_now())
+        doc = store.status_list(s, key_id, _secret(request), base_url=_base_url(request), now=_now())
     return JSONResponse(doc, headers={"Cache-Control": "public, max-age=300"})
 
 
@@ -184,15 +211,15 @@ def status_list_json(request: Request, key_id: PathId) -> Response:
 def share_page(request: Request, uuid: str) -> Response:
     row = _shared(request, uuid)
     result = _verify(row.document, _live_status(request, row))
-    return render(request, "credential.html", who=None, cred=row.document, row=row,
-                  result=result)
+    return render(request, "credential.html", who=None, cred=row.document, row=row, result=result)
 
 
 @pages.get("/credentials/{uuid}/credential.json")
 def credential_json(request: Request, uuid: str) -> Response:
     row = _shared(request, uuid)
-    return JSONResponse(row.document, headers={
-        "Content-Disposition": f'attachment; filename="credential-{uuid}.json"'})
+    return JSONResponse(
+        row.document, headers={"Content-Disposition": f'attachment; filename="credential-{uuid}.json"'}
+    )
 
 
 @pages.get("/credentials/{uuid}/badge.png")
@@ -201,19 +228,30 @@ def credential_png(request: Request, uuid: str) -> Response:
 
     row = _shared(request, uuid)
     data = bake_png(badge_png(), json.dumps(row.document, ensure_ascii=False))
-    return Response(data, media_type="image/png", headers={
-        "Content-Disposition": f'attachment; filename="badge-{uuid}.png"'})
+    return Response(
+        data,
+        media_type="image/png",
+        headers={"Content-Disposition": f'attachment; filename="badge-{uuid}.png"'},
+    )
 
 
 @pages.get("/people/{person_id}/credentials")
-def person_credentials(request: Request, person_id: PathId, who: Reader,
-                       issued: str | None = None) -> Response:
-    return _person_credentials(request, who, person_id, flash=(
-        f"Credential issued: {issued}" if issued else None))
+def person_credentials(
+    request: Request, person_id: PathId, who: Reader, issued: str | None = None
+) -> Response:
+    return _person_credentials(
+        request, who, person_id, flash=(f"Credential issued: {issued}" if issued else None)
+    )
 
 
-def _person_credentials(request: Request, who: Principal, person_id: int, status: int = 200,
-                        flash: str | None = None, error: str | None = None) -> Response:
+def _person_credentials(
+    request: Request,
+    who: Principal,
+    person_id: int,
+    status: int = 200,
+    flash: str | None = None,
+    error: str | None = None,
+) -> Response:
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
@@ -221,49 +259,77 @@ def _person_credentials(request: Request, who: Principal, person_id: int, status
         rows = store.list_credentials(s, p.org_id, person_id=p.id)
         held = sorted({c.cert_id for c in store.list_certifications(s, person_id=p.id)})
         person = {"id": p.id, "name": p.name}
-        creds = [{"uuid": r.uuid, "achievement": r.achievement_id, "issued_at": r.issued_at,
-                  "valid_until": r.valid_until, "revoked_at": r.revoked_at,
-                  "revoked_reason": r.revoked_reason} for r in rows]
-    return render(request, "person_credentials.html", status, person=person, creds=creds,
-                  held=held, may_issue=who.can(Perm.CREDENTIALS), flash=flash, error=error)
+        creds = [
+            {
+                "uuid": r.uuid,
+                "achievement": r.achievement_id,
+                "issued_at": r.issued_at,
+                "valid_until": r.valid_until,
+                "revoked_at": r.revoked_at,
+                "revoked_reason": r.revoked_reason,
+            }
+            for r in rows
+        ]
+    return render(
+        request,
+        "person_credentials.html",
+        status,
+        person=person,
+        creds=creds,
+        held=held,
+        may_issue=who.can(Perm.CREDENTIALS),
+        flash=flash,
+        error=error,
+    )
 
 
-def _issue_for(request: Request, who: Principal, person_id: int, achievement: str
-               ) -> tuple[str, dict[str, Any]]:
+def _issue_for(
+    request: Request, who: Principal, person_id: int, achievement: str
+) -> tuple[str, dict[str, Any]]:
     """Issue a credential to a person of this server's organisation: (uuid, document)."""
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None:
             raise HTTPException(404, "no such person")
-        row = store.issue_credential(s, p.org_id, p.id, achievement,
-                                     catalog=services.catalog(request.app),
-                                     secret=_secret(request), base_url=_base_url(request),
-                                     now=_now(), actor=who.username)
+        row = store.issue_credential(
+            s,
+            p.org_id,
+            p.id,
+            achievement,
+            catalog=services.catalog(request.app),
+            secret=_secret(request),
+            base_url=_base_url(request),
+            now=_now(),
+            actor=who.username,
+        )
         return row.uuid, dict(row.document)
 
 
 @pages.post("/people/{person_id}/credentials")
-def issue_submit(request: Request, person_id: PathId, who: Issuer,
-                 achievement: Annotated[str, Form(max_length=100)]) -> Response:
+def issue_submit(
+    request: Request, person_id: PathId, who: Issuer, achievement: Annotated[str, Form(max_length=100)]
+) -> Response:
     try:
         uuid, _ = _issue_for(request, who, person_id, achievement)
     except InputError as exc:
-        return _person_credentials(request, who, person_id, 422,
-                                   error="; ".join(p.message for p in exc.problems))
+        return _person_credentials(
+            request, who, person_id, 422, error="; ".join(p.message for p in exc.problems)
+        )
     return RedirectResponse(f"/people/{person_id}/credentials?issued={uuid}", status_code=303)
 
 
 @pages.post("/credentials/{uuid}/revoke")
-def revoke_submit(request: Request, uuid: str, who: Issuer,
-                  reason: Annotated[str, Form(max_length=1000)] = "") -> Response:
+def revoke_submit(
+    request: Request, uuid: str, who: Issuer, reason: Annotated[str, Form(max_length=1000)] = ""
+) -> Response:
     row = _shared(request, uuid)
     try:
         with request.app.state.db.session() as s:
-            store.revoke_credential(s, row.org_id, uuid, reason, now=_now(),
-                                    actor=who.username)
+            store.revoke_credential(s, row.org_id, uuid, reason, now=_now(), actor=who.username)
     except InputError as exc:
-        return _person_credentials(request, who, row.person_id or 0, 422,
-                                   error="; ".join(p.message for p in exc.problems))
+        return _person_credentials(
+            request, who, row.person_id or 0, 422, error="; ".join(p.message for p in exc.problems)
+        )
     return RedirectResponse(f"/people/{row.person_id}/credentials", status_code=303)
 
 
@@ -273,36 +339,54 @@ def api_list(request: Request, person_id: PathId, who: Reader) -> list[dict[str,
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise HTTPException(404, "no such person, or not one you may see")
-        return [{"uuid": r.uuid, "achievement": r.achievement_id,
-                 "issued_at": r.issued_at.isoformat(),
-                 "valid_until": r.valid_until.isoformat() if r.valid_until else None,
-                 "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None,
-                 "revoked_reason": r.revoked_reason, "share_url":
-                 f"{_base_url(request)}/credentials/{r.uuid}"}
-                for r in store.list_credentials(s, p.org_id, person_id=p.id)]
+        return [
+            {
+                "uuid": r.uuid,
+                "achievement": r.achievement_id,
+                "issued_at": r.issued_at.isoformat(),
+                "valid_until": r.valid_until.isoformat() if r.valid_until else None,
+                "revoked_at": r.revoked_at.isoformat() if r.revoked_at else None,
+                "revoked_reason": r.revoked_reason,
+                "share_url": f"{_base_url(request)}/credentials/{r.uuid}",
+            }
+            for r in store.list_credentials(s, p.org_id, person_id=p.id)
+        ]
 
 
-@api.post("/people/{person_id}/credentials", status_code=201,
-          summary="Issue a credential for a certification the person holds (admin)")
-def api_issue(request: Request, person_id: PathId, who: Issuer,
-              body: Annotated[dict[str, Any], Body(examples=[{"achievement": "nca-aiio"}])]
-              ) -> dict[str, Any]:
+@api.post(
+    "/people/{person_id}/credentials",
+    status_code=201,
+    summary="Issue a credential for a certification the person holds (admin)",
+)
+def api_issue(
+    request: Request,
+    person_id: PathId,
+    who: Issuer,
+    body: Annotated[dict[str, Any], Body(examples=[{"achievement": "nca-aiio"}])],
+) -> dict[str, Any]:
     achievement = body.get("achievement")
     if not isinstance(achievement, str):
-        raise InputError([Problem(path="achievement", message="required",
-                                  expected="a catalog certification id")])
+        raise InputError(
+            [Problem(path="achievement", message="required", expected="a catalog certification id")]
+        )
     uuid, document = _issue_for(request, who, person_id, achievement)
-    return {"uuid": uuid, "credential": document,
-            "share_url": f"{_base_url(request)}/credentials/{uuid}"}
+    return {"uuid": uuid, "credential": document, "share_url": f"{_base_url(request)}/credentials/{uuid}"}
 
 
 @api.post("/credentials/{uuid}/revoke", summary="Revoke a credential (admin)")
-def api_revoke(request: Request, uuid: str, who: Issuer,
-               body: Annotated[dict[str, Any], Body(examples=[{"reason": "issued in error"}])]
-               ) -> dict[str, Any]:
+def api_revoke(
+    request: Request,
+    uuid: str,
+    who: Issuer,
+    body: Annotated[dict[str, Any], Body(examples=[{"reason": "issued in error"}])],
+) -> dict[str, Any]:
     row = _shared(request, uuid)
     with request.app.state.db.session() as s:
-        done = store.revoke_credential(s, row.org_id, uuid, str(body.get("reason") or ""),
-                                       now=_now(), actor=who.username)
-        return {"uuid": uuid, "revoked_at": done.revoked_at.isoformat() if done.revoked_at
-                else None, "reason": done.revoked_reason}
+        done = store.revoke_credential(
+            s, row.org_id, uuid, str(body.get("reason") or ""), now=_now(), actor=who.username
+        )
+        return {
+            "uuid": uuid,
+            "revoked_at": done.revoked_at.isoformat() if done.revoked_at else None,
+            "reason": done.revoked_reason,
+        }

@@ -22,8 +22,7 @@ def cert_expiry(held: HeldCertification, catalog: Catalog) -> date | None:
 
 
 def valid_cert_ids(person: Person, catalog: Catalog, today: date) -> set[str]:
-    return {h.id for h in person.certifications
-            if expiry_status(cert_expiry(h, catalog), today) != "expired"}
+    return {h.id for h in person.certifications if expiry_status(cert_expiry(h, catalog), today) != "expired"}
 
 
 def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[dict[str, Any]]:
@@ -36,8 +35,15 @@ def expiring(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[
             exp = cert_expiry(h, catalog)
             if exp is None or exp < today or exp > horizon:
                 continue
-            rows.append({"person": p.id, "name": p.name, "certification": h.id,
-                         "expires": exp.isoformat(), "days": (exp - today).days})
+            rows.append(
+                {
+                    "person": p.id,
+                    "name": p.name,
+                    "certification": h.id,
+                    "expires": exp.isoformat(),
+                    "days": (exp - today).days,
+                }
+            )
     rows.sort(key=lambda r: (r["days"], r["name"]))
     return rows
 
@@ -50,8 +56,15 @@ def expired(people: tuple[Person, ...], catalog: Catalog, today: date) -> list[d
         for h in p.certifications:
             exp = cert_expiry(h, catalog)
             if exp is not None and expiry_status(exp, today) == "expired":
-                rows.append({"person": p.id, "name": p.name, "certification": h.id,
-                             "expires": exp.isoformat(), "days": (exp - today).days})
+                rows.append(
+                    {
+                        "person": p.id,
+                        "name": p.name,
+                        "certification": h.id,
+                        "expires": exp.isoformat(),
+                        "days": (exp - today).days,
+                    }
+                )
     rows.sort(key=lambda r: (-r["days"], r["name"]))
     return rows
 
@@ -63,8 +76,7 @@ def bus_factor(people: tuple[Person, ...], catalog: Catalog) -> list[dict[str, A
         for domain, prof in p.skills.items():
             if prof >= BUS_FACTOR_PROFICIENCY:
                 counts[domain] += 1
-    rows = [{"domain": d.id, "name": d.name, "people": counts.get(d.id, 0)}
-            for d in catalog.domains.values()]
+    rows = [{"domain": d.id, "name": d.name, "people": counts.get(d.id, 0)} for d in catalog.domains.values()]
     rows.sort(key=lambda r: (r["people"], r["domain"]))
     return rows
 
@@ -77,19 +89,27 @@ def coverage_at(plan: Any, people: tuple[Person, ...], month: int) -> dict[str, 
     needed = filled = 0
     roles = []
     for slot in target.slots:
-        n = sum(c for (role, level), c in have.items()
-                if role == slot.role and slot.level_min <= level <= slot.level_max)
+        n = sum(
+            c
+            for (role, level), c in have.items()
+            if role == slot.role and slot.level_min <= level <= slot.level_max
+        )
         got = min(n, slot.count)
         needed += slot.count
         filled += got
         roles.append({"role": slot.role, "needed": slot.count, "filled": got})
-    return {"month": target.month, "date": target.date.isoformat(), "gpus": target.gpus,
-            "needed": needed, "filled": filled,
-            "share": round(filled / needed, 3) if needed else 1.0, "roles": roles}
+    return {
+        "month": target.month,
+        "date": target.date.isoformat(),
+        "gpus": target.gpus,
+        "needed": needed,
+        "filled": filled,
+        "share": round(filled / needed, 3) if needed else 1.0,
+        "roles": roles,
+    }
 
 
-def compliance(plan: Any, people: tuple[Person, ...], catalog: Catalog,
-               today: date) -> list[dict[str, Any]]:
+def compliance(plan: Any, people: tuple[Person, ...], catalog: Catalog, today: date) -> list[dict[str, Any]]:
     """Per role in the deadline target: share of people in that role who hold a valid
     certification from every required group."""
     target = plan.target.at(plan.gaps.month)
@@ -98,17 +118,26 @@ def compliance(plan: Any, people: tuple[Person, ...], catalog: Catalog,
         if not slot.certifications:
             continue
         members = [p for p in people if p.role == slot.role]
-        ok = sum(1 for p in members
-                 if all(set(group) & valid_cert_ids(p, catalog, today)
-                        for group in slot.certifications))
-        rows.append({"role": slot.role, "people": len(members), "compliant": ok,
-                     "share": round(ok / len(members), 3) if members else None,
-                     "required": [list(g) for g in slot.certifications]})
+        ok = sum(
+            1
+            for p in members
+            if all(set(group) & valid_cert_ids(p, catalog, today) for group in slot.certifications)
+        )
+        rows.append(
+            {
+                "role": slot.role,
+                "people": len(members),
+                "compliant": ok,
+                "share": round(ok / len(members), 3) if members else None,
+                "required": [list(g) for g in slot.certifications],
+            }
+        )
     return rows
 
 
-def annual_cost(people: tuple[Person, ...], catalog: Catalog,
-                usd_rate: float | None = None, currency: str = "USD") -> dict[str, Any]:
+def annual_cost(
+    people: tuple[Person, ...], catalog: Catalog, usd_rate: float | None = None, currency: str = "USD"
+) -> dict[str, Any]:
     """The team's annual salary cost, saying what it is made of: salaries recorded on people,
     plus, for people without one, the mid-point of their level's salary band (the catalog's
     USD band times ``usd_rate`` for another currency). Without a rate for a non-USD currency
@@ -128,15 +157,19 @@ def annual_cost(people: tuple[Person, ...], catalog: Catalog,
             sources.add(level.source)
         else:
             n_unestimated += 1
-    return {"total": round(recorded + estimated, 2),
-            "recorded": round(recorded, 2), "recorded_people": n_recorded,
-            "estimated": round(estimated, 2), "estimated_people": n_estimated,
-            "unestimated_people": n_unestimated,
-            "basis": "salaries recorded on people" if not n_estimated else
-                     "recorded salaries plus, for people without one, the mid-point of their "
-                     "level's salary band" + ("" if currency == "USD" else
-                                              f" converted at {rate:g} {currency} per USD"),
-            "sources": sorted(sources)}
+    return {
+        "total": round(recorded + estimated, 2),
+        "recorded": round(recorded, 2),
+        "recorded_people": n_recorded,
+        "estimated": round(estimated, 2),
+        "estimated_people": n_estimated,
+        "unestimated_people": n_unestimated,
+        "basis": "salaries recorded on people"
+        if not n_estimated
+        else "recorded salaries plus, for people without one, the mid-point of their "
+        "level's salary band" + ("" if currency == "USD" else f" converted at {rate:g} {currency} per USD"),
+        "sources": sorted(sources),
+    }
 
 
 def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -> dict[str, Any]:
@@ -151,8 +184,7 @@ def build(scenario: Scenario, catalog: Catalog, today: date, plan: Any = None) -
         "annual_salary_cost": annual_cost(people, catalog, scenario.usd_rate, scenario.currency),
         "by_role": dict(sorted(Counter(p.role or "(none)" for p in people).items())),
         "expiring": soon,
-        "expiring_counts": {str(d): sum(1 for r in soon if r["days"] <= d)
-                            for d in EXPIRY_WINDOWS},
+        "expiring_counts": {str(d): sum(1 for r in soon if r["days"] <= d) for d in EXPIRY_WINDOWS},
         "expired": expired(people, catalog, today),
         "bus_factor": bus_factor(people, catalog),
         "plan": None,

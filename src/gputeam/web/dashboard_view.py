@@ -17,8 +17,9 @@ from gputeam.web.plan_view import data_problems, latest_plan, live_scenario, pla
 
 
 def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
-    return cache.view(app, ("dashboard", store.data_version(s), today),
-                      lambda: _build_dashboard(app, s, today))
+    return cache.view(
+        app, ("dashboard", store.data_version(s), today), lambda: _build_dashboard(app, s, today)
+    )
 
 
 def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
@@ -56,14 +57,19 @@ def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str
 
     # stored values the catalog does not know: what, not whose (admins fix them)
     problems = [{**p, "path": None} for p in data.get("data_problems", [])]
-    return {**data, "expiring": named(data["expiring"]), "expired": named(data["expired"]),
-            "data_problems": problems}
+    return {
+        **data,
+        "expiring": named(data["expiring"]),
+        "expired": named(data["expired"]),
+        "data_problems": problems,
+    }
 
 
 def person_teams(app: FastAPI, s: DbSession) -> dict[str, tuple[int, int | None]]:
     """Person key to (id, team id) for the organisation, cached per data version."""
-    return cache.view(app, ("person_teams", store.data_version(s)),
-                      lambda: store.person_teams(s, org_id(app, s)))
+    return cache.view(
+        app, ("person_teams", store.data_version(s)), lambda: store.person_teams(s, org_id(app, s))
+    )
 
 
 def dashboard_json(app: FastAPI, s: DbSession, today: date, who: Any) -> bytes:
@@ -72,6 +78,7 @@ def dashboard_json(app: FastAPI, s: DbSession, today: date, who: Any) -> bytes:
     if not who.sees_everyone():
         return json.dumps(dashboard_for(app, s, today, who), separators=(",", ":")).encode()
     data = dashboard_data(app, s, today)
-    entry = cache.view(app, ("dashboard.json", id(data)),
-                       lambda: (data, json.dumps(data, separators=(",", ":")).encode()))
+    entry = cache.view(
+        app, ("dashboard.json", id(data)), lambda: (data, json.dumps(data, separators=(",", ":")).encode())
+    )
     return entry[1]

@@ -62,14 +62,29 @@ class DatabaseRetry:
 
 async def _unavailable(scope: Any, send: Any) -> None:
     writes = scope["method"] not in RETRY_METHODS
-    detail = ("the connection to the database was lost while handling this request; "
-              + ("the change was not saved (unless the connection dropped during the final "
-                 "commit): check, then send it again" if writes else "retry in a moment"))
-    body = json.dumps({"type": "urn:gputeam:problem:database-unavailable",
-                       "title": "Database unavailable", "status": 503,
-                       "detail": detail}).encode()
-    await send({"type": "http.response.start", "status": 503,
-                "headers": [(b"content-type", b"application/problem+json"),
-                            (b"retry-after", b"1"),
-                            (b"content-length", str(len(body)).encode())]})
+    detail = "the connection to the database was lost while handling this request; " + (
+        "the change was not saved (unless the connection dropped during the final "
+        "commit): check, then send it again"
+        if writes
+        else "retry in a moment"
+    )
+    body = json.dumps(
+        {
+            "type": "urn:gputeam:problem:database-unavailable",
+            "title": "Database unavailable",
+            "status": 503,
+            "detail": detail,
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"retry-after", b"1"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

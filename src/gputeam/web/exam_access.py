@@ -44,8 +44,7 @@ def candidate(who: Principal) -> int:
     return who.person_id
 
 
-def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *,
-            own: bool = False) -> Any:
+def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *, own: bool = False) -> Any:
     """The attempt (finished first when its time ran out), if the caller may see it: their
     own, or (``own`` False) a person they may read. 404 otherwise, never 403 (an id says
     nothing about whether it exists)."""
@@ -56,8 +55,9 @@ def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *,
     mine = who.person_id is not None and owner == who.person_id
     if person is None or not (mine or (not own and who.may_read_person(person.id, person.team_id))):
         raise HTTPException(404, "no such attempt")
-    return store.current_attempt(s, attempt_id, now=now(request),
-                                 catalog=services.catalog(request.app), issuer=issuer(request))
+    return store.current_attempt(
+        s, attempt_id, now=now(request), catalog=services.catalog(request.app), issuer=issuer(request)
+    )
 
 
 def manages(who: Principal) -> bool:
@@ -70,16 +70,25 @@ def programme_summary(request: Request, s: Any, row: Any, who: Principal) -> dic
     spec = store.programme_spec(row)
     bp = spec.blueprint
     out: dict[str, Any] = {
-        "code": row.code, "name": spec.name, "certification": spec.certification,
-        "questions": bp.questions, "minutes": bp.minutes, "pass_mark": bp.pass_mark,
-        "domain_weights": bp.domain_weights, "attempts_allowed": bp.attempts,
-        "cooldown_days": bp.cooldown_days, "practical": spec.practical,
-        "curriculum": [m.model_dump() for m in spec.curriculum]}
+        "code": row.code,
+        "name": spec.name,
+        "certification": spec.certification,
+        "questions": bp.questions,
+        "minutes": bp.minutes,
+        "pass_mark": bp.pass_mark,
+        "domain_weights": bp.domain_weights,
+        "attempts_allowed": bp.attempts,
+        "cooldown_days": bp.cooldown_days,
+        "practical": spec.practical,
+        "curriculum": [m.model_dump() for m in spec.curriculum],
+    }
     if who.person_id is not None:
         mine = store.attempts_of(s, row.id, who.person_id)
         when, why = store.next_allowed(s, row, who.person_id, now(request))
-        out["my_attempts"] = [{"id": a.id, "number": a.number, "state": a.state,
-                               "passed": a.passed, "score": a.score} for a in mine]
+        out["my_attempts"] = [
+            {"id": a.id, "number": a.number, "state": a.state, "passed": a.passed, "score": a.score}
+            for a in mine
+        ]
         out["in_progress"] = next((a.id for a in mine if a.state == "in_progress"), None)
         out["next_attempt"] = when.isoformat() if when else None
         out["next_attempt_note"] = why

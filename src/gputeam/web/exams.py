@@ -34,8 +34,7 @@ def _list(request: Request, who: Principal, status: int = 200, error: str | None
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
         programmes = [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
-    return render(request, "exams.html", status, programmes=programmes, error=error,
-                  manages=ex.manages(who))
+    return render(request, "exams.html", status, programmes=programmes, error=error, manages=ex.manages(who))
 
 
 @router.get("/exams")
@@ -48,22 +47,23 @@ def start(request: Request, code: str, who: Sitter) -> Response:
     person = ex.candidate(who)
     try:
         with request.app.state.db.session() as s:
-            a = store.start_attempt(s, ex.programme(request, s, code), person,
-                                    now=ex.now(request), actor=actor(who))
+            a = store.start_attempt(
+                s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
+            )
             attempt_id = a.id
     except InputError as exc:
         return _list(request, who, 422, "; ".join(p.message for p in exc.problems))
     return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
 
 
-def _attempt_page(request: Request, who: Principal, attempt_id: int, status: int = 200,
-                  error: str | None = None) -> Response:
+def _attempt_page(
+    request: Request, who: Principal, attempt_id: int, status: int = 200, error: str | None = None
+) -> Response:
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id)
         view = store.attempt_view(s, a, now=ex.now(request))
         mine = a.person_id == who.person_id
-    return render(request, "exam_attempt.html", status, a=view, mine=mine, error=error,
-                  grace=GRACE_SECONDS)
+    return render(request, "exam_attempt.html", status, a=view, mine=mine, error=error, grace=GRACE_SECONDS)
 
 
 @router.get("/exams/attempts/{attempt_id}")
@@ -80,8 +80,10 @@ def _form_answers(form: Any, only: str | None) -> dict[str, Any]:
         items = [i for i in items if i == only] or [only]
     out: dict[str, Any] = {}
     for item in items:
-        subs = sorted((k for k in form if k.startswith(f"q:{item}:")),
-                      key=lambda k: int(k.rsplit(":", 1)[1]) if k.rsplit(":", 1)[1].isdigit() else 0)
+        subs = sorted(
+            (k for k in form if k.startswith(f"q:{item}:")),
+            key=lambda k: int(k.rsplit(":", 1)[1]) if k.rsplit(":", 1)[1].isdigit() else 0,
+        )
         if subs:
             out[item] = [form.get(k) or None for k in subs]
             continue
@@ -92,8 +94,12 @@ def _form_answers(form: Any, only: str | None) -> dict[str, Any]:
 
 
 @router.post("/exams/attempts/{attempt_id}/save")
-async def save(request: Request, attempt_id: PathId, who: Sitter,
-               item: Annotated[str | None, Query(max_length=100)] = None) -> Response:
+async def save(
+    request: Request,
+    attempt_id: PathId,
+    who: Sitter,
+    item: Annotated[str | None, Query(max_length=100)] = None,
+) -> Response:
     form = await request.form()
     answers = _form_answers(form, item)
     htmx = bool(request.headers.get("HX-Request"))
@@ -103,24 +109,29 @@ async def save(request: Request, attempt_id: PathId, who: Sitter,
             if not answers and store.attempt_person(s, attempt_id) != ex.candidate(who):
                 raise HTTPException(404, "no such attempt")  # an empty save reveals nothing either
             for item_id, value in answers.items():
-                left = store.save_answer(s, attempt_id, ex.candidate(who), item_id, value,
-                                         now=ex.now(request))
+                left = store.save_answer(
+                    s, attempt_id, ex.candidate(who), item_id, value, now=ex.now(request)
+                )
     except store.TooLate as exc:
         if htmx:
-            return HTMLResponse(f'<span id="save-status" data-remaining="0">{exc.problems[0].message}'
-                                "</span>", status_code=409)
+            return HTMLResponse(
+                f'<span id="save-status" data-remaining="0">{exc.problems[0].message}</span>', status_code=409
+            )
         return _attempt_page(request, who, attempt_id, 409, exc.problems[0].message)
     except store.NotFound:
         raise HTTPException(404, "no such attempt") from None
     except InputError as exc:
         message = "; ".join(p.message for p in exc.problems)
         if htmx:
-            return HTMLResponse(f'<span id="save-status" class="error">Not saved: {message}</span>',
-                                status_code=422)
+            return HTMLResponse(
+                f'<span id="save-status" class="error">Not saved: {message}</span>', status_code=422
+            )
         return _attempt_page(request, who, attempt_id, 422, f"Not saved: {message}")
     if htmx:
-        return HTMLResponse(f'<span id="save-status" data-remaining="{left}">Saved · '
-                            f"{left // 60} min {left % 60:02d} s left</span>")
+        return HTMLResponse(
+            f'<span id="save-status" data-remaining="{left}">Saved · '
+            f"{left // 60} min {left % 60:02d} s left</span>"
+        )
     return RedirectResponse(f"/exams/attempts/{attempt_id}?saved=1", status_code=303)
 
 
@@ -137,8 +148,14 @@ async def finish(request: Request, attempt_id: PathId, who: Sitter) -> Response:
                         store.save_answer(s, a.id, a.person_id, item_id, value, now=ex.now(request))
             except InputError:
                 pass  # time is up, or a bad value: mark what was saved
-        store.finish_attempt(s, a.id, now=ex.now(request), catalog=services.catalog(request.app),
-                             issuer=ex.issuer(request), actor=actor(who))
+        store.finish_attempt(
+            s,
+            a.id,
+            now=ex.now(request),
+            catalog=services.catalog(request.app),
+            issuer=ex.issuer(request),
+            actor=actor(who),
+        )
     return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
 
 
@@ -149,30 +166,46 @@ def items_page(request: Request, code: str, who: Manager, retired: str | None = 
         prog = ex.programme(request, s, code)
         stats = store.item_statistics(s, prog.id)
         name = store.programme_spec(prog).name
-    return render(request, "exam_items.html", code=code, title=name, stats=stats,
-                  flash=f"Item {retired} retired: new attempts no longer draw it." if retired else None)
+    return render(
+        request,
+        "exam_items.html",
+        code=code,
+        title=name,
+        stats=stats,
+        flash=f"Item {retired} retired: new attempts no longer draw it." if retired else None,
+    )
 
 
 @router.get("/exams/{code}/items.csv")
 def items_csv(request: Request, code: str, who: Manager) -> Response:
     with request.app.state.db.session() as s:
         stats = store.item_statistics(s, ex.programme(request, s, code).id)
-    return Response(store.item_statistics_csv(stats), media_type="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="items-{code}.csv"'})
+    return Response(
+        store.item_statistics_csv(stats),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="items-{code}.csv"'},
+    )
 
 
 @router.post("/exams/{code}/items/{item_id}/retire")
 def retire(request: Request, code: str, item_id: str, who: Manager) -> Response:
     with request.app.state.db.session() as s:
-        store.retire_item(s, ex.programme(request, s, code).id, item_id, now=ex.now(request),
-                          actor=actor(who))
+        store.retire_item(
+            s, ex.programme(request, s, code).id, item_id, now=ex.now(request), actor=actor(who)
+        )
     return RedirectResponse(f"/exams/{code}/items?retired={item_id}", status_code=303)
 
 
 # ---------------------------------------------------------------- practical sign-off
-def _practical_page(request: Request, who: Principal, code: str, person_id: int,
-                    status: int = 200, error: str | None = None, flash: str | None = None
-                    ) -> Response:
+def _practical_page(
+    request: Request,
+    who: Principal,
+    code: str,
+    person_id: int,
+    status: int = 200,
+    error: str | None = None,
+    flash: str | None = None,
+) -> Response:
     with request.app.state.db.session() as s:
         prog = ex.programme(request, s, code)
         p = services.person_in_org(request.app, s, person_id)
@@ -180,13 +213,31 @@ def _practical_page(request: Request, who: Principal, code: str, person_id: int,
             raise HTTPException(404, "no such person, or not one you may assess")
         spec = store.programme_spec(prog)
         rows = store.list_assessments(s, prog.id, p.id)
-        history = [{"id": r.id, "assessor": r.assessor, "outcome": r.outcome,
-                    "signed_at": r.signed_at, "grades": r.grades} for r in rows]
+        history = [
+            {
+                "id": r.id,
+                "assessor": r.assessor,
+                "outcome": r.outcome,
+                "signed_at": r.signed_at,
+                "grades": r.grades,
+            }
+            for r in rows
+        ]
     current = next((h for h in history if h["signed_at"] is None), None)
-    return render(request, "exam_practical.html", status, code=code, title=spec.name,
-                  person={"id": p.id, "name": p.name}, rubric=spec.rubric, current=current,
-                  history=history, error=error, flash=flash,
-                  own=who.person_id == person_id)
+    return render(
+        request,
+        "exam_practical.html",
+        status,
+        code=code,
+        title=spec.name,
+        person={"id": p.id, "name": p.name},
+        rubric=spec.rubric,
+        current=current,
+        history=history,
+        error=error,
+        flash=flash,
+        own=who.person_id == person_id,
+    )
 
 
 @router.get("/exams/{code}/practical/{person_id}")
@@ -201,21 +252,37 @@ async def practical_submit(request: Request, code: str, person_id: PathId, who: 
         with request.app.state.db.session() as s:
             prog = ex.programme(request, s, code)
             spec = store.programme_spec(prog)
-            grades = {c.id: {"grade": form.get(f"grade:{c.id}"), "evidence": form.get(f"evidence:{c.id}"),
-                             "note": form.get(f"note:{c.id}")}
-                      for c in spec.rubric if form.get(f"grade:{c.id}")}
-            kw: dict[str, Any] = {"assessor": who.username, "role": who.role,
-                                  "assessor_person_id": who.person_id}
+            grades = {
+                c.id: {
+                    "grade": form.get(f"grade:{c.id}"),
+                    "evidence": form.get(f"evidence:{c.id}"),
+                    "note": form.get(f"note:{c.id}"),
+                }
+                for c in spec.rubric
+                if form.get(f"grade:{c.id}")
+            }
+            kw: dict[str, Any] = {
+                "assessor": who.username,
+                "role": who.role,
+                "assessor_person_id": who.person_id,
+            }
             if grades:
                 store.grade_practical(s, prog, person_id, grades, **kw)
             if form.get("action") == "sign-off":
-                row = store.sign_off(s, prog, person_id, now=ex.now(request),
-                                     catalog=services.catalog(request.app), issuer=ex.issuer(request),
-                                     **kw)
+                row = store.sign_off(
+                    s,
+                    prog,
+                    person_id,
+                    now=ex.now(request),
+                    catalog=services.catalog(request.app),
+                    issuer=ex.issuer(request),
+                    **kw,
+                )
                 flash = f"Signed off: {row.outcome}."
             else:
                 flash = "Grades saved."
     except InputError as exc:
-        return _practical_page(request, who, code, person_id, 422,
-                               error="; ".join(p.message for p in exc.problems))
+        return _practical_page(
+            request, who, code, person_id, 422, error="; ".join(p.message for p in exc.problems)
+        )
     return _practical_page(request, who, code, person_id, flash=flash)

@@ -49,5 +49,4 @@ def status_label(status: str) -> str:
     return "✓ valid"
 
 
-FILTERS = {"money": money, "pct": pct, "num": num, "isodate": isodate,
-           "status_label": status_label}
+FILTERS = {"money": money, "pct": pct, "num": num, "isodate": isodate, "status_label": status_label}

@@ -14,8 +14,14 @@ from html import escape
 from gputeam.i18n import _
 from gputeam.i18n import formats as _locale
 
-COLOURS = {"course": "#4c78a8", "bootcamp": "#72b7b2", "exam": "#e45756",
-           "renewal": "#f58518", "practice": "#54a24b", "apprenticeship": "#b279a2"}
+COLOURS = {
+    "course": "#4c78a8",
+    "bootcamp": "#72b7b2",
+    "exam": "#e45756",
+    "renewal": "#f58518",
+    "practice": "#54a24b",
+    "apprenticeship": "#b279a2",
+}
 ROW = 22
 LABEL_W = 220
 CHART_W = 560
@@ -61,34 +67,45 @@ def gantt_svg(bars: Iterable[Bar], today: date, title: str = "Roadmap") -> str:
 
     height = 24 + ROW * len(bars)
     width = LABEL_W + CHART_W + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="gantt" role="img" '
-             f'viewBox="0 0 {width} {height}" width="100%" '
-             f'aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="gantt" role="img" '
+        f'viewBox="0 0 {width} {height}" width="100%" '
+        f'aria-label="{escape(title)}"><title>{escape(title)}</title>'
+    ]
     for m in _month_starts(first, last):
         if m < first:
             continue
         mx = x(m)
-        parts.append(f'<line x1="{mx:.1f}" y1="14" x2="{mx:.1f}" y2="{height}" '
-                     f'stroke="#ddd"/><text x="{mx + 2:.1f}" y="11" font-size="9" '
-                     f'fill="#666">{escape(_month(m))}</text>')
+        parts.append(
+            f'<line x1="{mx:.1f}" y1="14" x2="{mx:.1f}" y2="{height}" '
+            f'stroke="#ddd"/><text x="{mx + 2:.1f}" y="11" font-size="9" '
+            f'fill="#666">{escape(_month(m))}</text>'
+        )
     for i, b in enumerate(bars):
         y = 20 + i * ROW
         x0, x1 = x(b.start), x(max(b.end, b.start))
         w = max(x1 - x0, 3)
         colour = COLOURS.get(b.kind, "#888")
         tip = _("{label} ({kind}) {start} to {end}").format(
-            label=b.label, kind=_(b.kind), start=b.start.isoformat(), end=b.end.isoformat())
-        parts.append(f'<g><title>{escape(tip)}</title>'
-                     f'<text x="4" y="{y + 13}" font-size="11">{escape(b.label[:34])}</text>'
-                     f'<rect x="{x0:.1f}" y="{y + 2}" width="{w:.1f}" height="{ROW - 6}" '
-                     f'rx="3" fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>')
+            label=b.label, kind=_(b.kind), start=b.start.isoformat(), end=b.end.isoformat()
+        )
+        parts.append(
+            f"<g><title>{escape(tip)}</title>"
+            f'<text x="4" y="{y + 13}" font-size="11">{escape(b.label[:34])}</text>'
+            f'<rect x="{x0:.1f}" y="{y + 2}" width="{w:.1f}" height="{ROW - 6}" '
+            f'rx="3" fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>'
+        )
         if b.done > 0:
-            parts.append(f'<rect x="{x0:.1f}" y="{y + 2}" width="{w * min(b.done, 1):.1f}" '
-                         f'height="{ROW - 6}" rx="3" fill="{colour}"/>')
+            parts.append(
+                f'<rect x="{x0:.1f}" y="{y + 2}" width="{w * min(b.done, 1):.1f}" '
+                f'height="{ROW - 6}" rx="3" fill="{colour}"/>'
+            )
         parts.append("</g>")
     tx = x(today)
     today_label = escape(_("today"))
-    parts.append(f'<line x1="{tx:.1f}" y1="14" x2="{tx:.1f}" y2="{height}" stroke="#d62728" '
-                 f'stroke-dasharray="3,2"/><text x="{tx + 2:.1f}" y="{height - 2}" '
-                 f'font-size="9" fill="#d62728">{today_label}</text></svg>')
+    parts.append(
+        f'<line x1="{tx:.1f}" y1="14" x2="{tx:.1f}" y2="{height}" stroke="#d62728" '
+        f'stroke-dasharray="3,2"/><text x="{tx + 2:.1f}" y="{height - 2}" '
+        f'font-size="9" fill="#d62728">{today_label}</text></svg>'
+    )
     return "".join(parts)

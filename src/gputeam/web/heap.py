@@ -44,4 +44,3 @@ def settle_soon() -> None:
 def settle_if_pending() -> None:
     if _pending:
         settle()
-

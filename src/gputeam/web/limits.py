@@ -27,18 +27,29 @@ def _mb(n: int) -> str:
     return f"{n // (1024 * 1024)} MB"
 
 
-async def _problem(send: Any, status: int, title: str, detail: str,
-                   problems: list[dict[str, str]] | None = None) -> None:
-    body: dict[str, Any] = {"type": "about:blank" if status == 413 else
-                            "urn:gputeam:problem:request",
-                            "title": title, "status": status, "detail": detail}
+async def _problem(
+    send: Any, status: int, title: str, detail: str, problems: list[dict[str, str]] | None = None
+) -> None:
+    body: dict[str, Any] = {
+        "type": "about:blank" if status == 413 else "urn:gputeam:problem:request",
+        "title": title,
+        "status": status,
+        "detail": detail,
+    }
     if problems:
         body["problems"] = problems
     data = json.dumps(body).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/problem+json"),
-                            (b"content-length", str(len(data)).encode()),
-                            (b"connection", b"close")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/problem+json"),
+                (b"content-length", str(len(data)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": data})
 
 
@@ -47,9 +58,12 @@ def _nul_paths(value: Any, path: str = "") -> list[str]:
     if isinstance(value, str):
         return [path or "body"] if "\x00" in value else []
     if isinstance(value, dict):
-        return [p for k, v in value.items()
-                for p in ([f"{path}.{k}".lstrip(".")] if "\x00" in str(k) else [])
-                + _nul_paths(v, f"{path}.{k}".lstrip("."))]
+        return [
+            p
+            for k, v in value.items()
+            for p in ([f"{path}.{k}".lstrip(".")] if "\x00" in str(k) else [])
+            + _nul_paths(v, f"{path}.{k}".lstrip("."))
+        ]
     if isinstance(value, list):
         return [p for i, v in enumerate(value) for p in _nul_paths(v, f"{path}.{i}".lstrip("."))]
     return []
@@ -58,13 +72,20 @@ def _nul_paths(value: Any, path: str = "") -> list[str]:
 def _form_nul_paths(body: bytes) -> list[str]:
     if b"%00" not in body.lower() and b"\x00" not in body:
         return []
-    return sorted({k for k, v in parse_qsl(body.decode("latin-1"), keep_blank_values=True,
-                                           encoding="latin-1") if "\x00" in k + v})
+    return sorted(
+        {
+            k
+            for k, v in parse_qsl(body.decode("latin-1"), keep_blank_values=True, encoding="latin-1")
+            if "\x00" in k + v
+        }
+    )
 
 
 def _nul_problems(paths: list[str], where: str) -> list[dict[str, str]]:
-    return [{"path": p, "message": f"contains a NUL character (in the {where})",
-             "expected": "text without NUL"} for p in paths]
+    return [
+        {"path": p, "message": f"contains a NUL character (in the {where})", "expected": "text without NUL"}
+        for p in paths
+    ]
 
 
 class RequestLimits:
@@ -78,11 +99,20 @@ class RequestLimits:
             await self.app(scope, receive, send)
             return
         query = scope.get("query_string", b"")
-        if b"%00" in query or b"\x00" in query or b"%00" in scope.get("raw_path", b"") or \
-                "\x00" in scope.get("path", ""):
+        if (
+            b"%00" in query
+            or b"\x00" in query
+            or b"%00" in scope.get("raw_path", b"")
+            or "\x00" in scope.get("path", "")
+        ):
             paths = _form_nul_paths(query) if b"%00" in query or b"\x00" in query else []
-            await _problem(send, 422, "Invalid request", "a NUL character in the request",
-                           _nul_problems(paths or ["path"], "address"))
+            await _problem(
+                send,
+                422,
+                "Invalid request",
+                "a NUL character in the request",
+                _nul_problems(paths or ["path"], "address"),
+            )
             return
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         if b"content-length" not in headers and b"transfer-encoding" not in headers:
@@ -91,19 +121,20 @@ class RequestLimits:
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         limit = MAX_UPLOAD + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
         length = headers.get(b"content-length")
-        too_large = (f"the request body is larger than {_mb(limit)}"
-                     + (f" (files up to {_mb(MAX_UPLOAD)})" if limit > MAX_BODY else ""))
+        too_large = f"the request body is larger than {_mb(limit)}" + (
+            f" (files up to {_mb(MAX_UPLOAD)})" if limit > MAX_BODY else ""
+        )
         if length is not None and length.isdigit() and int(length) > limit:
             await _problem(send, 413, "Too large", too_large)
             return
-        if kind in (b"application/json", b"application/x-www-form-urlencoded") or \
-                kind.endswith(b"+json"):
+        if kind in (b"application/json", b"application/x-www-form-urlencoded") or kind.endswith(b"+json"):
             await self._checked(scope, receive, send, kind, limit, too_large)
             return
         await self._counted(scope, receive, send, limit, too_large)
 
-    async def _checked(self, scope: Any, receive: Any, send: Any, kind: bytes, limit: int,
-                       too_large: str) -> None:
+    async def _checked(
+        self, scope: Any, receive: Any, send: Any, kind: bytes, limit: int, too_large: str
+    ) -> None:
         """Read the (small) body, refuse it if too large or holding NUL, then hand it on."""
         chunks: list[bytes] = []
         size = 0
@@ -128,8 +159,9 @@ class RequestLimits:
             except ValueError:
                 paths = []  # not JSON: the route answers that
         if paths:
-            await _problem(send, 422, "Invalid request", "a NUL character in the request",
-                           _nul_problems(paths, "body"))
+            await _problem(
+                send, 422, "Invalid request", "a NUL character in the request", _nul_problems(paths, "body")
+            )
             return
         sent = False
 
@@ -142,8 +174,7 @@ class RequestLimits:
 
         await self.app(scope, replay, send)
 
-    async def _counted(self, scope: Any, receive: Any, send: Any, limit: int,
-                       too_large: str) -> None:
+    async def _counted(self, scope: Any, receive: Any, send: Any, limit: int, too_large: str) -> None:
         """Pass the body on as it comes, stopping at ``limit``."""
         from starlette.exceptions import HTTPException
 

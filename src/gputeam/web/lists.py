@@ -42,23 +42,36 @@ class Chosen:
         team = _whole(self.team, "team", problems, 1, 2_147_483_647)
         level = _whole(self.level, "level", problems, 1, 5)
         if self.status not in PERSON_STATUSES:
-            problems.append(Problem(path="status", message="not a person status",
-                                    found=self.status, expected=" or ".join(PERSON_STATUSES)))
+            problems.append(
+                Problem(
+                    path="status",
+                    message="not a person status",
+                    found=self.status,
+                    expected=" or ".join(PERSON_STATUSES),
+                )
+            )
         if self.dir not in ("asc", "desc"):
-            problems.append(Problem(path="dir", message="not a direction", found=self.dir,
-                                    expected="asc or desc"))
+            problems.append(
+                Problem(path="dir", message="not a direction", found=self.dir, expected="asc or desc")
+            )
         if problems:
             raise InputError(problems)
         role = None if not self.role else "" if self.role == NO_ROLE else self.role
         active = {"active": True, "inactive": False}.get(self.status)
-        return store.PeopleFilter(team_id=team, role=role, level=level, active=active,
-                                  search=self.search.strip() or None)
+        return store.PeopleFilter(
+            team_id=team, role=role, level=level, active=active, search=self.search.strip() or None
+        )
 
     def sort_by(self, allowed: Sequence[str]) -> str:
         """The chosen order, one of ``allowed`` (the store's whitelist; empty: the first)."""
         if self.sort and self.sort not in allowed:
-            raise InputError([Problem(path="sort", message="not a sort order", found=self.sort,
-                                      expected=", ".join(allowed))])
+            raise InputError(
+                [
+                    Problem(
+                        path="sort", message="not a sort order", found=self.sort, expected=", ".join(allowed)
+                    )
+                ]
+            )
         return self.sort or allowed[0]
 
     @property
@@ -71,8 +84,11 @@ class Chosen:
         from urllib.parse import urlencode
 
         chosen = replace(self, **changes)
-        pairs = {k: v for k, v in chosen.__dict__.items()
-                 if v and not (k == "status" and v == "active") and not (k == "dir" and v == "asc")}
+        pairs = {
+            k: v
+            for k, v in chosen.__dict__.items()
+            if v and not (k == "status" and v == "active") and not (k == "dir" and v == "asc")
+        }
         return urlencode(pairs)
 
 
@@ -81,26 +97,33 @@ def _whole(text: str, name: str, problems: list[Problem], low: int, high: int) -
     if not text:
         return None
     if not text.isdigit() or not low <= int(text) <= high:
-        problems.append(Problem(path=name, message="not a choice", found=text,
-                                expected=f"a whole number from {low} to {high}, or empty"))
+        problems.append(
+            Problem(
+                path=name,
+                message="not a choice",
+                found=text,
+                expected=f"a whole number from {low} to {high}, or empty",
+            )
+        )
         return None
     return int(text)
 
 
-def chosen(team: Annotated[str, Query(max_length=12, description="A team id.")] = "",
-           role: Annotated[str, Query(max_length=100, description=(
-               f"A catalog role id; `{NO_ROLE}` for people without a role."))] = "",
-           level: Annotated[str, Query(max_length=2, description="Level 1-5.")] = "",
-           status: Annotated[str, Query(max_length=10, description=(
-               "People's status: " + ", ".join(PERSON_STATUSES) + "."))] = "active",
-           search: Annotated[str, Query(max_length=100, description=(
-               "Part of a name or id (any case)."))] = "",
-           sort: Annotated[str, Query(max_length=20, description="The sort order.")] = "",
-           dir: Annotated[str, Query(max_length=4, description="asc or desc.")] = "asc",
-           ) -> Chosen:
+def chosen(
+    team: Annotated[str, Query(max_length=12, description="A team id.")] = "",
+    role: Annotated[
+        str, Query(max_length=100, description=(f"A catalog role id; `{NO_ROLE}` for people without a role."))
+    ] = "",
+    level: Annotated[str, Query(max_length=2, description="Level 1-5.")] = "",
+    status: Annotated[
+        str, Query(max_length=10, description=("People's status: " + ", ".join(PERSON_STATUSES) + "."))
+    ] = "active",
+    search: Annotated[str, Query(max_length=100, description=("Part of a name or id (any case)."))] = "",
+    sort: Annotated[str, Query(max_length=20, description="The sort order.")] = "",
+    dir: Annotated[str, Query(max_length=4, description="asc or desc.")] = "asc",
+) -> Chosen:
     """A dependency: the list parameters of the query string."""
-    return Chosen(team=team, role=role, level=level, status=status, search=search, sort=sort,
-                  dir=dir)
+    return Chosen(team=team, role=role, level=level, status=status, search=search, sort=sort, dir=dir)
 
 
 def visible(who: Principal, where: store.PeopleFilter) -> store.PeopleFilter | None:
@@ -110,5 +133,4 @@ def visible(who: Principal, where: store.PeopleFilter) -> store.PeopleFilter | N
     if readable is None:
         return None
     team_ids, person_id = readable
-    return replace(where, team_ids=None if team_ids is None else tuple(sorted(team_ids)),
-                   person_id=person_id)
+    return replace(where, team_ids=None if team_ids is None else tuple(sorted(team_ids)), person_id=person_id)

@@ -24,14 +24,14 @@ def _load_catalog(settings: Any) -> Catalog:
     path = settings.catalog_extra
     if not path:
         return load_catalog()
-    return load_catalog(parse_catalog_extra(read_text_file(path, CatalogError), path),
-                        file=path)
+    return load_catalog(parse_catalog_extra(read_text_file(path, CatalogError), path), file=path)
 
 
 def org_id(app: FastAPI, s: DbSession) -> int:
     """The organisation this server tracks (the first one; created on first use)."""
     return cache.process_wide(
-        app, "org_id", lambda: store.tracked_organisation(s, app.state.settings.organisation))
+        app, "org_id", lambda: store.tracked_organisation(s, app.state.settings.organisation)
+    )
 
 
 def person_in_org(app: FastAPI, s: DbSession, person_id: int) -> store.Person | None:

@@ -55,16 +55,20 @@ def login_form(request: Request, next: str = "/") -> Response:
 
 
 @router.post("/login")
-def login_submit(request: Request, username: Annotated[str, Form(max_length=100)],
-                 password: Annotated[str, Form(max_length=1000)],
-                 csrf_field: Annotated[str | None, Depends(form_csrf)] = None,
-                 next: Annotated[str, Form()] = "/") -> Response:
+def login_submit(
+    request: Request,
+    username: Annotated[str, Form(max_length=100)],
+    password: Annotated[str, Form(max_length=1000)],
+    csrf_field: Annotated[str | None, Depends(form_csrf)] = None,
+    next: Annotated[str, Form()] = "/",
+) -> Response:
     check_csrf(request, csrf_field)
     try:
         session = login(request, username, password)
     except LoginRefused as exc:
-        resp = render(request, "login.html", exc.status, error=str(exc), username=username,
-                      next=_safe_next(next))
+        resp = render(
+            request, "login.html", exc.status, error=str(exc), username=username, next=_safe_next(next)
+        )
         if exc.retry_after:
             resp.headers["Retry-After"] = str(exc.retry_after)
         return resp
@@ -74,8 +78,7 @@ def login_submit(request: Request, username: Annotated[str, Form(max_length=100)
 
 
 @router.post("/logout")
-def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf)] = None
-           ) -> Response:
+def logout(request: Request, csrf_field: Annotated[str | None, Depends(form_csrf)] = None) -> Response:
     check_csrf(request, csrf_field)
     end_session(request)
     request.state.session = Session.anonymous()
@@ -99,15 +102,24 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
             d = services.dashboard_for(app, s, day, who)
             return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
 
-        body = build() if sees is None else services.cached_text(
-            app, ("dashboard body", sees, services.data_version(s), day, current()), build)
+        body = (
+            build()
+            if sees is None
+            else services.cached_text(
+                app, ("dashboard body", sees, services.data_version(s), day, current()), build
+            )
+        )
     return render(request, "dashboard.html", who=who, body=Markup(body))
 
 
 # ---------------------------------------------------------------- people
 @router.get("/people")
-def people_page(request: Request, who: Reader, ch: Annotated[Chosen, Depends(chosen)],
-                page: Annotated[int, Query(ge=1, le=10000)] = 1) -> Response:
+def people_page(
+    request: Request,
+    who: Reader,
+    ch: Annotated[Chosen, Depends(chosen)],
+    page: Annotated[int, Query(ge=1, le=10000)] = 1,
+) -> Response:
     """People the caller may read, filtered and sorted (:mod:`gputeam.web.lists`);
     inactive people with ``status=inactive`` or ``all``."""
     per_page = 100
@@ -115,17 +127,39 @@ def people_page(request: Request, who: Reader, ch: Annotated[Chosen, Depends(cho
     sort = ch.sort_by(store.PEOPLE_SORTS)
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
-        rows = [] if where is None else list(store.list_people(
-            s, org, where=where, sort=sort, descending=ch.descending,
-            limit=per_page + 1, offset=(page - 1) * per_page))
+        rows = (
+            []
+            if where is None
+            else list(
+                store.list_people(
+                    s,
+                    org,
+                    where=where,
+                    sort=sort,
+                    descending=ch.descending,
+                    limit=per_page + 1,
+                    offset=(page - 1) * per_page,
+                )
+            )
+        )
         teams = {t.id: t.name for t in store.list_teams(s, org)}
     cat = services.catalog(request.app)
     more = len(rows) > per_page
     context: dict[str, Any] = {
-        "who": who, "people": rows[:per_page], "teams": teams, "search": ch.search,
-        "page": page, "more": more, "ch": ch, "roles": {r.id: r.name for r in cat.roles.values()},
-        "no_role": NO_ROLE, "levels": sorted(cat.levels), "person_statuses": PERSON_STATUSES,
-        "sorts": store.PEOPLE_SORTS, "live_rows": {"path": "/people", "target": "people-rows"}}
+        "who": who,
+        "people": rows[:per_page],
+        "teams": teams,
+        "search": ch.search,
+        "page": page,
+        "more": more,
+        "ch": ch,
+        "roles": {r.id: r.name for r in cat.roles.values()},
+        "no_role": NO_ROLE,
+        "levels": sorted(cat.levels),
+        "person_statuses": PERSON_STATUSES,
+        "sorts": store.PEOPLE_SORTS,
+        "live_rows": {"path": "/people", "target": "people-rows"},
+    }
     if request.headers.get("HX-Request") and request.headers.get("HX-Target") == "people-rows":
         return render(request, "people_rows.html", **context)
     return render(request, "people.html", **context)
@@ -143,8 +177,9 @@ def person_page(request: Request, person_id: PathId, who: Reader) -> Response:
     return person_response(request, who, person_id)
 
 
-def person_response(request: Request, who: Principal, person_id: int, status: int = 200,
-                    **extra: Any) -> Response:
+def person_response(
+    request: Request, who: Principal, person_id: int, status: int = 200, **extra: Any
+) -> Response:
     """The person page (``extra``: a refused form's values and errors)."""
     with request.app.state.db.session() as s:
         p = _visible(request, who, s, person_id)
@@ -152,24 +187,62 @@ def person_response(request: Request, who: Principal, person_id: int, status: in
         team = store.get_team(s, p.team_id).name if p.team_id else None
         can_edit = who.may_change_records(p.id, p.team_id)
         can_change = who.may_change_person(p.id, p.team_id)
-        history = [{"domain": r.domain, "proficiency": r.proficiency,
-                    "rated_at": r.rated_at, "rated_by": r.rated_by or "", "note": r.note or ""}
-                   for r in store.skill_history(s, p.id)]
+        history = [
+            {
+                "domain": r.domain,
+                "proficiency": r.proficiency,
+                "rated_at": r.rated_at,
+                "rated_by": r.rated_by or "",
+                "note": r.note or "",
+            }
+            for r in store.skill_history(s, p.id)
+        ]
         curve = store.burnup(s, p.org_id, today(request), person_id=p.id)
-    bars = [Bar(i["title"], date.fromisoformat(i["start"]), date.fromisoformat(i["due"]),
-                i["kind"], 1.0 if i["status"] == "done" else 0.0)
-            for i in d["roadmap"] if i["status"] != "cancelled"]
+    bars = [
+        Bar(
+            i["title"],
+            date.fromisoformat(i["start"]),
+            date.fromisoformat(i["due"]),
+            i["kind"],
+            1.0 if i["status"] == "done" else 0.0,
+        )
+        for i in d["roadmap"]
+        if i["status"] != "cancelled"
+    ]
     cat = services.catalog(request.app)
-    forms = {k: extra.get(k, {}) for k in (
-        "skill_form", "skill_errors", "cert_form", "cert_errors", "enrol_form", "enrol_errors",
-        "hours_form", "hours_errors")}
-    return render(request, "person.html", status, who=who, p=d, team=team, can_edit=can_edit,
-                  can_change=can_change, history=history, **forms,
-                  gantt=gantt_svg(bars, today(request), _("Roadmap of {name}").format(name=d["name"])),
-                  burnup=curve, chart=burnup_svg(curve, _("Roadmap of {name}: planned and done")
-                                                 .format(name=d["name"])),
-                  targets=learning_targets(request), today=today(request).isoformat(),
-                  domains=cat.domains, certs=cat.certifications, courses=cat.courses)
+    forms = {
+        k: extra.get(k, {})
+        for k in (
+            "skill_form",
+            "skill_errors",
+            "cert_form",
+            "cert_errors",
+            "enrol_form",
+            "enrol_errors",
+            "hours_form",
+            "hours_errors",
+        )
+    }
+    return render(
+        request,
+        "person.html",
+        status,
+        who=who,
+        p=d,
+        team=team,
+        can_edit=can_edit,
+        can_change=can_change,
+        history=history,
+        **forms,
+        gantt=gantt_svg(bars, today(request), _("Roadmap of {name}").format(name=d["name"])),
+        burnup=curve,
+        chart=burnup_svg(curve, _("Roadmap of {name}: planned and done").format(name=d["name"])),
+        targets=learning_targets(request),
+        today=today(request).isoformat(),
+        domains=cat.domains,
+        certs=cat.certifications,
+        courses=cat.courses,
+    )
 
 
 def _back(person_id: int, flash: str) -> Response:
@@ -177,11 +250,15 @@ def _back(person_id: int, flash: str) -> Response:
 
 
 @router.post("/people/{person_id}/certifications")
-def add_certification(request: Request, person_id: PathId, who: Recorder,
-                      cert_id: Annotated[str, Form(max_length=100)],
-                      valid_from: Annotated[str, Form(max_length=10)],
-                      valid_until: Annotated[str, Form(max_length=10)] = "",
-                      evidence: Annotated[str, Form(max_length=2000)] = "") -> Response:
+def add_certification(
+    request: Request,
+    person_id: PathId,
+    who: Recorder,
+    cert_id: Annotated[str, Form(max_length=100)],
+    valid_from: Annotated[str, Form(max_length=10)],
+    valid_until: Annotated[str, Form(max_length=10)] = "",
+    evidence: Annotated[str, Form(max_length=2000)] = "",
+) -> Response:
     errors: dict[str, str] = {}
     start, fault = parse_day(valid_from, "Earned")
     if fault:
@@ -196,18 +273,36 @@ def add_certification(request: Request, person_id: PathId, who: Recorder,
     if not errors and start is not None:
         try:
             with request.app.state.db.session() as s:
-                store.add_certification(s, p.id, cert_id, start, until, evidence=evidence,
-                                        catalog=services.catalog(request.app),
-                                        actor=actor(who))
+                store.add_certification(
+                    s,
+                    p.id,
+                    cert_id,
+                    start,
+                    until,
+                    evidence=evidence,
+                    catalog=services.catalog(request.app),
+                    actor=actor(who),
+                )
         except InputError as exc:
-            errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = \
-                "; ".join(pr.message for pr in exc.problems)
+            errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = "; ".join(
+                pr.message for pr in exc.problems
+            )
         except store.WriteConflict:
             errors["valid_from"] = "This certification is already recorded from this date."
     if errors:
-        return person_response(request, who, person_id, 422, cert_errors=errors, cert_form={
-            "cert_id": cert_id, "valid_from": valid_from, "valid_until": valid_until,
-            "evidence": evidence})
+        return person_response(
+            request,
+            who,
+            person_id,
+            422,
+            cert_errors=errors,
+            cert_form={
+                "cert_id": cert_id,
+                "valid_from": valid_from,
+                "valid_until": valid_until,
+                "evidence": evidence,
+            },
+        )
     return _back(person_id, f"Certification {cert_id} recorded.")
 
 
@@ -227,13 +322,20 @@ def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
 
 # ---------------------------------------------------------------- catalog
 @router.get("/catalog")
-def catalog_page(request: Request, who: Viewer,
-                 section: Annotated[str, Query(max_length=40)] = "certifications") -> Response:
+def catalog_page(
+    request: Request, who: Viewer, section: Annotated[str, Query(max_length=40)] = "certifications"
+) -> Response:
     cat = services.catalog(request.app)
-    sections = ["certifications", "courses", "paths", "roles", "domains", "templates",
-                "strategies", "levels"]
+    sections = ["certifications", "courses", "paths", "roles", "domains", "templates", "strategies", "levels"]
     if section not in sections:
         section = "certifications"
     entries = getattr(cat, section)
-    return render(request, "catalog.html", who=who, cat=cat, sections=sections,
-                  section=section, entries=list(entries.values()))
+    return render(
+        request,
+        "catalog.html",
+        who=who,
+        cat=cat,
+        sections=sections,
+        section=section,
+        entries=list(entries.values()),
+    )

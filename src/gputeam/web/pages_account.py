@@ -29,23 +29,35 @@ def account_page(request: Request, who: Anyone, new_token: str | None = None) ->
     return _account(request, who)
 
 
-def _account(request: Request, who: Principal, status: int = 200,
-             password_errors: dict[str, str] | None = None) -> Response:
+def _account(
+    request: Request, who: Principal, status: int = 200, password_errors: dict[str, str] | None = None
+) -> Response:
     with request.app.state.db.session() as s:
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
-    return render(request, "account.html", status, who=who, tokens=tokens, new_token=None,
-                  scopes=allowed_scopes(who.role), password_errors=password_errors or {},
-                  min_password=MIN_PASSWORD)
+    return render(
+        request,
+        "account.html",
+        status,
+        who=who,
+        tokens=tokens,
+        new_token=None,
+        scopes=allowed_scopes(who.role),
+        password_errors=password_errors or {},
+        min_password=MIN_PASSWORD,
+    )
 
 
 MIN_PASSWORD = 8  # what ``gputeam admin create`` (store.hash_password) demands
 
 
 @router.post("/account/password")
-def change_password(request: Request, who: Anyone,
-                    current_password: Annotated[str, Form(max_length=1000)] = "",
-                    new_password: Annotated[str, Form(max_length=1000)] = "",
-                    new_password_again: Annotated[str, Form(max_length=1000)] = "") -> Response:
+def change_password(
+    request: Request,
+    who: Anyone,
+    current_password: Annotated[str, Form(max_length=1000)] = "",
+    new_password: Annotated[str, Form(max_length=1000)] = "",
+    new_password_again: Annotated[str, Form(max_length=1000)] = "",
+) -> Response:
     """Change your own password. Your other sessions end server-side; this one
     continues (same session id, so its CSRF token and other tabs stay valid). Wrong
     current passwords are throttled like failed logins (per user, with backoff)."""
@@ -53,11 +65,11 @@ def change_password(request: Request, who: Anyone,
 
     errors: dict[str, str] = {}
     with request.app.state.db.session() as s:
-        wait = store.password_wait(s, who.user_id, login_limits(request),
-                                   now=datetime.now(UTC))
+        wait = store.password_wait(s, who.user_id, login_limits(request), now=datetime.now(UTC))
         if wait:
-            raise HTTPException(429, f"too many wrong passwords; retry in {wait} seconds",
-                                headers={"Retry-After": str(wait)})
+            raise HTTPException(
+                429, f"too many wrong passwords; retry in {wait} seconds", headers={"Retry-After": str(wait)}
+            )
         user = store.get_user(s, who.user_id)
         if not store.verify_password(user.password_hash, current_password):
             errors["current_password"] = "This is not your current password."
@@ -72,8 +84,13 @@ def change_password(request: Request, who: Anyone,
     if not errors:
         try:
             with request.app.state.db.session() as s:
-                store.update_user(s, who.user_id, password=new_password, actor=who.username,
-                                  keep_session=request.state.session.sid)
+                store.update_user(
+                    s,
+                    who.user_id,
+                    password=new_password,
+                    actor=who.username,
+                    keep_session=request.state.session.sid,
+                )
         except InputError as exc:
             errors["new_password"] = str(exc.problems[0].message if exc.problems else exc)
     if errors:
@@ -82,20 +99,36 @@ def change_password(request: Request, who: Anyone,
 
 
 @router.post("/account/tokens")
-def create_token(request: Request, who: TokenKeeper, name: Annotated[str, Form(max_length=100)],
-                 scopes: Annotated[list[str], Form()],
-                 expires_in_days: Annotated[int, Form(ge=1, le=3650)] = 90) -> Response:
+def create_token(
+    request: Request,
+    who: TokenKeeper,
+    name: Annotated[str, Form(max_length=100)],
+    scopes: Annotated[list[str], Form()],
+    expires_in_days: Annotated[int, Form(ge=1, le=3650)] = 90,
+) -> Response:
     bad = set(scopes) - set(allowed_scopes(who.role))
     if bad or not scopes or not name.strip():
         raise HTTPException(403, "scope not allowed for your role")
     with request.app.state.db.session() as s:
-        _, secret = store.create_token(s, who.user_id, name.strip(), scopes,
-                                       expires_at=datetime.now(UTC)
-                                       + timedelta(days=expires_in_days), actor=who.username)
+        _, secret = store.create_token(
+            s,
+            who.user_id,
+            name.strip(),
+            scopes,
+            expires_at=datetime.now(UTC) + timedelta(days=expires_in_days),
+            actor=who.username,
+        )
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
     # shown once, in this response only (never in a URL)
-    return render(request, "account.html", who=who, tokens=tokens, new_token=secret,
-                  scopes=allowed_scopes(who.role), min_password=MIN_PASSWORD)
+    return render(
+        request,
+        "account.html",
+        who=who,
+        tokens=tokens,
+        new_token=secret,
+        scopes=allowed_scopes(who.role),
+        min_password=MIN_PASSWORD,
+    )
 
 
 @router.post("/account/tokens/{token_id}/revoke")
@@ -107,14 +140,17 @@ def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Respon
     return RedirectResponse("/account", status_code=303)
 
 
-def _users(request: Request, who: Principal, status: int = 200, error: str | None = None,
-           flash: str | None = None) -> Response:
+def _users(
+    request: Request, who: Principal, status: int = 200, error: str | None = None, flash: str | None = None
+) -> Response:
     with request.app.state.db.session() as s:
-        users = [(u, store.user_team_ids(s, u.id), store.count_sessions(s, u.id))
-                 for u in store.list_users(s)]
+        users = [
+            (u, store.user_team_ids(s, u.id), store.count_sessions(s, u.id)) for u in store.list_users(s)
+        ]
         teams = {t.id: t.name for t in store.list_teams(s, services.org_id(request.app, s))}
-    return render(request, "users.html", status, who=who, users=users, teams=teams,
-                  roles=ROLES, error=error, done=flash)
+    return render(
+        request, "users.html", status, who=who, users=users, teams=teams, roles=ROLES, error=error, done=flash
+    )
 
 
 @router.get("/admin/users")
@@ -123,27 +159,30 @@ def users_page(request: Request, who: Admin, done: str | None = None) -> Respons
 
 
 @router.post("/admin/users")
-def create_user(request: Request, who: Admin,
-                username: Annotated[str, Form(max_length=100, pattern=r"^[A-Za-z0-9_.@-]+$")],
-                password: Annotated[str, Form(min_length=8, max_length=1000)],
-                role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
-                person_key: Annotated[str, Form(max_length=100)] = "",
-                team_ids: Annotated[list[int] | None, Form()] = None) -> Response:
+def create_user(
+    request: Request,
+    who: Admin,
+    username: Annotated[str, Form(max_length=100, pattern=r"^[A-Za-z0-9_.@-]+$")],
+    password: Annotated[str, Form(min_length=8, max_length=1000)],
+    role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
+    person_key: Annotated[str, Form(max_length=100)] = "",
+    team_ids: Annotated[list[int] | None, Form()] = None,
+) -> Response:
     error = None
     try:
         with request.app.state.db.session() as s:
             person_id = None
             if person_key.strip():
-                p = store.get_person_by_key(s, services.org_id(request.app, s),
-                                            person_key.strip())
+                p = store.get_person_by_key(s, services.org_id(request.app, s), person_key.strip())
                 if p is None:
                     raise HTTPException(422, f"no person with id {person_key!r}")
                 person_id = p.id
             for team_id in team_ids or []:
                 if services.team_in_org(request.app, s, team_id) is None:
                     raise HTTPException(422, f"no team {team_id}")
-            store.create_user(s, username, password, role, person_id=person_id,
-                              team_ids=team_ids or [], actor=who.username)
+            store.create_user(
+                s, username, password, role, person_id=person_id, team_ids=team_ids or [], actor=who.username
+            )
     except InputError as exc:
         error = str(exc)
     except HTTPException as exc:
@@ -154,10 +193,14 @@ def create_user(request: Request, who: Admin,
 
 
 @router.post("/admin/users/{user_id}")
-def update_user(request: Request, user_id: PathId, who: Admin,
-                role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
-                active: Annotated[str, Form(pattern="^(yes|no)$")] = "yes",
-                new_password: Annotated[str, Form(max_length=1000)] = "") -> Response:
+def update_user(
+    request: Request,
+    user_id: PathId,
+    who: Admin,
+    role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
+    active: Annotated[str, Form(pattern="^(yes|no)$")] = "yes",
+    new_password: Annotated[str, Form(max_length=1000)] = "",
+) -> Response:
     """Change a user's role, deactivate or reactivate them, or reset their password (when
     given): audited; a reset or a deactivation ends their sessions."""
     from gputeam.web.api.accounts import check_not_self
@@ -165,10 +208,15 @@ def update_user(request: Request, user_id: PathId, who: Admin,
     try:
         check_not_self(who, user_id, role, active == "yes")
         with request.app.state.db.session() as s:
-            user = store.update_user(s, user_id, role=role, active=active == "yes",
-                                     password=new_password or None, actor=who.username,
-                                     keep_session=request.state.session.sid
-                                     if user_id == who.user_id else None)
+            user = store.update_user(
+                s,
+                user_id,
+                role=role,
+                active=active == "yes",
+                password=new_password or None,
+                actor=who.username,
+                keep_session=request.state.session.sid if user_id == who.user_id else None,
+            )
             name = user.username
     except InputError as exc:
         if exc.kind == "lookup":
@@ -185,5 +233,6 @@ def log_out_everywhere(request: Request, user_id: PathId, who: Admin) -> Respons
     with request.app.state.db.session() as s:
         name = store.get_user(s, user_id).username
         ended = store.end_sessions(s, user_id, actor=who.username)
-    return RedirectResponse(f"/admin/users?done={quote(f'{name}: {ended} session(s) ended.')}",
-                            status_code=303)
+    return RedirectResponse(
+        f"/admin/users?done={quote(f'{name}: {ended} session(s) ended.')}", status_code=303
+    )

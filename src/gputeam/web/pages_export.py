@@ -19,9 +19,11 @@ router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
 Exporter = Annotated[Principal, Depends(require(Perm.EXPORT))]
 
-FORMATS = (("json", "JSON", "everything in one document, as gputeam export --format json"),
-           ("xlsx", "Excel workbook (XLSX)", "one sheet per table"),
-           ("csv", "CSV files in a ZIP", "one file per table"))
+FORMATS = (
+    ("json", "JSON", "everything in one document, as gputeam export --format json"),
+    ("xlsx", "Excel workbook (XLSX)", "one sheet per table"),
+    ("csv", "CSV files in a ZIP", "one file per table"),
+)
 
 
 @router.get("/export")
@@ -30,6 +32,7 @@ def export_page(request: Request, who: Exporter) -> Response:
 
 
 @router.get("/export/download")
-def export_download(request: Request, who: Exporter,
-                    format: Literal["json", "csv", "xlsx"] = "json") -> Response:
+def export_download(
+    request: Request, who: Exporter, format: Literal["json", "csv", "xlsx"] = "json"
+) -> Response:
     return export(request, who, format)

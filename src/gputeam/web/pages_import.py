@@ -46,14 +46,24 @@ def _pending(request: Request, who: Principal, token: str) -> store.PendingUploa
 # ---------------------------------------------------------------- 1. upload
 @router.get("/import")
 def upload_form(request: Request, who: Importer, discarded: bool = False) -> Response:
-    return render(request, "import.html", who=who, kinds=KIND_LABELS, kind="roster",
-                  errors={}, flash="Upload discarded." if discarded else None)
+    return render(
+        request,
+        "import.html",
+        who=who,
+        kinds=KIND_LABELS,
+        kind="roster",
+        errors={},
+        flash="Upload discarded." if discarded else None,
+    )
 
 
 @router.post("/import")
-async def upload(request: Request, who: Importer, file: UploadFile,
-                 kind: Annotated[str, Form(pattern="^(roster|certifications)$")]
-                 ) -> Response:
+async def upload(
+    request: Request,
+    who: Importer,
+    file: UploadFile,
+    kind: Annotated[str, Form(pattern="^(roster|certifications)$")],
+) -> Response:
     from gputeam.web.api.data import read_upload
 
     content = await read_upload(file)
@@ -68,8 +78,15 @@ async def upload(request: Request, who: Importer, file: UploadFile,
         token = await run_in_threadpool(keep)
     except InputError as exc:
         return await run_in_threadpool(
-            render, request, "import.html", 422, who=who, kinds=KIND_LABELS, kind=kind,
-            errors={"file": "; ".join(_problem_text(p.as_dict()) for p in exc.problems)})
+            render,
+            request,
+            "import.html",
+            422,
+            who=who,
+            kinds=KIND_LABELS,
+            kind=kind,
+            errors={"file": "; ".join(_problem_text(p.as_dict()) for p in exc.problems)},
+        )
     return RedirectResponse(f"/import/{token}", status_code=303)
 
 
@@ -81,46 +98,64 @@ def _problem_text(p: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- 2. sheet, header, mapping
-def _layout(request: Request, upload: store.PendingUpload, sheet: str | None,
-            header_row: int | None) -> Any:
-    return store.import_layout(upload, services.catalog(request.app), sheet=sheet or None,
-                               header_row=header_row)
+def _layout(request: Request, upload: store.PendingUpload, sheet: str | None, header_row: int | None) -> Any:
+    return store.import_layout(
+        upload, services.catalog(request.app), sheet=sheet or None, header_row=header_row
+    )
 
 
-def _mapping_page(request: Request, who: Principal, upload: store.PendingUpload,
-                  layout: Any, chosen: dict[int, str] | None = None, status: int = 200,
-                  **extra: Any) -> Response:
-    chosen = chosen if chosen is not None else {
-        c.index: c.field or "" for c in layout.columns}
-    return render(request, "import_map.html", status, who=who, token=upload.token,
-                  layout=layout, chosen=chosen, kinds=KIND_LABELS,
-                  choices=store.import_field_choices(upload.kind,
-                                                     services.catalog(request.app)),
-                  **extra)
+def _mapping_page(
+    request: Request,
+    who: Principal,
+    upload: store.PendingUpload,
+    layout: Any,
+    chosen: dict[int, str] | None = None,
+    status: int = 200,
+    **extra: Any,
+) -> Response:
+    chosen = chosen if chosen is not None else {c.index: c.field or "" for c in layout.columns}
+    return render(
+        request,
+        "import_map.html",
+        status,
+        who=who,
+        token=upload.token,
+        layout=layout,
+        chosen=chosen,
+        kinds=KIND_LABELS,
+        choices=store.import_field_choices(upload.kind, services.catalog(request.app)),
+        **extra,
+    )
 
 
 @router.get("/import/{token}")
-def mapping_form(request: Request, token: Token, who: Importer,
-                 sheet: Annotated[str | None, Query(max_length=200)] = None,
-                 header_row: Annotated[int | None, Query(ge=1, le=1_000_000)] = None
-                 ) -> Response:
+def mapping_form(
+    request: Request,
+    token: Token,
+    who: Importer,
+    sheet: Annotated[str | None, Query(max_length=200)] = None,
+    header_row: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
+) -> Response:
     upload = _pending(request, who, token)
     try:
         layout = _layout(request, upload, sheet, header_row)
     except InputError as exc:
         layout = _layout(request, upload, sheet, None)
-        return _mapping_page(request, who, upload, layout, status=422,
-                             header_error=_problem_text(exc.problems[0].as_dict()))
+        return _mapping_page(
+            request, who, upload, layout, status=422, header_error=_problem_text(exc.problems[0].as_dict())
+        )
     # "Back to the columns" from the preview brings the choices made
-    chosen = {c.index: c.field or "" for c in layout.columns} | _picked(
-        request.query_params.multi_items())
+    chosen = {c.index: c.field or "" for c in layout.columns} | _picked(request.query_params.multi_items())
     return _mapping_page(request, who, upload, layout, chosen)
 
 
 def _picked(items: Any) -> dict[int, str]:
     """The mapping form's choices (``col-N=field``) among form or query items."""
-    return {int(k[4:]): v[:100] for k, v in items
-            if k.startswith("col-") and k[4:].isdigit() and len(k) < 12 and isinstance(v, str)}
+    return {
+        int(k[4:]): v[:100]
+        for k, v in items
+        if k.startswith("col-") and k[4:].isdigit() and len(k) < 12 and isinstance(v, str)
+    }
 
 
 def back_query(layout: Any, chosen: dict[int, str]) -> str:
@@ -137,8 +172,7 @@ async def _choices(request: Request) -> tuple[str | None, int | None, dict[int, 
     sheet = form.get("sheet")
     row = form.get("header_row")
     chosen = _picked(form.multi_items())
-    header_row = int(row) if isinstance(row, str) and row.isdigit() and \
-        0 < int(row) <= 1_000_000 else None
+    header_row = int(row) if isinstance(row, str) and row.isdigit() and 0 < int(row) <= 1_000_000 else None
     return (sheet[:200] if isinstance(sheet, str) and sheet else None), header_row, chosen
 
 
@@ -148,18 +182,36 @@ def _unchosen(layout: Any, chosen: dict[int, str], allowed: set[str]) -> dict[in
     for c in layout.columns:
         value = chosen.get(c.index, "")
         if c.header and value not in allowed:
-            errors[c.index] = ("choose the field this column holds, or ignore it"
-                               if not value else f"{value!r} is not a field")
+            errors[c.index] = (
+                "choose the field this column holds, or ignore it"
+                if not value
+                else f"{value!r} is not a field"
+            )
     return errors
 
 
-def _run(request: Request, who: Principal, upload: store.PendingUpload, layout: Any,
-         chosen: dict[int, str], dry_run: bool) -> dict[str, Any]:
+def _run(
+    request: Request,
+    who: Principal,
+    upload: store.PendingUpload,
+    layout: Any,
+    chosen: dict[int, str],
+    dry_run: bool,
+) -> dict[str, Any]:
     from gputeam.web.api.data import run_import
 
     mapping = store.import_mapping(layout.columns, chosen)
-    return run_import(request, upload.kind, upload.data, upload.filename, mapping, dry_run,
-                      who, layout.header_row, sheet=layout.sheet)
+    return run_import(
+        request,
+        upload.kind,
+        upload.data,
+        upload.filename,
+        mapping,
+        dry_run,
+        who,
+        layout.header_row,
+        sheet=layout.sheet,
+    )
 
 
 async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> Response:
@@ -176,14 +228,23 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
         try:
             report = _run(request, who, upload, layout, chosen, dry_run)
         except InputError as exc:
-            return _mapping_page(request, who, upload, layout, chosen, 422,
-                                 problems=[p.as_dict() for p in exc.problems])
+            return _mapping_page(
+                request, who, upload, layout, chosen, 422, problems=[p.as_dict() for p in exc.problems]
+            )
         if not dry_run:
             uploads(request).discard(upload.token)
-        return render(request, "import_preview.html", who=who, token=upload.token,
-                      layout=layout, chosen=chosen, report=report,
-                      by_row=_by_row(report.get("changes", []), labels), kinds=KIND_LABELS,
-                      back=back_query(layout, chosen))
+        return render(
+            request,
+            "import_preview.html",
+            who=who,
+            token=upload.token,
+            layout=layout,
+            chosen=chosen,
+            report=report,
+            by_row=_by_row(report.get("changes", []), labels),
+            kinds=KIND_LABELS,
+            back=back_query(layout, chosen),
+        )
 
     return await run_in_threadpool(work)
 

@@ -49,14 +49,17 @@ def parse_hours(text: str) -> tuple[float | None, str | None]:
 
 
 def _back(person_id: int, flash: str, anchor: str = "courses") -> Response:
-    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}#{anchor}",
-                            status_code=303)
+    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}#{anchor}", status_code=303)
 
 
 @router.post("/people/{person_id}/enrol")
-def enrol(request: Request, person_id: PathId, who: Recorder,
-          target: Annotated[str, Form(max_length=200)] = "",
-          started_on: Annotated[str, Form(max_length=20)] = "") -> Response:
+def enrol(
+    request: Request,
+    person_id: PathId,
+    who: Recorder,
+    target: Annotated[str, Form(max_length=200)] = "",
+    started_on: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
     from gputeam.web.pages import person_response
 
     errors: dict[str, str] = {}
@@ -71,16 +74,29 @@ def enrol(request: Request, person_id: PathId, who: Recorder,
         if not errors and day is not None:
             result = store.enrol_people(s, p.org_id, [p.id], courses, day, actor=actor(who))
     if errors:
-        return person_response(request, who, person_id, 422, enrol_errors=errors,
-                               enrol_form={"target": target, "started_on": started_on})
+        return person_response(
+            request,
+            who,
+            person_id,
+            422,
+            enrol_errors=errors,
+            enrol_form={"target": target, "started_on": started_on},
+        )
     made = len(result["created"])
-    return _back(person_id, f"Enrolled in {made} course{'s' if made != 1 else ''}"
-                 + (f"; {result['already']} already open." if result["already"] else "."))
+    return _back(
+        person_id,
+        f"Enrolled in {made} course{'s' if made != 1 else ''}"
+        + (f"; {result['already']} already open." if result["already"] else "."),
+    )
 
 
 @router.post("/enrolments/{enrolment_id}/hours")
-def enrolment_hours(request: Request, enrolment_id: PathId, who: Recorder,
-                    hours_done: Annotated[str, Form(max_length=30)] = "") -> Response:
+def enrolment_hours(
+    request: Request,
+    enrolment_id: PathId,
+    who: Recorder,
+    hours_done: Annotated[str, Form(max_length=30)] = "",
+) -> Response:
     from gputeam.web.pages import person_response
 
     hours, fault = parse_hours(hours_done)
@@ -90,9 +106,9 @@ def enrolment_hours(request: Request, enrolment_id: PathId, who: Recorder,
         if hours is not None:
             store.record_hours(s, e.id, hours, actor=actor(who))
     if fault:
-        return person_response(request, who, pid, 422,
-                               hours_errors={enrolment_id: fault},
-                               hours_form={enrolment_id: hours_done})
+        return person_response(
+            request, who, pid, 422, hours_errors={enrolment_id: fault}, hours_form={enrolment_id: hours_done}
+        )
     return _back(pid, "Hours recorded.")
 
 
@@ -106,15 +122,15 @@ def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Res
 
 
 @router.post("/plans/{plan_id}/adopt")
-def adopt_plan(request: Request, plan_id: PathId,
-               who: Annotated[Principal, Depends(require(Perm.PLANS_RUN))]) -> Response:
+def adopt_plan(
+    request: Request, plan_id: PathId, who: Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
+) -> Response:
     """Adopt a saved plan's roadmaps (admin): idempotent, audited; back to the plan page
     saying what was added."""
     if who.role != "admin":
         raise HTTPException(403, "only admins adopt a plan for the whole organisation")
     with request.app.state.db.session() as s:
-        got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id,
-                                     actor=actor(who))
+        got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
     parts = [f"{got['created']} roadmap items added"]
     if got["already"]:
         parts.append(f"{got['already']} already on people's roadmaps")
@@ -122,5 +138,4 @@ def adopt_plan(request: Request, plan_id: PathId,
         parts.append(f"{got['hires']} planned hires left for when they join")
     if got["unknown"]:
         parts.append(f"not tracked here: {', '.join(got['unknown'][:5])}")
-    return RedirectResponse(f"/plan?flash={quote('; '.join(parts) + '.')}#adopt",
-                            status_code=303)
+    return RedirectResponse(f"/plan?flash={quote('; '.join(parts) + '.')}#adopt", status_code=303)

@@ -28,8 +28,11 @@ def _set_active(request: Request, who: Principal, person_id: int, active: bool) 
         p = _changeable(request, who, s, person_id)
         if p.active != active:
             store.update_person(s, p.id, {"active": active}, actor=actor(who))
-    flash = "Reactivated." if active else "Deactivated: kept with their history, left out " \
-        "of plans, dashboards and reminders."
+    flash = (
+        "Reactivated."
+        if active
+        else "Deactivated: kept with their history, left out of plans, dashboards and reminders."
+    )
     return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
 
 
@@ -43,16 +46,25 @@ def reactivate(request: Request, person_id: PathId, who: Writer) -> Response:
     return _set_active(request, who, person_id, True)
 
 
-def _confirm_page(request: Request, who: Principal, person_id: int, status: int = 200,
-                  error: str | None = None, typed: str = "") -> Response:
+def _confirm_page(
+    request: Request,
+    who: Principal,
+    person_id: int,
+    status: int = 200,
+    error: str | None = None,
+    typed: str = "",
+) -> Response:
     with request.app.state.db.session() as s:
         p = _changeable(request, who, s, person_id)
-        counts = {"certifications": len(store.list_certifications(s, person_id=p.id)),
-                  "enrolments": len(store.list_enrolments(s, person_id=p.id)),
-                  "roadmap items": len(store.list_roadmap_items(s, person_id=p.id))}
+        counts = {
+            "certifications": len(store.list_certifications(s, person_id=p.id)),
+            "enrolments": len(store.list_enrolments(s, person_id=p.id)),
+            "roadmap items": len(store.list_roadmap_items(s, person_id=p.id)),
+        }
         person = {"id": p.id, "key": p.key, "name": p.name, "active": p.active}
-    return render(request, "person_delete.html", status, who=who, p=person, counts=counts,
-                  error=error, typed=typed)
+    return render(
+        request, "person_delete.html", status, who=who, p=person, counts=counts, error=error, typed=typed
+    )
 
 
 @router.get("/people/{person_id}/delete")
@@ -61,8 +73,9 @@ def delete_page(request: Request, person_id: PathId, who: Writer) -> Response:
 
 
 @router.post("/people/{person_id}/delete")
-def delete(request: Request, person_id: PathId, who: Writer,
-           confirm: Annotated[str, Form(max_length=200)] = "") -> Response:
+def delete(
+    request: Request, person_id: PathId, who: Writer, confirm: Annotated[str, Form(max_length=200)] = ""
+) -> Response:
     with request.app.state.db.session() as s:
         p = _changeable(request, who, s, person_id)
         if confirm.strip() != p.key:

@@ -44,11 +44,19 @@ Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
 
 #: (form field, label, lowest, highest, integer?) of the numeric person fields
 #: (the limits are the store's, gputeam.store.person_rules: one rule for every door)
-NUMBERS = tuple((name, label, *NUMBER_RULES[name]) for name, label in (
-    ("level", "Level"), ("experience_months", "Experience (months)"),
-    ("weekly_study_hours", "Weekly study hours"), ("salary", "Salary (optional)")))
-TEXTS = tuple((name, label, TEXT_LONGEST[name], name in REQUIRED)
-              for name, label in (("key", "Id"), ("name", "Name"), ("title", "Title")))
+NUMBERS = tuple(
+    (name, label, *NUMBER_RULES[name])
+    for name, label in (
+        ("level", "Level"),
+        ("experience_months", "Experience (months)"),
+        ("weekly_study_hours", "Weekly study hours"),
+        ("salary", "Salary (optional)"),
+    )
+)
+TEXTS = tuple(
+    (name, label, TEXT_LONGEST[name], name in REQUIRED)
+    for name, label in (("key", "Id"), ("name", "Name"), ("title", "Title"))
+)
 #: the optional fields after the texts: e-mail (checked as the roster import and the API check
 #: it, gputeam.store.person_rules), background (free text, as in the scenario and the API; the
 #: catalog's transitions are suggested) and role (a catalog role id, or none)
@@ -59,8 +67,11 @@ BACKGROUND_LONGEST = TEXT_LONGEST["background"]
 def _teams_for(who: Principal, s: Any, org: int, keep: int | None = None) -> dict[int, str]:
     """The teams ``who`` may place people in: current ones (an archived team takes no one
     new), and ``keep``, the person's own team, even if archived."""
-    return {t.id: t.name for t in store.list_teams(s, org)
-            if who.may_team(t.id) and (t.archived_at is None or t.id == keep)}
+    return {
+        t.id: t.name
+        for t in store.list_teams(s, org)
+        if who.may_team(t.id) and (t.archived_at is None or t.id == keep)
+    }
 
 
 def _roles(request: Request) -> dict[str, str]:
@@ -74,9 +85,14 @@ def _backgrounds(request: Request) -> list[str]:
     return sorted(known | {"sysadmin"})
 
 
-def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: bool,
-                      roles: Mapping[str, str], current_role: str | None = None
-                      ) -> tuple[dict[str, Any], dict[str, str]]:
+def parse_person_form(
+    form: dict[str, str],
+    teams: dict[int, str],
+    *,
+    admin: bool,
+    roles: Mapping[str, str],
+    current_role: str | None = None,
+) -> tuple[dict[str, Any], dict[str, str]]:
     """The form's values as store fields, and errors by field (empty when valid).
 
     ``roles`` are the catalog's role ids (to names); ``current_role`` (editing) is the
@@ -94,9 +110,11 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
         values[name] = text
     email = form.get("email", "").strip()
     if email and email_fault(email) is not None:
-        errors["email"] = (f"E-mail is at most {EMAIL_LONGEST} characters."
-                           if len(email) > EMAIL_LONGEST else
-                           f"E-mail: not an e-mail address (expected like {EMAIL_EXAMPLE}).")
+        errors["email"] = (
+            f"E-mail is at most {EMAIL_LONGEST} characters."
+            if len(email) > EMAIL_LONGEST
+            else f"E-mail: not an e-mail address (expected like {EMAIL_EXAMPLE})."
+        )
     values["email"] = email or None
     background = form.get("background", "").strip()
     if len(background) > BACKGROUND_LONGEST:
@@ -104,8 +122,7 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
     values["background"] = background
     role = form.get("role", "").strip()
     if role and not role_allowed(role, roles, current_role):
-        errors["role"] = (f"Role: unknown role '{role}'; choose one of "
-                          f"{', '.join(roles)}, or none.")
+        errors["role"] = f"Role: unknown role '{role}'; choose one of {', '.join(roles)}, or none."
     values["role"] = role or None
     for name in EXTRAS:  # absent (a form from before these fields): left as it is
         if name not in form:
@@ -118,8 +135,11 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
         try:  # written in any locale, as the roster import reads it (one parser)
             number: float = whole_number(text, None) if integer else any_number(text, None)
         except BadCell as exc:
-            errors[name] = (f"{label}: enter a whole number." if integer else
-                            f"{label}: {exc.reason} (expected {exc.expected}).")
+            errors[name] = (
+                f"{label}: enter a whole number."
+                if integer
+                else f"{label}: {exc.reason} (expected {exc.expected})."
+            )
             continue
         if not low <= number <= high or number != number:
             errors[name] = f"{label}: between {low:g} and {high:g}."
@@ -137,12 +157,32 @@ def parse_person_form(form: dict[str, str], teams: dict[int, str], *, admin: boo
     return values, errors
 
 
-def _form_page(request: Request, who: Principal, *, person_id: int | None, form: dict[str, str],
-               teams: dict[int, str], errors: dict[str, str], status: int = 200) -> Response:
-    return render(request, "person_form.html", status, who=who, person_id=person_id, form=form,
-                  teams=teams, errors=errors, numbers=NUMBERS, texts=TEXTS,
-                  roles=_roles(request), backgrounds=_backgrounds(request),
-                  email_longest=EMAIL_LONGEST, background_longest=BACKGROUND_LONGEST)
+def _form_page(
+    request: Request,
+    who: Principal,
+    *,
+    person_id: int | None,
+    form: dict[str, str],
+    teams: dict[int, str],
+    errors: dict[str, str],
+    status: int = 200,
+) -> Response:
+    return render(
+        request,
+        "person_form.html",
+        status,
+        who=who,
+        person_id=person_id,
+        form=form,
+        teams=teams,
+        errors=errors,
+        numbers=NUMBERS,
+        texts=TEXTS,
+        roles=_roles(request),
+        backgrounds=_backgrounds(request),
+        email_longest=EMAIL_LONGEST,
+        background_longest=BACKGROUND_LONGEST,
+    )
 
 
 def _store_errors(exc: InputError) -> dict[str, str]:
@@ -164,8 +204,7 @@ async def _form(request: Request) -> dict[str, str]:
 def new_person_page(request: Request, who: Writer) -> Response:
     with request.app.state.db.session() as s:
         teams = _teams_for(who, s, services.org_id(request.app, s))
-    form = {"level": "1", "experience_months": "0", "weekly_study_hours": "4",
-            "background": "sysadmin"}
+    form = {"level": "1", "experience_months": "0", "weekly_study_hours": "4", "background": "sysadmin"}
     return _form_page(request, who, person_id=None, form=form, teams=teams, errors={})
 
 
@@ -181,8 +220,7 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
         teams = _teams_for(who, s, org)
-    values, errors = parse_person_form(form, teams, admin=who.role == "admin",
-                                       roles=_roles(request))
+    values, errors = parse_person_form(form, teams, admin=who.role == "admin", roles=_roles(request))
     if not errors:
         try:
             with request.app.state.db.session() as s:
@@ -192,8 +230,7 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
         except InputError as exc:
             errors = _store_errors(exc)
     if errors:
-        return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors,
-                          status=422)
+        return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors, status=422)
     return RedirectResponse(f"/people/{pid}?flash={quote('Person added.')}", status_code=303)
 
 
@@ -227,9 +264,15 @@ def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Respon
     with request.app.state.db.session() as s:
         p = _changeable(request, who, s, person_id)
         teams = _teams_for(who, s, services.org_id(request.app, s), p.team_id)
-        form = {"key": p.key, "name": p.name, "title": p.title or "",
-                "email": p.email or "", "background": p.background or "", "role": p.role or "",
-                "team_id": str(p.team_id or "")}
+        form = {
+            "key": p.key,
+            "name": p.name,
+            "title": p.title or "",
+            "email": p.email or "",
+            "background": p.background or "",
+            "role": p.role or "",
+            "team_id": str(p.team_id or ""),
+        }
         form |= {n: _num(getattr(p, n)) for n, *_ in NUMBERS}
     return _form_page(request, who, person_id=person_id, form=form, teams=teams, errors={})
 
@@ -242,14 +285,14 @@ async def update_person(request: Request, person_id: PathId, who: Writer) -> Res
     return await run_in_threadpool(_update_person, request, who, person_id, form)
 
 
-def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]
-                   ) -> Response:
+def _update_person(request: Request, who: Principal, person_id: int, form: dict[str, str]) -> Response:
     with request.app.state.db.session() as s:
         current = _changeable(request, who, s, person_id)
         current_role = current.role
         teams = _teams_for(who, s, services.org_id(request.app, s), current.team_id)
-    values, errors = parse_person_form(form, teams, admin=who.role == "admin",
-                                       roles=_roles(request), current_role=current_role)
+    values, errors = parse_person_form(
+        form, teams, admin=who.role == "admin", roles=_roles(request), current_role=current_role
+    )
     if not errors:
         try:
             with request.app.state.db.session() as s:
@@ -260,17 +303,22 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
         except InputError as exc:
             errors = _store_errors(exc)
     if errors:
-        return _form_page(request, who, person_id=person_id, form=form, teams=teams,
-                          errors=errors, status=422)
+        return _form_page(
+            request, who, person_id=person_id, form=form, teams=teams, errors=errors, status=422
+        )
     return RedirectResponse(f"/people/{person_id}?flash={quote('Saved.')}", status_code=303)
 
 
 # ---------------------------------------------------------------- skills
 @router.post("/people/{person_id}/skills")
-def rate_skill(request: Request, person_id: PathId, who: Recorder,
-               domain: Annotated[str, Form(max_length=100)] = "",
-               proficiency: Annotated[str, Form(max_length=20)] = "",
-               note: Annotated[str, Form(max_length=1000)] = "") -> Response:
+def rate_skill(
+    request: Request,
+    person_id: PathId,
+    who: Recorder,
+    domain: Annotated[str, Form(max_length=100)] = "",
+    proficiency: Annotated[str, Form(max_length=20)] = "",
+    note: Annotated[str, Form(max_length=1000)] = "",
+) -> Response:
     """Rate a skill: admin, the person's managers, or the engineer on their own record.
     Earlier ratings stay as history."""
     from gputeam.web.pages import person_response
@@ -286,13 +334,16 @@ def rate_skill(request: Request, person_id: PathId, who: Recorder,
     if not errors:
         try:
             with request.app.state.db.session() as s:
-                store.rate_skill(s, person_id, domain, level, rated_by=actor(who),
-                                 note=note.strip())
+                store.rate_skill(s, person_id, domain, level, rated_by=actor(who), note=note.strip())
         except InputError as exc:
             errors["proficiency"] = str(exc.problems[0].message if exc.problems else exc)
     if errors:
-        return person_response(request, who, person_id, 422, skill_errors=errors,
-                               skill_form={"domain": domain, "proficiency": proficiency,
-                                           "note": note})
-    return RedirectResponse(f"/people/{person_id}?flash={quote('Skill rated.')}#skills",
-                            status_code=303)
+        return person_response(
+            request,
+            who,
+            person_id,
+            422,
+            skill_errors=errors,
+            skill_form={"domain": domain, "proficiency": proficiency, "note": note},
+        )
+    return RedirectResponse(f"/people/{person_id}?flash={quote('Skill rated.')}#skills", status_code=303)

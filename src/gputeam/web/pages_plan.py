@@ -53,11 +53,16 @@ def plan_view(plan: Any, today_: date) -> dict[str, Any]:
 
 def _controls(inputs: dict[str, Any]) -> dict[str, Any]:
     c = inputs.get("constraints") or {}
-    return {"gpus": services.gpus_peak(inputs), "deadline_month": c.get("deadline_month") or "",
-            "budget": c.get("budget") or "", "horizon_months": inputs.get("horizon_months", 12),
-            "gpu_model": inputs["fleet"].get("gpu_model", "H100"),
-            "mode": inputs.get("mode", "template"), "max_gpus": MAX_GPUS,
-            "max_horizon": MAX_HORIZON}
+    return {
+        "gpus": services.gpus_peak(inputs),
+        "deadline_month": c.get("deadline_month") or "",
+        "budget": c.get("budget") or "",
+        "horizon_months": inputs.get("horizon_months", 12),
+        "gpu_model": inputs["fleet"].get("gpu_model", "H100"),
+        "mode": inputs.get("mode", "template"),
+        "max_gpus": MAX_GPUS,
+        "max_horizon": MAX_HORIZON,
+    }
 
 
 @router.get("/plan")
@@ -73,14 +78,23 @@ def plan_page(request: Request, who: PlanReader) -> Response:
                 error = str(exc)
         elif latest is not None:
             plan, saved = latest[0], latest[1]
-    return render(request, "plan.html", who=who, controls=_controls(inputs), error=error,
-                  view=plan_view(plan, today(request)) if plan is not None else None,
-                  saved=saved, latest=latest[1] if latest else None, flash=None)
+    return render(
+        request,
+        "plan.html",
+        who=who,
+        controls=_controls(inputs),
+        error=error,
+        view=plan_view(plan, today(request)) if plan is not None else None,
+        saved=saved,
+        latest=latest[1] if latest else None,
+        flash=None,
+    )
 
 
 @router.get("/plan/report.pdf")
-def plan_pdf(request: Request, who: PlanReader,
-             paper: Annotated[str | None, Query(pattern="^(a4|letter)$")] = None) -> Response:
+def plan_pdf(
+    request: Request, who: PlanReader, paper: Annotated[str | None, Query(pattern="^(a4|letter)$")] = None
+) -> Response:
     """The plan's report as a PDF download: the latest saved plan, else (for those who may
     plan) the live team planned now; printed by the server's Chromium. The paper defaults
     to the browser's first language's region (Letter for en-US), else A4."""
@@ -110,14 +124,16 @@ def plan_pdf(request: Request, who: PlanReader,
         data = pdf.render(plan, paper)
     except (pdf.RendererMissing, pdf.PrintFailed) as exc:
         return _pdf_unavailable(request, exc)
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-{paper}.pdf"'})
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}-{paper}.pdf"'},
+    )
 
 
 def _pdf_unavailable(request: Request, exc: InputError) -> Response:
     """503: the server cannot print PDFs (no Chromium, or it failed); the message says why."""
-    return render(request, "error.html", 503, code=503, title="PDF unavailable",
-                  detail=str(exc.problems[0]))
+    return render(request, "error.html", 503, code=503, title="PDF unavailable", detail=str(exc.problems[0]))
 
 
 @router.post("/plan")
@@ -150,29 +166,42 @@ def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Resp
         base = services.plan_inputs(s, services.org_id(request.app, s))
         controls = {**_controls(base), **{k: form.get(k, "") for k in values}}
         if not errors:
-            base = {**base, "horizon_months": values["horizon_months"],
-                    "mode": values["mode"],
-                    "fleet": {**base["fleet"], "gpu_model": values["gpu_model"]}}
-            constraints = {k: v for k, v in (base.get("constraints") or {}).items()
-                           if k not in ("deadline_month", "budget")}
+            base = {
+                **base,
+                "horizon_months": values["horizon_months"],
+                "mode": values["mode"],
+                "fleet": {**base["fleet"], "gpu_model": values["gpu_model"]},
+            }
+            constraints = {
+                k: v
+                for k, v in (base.get("constraints") or {}).items()
+                if k not in ("deadline_month", "budget")
+            }
             base["constraints"] = constraints
-            what = services.WhatIf(gpus=values["gpus"],
-                                   deadline_month=values["deadline_month"],
-                                   budget=values["budget"])
+            what = services.WhatIf(
+                gpus=values["gpus"], deadline_month=values["deadline_month"], budget=values["budget"]
+            )
             try:
                 inputs = services.apply_what_if(base, what)
                 check_bounds(inputs)
-                plan = services.run_plan(request.app, s, inputs, today(request),
-                                         preview=action == "preview")
+                plan = services.run_plan(request.app, s, inputs, today(request), preview=action == "preview")
             except (InputError, ValueError) as exc:
                 error = str(exc)
             if plan is not None and action == "save":
                 services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
     if plan is not None and action == "save":
         return RedirectResponse("/plan?saved=1", status_code=303)
-    context = {"who": who, "controls": controls, "error": error, "errors": errors,
-               "view": plan_view(plan, today(request)) if plan is not None else None,
-               "saved": None, "latest": None, "flash": None, "oob": partial}
+    context = {
+        "who": who,
+        "controls": controls,
+        "error": error,
+        "errors": errors,
+        "view": plan_view(plan, today(request)) if plan is not None else None,
+        "saved": None,
+        "latest": None,
+        "flash": None,
+        "oob": partial,
+    }
     if partial:
         return render(request, "plan_result.html", 200, **context)
     return render(request, "plan.html", 422 if error or errors else 200, **context)

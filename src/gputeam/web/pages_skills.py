@@ -37,22 +37,34 @@ def _choices(request: Request, s: DbSession) -> dict[str, Any]:
     """What the filter forms offer: teams, catalog roles, levels, statuses."""
     cat = services.catalog(request.app)
     org = services.org_id(request.app, s)
-    return {"teams": {t.id: t.name for t in store.list_teams(s, org)},
-            "roles": {r.id: r.name for r in cat.roles.values()}, "no_role": NO_ROLE,
-            "levels": sorted(cat.levels), "person_statuses": PERSON_STATUSES}
+    return {
+        "teams": {t.id: t.name for t in store.list_teams(s, org)},
+        "roles": {r.id: r.name for r in cat.roles.values()},
+        "no_role": NO_ROLE,
+        "levels": sorted(cat.levels),
+        "person_statuses": PERSON_STATUSES,
+    }
 
 
 @router.get("/skills")
-def skills_page(request: Request, who: Reader, ch: Choices, group: Group = "",
-                page: Page = 1) -> Response:
+def skills_page(request: Request, who: Reader, ch: Choices, group: Group = "", page: Page = 1) -> Response:
     with request.app.state.db.read_session() as s:
-        m = matrix_data(request.app, s, who, ch, group, limit=MATRIX_PAGE,
-                        offset=(page - 1) * MATRIX_PAGE)
+        m = matrix_data(request.app, s, who, ch, group, limit=MATRIX_PAGE, offset=(page - 1) * MATRIX_PAGE)
         choices = _choices(request, s)
-    return render(request, "skills.html", who=who, m=m, ch=ch, group=group, page=page,
-                  groups=skills_matrix.groups(services.catalog(request.app)),
-                  sorts=store.PEOPLE_SORTS, symbols=skills_matrix.SYMBOLS,
-                  names=skills_matrix.PROFICIENCY_NAMES, **choices)
+    return render(
+        request,
+        "skills.html",
+        who=who,
+        m=m,
+        ch=ch,
+        group=group,
+        page=page,
+        groups=skills_matrix.groups(services.catalog(request.app)),
+        sorts=store.PEOPLE_SORTS,
+        symbols=skills_matrix.SYMBOLS,
+        names=skills_matrix.PROFICIENCY_NAMES,
+        **choices,
+    )
 
 
 def _download(request: Request, who: Principal, ch: Chosen, group: str) -> dict[str, object]:
@@ -63,29 +75,57 @@ def _download(request: Request, who: Principal, ch: Chosen, group: str) -> dict[
 @router.get("/skills.csv")
 def skills_csv(request: Request, who: Reader, ch: Choices, group: Group = "") -> Response:
     body = skills_matrix.to_csv(_download(request, who, ch, group))
-    return Response(body.encode(), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": 'attachment; filename="skills-matrix.csv"'})
+    return Response(
+        body.encode(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="skills-matrix.csv"'},
+    )
 
 
 @router.get("/skills.xlsx")
 def skills_xlsx(request: Request, who: Reader, ch: Choices, group: Group = "") -> Response:
     body = skills_matrix.to_xlsx(_download(request, who, ch, group))
-    return Response(body, media_type="application/vnd.openxmlformats-officedocument."
-                    "spreadsheetml.sheet", headers={
-                        "Content-Disposition": 'attachment; filename="skills-matrix.xlsx"'})
+    return Response(
+        body,
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        headers={"Content-Disposition": 'attachment; filename="skills-matrix.xlsx"'},
+    )
 
 
 @router.get("/certifications")
-def certifications_page(request: Request, who: Reader, ch: Choices,
-                        expiry: Annotated[str, Query(max_length=20)] = "",
-                        cert: Annotated[str, Query(max_length=100)] = "",
-                        page: Page = 1) -> Response:
+def certifications_page(
+    request: Request,
+    who: Reader,
+    ch: Choices,
+    expiry: Annotated[str, Query(max_length=20)] = "",
+    cert: Annotated[str, Query(max_length=100)] = "",
+    page: Page = 1,
+) -> Response:
     with request.app.state.db.read_session() as s:
-        c = certifications_data(request.app, s, who, ch, expiry, cert, today(request),
-                                limit=CERTIFICATIONS_PAGE,
-                                offset=(page - 1) * CERTIFICATIONS_PAGE)
+        c = certifications_data(
+            request.app,
+            s,
+            who,
+            ch,
+            expiry,
+            cert,
+            today(request),
+            limit=CERTIFICATIONS_PAGE,
+            offset=(page - 1) * CERTIFICATIONS_PAGE,
+        )
         choices = _choices(request, s)
     cat = services.catalog(request.app)
-    return render(request, "certifications.html", who=who, c=c, ch=ch, expiry=expiry,
-                  cert=cert, page=page, statuses=EXPIRY_STATUSES, sorts=store.HELD_SORTS,
-                  certs={k: v.name for k, v in cat.certifications.items()}, **choices)
+    return render(
+        request,
+        "certifications.html",
+        who=who,
+        c=c,
+        ch=ch,
+        expiry=expiry,
+        cert=cert,
+        page=page,
+        statuses=EXPIRY_STATUSES,
+        sorts=store.HELD_SORTS,
+        certs={k: v.name for k, v in cat.certifications.items()},
+        **choices,
+    )

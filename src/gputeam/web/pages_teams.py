@@ -36,8 +36,7 @@ Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
 async def _form(request: Request) -> dict[str, Any]:
     """The posted form: single values as text, ``person_id`` (repeated) as a list."""
     data = await request.form()
-    out: dict[str, Any] = {k: v for k, v in data.items()
-                           if isinstance(v, str) and len(v) <= 1000}
+    out: dict[str, Any] = {k: v for k, v in data.items() if isinstance(v, str) and len(v) <= 1000}
     out["person_id"] = [v for v in data.getlist("person_id") if isinstance(v, str)][:1000]
     return out
 
@@ -61,16 +60,20 @@ def learning_targets(request: Request) -> dict[str, dict[str, str]]:
     """The enrol form's choices, by group (``paths``, ``courses``): ``path:<id>`` and
     ``course:<id>`` to names."""
     cat = services.catalog(request.app)
-    return {"paths": {f"path:{p.id}": p.name for p in cat.paths.values()},
-            "courses": {f"course:{c.id}": c.name for c in cat.courses.values()}}
+    return {
+        "paths": {f"path:{p.id}": p.name for p in cat.paths.values()},
+        "courses": {f"course:{c.id}": c.name for c in cat.courses.values()},
+    }
 
 
 def parse_target(request: Request, value: str) -> tuple[list[str], str | None]:
     kind, _, ident = value.partition(":")
     try:
-        return store.courses_of(services.catalog(request.app),
-                                ident if kind == "course" else None,
-                                ident if kind == "path" else None), None
+        return store.courses_of(
+            services.catalog(request.app),
+            ident if kind == "course" else None,
+            ident if kind == "path" else None,
+        ), None
     except InputError:
         return [], "Choose a learning path or a course from the list."
 
@@ -81,19 +84,28 @@ def teams_page(request: Request, who: Manager) -> Response:
     return _list(request, who)
 
 
-def _list(request: Request, who: Principal, status: int = 200, errors: dict[str, str] | None = None,
-          form: dict[str, Any] | None = None) -> Response:
+def _list(
+    request: Request,
+    who: Principal,
+    status: int = 200,
+    errors: dict[str, str] | None = None,
+    form: dict[str, Any] | None = None,
+) -> Response:
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
         rows = []
         for t in store.list_teams(s, org):
             if who.may_team(t.id):
-                rows.append({"id": t.id, "name": t.name, "archived": t.archived_at is not None,
-                             "people": store.count_people(s, org, team_id=t.id),
-                             "learning": store.learning_summary(s, org, today(request),
-                                                                team_id=t.id)})
-    return render(request, "teams.html", status, who=who, teams=rows, errors=errors or {},
-                  form=form or {})
+                rows.append(
+                    {
+                        "id": t.id,
+                        "name": t.name,
+                        "archived": t.archived_at is not None,
+                        "people": store.count_people(s, org, team_id=t.id),
+                        "learning": store.learning_summary(s, org, today(request), team_id=t.id),
+                    }
+                )
+    return render(request, "teams.html", status, who=who, teams=rows, errors=errors or {}, form=form or {})
 
 
 @router.post("/teams")
@@ -101,8 +113,7 @@ async def create_team(request: Request, who: Admin) -> Response:
     form = await _form(request)
     try:
         with request.app.state.db.session() as s:
-            t = store.create_team(s, services.org_id(request.app, s), form.get("name", ""),
-                                  actor=actor(who))
+            t = store.create_team(s, services.org_id(request.app, s), form.get("name", ""), actor=actor(who))
             tid = t.id
     except InputError as exc:
         return _list(request, who, 422, {"name": messages(exc)}, form)
@@ -115,9 +126,14 @@ def team_page(request: Request, team_id: PathId, who: Reader) -> Response:
     return team_response(request, who, team_id)
 
 
-def team_response(request: Request, who: Principal, team_id: int, status: int = 200,
-                  errors: dict[str, str] | None = None, form: dict[str, Any] | None = None
-                  ) -> Response:
+def team_response(
+    request: Request,
+    who: Principal,
+    team_id: int,
+    status: int = 200,
+    errors: dict[str, str] | None = None,
+    form: dict[str, Any] | None = None,
+) -> Response:
     day = today(request)
     with request.app.state.db.session() as s:
         team = readable_team(request, s, who, team_id)
@@ -128,16 +144,32 @@ def team_response(request: Request, who: Principal, team_id: int, status: int = 
         candidates: list[Any] = []
         if who.may_manage_team(team.id):
             scope = None if who.role == "admin" else sorted(who.team_ids)
-            candidates = [p for p in store.list_people(s, org, team_ids=scope, limit=2000)
-                          if p.team_id != team.id]
-        t = {"id": team.id, "name": team.name, "archived": team.archived_at is not None,
-             "learning": store.learning_summary(s, org, day, team_id=team.id)}
-    return render(request, "team.html", status, who=who, team=t, people=people,
-                  progress=progress, burnup=curve,
-                  chart=burnup_svg(curve, f"Roadmap items of {t['name']}: planned and done"),
-                  candidates=candidates, can_manage=who.may_manage_team(t["id"]),
-                  targets=learning_targets(request), errors=errors or {}, form=form or {},
-                  today=day.isoformat())
+            candidates = [
+                p for p in store.list_people(s, org, team_ids=scope, limit=2000) if p.team_id != team.id
+            ]
+        t = {
+            "id": team.id,
+            "name": team.name,
+            "archived": team.archived_at is not None,
+            "learning": store.learning_summary(s, org, day, team_id=team.id),
+        }
+    return render(
+        request,
+        "team.html",
+        status,
+        who=who,
+        team=t,
+        people=people,
+        progress=progress,
+        burnup=curve,
+        chart=burnup_svg(curve, f"Roadmap items of {t['name']}: planned and done"),
+        candidates=candidates,
+        can_manage=who.may_manage_team(t["id"]),
+        targets=learning_targets(request),
+        errors=errors or {},
+        form=form or {},
+        today=day.isoformat(),
+    )
 
 
 def _done(team_id: int, flash: str) -> Response:
@@ -185,8 +217,9 @@ async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
     form = await _form(request)
     ids = [int(v) for v in form["person_id"] if v.isdigit() and 0 < int(v) < 2**31]
     if not ids:
-        return team_response(request, who, team_id, 422,
-                             {"person_id": "Choose at least one person to move."}, form)
+        return team_response(
+            request, who, team_id, 422, {"person_id": "Choose at least one person to move."}, form
+        )
     try:
         with request.app.state.db.session() as s:
             team = manageable_team(request, s, who, team_id)
@@ -219,5 +252,8 @@ async def enrol(request: Request, team_id: PathId, who: Manager) -> Response:
             result = store.enrol_people(s, org, people, courses, started, actor=actor(who))
     if errors:
         return team_response(request, who, team_id, 422, errors, form)
-    return _done(team_id, f"{len(result['created'])} enrolments added"
-                 + (f", {result['already']} already enrolled." if result["already"] else "."))
+    return _done(
+        team_id,
+        f"{len(result['created'])} enrolments added"
+        + (f", {result['already']} already enrolled." if result["already"] else "."),
+    )

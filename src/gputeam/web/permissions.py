@@ -59,12 +59,21 @@ GRANTS: dict[Perm, frozenset[str]] = {
 
 #: The token scope each permission needs (a token acts for its user, narrowed by scopes).
 SCOPE_OF: dict[Perm, str] = {
-    Perm.DASHBOARD: "read", Perm.CATALOG: "read", Perm.PEOPLE_READ: "read",
-    Perm.PLANS_READ: "read", Perm.CALENDAR: "read", Perm.EXPORT: "read",
-    Perm.PEOPLE_WRITE: "write", Perm.RECORDS_WRITE: "write", Perm.PLANS_RUN: "write",
-    Perm.IMPORT: "write", Perm.USERS: "admin", Perm.CREDENTIALS: "write",
+    Perm.DASHBOARD: "read",
+    Perm.CATALOG: "read",
+    Perm.PEOPLE_READ: "read",
+    Perm.PLANS_READ: "read",
+    Perm.CALENDAR: "read",
+    Perm.EXPORT: "read",
+    Perm.PEOPLE_WRITE: "write",
+    Perm.RECORDS_WRITE: "write",
+    Perm.PLANS_RUN: "write",
+    Perm.IMPORT: "write",
+    Perm.USERS: "admin",
+    Perm.CREDENTIALS: "write",
     Perm.TEAMS: "write",
-    Perm.EXAMS_SIT: "read", Perm.EXAMS_MANAGE: "read",  # saving, starting: write
+    Perm.EXAMS_SIT: "read",
+    Perm.EXAMS_MANAGE: "read",  # saving, starting: write
     # a token manages tokens only with the admin scope (which only admins' tokens hold):
     # a leaked read or write token cannot mint or revoke credentials
     Perm.TOKENS: "admin",
@@ -122,6 +131,7 @@ class Principal:
         """Rename or archive the team, move people into it, enrol it (admin: any team;
         manager: the teams they belong to)."""
         return self.can(Perm.TEAMS) and self.may_team(team_id)
+
     def readable_people(self) -> tuple[frozenset[int] | None, int | None] | None:
         """The people this caller may read, for a list: ``(team_ids, person_id)`` (None:
         not narrowed that way), or None for nobody. The set form of

@@ -15,11 +15,21 @@ from gputeam.web.plan_view import latest_plan
 
 
 def person_summary(p: Any) -> dict[str, Any]:
-    return {"id": p.id, "key": p.key, "name": p.name, "email": p.email, "title": p.title,
-            "background": p.background, "level": p.level,
-            "experience_months": p.experience_months,
-            "weekly_study_hours": p.weekly_study_hours, "salary": p.salary, "role": p.role,
-            "team_id": p.team_id, "active": p.active}
+    return {
+        "id": p.id,
+        "key": p.key,
+        "name": p.name,
+        "email": p.email,
+        "title": p.title,
+        "background": p.background,
+        "level": p.level,
+        "experience_months": p.experience_months,
+        "weekly_study_hours": p.weekly_study_hours,
+        "salary": p.salary,
+        "role": p.role,
+        "team_id": p.team_id,
+        "active": p.active,
+    }
 
 
 def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, Any]:
@@ -28,40 +38,69 @@ def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, 
     cat = catalog(app)
     skills = store.current_skills(s, [p.id]).get(p.id, {})
     records = store.person_records(s, p.id)
-    certs = [{"id": c.id, "cert_id": c.cert_id,
-              "name": cat.certifications[c.cert_id].name if c.cert_id in cat.certifications
-              else c.cert_id,
-              "valid_from": c.valid_from.isoformat(),
-              "valid_until": c.valid_until.isoformat() if c.valid_until else None,
-              "status": store.cert_status(c, today), "evidence": c.evidence}
-             for c in records.certifications]
+    certs = [
+        {
+            "id": c.id,
+            "cert_id": c.cert_id,
+            "name": cat.certifications[c.cert_id].name if c.cert_id in cat.certifications else c.cert_id,
+            "valid_from": c.valid_from.isoformat(),
+            "valid_until": c.valid_until.isoformat() if c.valid_until else None,
+            "status": store.cert_status(c, today),
+            "evidence": c.evidence,
+        }
+        for c in records.certifications
+    ]
     enrolments = []
     for e in records.enrolments:
         course = cat.courses.get(e.course_id)
         total = course.hours if course and course.hours else None
-        enrolments.append({
-            "id": e.id, "course_id": e.course_id,
-            "name": course.name if course else e.course_id,
-            "started_on": e.started_on.isoformat(), "hours_done": e.hours_done,
-            "hours_total": total,
-            "completed_on": e.completed_on.isoformat() if e.completed_on else None,
-            "progress": 1.0 if e.completed_on else
-            (round(min(e.hours_done / total, 1.0), 3) if total else None)})
-    items = [{"id": i.id, "kind": i.kind, "ref": i.ref, "title": i.title,
-              "start": i.start.isoformat(), "due": i.due.isoformat(), "status": i.status,
-              "done_on": i.done_on.isoformat() if i.done_on else None, "hours": i.hours,
-              "overdue": i.status in ("planned", "in-progress") and i.due < today,
-              "source": "tracked"}
-             for i in records.roadmap]
+        enrolments.append(
+            {
+                "id": e.id,
+                "course_id": e.course_id,
+                "name": course.name if course else e.course_id,
+                "started_on": e.started_on.isoformat(),
+                "hours_done": e.hours_done,
+                "hours_total": total,
+                "completed_on": e.completed_on.isoformat() if e.completed_on else None,
+                "progress": 1.0
+                if e.completed_on
+                else (round(min(e.hours_done / total, 1.0), 3) if total else None),
+            }
+        )
+    items = [
+        {
+            "id": i.id,
+            "kind": i.kind,
+            "ref": i.ref,
+            "title": i.title,
+            "start": i.start.isoformat(),
+            "due": i.due.isoformat(),
+            "status": i.status,
+            "done_on": i.done_on.isoformat() if i.done_on else None,
+            "hours": i.hours,
+            "overdue": i.status in ("planned", "in-progress") and i.due < today,
+            "source": "tracked",
+        }
+        for i in records.roadmap
+    ]
     if not items:
         items = _planned_items(app, s, p.key)
     live = [i for i in items if i["status"] != "cancelled"]
     done = sum(1 for i in live if i["status"] == "done")
-    return {**person_summary(p), "skills": dict(sorted(skills.items())),
-            "certifications": certs, "enrolments": enrolments, "roadmap": items,
-            "progress": {"items": len(live), "done": done,
-                         "share": round(done / len(live), 3) if live else None,
-                         "overdue": sum(1 for i in live if i["overdue"])}}
+    return {
+        **person_summary(p),
+        "skills": dict(sorted(skills.items())),
+        "certifications": certs,
+        "enrolments": enrolments,
+        "roadmap": items,
+        "progress": {
+            "items": len(live),
+            "done": done,
+            "share": round(done / len(live), 3) if live else None,
+            "overdue": sum(1 for i in live if i["overdue"]),
+        },
+    }
 
 
 def _planned_items(app: FastAPI, s: DbSession, key: str) -> list[dict[str, Any]]:
@@ -71,8 +110,20 @@ def _planned_items(app: FastAPI, s: DbSession, key: str) -> list[dict[str, Any]]
         return []
     for rm in latest[0].roadmaps:
         if rm.person == key and not rm.hire:
-            return [{"id": None, "kind": it.kind, "ref": it.ref, "title": it.name,
-                     "start": it.start.isoformat(), "due": it.end.isoformat(),
-                     "status": "planned", "done_on": None, "hours": it.hours,
-                     "overdue": False, "source": "plan"} for it in rm.items]
+            return [
+                {
+                    "id": None,
+                    "kind": it.kind,
+                    "ref": it.ref,
+                    "title": it.name,
+                    "start": it.start.isoformat(),
+                    "due": it.end.isoformat(),
+                    "status": "planned",
+                    "done_on": None,
+                    "hours": it.hours,
+                    "overdue": False,
+                    "source": "plan",
+                }
+                for it in rm.items
+            ]
     return []

@@ -45,14 +45,15 @@ def plan_inputs(s: DbSession, org: int) -> dict[str, Any]:
 
 
 def apply_what_if(inputs: dict[str, Any], what: WhatIf) -> dict[str, Any]:
-    out = {**inputs, "fleet": dict(inputs["fleet"]),
-           "constraints": dict(inputs.get("constraints") or {})}
+    out = {**inputs, "fleet": dict(inputs["fleet"]), "constraints": dict(inputs.get("constraints") or {})}
     if what.gpus is not None:
         steps = [dict(st) for st in out["fleet"]["gpus"]]
         peak = max(st["count"] for st in steps) or 1
-        out["fleet"]["gpus"] = [{"month": st["month"],
-                                 "count": max(0, round(st["count"] * what.gpus / peak))}
-                                for st in steps] if peak else [{"month": 1, "count": what.gpus}]
+        out["fleet"]["gpus"] = (
+            [{"month": st["month"], "count": max(0, round(st["count"] * what.gpus / peak))} for st in steps]
+            if peak
+            else [{"month": 1, "count": what.gpus}]
+        )
         if max(st["count"] for st in out["fleet"]["gpus"]) != what.gpus:
             out["fleet"]["gpus"][-1]["count"] = what.gpus
     if what.deadline_month is not None:
@@ -67,8 +68,7 @@ def gpus_peak(inputs: dict[str, Any]) -> int:
     return max(GpuStep.model_validate(g).count for g in inputs["fleet"]["gpus"])
 
 
-def _live_team(app: FastAPI, s: DbSession, today: date
-               ) -> tuple[Scenario, list[dict[str, Any]]]:
+def _live_team(app: FastAPI, s: DbSession, today: date) -> tuple[Scenario, list[dict[str, Any]]]:
     """The live team (read once per data version) and what of its stored data the catalog
     does not know (left out, each described: see ``team_scenario(notices=...)``)."""
     org = org_id(app, s)
@@ -78,8 +78,14 @@ def _live_team(app: FastAPI, s: DbSession, today: date
         from gputeam.errors import Problem
 
         notices: list[Problem] = []
-        team = store.team_scenario(s, org, Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
-                                   start=start, catalog=catalog(app), notices=notices)
+        team = store.team_scenario(
+            s,
+            org,
+            Fleet.model_validate(DEFAULT_INPUTS["fleet"]),
+            start=start,
+            catalog=catalog(app),
+            notices=notices,
+        )
         return team, [n.as_dict() for n in notices]
 
     return cache.view(app, ("team", store.data_version(s), start), build)
@@ -90,16 +96,14 @@ def data_problems(app: FastAPI, s: DbSession, today: date) -> list[dict[str, Any
     return _live_team(app, s, today)[1]
 
 
-def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date
-                  ) -> Scenario:
+def live_scenario(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date) -> Scenario:
     """The live team planned against ``inputs`` (validated as :class:`PlanInputs`; raises
     ScenarioError naming each bad field). The team part is read from the database once per
     data version; each what-if only swaps the fleet, constraints, horizon and mode."""
     return PlanInputs.parse(inputs).apply_to(_live_team(app, s, today)[0])
 
 
-def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date,
-             preview: bool = False) -> Any:
+def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date, preview: bool = False) -> Any:
     """Plan the live team against ``inputs``. Raises InputError for bad inputs. A
     ``preview`` (what-if) runs fewer risk simulations so it redraws quickly."""
     from gputeam.planning import plan
@@ -110,8 +114,9 @@ def run_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], today: date,
     return plan(scenario, catalog(app), today)
 
 
-def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, today: date,
-              actor: str) -> dict[str, Any]:
+def save_plan(
+    app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, today: date, actor: str
+) -> dict[str, Any]:
     org = org_id(app, s)
     row = store.save_scenario(s, org, LIVE_SCENARIO, inputs, actor=actor)
     saved = store.save_plan(s, row.id, plan.to_json(), today, actor=actor)
@@ -121,8 +126,7 @@ def save_plan(app: FastAPI, s: DbSession, inputs: dict[str, Any], plan: Any, tod
 def latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
     """The newest saved plan as a Plan model and its row (without the plan JSON, which
     is not loaded), or None. Looked up once per data version."""
-    return cache.view(app, ("latest plan", store.data_version(s)),
-                      lambda: _latest_plan(app, s))
+    return cache.view(app, ("latest plan", store.data_version(s)), lambda: _latest_plan(app, s))
 
 
 def _latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
@@ -133,8 +137,7 @@ def _latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
     if row is None:
         return None
     try:
-        parsed = cache.view(app, ("plan", row.id),
-                            lambda: Plan.model_validate(store.plan_json(s, row.id)))
+        parsed = cache.view(app, ("plan", row.id), lambda: Plan.model_validate(store.plan_json(s, row.id)))
     except ValueError:  # saved by an older gputeam with another plan shape
         return None
     return parsed, row

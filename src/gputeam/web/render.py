@@ -16,7 +16,8 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     context["csrf"] = csrf_token(request)
     context["request"] = request
     response: Response = request.app.state.templates.TemplateResponse(
-        request, name, context, status_code=status_code)
+        request, name, context, status_code=status_code
+    )
     return response
 
 
@@ -28,8 +29,15 @@ def error_page(request: Request, status: int, detail: str) -> Response:
         who = load_principal(request)
     except HTTPException:
         who = None
-    return render(request, "error.html", status, who=who, code=status,
-                  title=titles.get(status, gettext("Error")), detail=detail)
+    return render(
+        request,
+        "error.html",
+        status,
+        who=who,
+        code=status,
+        title=titles.get(status, gettext("Error")),
+        detail=detail,
+    )
 
 
 def today(request: Request) -> date:

@@ -17,8 +17,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from gputeam.errors import InputError, Problem
 
 #: Secrets seen in examples and templates; never acceptable outside development.
-KNOWN_SECRETS = frozenset({"", "changethis", "change-me", "changeme", "secret", "dev",
-                           "development", "gputeam", "insecure"})
+KNOWN_SECRETS = frozenset(
+    {"", "changethis", "change-me", "changeme", "secret", "dev", "development", "gputeam", "insecure"}
+)
 MIN_SECRET_LENGTH = 32
 #: the least entropy a key may show, in bits, estimated from how often each character
 #: occurs (32 random hexadecimal digits show about 120; 32 times 'a' shows none)
@@ -49,47 +50,68 @@ class Settings(BaseSettings):
     db: str | None = Field(
         default=None,
         description="SQLAlchemy database URL (sqlite:///... or postgresql://...); "
-        "default: the embedded SQLite file in the user's data directory.")
+        "default: the embedded SQLite file in the user's data directory.",
+    )
     secret_key: str = Field(
-        default="", description="Signs session cookies and CSRF tokens; 32+ random characters.")
+        default="", description="Signs session cookies and CSRF tokens; 32+ random characters."
+    )
     dev: bool = Field(
-        default=False,
-        description="Development mode: allows an empty secret (a random one per process).")
+        default=False, description="Development mode: allows an empty secret (a random one per process)."
+    )
     secure_cookies: bool | None = Field(
         default=None,
         description="Mark cookies Secure. Default: when the request came over HTTPS "
-        "(directly or via X-Forwarded-Proto from a trusted proxy).")
-    session_max_age: int = Field(default=14 * 24 * 3600, ge=60,
-                                 description="Session lifetime in seconds.")
+        "(directly or via X-Forwarded-Proto from a trusted proxy).",
+    )
+    session_max_age: int = Field(default=14 * 24 * 3600, ge=60, description="Session lifetime in seconds.")
     login_max_failures: int = Field(
-        default=5, ge=1, description="Failed logins allowed for one account from one address "
-        "per window before backoff.")
+        default=5,
+        ge=1,
+        description="Failed logins allowed for one account from one address per window before backoff.",
+    )
     login_max_failures_per_address: int = Field(
-        default=50, ge=1, description="Failed logins allowed from one address (any account) "
-        "per window before backoff; high, so an office behind one proxy is not locked out.")
+        default=50,
+        ge=1,
+        description="Failed logins allowed from one address (any account) "
+        "per window before backoff; high, so an office behind one proxy is not locked out.",
+    )
     login_max_failures_per_account: int = Field(
-        default=20, ge=1, description="Failed logins allowed for one account (any address) "
+        default=20,
+        ge=1,
+        description="Failed logins allowed for one account (any address) "
         "per window before backoff; not applied from addresses the account signed in from "
-        "within 30 days, so an attacker cannot lock its owner out.")
-    login_window_seconds: int = Field(default=900, ge=1,
-                                      description="Window over which failed logins count, "
-                                      "in seconds; also the longest backoff.")
+        "within 30 days, so an attacker cannot lock its owner out.",
+    )
+    login_window_seconds: int = Field(
+        default=900,
+        ge=1,
+        description="Window over which failed logins count, in seconds; also the longest backoff.",
+    )
     login_backoff_seconds: int = Field(
-        default=30, ge=1, description="First wait once a limit is reached, in seconds; "
-        "doubled by each further failure.")
+        default=30,
+        ge=1,
+        description="First wait once a limit is reached, in seconds; doubled by each further failure.",
+    )
     threads: int = Field(
-        default=8, ge=1, le=200,
+        default=8,
+        ge=1,
+        le=200,
         description="Threads per process running request handlers (database work). Few "
-        "threads queue requests fairly; many threads fight over the GIL.")
-    organisation: str = Field(default="My organisation",
-                              description="Name of the organisation created on first use.")
+        "threads queue requests fairly; many threads fight over the GIL.",
+    )
+    organisation: str = Field(
+        default="My organisation", description="Name of the organisation created on first use."
+    )
     catalog_extra: str | None = Field(
-        default=None, description="Path of a --catalog-extra YAML file applied to the catalog.")
+        default=None, description="Path of a --catalog-extra YAML file applied to the catalog."
+    )
     public_url: str | None = Field(
-        default=None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
+        default=None,
+        pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
         description="The address users reach the tracker at (e.g. https://gputeam.example.org), "
         "written into credentials (status list, evidence and achievement links); default: the "
-        "address of the request that issues them.")
+        "address of the request that issues them.",
+    )
 
     @model_validator(mode="after")
     def _safe_secret(self) -> Settings:
@@ -101,16 +123,22 @@ class Settings(BaseSettings):
         elif len(self.secret_key) < MIN_SECRET_LENGTH:
             problem = f"is shorter than {MIN_SECRET_LENGTH} characters"
         elif secret_bits(self.secret_key) < MIN_SECRET_BITS:
-            problem = ("is too easy to guess (a repeated character or pattern, or too few "
-                       "different characters)")
+            problem = (
+                "is too easy to guess (a repeated character or pattern, or too few different characters)"
+            )
         if problem:
-            raise SettingsError([Problem(
-                path="GPUTEAM_SECRET_KEY",
-                message=f"the secret key {problem}; refusing to start outside development mode",
-                expected=f"{MIN_SECRET_LENGTH}+ random characters",
-                hint=f"make one with: {MAKE_KEY} and set it: export GPUTEAM_SECRET_KEY=... "
-                     "(the same key for every process of the app); on a development machine "
-                     "use --dev instead")])
+            raise SettingsError(
+                [
+                    Problem(
+                        path="GPUTEAM_SECRET_KEY",
+                        message=f"the secret key {problem}; refusing to start outside development mode",
+                        expected=f"{MIN_SECRET_LENGTH}+ random characters",
+                        hint=f"make one with: {MAKE_KEY} and set it: export GPUTEAM_SECRET_KEY=... "
+                        "(the same key for every process of the app); on a development machine "
+                        "use --dev instead",
+                    )
+                ]
+            )
         return self
 
 
@@ -132,7 +160,13 @@ def load_settings(**overrides: object) -> Settings:
         first = inner[0] if inner else None
         if isinstance(first, SettingsError) and all(isinstance(e, SettingsError) for e in inner):
             raise first from None
-        raise SettingsError([
-            Problem(path="GPUTEAM_" + "_".join(str(p) for p in e["loc"]).upper(),
-                    message=e["msg"], found=repr(e.get("input")))
-            for e in exc.errors()]) from None
+        raise SettingsError(
+            [
+                Problem(
+                    path="GPUTEAM_" + "_".join(str(p) for p in e["loc"]).upper(),
+                    message=e["msg"],
+                    found=repr(e.get("input")),
+                )
+                for e in exc.errors()
+            ]
+        ) from None

@@ -40,9 +40,11 @@ class Targets:
 def targets(catalog: Catalog, plan: Any = None) -> Targets:
     """The targets of the latest ``plan`` (at its deadline month), else the catalog roles'."""
     if plan is None:
-        return Targets("catalog roles",
-                       {r.id: {n.domain: n.proficiency for n in r.domains}
-                        for r in catalog.roles.values()}, {})
+        return Targets(
+            "catalog roles",
+            {r.id: {n.domain: n.proficiency for n in r.domains} for r in catalog.roles.values()},
+            {},
+        )
     month = plan.target.at(plan.gaps.month)
     by_role: dict[str, dict[str, int]] = {}
     by_domain: dict[str, int] = {}
@@ -84,9 +86,16 @@ def cell_text(c: Mapping[str, Any]) -> str:
     return f"{shown}/{c['target']} {SYMBOLS[c['status']]} {c['status']}"
 
 
-def build(catalog: Catalog, tg: Targets, people: Sequence[Any], skills: Mapping[int, Mapping[str, int]],
-          teams: Mapping[int, str], counts: Mapping[str, Mapping[int, int]], *,
-          group: str | None = None) -> dict[str, Any]:
+def build(
+    catalog: Catalog,
+    tg: Targets,
+    people: Sequence[Any],
+    skills: Mapping[int, Mapping[str, int]],
+    teams: Mapping[int, str],
+    counts: Mapping[str, Mapping[int, int]],
+    *,
+    group: str | None = None,
+) -> dict[str, Any]:
     """The matrix of ``people`` (rows with ``id``, ``key``, ``name``, ``team_id``, ``role``,
     ``level``, ``active``) with their current ``skills``; ``counts`` are the proficiency
     counts of every selected person (all pages: :func:`gputeam.store.proficiency_counts`)."""
@@ -95,19 +104,36 @@ def build(catalog: Catalog, tg: Targets, people: Sequence[Any], skills: Mapping[
         target = tg.by_domain.get(d.id)
         threshold = target if target is not None else PROFICIENT
         have = counts.get(d.id, {})
-        cols.append({"domain": d.id, "name": d.name, "group": d.group, "target": target,
-                     "bus_factor": sum(n for p, n in have.items() if p >= threshold),
-                     "bus_factor_at": threshold})
+        cols.append(
+            {
+                "domain": d.id,
+                "name": d.name,
+                "group": d.group,
+                "target": target,
+                "bus_factor": sum(n for p, n in have.items() if p >= threshold),
+                "bus_factor_at": threshold,
+            }
+        )
     rows = []
     for p in people:
         need = tg.by_role.get(p.role or "", {})
         mine = skills.get(p.id, {})
-        rows.append({"id": p.id, "key": p.key, "name": p.name, "team_id": p.team_id,
-                     "team": teams.get(p.team_id) if p.team_id is not None else None,
-                     "role": p.role, "level": p.level, "active": p.active,
-                     "cells": [{"domain": c["domain"], **cell(mine.get(c["domain"]),
-                                                                need.get(c["domain"]))}
-                               for c in cols]})
+        rows.append(
+            {
+                "id": p.id,
+                "key": p.key,
+                "name": p.name,
+                "team_id": p.team_id,
+                "team": teams.get(p.team_id) if p.team_id is not None else None,
+                "role": p.role,
+                "level": p.level,
+                "active": p.active,
+                "cells": [
+                    {"domain": c["domain"], **cell(mine.get(c["domain"]), need.get(c["domain"]))}
+                    for c in cols
+                ],
+            }
+        )
     return {"target_source": tg.source, "columns": cols, "rows": rows}
 
 
@@ -120,12 +146,30 @@ def table(matrix: Mapping[str, Any]) -> Iterable[list[Any]]:
     cols = matrix["columns"]
     yield [*HEADER, *(c["name"] for c in cols)]
     for r in matrix["rows"]:
-        yield [r["key"], r["name"], r["team"] or "", r["role"] or "", r["level"],
-               *(cell_text(c) for c in r["cells"])]
-    yield ["", f"target ({matrix['target_source']})", "", "", "",
-           *("" if c["target"] is None else c["target"] for c in cols)]
-    yield ["", "bus factor (people at or above)", "", "", "",
-           *(f"{c['bus_factor']} (≥{c['bus_factor_at']})" for c in cols)]
+        yield [
+            r["key"],
+            r["name"],
+            r["team"] or "",
+            r["role"] or "",
+            r["level"],
+            *(cell_text(c) for c in r["cells"]),
+        ]
+    yield [
+        "",
+        f"target ({matrix['target_source']})",
+        "",
+        "",
+        "",
+        *("" if c["target"] is None else c["target"] for c in cols),
+    ]
+    yield [
+        "",
+        "bus factor (people at or above)",
+        "",
+        "",
+        "",
+        *(f"{c['bus_factor']} (≥{c['bus_factor_at']})" for c in cols),
+    ]
 
 
 def to_csv(matrix: Mapping[str, Any]) -> str:

@@ -27,8 +27,9 @@ def _whole(text: str, label: str, low: int, high: int) -> tuple[int | None, str 
     return int(value), None
 
 
-def parse_whatif(form: Mapping[str, str], max_gpus: int, max_horizon: int
-                 ) -> tuple[dict[str, Any], dict[str, str]]:
+def parse_whatif(
+    form: Mapping[str, str], max_gpus: int, max_horizon: int
+) -> tuple[dict[str, Any], dict[str, str]]:
     """``({gpus, gpu_model, deadline_month, horizon_months, budget, mode}, errors)``; a
     blank deadline or budget is None (none), a blank horizon 12."""
     values: dict[str, Any] = {}
@@ -43,12 +44,12 @@ def parse_whatif(form: Mapping[str, str], max_gpus: int, max_horizon: int
     values["gpu_model"] = model
     values["deadline_month"] = None
     if text["deadline_month"]:
-        values["deadline_month"], fault = _whole(text["deadline_month"], "Deadline month",
-                                                 1, max_horizon)
+        values["deadline_month"], fault = _whole(text["deadline_month"], "Deadline month", 1, max_horizon)
         if fault:
             errors["deadline_month"] = fault
-    values["horizon_months"], fault = _whole(text["horizon_months"] or "12",
-                                             "Horizon (months)", 1, max_horizon)
+    values["horizon_months"], fault = _whole(
+        text["horizon_months"] or "12", "Horizon (months)", 1, max_horizon
+    )
     if fault:
         errors["horizon_months"] = fault
     values["budget"] = None

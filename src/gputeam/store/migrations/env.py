@@ -22,9 +22,12 @@ def _configure(connection: object) -> None:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=config.get_main_option("sqlalchemy.url"),
-                      target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=True)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -36,8 +39,9 @@ def run_migrations_online() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    engine = engine_from_config(config.get_section(config.config_ini_section) or {},
-                                prefix="sqlalchemy.", poolclass=pool.NullPool)
+    engine = engine_from_config(
+        config.get_section(config.config_ini_section) or {}, prefix="sqlalchemy.", poolclass=pool.NullPool
+    )
     with engine.begin() as conn:
         _configure(conn)
         with context.begin_transaction():

@@ -45,32 +45,50 @@ class TokenIn(Body):
 
 
 def user_json(s: Any, u: Any) -> dict[str, Any]:
-    return {"id": u.id, "username": u.username, "role": u.role, "person_id": u.person_id,
-            "active": u.active, "team_ids": store.user_team_ids(s, u.id),
-            "last_login_at": u.last_login_at.isoformat() if u.last_login_at else None}
+    return {
+        "id": u.id,
+        "username": u.username,
+        "role": u.role,
+        "person_id": u.person_id,
+        "active": u.active,
+        "team_ids": store.user_team_ids(s, u.id),
+        "last_login_at": u.last_login_at.isoformat() if u.last_login_at else None,
+    }
 
 
 def token_json(t: Any) -> dict[str, Any]:
     def iso(v: datetime | None) -> str | None:
         return v.isoformat() if v else None
 
-    return {"id": t.id, "name": t.name, "user_id": t.user_id, "scopes": list(t.scopes),
-            "created_at": iso(t.created_at), "expires_at": iso(t.expires_at),
-            "last_used_at": iso(t.last_used_at), "revoked_at": iso(t.revoked_at)}
+    return {
+        "id": t.id,
+        "name": t.name,
+        "user_id": t.user_id,
+        "scopes": list(t.scopes),
+        "created_at": iso(t.created_at),
+        "expires_at": iso(t.expires_at),
+        "last_used_at": iso(t.last_used_at),
+        "revoked_at": iso(t.revoked_at),
+    }
 
 
 @router.get("/me", summary="Who am I")
 def me(who: Anyone) -> dict[str, Any]:
     from gputeam.web.permissions import GRANTS
 
-    return {"user_id": who.user_id, "username": who.username, "role": who.role,
-            "person_id": who.person_id, "team_ids": sorted(who.team_ids), "via": who.via,
-            "scopes": sorted(who.scopes) if who.scopes is not None else None,
-            "permissions": sorted(p.value for p in GRANTS if who.can(p))}
+    return {
+        "user_id": who.user_id,
+        "username": who.username,
+        "role": who.role,
+        "person_id": who.person_id,
+        "team_ids": sorted(who.team_ids),
+        "via": who.via,
+        "scopes": sorted(who.scopes) if who.scopes is not None else None,
+        "permissions": sorted(p.value for p in GRANTS if who.can(p)),
+    }
 
 
-def _check_refs(request: Request, s: Any, person_id: int | None,
-                team_ids: list[int] | None) -> None:
+def _check_refs(request: Request, s: Any, person_id: int | None, team_ids: list[int] | None) -> None:
     """A user links only to people and teams of this server's organisation (404)."""
     if person_id is not None and services.person_in_org(request.app, s, person_id) is None:
         raise not_found("person")
@@ -89,9 +107,15 @@ def list_users(request: Request, who: Admin) -> list[dict[str, Any]]:
 def create_user(request: Request, body: UserIn, who: Admin) -> dict[str, Any]:
     with db(request).session() as s:
         _check_refs(request, s, body.person_id, body.team_ids)
-        u = store.create_user(s, body.username, body.password, body.role,
-                              person_id=body.person_id, team_ids=body.team_ids,
-                              actor=actor(who))
+        u = store.create_user(
+            s,
+            body.username,
+            body.password,
+            body.role,
+            person_id=body.person_id,
+            team_ids=body.team_ids,
+            actor=actor(who),
+        )
         return user_json(s, u)
 
 
@@ -100,10 +124,18 @@ def update_user(request: Request, user_id: PathId, body: UserPatch, who: Admin) 
     with db(request).session() as s:
         _check_refs(request, s, body.person_id, body.team_ids)
         check_not_self(who, user_id, body.role, body.active)
-        u = store.update_user(s, user_id, role=body.role, active=body.active,
-                              person_id=body.person_id, password=body.password,
-                              actor=actor(who), keep_session=request.state.session.sid
-                              if user_id == who.user_id and who.via == "session" else None)
+        u = store.update_user(
+            s,
+            user_id,
+            role=body.role,
+            active=body.active,
+            person_id=body.person_id,
+            password=body.password,
+            actor=actor(who),
+            keep_session=request.state.session.sid
+            if user_id == who.user_id and who.via == "session"
+            else None,
+        )
         if body.team_ids is not None:
             store.set_user_teams(s, user_id, body.team_ids, actor=actor(who))
         return user_json(s, u)
@@ -115,8 +147,11 @@ def check_not_self(who: Principal, user_id: int, role: str | None, active: bool 
         raise HTTPException(409, "you cannot demote or deactivate yourself")
 
 
-@router.delete("/users/{user_id}/sessions", status_code=204,
-               summary="Log a user out everywhere (admin): end all their sessions")
+@router.delete(
+    "/users/{user_id}/sessions",
+    status_code=204,
+    summary="Log a user out everywhere (admin): end all their sessions",
+)
 def end_sessions(request: Request, user_id: PathId, who: Admin) -> Response:
     """Every browser session of the user ends at once, in every process; their API
     tokens are not touched (revoke those with ``DELETE /tokens/{id}``)."""
@@ -148,13 +183,20 @@ def create_token(request: Request, body: TokenIn, who: TokenKeeper) -> dict[str,
         if bad:
             from gputeam.errors import InputError, Problem
 
-            raise InputError([Problem(path="scopes", message="scopes not allowed for this "
-                                      "user's role", found=", ".join(bad),
-                                      expected=", ".join(allowed_scopes(role)))])
-        expires = (datetime.now(UTC) + timedelta(days=body.expires_in_days)
-                   if body.expires_in_days else None)
-        token, secret = store.create_token(s, user_id, body.name, body.scopes,
-                                           expires_at=expires, actor=actor(who))
+            raise InputError(
+                [
+                    Problem(
+                        path="scopes",
+                        message="scopes not allowed for this user's role",
+                        found=", ".join(bad),
+                        expected=", ".join(allowed_scopes(role)),
+                    )
+                ]
+            )
+        expires = datetime.now(UTC) + timedelta(days=body.expires_in_days) if body.expires_in_days else None
+        token, secret = store.create_token(
+            s, user_id, body.name, body.scopes, expires_at=expires, actor=actor(who)
+        )
         return {**token_json(token), "token": secret}
 
 

@@ -17,11 +17,22 @@ RefId = Annotated[int, Field(ge=1, le=MAX_ID)]
 #: Calendar dates the store can do arithmetic on (expiries, alarms) without overflowing.
 Day = Annotated[date, Field(ge=date(1950, 1, 1), le=date(2199, 12, 31))]
 
-PROBLEM = {"content": {"application/problem+json": {"schema": {
-    "type": "object",
-    "properties": {"type": {"type": "string"}, "title": {"type": "string"},
-                   "status": {"type": "integer"}, "detail": {"type": "string"},
-                   "problems": {"type": "array", "items": {"type": "object"}}}}}}}
+PROBLEM = {
+    "content": {
+        "application/problem+json": {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string"},
+                    "title": {"type": "string"},
+                    "status": {"type": "integer"},
+                    "detail": {"type": "string"},
+                    "problems": {"type": "array", "items": {"type": "object"}},
+                },
+            }
+        }
+    }
+}
 ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not authenticated", **PROBLEM},
     403: {"description": "Forbidden for this role or token scope", **PROBLEM},

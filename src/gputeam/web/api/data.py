@@ -49,26 +49,58 @@ def parse_mapping(mapping: str | None) -> dict[str, str] | None:
     try:
         data = json.loads(mapping)
     except json.JSONDecodeError as exc:
-        raise InputError([Problem(path="mapping", message=f"not JSON: {exc.msg}",
-                                  expected='{"your column": "gputeam field", ...}')]) from None
-    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                             for k, v in data.items()):
-        raise InputError([Problem(path="mapping", message="must map column names to field "
-                                  "names", expected='{"your column": "gputeam field"}')])
+        raise InputError(
+            [
+                Problem(
+                    path="mapping",
+                    message=f"not JSON: {exc.msg}",
+                    expected='{"your column": "gputeam field", ...}',
+                )
+            ]
+        ) from None
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise InputError(
+            [
+                Problem(
+                    path="mapping",
+                    message="must map column names to field names",
+                    expected='{"your column": "gputeam field"}',
+                )
+            ]
+        )
     return data
 
 
-def run_import(request: Request, kind: str, content: bytes, filename: str | None,
-               mapping: dict[str, str] | None, dry_run: bool, who: Principal,
-               header_row: int | None = None, sheet: str | None = None) -> dict[str, Any]:
+def run_import(
+    request: Request,
+    kind: str,
+    content: bytes,
+    filename: str | None,
+    mapping: dict[str, str] | None,
+    dry_run: bool,
+    who: Principal,
+    header_row: int | None = None,
+    sheet: str | None = None,
+) -> dict[str, Any]:
     from gputeam import store as st
 
     func = st.import_roster if kind == "roster" else st.import_certifications
     with db(request).session() as s:
         org = services.org_id(request.app, s)
-        report = func(s, org, content, filename=filename, mapping=mapping, dry_run=dry_run,
-                      catalog=services.catalog(request.app), actor=actor(who),
-                      header_row=header_row, sheet=sheet)
+        report = func(
+            s,
+            org,
+            content,
+            filename=filename,
+            mapping=mapping,
+            dry_run=dry_run,
+            catalog=services.catalog(request.app),
+            actor=actor(who),
+            header_row=header_row,
+            sheet=sheet,
+        )
         out = jsonable(report)
         if not isinstance(out, dict):
             out = {"result": out}
@@ -83,20 +115,26 @@ async def read_upload(file: UploadFile) -> bytes:
     return content
 
 
-@router.post("/import/{kind}", tags=["import"],
-             summary="Import a roster or certifications from CSV / XLSX (all or nothing)")
-async def import_file(request: Request, kind: Literal["roster", "certifications"],
-                      who: Importer, file: Annotated[UploadFile, File()],
-                      dry_run: Annotated[bool, Form()] = True,
-                      mapping: Annotated[str | None, Form(
-                          description='JSON {"your column": "gputeam field"}')] = None,
-                      header_row: Annotated[int | None, Form(
-                          ge=1, le=1_000_000, description="Row number of the header "
-                          "(default: found below a title)")] = None,
-                      sheet: Annotated[str | None, Form(
-                          max_length=200, description="The XLSX worksheet to read "
-                          "(default: the first)")] = None
-                      ) -> dict[str, Any]:
+@router.post(
+    "/import/{kind}",
+    tags=["import"],
+    summary="Import a roster or certifications from CSV / XLSX (all or nothing)",
+)
+async def import_file(
+    request: Request,
+    kind: Literal["roster", "certifications"],
+    who: Importer,
+    file: Annotated[UploadFile, File()],
+    dry_run: Annotated[bool, Form()] = True,
+    mapping: Annotated[str | None, Form(description='JSON {"your column": "gputeam field"}')] = None,
+    header_row: Annotated[
+        int | None,
+        Form(ge=1, le=1_000_000, description="Row number of the header (default: found below a title)"),
+    ] = None,
+    sheet: Annotated[
+        str | None, Form(max_length=200, description="The XLSX worksheet to read (default: the first)")
+    ] = None,
+) -> dict[str, Any]:
     """With ``dry_run`` (the default) nothing is written: the answer says what would be
     imported, and ``changes`` lists each change to a person already stored (``row``,
     ``id``, ``field``, ``old``, ``new``). A file with bad rows answers 422 with one problem
@@ -105,14 +143,22 @@ async def import_file(request: Request, kind: Literal["roster", "certifications"
     from starlette.concurrency import run_in_threadpool
 
     content = await read_upload(file)
-    return await run_in_threadpool(run_import, request, kind, content, file.filename,
-                                   parse_mapping(mapping), dry_run, who, header_row,
-                                   sheet or None)
+    return await run_in_threadpool(
+        run_import,
+        request,
+        kind,
+        content,
+        file.filename,
+        parse_mapping(mapping),
+        dry_run,
+        who,
+        header_row,
+        sheet or None,
+    )
 
 
 @router.get("/export", tags=["export"], summary="Export everything (JSON, CSV in a ZIP, XLSX)")
-def export(request: Request, who: Exporter,
-           format: Literal["json", "csv", "xlsx"] = "json") -> Response:
+def export(request: Request, who: Exporter, format: Literal["json", "csv", "xlsx"] = "json") -> Response:
     from gputeam import store as st
 
     with db(request).session() as s:
@@ -120,12 +166,13 @@ def export(request: Request, who: Exporter,
         stamp = request.app.state.clock.today().isoformat()
         if format == "json":
             body = json.dumps(jsonable(st.export_data(s, org)), indent=1).encode()
-            return Response(body, media_type="application/json", headers=_attach(
-                f"gputeam-{stamp}.json"))
+            return Response(body, media_type="application/json", headers=_attach(f"gputeam-{stamp}.json"))
         if format == "xlsx":
-            return Response(st.export_xlsx(s, org), headers=_attach(f"gputeam-{stamp}.xlsx"),
-                            media_type="application/vnd.openxmlformats-officedocument."
-                            "spreadsheetml.sheet")
+            return Response(
+                st.export_xlsx(s, org),
+                headers=_attach(f"gputeam-{stamp}.xlsx"),
+                media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            )
         import io
         import zipfile
 
@@ -133,8 +180,9 @@ def export(request: Request, who: Exporter,
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
             for name, text in st.export_csv(s, org).items():
                 zf.writestr(name if name.endswith(".csv") else f"{name}.csv", text)
-        return Response(buf.getvalue(), media_type="application/zip",
-                        headers=_attach(f"gputeam-{stamp}-csv.zip"))
+        return Response(
+            buf.getvalue(), media_type="application/zip", headers=_attach(f"gputeam-{stamp}-csv.zip")
+        )
 
 
 def _attach(name: str) -> dict[str, str]:
@@ -142,9 +190,13 @@ def _attach(name: str) -> dict[str, str]:
 
 
 @router.head("/calendar/people/{person_id}.ics", include_in_schema=False)  # calendar programs ask
-@router.get("/calendar/people/{person_id}.ics", tags=["calendar"],
-            summary="iCalendar feed of one person (exams, renewals, expiries)",
-            response_class=Response, responses={200: {"content": {"text/calendar": {}}}})
+@router.get(
+    "/calendar/people/{person_id}.ics",
+    tags=["calendar"],
+    summary="iCalendar feed of one person (exams, renewals, expiries)",
+    response_class=Response,
+    responses={200: {"content": {"text/calendar": {}}}},
+)
 def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Response:
     from gputeam import store as st
 
@@ -156,9 +208,13 @@ def person_feed(request: Request, person_id: PathId, who: CalendarReader) -> Res
 
 
 @router.head("/calendar/teams/{team_id}.ics", include_in_schema=False)  # calendar programs ask
-@router.get("/calendar/teams/{team_id}.ics", tags=["calendar"],
-            summary="iCalendar feed of one team", response_class=Response,
-            responses={200: {"content": {"text/calendar": {}}}})
+@router.get(
+    "/calendar/teams/{team_id}.ics",
+    tags=["calendar"],
+    summary="iCalendar feed of one team",
+    response_class=Response,
+    responses={200: {"content": {"text/calendar": {}}}},
+)
 def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Response:
     from gputeam import store as st
 
@@ -168,5 +224,6 @@ def team_feed(request: Request, team_id: PathId, who: CalendarReader) -> Respons
         team = services.team_in_org(request.app, s, team_id)
         if team is None:
             raise not_found("team")
-        return Response(st.team_calendar(s, team.org_id, team_id=team.id,
-                                         today=today(request)), media_type=ICS)
+        return Response(
+            st.team_calendar(s, team.org_id, team_id=team.id, today=today(request)), media_type=ICS
+        )

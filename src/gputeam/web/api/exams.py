@@ -23,15 +23,27 @@ from gputeam.web.permissions import Perm, Principal
 router = APIRouter(tags=["exams"], responses=ERRORS)
 Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
-CONFLICT: dict[int | str, dict[str, Any]] = {409: {
-    "description": "Time is up (deadline plus grace) or the attempt is finished; nothing was "
-    "stored"}}
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"description": "Time is up (deadline plus grace) or the attempt is finished; nothing was stored"}
+}
 
 #: Examples shown in the OpenAPI document: the shape only, never a key.
-ATTEMPT_EXAMPLE = {"id": 7, "programme": "acme-l2", "state": "in_progress", "remaining_seconds": 1740,
-                   "questions": [{"id": "networking-003", "type": "multichoice", "text": "Which …?",
-                                  "multiple": False, "options": [{"index": 0, "text": "…"}]}],
-                   "answers": {"networking-003": 1}}
+ATTEMPT_EXAMPLE = {
+    "id": 7,
+    "programme": "acme-l2",
+    "state": "in_progress",
+    "remaining_seconds": 1740,
+    "questions": [
+        {
+            "id": "networking-003",
+            "type": "multichoice",
+            "text": "Which …?",
+            "multiple": False,
+            "options": [{"index": 0, "text": "…"}],
+        }
+    ],
+    "answers": {"networking-003": 1},
+}
 
 
 @router.get("/programmes", summary="Internal certification programmes, with your attempts")
@@ -41,30 +53,43 @@ def list_programmes(request: Request, who: Sitter) -> list[dict[str, Any]]:
         return [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
 
 
-@router.post("/programmes/{code}/attempts", status_code=201,
-             summary="Start an attempt (or resume the one in progress)",
-             responses={201: {"content": {"application/json": {"example": ATTEMPT_EXAMPLE}}}})
+@router.post(
+    "/programmes/{code}/attempts",
+    status_code=201,
+    summary="Start an attempt (or resume the one in progress)",
+    responses={201: {"content": {"application/json": {"example": ATTEMPT_EXAMPLE}}}},
+)
 def start(request: Request, code: str, who: Sitter) -> dict[str, Any]:
     person = ex.candidate(who)
     with request.app.state.db.session() as s:
-        a = store.start_attempt(s, ex.programme(request, s, code), person, now=ex.now(request),
-                                actor=actor(who))
+        a = store.start_attempt(
+            s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
+        )
         return store.attempt_view(s, a, now=ex.now(request))
 
 
-@router.get("/attempts/{attempt_id}", summary="An attempt: the questions while it runs, the "
-            "result once finished", responses={200: {"content": {"application/json": {
-                "example": ATTEMPT_EXAMPLE}}}})
+@router.get(
+    "/attempts/{attempt_id}",
+    summary="An attempt: the questions while it runs, the result once finished",
+    responses={200: {"content": {"application/json": {"example": ATTEMPT_EXAMPLE}}}},
+)
 def get_attempt(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
     with request.app.state.db.session() as s:
         return store.attempt_view(s, ex.attempt(request, s, who, attempt_id), now=ex.now(request))
 
 
-@router.put("/attempts/{attempt_id}/answers/{item_id}", responses=CONFLICT,
-            summary="Save one answer; returns the seconds left")
-def save(request: Request, attempt_id: PathId, item_id: str, who: Sitter,
-         body: Annotated[dict[str, Any], Body(examples=[{"value": 2}, {"value": [0, 3]},
-                                                        {"value": "DCGM"}])]) -> dict[str, Any]:
+@router.put(
+    "/attempts/{attempt_id}/answers/{item_id}",
+    responses=CONFLICT,
+    summary="Save one answer; returns the seconds left",
+)
+def save(
+    request: Request,
+    attempt_id: PathId,
+    item_id: str,
+    who: Sitter,
+    body: Annotated[dict[str, Any], Body(examples=[{"value": 2}, {"value": [0, 3]}, {"value": "DCGM"}])],
+) -> dict[str, Any]:
     """`value`: an option index (single choice), a list of indices (multiple response),
     `true`/`false`, text (short answer, essay), a number as text (numerical), or a list of
     the chosen option per sub-question (matching); `null` clears the answer."""
@@ -72,8 +97,9 @@ def save(request: Request, attempt_id: PathId, item_id: str, who: Sitter,
         raise InputError([Problem(path="value", message="required")])
     try:  # the store refuses (404) an attempt that is not the caller's own
         with request.app.state.db.session() as s:
-            left = store.save_answer(s, attempt_id, ex.candidate(who), item_id, body["value"],
-                                     now=ex.now(request))
+            left = store.save_answer(
+                s, attempt_id, ex.candidate(who), item_id, body["value"], now=ex.now(request)
+            )
     except store.TooLate as exc:
         raise HTTPException(409, exc.problems[0].message) from None
     return {"saved": True, "item_id": item_id, "remaining_seconds": left}
@@ -83,8 +109,14 @@ def save(request: Request, attempt_id: PathId, item_id: str, who: Sitter,
 def finish(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id, own=True)
-        store.finish_attempt(s, a.id, now=ex.now(request), catalog=services.catalog(request.app),
-                             issuer=ex.issuer(request), actor=actor(who))
+        store.finish_attempt(
+            s,
+            a.id,
+            now=ex.now(request),
+            catalog=services.catalog(request.app),
+            issuer=ex.issuer(request),
+            actor=actor(who),
+        )
         return store.attempt_view(s, a, now=ex.now(request))
 
 
@@ -95,10 +127,19 @@ def person_attempts(request: Request, person_id: PathId, who: Sitter) -> list[di
         if p is None or not (who.person_id == p.id or who.may_read_person(p.id, p.team_id)):
             raise HTTPException(404, "no such person, or not one you may see")
         rows = store.person_attempts(s, p.id)
-        return [{"id": a.id, "programme": code, "number": a.number, "state": a.state,
-                 "started_at": a.started_at.isoformat(),
-                 "finished_at": a.finished_at.isoformat() if a.finished_at else None,
-                 "score": a.score, "passed": a.passed} for a, code in rows]
+        return [
+            {
+                "id": a.id,
+                "programme": code,
+                "number": a.number,
+                "state": a.state,
+                "started_at": a.started_at.isoformat(),
+                "finished_at": a.finished_at.isoformat() if a.finished_at else None,
+                "score": a.score,
+                "passed": a.passed,
+            }
+            for a, code in rows
+        ]
 
 
 @router.get("/programmes/{code}/items", summary="Item analysis of the programme's bank")
@@ -111,40 +152,52 @@ def items(request: Request, code: str, who: Manager) -> dict[str, Any]:
 def items_csv(request: Request, code: str, who: Manager) -> Response:
     with request.app.state.db.session() as s:
         stats = store.item_statistics(s, ex.programme(request, s, code).id)
-    return Response(store.item_statistics_csv(stats), media_type="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="items-{code}.csv"'})
+    return Response(
+        store.item_statistics_csv(stats),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="items-{code}.csv"'},
+    )
 
 
-@router.post("/programmes/{code}/items/{item_id}/retire",
-             summary="Retire an item: new attempts stop drawing it")
+@router.post(
+    "/programmes/{code}/items/{item_id}/retire", summary="Retire an item: new attempts stop drawing it"
+)
 def retire(request: Request, code: str, item_id: str, who: Manager) -> dict[str, Any]:
     with request.app.state.db.session() as s:
-        store.retire_item(s, ex.programme(request, s, code).id, item_id, now=ex.now(request),
-                          actor=actor(who))
+        store.retire_item(
+            s, ex.programme(request, s, code).id, item_id, now=ex.now(request), actor=actor(who)
+        )
     return {"item_id": item_id, "retired": True}
 
 
-@router.put("/people/{person_id}/exam-time", summary="Set a person's exam time multiplier "
-            "(an accommodation: 1.25 gives 25 % more time)")
-def exam_time(request: Request, person_id: PathId, who: Manager,
-              body: Annotated[dict[str, Any], Body(examples=[{"time_multiplier": 1.25,
-                                                             "note": "agreed accommodation"}])]
-              ) -> dict[str, Any]:
+@router.put(
+    "/people/{person_id}/exam-time",
+    summary="Set a person's exam time multiplier (an accommodation: 1.25 gives 25 % more time)",
+)
+def exam_time(
+    request: Request,
+    person_id: PathId,
+    who: Manager,
+    body: Annotated[
+        dict[str, Any], Body(examples=[{"time_multiplier": 1.25, "note": "agreed accommodation"}])
+    ],
+) -> dict[str, Any]:
     value = body.get("time_multiplier")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InputError([Problem(path="time_multiplier", message="required",
-                                  expected="a number from 1 to 4")])
+        raise InputError(
+            [Problem(path="time_multiplier", message="required", expected="a number from 1 to 4")]
+        )
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_change_person(p.id, p.team_id):
             raise HTTPException(404, "no such person, or not one you may change")
-        row = store.set_time_multiplier(s, p.id, float(value), note=str(body.get("note") or ""),
-                                        actor=actor(who))
+        row = store.set_time_multiplier(
+            s, p.id, float(value), note=str(body.get("note") or ""), actor=actor(who)
+        )
         return {"person_id": p.id, "time_multiplier": row.time_multiplier, "note": row.note}
 
 
-def _practical(request: Request, s: Any, who: Principal, code: str, person_id: int
-               ) -> tuple[Any, Any]:
+def _practical(request: Request, s: Any, who: Principal, code: str, person_id: int) -> tuple[Any, Any]:
     prog = ex.programme(request, s, code)
     p = services.person_in_org(request.app, s, person_id)
     if p is None:
@@ -153,28 +206,54 @@ def _practical(request: Request, s: Any, who: Principal, code: str, person_id: i
 
 
 @router.put("/programmes/{code}/practicals/{person_id}", summary="Grade a practical (assessor)")
-def grade(request: Request, code: str, person_id: PathId, who: Sitter,
-          body: Annotated[dict[str, Any], Body(examples=[{"grades": {"drain": {
-              "grade": "met", "evidence": "https://wiki.example/lab/42", "note": ""}}}])]
-          ) -> dict[str, Any]:
+def grade(
+    request: Request,
+    code: str,
+    person_id: PathId,
+    who: Sitter,
+    body: Annotated[
+        dict[str, Any],
+        Body(
+            examples=[
+                {"grades": {"drain": {"grade": "met", "evidence": "https://wiki.example/lab/42", "note": ""}}}
+            ]
+        ),
+    ],
+) -> dict[str, Any]:
     grades = body.get("grades")
     if not isinstance(grades, dict):
-        raise InputError([Problem(path="grades", message="required",
-                                  expected="{criterion: {grade, evidence, note}}")])
+        raise InputError(
+            [Problem(path="grades", message="required", expected="{criterion: {grade, evidence, note}}")]
+        )
     with request.app.state.db.session() as s:
         prog, p = _practical(request, s, who, code, person_id)
-        row = store.grade_practical(s, prog, p.id, grades, assessor=who.username, role=who.role,
-                                    assessor_person_id=who.person_id)
+        row = store.grade_practical(
+            s, prog, p.id, grades, assessor=who.username, role=who.role, assessor_person_id=who.person_id
+        )
         return {"id": row.id, "grades": row.grades, "outcome": row.outcome}
 
 
-@router.post("/programmes/{code}/practicals/{person_id}/sign-off",
-             summary="Sign a practical off (assessor; never the candidate)")
+@router.post(
+    "/programmes/{code}/practicals/{person_id}/sign-off",
+    summary="Sign a practical off (assessor; never the candidate)",
+)
 def sign(request: Request, code: str, person_id: PathId, who: Sitter) -> dict[str, Any]:
     with request.app.state.db.session() as s:
         prog, p = _practical(request, s, who, code, person_id)
-        row = store.sign_off(s, prog, p.id, assessor=who.username, role=who.role,
-                             assessor_person_id=who.person_id, now=ex.now(request),
-                             catalog=services.catalog(request.app), issuer=ex.issuer(request))
-        return {"id": row.id, "grades": row.grades, "outcome": row.outcome,
-                "signed_at": row.signed_at.isoformat() if row.signed_at else None}
+        row = store.sign_off(
+            s,
+            prog,
+            p.id,
+            assessor=who.username,
+            role=who.role,
+            assessor_person_id=who.person_id,
+            now=ex.now(request),
+            catalog=services.catalog(request.app),
+            issuer=ex.issuer(request),
+        )
+        return {
+            "id": row.id,
+            "grades": row.grades,
+            "outcome": row.outcome,
+            "signed_at": row.signed_at.isoformat() if row.signed_at else None,
+        }

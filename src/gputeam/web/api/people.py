@@ -60,10 +60,14 @@ class PersonOut(Body):
     active: bool
 
 
-EMAIL_DOC = (f"An e-mail address like {EMAIL_EXAMPLE} (checked as the person form and the "
-             "roster import check it); null for none.")
-ROLE_DOC = ("A catalog role id (`GET /api/v1/catalog/roles`), or null for none. On PATCH, the "
-            "person's current role is also accepted, even if the catalog no longer has it.")
+EMAIL_DOC = (
+    f"An e-mail address like {EMAIL_EXAMPLE} (checked as the person form and the "
+    "roster import check it); null for none."
+)
+ROLE_DOC = (
+    "A catalog role id (`GET /api/v1/catalog/roles`), or null for none. On PATCH, the "
+    "person's current role is also accepted, even if the catalog no longer has it."
+)
 
 
 # the limits are the store's (gputeam.store.person_rules), which also refuses control
@@ -78,10 +82,10 @@ class PersonIn(Body):
     title: str = Field(default="", max_length=_T["title"])
     background: str = Field(default="sysadmin", max_length=_T["background"])
     level: int = Field(default=1, ge=_N["level"].low, le=_N["level"].high)
-    experience_months: int = Field(default=0, ge=_N["experience_months"].low,
-                                   le=_N["experience_months"].high)
-    weekly_study_hours: float = Field(default=4, ge=_N["weekly_study_hours"].low,
-                                      le=_N["weekly_study_hours"].high)
+    experience_months: int = Field(default=0, ge=_N["experience_months"].low, le=_N["experience_months"].high)
+    weekly_study_hours: float = Field(
+        default=4, ge=_N["weekly_study_hours"].low, le=_N["weekly_study_hours"].high
+    )
     salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
     role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
     team_id: RefId | None = None
@@ -95,10 +99,12 @@ class PersonPatch(Body):
     title: str | None = Field(default=None, max_length=_T["title"])
     background: str | None = Field(default=None, max_length=_T["background"])
     level: int | None = Field(default=None, ge=_N["level"].low, le=_N["level"].high)
-    experience_months: int | None = Field(default=None, ge=_N["experience_months"].low,
-                                          le=_N["experience_months"].high)
-    weekly_study_hours: float | None = Field(default=None, ge=_N["weekly_study_hours"].low,
-                                             le=_N["weekly_study_hours"].high)
+    experience_months: int | None = Field(
+        default=None, ge=_N["experience_months"].low, le=_N["experience_months"].high
+    )
+    weekly_study_hours: float | None = Field(
+        default=None, ge=_N["weekly_study_hours"].low, le=_N["weekly_study_hours"].high
+    )
     salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
     role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
     team_id: RefId | None = None
@@ -118,11 +124,16 @@ class CertificationIn(Body):
 
 
 class EnrolmentIn(Body):
-    course_id: str | None = Field(default=None, min_length=1, max_length=100,
-                                  description="A catalog course id (or give path_id).")
-    path_id: str | None = Field(default=None, min_length=1, max_length=100,
-                                description="A catalog learning path id: enrols in each of "
-                                "its courses not already open (the answer lists them).")
+    course_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="A catalog course id (or give path_id)."
+    )
+    path_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=100,
+        description="A catalog learning path id: enrols in each of "
+        "its courses not already open (the answer lists them).",
+    )
     started_on: Day
     hours_done: float = Field(default=0, ge=0, le=10000)
 
@@ -153,22 +164,33 @@ def _team(request: Request, s: Any, team_id: int) -> Any:
     return team
 
 
-def _check_email_and_role(request: Request, fields: dict[str, Any],
-                          current_role: str | None = None) -> None:
+def _check_email_and_role(request: Request, fields: dict[str, Any], current_role: str | None = None) -> None:
     """Refuse (422, every problem at once) an e-mail or role the person form and the roster
     import would refuse; ``current_role`` (PATCH) is accepted unchanged even when the
     catalog no longer has it. Null (none) is always accepted."""
     problems = []
     email, role = fields.get("email"), fields.get("role")
     if email is not None and (fault := email_fault(email)) is not None:
-        problems.append(Problem(path="email", message=fault, found=email,
-                                expected=f"an e-mail address like {EMAIL_EXAMPLE}, or null"))
+        problems.append(
+            Problem(
+                path="email",
+                message=fault,
+                found=email,
+                expected=f"an e-mail address like {EMAIL_EXAMPLE}, or null",
+            )
+        )
     if role is not None:
         roles = services.catalog(request.app).roles
         if not role_allowed(role, roles, current_role):
             allowed = ", ".join(roles) + (f", {current_role}" if current_role else "")
-            problems.append(Problem(path="role", message="unknown role", found=role,
-                                    expected=f"a catalog role id ({allowed}), or null"))
+            problems.append(
+                Problem(
+                    path="role",
+                    message="unknown role",
+                    found=role,
+                    expected=f"a catalog role id ({allowed}), or null",
+                )
+            )
     if problems:
         raise InputError(problems)
 
@@ -179,11 +201,16 @@ def _check_team(who: Principal, team_id: int | None) -> None:
 
 
 @router.get("/people", response_model=list[PersonOut], summary="List people")
-def list_people(request: Request, who: Reader, ch: Annotated[Chosen, Depends(chosen)],
-                team_id: Annotated[int | None, Query(ge=1, le=MAX_ID, description=(
-                    "The same as `team` (kept for older callers)."))] = None,
-                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> list[dict[str, Any]]:
+def list_people(
+    request: Request,
+    who: Reader,
+    ch: Annotated[Chosen, Depends(chosen)],
+    team_id: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description=("The same as `team` (kept for older callers)."))
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> list[dict[str, Any]]:
     """People the caller may see: everyone (admin), their teams (manager), themself
     (engineer); filtered by team, role (`none`: without one), level, status (active,
     inactive or all) and search, sorted by `sort` (name, key, level, role or team) in
@@ -196,17 +223,16 @@ def list_people(request: Request, who: Reader, ch: Annotated[Chosen, Depends(cho
         where = replace(where, team_id=team_id)
     with db(request).read_session() as s:
         org = services.org_id(request.app, s)
-        rows = store.list_people(s, org, where=where, sort=sort,
-                                 descending=ch.descending, limit=limit, offset=offset,
-                                 columns=True)
+        rows = store.list_people(
+            s, org, where=where, sort=sort, descending=ch.descending, limit=limit, offset=offset, columns=True
+        )
         # plain rows, serialised directly: the same fields as PersonOut, without
         # validating each one again on the way out
         return JSONResponse([services.person_summary(p) for p in rows])  # type: ignore[return-value]
 
 
 @router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
-def add_person(request: Request, body: PersonIn, who: Writer,
-               response: Response) -> dict[str, Any]:
+def add_person(request: Request, body: PersonIn, who: Writer, response: Response) -> dict[str, Any]:
     _check_team(who, body.team_id)
     _check_email_and_role(request, body.model_dump(include={"email", "role"}))
     with db(request).session() as s:
@@ -222,8 +248,9 @@ def add_person(request: Request, body: PersonIn, who: Writer,
         return services.person_summary(p)
 
 
-@router.get("/people/{person_id}", summary="A person with skills, certifications, "
-            "enrolments, roadmap and progress")
+@router.get(
+    "/people/{person_id}", summary="A person with skills, certifications, enrolments, roadmap and progress"
+)
 def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
     import json
 
@@ -232,15 +259,17 @@ def get_person(request: Request, person_id: PathId, who: Reader) -> dict[str, An
         p = _visible(who, s, person_id, request)
         # the same for every caller allowed to see this person: once per data version
         body = services.cached_text(
-            request.app, ("person.json", services.data_version(s), p.id, day),
-            lambda: json.dumps(services.person_detail(request.app, s, p, day),
-                               separators=(",", ":")).encode())
+            request.app,
+            ("person.json", services.data_version(s), p.id, day),
+            lambda: json.dumps(
+                services.person_detail(request.app, s, p, day), separators=(",", ":")
+            ).encode(),
+        )
     return Response(body, media_type="application/json")  # type: ignore[return-value]
 
 
 @router.patch("/people/{person_id}", response_model=PersonOut, summary="Change a person")
-def update_person(request: Request, person_id: PathId, body: PersonPatch,
-                  who: Writer) -> dict[str, Any]:
+def update_person(request: Request, person_id: PathId, body: PersonPatch, who: Writer) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True)
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
@@ -251,8 +280,16 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch,
             _check_team(who, changes["team_id"])
             if changes["team_id"] is not None:
                 _team(request, s, changes["team_id"])
-        for k in ("key", "name", "level", "experience_months", "weekly_study_hours",
-                  "title", "background", "active"):
+        for k in (
+            "key",
+            "name",
+            "level",
+            "experience_months",
+            "weekly_study_hours",
+            "title",
+            "background",
+            "active",
+        ):
             if k in changes and changes[k] is None:
                 changes.pop(k)
         p = store.update_person(s, p.id, changes, actor=actor(who))
@@ -272,22 +309,34 @@ def delete_person(request: Request, person_id: PathId, who: Writer) -> Response:
 def _known_domain(request: Request, domain: str) -> None:
     cat = services.catalog(request.app)
     if domain not in cat.domains:
-        raise InputError([Problem(path="domain", message="unknown skill domain", found=domain,
-                                  expected="a catalog domain id")])
+        raise InputError(
+            [
+                Problem(
+                    path="domain",
+                    message="unknown skill domain",
+                    found=domain,
+                    expected="a catalog domain id",
+                )
+            ]
+        )
 
 
 @router.put("/people/{person_id}/skills/{domain}", summary="Rate a skill (history kept)")
-def rate_skill(request: Request, person_id: PathId, domain: str, body: SkillIn,
-               who: Recorder) -> dict[str, Any]:
+def rate_skill(
+    request: Request, person_id: PathId, domain: str, body: SkillIn, who: Recorder
+) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid("only admins, the person's managers and the person rate skills")
         _known_domain(request, domain)
-        r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who),
-                             note=body.note)
-        return {"person_id": p.id, "domain": r.domain, "proficiency": r.proficiency,
-                "rated_at": r.rated_at.isoformat()}
+        r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who), note=body.note)
+        return {
+            "person_id": p.id,
+            "domain": r.domain,
+            "proficiency": r.proficiency,
+            "rated_at": r.rated_at.isoformat(),
+        }
 
 
 @router.get("/people/{person_id}/certifications", summary="Certifications held")
@@ -297,25 +346,34 @@ def list_certifications(request: Request, person_id: PathId, who: Reader) -> lis
         return list(services.person_detail(request.app, s, p, today(request))["certifications"])
 
 
-@router.post("/people/{person_id}/certifications", status_code=201,
-             summary="Record a certification held")
-def add_certification(request: Request, person_id: PathId, body: CertificationIn,
-                      who: Recorder) -> dict[str, Any]:
+@router.post("/people/{person_id}/certifications", status_code=201, summary="Record a certification held")
+def add_certification(
+    request: Request, person_id: PathId, body: CertificationIn, who: Recorder
+) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
-        held = store.add_certification(s, p.id, body.cert_id, body.valid_from,
-                                       body.valid_until, evidence=body.evidence,
-                                       catalog=services.catalog(request.app), actor=actor(who))
-        return {"id": held.id, "cert_id": held.cert_id,
-                "valid_from": held.valid_from.isoformat(),
-                "valid_until": held.valid_until.isoformat() if held.valid_until else None,
-                "status": store.cert_status(held, today(request))}
+        held = store.add_certification(
+            s,
+            p.id,
+            body.cert_id,
+            body.valid_from,
+            body.valid_until,
+            evidence=body.evidence,
+            catalog=services.catalog(request.app),
+            actor=actor(who),
+        )
+        return {
+            "id": held.id,
+            "cert_id": held.cert_id,
+            "valid_from": held.valid_from.isoformat(),
+            "valid_until": held.valid_until.isoformat() if held.valid_until else None,
+            "status": store.cert_status(held, today(request)),
+        }
 
 
-@router.delete("/certifications/{held_id}", status_code=204,
-               summary="Remove a certification record")
+@router.delete("/certifications/{held_id}", status_code=204, summary="Remove a certification record")
 def remove_certification(request: Request, held_id: PathId, who: Recorder) -> Response:
     with db(request).session() as s:
         owner = store.record_person(s, "certification", held_id)
@@ -341,25 +399,37 @@ def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder)
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
-        courses = store.courses_of(services.catalog(request.app), body.course_id,
-                                   body.path_id)
+        courses = store.courses_of(services.catalog(request.app), body.course_id, body.path_id)
         if body.path_id is not None:
-            made = store.enrol_people(s, p.org_id, [p.id], courses, body.started_on,
-                                      actor=actor(who))
-            return {"path_id": body.path_id, "already": made["already"], "enrolments": [
-                {"id": e.id, "course_id": e.course_id,
-                 "started_on": e.started_on.isoformat(), "hours_done": e.hours_done}
-                for e in made["created"]]}
-        e = store.enrol(s, p.id, courses[0], body.started_on, hours_done=body.hours_done,
-                        actor=actor(who))
-        return {"id": e.id, "course_id": e.course_id, "started_on": e.started_on.isoformat(),
-                "hours_done": e.hours_done}
+            made = store.enrol_people(s, p.org_id, [p.id], courses, body.started_on, actor=actor(who))
+            return {
+                "path_id": body.path_id,
+                "already": made["already"],
+                "enrolments": [
+                    {
+                        "id": e.id,
+                        "course_id": e.course_id,
+                        "started_on": e.started_on.isoformat(),
+                        "hours_done": e.hours_done,
+                    }
+                    for e in made["created"]
+                ],
+            }
+        e = store.enrol(s, p.id, courses[0], body.started_on, hours_done=body.hours_done, actor=actor(who))
+        return {
+            "id": e.id,
+            "course_id": e.course_id,
+            "started_on": e.started_on.isoformat(),
+            "hours_done": e.hours_done,
+        }
 
 
-@router.patch("/enrolments/{enrolment_id}", summary="Record hours done (a total); "
-              "completed_on marks it done, and the person's roadmap items for the course")
-def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
-                 who: Recorder) -> dict[str, Any]:
+@router.patch(
+    "/enrolments/{enrolment_id}",
+    summary="Record hours done (a total); "
+    "completed_on marks it done, and the person's roadmap items for the course",
+)
+def record_hours(request: Request, enrolment_id: PathId, body: HoursIn, who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         owner = store.record_person(s, "enrolment", enrolment_id)
         if owner is None:
@@ -367,10 +437,14 @@ def record_hours(request: Request, enrolment_id: PathId, body: HoursIn,
         p = _visible(who, s, owner, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
-        e = store.record_hours(s, enrolment_id, body.hours_done, completed_on=body.completed_on,
-                               actor=actor(who))
-        return {"id": e.id, "hours_done": e.hours_done,
-                "completed_on": e.completed_on.isoformat() if e.completed_on else None}
+        e = store.record_hours(
+            s, enrolment_id, body.hours_done, completed_on=body.completed_on, actor=actor(who)
+        )
+        return {
+            "id": e.id,
+            "hours_done": e.hours_done,
+            "completed_on": e.completed_on.isoformat() if e.completed_on else None,
+        }
 
 
 @router.get("/people/{person_id}/roadmap", summary="Roadmap items and progress")
@@ -382,8 +456,9 @@ def roadmap(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
 
 
 @router.patch("/roadmap-items/{item_id}", summary="Mark roadmap progress")
-def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
-                        who: Recorder) -> dict[str, Any]:
+def update_roadmap_item(
+    request: Request, item_id: PathId, body: RoadmapPatch, who: Recorder
+) -> dict[str, Any]:
     changes = body.model_dump(exclude_unset=True, exclude_none=True)
     with db(request).session() as s:
         owner = store.record_person(s, "roadmap item", item_id)
@@ -395,5 +470,8 @@ def update_roadmap_item(request: Request, item_id: PathId, body: RoadmapPatch,
         if changes.get("status") == "done" and "done_on" not in changes:
             changes["done_on"] = today(request)
         item = store.update_roadmap_item(s, item_id, changes, actor=actor(who))
-        return {"id": item.id, "status": item.status,
-                "done_on": item.done_on.isoformat() if item.done_on else None}
+        return {
+            "id": item.id,
+            "status": item.status,
+            "done_on": item.done_on.isoformat() if item.done_on else None,
+        }

@@ -41,17 +41,24 @@ class PlanIn(Body):
     horizon_months: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
     mode: Mode | None = None
     what_if: WhatIfIn = Field(default_factory=WhatIfIn)
-    save: bool = Field(default=False, description="Save the inputs and the plan (a new "
-                       "version); the dashboard then measures against it.")
+    save: bool = Field(
+        default=False,
+        description="Save the inputs and the plan (a new version); the dashboard then measures against it.",
+    )
 
 
-@router.get("/dashboard", tags=["dashboard"], summary="Coverage, compliance, expiries, "
-            "bus factor, headcount and cost", response_class=Response,
-            responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}})
+@router.get(
+    "/dashboard",
+    tags=["dashboard"],
+    summary="Coverage, compliance, expiries, bus factor, headcount and cost",
+    response_class=Response,
+    responses={200: {"content": {"application/json": {"schema": {"type": "object"}}}}},
+)
 def get_dashboard(request: Request, who: Viewer) -> Response:
     with db(request).read_session() as s:
-        return Response(services.dashboard_json(request.app, s, today(request), who),
-                        media_type="application/json")
+        return Response(
+            services.dashboard_json(request.app, s, today(request), who), media_type="application/json"
+        )
 
 
 @router.get("/plans/inputs", tags=["plans"], summary="The saved fleet scenario of the live team")
@@ -80,19 +87,31 @@ def merged_inputs(base: dict[str, Any], body: PlanIn) -> dict[str, Any]:
 def check_bounds(inputs: dict[str, Any]) -> None:
     problems = []
     if services.gpus_peak(inputs) > MAX_GPUS:
-        problems.append(Problem(path="fleet.gpus", message="too many GPUs for this server",
-                                found=str(services.gpus_peak(inputs)), expected=f"<= {MAX_GPUS}"))
-    if any(int(g["month"]) > int(inputs.get("horizon_months", 12)) + 120
-           for g in inputs["fleet"]["gpus"]):
-        problems.append(Problem(path="fleet.gpus", message="a GPU step lies far beyond the "
-                                "horizon", expected="months within the horizon"))
-    limits = {"hiring_lead_time_months": 120, "max_hires_per_month": 10_000,
-              "max_in_training": 1_000_000}
+        problems.append(
+            Problem(
+                path="fleet.gpus",
+                message="too many GPUs for this server",
+                found=str(services.gpus_peak(inputs)),
+                expected=f"<= {MAX_GPUS}",
+            )
+        )
+    if any(int(g["month"]) > int(inputs.get("horizon_months", 12)) + 120 for g in inputs["fleet"]["gpus"]):
+        problems.append(
+            Problem(
+                path="fleet.gpus",
+                message="a GPU step lies far beyond the horizon",
+                expected="months within the horizon",
+            )
+        )
+    limits = {"hiring_lead_time_months": 120, "max_hires_per_month": 10_000, "max_in_training": 1_000_000}
     for name, high in limits.items():
         value = (inputs.get("constraints") or {}).get(name)
         if value is not None and value > high:
-            problems.append(Problem(path=f"constraints.{name}", message="too large",
-                                    found=str(value), expected=f"<= {high}"))
+            problems.append(
+                Problem(
+                    path=f"constraints.{name}", message="too large", found=str(value), expected=f"<= {high}"
+                )
+            )
     if problems:
         raise InputError(problems)
 
@@ -103,20 +122,19 @@ def plan_or_422(request: Request, s: Any, inputs: dict[str, Any], preview: bool)
     except InputError:
         raise
     except (ValueError, OverflowError) as exc:  # accepted by the models, not plannable
-        raise InputError([Problem(path="", message=f"cannot plan this scenario: {exc}")]
-                         ) from None
+        raise InputError([Problem(path="", message=f"cannot plan this scenario: {exc}")]) from None
 
 
-@router.post("/plans", tags=["plans"], summary="Run the planner on the live team "
-             "(what-if unless save is true)")
+@router.post(
+    "/plans", tags=["plans"], summary="Run the planner on the live team (what-if unless save is true)"
+)
 def run_plan(request: Request, body: PlanIn, who: Planner) -> dict[str, Any]:
     with db(request).session() as s:
         inputs = merged_inputs(services.plan_inputs(s, services.org_id(request.app, s)), body)
         plan = plan_or_422(request, s, inputs, preview=not body.save)
         out: dict[str, Any] = {"inputs": inputs, "plan": plan.to_json(), "saved": None}
         if body.save:
-            out["saved"] = services.save_plan(request.app, s, inputs, plan, today(request),
-                                              actor(who))
+            out["saved"] = services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
         return out
 
 
@@ -127,10 +145,17 @@ def list_plans(request: Request, who: PlanReader) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for sc in store.list_scenarios(s, org, all_versions=True):
             for p in store.list_plans(s, sc.id):
-                out.append({"id": p.id, "version": p.version, "scenario": sc.name,
-                            "scenario_version": sc.version,
-                            "computed_for": p.computed_for.isoformat(),
-                            "created_at": p.created_at.isoformat(), "created_by": p.created_by})
+                out.append(
+                    {
+                        "id": p.id,
+                        "version": p.version,
+                        "scenario": sc.name,
+                        "scenario_version": sc.version,
+                        "computed_for": p.computed_for.isoformat(),
+                        "created_at": p.created_at.isoformat(),
+                        "created_by": p.created_by,
+                    }
+                )
         out.sort(key=lambda r: r["id"], reverse=True)
         return out
 
@@ -153,16 +178,18 @@ def get_plan(request: Request, plan_id: PathId, who: PlanReader) -> dict[str, An
         return {"id": row.id, "version": row.version, "plan": row.plan}
 
 
-@router.post("/plans/{plan_id}/adopt", tags=["plans"],
-             summary="Turn a saved plan's roadmaps into tracked roadmap items")
+@router.post(
+    "/plans/{plan_id}/adopt",
+    tags=["plans"],
+    summary="Turn a saved plan's roadmaps into tracked roadmap items",
+)
 def adopt(request: Request, plan_id: PathId, who: Planner) -> dict[str, Any]:
     if who.role != "admin":
         raise HTTPException(403, "only admins adopt a plan for the whole organisation")
     with db(request).session() as s:
         # created: items added; already: items people had (adopting twice adds nothing);
         # hires: planned hires skipped; unknown: roadmap people not tracked here
-        return store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id,
-                                      actor=actor(who))
+        return store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
 
 
 # ---------------------------------------------------------------- catalog

@@ -26,22 +26,30 @@ Choices = Annotated[Chosen, Depends(chosen)]
 Offset = Annotated[int, Query(ge=0, le=10_000_000)]
 
 
-def _json(request: Request, s: store.DbSession, key: tuple[Hashable, ...],
-          build: Callable[[], dict[str, Any]]) -> Response:
+def _json(
+    request: Request, s: store.DbSession, key: tuple[Hashable, ...], build: Callable[[], dict[str, Any]]
+) -> Response:
     """``build()`` as JSON, cached under ``key`` (which names the caller's visible people,
     the filters and the page) and the data version."""
     body = services.cached_text(
-        request.app, (*key, store.data_version(s)),
-        lambda: json.dumps(build(), separators=(",", ":")).encode())
+        request.app,
+        (*key, store.data_version(s)),
+        lambda: json.dumps(build(), separators=(",", ":")).encode(),
+    )
     return Response(body, media_type="application/json")
 
 
 @router.get("/skills/matrix", summary="The skills matrix: people × skill domains")
-def skills_matrix(request: Request, who: Reader, ch: Choices,
-                  group: Annotated[str, Query(max_length=30, description=(
-                      "Only the skill domains of this catalog group."))] = "",
-                  limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                  offset: Offset = 0) -> dict[str, Any]:
+def skills_matrix(
+    request: Request,
+    who: Reader,
+    ch: Choices,
+    group: Annotated[
+        str, Query(max_length=30, description=("Only the skill domains of this catalog group."))
+    ] = "",
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Rows: people (filtered, sorted by ``sort``: name, key, level, role or team), each
     with one cell per column: ``proficiency`` (null: unrated), ``target`` (null: none) and
     ``status`` (meets, below, no-target, unrated). Columns: the skill domains with their
@@ -50,19 +58,31 @@ def skills_matrix(request: Request, who: Reader, ch: Choices,
     deadline) or ``catalog roles``."""
     with db(request).read_session() as s:
         return _json(  # type: ignore[return-value]
-            request, s, ("matrix.json", who.readable_people(), ch, group, limit, offset),
-            lambda: matrix_data(request.app, s, who, ch, group, limit=limit, offset=offset))
+            request,
+            s,
+            ("matrix.json", who.readable_people(), ch, group, limit, offset),
+            lambda: matrix_data(request.app, s, who, ch, group, limit=limit, offset=offset),
+        )
 
 
 @router.get("/certifications", summary="Certifications held, with expiry status")
-def certifications(request: Request, who: Reader, ch: Choices,
-                   expiry: Annotated[str, Query(max_length=20, description=(
-                       "The certificate's status: expired, expiring-30, expiring-60, "
-                       "expiring-90 or valid."))] = "",
-                   cert: Annotated[str, Query(max_length=100, description=(
-                       "A catalog certification id."))] = "",
-                   limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                   offset: Offset = 0) -> dict[str, Any]:
+def certifications(
+    request: Request,
+    who: Reader,
+    ch: Choices,
+    expiry: Annotated[
+        str,
+        Query(
+            max_length=20,
+            description=(
+                "The certificate's status: expired, expiring-30, expiring-60, expiring-90 or valid."
+            ),
+        ),
+    ] = "",
+    cert: Annotated[str, Query(max_length=100, description=("A catalog certification id."))] = "",
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Offset = 0,
+) -> dict[str, Any]:
     """Each person's current certificate of each certification (renewed ones left out),
     sorted by ``sort`` (expires, person, certification, team or earned), with ``status``
     (its expiry status; ``status`` as a parameter is the people's, as in every list)
@@ -70,7 +90,10 @@ def certifications(request: Request, who: Reader, ch: Choices,
     day = today(request)
     with db(request).read_session() as s:
         return _json(  # type: ignore[return-value]
-            request, s, ("certifications.json", who.readable_people(), ch, expiry, cert, day,
-                         limit, offset),
-            lambda: certifications_data(request.app, s, who, ch, expiry, cert, day,
-                                        limit=limit, offset=offset))
+            request,
+            s,
+            ("certifications.json", who.readable_people(), ch, expiry, cert, day, limit, offset),
+            lambda: certifications_data(
+                request.app, s, who, ch, expiry, cert, day, limit=limit, offset=offset
+            ),
+        )

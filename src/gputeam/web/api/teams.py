@@ -42,8 +42,9 @@ class TeamIn(Body):
 
 class TeamPatch(Body):
     name: str | None = Field(default=None, min_length=1, max_length=200)
-    archived: bool | None = Field(default=None, description="Archive (refused while active "
-                                  "people are in the team) or restore.")
+    archived: bool | None = Field(
+        default=None, description="Archive (refused while active people are in the team) or restore."
+    )
 
 
 class MembersIn(Body):
@@ -51,16 +52,17 @@ class MembersIn(Body):
 
 
 class TeamEnrolmentIn(Body):
-    course_id: str | None = Field(default=None, min_length=1, max_length=100,
-                                  description="A catalog course id (or give path_id).")
-    path_id: str | None = Field(default=None, min_length=1, max_length=100,
-                                description="A catalog learning path id: all its courses.")
+    course_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="A catalog course id (or give path_id)."
+    )
+    path_id: str | None = Field(
+        default=None, min_length=1, max_length=100, description="A catalog learning path id: all its courses."
+    )
     started_on: Day
 
 
 def team_json(t: Any, who: Principal) -> dict[str, Any]:
-    return {"id": t.id, "name": t.name, "archived": t.archived_at is not None,
-            "yours": t.id in who.team_ids}
+    return {"id": t.id, "name": t.name, "archived": t.archived_at is not None, "yours": t.id in who.team_ids}
 
 
 def readable_team(request: Request, s: Any, who: Principal, team_id: int) -> Any:
@@ -93,16 +95,21 @@ def movable_people(request: Request, s: Any, who: Principal, person_ids: list[in
 def team_detail(request: Request, s: Any, team: Any, who: Principal) -> dict[str, Any]:
     org = services.org_id(request.app, s)
     people = store.team_members(s, org, team.id)
-    return {**team_json(team, who),
-            "people": [services.person_summary(p) for p in people],
-            "learning": store.learning_summary(s, org, today(request), team_id=team.id)}
+    return {
+        **team_json(team, who),
+        "people": [services.person_summary(p) for p in people],
+        "learning": store.learning_summary(s, org, today(request), team_id=team.id),
+    }
 
 
 @router.get("/teams", summary="Teams")
-def teams(request: Request, who: Anyone,
-          archived: Annotated[bool | None, Query(description="true: only archived; false: "
-                                                 "only current; absent: all")] = None
-          ) -> list[dict[str, Any]]:
+def teams(
+    request: Request,
+    who: Anyone,
+    archived: Annotated[
+        bool | None, Query(description="true: only archived; false: only current; absent: all")
+    ] = None,
+) -> list[dict[str, Any]]:
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         return [team_json(t, who) for t in store.list_teams(s, org, archived=archived)]
@@ -122,8 +129,7 @@ def get_team(request: Request, team_id: PathId, who: Reader) -> dict[str, Any]:
 
 
 @router.patch("/teams/{team_id}", summary="Rename, archive or restore a team")
-def update_team(request: Request, team_id: PathId, body: TeamPatch,
-                who: Manager) -> dict[str, Any]:
+def update_team(request: Request, team_id: PathId, body: TeamPatch, who: Manager) -> dict[str, Any]:
     with db(request).session() as s:
         team = manageable_team(request, s, who, team_id)
         org = services.org_id(request.app, s)
@@ -135,45 +141,51 @@ def update_team(request: Request, team_id: PathId, body: TeamPatch,
 
 
 @router.post("/teams/{team_id}/people", summary="Move people into the team")
-def assign(request: Request, team_id: PathId, body: MembersIn, who: Manager
-           ) -> dict[str, Any]:
+def assign(request: Request, team_id: PathId, body: MembersIn, who: Manager) -> dict[str, Any]:
     with db(request).session() as s:
         team = manageable_team(request, s, who, team_id)
         movable_people(request, s, who, body.person_ids)
-        moved = store.assign_to_team(s, services.org_id(request.app, s), team.id,
-                                     body.person_ids, actor=actor(who))
+        moved = store.assign_to_team(
+            s, services.org_id(request.app, s), team.id, body.person_ids, actor=actor(who)
+        )
         return {"team_id": team.id, "moved": [p.id for p in moved]}
 
 
-@router.post("/teams/{team_id}/enrolments", status_code=201,
-             summary="Enrol the team's active people in a course or a learning path")
-def enrol_team(request: Request, team_id: PathId, body: TeamEnrolmentIn,
-               who: Manager) -> dict[str, Any]:
+@router.post(
+    "/teams/{team_id}/enrolments",
+    status_code=201,
+    summary="Enrol the team's active people in a course or a learning path",
+)
+def enrol_team(request: Request, team_id: PathId, body: TeamEnrolmentIn, who: Manager) -> dict[str, Any]:
     courses = store.courses_of(services.catalog(request.app), body.course_id, body.path_id)
     with db(request).session() as s:
         team = manageable_team(request, s, who, team_id)
         org = services.org_id(request.app, s)
         people = [p.id for p in store.team_members(s, org, team.id, active=True)]
-        result = store.enrol_people(s, org, people, courses, body.started_on,
-                                    actor=actor(who))
-        return {"team_id": team.id, "courses": courses,
-                "created": [e.id for e in result["created"]], "already": result["already"]}
+        result = store.enrol_people(s, org, people, courses, body.started_on, actor=actor(who))
+        return {
+            "team_id": team.id,
+            "courses": courses,
+            "created": [e.id for e in result["created"]],
+            "already": result["already"],
+        }
 
 
 @router.get("/teams/{team_id}/burnup", summary="Roadmap items planned against done, by month")
 def team_burnup(request: Request, team_id: PathId, who: Reader) -> dict[str, Any]:
     with db(request).session() as s:
         team = readable_team(request, s, who, team_id)
-        return store.burnup(s, services.org_id(request.app, s), today(request),
-                            team_id=team.id)
+        return store.burnup(s, services.org_id(request.app, s), today(request), team_id=team.id)
 
 
-@router.get("/people/{person_id}/burnup", tags=["people"],
-            summary="A person's roadmap items planned against done, by month")
+@router.get(
+    "/people/{person_id}/burnup",
+    tags=["people"],
+    summary="A person's roadmap items planned against done, by month",
+)
 def person_burnup(request: Request, person_id: PathId, who: Reader) -> dict[str, Any]:
     with db(request).session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise not_found("person")
-        return store.burnup(s, services.org_id(request.app, s), today(request),
-                            person_id=p.id)
+        return store.burnup(s, services.org_id(request.app, s), today(request), person_id=p.id)

@@ -112,9 +112,7 @@ def upgrade() -> None:
         sa.Column("updated_at", sa.DateTime(), nullable=False),
         sa.CheckConstraint("experience_months >= 0", name=op.f("ck_people_experience")),
         sa.CheckConstraint("level BETWEEN 1 AND 5", name=op.f("ck_people_level")),
-        sa.CheckConstraint(
-            "weekly_study_hours BETWEEN 0 AND 40", name=op.f("ck_people_study_hours")
-        ),
+        sa.CheckConstraint("weekly_study_hours BETWEEN 0 AND 40", name=op.f("ck_people_study_hours")),
         sa.ForeignKeyConstraint(
             ["org_id"],
             ["organisations.id"],
@@ -175,12 +173,8 @@ def upgrade() -> None:
         sa.UniqueConstraint("person_id", "cert_id", "valid_from", name="uq_cert_held"),
     )
     with op.batch_alter_table("certifications_held", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_certifications_held_person_id"), ["person_id"], unique=False
-        )
-        batch_op.create_index(
-            batch_op.f("ix_certifications_held_valid_until"), ["valid_until"], unique=False
-        )
+        batch_op.create_index(batch_op.f("ix_certifications_held_person_id"), ["person_id"], unique=False)
+        batch_op.create_index(batch_op.f("ix_certifications_held_valid_until"), ["valid_until"], unique=False)
 
     op.create_table(
         "enrolments",
@@ -253,9 +247,7 @@ def upgrade() -> None:
         sa.Column("rated_at", sa.DateTime(), nullable=False),
         sa.Column("rated_by", sa.String(length=100), nullable=True),
         sa.Column("note", sa.Text(), nullable=False),
-        sa.CheckConstraint(
-            "proficiency BETWEEN 0 AND 4", name=op.f("ck_skill_ratings_proficiency")
-        ),
+        sa.CheckConstraint("proficiency BETWEEN 0 AND 4", name=op.f("ck_skill_ratings_proficiency")),
         sa.ForeignKeyConstraint(
             ["person_id"],
             ["people.id"],
@@ -279,9 +271,7 @@ def upgrade() -> None:
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("last_login_at", sa.DateTime(), nullable=True),
-        sa.CheckConstraint(
-            "role IN ('admin','manager','engineer','viewer')", name=op.f("ck_users_role")
-        ),
+        sa.CheckConstraint("role IN ('admin','manager','engineer','viewer')", name=op.f("ck_users_role")),
         sa.ForeignKeyConstraint(
             ["person_id"],
             ["people.id"],

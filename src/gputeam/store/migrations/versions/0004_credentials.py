@@ -25,9 +25,12 @@ def upgrade() -> None:
         sa.Column("sealed", sa.LargeBinary(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("retired_at", sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(["org_id"], ["organisations.id"],
-                                name=op.f("fk_issuer_keys_org_id_organisations"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["org_id"],
+            ["organisations.id"],
+            name=op.f("fk_issuer_keys_org_id_organisations"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_issuer_keys")),
         sa.UniqueConstraint("did", name=op.f("uq_issuer_keys_did")),
     )
@@ -46,25 +49,33 @@ def upgrade() -> None:
         sa.Column("document", sa.JSON(), nullable=False),
         sa.Column("revoked_at", sa.DateTime(), nullable=True),
         sa.Column("revoked_reason", sa.Text(), nullable=False),
-        sa.CheckConstraint("status_index >= 0",
-                           name=op.f("ck_credentials_issued_status_index")),
-        sa.ForeignKeyConstraint(["key_id"], ["issuer_keys.id"],
-                                name=op.f("fk_credentials_issued_key_id_issuer_keys"),
-                                ondelete="RESTRICT"),
-        sa.ForeignKeyConstraint(["org_id"], ["organisations.id"],
-                                name=op.f("fk_credentials_issued_org_id_organisations"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["person_id"], ["people.id"],
-                                name=op.f("fk_credentials_issued_person_id_people"),
-                                ondelete="SET NULL"),
+        sa.CheckConstraint("status_index >= 0", name=op.f("ck_credentials_issued_status_index")),
+        sa.ForeignKeyConstraint(
+            ["key_id"],
+            ["issuer_keys.id"],
+            name=op.f("fk_credentials_issued_key_id_issuer_keys"),
+            ondelete="RESTRICT",
+        ),
+        sa.ForeignKeyConstraint(
+            ["org_id"],
+            ["organisations.id"],
+            name=op.f("fk_credentials_issued_org_id_organisations"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["person_id"],
+            ["people.id"],
+            name=op.f("fk_credentials_issued_person_id_people"),
+            ondelete="SET NULL",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_credentials_issued")),
         sa.UniqueConstraint("key_id", "status_index", name="uq_credentials_issued_status"),
         sa.UniqueConstraint("uuid", name=op.f("uq_credentials_issued_uuid")),
     )
-    op.create_index(op.f("ix_credentials_issued_org_id"), "credentials_issued", ["org_id"],
-                    unique=False)
-    op.create_index(op.f("ix_credentials_issued_person_id"), "credentials_issued",
-                    ["person_id"], unique=False)
+    op.create_index(op.f("ix_credentials_issued_org_id"), "credentials_issued", ["org_id"], unique=False)
+    op.create_index(
+        op.f("ix_credentials_issued_person_id"), "credentials_issued", ["person_id"], unique=False
+    )
 
 
 def downgrade() -> None:

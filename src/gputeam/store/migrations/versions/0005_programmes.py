@@ -26,8 +26,12 @@ def upgrade() -> None:
         sa.Column("spec", sa.JSON(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
-        sa.ForeignKeyConstraint(["org_id"], ["organisations.id"],
-                                name=op.f("fk_programmes_org_id_organisations"), ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["org_id"],
+            ["organisations.id"],
+            name=op.f("fk_programmes_org_id_organisations"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_programmes")),
         sa.UniqueConstraint("org_id", "code", name="uq_programmes_org_code"),
     )
@@ -46,14 +50,16 @@ def upgrade() -> None:
         sa.Column("drawn", sa.Integer(), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("retired_at", sa.DateTime(), nullable=True),
-        sa.ForeignKeyConstraint(["programme_id"], ["programmes.id"],
-                                name=op.f("fk_bank_items_programme_id_programmes"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["programme_id"],
+            ["programmes.id"],
+            name=op.f("fk_bank_items_programme_id_programmes"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_bank_items")),
         sa.UniqueConstraint("programme_id", "item_id", "version", name="uq_bank_items_version"),
     )
-    op.create_index("ix_bank_items_programme_item", "bank_items", ["programme_id", "item_id"],
-                    unique=False)
+    op.create_index("ix_bank_items_programme_item", "bank_items", ["programme_id", "item_id"], unique=False)
     op.create_table(
         "exam_attempts",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -71,30 +77,40 @@ def upgrade() -> None:
         sa.Column("passed", sa.Boolean(), nullable=True),
         sa.Column("result", sa.JSON(), nullable=True),
         sa.CheckConstraint("state IN ('in_progress','finished')", name=op.f("ck_exam_attempts_state")),
-        sa.ForeignKeyConstraint(["person_id"], ["people.id"],
-                                name=op.f("fk_exam_attempts_person_id_people"), ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["programme_id"], ["programmes.id"],
-                                name=op.f("fk_exam_attempts_programme_id_programmes"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["person_id"], ["people.id"], name=op.f("fk_exam_attempts_person_id_people"), ondelete="CASCADE"
+        ),
+        sa.ForeignKeyConstraint(
+            ["programme_id"],
+            ["programmes.id"],
+            name=op.f("fk_exam_attempts_programme_id_programmes"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_exam_attempts")),
         sa.UniqueConstraint("programme_id", "person_id", "number", name="uq_exam_attempts_number"),
     )
-    op.create_index(op.f("ix_exam_attempts_person_id"), "exam_attempts", ["person_id"],
-                    unique=False)
-    op.create_index("ix_exam_attempts_state_deadline", "exam_attempts", ["state", "deadline"],
-                    unique=False)
-    op.create_index("uq_exam_attempts_open", "exam_attempts", ["programme_id", "person_id"],
-                    unique=True, sqlite_where=sa.text("state = 'in_progress'"),
-                    postgresql_where=sa.text("state = 'in_progress'"))
+    op.create_index(op.f("ix_exam_attempts_person_id"), "exam_attempts", ["person_id"], unique=False)
+    op.create_index("ix_exam_attempts_state_deadline", "exam_attempts", ["state", "deadline"], unique=False)
+    op.create_index(
+        "uq_exam_attempts_open",
+        "exam_attempts",
+        ["programme_id", "person_id"],
+        unique=True,
+        sqlite_where=sa.text("state = 'in_progress'"),
+        postgresql_where=sa.text("state = 'in_progress'"),
+    )
     op.create_table(
         "exam_answers",
         sa.Column("attempt_id", sa.Integer(), nullable=False),
         sa.Column("item_id", sa.String(length=100), nullable=False),
         sa.Column("response", sa.JSON(), nullable=True),
         sa.Column("saved_at", sa.DateTime(), nullable=False),
-        sa.ForeignKeyConstraint(["attempt_id"], ["exam_attempts.id"],
-                                name=op.f("fk_exam_answers_attempt_id_exam_attempts"),
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["attempt_id"],
+            ["exam_attempts.id"],
+            name=op.f("fk_exam_answers_attempt_id_exam_attempts"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("attempt_id", "item_id", name=op.f("pk_exam_answers")),
     )
     op.create_table(
@@ -108,20 +124,29 @@ def upgrade() -> None:
         sa.Column("signed_at", sa.DateTime(), nullable=True),
         sa.Column("created_at", sa.DateTime(), nullable=False),
         sa.Column("updated_at", sa.DateTime(), nullable=False),
-        sa.CheckConstraint("outcome IS NULL OR outcome IN ('pass','fail')",
-                           name=op.f("ck_practical_assessments_outcome")),
-        sa.ForeignKeyConstraint(["person_id"], ["people.id"],
-                                name=op.f("fk_practical_assessments_person_id_people"),
-                                ondelete="CASCADE"),
-        sa.ForeignKeyConstraint(["programme_id"], ["programmes.id"],
-                                name=op.f("fk_practical_assessments_programme_id_programmes"),
-                                ondelete="CASCADE"),
+        sa.CheckConstraint(
+            "outcome IS NULL OR outcome IN ('pass','fail')", name=op.f("ck_practical_assessments_outcome")
+        ),
+        sa.ForeignKeyConstraint(
+            ["person_id"],
+            ["people.id"],
+            name=op.f("fk_practical_assessments_person_id_people"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["programme_id"],
+            ["programmes.id"],
+            name=op.f("fk_practical_assessments_programme_id_programmes"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_practical_assessments")),
     )
-    op.create_index(op.f("ix_practical_assessments_person_id"), "practical_assessments",
-                    ["person_id"], unique=False)
-    op.create_index(op.f("ix_practical_assessments_programme_id"), "practical_assessments",
-                    ["programme_id"], unique=False)
+    op.create_index(
+        op.f("ix_practical_assessments_person_id"), "practical_assessments", ["person_id"], unique=False
+    )
+    op.create_index(
+        op.f("ix_practical_assessments_programme_id"), "practical_assessments", ["programme_id"], unique=False
+    )
     op.create_table(
         "exam_accommodations",
         sa.Column("person_id", sa.Integer(), nullable=False),
@@ -129,11 +154,13 @@ def upgrade() -> None:
         sa.Column("note", sa.Text(), nullable=False),
         sa.Column("set_by", sa.String(length=100), nullable=True),
         sa.Column("set_at", sa.DateTime(), nullable=False),
-        sa.CheckConstraint("time_multiplier BETWEEN 1 AND 4",
-                           name=op.f("ck_exam_accommodations_multiplier")),
-        sa.ForeignKeyConstraint(["person_id"], ["people.id"],
-                                name=op.f("fk_exam_accommodations_person_id_people"),
-                                ondelete="CASCADE"),
+        sa.CheckConstraint("time_multiplier BETWEEN 1 AND 4", name=op.f("ck_exam_accommodations_multiplier")),
+        sa.ForeignKeyConstraint(
+            ["person_id"],
+            ["people.id"],
+            name=op.f("fk_exam_accommodations_person_id_people"),
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("person_id", name=op.f("pk_exam_accommodations")),
     )
 
