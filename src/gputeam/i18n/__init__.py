@@ -39,6 +39,7 @@ __all__ = [
     "language_names",
     "ngettext",
     "normalise",
+    "translations",
     "use",
 ]
 
