@@ -36,7 +36,7 @@ def test_page_and_assets_are_served_offline(client: Any) -> None:
 
 
 def test_vendored_with_licence() -> None:
-    for name in ("swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE", "init.js"):
+    for name in ("swagger-ui-bundle.js", "swagger-ui.css", "LICENSE", "NOTICE", "init.js", "contrast.css"):
         assert (STATIC / name).is_file(), name
     assert "Apache License" in (STATIC / "LICENSE").read_text("utf-8")
 

@@ -23,14 +23,15 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API explorer · gputeam</title>
 <link rel="stylesheet" href="{assets}/swagger-ui.css">
+<link rel="stylesheet" href="{assets}/contrast.css">
 </head>
 <body>
-<main>
+<div>
 <noscript><p>The API explorer needs JavaScript. The API is described by
 <a href="{openapi}">{openapi}</a> (OpenAPI 3.1) and in the tracker's documentation
 (docs/web.md).</p></noscript>
 <div id="swagger-ui" data-openapi="{openapi}"></div>
-</main>
+</div>
 <script src="{assets}/swagger-ui-bundle.js"></script>
 <script src="{assets}/init.js"></script>
 </body>
