@@ -205,3 +205,73 @@ def test_ics_texts_in_the_language(local_plans: dict[str, Plan]) -> None:
     english = render(p, "ics").decode("utf-8")
     assert "SUMMARY:Prüfung: " in text and "Zielrolle: " in text and "Exam: " not in text
     assert "SUMMARY:Exam: " in english and "X-WR-CALNAME:Team plan: " in english
+
+
+# ---------------------------------------------------------------- the plan's sentences
+def plan_texts(value: object) -> list[object]:
+    """Every :class:`Text` a plan holds (its sentences), depth first."""
+    from pydantic import BaseModel
+
+    from gputeam.planning.text import Text
+
+    if isinstance(value, Text):
+        return [value]
+    if isinstance(value, BaseModel):
+        return [t for name in type(value).model_fields for t in plan_texts(getattr(value, name))]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in plan_texts(v)]
+    if isinstance(value, tuple | list):
+        return [t for v in value for t in plan_texts(v)]
+    return []
+
+
+@pytest.fixture(scope="module")
+def troubled() -> Plan:
+    """A plan with many warnings: a deadline too early, a tiny budget, euros without a rate."""
+    scenario = load_example("startup")
+    constraints = scenario.constraints.model_copy(update={"deadline_month": 2, "budget": 1000.0})
+    scenario = scenario.model_copy(update={"constraints": constraints, "currency": "EUR"})
+    return plan(scenario, load_catalog(), TODAY)
+
+
+def test_warnings_and_notes_keep_their_english_and_template(troubled: Plan) -> None:
+    """The JSON keeps the English ``message`` and, beside it, the template and parameters
+    it was written from."""
+    assert len(troubled.warnings) >= 4 and troubled.notes
+    for item in (*troubled.warnings, *troubled.notes):
+        assert item.text is not None and item.message == item.text.english()
+    data = troubled.to_json()
+    uncovered = next(w for w in data["warnings"] if w["code"] == "uncovered")
+    assert uncovered["message"].startswith("36 slot-months stay uncovered in months 1-18")
+    assert uncovered["text"]["template"].startswith("{count} slot-month stays uncovered in {months}")
+    assert uncovered["text"]["params"]["count"] == 36
+    assert Plan.model_validate(data) == troubled
+
+
+def test_warnings_in_german(troubled: Plan) -> None:
+    with i18n.use("de"):
+        text = render(troubled, "md").decode("utf-8")
+    assert "36 Stellenmonate bleiben in Monaten 1-18 unbesetzt" in text
+    assert "das Personal deckt im Stichtagsmonat 2 0\xa0% des Ziels ab" in text
+    assert "die Währung ist EUR, aber usd_rate fehlt" in text
+    assert "Die Vorlagen besetzen weit dichter als die Fallstudien: bei 400 GPUs" in text
+    assert "slot-months" not in text and "Templates staff" not in text
+
+
+@pytest.mark.parametrize("name", ["finance", "healthcare", "startup", "midsize", "troubled"])
+def test_pseudo_locale_translates_every_sentence_of_the_plan(
+    name: str, troubled: Plan, plans: dict[str, Plan]
+) -> None:
+    """Every sentence the plan keeps as a Text comes out translated (the pseudo-locale marks
+    each), and the warnings and notes of every report format show them."""
+    from gputeam.report.words import localise
+
+    p = troubled if name == "troubled" else plans[name]
+    texts = plan_texts(p)
+    assert texts
+    with i18n.use(i18n.PSEUDO):
+        shown = [localise(t) for t in texts]  # type: ignore[arg-type]
+        md = render(p, "md").decode("utf-8")
+    assert [s for s in shown if not s.startswith("⟦")] == []
+    for item in (*p.warnings, *p.notes):
+        assert f"| {item.code} | ⟦" in md

@@ -30,6 +30,7 @@ __all__ = [
     "LANGUAGES",
     "PSEUDO",
     "N_",
+    "Nn_",
     "_",
     "activate",
     "current",
@@ -183,3 +184,8 @@ _ = gettext
 def N_(message: str) -> str:
     """Marks ``message`` for extraction; translated later, where it is shown."""
     return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a singular/plural pair for extraction (``ngettext`` where it is shown)."""
+    return singular, plural

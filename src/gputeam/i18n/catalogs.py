@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 PACKAGE = Path(__file__).resolve().parent
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nn_": (1, 2)}
 #: The catalog's YAML fields whose values are shown to users, per file.
 CATALOG_FIELDS = {
     "levels.yaml": ("name",),
@@ -38,6 +38,10 @@ CATALOG_FIELDS = {
     "domains.yaml": ("name",),
     "strategies.yaml": ("name", "description"),
     "templates.yaml": ("name",),
+}
+#: The same for lists inside a YAML mapping: file to {list key: fields}.
+CATALOG_NESTED = {
+    "landscape.yaml": {"contradictions": ("title", "detail")},
 }
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:[:!][^{}]*)?\}|%\([A-Za-z_]+\)[sdif]|%[sd]")
 
@@ -59,13 +63,17 @@ def extract_catalog_data(
     name = Path(getattr(fileobj, "name", "")).name
     fields = CATALOG_FIELDS.get(name, ())
     data = yaml.safe_load(fileobj.read().decode("utf-8"))
-    items = data if isinstance(data, list) else []
-    for item in items:
-        if isinstance(item, dict):
-            for field in fields:
-                value = item.get(field)
-                if isinstance(value, str) and value:
-                    yield 0, "_", value, [f"catalog {name}: {field}"]
+    groups = [(data if isinstance(data, list) else [], fields, "")]
+    if isinstance(data, dict):
+        for key, nested in CATALOG_NESTED.get(name, {}).items():
+            groups.append((data.get(key) or [], nested, f"{key}."))
+    for items, wanted, prefix in groups:
+        for item in items:
+            if isinstance(item, dict):
+                for field in wanted:
+                    value = item.get(field)
+                    if isinstance(value, str) and value:
+                        yield 0, "_", value, [f"catalog {name}: {prefix}{field}"]
 
 
 def extract(root: Path) -> Any:

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from gputeam.catalog.validity import add_months
+from gputeam.i18n import N_
+from gputeam.planning.text import Text, say
 
 __all__ = ["add_months", "month_end", "month_of", "month_start", "weeks"]
 
@@ -67,6 +69,17 @@ def month_list(months: Iterable[int]) -> str:
     word = "month" if len(runs) == 1 and runs[0][0] == runs[0][1] else "months"
     text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     return f"{word} {text}"
+
+
+def month_list_text(months: Iterable[int]) -> Text:
+    """:func:`month_list` as a sentence to translate."""
+    runs = month_spans(months)
+    if not runs:
+        return say(N_("no month"))
+    parts = tuple(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    if len(runs) == 1 and runs[0][0] == runs[0][1]:
+        return say(N_("month {month}"), month=runs[0][0])
+    return say(N_("months {months}"), months=parts)
 
 
 def month_with_date(start: date, month: int) -> str:

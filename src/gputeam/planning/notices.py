@@ -15,9 +15,11 @@ import re
 from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
-from gputeam.planning.calendar import month_list
+from gputeam.i18n import N_, Nn_
+from gputeam.planning.calendar import month_list_text
 from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
+from gputeam.planning.text import Term, say, say_n
 from gputeam.scenario import Scenario
 
 
@@ -46,66 +48,127 @@ def _warnings(
     if c.deadline_month is not None and sourcing.hires and deadline <= c.hiring_lead_time_months:
         yield Warning(
             code="deadline-before-lead-time",
-            message=f"deadline month {deadline} is not later than the hiring lead time "
-            f"of {c.hiring_lead_time_months} months: hires cannot arrive in time",
+            text=say_n(
+                Nn_(
+                    "deadline month {deadline} is not later than the hiring lead time of "
+                    "{lead} month: hires cannot arrive in time",
+                    "deadline month {deadline} is not later than the hiring lead time of "
+                    "{lead} months: hires cannot arrive in time",
+                ),
+                "lead",
+                deadline=deadline,
+                lead=c.hiring_lead_time_months,
+            ),
         )
     late = [h for h in sourcing.hires if h.arrival_month > deadline]
     if late:
         yield Warning(
             code="hires-after-deadline",
-            message=f"{sum(h.count for h in late)} hire(s) arrive after the deadline "
-            f"(month {deadline}); contractors bridge until then",
+            text=say_n(
+                Nn_(
+                    "{count} hire arrives after the deadline (month {month}); contractors bridge until then",
+                    "{count} hires arrive after the deadline (month {month}); contractors bridge until then",
+                ),
+                "count",
+                count=sum(h.count for h in late),
+                month=deadline,
+            ),
         )
     if sourcing.uncovered:  # each line starts 'month N:' (the sourcing explains them)
         months = [int(m.group(1)) for u in sourcing.uncovered if (m := re.match(r"month (\d+):", u))]
-        where = f" in {month_list(months)}" if months else ""
+        forms = (
+            Nn_(
+                "{count} slot-month stays uncovered in {months}; the sourcing decisions say why",
+                "{count} slot-months stay uncovered in {months}; the sourcing decisions say why",
+            )
+            if months
+            else Nn_(
+                "{count} slot-month stays uncovered; the sourcing decisions say why",
+                "{count} slot-months stay uncovered; the sourcing decisions say why",
+            )
+        )
         yield Warning(
             code="uncovered",
-            message=f"{len(sourcing.uncovered)} slot-month(s) stay "
-            f"uncovered{where}; the sourcing decisions say why",
+            text=say_n(forms, "count", count=len(sourcing.uncovered), months=month_list_text(months)),
         )
     if deadline <= len(sourcing.coverage_by_month) and sourcing.coverage_by_month[deadline - 1] < 1:
         yield Warning(
             code="not-ready-by-deadline",
-            message=f"staff cover {sourcing.coverage_by_month[deadline - 1]:.0%} of the "
-            f"target in the deadline month {deadline}; the rest is contractors or open",
+            text=say(
+                N_(
+                    "staff cover {share:.0%} of the target in the deadline month {month}; "
+                    "the rest is contractors or open"
+                ),
+                share=sourcing.coverage_by_month[deadline - 1],
+                month=deadline,
+            ),
         )
     unknown = sorted(
         {i.ref for r in roadmaps for i in r.items if i.kind == "exam" and i.note == "exam price unknown"}
     )
     if unknown:
         yield Warning(
-            code="unknown-price", message="exam price unknown (counted as $0): " + ", ".join(unknown)
+            code="unknown-price",
+            text=say(N_("exam price unknown (counted as $0): {exams}"), exams=tuple(unknown)),
         )
     idle = [p.name for p in scenario.people if p.weekly_study_hours <= 0]
     if idle:
-        who = idle[0] if len(idle) == 1 else ", ".join(idle[:-1]) + " and " + idle[-1]
         yield Warning(
             code="no-study-time",
-            message=f"{who} {'has' if len(idle) == 1 else 'have'} no weekly study "
-            "hours: no training can be planned for them, so they can take only a "
-            "role they already fit; set weekly_study_hours to plan their training",
+            text=say_n(
+                Nn_(
+                    "{people} has no weekly study hours: no training can be planned for them, "
+                    "so they can take only a role they already fit; set weekly_study_hours to "
+                    "plan their training",
+                    "{people} have no weekly study hours: no training can be planned for them, "
+                    "so they can take only a role they already fit; set weekly_study_hours to "
+                    "plan their training",
+                ),
+                "count",
+                people=tuple(idle),
+                count=len(idle),
+            ),
         )
     if c.budget is not None and costs.horizon > c.budget:
         yield Warning(
             code="over-budget",
-            message=f"the plan costs {costs.horizon:,.0f} over the "
-            f"horizon, above the budget of {c.budget:,.0f}",
+            text=say(
+                N_("the plan costs {cost:,.0f} over the horizon, above the budget of {budget:,.0f}"),
+                cost=costs.horizon,
+                budget=c.budget,
+            ),
         )
     beyond = [s for s in scenario.fleet.gpus if s.month > scenario.horizon_months]
     if beyond:
         yield Warning(
             code="gpus-beyond-horizon",
-            message=f"{len(beyond)} GPU step(s) start after the {scenario.horizon_months}"
-            f"-month horizon (first: month {beyond[0].month}, {beyond[0].count:,} GPUs) "
-            "and are not planned for; lengthen horizon_months to include them",
+            text=say_n(
+                Nn_(
+                    "{count} GPU step starts after the {horizon}-month horizon (first: month "
+                    "{month}, {gpus:,} GPUs) and is not planned for; lengthen horizon_months "
+                    "to include it",
+                    "{count} GPU steps start after the {horizon}-month horizon (first: month "
+                    "{month}, {gpus:,} GPUs) and are not planned for; lengthen horizon_months "
+                    "to include them",
+                ),
+                "count",
+                count=len(beyond),
+                horizon=scenario.horizon_months,
+                month=beyond[0].month,
+                gpus=beyond[0].count,
+            ),
         )
     if scenario.currency != "USD" and scenario.usd_rate is None:
         yield Warning(
             code="currency-not-converted",
-            message=f"currency is {scenario.currency} but no usd_rate is given: the "
-            "catalog's US-dollar figures (salary bands, prices, contractor rate) are "
-            f"shown unconverted as {scenario.currency}; set usd_rate to convert them",
+            text=say(
+                N_(
+                    "currency is {currency} but no usd_rate is given: the catalog's US-dollar "
+                    "figures (salary bands, prices, contractor rate) are shown unconverted as "
+                    "{currency}; set usd_rate to convert them"
+                ),
+                currency=scenario.currency,
+            ),
         )
     # The one contradiction of the article that changes this plan: how densely to staff.
     peak = max(scenario.fleet.peak_gpus, 1)
@@ -114,14 +177,26 @@ def _warnings(
     here = size_for(scenario, catalog, peak, 1).headcount
     if here != alt:
         d = con["staffing-density"]
+        density = (
+            N_(
+                "{title}: at {gpus:,} GPUs this template plan needs {here} people; lean mode "
+                "would need {alt}. {detail}"
+            )
+            if scenario.mode == "template"
+            else N_(
+                "{title}: at {gpus:,} GPUs this lean plan needs {here} people; template mode "
+                "would need {alt}. {detail}"
+            )
+        )
         yield Warning(
             code=d.id,
             source=d.source,
-            message=f"{d.title}: at {peak:,} GPUs this {scenario.mode} plan needs "
-            f"{here} people; {other} mode would need {alt}. {d.detail}",
+            text=say(
+                density, title=Term(term=d.title), gpus=peak, here=here, alt=alt, detail=Term(term=d.detail)
+            ),
         )
     if math.isclose(costs.horizon, 0.0):
-        yield Warning(code="no-cost", message="the plan has no cost: is the fleet empty?")
+        yield Warning(code="no-cost", text=say(N_("the plan has no cost: is the fleet empty?")))
 
 
 def plan_notes(scenario: Scenario, catalog: Catalog) -> tuple[Note, ...]:
@@ -132,6 +207,10 @@ def plan_notes(scenario: Scenario, catalog: Catalog) -> tuple[Note, ...]:
     if any("architect" in p.title.lower() and p.level < 5 for p in scenario.people):
         ids.append("titles")
     return tuple(
-        Note(code=d.id, source=d.source, message=f"{d.title}. {d.detail}")
+        Note(
+            code=d.id,
+            source=d.source,
+            text=say(N_("{title}. {detail}"), title=Term(term=d.title), detail=Term(term=d.detail)),
+        )
         for d in (con[i] for i in ids if i in con)
     )

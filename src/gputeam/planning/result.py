@@ -9,13 +9,31 @@ from __future__ import annotations
 from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gputeam.planning.text import Text
 from gputeam.scenario import Scenario
 
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _english_from(data: Any, pairs: tuple[tuple[str, str], ...]) -> Any:
+    """Fill each English sentence field from its :class:`Text` (given as ``name_text`` or
+    ``text``) when only the Text is given: one source for both."""
+    if not isinstance(data, dict):
+        return data
+    for english, text in pairs:
+        t = data.get(text)
+        if isinstance(t, Text) and not data.get(english):
+            data = {**data, english: t.english()}
+        elif isinstance(t, tuple | list) and t and not data.get(english):
+            data = {**data, english: tuple(x.english() if isinstance(x, Text) else x for x in t)}
+    return data
+
+
+_TEXT = "The sentence as an English template and its parameters (translated where shown)."
 
 
 # ---------------------------------------------------------------- sizing
@@ -398,8 +416,14 @@ class Warning(Result):
     """Something about the user's plan to act on (a late hire, an open slot, a price unknown)."""
 
     code: str
-    message: str
+    message: str = Field(default="", description="The sentence in English.")
+    text: Text | None = Field(default=None, description=_TEXT)
     source: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _english(cls, data: Any) -> Any:
+        return _english_from(data, (("message", "text"),))
 
 
 class Note(Result):
@@ -407,8 +431,14 @@ class Note(Result):
     measures): nothing in the plan to fix."""
 
     code: str
-    message: str
+    message: str = Field(default="", description="The sentence in English.")
+    text: Text | None = Field(default=None, description=_TEXT)
     source: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _english(cls, data: Any) -> Any:
+        return _english_from(data, (("message", "text"),))
 
 
 class CaseOutcome(Result):

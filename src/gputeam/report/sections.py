@@ -27,6 +27,7 @@ from gputeam.report.tables import (
     percent_text,
     plain_data,
 )
+from gputeam.report.words import localise
 
 __all__ = [
     "Cell",
@@ -576,7 +577,7 @@ def _roi(plan: Plan) -> Section:
 
 
 def _warnings(plan: Plan) -> Section:
-    rows = tuple((w.code, w.message, w.source or "") for w in plan.warnings)
+    rows = tuple((w.code, localise(w.text, w.message), w.source or "") for w in plan.warnings)
     return Section(
         "warnings",
         _("Warnings"),
@@ -592,7 +593,7 @@ def _warnings(plan: Plan) -> Section:
 
 
 def _notes(plan: Plan) -> Section:
-    rows = tuple((n.code, n.message, n.source or "") for n in plan.notes)
+    rows = tuple((n.code, localise(n.text, n.message), n.source or "") for n in plan.notes)
     return Section(
         "notes",
         _("Notes on the article's figures"),

@@ -10,6 +10,7 @@ from gputeam.i18n import _, ngettext
 from gputeam.planning.result import Plan, Risk, Roi
 from gputeam.report.sections import people_names, roi_text
 from gputeam.report.tables import format_value, money, percent_text
+from gputeam.report.words import localise
 
 #: Longest text shown for a name (organisation, person) and for a sentence in the terminal;
 #: files (JSON, HTML, Markdown, XLSX ...) keep the text whole.
@@ -116,7 +117,7 @@ def print_plan(plan: Plan, console: Console) -> None:
     if plan.warnings:
         console.print("[bold yellow]" + _("Warnings") + "[/]")
         for w in plan.warnings:
-            console.print(Text(f"  - [{w.code}] ") + shown(w.message), highlight=False)
+            console.print(Text(f"  - [{w.code}] ") + shown(localise(w.text, w.message)), highlight=False)
     if plan.notes:  # background on the article's figures: in the reports, not here
         n = len(plan.notes)
         console.print(
