@@ -51,6 +51,40 @@ def test_rename_archive_assign_are_audited(db: Database, org_id: int) -> None:
         assert [e.after["team_id"] for e in person_moves] == [beta]  # type: ignore[index]
 
 
+def test_a_roster_cannot_put_people_into_an_archived_team(db: Database, org_id: int) -> None:
+    """The roster import keeps the archived team's rule: it takes no one new (a new person,
+    or one moving from another team, is refused at the row's team cell and nothing is
+    written); people already in it may stay, with other changes imported."""
+    alpha, beta, ids = _team_with_people(db, org_id)
+    with db.session() as s:
+        store.assign_to_team(s, org_id, beta, ids[1:])
+        store.update_person(s, ids[0], {"active": False})
+        store.set_team_archived(s, org_id, alpha, True)
+    roster = (
+        "id,name,team,level\n"
+        "p0,P 0,Alpha,3\n"  # already in Alpha (inactive): stays, level changes
+        "p1,P 1,Alpha,2\n"  # from Beta into the archived team: refused
+        "n1,New One,Alpha,1\n"  # a new person into it: refused
+        "n2,New Two,Beta,1\n"
+    )
+    with pytest.raises(store.ImportRejected) as refused, db.session() as s:
+        store.import_roster(s, org_id, roster.encode(), filename="roster.csv")
+    found = [(p.line, p.path, p.message, p.found) for p in refused.value.problems]
+    assert found == [
+        (3, "team", "the team is archived", "'Alpha'"),
+        (4, "team", "the team is archived", "'Alpha'"),
+    ]
+    assert all(p.expected == "a current team" and p.hint for p in refused.value.problems)
+    with db.session() as s:  # nothing written
+        assert store.get_person_by_key(s, org_id, "n2") is None
+        assert store.get_person(s, ids[1]).team_id == beta
+    ok = "id,name,team,level\np0,P 0,Alpha,3\nn2,New Two,Beta,1\n"
+    with db.session() as s:
+        report = store.import_roster(s, org_id, ok.encode(), filename="roster.csv")
+        assert (report.created, report.updated) == (1, 1)
+        assert store.get_person(s, ids[0]).level == 3 and store.get_person(s, ids[0]).team_id == alpha
+
+
 def test_teams_of_another_organisation_are_not_found(db: Database, org_id: int) -> None:
     alpha, _, ids = _team_with_people(db, org_id)
     with db.session() as s:

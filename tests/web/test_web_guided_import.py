@@ -263,3 +263,46 @@ def test_certifications_through_the_steps(admin: Any, db: Any, world: World) -> 
     with db.session() as s:
         held = store.list_certifications(s, person_id=world.people["p2"])
         assert [(c.cert_id, c.valid_from.isoformat()) for c in held] == [("nca-aiio", "2026-03-01")]
+
+
+def test_a_roster_naming_an_archived_team_is_refused_at_its_cell(admin: Any, db: Any, world: World) -> None:
+    with db.session() as s:
+        old = store.create_team(s, world.org_id, "Old fabric")
+        store.set_team_archived(s, world.org_id, old.id, True)
+    token = _token(_upload(admin, b"id,name,team\np9,New Person,Old fabric\n"))
+    r = admin.post(
+        f"/import/{token}/preview",
+        data={"csrf_token": admin.csrf, "header_row": "1", "col-0": "id", "col-1": "name", "col-2": "team"},
+    )
+    assert r.status_code == 422
+    row = re.search(r'<tr><td class="n">2</td><td>team</td><td>&#39;Old fabric&#39;</td><td>([^<]*)', r.text)
+    assert row and "the team is archived" in row.group(1), r.text
+    assert "p9" not in _names(db, world)
+
+
+def test_a_file_over_the_limit_gets_the_upload_page_with_the_limit(
+    admin: Any, db: Any, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Too large for the request limits (refused before the body is read) or for the file
+    limit: either way the upload form again, as HTML, with the limit beside the field."""
+    from gputeam.web import limits
+
+    monkeypatch.setattr(limits, "MAX_UPLOAD", 1024 * 1024)
+    monkeypatch.setattr(limits, "MAX_BODY", 2000)
+    before = _names(db, world)
+    for size in (limits.MAX_UPLOAD + 5000, limits.MAX_UPLOAD + 100):  # the request; the file
+        r = _upload(admin, b"id,name\n" + b"x" * (size - 8))
+        assert r.status_code == 413, size
+        assert r.headers["content-type"].startswith("text/html")
+        assert 'aria-invalid="true" aria-describedby="err-file"' in r.text
+        assert "the file is larger than 1 MB" in r.text, r.text
+    assert _names(db, world) == before
+    r = admin.post("/people/new", data={"csrf_token": admin.csrf, "name": "x" * 3000})  # another page
+    assert r.status_code == 413 and r.headers["content-type"].startswith("text/html")
+    assert "larger than" in r.text and "Back to the dashboard" in r.text
+    api = admin.post(
+        "/api/v1/import/roster",
+        files={"file": ("r.csv", b"x" * (limits.MAX_UPLOAD + 100))},
+        headers={"X-CSRF-Token": admin.csrf},
+    )
+    assert api.status_code == 413 and api.headers["content-type"] == "application/problem+json"

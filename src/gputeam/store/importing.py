@@ -35,7 +35,7 @@ from gputeam.errors import Problem
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
 from gputeam.store.errors import ImportRejected
-from gputeam.store.people import current_skills, get_organisation
+from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, current_skills, get_organisation
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
 from gputeam.store.person_rules import (
     EMAIL_EXAMPLE,
@@ -524,8 +524,10 @@ def import_roster(
             ).where(Person.org_id == org_id)
         )
     }
-    teams = {t.name: t.id for t in session.scalars(select(Team).where(Team.org_id == org_id))}
+    team_rows = session.scalars(select(Team).where(Team.org_id == org_id)).all()
+    teams = {t.name: t.id for t in team_rows}
     team_names = {v: k for k, v in teams.items()}
+    archived = {t.name for t in team_rows if t.archived_at is not None}
 
     records: list[tuple[int, dict[str, Any], dict[str, int]]] = []
     first_row: dict[str, int] = {}
@@ -569,6 +571,14 @@ def import_roster(
             )
         records.append((line, rec, skills))
     _check_emails(records, existing, row_columns=table.header, columns=columns, problems=problems)
+    if archived:
+        _check_archived_teams(
+            records,
+            {key: team_names.get(old.team_id) for key, old in existing.items()},
+            archived,
+            column=table.header[columns.index("team")] if "team" in columns else "team",
+            problems=problems,
+        )
     problems.raise_if_any()
 
     report = ImportReport("roster", table.name, len(table.rows), dry_run, notes=table.notes)
@@ -714,6 +724,30 @@ def _check_emails(
                 final[key],
                 f"e-mail also used by person {', '.join(others)}",
                 "each e-mail once in the organisation (case does not matter)",
+            )
+
+
+def _check_archived_teams(
+    records: list[tuple[int, dict[str, Any], dict[str, int]]],
+    team_of: Mapping[str, str | None],
+    archived: set[str],
+    *,
+    column: str,
+    problems: _Problems,
+) -> None:
+    """An archived team takes no one new, from a file as from the forms: a row putting a
+    new person, or one from another team, into an archived team is refused at its team
+    cell. People already in the team may stay in it (a row naming their own team)."""
+    for line, rec, _skills in records:
+        team = rec.get("team")
+        if team in archived and team_of.get(rec["id"]) != team:
+            problems.add(
+                line,
+                column,
+                team,
+                ARCHIVED_TEAM,
+                CURRENT_TEAM,
+                "restore the team on its page first, or name another team",
             )
 
 

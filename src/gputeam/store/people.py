@@ -22,6 +22,12 @@ from gputeam.store.person_rules import (
 )
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
+#: Why an archived team refuses a new member, and what is expected instead: one wording
+#: for the person form and API, moving people into a team and the roster import. An
+#: archived team keeps its people and their history but takes no one new.
+ARCHIVED_TEAM = "the team is archived"
+CURRENT_TEAM = "a current team"
+
 #: Person columns that callers may set (``add_person`` / ``update_person``).
 PERSON_FIELDS = (
     "key",
@@ -189,7 +195,7 @@ def _check_team(session: Session, org_id: int, team_id: int | None, current: int
     if team.org_id != org_id:
         raise refused("person.team_id", "team of another organisation", team_id)
     if team.archived_at is not None and team_id != current:
-        raise refused("person.team_id", "the team is archived", team.name, "a current team")
+        raise refused("person.team_id", ARCHIVED_TEAM, team.name, CURRENT_TEAM)
 
 
 def add_person(

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
-from gputeam.store.people import check_team_name, update_person
+from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, check_team_name, update_person
 from gputeam.store.schema import Enrolment, Person, RoadmapItem, Team, utcnow
 
 
@@ -75,7 +75,7 @@ def assign_to_team(
     person or an archived team refuses the lot). Returns the people who moved."""
     team = team_in(session, org_id, team_id)
     if team.archived_at is not None:
-        raise refused("team_id", "the team is archived", team.name, "a current team")
+        raise refused("team_id", ARCHIVED_TEAM, team.name, CURRENT_TEAM)
     moved = []
     for pid in dict.fromkeys(person_ids):
         p = session.get(Person, pid)

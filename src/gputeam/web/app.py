@@ -160,6 +160,10 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 413 and not request.url.path.startswith(API_PREFIX):
+            from starlette.concurrency import run_in_threadpool
+
+            return await run_in_threadpool(pages_import.too_large, request, str(exc.detail))
         if request.url.path.startswith(API_PREFIX) or exc.status_code not in (401, 403, 404):
             resp = problem(exc.status_code, _TITLES.get(exc.status_code, N_("Error")), str(exc.detail))
             for k, v in (exc.headers or {}).items():
@@ -170,7 +174,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         return render.error_page(request, exc.status_code, str(exc.detail))
 
     app.add_middleware(DatabaseRetry)  # inside SessionCookies: a retry sets no cookie twice
-    app.add_middleware(RequestLimits)  # sizes and NUL checked before anything reads a body
+    # sizes and NUL checked before anything reads a body; a page too large: a page
+    app.add_middleware(RequestLimits, page=pages_import.too_large)
     app.add_middleware(SessionCookies)
     app.add_middleware(Language)  # outermost: every page and problem in the request's language
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -23,7 +24,8 @@ MAX_BODY = 2 * 1024 * 1024
 MAX_UPLOAD = 50 * 1024 * 1024
 
 
-def _mb(n: int) -> str:
+def size_text(n: int) -> str:
+    """A limit as users read it: ``50 MB``."""
     return f"{n // (1024 * 1024)} MB"
 
 
@@ -89,10 +91,24 @@ def _nul_problems(paths: list[str], where: str) -> list[dict[str, str]]:
 
 
 class RequestLimits:
-    """Pure ASGI middleware; see the module docstring."""
+    """Pure ASGI middleware; see the module docstring. ``page(request, detail)``, when
+    given, answers a request for a page (not under ``/api/``) that is too large, so that a
+    form sent from a browser gets a page instead of a problem document."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, page: Callable[[Any, str], Any] | None = None) -> None:
         self.app = app
+        self.page = page
+
+    async def _too_large(self, scope: Any, receive: Any, send: Any, detail: str) -> None:
+        if self.page is None or scope["path"].startswith("/api/"):
+            await _problem(send, 413, "Too large", detail)
+            return
+        from starlette.concurrency import run_in_threadpool
+        from starlette.requests import Request
+
+        response = await run_in_threadpool(self.page, Request(scope), detail)
+        response.headers["connection"] = "close"  # the rest of the body is not read
+        await response(scope, receive, send)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -121,11 +137,11 @@ class RequestLimits:
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         limit = MAX_UPLOAD + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
         length = headers.get(b"content-length")
-        too_large = f"the request body is larger than {_mb(limit)}" + (
-            f" (files up to {_mb(MAX_UPLOAD)})" if limit > MAX_BODY else ""
+        too_large = f"the request body is larger than {size_text(limit)}" + (
+            f" (files up to {size_text(MAX_UPLOAD)})" if limit > MAX_BODY else ""
         )
         if length is not None and length.isdigit() and int(length) > limit:
-            await _problem(send, 413, "Too large", too_large)
+            await self._too_large(scope, receive, send, too_large)
             return
         if kind in (b"application/json", b"application/x-www-form-urlencoded") or kind.endswith(b"+json"):
             await self._checked(scope, receive, send, kind, limit, too_large)
@@ -144,7 +160,7 @@ class RequestLimits:
                 return
             size += len(message.get("body", b""))
             if size > limit:
-                await _problem(send, 413, "Too large", too_large)
+                await self._too_large(scope, receive, send, too_large)
                 return
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
@@ -199,4 +215,4 @@ class RequestLimits:
         except HTTPException as exc:
             if exc.status_code != 413 or started:
                 raise
-            await _problem(send, 413, "Too large", too_large)
+            await self._too_large(scope, receive, send, too_large)

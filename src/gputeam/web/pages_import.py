@@ -90,6 +90,40 @@ async def upload(
     return RedirectResponse(f"/import/{token}", status_code=303)
 
 
+def too_large(request: Request, detail: str) -> Response:
+    """The answer to a page request over the size limits (:mod:`gputeam.web.limits`,
+    before the body is read, or :func:`gputeam.web.api.data.read_upload`): a person sent
+    it from a form, so a page, never JSON. An upload to ``/import`` by someone who may
+    import gets the upload form again with the limit beside the file field; anything
+    else the error page with ``detail``."""
+    from fastapi import HTTPException
+
+    from gputeam.web import limits
+    from gputeam.web.auth import load_principal
+    from gputeam.web.render import error_page
+
+    if request.url.path == "/import" and request.method == "POST":
+        try:
+            who = load_principal(request)
+        except HTTPException:
+            who = None
+        if who is not None and who.can(Perm.IMPORT, write=True):
+            limit = limits.size_text(limits.MAX_UPLOAD)
+            return render(
+                request,
+                "import.html",
+                413,
+                who=who,
+                kinds=KIND_LABELS,
+                kind="roster",
+                errors={
+                    "file": f"the file is larger than {limit}, the most one upload may hold; "
+                    "split it into smaller files (each import adds to or changes what is there)"
+                },
+            )
+    return error_page(request, 413, detail)
+
+
 def _problem_text(p: dict[str, Any]) -> str:
     text = str(p.get("message", ""))
     if p.get("expected"):

@@ -11,10 +11,9 @@ from fastapi import APIRouter, Depends, File, Form, HTTPException, Request, Uplo
 from fastapi.responses import Response
 
 from gputeam.errors import InputError, Problem
-from gputeam.web import services
+from gputeam.web import limits, services
 from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
-from gputeam.web.limits import MAX_UPLOAD
 from gputeam.web.permissions import Perm, Principal
 
 router = APIRouter(responses=ERRORS)
@@ -109,9 +108,9 @@ def run_import(
 
 
 async def read_upload(file: UploadFile) -> bytes:
-    content = await file.read(MAX_UPLOAD + 1)
-    if len(content) > MAX_UPLOAD:
-        raise HTTPException(413, f"file larger than {MAX_UPLOAD // (1024 * 1024)} MB")
+    content = await file.read(limits.MAX_UPLOAD + 1)
+    if len(content) > limits.MAX_UPLOAD:
+        raise HTTPException(413, f"file larger than {limits.size_text(limits.MAX_UPLOAD)}")
     return content
 
 
