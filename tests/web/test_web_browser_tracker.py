@@ -1,11 +1,17 @@
-"""A team lead's morning in headless Debian Chromium (issue 10 §1): log in as the manager,
-filter the skills matrix to a team, open an expiring certification's person from the
-certifications view, list the team's inactive people. A real uvicorn server."""
+"""A team lead's morning in headless Debian Chromium (issue 10, done when), in one walk
+and in this order over a real uvicorn server: log in, filter the skills matrix to a
+team, open an expiring certification from the certifications view, enrol the team's two
+people in a learning path, import a roster through the guided flow, save and adopt a
+plan; then the inactive people reached from the list. Each page is written as a
+screenshot (full page, PNG) to ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/`` in the
+test's temporary folder) for review."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +23,15 @@ from .test_web_browser import page, running_server  # noqa: F401 (page: a fixtur
 
 pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
 
+#: a roster as team leads keep them: a title above the header, a known person changed
+#: and a new one
+ROSTER = (
+    "Alpha roster - exported this morning\n\n"
+    "id,name,team,level,Linux\n"
+    "p2,Grace Hopper,Alpha,3,3\n"
+    "n1,Nora Newcomer,Alpha,1,2\n"
+)
+
 
 @pytest.fixture
 def lead_site(tmp_path: Path) -> Iterator[tuple[str, Any]]:
@@ -25,51 +40,113 @@ def lead_site(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     url = f"sqlite:///{tmp_path}/lead.db"
     db = store.open_database(url)
     world = seed(db)
+    today = date.today()  # the server's clock: statuses are counted from it
     with db.session() as s:
         store.add_person(
             s, world.org_id, key="p9", name="Former Member", team_id=world.alpha, level=3, active=False
         )
         store.add_certification(
-            s, world.people["p2"], "rhce", date(2023, 11, 22), date(2026, 11, 22)
-        )  # expired before the server's today
+            s, world.people["p2"], "rhce", today - timedelta(days=3 * 365 - 20), today + timedelta(days=20)
+        )  # expiring within 30 days
     db.dispose()
     with running_server(url, tmp_path) as base:
         yield base, world
 
 
-def test_team_lead_morning(lead_site: tuple[str, Any], page: Any) -> None:  # noqa: F811
+def test_team_lead_morning(lead_site: tuple[str, Any], page: Any, tmp_path: Path) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     base, world = lead_site
-    page.goto(base + "/login")
-    page.fill("#username", "manager")
+    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
+    shots.mkdir(parents=True, exist_ok=True)
+    taken: list[str] = []
+
+    def shot(name: str) -> None:
+        page.screenshot(path=str(shots / f"morning-{name}.png"), full_page=True)
+        taken.append(name)
+
+    # log in
+    page.goto(base + "/")
+    expect(page).to_have_url(base + "/login?next=/")
+    shot("login")
+    page.fill("#username", "admin")
     page.fill("#password", PASSWORD)
     page.click("button[type=submit]")
-    page.wait_for_url(base + "/")
+    expect(page.locator("h1")).to_contain_text("Dashboard")
+    shot("dashboard")
 
+    # the skills matrix, filtered to a team
     page.click("header >> text=Skills")
     matrix = page.locator("#skills-matrix")
-    expect(matrix).to_contain_text("Ada Lovelace")
-    expect(matrix).not_to_contain_text("Linus T")  # another team: not the manager's
+    expect(matrix).to_contain_text("Linus T")  # everyone, before the filter
     page.select_option("select[name=team]", str(world.alpha))
-    page.select_option("select[name=group]", "foundation")
     page.click("form[aria-label='Filter the matrix'] >> button[type=submit]")
-    expect(matrix.locator("thead")).to_contain_text("Linux administration")
-    expect(matrix.locator("tbody tr")).to_have_count(2)
+    expect(matrix).not_to_contain_text("Linus T")
+    expect(matrix.locator("tbody tr")).to_have_count(2)  # Ada and Grace (not the inactive one)
     expect(matrix.locator("tfoot")).to_contain_text("Bus factor")
+    shot("skills-team")
 
+    # an expiring certification, opened
     page.click("header >> text=Certifications")
-    page.select_option("select[name=expiry]", "expired")
+    page.select_option("select[name=expiry]", "expiring-30")
     page.click("form[aria-label='Filter the certifications'] >> button[type=submit]")
     table = page.locator("#certifications")
+    expect(table.locator("tbody tr")).to_have_count(1)
     expect(table).to_contain_text("Red Hat Certified Engineer")
-    expect(table).to_contain_text("✗ expired")
+    expect(table).to_contain_text("expiring")
+    shot("certifications-expiring")
     table.locator("text=Grace Hopper").click()
     expect(page.locator("h1")).to_contain_text("Grace Hopper")
+    expect(page.locator("main")).to_contain_text("Red Hat Certified Engineer")
+    shot("person-expiring")
 
-    page.goto(base + "/people")
-    page.select_option("select[name=status]", "inactive")
-    page.click("form[aria-label='Filter people'] >> button[type=submit]")
-    expect(page.locator("#people-rows")).to_contain_text("Former Member")
+    # two people enrolled in a learning path, from their team's page
+    page.click("header >> text=Teams")
+    page.click("table >> text=Alpha")
+    path_option = page.locator("select[name=target] option[value^='path:']").first
+    page.select_option("select[name=target]", path_option.get_attribute("value"))
+    page.fill("input[name=started_on]", date.today().isoformat())
+    page.click("text=Enrol the active people")
+    expect(page.locator(".flash")).to_contain_text("enrolments added")
+    courses = int(re.match(r"\d+", page.locator(".flash").inner_text()).group())  # type: ignore[union-attr]
+    assert courses > 0 and courses % 2 == 0  # each of the path's courses, for both people
+    expect(page.locator("main")).to_contain_text("by 2 people")
+    shot("team-enrolled")
+
+    # a roster through the guided import
+    roster = tmp_path / "alpha-roster.csv"
+    roster.write_text(ROSTER, "utf-8")
+    page.click("header >> text=Import")
+    page.set_input_files("#file", str(roster))
+    shot("import-upload")
+    page.click("text=Upload and continue")
+    expect(page.locator("#col-0")).to_have_value("id")  # the header found below the title
+    shot("import-columns")
+    page.click("text=Preview the changes")
+    expect(page.locator("#import-counts")).to_contain_text(re.compile(r"1\s*people to add"))
+    expect(page.locator("main table")).to_contain_text("level: 2 → 3")  # Grace's row
+    shot("import-preview")
+    page.click("#do-import")
+    expect(page.locator("#import-result")).to_contain_text("Imported")
+    shot("import-done")
+
+    # a plan saved and adopted
+    page.click("header >> text=Plan")
+    expect(page.locator("#plan-result")).to_contain_text("Target headcount now")
+    page.click("button[value=save]")
+    expect(page.locator(".flash")).to_contain_text("Plan saved")
+    page.click("text=Adopt the saved plan's roadmaps")
+    expect(page.locator(".flash")).to_contain_text("roadmap items added")
+    shot("plan-adopted")
+
+    # the newcomer is on the team page, the inactive member in the people list
+    page.click("header >> text=Teams")
+    page.click("table >> text=Alpha")
+    expect(page.locator("main")).to_contain_text("Nora Newcomer")
+    shot("team-after")
+    page.goto(base + "/people?status=inactive")
     page.click("#people-rows >> text=Former Member")
     expect(page.locator("h1")).to_contain_text("Former Member")
+    shot("person-inactive")
+
+    assert sorted(p.name for p in shots.glob("morning-*.png")) == sorted(f"morning-{n}.png" for n in taken)
