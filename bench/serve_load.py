@@ -220,6 +220,36 @@ WARMUP_SLOW_S = 0.15
 WARMUP_MAX_ROUNDS = 8
 
 
+def request_target(
+    kind: str, rng: random.Random, people: int, teams: list[int], ids: list[int]
+) -> tuple[str, dict[str, Any], bool]:
+    """One request of ``kind`` (one of KINDS) with random parameters drawn from ``rng``:
+    (path, query parameters, whether it carries the API token; else the session cookie
+    alone). ``teams`` and ``ids`` are team and person ids to choose from."""
+    pages = max(people // 50, 1)
+    if kind == "dashboard page":
+        return "/", {}, False
+    if kind == "dashboard api":
+        return "/api/v1/dashboard", {}, True
+    if kind == "people list":
+        return "/api/v1/people", {"limit": 50, "offset": rng.randrange(0, max(people - 50, 1))}, True
+    if kind == "people filtered":  # a team, sorted by level, inactive too
+        params = {"team": rng.choice(teams), "status": "all", "sort": "level", "dir": "desc", "limit": 50}
+        return "/api/v1/people", params, True
+    if kind == "skills matrix":  # any page of everyone, or a team's first
+        params = {"limit": 50, "offset": 50 * rng.randrange(pages)}
+        if rng.random() < 0.5:
+            params = {"limit": 50, "team": rng.choice(teams)}
+        return "/api/v1/skills/matrix", params, True
+    if kind == "skills page":
+        return "/skills", {"page": rng.randrange(pages) + 1}, False
+    if kind == "certifications":  # expiring soon, or any page by expiry
+        if rng.random() < 0.5:
+            return "/api/v1/certifications", {"expiry": "expiring-30"}, True
+        return "/api/v1/certifications", {"offset": 100 * rng.randrange(max(people // 100, 1))}, True
+    return f"/api/v1/people/{rng.choice(ids)}", {}, True
+
+
 async def load(
     base: str,
     clients: int,
@@ -247,52 +277,12 @@ async def load(
             for p in (await users[0].get("/api/v1/people", params={"limit": 1000}, headers=auth)).json()
         ]
         teams = [int(t["id"]) for t in (await users[0].get("/api/v1/teams", headers=auth)).json()]
-        pages = max(people // 50, 1)
 
         async def request(http: httpx.AsyncClient, kind: str, rng: random.Random) -> float | str:
+            path, params, api = request_target(kind, rng, people, teams, ids)
             t0 = time.perf_counter()
             try:
-                if kind == "dashboard page":
-                    r = await http.get("/")
-                elif kind == "dashboard api":
-                    r = await http.get("/api/v1/dashboard", headers=auth)
-                elif kind == "people list":
-                    r = await http.get(
-                        "/api/v1/people",
-                        headers=auth,
-                        params={"limit": 50, "offset": rng.randrange(0, max(people - 50, 1))},
-                    )
-                elif kind == "people filtered":  # a team, sorted by level, inactive too
-                    r = await http.get(
-                        "/api/v1/people",
-                        headers=auth,
-                        params={
-                            "team": rng.choice(teams),
-                            "status": "all",
-                            "sort": "level",
-                            "dir": "desc",
-                            "limit": 50,
-                        },
-                    )
-                elif kind == "skills matrix":  # any page of everyone, or a team's first
-                    params: dict[str, Any] = {"limit": 50, "offset": 50 * rng.randrange(pages)}
-                    if rng.random() < 0.5:
-                        params = {"limit": 50, "team": rng.choice(teams)}
-                    r = await http.get("/api/v1/skills/matrix", headers=auth, params=params)
-                elif kind == "skills page":
-                    r = await http.get("/skills", params={"page": rng.randrange(pages) + 1})
-                elif kind == "certifications":  # expiring soon, or any page by expiry
-                    r = await http.get(
-                        "/api/v1/certifications",
-                        headers=auth,
-                        params=(
-                            {"expiry": "expiring-30"}
-                            if rng.random() < 0.5
-                            else {"offset": 100 * rng.randrange(max(people // 100, 1))}
-                        ),
-                    )
-                else:
-                    r = await http.get(f"/api/v1/people/{rng.choice(ids)}", headers=auth)
+                r = await http.get(path, params=params, headers=auth if api else None)
                 return time.perf_counter() - t0 if r.status_code == 200 else f"HTTP {r.status_code}"
             except httpx.HTTPError as exc:
                 return type(exc).__name__

@@ -12,6 +12,22 @@ then --repeat times. Prints the first, median and slowest milliseconds per endpo
     python bench/tracker_views.py --engines sqlite --repeat 5
 
 Target: every page (not the downloads) <= 300 ms server time at 5,000 people.
+
+``--cpu`` measures instead the server CPU per request of ``bench/serve_load.py``'s mix
+(its endpoints, parameters drawn as it draws them), in this one process: the app is called
+through ASGI (no HTTP, no load generator), --warm requests of each kind first (the
+steady state of a worker's caches), then --requests of each kind, each timed with
+``time.process_time`` (CPU of every thread of this process, so neighbours on the machine
+count little). Prints CPU ms per request per endpoint and for the mix (the load's equal
+shares), and each as a multiple of a fixed pure-Python loop's CPU (``x ref``: compares
+runs on a busier or quieter machine). ``--save FILE`` keeps the figures, ``--baseline
+FILE`` prints the ratio to a saved run; ``--db URL`` reuses a populated database;
+``--profile KIND`` prints cProfile's top functions for one kind.
+
+    python bench/tracker_views.py --cpu --engines sqlite --save before.json
+    python bench/tracker_views.py --cpu --engines sqlite --baseline before.json
+
+Target (issue 10 §3): the mix <= 4 ms CPU per request on this 2-core machine.
 """
 
 from __future__ import annotations
@@ -23,12 +39,23 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from serve_load import PASSWORD, SECRET, TODAY, fresh_database, populate  # noqa: E402
+from serve_load import (  # noqa: E402
+    KINDS,
+    PASSWORD,
+    SECRET,
+    TODAY,
+    fresh_database,
+    populate,
+    reference_loop_ms,
+    request_target,
+)
 
 PAGE_TARGET_MS = 300
+MIX_TARGET_MS = 4.0
 
 
 def endpoints(team: int, people: int) -> list[tuple[str, str]]:
@@ -96,16 +123,197 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
         return ok
 
 
+# ---------------------------------------------------------------- CPU per request
+def reference_cpu_ms() -> float:
+    """CPU milliseconds of serve_load's fixed pure-Python loop (best of 3)."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        reference_loop_ms()
+        best = min(best, time.process_time() - t0)
+    return best * 1000
+
+
+async def cpu_run(
+    url: str, people: int, warm: int, requests: int, profile: str | None
+) -> dict[str, list[float]]:
+    """CPU seconds of each request, per kind: the app called through ASGI in this
+    process, logged in as the admin (session cookie; the API with a read token)."""
+    import random
+    import re
+    from urllib.parse import urlencode
+
+    import httpx
+
+    from gputeam.web import Settings, create_app
+
+    app = create_app(Settings(secret_key=SECRET, db=url), today=TODAY)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as c:
+            page = await c.get("/login")
+            token = re.search(r'name="csrf_token" value="([^"]+)"', page.text)
+            assert token
+            r = await c.post(
+                "/login",
+                data={"username": "admin", "password": PASSWORD, "csrf_token": token.group(1), "next": "/"},
+            )
+            assert r.status_code == 303, r.text
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', (await c.get("/account")).text)
+            assert csrf
+            r = await c.post(
+                "/api/v1/tokens",
+                json={"name": "bench", "scopes": ["read"]},
+                headers={"X-CSRF-Token": csrf.group(1)},
+            )
+            assert r.status_code == 201, r.text
+            auth = {"Authorization": f"Bearer {r.json()['token']}"}
+            got = await c.get("/api/v1/people", params={"limit": 1000}, headers=auth)
+            ids = [int(p["id"]) for p in got.json()]
+            teams = [int(t["id"]) for t in (await c.get("/api/v1/teams", headers=auth)).json()]
+            cookie = "; ".join(f"{k}={v}" for k, v in c.cookies.items())
+            headers = [(b"host", b"bench"), (b"cookie", cookie.encode())]
+            api_headers = [*headers, (b"authorization", auth["Authorization"].encode())]
+            rng = random.Random(1)
+            spent: dict[str, list[float]] = {kind: [] for kind in KINDS}
+            profiler = None
+            if profile:
+                import cProfile
+
+                import anyio.to_thread
+
+                async def inline(func: Any, *args: Any, **kw: Any) -> Any:
+                    return func(*args)  # cProfile sees this thread only: no worker threads
+
+                anyio.to_thread.run_sync = inline  # type: ignore[assignment]
+                profiler = cProfile.Profile()
+            for n in range((warm + requests) * len(KINDS)):
+                kind = KINDS[n % len(KINDS)]
+                path, params, api = request_target(kind, rng, people, teams, ids)
+                measured = n >= warm * len(KINDS)
+                if profiler and measured and kind == profile:
+                    profiler.enable()
+                t0 = time.process_time()
+                status, body = await asgi_get(app, path, urlencode(params), api_headers if api else headers)
+                cpu = time.process_time() - t0
+                if profiler:
+                    profiler.disable()
+                assert status == 200, (path, params, status, body[:300])
+                if measured:
+                    spent[kind].append(cpu)
+            if profiler:
+                import pstats
+
+                stats = pstats.Stats(profiler)
+                stats.sort_stats("cumulative").print_stats(70)
+                stats.sort_stats("tottime").print_stats(30)
+    app.state.db.dispose()
+    return spent
+
+
+async def asgi_get(app: Any, path: str, query: str, headers: list[tuple[bytes, bytes]]) -> tuple[int, bytes]:
+    """GET ``path`` from the ASGI ``app`` as a server would call it (no client library
+    between): the status and the body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+    status = 0
+    body: list[bytes] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            body.append(message.get("body", b""))
+
+    await app(scope, receive, send)
+    return status, b"".join(body)
+
+
+def cpu_report(
+    engine: str, spent: dict[str, list[float]], ref: float, baseline: dict[str, Any]
+) -> dict[str, Any]:
+    """Prints and returns CPU ms per request per kind and for the mix."""
+    before = baseline.get(engine, {})
+    print(f"\n== {engine}: server CPU per request (ms; reference loop {ref:.0f} ms CPU) ==")
+    head = f"{'endpoint':<18}{'mean':>7}{'median':>8}{'p90':>7}{'x ref':>8}"
+    print(head + ("  before   ratio" if before else ""))
+    figures: dict[str, Any] = {"reference_ms": ref}
+    for kind in [*KINDS, "mix"]:
+        every = [v for k in KINDS for v in spent[k]] if kind == "mix" else spent[kind]
+        ms = sorted(v * 1000 for v in every)
+        mean = statistics.fmean(ms)
+        figures[kind] = {"mean": mean, "ref": mean / ref}
+        line = f"{kind:<18}{mean:>7.2f}{statistics.median(ms):>8.2f}{ms[int(0.9 * (len(ms) - 1))]:>7.2f}"
+        line += f"{mean / ref * 1000:>8.1f}"
+        if kind in before:
+            old = before[kind]
+            # the ratio of the reference-relative figures: fair across a busier machine
+            line += f"{old['mean']:>9.2f}{(mean / ref) / old['ref']:>8.2f}"
+        print(line)
+    target = figures["mix"]["mean"]
+    print(
+        f"(x ref: per mille of the reference loop; mix target <= {MIX_TARGET_MS} ms: "
+        f"{'met' if target <= MIX_TARGET_MS else 'NOT met'})"
+    )
+    return figures
+
+
+def cpu_main(args: argparse.Namespace) -> None:
+    import asyncio
+    import json
+
+    baseline = json.loads(Path(args.baseline).read_text()) if args.baseline else {}
+    saved: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for engine in args.engines.split(","):
+            if args.db:
+                url = args.db
+                spent = asyncio.run(cpu_run(url, args.people, args.warm, args.requests, args.profile))
+            else:
+                with fresh_database(engine, args.pg_url, Path(tmp)) as url:
+                    populate(url, args.people)
+                    spent = asyncio.run(cpu_run(url, args.people, args.warm, args.requests, args.profile))
+            saved[engine] = cpu_report(engine, spent, reference_cpu_ms(), baseline)
+    if args.save:
+        Path(args.save).write_text(json.dumps(saved, indent=1))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--people", type=int, default=5000)
     ap.add_argument("--repeat", type=int, default=10)
+    ap.add_argument("--cpu", action="store_true", help="server CPU per request of serve_load's mix")
+    ap.add_argument("--warm", type=int, default=200, help="--cpu: requests of each kind before measuring")
+    ap.add_argument("--requests", type=int, default=300, help="--cpu: measured requests of each kind")
+    ap.add_argument("--save", help="--cpu: write the figures to this JSON file")
+    ap.add_argument("--baseline", help="--cpu: a saved JSON file to compare with")
+    ap.add_argument("--profile", choices=KINDS, help="--cpu: cProfile one kind's measured requests")
+    ap.add_argument("--db", help="--cpu: an already populated database (one engine)")
     ap.add_argument("--engines", default="sqlite,postgresql")
     ap.add_argument(
         "--pg-url",
         default=os.environ.get("GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
     )
     args = ap.parse_args()
+    if args.cpu:
+        cpu_main(args)
+        return
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for engine in args.engines.split(","):
