@@ -75,6 +75,19 @@ def test_every_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert cache.known_caller(app, ("token", "2")) is None
 
 
+def test_rendered_text_is_bounded_by_size_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = _app()
+    monkeypatch.setattr(cache, "TEXT_CACHE_SIZE", 25)
+    for v in range(4):
+        cache.cached_text(app, ("page", v), lambda: "x" * 10)
+    assert list(app.state.text_cache) == [("page", 2), ("page", 3)]  # 20 of 25
+    assert app.state.text_cache_size == 20
+    cache.cached_text(app, "big", lambda: "y" * 30)  # larger than all: kept alone
+    assert list(app.state.text_cache) == ["big"] and app.state.text_cache_size == 30
+    cache.cached_text(app, "small", lambda: "z")
+    assert list(app.state.text_cache) == ["small"] and app.state.text_cache_size == 1
+
+
 def test_a_built_view_asks_for_the_freezing() -> None:
     app = _app()
     heap.settle()  # nothing pending

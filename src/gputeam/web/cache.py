@@ -28,8 +28,10 @@ _LOCK = threading.Lock()
 #: Views kept per process (each is one data version's dashboard, team, plan ...).
 VIEW_ENTRIES = 32
 #: Rendered pages and JSON documents kept per process (str / bytes: the garbage collector
-#: does not walk them, so they cost no pause time); the oldest are dropped beyond this.
+#: does not walk them, so they cost no pause time); the oldest are dropped beyond this
+#: many, or beyond this many characters (bytes) in all.
 TEXT_CACHE_ENTRIES = 4096
+TEXT_CACHE_SIZE = 64 * 2**20
 #: Small aggregates kept per process, one per data version and filter (the skills matrix's
 #: proficiency counts: a few dozen numbers each).
 AGGREGATE_ENTRIES = 1024
@@ -43,6 +45,7 @@ def install(app: FastAPI) -> None:
     app.state.plan_cache = {}
     app.state.aggregate_cache = {}
     app.state.text_cache = {}
+    app.state.text_cache_size = 0
     app.state.known_callers = {}
 
 
@@ -105,8 +108,24 @@ def cached_text(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
     value = app.state.text_cache.get(key)
     if value is None:
         value = build()
-        remember(app.state.text_cache, key, value, TEXT_CACHE_ENTRIES)
+        _remember_text(app, key, value)
     return value  # type: ignore[no-any-return]
+
+
+def _remember_text(app: FastAPI, key: Hashable, value: Any) -> None:
+    """``text_cache[key] = value``, dropping the oldest entries beyond
+    :data:`TEXT_CACHE_ENTRIES` entries or :data:`TEXT_CACHE_SIZE` in all."""
+    cache: dict[Any, Any] = app.state.text_cache
+    with _LOCK:
+        old = cache.pop(key, None)
+        if old is not None:
+            app.state.text_cache_size -= len(old)
+        while cache and (
+            len(cache) >= TEXT_CACHE_ENTRIES or app.state.text_cache_size + len(value) > TEXT_CACHE_SIZE
+        ):
+            app.state.text_cache_size -= len(cache.pop(next(iter(cache))))
+        cache[key] = value
+        app.state.text_cache_size += len(value)
 
 
 def known_caller(app: FastAPI, key: Hashable) -> Any:

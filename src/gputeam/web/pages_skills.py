@@ -9,9 +9,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from gputeam import store
 from gputeam.catalog import EXPIRY_STATUSES
+from gputeam.i18n import current
 from gputeam.store import DbSession
 from gputeam.web import services, skills_matrix
 from gputeam.web.auth import require
@@ -48,23 +50,30 @@ def _choices(request: Request, s: DbSession) -> dict[str, Any]:
 
 @router.get("/skills")
 def skills_page(request: Request, who: Reader, ch: Choices, group: Group = "", page: Page = 1) -> Response:
-    with request.app.state.db.read_session() as s:
-        m = matrix_data(request.app, s, who, ch, group, limit=MATRIX_PAGE, offset=(page - 1) * MATRIX_PAGE)
-        choices = _choices(request, s)
-    return render(
-        request,
-        "skills.html",
-        who=who,
-        m=m,
-        ch=ch,
-        group=group,
-        page=page,
-        groups=skills_matrix.groups(services.catalog(request.app)),
-        sorts=store.PEOPLE_SORTS,
-        symbols=skills_matrix.SYMBOLS,
-        names=skills_matrix.PROFICIENCY_NAMES,
-        **choices,
-    )
+    """The matrix's content is rendered once per data version, language, people the caller
+    may read and query (the same for every admin); only the page around it per request."""
+    app = request.app
+    with app.state.db.read_session() as s:
+
+        def build() -> str:
+            m = matrix_data(app, s, who, ch, group, limit=MATRIX_PAGE, offset=(page - 1) * MATRIX_PAGE)
+            return str(
+                app.state.templates.get_template("skills_body.html").render(
+                    m=m,
+                    ch=ch,
+                    group=group,
+                    page=page,
+                    groups=skills_matrix.groups(services.catalog(app)),
+                    sorts=store.PEOPLE_SORTS,
+                    symbols=skills_matrix.SYMBOLS,
+                    names=skills_matrix.PROFICIENCY_NAMES,
+                    **_choices(request, s),
+                )
+            )
+
+        key = ("skills body", store.data_version(s), current(), who.readable_people(), ch, group, page)
+        body = services.cached_text(app, key, build)
+    return render(request, "skills.html", who=who, body=Markup(body))
 
 
 def _download(request: Request, who: Principal, ch: Chosen, group: str) -> dict[str, object]:
