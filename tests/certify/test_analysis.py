@@ -54,8 +54,44 @@ def test_items_not_on_a_form_are_left_out() -> None:
     item = [0, 1, 1, 0]
     rest = [1 + 0, 1 + 1, 0 + 0, 1 + 1]  # rows 1-4, totals of items a and b
     assert r.discrimination[2] == pytest.approx(pearson(item, rest))
-    # alpha uses the 4 complete attempts only
-    assert r.alpha == pytest.approx(analyse_items(S[1:]).alpha)
+
+
+def test_alpha_and_kr20_when_candidates_saw_different_items() -> None:
+    """Random forms: six attempts, each saw two of three items (docs/certify.md, "Item
+    analysis": alpha = k·c̄ / (v̄ + (k−1)·c̄), variances over the attempts that saw the item,
+    covariances over the attempts that saw both, k the mean form length)."""
+    n = np.nan
+    s = np.array([[1, 1, n], [0, 0, n], [1, n, 1], [0, n, 0], [n, 1, 0], [n, 0, 1]])
+    r = analyse_items(s)
+    # by hand: every item is right in 2 of the 4 attempts that saw it: variance 0.5 × 0.5
+    v = 0.25
+    # pairs, each seen together by two attempts: a-b (1,1),(0,0): E[xy] − E[x]E[y] = 0.5 − 0.25
+    # a-c (1,1),(0,0): 0.25; b-c (1,0),(0,1): 0 − 0.25
+    c = (0.25 + 0.25 - 0.25) / 3  # 1/12
+    k = 2  # every attempt held two items
+    assert r.alpha == pytest.approx(k * c / (v + (k - 1) * c))
+    assert r.alpha == pytest.approx(0.5)
+    assert r.kr20 == pytest.approx(0.5)  # 0/1 scores: alpha is KR-20
+    # a complete matrix gives the textbook formula (the test above): the same definition
+    full = analyse_items(S)
+    item_var = sum(np.var(S[:, j]) for j in range(3))
+    assert full.alpha == pytest.approx(3 / 2 * (1 - item_var / np.var(S.sum(axis=1))))
+
+
+def test_alpha_with_partial_credit_on_random_forms_has_no_kr20() -> None:
+    n = np.nan
+    s = np.array([[1, 0.5, n], [0, 0, n], [1, n, 1], [0.5, n, 0], [n, 1, 0.5], [n, 0, 1]])
+    r = analyse_items(s)
+    # a: 1, 0, 1, 0.5 → mean 0.625, variance (1+0+1+0.25)/4 − 0.625² = 0.171875
+    # b: 0.5, 0, 1, 0 → mean 0.375, variance (0.25+0+1+0)/4 − 0.375² = 0.171875
+    # c: 1, 0, 0.5, 1 → mean 0.625, variance 0.171875
+    v = 0.171875
+    # a-b over rows 1-2: E[xy] = 0.25, E[x] = 0.5, E[y] = 0.25 → 0.125
+    # a-c over rows 3-4: E[xy] = 0.5, E[x] = 0.75, E[y] = 0.5 → 0.125
+    # b-c over rows 5-6: E[xy] = 0.25, E[x] = 0.5, E[y] = 0.75 → −0.125
+    c = 0.125 / 3
+    assert r.alpha == pytest.approx(2 * c / (v + c))
+    assert r.kr20 is None
 
 
 def test_flags_and_domains() -> None:

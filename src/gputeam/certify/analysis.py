@@ -7,9 +7,16 @@ of the item's mark earned (0-1), NaN where the attempt's form did not hold the i
 - **discrimination**: the corrected point-biserial, the Pearson correlation between the
   item's score and the attempt's total over the *other* items (so the item does not
   correlate with itself), over the attempts that saw it.
-- **Cronbach's alpha**: ``k/(k-1) * (1 - sum(item variances) / variance(total))`` over the
-  attempts that saw every item (population variances). For items scored 0/1 it equals
-  **KR-20**, ``k/(k-1) * (1 - sum(p*q) / variance(total))``, reported when every score is 0 or 1.
+- **Cronbach's alpha** of a form of ``k`` items, from the mean item variance ``v`` and the
+  mean covariance ``c`` of pairs of items: ``k*c / (v + (k-1)*c)``. With every attempt
+  holding every item this is the usual ``k/(k-1) * (1 - sum(item variances) /
+  variance(total))`` (the total's variance is ``k*v + k*(k-1)*c``). When candidates saw
+  different items (random forms drawn from a larger bank) the same formula is used with
+  each variance taken over the attempts that saw the item, each covariance over the
+  attempts that saw both items (pairs seen together fewer than twice left out), and ``k``
+  the mean number of items per attempt: the reliability of a form of the usual length
+  drawn from this bank. Population variances throughout. For items scored 0/1 an item's
+  variance is ``p*q`` and alpha is **KR-20**, reported when every score is 0 or 1.
 - **distractor counts**: how often each option of each item was chosen (``choices`` holds
   the option index per attempt and item, -1 for none).
 - **flags**: ``too easy`` (facility above ``easy``), ``too hard`` (below ``hard``),
@@ -50,19 +57,31 @@ class ItemAnalysis:
 
 
 def _alpha(scores: FloatArray) -> tuple[float, float | None]:
-    complete = scores[~np.isnan(scores).any(axis=1)]
-    k = complete.shape[1]
-    if k < 2 or complete.shape[0] < 2:
+    """Alpha (and KR-20 when every score is 0 or 1) as the module docstring defines them."""
+    seen = ~np.isnan(scores)
+    per_attempt = seen.sum(axis=1)
+    per_attempt = per_attempt[per_attempt > 0]
+    if per_attempt.size < 2:
         return float("nan"), None
-    total_var = complete.sum(axis=1).var()
-    if total_var == 0:
+    k = float(per_attempt.mean())
+    m = seen.astype(np.float64)
+    x = np.where(seen, scores, 0.0)
+    together = m.T @ m  # attempts that saw both items
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sums = (x.T @ m) / together  # [i, j]: mean of item i over the attempts that saw i and j
+        cov = (x.T @ x) / together - sums * sums.T
+    usable = together >= 2
+    variances = np.diag(cov)[np.diag(usable)]
+    upper = np.triu(usable, 1)
+    if k < 2 or variances.size < 2 or not upper.any():
         return float("nan"), None
-    alpha = k / (k - 1) * (1 - complete.var(axis=0).sum() / total_var)
-    kr20 = None
-    if np.isin(complete, (0.0, 1.0)).all():
-        p = complete.mean(axis=0)
-        kr20 = float(k / (k - 1) * (1 - (p * (1 - p)).sum() / total_var))
-    return float(alpha), kr20
+    v, c = float(variances.mean()), float(cov[upper].mean())
+    denominator = v + (k - 1) * c
+    if abs(denominator) < 1e-15:
+        return float("nan"), None
+    alpha = k * c / denominator
+    kr20 = alpha if bool(np.isin(scores[seen], (0.0, 1.0)).all()) else None
+    return alpha, kr20
 
 
 def analyse_items(
