@@ -88,3 +88,41 @@ def wrong_answers(view: dict[str, Any]) -> dict[str, int]:
         q["id"]: next(o["index"] for o in q["options"] if o["text"].startswith("Wrong"))
         for q in view["questions"]
     }
+
+
+ESSAY_BANK = """// [id:net-essay] [tag:domain-networking]
+::Drain a node::Explain, step by step, how you drain a GPU node before maintenance.{}
+
+// [id:sto-1] [tag:domain-storage]
+::Storage 1::Which storage question is this?{=Right storage ~Wrong A ~Wrong B}
+
+// [id:ops-1] [tag:domain-operations]
+::Operations 1::Which operations question is this?{=Right operations ~Wrong A ~Wrong B}
+"""
+
+
+def setup_essay_programme(s: Any, org_id: int, catalog: Catalog, *, code: str = "essay-l2") -> Any:
+    """A three-question exam (one per domain, 40/38/22 of 3 is 1/1/1): an essay in
+    networking, one single-choice question each in storage and operations."""
+    from gputeam import store
+    from gputeam.certify import read_bank
+
+    data = spec(questions=3)
+    prog = store.save_programme(s, org_id, code, data, catalog=catalog)
+    store.import_bank(s, prog.id, read_bank(ESSAY_BANK.encode(), "gift").bank, now=START)
+    return prog
+
+
+def sit_essay_exam(s: Any, prog: Any, person_id: int, essay: str = "Cordon, drain, check.") -> Any:
+    """Start, answer both choice questions right and write the essay, hand in."""
+    from gputeam import store
+
+    a = store.start_attempt(s, prog, person_id, now=START)
+    view = store.attempt_view(s, a, now=START)
+    for q in view["questions"]:
+        if q["type"] == "essay":
+            store.save_answer(s, a.id, person_id, q["id"], essay, now=START)
+        else:
+            right = next(o["index"] for o in q["options"] if o["text"].startswith("Right"))
+            store.save_answer(s, a.id, person_id, q["id"], right, now=START)
+    return a

@@ -260,3 +260,57 @@ def test_a_read_token_reads_but_cannot_start_or_save(exam_app: Any, world: World
     item = view["questions"][0]["id"]
     assert c.put(f"/api/v1/attempts/{view['id']}/answers/{item}", json={"value": 0}).status_code == 403
     assert c.post("/api/v1/programmes/acme-l2/attempts").status_code == 403
+
+
+def test_essays_await_marking_by_an_assessor_never_the_candidate(exam_app: Any, world: World) -> None:
+    from tests.store.exam_helpers import setup_essay_programme
+    from tests.web.conftest import PASSWORD
+
+    with exam_app.state.db.session() as s:
+        setup_essay_programme(s, world.org_id, exam_catalog())
+        store.create_user(s, "grace", PASSWORD, "engineer", person_id=world.people["p2"])  # named assessor
+    eng = logged_in(exam_app, "engineer")
+    view = _api(eng, "POST", "/programmes/essay-l2/attempts").json()
+    for q in view["questions"]:
+        value = (
+            "Cordon, drain, check."
+            if q["type"] == "essay"
+            else next(o["index"] for o in q["options"] if o["text"].startswith("Right"))
+        )
+        assert (
+            _api(eng, "PUT", f"/attempts/{view['id']}/answers/{q['id']}", json={"value": value}).status_code
+            == 200
+        )
+    done = _api(eng, "POST", f"/attempts/{view['id']}/finish").json()
+    assert done["result"]["pending"] == ["net-essay"] and done["result"]["passed"] is False
+    assert "Awaiting marking" in eng.get(f"/exams/attempts/{view['id']}").text
+    # the candidate can neither list, read nor mark: 404, nothing stored
+    assert _api(eng, "GET", "/programmes/essay-l2/marking").status_code == 404
+    assert _api(eng, "GET", f"/attempts/{view['id']}/essays").status_code == 404
+    r = _api(eng, "PUT", f"/attempts/{view['id']}/marks/net-essay", json={"mark": 1})
+    assert r.status_code == 404
+    assert eng.get(f"/exams/attempts/{view['id']}/marking").status_code == 404
+    # a manager sees the queue and the essay on the marking page
+    mgr = logged_in(exam_app, "manager")
+    assert "1 attempt awaiting the marking of essays" in mgr.get("/exams").text
+    [queued] = _api(mgr, "GET", "/programmes/essay-l2/marking").json()
+    assert queued["attempt"] == view["id"] and queued["to_mark"] == 1
+    page = mgr.get(f"/exams/attempts/{view['id']}/marking")
+    assert page.status_code == 200 and "Cordon, drain, check." in page.text
+    r = mgr.post(
+        f"/exams/attempts/{view['id']}/marking",
+        data={"csrf_token": mgr.csrf, "mark:net-essay": "2", "comment:net-essay": "x"},
+    )
+    assert r.status_code == 422 and "out of range" in r.text  # the mark is out of 1
+    # the programme's named assessor marks it through the API: the result is decided
+    grace = logged_in(exam_app, "grace")
+    r = _api(grace, "PUT", f"/attempts/{view['id']}/marks/net-essay", json={"mark": 0.75, "comment": "Good."})
+    assert r.status_code == 200, r.text
+    assert r.json()["passed"] is True and r.json()["pending"] == []
+    result = eng.get(f"/exams/attempts/{view['id']}").text
+    assert "Passed" in result and "0.75 of 1.0. Good." in result
+    with exam_app.state.db.session() as s:
+        assert CERT in [c.cert_id for c in store.list_certifications(s, person_id=world.people["p1"])]
+        marks = [e for e in store.list_audit(s, entity="exam_attempt") if e.action == "mark"]
+        assert [(e.actor, e.after["mark"]) for e in marks] == [("grace", 0.75)]
+    assert _api(mgr, "GET", "/programmes/essay-l2/marking").json() == []

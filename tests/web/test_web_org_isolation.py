@@ -176,6 +176,13 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/exams/{code}/practical/{person_id}"): {},
         ("POST", "/exams/{code}/practical/{person_id}"): {"data": {"drain": "pass"}},
         ("POST", "/exams/{code}/start"): {},
+        # essay marking: the other organisation's programme and attempt
+        ("GET", "/api/v1/programmes/{code}/marking"): {},
+        ("GET", "/api/v1/attempts/{attempt_id}/essays"): {},
+        ("PUT", "/api/v1/attempts/{attempt_id}/marks/{item_id}"): {"json": {"mark": 1}},
+        ("GET", "/exams/{code}/marking"): {},
+        ("GET", "/exams/attempts/{attempt_id}/marking"): {},
+        ("POST", "/exams/attempts/{attempt_id}/marking"): {"data": {"mark:x": "1"}},
     }
 
 

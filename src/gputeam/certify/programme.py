@@ -10,7 +10,7 @@ user-defined ones live in the catalog extras, with their validity and retake wai
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -203,12 +203,15 @@ def accepts_save(deadline_at: datetime, now: datetime, grace: int = GRACE_SECOND
 
 
 def next_attempt(
-    finished: list[tuple[datetime, bool]], blueprint: Blueprint, today: date
+    finished: Sequence[tuple[datetime, bool | None]], blueprint: Blueprint, today: date
 ) -> tuple[date | None, str | None]:
     """When the person may sit the exam again, from their finished attempts
-    ``(finished_at, passed)``: ``(date, None)`` or ``(None, why not ever)``. A pass needs no
+    ``(finished_at, passed)``: ``(date, None)`` or ``(None, why not)``. A pass needs no
     retake; attempts are counted since the last pass (a renewal is a new sitting after
-    the cooldown)."""
+    the cooldown). ``passed`` None is an attempt awaiting the marking of its essays: no new
+    attempt starts until it is marked."""
+    if any(p is None for _, p in finished):
+        return None, "an attempt awaits marking"
     finished = sorted(finished)
     passes = [i for i, (_, p) in enumerate(finished) if p]
     since_pass = finished[passes[-1] + 1 :] if passes else finished

@@ -183,7 +183,13 @@ now)`` (no answer keys before the end), ``attempt_person(s, attempt_id)`` (whose
 ``next_allowed``; :class:`Issuer`.
 practical: ``grade_practical(s, programme, person_id, grades, *, assessor, role,
 assessor_person_id)``, ``sign_off(...)``, ``may_assess``, ``list_assessments``,
-``record_pass(s, programme, person_id, *, now, catalog, issuer=None)``.
+``record_pass(s, programme, person_id, *, now, catalog, issuer=None)``, ``practical_queue(s,
+programme, *, role, person_id)`` (who passed the exam and awaits sign-off).
+essay marking: ``awaiting_marking(s, programme_id)``, ``marking_queue(s, programme, *, role,
+person_id)`` (what this caller may mark), ``attempt_to_mark(s, org_id, attempt_id, *, role,
+person_id)`` (NotFound unless they may), ``essays(s, attempt)``,
+``mark_essay(s, attempt_id, item_id, mark, comment="", *, marker, role, marker_person_id, now,
+catalog, issuer=None, org_id=None)`` (never the candidate; final once every essay is marked).
 item statistics: ``item_statistics(s, programme_id) -> dict``, ``item_statistics_csv(stats)``.
 
 Person rules (``person_rules``: what a person's fields may hold, for every door):
@@ -318,6 +324,7 @@ from gputeam.store.learning import (
     update_roadmap_item,
 )
 from gputeam.store.live import team_scenario
+from gputeam.store.marking import attempt_to_mark, awaiting_marking, essays, mark_essay, marking_queue
 from gputeam.store.people import (
     PEOPLE_SORTS,
     PERSON_FIELDS,
@@ -372,6 +379,7 @@ from gputeam.store.practical import (
     grade_practical,
     list_assessments,
     may_assess,
+    practical_queue,
     record_pass,
     sign_off,
 )
@@ -580,6 +588,12 @@ __all__ = [
     "finish_attempt",
     "get_programme",
     "grade_practical",
+    "attempt_to_mark",
+    "awaiting_marking",
+    "essays",
+    "mark_essay",
+    "marking_queue",
+    "practical_queue",
     "import_bank",
     "item_statistics",
     "item_statistics_csv",

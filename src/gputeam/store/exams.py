@@ -106,7 +106,7 @@ def next_allowed(
 ) -> tuple[Any, str | None]:
     """``(date, None)`` when the person may next start, or ``(None, why never)``."""
     done = [
-        (a.finished_at, bool(a.passed))
+        (a.finished_at, a.passed)  # None: awaiting marking
         for a in attempts_of(session, programme.id, person_id)
         if a.finished_at is not None
     ]
@@ -227,13 +227,16 @@ def save_answer(
         raise _too_late("time is up; the answer was not saved")
     # the versions of this item (a few), then the one the form holds: no 60-item IN list
     versions = session.execute(
-        select(BankItem.id).where(BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id)
-    ).scalars()
-    row_id = next((v for v in versions if v in set(attempt.form)), None)
-    if row_id is None:
+        select(BankItem.id, BankItem.content_hash).where(
+            BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id
+        )
+    ).all()
+    form = set(attempt.form)
+    row = next((v for v in versions if v.id in form), None)
+    if row is None:
         raise refused("item", "not a question of this attempt", item_id)
     try:
-        response = read_response(_question(session, row_id), value, attempt.seed)
+        response = read_response(_question(session, row.id, row.content_hash), value, attempt.seed)
     except ResponseError as exc:
         raise refused(f"answers.{item_id}", str(exc), value) from None
     _upsert(session, attempt.id, item_id, response, now)
@@ -258,20 +261,22 @@ def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now:
     session.execute(stmt)
 
 
-#: Parsed questions of bank rows drawn into forms, by row id. A drawn row is never changed
-#: (an edit makes a new version), so the cache cannot go stale; it is bounded.
-_QUESTIONS: dict[int, Any] = {}
+#: Parsed questions of bank rows drawn into forms, by row id and content hash: a drawn row
+#: is never changed (an edit makes a new version), and the hash keeps a row id of another
+#: database (or of a database emptied and filled again) from finding a stale question.
+#: Bounded.
+_QUESTIONS: dict[tuple[int, str], Any] = {}
 _QUESTIONS_MAX = 20_000
 
 
-def _question(session: Session, row_id: int) -> Any:
-    q = _QUESTIONS.get(row_id)
+def _question(session: Session, row_id: int, content_hash: str) -> Any:
+    q = _QUESTIONS.get((row_id, content_hash))
     if q is None:
         data = session.execute(select(BankItem.question).where(BankItem.id == row_id)).scalar_one()
         q = Question.model_validate(data)
         if len(_QUESTIONS) >= _QUESTIONS_MAX:
             _QUESTIONS.clear()
-        _QUESTIONS[row_id] = q
+        _QUESTIONS[(row_id, content_hash)] = q
     return q
 
 
@@ -282,7 +287,18 @@ def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
     }
 
 
-def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog: Catalog) -> dict[str, Any]:
+def mark_result(
+    session: Session,
+    attempt: ExamAttempt,
+    programme: Programme,
+    catalog: Catalog,
+    manual: dict[str, float] | None = None,
+) -> dict[str, Any]:
+    """The attempt's result from its saved answers and ``manual``, the fractions an assessor
+    gave its essays (by item id): score, pass, per-domain feedback, the essays still to
+    mark, and the compact per-item scores item analysis reads (an essay's mark counts
+    once given)."""
+    manual = manual or {}
     spec = programme_spec(programme)
     rows = _form_rows(session, attempt)
     questions = [question_of(r) for r in rows]
@@ -292,6 +308,7 @@ def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog:
         answers,
         spec.blueprint.pass_mark,
         spec.blueprint.domain_minimum,
+        manual=manual,
         domain_names={d: x.name for d, x in catalog.domains.items()},
     )
     from gputeam.certify import score_question
@@ -299,7 +316,7 @@ def _mark(session: Session, attempt: ExamAttempt, programme: Programme, catalog:
     fractions: list[float | None] = []
     choices: list[int] = []
     for q in questions:
-        fraction = score_question(q, answers.get(q.item_id))
+        fraction = manual.get(q.item_id) if q.qtype == "essay" else score_question(q, answers.get(q.item_id))
         fractions.append(fraction)
         choices.append(choice_index(q, answers.get(q.item_id)))
     from gputeam.store.item_stats import encode_rows, encode_scores
@@ -342,7 +359,7 @@ def _finalise(
 ) -> None:
     programme = session.get(Programme, attempt.programme_id)
     assert programme is not None
-    result = _mark(session, attempt, programme, catalog)
+    result = mark_result(session, attempt, programme, catalog)
     attempt.state, attempt.finished_at, attempt.finished_how = "finished", now, how
     attempt.score, attempt.passed = result["score"], None if result["pending"] else result["passed"]
     attempt.result = result
@@ -454,13 +471,18 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
         }
         return out
     result = {
-        k: v for k, v in (attempt.result or {}).items() if k not in ("item_rows", "fractions", "choices")
+        k: v
+        for k, v in (attempt.result or {}).items()
+        if k not in ("item_rows", "fractions", "choices", "manual")
     }
     when, why = next_allowed(session, programme, attempt.person_id, now)
+    from gputeam.store.marking import essay_feedback
+
     out.update(
         finished_at=attempt.finished_at.isoformat() if attempt.finished_at else None,
         finished_how=attempt.finished_how,
         result=result,
+        essays=essay_feedback(session, attempt) if (attempt.result or {}).get("manual") else [],
         next_attempt=when.isoformat() if when else None,
         next_attempt_note=why,
     )

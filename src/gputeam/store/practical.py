@@ -44,15 +44,20 @@ def may_assess(session: Session, programme: Programme, role: str, person_id: int
     return person is not None and person.key in programme_spec(programme).assessors
 
 
-def _check_assessor(
-    session: Session, programme: Programme, candidate_id: int, role: str, assessor_person_id: int | None
+def check_assessor(
+    session: Session,
+    programme: Programme,
+    candidate_id: int,
+    role: str,
+    assessor_person_id: int | None,
+    what: str = "practical",
 ) -> None:
+    """Refused unless the caller may assess (:func:`may_assess`) and is not the candidate:
+    the one rule for practicals and essay marking alike."""
     if assessor_person_id is not None and assessor_person_id == candidate_id:
-        raise refused("assessor", "an assessor cannot assess their own practical")
+        raise refused("assessor", f"an assessor cannot assess their own {what}")
     if not may_assess(session, programme, role, assessor_person_id):
-        raise refused(
-            "assessor", "only admins, managers and the programme's named assessors sign off practicals"
-        )
+        raise refused("assessor", f"only admins, managers and the programme's named assessors assess {what}s")
 
 
 def _grades(programme: Programme, grades: Mapping[str, Any]) -> dict[str, dict[str, str]]:
@@ -108,7 +113,7 @@ def grade_practical(
     person = get_person(session, person_id)
     if person.org_id != programme.org_id:
         raise not_found("person", person_id)
-    _check_assessor(session, programme, person_id, role, assessor_person_id)
+    check_assessor(session, programme, person_id, role, assessor_person_id)
     clean = _grades(programme, grades)
     row = open_assessment(session, programme, person_id)
     before = None if row is None else dict(row.grades)
@@ -146,7 +151,7 @@ def sign_off(
 ) -> PracticalAssessment:
     """Sign the person's open assessment off: a pass when every required criterion is
     met. A pass with the exam passed records the programme pass."""
-    _check_assessor(session, programme, person_id, role, assessor_person_id)
+    check_assessor(session, programme, person_id, role, assessor_person_id)
     row = open_assessment(session, programme, person_id)
     if row is None:
         raise refused("practical", "no graded practical to sign off")
@@ -169,6 +174,32 @@ def sign_off(
     if passed:
         record_pass(session, programme, person_id, now=now, catalog=catalog, issuer=issuer, actor=assessor)
     return row
+
+
+def practical_queue(
+    session: Session, programme: Programme, *, role: str, person_id: int | None
+) -> list[dict[str, Any]]:
+    """People who passed the programme's exam and have no practical signed off as a pass
+    since, for a caller who may assess (never their own): person id and name, and whether
+    an assessment is open."""
+    if not programme_spec(programme).practical or not may_assess(session, programme, role, person_id):
+        return []
+    passed = session.execute(
+        select(ExamAttempt.person_id, Person.name)
+        .join(Person, Person.id == ExamAttempt.person_id)
+        .where(ExamAttempt.programme_id == programme.id, ExamAttempt.passed.is_(True))
+        .distinct()
+        .order_by(Person.name)
+    ).all()
+    out = []
+    for pid, name in passed:
+        if pid == person_id:
+            continue
+        rows = list_assessments(session, programme.id, pid)
+        if any(r.outcome == "pass" for r in rows):
+            continue
+        out.append({"person_id": pid, "name": name, "open": any(r.signed_at is None for r in rows)})
+    return out
 
 
 def _passed_attempt(session: Session, programme: Programme, person_id: int) -> ExamAttempt | None:

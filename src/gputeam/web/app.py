@@ -52,6 +52,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         api,
         apidocs,
         credentials,
+        exam_marking,
         exams,
         language,
         pages,
@@ -184,6 +185,8 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.include_router(credentials.api, prefix=API_PREFIX)
     app.include_router(credentials.pages)
     app.include_router(exams.router)
+    app.include_router(exam_marking.pages)
+    app.include_router(exam_marking.api, prefix=API_PREFIX)
     app.include_router(language.router)
     app.include_router(pages_people.router)  # before pages: /people/new is not an id
     app.include_router(pages.router)

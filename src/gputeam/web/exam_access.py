@@ -82,6 +82,9 @@ def programme_summary(request: Request, s: Any, row: Any, who: Principal) -> dic
         "practical": spec.practical,
         "curriculum": [m.model_dump() for m in spec.curriculum],
     }
+    if store.may_assess(s, row, who.role, who.person_id):
+        out["to_mark"] = len(store.marking_queue(s, row, role=who.role, person_id=who.person_id))
+        out["to_sign"] = len(store.practical_queue(s, row, role=who.role, person_id=who.person_id))
     if who.person_id is not None:
         mine = store.attempts_of(s, row.id, who.person_id)
         when, why = store.next_allowed(s, row, who.person_id, now(request))
