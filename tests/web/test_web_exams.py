@@ -21,7 +21,7 @@ from tests.store.exam_helpers import (
     setup_programme,
     wrong_answers,
 )
-from tests.web.conftest import TODAY, World, logged_in, make_settings
+from tests.web.conftest import TODAY, World, csrf_of, logged_in, make_settings
 
 from gputeam import store
 from gputeam.store.exams import saved_answers
@@ -314,3 +314,56 @@ def test_essays_await_marking_by_an_assessor_never_the_candidate(exam_app: Any, 
         marks = [e for e in store.list_audit(s, entity="exam_attempt") if e.action == "mark"]
         assert [(e.actor, e.after["mark"]) for e in marks] == [("grace", 0.75)]
     assert _api(mgr, "GET", "/programmes/essay-l2/marking").json() == []
+
+
+def test_a_running_exam_keeps_the_session_and_csrf_token_valid(db: Any, world: World, tmp_path: Path) -> None:
+    """Sessions last an hour here; the engineer logged in 50 minutes before starting a
+    30-minute exam. The session is kept until the deadline plus the grace (fake clock),
+    with the same CSRF token; a colleague logged in at the same time is logged out on time."""
+    from gputeam.certify.programme import GRACE_SECONDS
+    from gputeam.web import create_app
+
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    app = create_app(make_settings(catalog_extra=str(extra), session_max_age=3600), database=db, today=TODAY)
+    with db.session() as s:
+        setup_programme(s, world.org_id, exam_catalog())
+    app.state.now = FakeClock(START - timedelta(minutes=50))
+    eng, mgr = logged_in(app, "engineer"), logged_in(app, "manager")
+    app.state.now.at = START
+    r = eng.post("/exams/acme-l2/start", data={"csrf_token": eng.csrf}, follow_redirects=False)
+    assert r.status_code == 303
+    attempt_id = int(r.headers["location"].rsplit("/", 1)[1])
+    view = eng.get(f"/api/v1/attempts/{attempt_id}").json()
+    item = view["questions"][0]["id"]
+    app.state.now.at = START + timedelta(minutes=25)  # past the login's hour
+    assert mgr.get("/api/v1/me").status_code == 401  # no exam: expired as usual
+    r = _api(eng, "PUT", f"/attempts/{attempt_id}/answers/{item}", json={"value": 0})
+    assert r.status_code == 200, r.text  # the same CSRF token as before the start
+    assert csrf_of(eng.get("/account").text) == eng.csrf
+    app.state.now.at = START + timedelta(minutes=30, seconds=GRACE_SECONDS - 1)
+    assert eng.get("/api/v1/me").status_code == 200
+    app.state.now.at = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
+    assert eng.get("/api/v1/me").status_code == 401  # then it ends like any other
+    with db.session() as s:
+        [entry] = [e for e in store.list_audit(s, entity="session") if e.action == "extend"]
+        assert entry.actor == "engineer" and entry.after["reason"] == f"exam attempt {attempt_id} runs"
+
+
+def test_the_session_cookie_outlives_its_age_until_the_exam_ends() -> None:
+    import time
+
+    from gputeam.web.security import Session, SessionSigner
+
+    signer = SessionSigner("k" * 40, max_age=60)
+    now = time.time()
+    plain = signer.dumps(Session("sid-1", 1))
+    assert signer.loads(plain, now + 30) == Session("sid-1", 1)
+    assert signer.loads(plain, now + 120) is None
+    kept = signer.dumps(Session("sid-1", 1, until=int(now) + 600))
+    loaded = signer.loads(kept, now + 120)
+    assert loaded is not None and loaded.sid == "sid-1" and loaded.uid == 1
+    assert signer.csrf_token(loaded) == signer.csrf_token(Session("sid-1", 1))  # same CSRF token
+    assert signer.loads(kept, now + 601) is None
+    forged = kept[:-2] + ("AA" if not kept.endswith("AA") else "BB")
+    assert signer.loads(forged, now) is None

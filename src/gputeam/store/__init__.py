@@ -101,6 +101,7 @@ accounts:
     ``list_tokens(s, user_id=None)``; ``secret_digest(secret)``;
     ``find_caller(s, *, token=None, sid=None) -> Caller | None`` (``Caller.live(now)``);
     ``start_session(s, user_id, sid, *, expires_at)``, ``end_session(s, sid)`` (logout),
+    ``extend_session(s, sid, until, *, now, actor=None, reason='')`` (a running exam),
     ``end_sessions(s, user_id, *, keep=None) -> int`` (log out everywhere),
     ``count_sessions(s, user_id)``.
 throttle:
@@ -213,6 +214,7 @@ from gputeam.store.accounts import (
     create_user,
     end_session,
     end_sessions,
+    extend_session,
     find_caller,
     get_user,
     get_user_by_username,
@@ -567,6 +569,7 @@ __all__ = [
     "find_team",
     "secret_digest",
     "start_session",
+    "extend_session",
     "IssuedCredential",
     "IssuerKey",
     "current_issuer_key",

@@ -213,6 +213,38 @@ def start_session(
     return row
 
 
+def extend_session(
+    session: Session, sid: str, until: datetime, *, now: datetime, actor: str | None = None, reason: str = ""
+) -> bool:
+    """Keep a live session signed in at least ``until`` (a running exam keeps its
+    candidate's session until its deadline plus the grace); audited, which tells every
+    process's cache of callers. False when the session had ended or expired, or already
+    lasts that long."""
+    done = session.execute(
+        update(UserSession)
+        .where(
+            UserSession.sid_hash == secret_digest(sid),
+            UserSession.revoked_at.is_(None),
+            UserSession.expires_at > now,
+            UserSession.expires_at < until,
+        )
+        .values(expires_at=until)
+        .returning(UserSession.id, UserSession.user_id)
+    )
+    rows = done.all()
+    for sid_id, user_id in rows:
+        audit.record(
+            session,
+            actor,
+            "extend",
+            "session",
+            sid_id,
+            None,
+            {"user_id": user_id, "expires_at": until.isoformat(), "reason": reason},
+        )
+    return bool(rows)
+
+
 def end_session(session: Session, sid: str, *, actor: str | None = None, now: datetime | None = None) -> bool:
     """End one session (logout); False when it had already ended."""
     done = session.execute(

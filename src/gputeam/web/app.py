@@ -230,7 +230,9 @@ class SessionCookies:
 
         request = Request(scope)
         signer: SessionSigner = scope["app"].state.signer
-        session = signer.loads(request.cookies.get(SESSION_COOKIE))
+        from gputeam.web.auth import server_now
+
+        session = signer.loads(request.cookies.get(SESSION_COOKIE), server_now(scope["app"]).timestamp())
         state = scope.setdefault("state", {})
         state["session"] = session or Session.anonymous()
         state["session_changed"] = session is None
@@ -288,10 +290,15 @@ def set_session_cookie(request: Request, response: Response, session: Session) -
     secure = settings.secure_cookies
     if secure is None:
         secure = request.url.scheme == "https"
+    max_age = settings.session_max_age
+    if session.until is not None:  # a running exam: the cookie lasts at least that long
+        from gputeam.web.auth import server_now
+
+        max_age = max(max_age, session.until - int(server_now(request.app).timestamp()))
     response.set_cookie(
         SESSION_COOKIE,
         request.app.state.signer.dumps(session),
-        max_age=settings.session_max_age,
+        max_age=max_age,
         httponly=True,
         samesite="lax",
         secure=secure,

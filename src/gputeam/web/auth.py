@@ -73,6 +73,28 @@ def _known(request: Request, s: Any, key: tuple[str, str], **credential: str) ->
     return entry
 
 
+def server_now(app: Any) -> datetime:
+    """The server's time; tests put a fake clock at ``app.state.now`` (a callable). Sessions,
+    tokens and exams all read it."""
+    clock = getattr(app.state, "now", None)
+    return clock() if clock is not None else datetime.now(UTC)
+
+
+def keep_signed_in(request: Request, s: Any, who: Principal, until: datetime, reason: str) -> None:
+    """Keep the caller's session (its database row and its cookie, whose CSRF token is
+    unchanged) valid at least ``until``: a running exam never logs its candidate out."""
+    session: Session = request.state.session
+    if who.via != "session" or session.uid is None:
+        return
+    store.extend_session(
+        s, session.sid, until, now=server_now(request.app), actor=who.username, reason=reason
+    )
+    epoch = int(until.timestamp()) + 1
+    if session.until is None or session.until < epoch:
+        request.state.session = Session(sid=session.sid, uid=session.uid, until=epoch)
+        request.state.session_changed = True  # the middleware sends the cookie again
+
+
 def load_principal(request: Request) -> Principal | None:
     """The caller, or ``None`` when anonymous. Cached on the request, and per process
     while the database's versions are unchanged: every request still reads those
@@ -90,7 +112,7 @@ def load_principal(request: Request) -> Principal | None:
     ):
         # calendar programs subscribe by URL and cannot send headers
         header = "Bearer " + request.query_params["token"]
-    now = datetime.now(UTC)
+    now = server_now(request.app)
     with request.app.state.db.read_session() as s:
         if header[:7].lower() == "bearer ":
             secret = header[7:].strip()
@@ -210,7 +232,7 @@ def login(request: Request, username: str, password: str) -> Session:
     settings = request.app.state.settings
     address = client_address(request)
     name = username.strip()
-    now = datetime.now(UTC)
+    now = server_now(request.app)
     with request.app.state.db.session() as s:
         wait = store.login_wait(s, name, address, login_limits(request), now=now)
         if wait:

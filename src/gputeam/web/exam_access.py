@@ -4,20 +4,29 @@ admin everyone's). The rules of exams live in :mod:`gputeam.store.exams`."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import HTTPException, Request
 
 from gputeam import store
+from gputeam.certify.programme import GRACE_SECONDS
 from gputeam.web import services
+from gputeam.web.auth import keep_signed_in, server_now
 from gputeam.web.permissions import Perm, Principal
 
 
 def now(request: Request) -> datetime:
-    """The server's time; tests put a fake clock at ``app.state.now`` (a callable)."""
-    clock = getattr(request.app.state, "now", None)
-    return clock() if clock is not None else datetime.now(UTC)
+    """The server's time (:func:`gputeam.web.auth.server_now`)."""
+    return server_now(request.app)
+
+
+def keep_session(request: Request, s: Any, who: Principal, attempt: Any) -> None:
+    """While the caller's own attempt runs, their session and its CSRF token stay valid
+    until its deadline plus the grace, however old the login."""
+    if attempt.state == "in_progress" and attempt.person_id == who.person_id:
+        until = attempt.deadline + timedelta(seconds=GRACE_SECONDS)
+        keep_signed_in(request, s, who, until, f"exam attempt {attempt.id} runs")
 
 
 def issuer(request: Request) -> store.Issuer | None:

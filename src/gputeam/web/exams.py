@@ -50,6 +50,7 @@ def start(request: Request, code: str, who: Sitter) -> Response:
             a = store.start_attempt(
                 s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
             )
+            ex.keep_session(request, s, who, a)
             attempt_id = a.id
     except InputError as exc:
         return _list(request, who, 422, "; ".join(p.message for p in exc.problems))
@@ -61,6 +62,7 @@ def _attempt_page(
 ) -> Response:
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id)
+        ex.keep_session(request, s, who, a)  # a resume keeps this session too
         view = store.attempt_view(s, a, now=ex.now(request))
         mine = a.person_id == who.person_id
     return render(request, "exam_attempt.html", status, a=view, mine=mine, error=error, grace=GRACE_SECONDS)

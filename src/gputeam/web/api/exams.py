@@ -65,6 +65,7 @@ def start(request: Request, code: str, who: Sitter) -> dict[str, Any]:
         a = store.start_attempt(
             s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
         )
+        ex.keep_session(request, s, who, a)
         return store.attempt_view(s, a, now=ex.now(request))
 
 
@@ -75,7 +76,9 @@ def start(request: Request, code: str, who: Sitter) -> dict[str, Any]:
 )
 def get_attempt(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
     with request.app.state.db.session() as s:
-        return store.attempt_view(s, ex.attempt(request, s, who, attempt_id), now=ex.now(request))
+        a = ex.attempt(request, s, who, attempt_id)
+        ex.keep_session(request, s, who, a)
+        return store.attempt_view(s, a, now=ex.now(request))
 
 
 @router.put(
