@@ -1,12 +1,18 @@
-"""Server time of the tracker's views at 5,000 people (issue 10 §1, §3), one request at a
-time: the skills matrix (page and API, a page of everyone and a team), the certifications
-view, the filtered people list, and the matrix's CSV and XLSX downloads (every row).
+"""Server time of the tracker's views at 5,000 people (issue 10 §1, §2, §3), one request at
+a time: the skills matrix (page and API, a page of everyone and a team), the certifications
+view, the filtered people list, the teams (list and one team of about 250 people with its
+learning progress and burn-up, page and API), a person's page with many roadmap items and
+enrolments (page and API: the person, enrolments, roadmap, burn-up), and the matrix's CSV
+and XLSX downloads (every row); then the time to enrol a whole team in a learning path.
 
 Each engine gets a fresh database populated as ``bench/serve_load.py`` populates it
-(--people people, skills, certifications, a saved plan); the app runs in this process
-(FastAPI's TestClient, no network). Each endpoint is requested once (``first``: the view
-built; the API's JSON is then kept per data version, the pages are rendered every time),
-then --repeat times. Prints the first, median and slowest milliseconds per endpoint.
+(--people people in 20 teams, skills, certifications, a saved plan), plus learning data:
+the saved plan adopted, --items roadmap items for one person (with an enrolment in every
+catalog course), and 10 roadmap items for each person of the benchmarked team. The app
+runs in this process (FastAPI's TestClient, no network). Each endpoint is requested once
+(``first``: the view built; the API's JSON is then kept per data version, the pages are
+rendered every time), then --repeat times. Prints the first, median and slowest
+milliseconds per endpoint.
 
     python bench/tracker_views.py                       # 5,000 people, SQLite and PostgreSQL
     python bench/tracker_views.py --engines sqlite --repeat 5
@@ -58,9 +64,25 @@ PAGE_TARGET_MS = 300
 MIX_TARGET_MS = 4.0
 
 
-def endpoints(team: int, people: int) -> list[tuple[str, str]]:
+def services_catalog() -> Any:
+    from gputeam.catalog import load_catalog
+
+    return load_catalog()
+
+
+def endpoints(team: int, people: int, person: int, items: int, members: int) -> list[tuple[str, str]]:
     last = max(people // 50 - 1, 0)
     return [
+        ("teams page", "/teams"),
+        ("teams API", "/api/v1/teams"),
+        (f"team page ({members} people)", f"/teams/{team}"),
+        ("team API", f"/api/v1/teams/{team}"),
+        ("team burn-up API", f"/api/v1/teams/{team}/burnup"),
+        (f"person page ({items} items)", f"/people/{person}"),
+        ("person API", f"/api/v1/people/{person}"),
+        ("person enrolments API", f"/api/v1/people/{person}/enrolments"),
+        ("person roadmap API", f"/api/v1/people/{person}/roadmap"),
+        ("person burn-up API", f"/api/v1/people/{person}/burnup"),
         ("matrix API, first page", "/api/v1/skills/matrix?limit=50"),
         ("matrix API, last page", f"/api/v1/skills/matrix?limit=50&offset={50 * last}"),
         ("matrix API, a team", f"/api/v1/skills/matrix?limit=50&team={team}"),
@@ -75,7 +97,58 @@ def endpoints(team: int, people: int) -> list[tuple[str, str]]:
     ]
 
 
-def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bool:
+def add_learning(url: str, items: int) -> tuple[int, int, int]:
+    """The saved plan adopted; ``items`` roadmap items and an enrolment in every catalog
+    course for one person of the largest team; 10 roadmap items for each of that team's
+    people. Returns (team id, that person's id, the team's head count)."""
+    from datetime import timedelta
+
+    from gputeam import store
+    from gputeam.catalog import load_catalog
+
+    catalog = load_catalog()
+    courses = sorted(catalog.courses)
+    db = store.open_database(url)
+    with db.session() as s:
+        org = store.tracked_organisation(s, "Bench Corp")
+        plan = store.latest_plan(s, org)
+        assert plan is not None
+        store.adopt_saved_plan(s, org, plan.id, actor="bench")
+        teams = store.list_teams(s, org)
+        sizes = {t.id: len(store.team_members(s, org, t.id, active=True)) for t in teams}
+        team = max(sizes, key=lambda t: sizes[t])
+        members = store.team_members(s, org, team, active=True)
+        person = members[0].id
+        for i in range(items):
+            start = TODAY.replace(day=1) + timedelta(days=7 * (i - items // 2))
+            store.add_roadmap_item(
+                s,
+                person,
+                kind="course",
+                ref=courses[i % len(courses)],
+                title=f"Item {i}",
+                start=start,
+                due=start + timedelta(days=28),
+                hours=8.0,
+            )
+        store.enrol_people(s, org, [person], courses, TODAY.replace(day=1))
+        for m in members[1:]:
+            for i in range(10):
+                start = TODAY.replace(day=1) + timedelta(days=30 * (i - 5))
+                store.add_roadmap_item(
+                    s,
+                    m.id,
+                    kind="course",
+                    ref=courses[i % len(courses)],
+                    title=f"Item {i}",
+                    start=start,
+                    due=start,
+                )
+    db.dispose()
+    return team, person, len(members)
+
+
+def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path, items: int) -> bool:
     import re
 
     from fastapi.testclient import TestClient
@@ -85,6 +158,7 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
     with fresh_database(engine, pg_url, workdir) as url:
         t0 = time.perf_counter()
         populate(url, people)
+        team, person, members = add_learning(url, items)
         print(f"\n== {engine}: {people:,} people populated in {time.perf_counter() - t0:.0f} s ==")
         app = create_app(Settings(secret_key=SECRET, db=url), today=TODAY)
         ok = True
@@ -98,11 +172,14 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
                 follow_redirects=False,
             )
             assert r.status_code == 303, r.text
-            team = int(c.get("/api/v1/teams").json()[0]["id"])
             c.get("/api/v1/skills/matrix?limit=1")  # the catalog and the plan, once
             c.get("/skills?page=1")  # the templates, once
+            other = [t["id"] for t in c.get("/api/v1/teams").json() if t["id"] != team][0]
+            c.get(f"/teams/{other}")  # (another team and person: their views are not kept)
+            c.get(f"/people/{c.get(f'/api/v1/teams/{other}').json()['people'][0]['id']}")
+            c.get("/teams")
             print(f"{'endpoint':<28}{'first ms':>9}{'median ms':>10}{'max ms':>9}  bytes")
-            for name, path in endpoints(team, people):
+            for name, path in endpoints(team, people, person, items, members):
                 t = time.perf_counter()
                 r = c.get(path)  # built (the API's JSON is then cached per data version)
                 first = (time.perf_counter() - t) * 1000
@@ -119,6 +196,21 @@ def run(engine: str, pg_url: str, people: int, repeat: int, workdir: Path) -> bo
                 flag = "" if download or worst <= PAGE_TARGET_MS else "  OVER TARGET"
                 ok = ok and (download or worst <= PAGE_TARGET_MS)
                 print(f"{name:<28}{first:>9.0f}{med:>10.0f}{max(times):>9.0f}  {len(r.content):,}{flag}")
+            # a write: the whole team enrolled in a learning path (each of its courses)
+            path = max(services_catalog().paths.values(), key=lambda p: len(p.courses))
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', c.get("/account").text)
+            assert csrf
+            t = time.perf_counter()
+            r = c.post(
+                f"/api/v1/teams/{team}/enrolments",
+                json={"path_id": path.id, "started_on": TODAY.isoformat()},
+                headers={"X-CSRF-Token": csrf.group(1)},
+            )
+            took = (time.perf_counter() - t) * 1000
+            assert r.status_code in (200, 201), r.text[:300]
+            made = len(r.json().get("created", []))
+            what = f"enrol the team in {path.id} ({len(path.courses)} courses)"
+            print(f"{what}: {made:,} enrolments in {took:.0f} ms")
         app.state.db.dispose()
         return ok
 
@@ -306,6 +398,7 @@ def main() -> None:
     ap.add_argument("--profile", choices=KINDS, help="--cpu: cProfile one kind's measured requests")
     ap.add_argument("--db", help="--cpu: an already populated database (one engine)")
     ap.add_argument("--engines", default="sqlite,postgresql")
+    ap.add_argument("--items", type=int, default=300, help="roadmap items of the benchmarked person")
     ap.add_argument(
         "--pg-url",
         default=os.environ.get("GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
@@ -317,7 +410,7 @@ def main() -> None:
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for engine in args.engines.split(","):
-            ok = run(engine, args.pg_url, args.people, args.repeat, Path(tmp)) and ok
+            ok = run(engine, args.pg_url, args.people, args.repeat, Path(tmp), args.items) and ok
     print(f"\ntarget: every page <= {PAGE_TARGET_MS} ms: {'met' if ok else 'NOT met'}")
 
 

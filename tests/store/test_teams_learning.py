@@ -229,3 +229,45 @@ def test_a_course_already_finished_is_adopted_as_done(db: Database, org_id: int)
     assert got[(ids[0], "course")] == ("done", date(2026, 9, 20))
     assert got[(ids[0], "exam")] == ("planned", None)
     assert got[(ids[1], "course")] == ("planned", None)
+
+
+def test_learning_summaries_at_once_match_one_at_a_time(db: Database, org_id: int) -> None:
+    """The team page's and the teams list's summaries (three queries for everyone) say
+    what asking for each person or team alone says: enrolments open and done, hours,
+    roadmap items done and overdue; inactive people and empty teams count nothing."""
+    alpha, beta, ids = _team_with_people(db, org_id)
+    today = date(2026, 12, 2)
+    with db.session() as s:
+        gamma = store.create_team(s, org_id, "Gamma").id  # nobody in it
+        store.assign_to_team(s, org_id, beta, ids[2:])
+        e = store.enrol(s, ids[0], "fundamentals-dl", date(2026, 9, 1))
+        store.record_hours(s, e.id, 6.5, completed_on=date(2026, 11, 1))
+        store.enrol(s, ids[0], "intro-ai-infrastructure", date(2026, 10, 1))
+        store.enrol(s, ids[2], "fundamentals-dl", date(2026, 10, 1))
+        for pid, due, done in ((ids[0], date(2026, 11, 1), True), (ids[1], date(2026, 11, 1), False)):
+            item = store.add_roadmap_item(
+                s, pid, kind="exam", ref="nca-aiio", title="Exam", start=date(2026, 10, 1), due=due
+            )
+            if done:
+                store.complete_roadmap_item(s, item.id, date(2026, 11, 2))
+        store.add_roadmap_item(
+            s, ids[1], kind="course", ref="x", title="Later", start=date(2027, 1, 1), due=date(2027, 2, 1)
+        )
+        inactive = store.add_person(s, org_id, key="gone", name="Gone", team_id=alpha, active=False)
+        store.enrol(s, inactive.id, "fundamentals-dl", date(2026, 10, 1))
+    with db.session() as s:
+        people = store.learning_summaries(s, org_id, today, by="person", team_id=alpha)
+        for pid in (*ids[:2], inactive.id):
+            assert people.get(pid, store.empty_learning()) == store.learning_summary(
+                s, org_id, today, person_id=pid
+            )
+        assert inactive.id not in people and ids[2] not in people  # inactive; another team
+        assert people[ids[0]]["enrolments_done"] == 1 and people[ids[0]]["hours"] == 6.5
+        assert people[ids[1]]["items_overdue"] == 1 and people[ids[1]]["items"] == 2
+        teams = store.learning_summaries(s, org_id, today, by="team")
+        for tid in (alpha, beta, gamma):
+            assert teams.get(tid, store.empty_learning()) == store.learning_summary(
+                s, org_id, today, team_id=tid
+            )
+        assert gamma not in teams and teams[alpha]["learners"] == 1
+        assert store.team_head_counts(s, org_id) == {alpha: 2, beta: 1}

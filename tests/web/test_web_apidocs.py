@@ -18,7 +18,6 @@ from .test_web_browser import CHROMIUM, page, running_server  # noqa: F401  (fix
 STATIC = Path(__file__).parents[2] / "src" / "gputeam" / "web" / "static" / "swagger-ui"
 
 
-@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
 def test_page_and_assets_are_served_offline(client: Any) -> None:
     r = client.get("/api/v1/docs")
     assert r.status_code == 200

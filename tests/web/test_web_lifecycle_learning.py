@@ -214,3 +214,36 @@ def test_api_enrols_a_person_in_a_path(app: Any, db: Any, world: World, catalog:
     assert r.json()["enrolments"] == [] and r.json()["already"] == len(path.courses)
     r = a.post(url, json={"path_id": "nope", "started_on": "2026-11-01"}, headers=h)
     assert r.status_code == 422 and r.json()["problems"][0]["path"] == "path_id"
+
+
+def test_api_deactivates_reactivates_and_deletes_a_person(app: Any, db: Any, world: World) -> None:
+    """The lifecycle through the API, as the pages do it: an inactive person leaves the
+    default list and the dashboard's head count and is reached with ``status=inactive``;
+    reactivated, they are back; deleted, they are gone; every step audited. A manager may
+    not touch another team's person (404)."""
+    from .conftest import token_for
+
+    h = {"Authorization": f"Bearer {token_for(app, 'manager', ['read', 'write'])}"}
+    c = logged_in(app, "admin")
+    p2, p3 = world.people["p2"], world.people["p3"]
+
+    def listed(status: str) -> list[str]:
+        return [p["key"] for p in c.get("/api/v1/people", params={"status": status}).json()]
+
+    head = c.get("/api/v1/dashboard").json()["headcount"]
+    r = c.patch(f"/api/v1/people/{p2}", json={"active": False}, headers=h)
+    assert r.status_code == 200 and r.json()["active"] is False
+    assert "p2" not in listed("active") and listed("inactive") == ["p2"]
+    assert c.get("/api/v1/dashboard").json()["headcount"] == head - 1
+    assert c.patch(f"/api/v1/people/{p2}", json={"active": True}, headers=h).json()["active"] is True
+    assert "p2" in listed("active") and c.get("/api/v1/dashboard").json()["headcount"] == head
+    assert c.patch(f"/api/v1/people/{p3}", json={"active": False}, headers=h).status_code == 404
+    assert c.delete(f"/api/v1/people/{p2}", headers=h).status_code == 204
+    assert c.get(f"/api/v1/people/{p2}").status_code == 404
+    with db.session() as s:
+        assert store.get_person(s, p3).active is True
+        actions = [
+            (a.action, (a.after or {}).get("active"))
+            for a in store.list_audit(s, entity="person", entity_id=p2, oldest_first=True)
+        ]
+    assert actions[1:] == [("update", False), ("update", True), ("delete", None)]

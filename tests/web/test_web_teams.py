@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from datetime import date
 from typing import Any
+
+import pytest
 
 from gputeam import store
 
@@ -170,3 +173,28 @@ def test_export_page_gives_what_the_api_gives(app: Any, world: World) -> None:
     assert "people.csv" in z.namelist()
     assert a.get("/export/download?format=xlsx").content[:2] == b"PK"
     assert logged_in(app, "manager").get("/export").status_code == 403
+
+
+def test_people_to_move_are_found_by_name_or_id(
+    app: Any, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The team page offers the first MOVE_CHOICES people outside the team (at 5,000
+    people a list of everyone is neither usable nor quick) and finds the others by name
+    or id; the team's own people are never offered."""
+    from gputeam.web import pages_teams
+
+    c = logged_in(app, "admin")
+
+    def offered(html: str) -> list[str]:
+        form = html.split('action="/teams/', 1)[1].split("Move people into the team", 1)[-1]
+        return re.findall(r'<option value="\d+"[^>]*>([^<]+) \(p\d\)</option>', form)
+
+    assert offered(c.get(f"/teams/{world.beta}").text) == ["Ada Lovelace", "Grace Hopper"]
+    monkeypatch.setattr(pages_teams, "MOVE_CHOICES", 1)
+    page = c.get(f"/teams/{world.beta}").text
+    assert offered(page) == ["Ada Lovelace"] and "The first 1 of 2 people are listed" in page
+    found = c.get(f"/teams/{world.beta}", params={"find": "p2"}).text
+    assert offered(found) == ["Grace Hopper"] and "The first" not in found
+    assert 'name="find" maxlength="100" value="p2"' in found
+    none = c.get(f"/teams/{world.beta}", params={"find": "Linus"}).text  # in the team already
+    assert offered(none) == [] and "No one else you may move matches" in none

@@ -65,7 +65,10 @@ teams:
     ``rename_team(s, org_id, team_id, name)``, ``set_team_archived(s, org_id, team_id,
     archived)`` (refused while active people are in it), ``assign_to_team(s, org_id,
     team_id, person_ids)``, ``team_in(s, org_id, team_id)``, ``team_members``,
-    ``learning_summary(s, org_id, today, *, team_id=None, person_id=None)``;
+    ``learning_summary(s, org_id, today, *, team_id=None, person_id=None)``,
+    ``learning_summaries(s, org_id, today, *, by="person"|"team", team_id=None)`` (each
+    person's or team's, in three queries; ``empty_learning()`` for the absent),
+    ``team_head_counts(s, org_id)``;
     ``list_teams(s, org_id, archived=None)``, ``check_team_name``.
 enrolments:
     ``courses_of(catalog, course_id=None, path_id=None)``, ``enrol_people(s, org_id,
@@ -438,9 +441,12 @@ from gputeam.store.tables import integer as parse_integer
 from gputeam.store.tables import number as parse_number
 from gputeam.store.teams import (
     assign_to_team,
+    empty_learning,
+    learning_summaries,
     learning_summary,
     rename_team,
     set_team_archived,
+    team_head_counts,
     team_in,
     team_members,
 )
@@ -623,6 +629,9 @@ __all__ = [
     "courses_of",
     "enrol_people",
     "learning_summary",
+    "learning_summaries",
+    "empty_learning",
+    "team_head_counts",
     "rename_team",
     "set_team_archived",
     "team_in",

@@ -7,10 +7,11 @@ neither."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from gputeam.store.schema import Person, RoadmapItem
@@ -28,10 +29,18 @@ def burnup(
 ) -> dict[str, Any]:
     """``{"total": items, "points": [{"month": "YYYY-MM", "end", "planned", "done"}]}``
     (``done`` is None for months after today's)."""
+    # counted by the database: one row per due day, done day and status, not per item
     q = (
-        select(RoadmapItem.due, RoadmapItem.start, RoadmapItem.status, RoadmapItem.done_on)
+        select(
+            RoadmapItem.due,
+            RoadmapItem.done_on,
+            RoadmapItem.status,
+            func.min(RoadmapItem.start),
+            func.count(RoadmapItem.id),
+        )
         .join(Person, Person.id == RoadmapItem.person_id)
         .where(Person.org_id == org_id, Person.active.is_(True), RoadmapItem.status != "cancelled")
+        .group_by(RoadmapItem.due, RoadmapItem.done_on, RoadmapItem.status)
     )
     if person_id is not None:
         q = q.where(Person.id == person_id)
@@ -40,9 +49,16 @@ def burnup(
     rows = session.execute(q).all()
     if not rows:
         return {"total": 0, "points": []}
-    dues = sorted(r.due for r in rows)
-    dones = sorted((r.done_on or r.due) for r in rows if r.status == "done")
-    first = min(r.start for r in rows)
+    due_counts: dict[date, int] = {}
+    done_counts: dict[date, int] = {}
+    for due, done_on, status, _start, n in rows:
+        due_counts[due] = due_counts.get(due, 0) + n
+        if status == "done":
+            day = done_on or due
+            done_counts[day] = done_counts.get(day, 0) + n
+    dues, planned_by = _cumulative(due_counts)
+    dones, done_by = _cumulative(done_counts)
+    first = min(r[3] for r in rows)
     last = max(dues[-1], today)
     ends = []
     m = month_end(first)
@@ -54,13 +70,23 @@ def burnup(
     for end in ends:
         actual = None
         if end.replace(day=1) <= today:
-            actual = sum(1 for d in dones if d <= min(end, today))
+            actual = done_by[bisect_right(dones, min(end, today))]  # done on or before
         points.append(
             {
                 "month": end.strftime("%Y-%m"),
                 "end": end.isoformat(),
-                "planned": sum(1 for d in dues if d <= end),
+                "planned": planned_by[bisect_right(dues, end)],
                 "done": actual,
             }
         )
-    return {"total": len(rows), "points": points}
+    return {"total": planned_by[-1], "points": points}
+
+
+def _cumulative(counts: dict[date, int]) -> tuple[list[date], list[int]]:
+    """The days in order, and how many fall on or before each: ``by[i]`` counts the first
+    ``i`` days (``by[0]`` is 0), so ``by[bisect_right(days, d)]`` is the count up to ``d``."""
+    days = sorted(counts)
+    by = [0]
+    for d in days:
+        by.append(by[-1] + counts[d])
+    return days, by

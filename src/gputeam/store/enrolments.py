@@ -16,7 +16,7 @@ from gputeam.catalog import Catalog
 from gputeam.errors import Problem
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found
-from gputeam.store.learning import adopt_roadmaps, enrol, record_hours
+from gputeam.store.learning import adopt_roadmaps, enrol_many, record_hours
 from gputeam.store.schema import Enrolment, Person, SavedPlan, SavedScenario
 
 
@@ -70,26 +70,30 @@ def enrol_people(
     actor: str | None = None,
 ) -> dict[str, Any]:
     """Enrol each person in each course, skipping courses a person is already enrolled in
-    and has not finished. ``{"created": [Enrolment], "already": n}``."""
-    created: list[Enrolment] = []
-    already = 0
-    for pid in dict.fromkeys(person_ids):
-        p = session.get(Person, pid)
-        if p is None or p.org_id != org_id:
-            raise not_found("person", pid)
-        open_ = set(
-            session.scalars(
-                select(Enrolment.course_id).where(
-                    Enrolment.person_id == pid, Enrolment.completed_on.is_(None)
+    and has not finished. ``{"created": [Enrolment], "already": n}``. A few queries
+    whatever the number of people (a team of hundreds)."""
+    ids = list(dict.fromkeys(person_ids))
+    courses = list(dict.fromkeys(course_ids))
+    # the people loaded at once, and held: the audit finds each enrolment's organisation
+    # through its person in the session, not by a query (and a flush) per enrolment
+    found: dict[int, Person] = {}
+    open_: set[tuple[int, str]] = set()
+    for chunk in (ids[i : i + 1000] for i in range(0, len(ids), 1000)):
+        found.update((p.id, p) for p in session.scalars(select(Person).where(Person.id.in_(chunk))))
+        open_.update(
+            session.execute(
+                select(Enrolment.person_id, Enrolment.course_id).where(
+                    Enrolment.person_id.in_(chunk), Enrolment.completed_on.is_(None)
                 )
-            )
+            ).tuples()
         )
-        for course in dict.fromkeys(course_ids):
-            if course in open_:
-                already += 1
-                continue
-            created.append(enrol(session, pid, course, started_on, actor=actor))
-    return {"created": created, "already": already}
+    for pid in ids:
+        if pid not in found or found[pid].org_id != org_id:
+            raise not_found("person", pid)
+    wanted = [(pid, course) for pid in ids for course in courses]
+    new = [pair for pair in wanted if pair not in open_]
+    created = enrol_many(session, new, started_on, actor=actor)
+    return {"created": created, "already": len(wanted) - len(new)}
 
 
 def complete_enrolment(

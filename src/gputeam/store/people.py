@@ -282,6 +282,8 @@ class PeopleFilter:
     level: int | None = None
     active: bool | None = True
     search: str | None = None
+    #: people not in this team (those without a team included): whom a team may take
+    not_team_id: int | None = None
 
     def clauses(self, org_id: int) -> list[Any]:
         """The WHERE clauses on :class:`Person` (the one home of these filters)."""
@@ -292,6 +294,8 @@ class PeopleFilter:
             out.append(Person.team_id.in_(list(self.team_ids)))
         if self.person_id is not None:
             out.append(Person.id == self.person_id)
+        if self.not_team_id is not None:
+            out.append(Person.team_id.is_(None) | (Person.team_id != self.not_team_id))
         if self.role == "":
             out.append(Person.role.is_(None))
         elif self.role is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -101,6 +101,51 @@ def learning_summary(
 ) -> dict[str, Any]:
     """Enrolments (open, completed, hours logged) and roadmap items (done, open,
     overdue) of the organisation's active people, or of one team or person."""
+    return _learning(session, org_id, today, None, team_id=team_id, person_id=person_id).get(
+        None, empty_learning()
+    )
+
+
+def team_head_counts(session: Session, org_id: int) -> dict[int, int]:
+    """Active people per team (teams without any are absent), in one query."""
+    q = (
+        select(Person.team_id, func.count(Person.id))
+        .where(Person.org_id == org_id, Person.active.is_(True), Person.team_id.is_not(None))
+        .group_by(Person.team_id)
+    )
+    return {int(t): int(n) for t, n in session.execute(q) if t is not None}
+
+
+def learning_summaries(
+    session: Session, org_id: int, today: date, *, by: Literal["person", "team"], team_id: int | None = None
+) -> dict[int, dict[str, Any]]:
+    """:func:`learning_summary` of each active person (``by="person"``, of one team with
+    ``team_id``) or of each team (``by="team"``), in three queries whatever their number
+    (a team page of 250 people, the list of teams). Someone (or a team) with nothing to
+    count is absent: :func:`empty_learning` stands for them."""
+    column = Person.id if by == "person" else Person.team_id
+    return {
+        int(k): v
+        for k, v in _learning(session, org_id, today, column, team_id=team_id).items()
+        if k is not None
+    }
+
+
+def empty_learning() -> dict[str, Any]:
+    """The learning summary of someone with no enrolment and no roadmap item."""
+    return _summary(0, 0, 0.0, 0, {}, 0)
+
+
+def _learning(
+    session: Session,
+    org_id: int,
+    today: date,
+    group: Any,
+    *,
+    team_id: int | None = None,
+    person_id: int | None = None,
+) -> dict[Any, dict[str, Any]]:
+    """The summaries keyed by ``group`` (a Person column), or by None for all together."""
 
     def scoped(q: Any) -> Any:
         q = q.where(Person.org_id == org_id, Person.active.is_(True))
@@ -108,43 +153,66 @@ def learning_summary(
             q = q.where(Person.team_id == team_id)
         if person_id is not None:
             q = q.where(Person.id == person_id)
-        return q
+        return q.group_by(group) if group is not None else q
 
-    e = scoped(
-        select(
-            func.count(Enrolment.id),
-            func.count(Enrolment.completed_on),
-            func.coalesce(func.sum(Enrolment.hours_done), 0.0),
-            func.count(func.distinct(Enrolment.person_id)),
-        ).join(Person, Person.id == Enrolment.person_id)
-    )
-    total, completed, hours, learners = session.execute(e).one()
-    items = {
-        status: n
-        for status, n in session.execute(
+    key = [group] if group is not None else []
+
+    def keyed(row: Any) -> tuple[Any, tuple[Any, ...]]:
+        return (row[0], tuple(row[1:])) if group is not None else (None, tuple(row))
+
+    enrolments = dict(
+        keyed(r)
+        for r in session.execute(
             scoped(
-                select(RoadmapItem.status, func.count(RoadmapItem.id)).join(
-                    Person, Person.id == RoadmapItem.person_id
-                )
-            ).group_by(RoadmapItem.status)
-        )
-    }
-    overdue = (
-        session.scalar(
-            scoped(
-                select(func.count(RoadmapItem.id))
-                .join(Person, Person.id == RoadmapItem.person_id)
-                .where(RoadmapItem.status.in_(("planned", "in-progress")), RoadmapItem.due < today)
+                select(
+                    *key,
+                    func.count(Enrolment.id),
+                    func.count(Enrolment.completed_on),
+                    func.coalesce(func.sum(Enrolment.hours_done), 0.0),
+                    func.count(func.distinct(Enrolment.person_id)),
+                ).join(Person, Person.id == Enrolment.person_id)
             )
         )
-        or 0
     )
+    items: dict[Any, dict[str, int]] = {}
+    for r in session.execute(
+        scoped(
+            select(*key, RoadmapItem.status, func.count(RoadmapItem.id)).join(
+                Person, Person.id == RoadmapItem.person_id
+            )
+        ).group_by(RoadmapItem.status)
+    ):
+        k, (status, n) = keyed(r)
+        items.setdefault(k, {})[status] = int(n)
+    overdue = dict(
+        (k, int(v[0]))
+        for k, v in map(
+            keyed,
+            session.execute(
+                scoped(
+                    select(*key, func.count(RoadmapItem.id))
+                    .join(Person, Person.id == RoadmapItem.person_id)
+                    .where(RoadmapItem.status.in_(("planned", "in-progress")), RoadmapItem.due < today)
+                )
+            ),
+        )
+    )
+    out = {}
+    for k in {*enrolments, *items, *overdue}:
+        total, completed, hours, learners = enrolments.get(k, (0, 0, 0.0, 0))
+        out[k] = _summary(total, completed, hours, learners, items.get(k, {}), overdue.get(k, 0))
+    return out
+
+
+def _summary(
+    total: int, completed: int, hours: float, learners: int, items: dict[str, int], overdue: int
+) -> dict[str, Any]:
     planned = sum(n for s, n in items.items() if s != "cancelled")
     done = items.get("done", 0)
     return {
         "enrolments_open": int(total) - int(completed),
         "enrolments_done": int(completed),
-        "hours": round(float(hours), 1),
+        "hours": round(float(hours or 0.0), 1),
         "learners": int(learners),
         "items": planned,
         "items_done": done,

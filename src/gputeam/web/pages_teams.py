@@ -93,18 +93,19 @@ def _list(
 ) -> Response:
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
-        rows = []
-        for t in store.list_teams(s, org):
-            if who.may_team(t.id):
-                rows.append(
-                    {
-                        "id": t.id,
-                        "name": t.name,
-                        "archived": t.archived_at is not None,
-                        "people": store.count_people(s, org, team_id=t.id),
-                        "learning": store.learning_summary(s, org, today(request), team_id=t.id),
-                    }
-                )
+        heads = store.team_head_counts(s, org)
+        learning = store.learning_summaries(s, org, today(request), by="team")
+        rows = [
+            {
+                "id": t.id,
+                "name": t.name,
+                "archived": t.archived_at is not None,
+                "people": heads.get(t.id, 0),
+                "learning": learning.get(t.id) or store.empty_learning(),
+            }
+            for t in store.list_teams(s, org)
+            if who.may_team(t.id)
+        ]
     return render(request, "teams.html", status, who=who, teams=rows, errors=errors or {}, form=form or {})
 
 
@@ -126,6 +127,12 @@ def team_page(request: Request, team_id: PathId, who: Reader) -> Response:
     return team_response(request, who, team_id)
 
 
+#: the people offered at once by the team page's "Move people into the team" list; beyond
+#: them, the user finds people by name or id (at 5,000 people a list of everyone is
+#: neither usable nor quick)
+MOVE_CHOICES = 100
+
+
 def team_response(
     request: Request,
     who: Principal,
@@ -139,14 +146,22 @@ def team_response(
         team = readable_team(request, s, who, team_id)
         org = services.org_id(request.app, s)
         people = list(store.team_members(s, org, team.id))
-        progress = {p.id: store.learning_summary(s, org, day, person_id=p.id) for p in people}
+        each = store.learning_summaries(s, org, day, by="person", team_id=team.id)
+        progress = {p.id: each.get(p.id) or store.empty_learning() for p in people}
         curve = store.burnup(s, org, day, team_id=team.id)
         candidates: list[Any] = []
+        candidates_total = 0
+        find = request.query_params.get("find", "").strip()[:100]
         if who.may_manage_team(team.id):
-            scope = None if who.role == "admin" else sorted(who.team_ids)
-            candidates = [
-                p for p in store.list_people(s, org, team_ids=scope, limit=2000) if p.team_id != team.id
-            ]
+            movable = store.PeopleFilter(
+                team_ids=None if who.role == "admin" else tuple(sorted(who.team_ids)),
+                search=find or None,
+                not_team_id=team.id,
+            )
+            candidates = list(store.list_people(s, org, where=movable, limit=MOVE_CHOICES, columns=True))
+            candidates_total = len(candidates)
+            if candidates_total == MOVE_CHOICES:
+                candidates_total = store.count_people(s, org, where=movable)
         t = {
             "id": team.id,
             "name": team.name,
@@ -164,6 +179,8 @@ def team_response(
         burnup=curve,
         chart=burnup_svg(curve, f"Roadmap items of {t['name']}: planned and done"),
         candidates=candidates,
+        candidates_total=candidates_total,
+        find=find,
         can_manage=who.may_manage_team(t["id"]),
         targets=learning_targets(request),
         errors=errors or {},
