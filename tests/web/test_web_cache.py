@@ -66,6 +66,10 @@ def test_every_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert cache.cached_text(app, ("page", v), lambda v=v: f"<p>{v}</p>") == f"<p>{v}</p>"
     assert list(app.state.text_cache) == [("page", 2), ("page", 3), ("page", 4)]
 
+    for v in range(cache.LIST_ENTRIES + 1):
+        cache.listing(app, ("people", v), lambda v=v: (b"{}",) * v)
+    assert len(app.state.list_cache) == cache.LIST_ENTRIES and ("people", 0) not in app.state.list_cache
+
     monkeypatch.setattr(cache, "KNOWN_CALLERS", 2)
     for v in range(3):
         cache.remember_caller(app, ("token", str(v)), v)

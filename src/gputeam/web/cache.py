@@ -1,6 +1,7 @@
 """The web layer's per-process memory, in one place: views (the live team, the latest plan,
-the dashboard), rendered text (pages and JSON documents) and known callers (who holds a
-token or session).
+the dashboard), rendered text (pages and JSON documents), lists (every row of a filtered,
+sorted list, each as its JSON text, so that any page is a slice) and known callers (who
+holds a token or session).
 
 Every entry is keyed by what it depends on, a data version of the database first (a
 counter every commit of tracked data bumps; the accounts version for callers), so a change
@@ -35,6 +36,9 @@ TEXT_CACHE_SIZE = 64 * 2**20
 #: Small aggregates kept per process, one per data version and filter (the skills matrix's
 #: proficiency counts: a few dozen numbers each).
 AGGREGATE_ENTRIES = 1024
+#: Lists kept per process (one per data version, filter and order; 5,000 people's rows
+#: as JSON are about 1 MB).
+LIST_ENTRIES = 32
 #: Callers remembered per process; beyond this many, the oldest are forgotten.
 KNOWN_CALLERS = 10_000
 
@@ -44,6 +48,7 @@ def install(app: FastAPI) -> None:
     app.state.catalog_cache = {}
     app.state.plan_cache = {}
     app.state.aggregate_cache = {}
+    app.state.list_cache = {}
     app.state.text_cache = {}
     app.state.text_cache_size = 0
     app.state.known_callers = {}
@@ -95,6 +100,12 @@ def aggregate(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
     """A small aggregate keyed by its data version and filter, built once per process
     (kept apart from the views, so that many filters do not push the dashboard out)."""
     return cached(app.state.aggregate_cache, key, build, AGGREGATE_ENTRIES)
+
+
+def listing(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
+    """Every row of a list (keyed by its data version, filter and order), built once per
+    process; a page of it is then a slice (kept apart from the views, like the aggregates)."""
+    return cached(app.state.list_cache, key, build, LIST_ENTRIES)
 
 
 def process_wide(app: FastAPI, key: str, build: Callable[[], T]) -> T:

@@ -3,13 +3,15 @@ status, enrolments with progress, roadmap items and overall progress."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from typing import Any
 
 from fastapi import FastAPI
 
 from gputeam import store
-from gputeam.store import DbSession
+from gputeam.store import DbSession, PeopleFilter
+from gputeam.web import cache
 from gputeam.web.org import catalog
 from gputeam.web.plan_view import latest_plan
 
@@ -30,6 +32,21 @@ def person_summary(p: Any) -> dict[str, Any]:
         "team_id": p.team_id,
         "active": p.active,
     }
+
+
+def people_json(
+    app: FastAPI, s: DbSession, org: int, where: PeopleFilter, sort: str, descending: bool
+) -> tuple[bytes, ...]:
+    """Every person ``where`` selects, in the list's order, each as the JSON of
+    :func:`person_summary` (as the API writes it): built once per data version, filter and
+    order, so that a page of the list is a slice, whatever its offset."""
+
+    def build() -> tuple[bytes, ...]:
+        rows = store.list_people(s, org, where=where, sort=sort, descending=descending, columns=True)
+        dumps = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
+        return tuple(dumps(person_summary(p)).encode() for p in rows)
+
+    return cache.listing(app, ("people.json", store.data_version(s), org, where, sort, descending), build)
 
 
 def person_detail(app: FastAPI, s: DbSession, p: Any, today: date) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from gputeam.store import data_version
 from gputeam.web.cache import TEXT_CACHE_ENTRIES, cached_text
 from gputeam.web.dashboard_view import dashboard_data, dashboard_for, dashboard_json, person_teams
 from gputeam.web.org import catalog, org_id, person_in_org, team_in_org
-from gputeam.web.person_view import person_detail, person_summary
+from gputeam.web.person_view import people_json, person_detail, person_summary
 from gputeam.web.plan_view import (
     DEFAULT_INPUTS,
     LIVE_SCENARIO,
@@ -51,6 +51,7 @@ __all__ = [
     "latest_plan",
     "live_scenario",
     "org_id",
+    "people_json",
     "person_detail",
     "person_in_org",
     "person_summary",

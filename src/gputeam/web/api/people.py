@@ -6,7 +6,6 @@ from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from gputeam import store
@@ -223,12 +222,11 @@ def list_people(
         where = replace(where, team_id=team_id)
     with db(request).read_session() as s:
         org = services.org_id(request.app, s)
-        rows = store.list_people(
-            s, org, where=where, sort=sort, descending=ch.descending, limit=limit, offset=offset, columns=True
-        )
-        # plain rows, serialised directly: the same fields as PersonOut, without
-        # validating each one again on the way out
-        return JSONResponse([services.person_summary(p) for p in rows])  # type: ignore[return-value]
+        # the whole list's rows as JSON, once per data version, filter and order: the same
+        # fields as PersonOut (not validated again on the way out); a page is a slice
+        rows = services.people_json(request.app, s, org, where, sort, ch.descending)
+    body = b"[" + b",".join(rows[offset : offset + limit]) + b"]"
+    return Response(body, media_type="application/json")  # type: ignore[return-value]
 
 
 @router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
