@@ -64,50 +64,102 @@ def test_api_problem_titles_follow_the_language(app: Any, world: World) -> None:
     assert r.json()["title"] == "Not found"
 
 
-class _Chrome(HTMLParser):
-    """The page's own words: title, headings, table heads, labels, buttons, summaries, the
-    cards' labels and the navigation (not the language switcher's names)."""
+class _Words(HTMLParser):
+    """Every text a page shows (its title, the header and the main content: headings,
+    paragraphs, tables, labels, options, buttons, links, and the placeholder, aria-label and
+    title attributes), except the language switcher's names, scripts and styles."""
 
-    TAGS = {"title", "h1", "h2", "h3", "th", "label", "button", "summary"}
+    SKIP = {"script", "style", "svg", "textarea"}
 
     def __init__(self) -> None:
         super().__init__()
         self.stack: list[tuple[str, str]] = []
-        self.texts: list[str] = []
+        self.texts: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
-        if tag in ("input", "meta", "link", "br", "img"):
-            if a.get("placeholder"):
-                self.texts.append("placeholder: " + str(a["placeholder"]))
+        for name in ("placeholder", "aria-label", "title", "label"):
+            if a.get(name) and (name != "title" or tag != "div"):
+                self.texts.append((f"{tag}[{name}]", str(a[name])))
+        if tag in ("input", "meta", "link", "br", "img", "hr", "col", "wbr", "source"):
             return
         self.stack.append((tag, (a.get("class") or "") + " " + (a.get("aria-label") or "")))
 
     def handle_endtag(self, tag: str) -> None:
-        while self.stack and self.stack.pop()[0] != tag:
-            pass
+        if any(t == tag for t, _ in self.stack):
+            while self.stack and self.stack.pop()[0] != tag:
+                pass
 
     def handle_data(self, data: str) -> None:
         text = " ".join(data.split())
-        if not text or not self.stack or text in ("·", "gputeam", "–", ";", ":", ","):
+        if not text or not self.stack:
             return
-        tags = [t for t, _ in self.stack]
+        tags = {t for t, _ in self.stack}
         css = " ".join(c for _, c in self.stack)
-        if "languages" in css or "script" in tags or "style" in tags:
+        if "languages" in css or tags & self.SKIP:
             return
-        tag = tags[-1]
-        if (
-            (set(tags) & self.TAGS and tag not in ("option", "span", "strong"))
-            or (tag == "div" and "label" in self.stack[-1][1])
-            or (tag == "a" and "header" in tags)
-        ):
-            self.texts.append(f"{tag}: {text}")
+        self.texts.append((self.stack[-1][0], text))
 
 
-def _untranslated(html: str) -> list[str]:
-    parser = _Chrome()
+def _untranslated(html: str, data: frozenset[str] = frozenset()) -> list[str]:
+    """The texts of ``html`` the pseudo-locale did not mark, less the world's own values
+    (``data``: names, ids, catalog product names, stored titles), figures, dates and
+    symbols."""
+    html = re.sub(r"⟦.*?⟧", "⟦⟧", html, flags=re.S)  # a message may hold markup
+    parser = _Words()
     parser.feed(html)
-    return [t for t in parser.texts if "⟦" not in t and not t.endswith("· gputeam")]
+    found = []
+    for tag, text in parser.texts:
+        if "⟦" in text:
+            continue
+        rest = text.removesuffix("· gputeam")
+        for value in sorted(data, key=len, reverse=True):
+            rest = rest.replace(value, " ")
+        if re.search(r"[^\W\d_]{2,}", rest.replace("gputeam", "")):
+            found.append(f"{tag}: {text}")
+    return found
+
+
+#: Texts on these pages that other parts translate and that are not translated yet: the
+#: planner's own sentences (gputeam.planning's reasons and warnings, issue 13).
+NOT_YET = {"/plan": {"li"}}
+
+
+def _data(app: Any, c: Any, world: World) -> frozenset[str]:
+    """The world's own values: its people, teams, users and their ids; the catalog's
+    product names (certifications, courses, learning paths, vendors) and ids; the roadmap
+    items' stored titles."""
+    from gputeam.web import services
+
+    cat = services.catalog(app)
+    values = {"Ada Lovelace", "Grace Hopper", "Linus T", "Alpha", "Beta", "Acme", "p1", "p2", "p3"}
+    values |= {"admin", "manager", "engineer", "viewer", "sysadmin", "USD", "ICS", "PDF", "GPU"}
+    for group in (cat.certifications, cat.courses, cat.paths):
+        for key, entry in group.items():
+            values |= {key, key.upper(), entry.name}
+            values |= {str(getattr(entry, "vendor", "") or "")} - {""}
+    values |= set(cat.roles) | set(cat.domains)
+    for key in world.people.values():
+        person = c.get(f"/api/v1/people/{key}").json()
+        values |= {i["title"] for i in person.get("roadmap", [])}
+    return frozenset(values)
+
+
+def _pages(c: Any, world: World) -> list[str]:
+    """Every page a user can reach in the seeded world (as admin)."""
+    p1 = world.people["p1"]
+    return [
+        "/",
+        "/plan",
+        "/people",
+        f"/people/{p1}",
+        "/people/999999",
+        "/people/new",
+        f"/people/{p1}/edit",
+        f"/people/{world.people['p2']}/delete",
+        "/teams",
+        f"/teams/{world.alpha}",
+    ]
 
 
 def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -> None:
@@ -124,14 +176,39 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
         follow_redirects=False,
     )
     assert r.status_code == 303
-    pages = ["/", "/plan", "/people", f"/people/{world.people['p1']}", "/people/999999"]
-    english = {page: _untranslated(c.get(page).text) for page in pages}
+    pages = _pages(c, world)
+    data = _data(app, c, world)
+    english = {page: _untranslated(c.get(page).text, data) for page in pages}
     assert all(english.values())  # the check sees the pages' words
     c.cookies.set("gputeam_lang", "xx")
     found = {}
     for page in pages:
-        html = c.get(page).text
-        if page.startswith("/people/p") or page == f"/people/{world.people['p1']}":
-            html = html.replace("<h1>Ada Lovelace", "<h1>⟦Ada Lovelace⟧")  # a name, not a text
-        found[page] = _untranslated(html)
+        r = c.get(page)
+        assert r.status_code in (200, 404), (page, r.status_code)
+        skip = NOT_YET.get(page, set())
+        found[page] = [t for t in _untranslated(r.text, data) if t.split(":")[0] not in skip]
     assert found == {page: [] for page in pages}
+
+
+#: Per language, pages of the tracker with a translated heading or label each, and the
+#: language's date format (p1's certification, earned 2024-01-15).
+TRACKER_IN = {
+    "de": {"/teams": "Team anlegen", "/people/new": "Wöchentliche Lernstunden", "p1": "15.1.2024"},
+    "nl": {"/teams": "Een team aanmaken", "/people/new": "Studie-uren per week", "p1": "15-1-2024"},
+    "es": {"/teams": "Crear un equipo", "/people/new": "Horas de estudio semanales", "p1": "15/1/2024"},
+    "ko": {"/teams": "팀 만들기", "/people/new": "주간 학습 시간", "p1": "2024. 1. 15."},
+}
+
+
+@pytest.mark.parametrize("language", sorted(TRACKER_IN))
+def test_tracker_pages_in_each_language(app: Any, world: World, language: str) -> None:
+    c = logged_in(app, "admin")
+    c.cookies.set("gputeam_lang", language)
+    expected = TRACKER_IN[language]
+    for path in ("/teams", "/people/new"):
+        page = c.get(path).text
+        assert f'<html lang="{language}">' in page and expected[path] in page, path
+    person = c.get(f"/people/{world.people['p1']}").text
+    assert expected["p1"] in person
+    team = c.get(f"/teams/{world.alpha}").text
+    assert "Ada Lovelace" in team and f'<html lang="{language}">' in team

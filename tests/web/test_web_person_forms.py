@@ -150,7 +150,7 @@ def test_person_form_sets_email_background_and_role(app: Any, db: Any, world: Wo
     )
     shown = m.get(f"/people/{pid}").text
     assert "new@example.org" in shown and "network-engineer" in shown
-    assert "<strong>operations-engineer</strong>" in shown
+    assert "<strong>Operations Engineer</strong>" in shown
     # the edit page is filled in with them
     page = m.get(f"/people/{pid}/edit").text
     assert 'value="new@example.org"' in page and 'value="network-engineer"' in page

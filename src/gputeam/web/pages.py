@@ -100,7 +100,7 @@ def dashboard_page(request: Request, who: Viewer) -> Response:
 
         def build() -> str:
             d = services.dashboard_for(app, s, day, who)
-            return str(app.state.templates.get_template("dashboard_body.html").render(d=d))
+            return str(app.state.templates.get_template("dashboard_body.html").render(d=d, app=app))
 
         body = (
             build()
@@ -168,7 +168,7 @@ def people_page(
 def _visible(request: Request, who: Principal, s: Any, person_id: int) -> Any:
     p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
-        raise HTTPException(404, "no such person, or not one you may see")
+        raise HTTPException(404, _("no such person, or not one you may see"))
     return p
 
 
@@ -260,14 +260,14 @@ def add_certification(
     evidence: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
     errors: dict[str, str] = {}
-    start, fault = parse_day(valid_from, "Earned")
+    start, fault = parse_day(valid_from, _("Earned"))
     if fault:
         errors["valid_from"] = fault
-    until, fault = parse_day(valid_until, "Valid until") if valid_until.strip() else (None, None)
+    until, fault = parse_day(valid_until, _("Valid until")) if valid_until.strip() else (None, None)
     if fault:
         errors["valid_until"] = fault
     if cert_id not in services.catalog(request.app).certifications:
-        errors["cert_id"] = "Choose a certification from the list."
+        errors["cert_id"] = _("Choose a certification from the list.")
     with request.app.state.db.session() as s:
         p = recordable(request, who, s, person_id)
     if not errors and start is not None:
@@ -288,7 +288,7 @@ def add_certification(
                 pr.message for pr in exc.problems
             )
         except store.WriteConflict:
-            errors["valid_from"] = "This certification is already recorded from this date."
+            errors["valid_from"] = _("This certification is already recorded from this date.")
     if errors:
         return person_response(
             request,
@@ -303,7 +303,7 @@ def add_certification(
                 "evidence": evidence,
             },
         )
-    return _back(person_id, f"Certification {cert_id} recorded.")
+    return _back(person_id, _("Certification {id} recorded.").format(id=cert_id))
 
 
 @router.post("/roadmap-items/{item_id}/done")
@@ -311,13 +311,13 @@ def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
     with request.app.state.db.session() as s:
         owner = store.record_person(s, "roadmap item", item_id)
         if owner is None:
-            raise HTTPException(404, "no such roadmap item")
+            raise HTTPException(404, _("no such roadmap item"))
         p = _visible(request, who, s, owner)
         if not who.may_change_records(p.id, p.team_id):
-            raise HTTPException(403, "you may not change this person's records")
+            raise HTTPException(403, _("you may not change this person's records"))
         store.complete_roadmap_item(s, item_id, today(request), actor=actor(who))
         pid = p.id
-    return _back(pid, "Marked done.")
+    return _back(pid, _("Marked done."))
 
 
 # ---------------------------------------------------------------- catalog

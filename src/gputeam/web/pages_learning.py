@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
+from gputeam.i18n import _, ngettext
 from gputeam.store import BadCell
 from gputeam.store import parse_number as any_number
 from gputeam.web import services
@@ -32,7 +33,7 @@ MAX_HOURS = 10000
 def _enrolment(request: Request, who: Principal, s: Any, enrolment_id: int) -> Any:
     e = store.find_enrolment(s, enrolment_id)
     if e is None:
-        raise HTTPException(404, "no such enrolment")
+        raise HTTPException(404, _("no such enrolment"))
     recordable(request, who, s, e.person_id)
     return e
 
@@ -42,9 +43,11 @@ def parse_hours(text: str) -> tuple[float | None, str | None]:
     try:
         hours = any_number(text.strip(), None)
     except BadCell as exc:
-        return None, f"Hours: {exc.reason} (expected {exc.expected})."
+        return None, _("Hours: {reason} (expected {expected}).").format(
+            reason=exc.reason, expected=exc.expected
+        )
     if not 0 <= hours <= MAX_HOURS:
-        return None, f"Hours: between 0 and {MAX_HOURS}."
+        return None, _("Hours: between 0 and {most}.").format(most=MAX_HOURS)
     return hours, None
 
 
@@ -66,7 +69,7 @@ def enrol(
     courses, fault = parse_target(request, target)
     if fault:
         errors["target"] = fault
-    day, fault = parse_day(started_on, "Start")
+    day, fault = parse_day(started_on, _("Start"))
     if fault:
         errors["started_on"] = fault
     with request.app.state.db.session() as s:
@@ -85,8 +88,8 @@ def enrol(
     made = len(result["created"])
     return _back(
         person_id,
-        f"Enrolled in {made} course{'s' if made != 1 else ''}"
-        + (f"; {result['already']} already open." if result["already"] else "."),
+        ngettext("Enrolled in {n} course", "Enrolled in {n} courses", made).format(n=made)
+        + (_("; {n} already open.").format(n=result["already"]) if result["already"] else "."),
     )
 
 
@@ -109,7 +112,7 @@ def enrolment_hours(
         return person_response(
             request, who, pid, 422, hours_errors={enrolment_id: fault}, hours_form={enrolment_id: hours_done}
         )
-    return _back(pid, "Hours recorded.")
+    return _back(pid, _("Hours recorded."))
 
 
 @router.post("/enrolments/{enrolment_id}/done")
@@ -118,7 +121,7 @@ def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Res
         e = _enrolment(request, who, s, enrolment_id)
         pid = e.person_id
         store.complete_enrolment(s, e.id, max(today(request), e.started_on), actor=actor(who))
-    return _back(pid, "Course done; its roadmap items are marked done.")
+    return _back(pid, _("Course done; its roadmap items are marked done."))
 
 
 @router.post("/plans/{plan_id}/adopt")
@@ -128,14 +131,14 @@ def adopt_plan(
     """Adopt a saved plan's roadmaps (admin): idempotent, audited; back to the plan page
     saying what was added."""
     if who.role != "admin":
-        raise HTTPException(403, "only admins adopt a plan for the whole organisation")
+        raise HTTPException(403, _("only admins adopt a plan for the whole organisation"))
     with request.app.state.db.session() as s:
         got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
-    parts = [f"{got['created']} roadmap items added"]
+    parts = [_("{n} roadmap items added").format(n=got["created"])]
     if got["already"]:
-        parts.append(f"{got['already']} already on people's roadmaps")
+        parts.append(_("{n} already on people's roadmaps").format(n=got["already"]))
     if got["hires"]:
-        parts.append(f"{got['hires']} planned hires left for when they join")
+        parts.append(_("{n} planned hires left for when they join").format(n=got["hires"]))
     if got["unknown"]:
-        parts.append(f"not tracked here: {', '.join(got['unknown'][:5])}")
+        parts.append(_("not tracked here: {ids}").format(ids=", ".join(got["unknown"][:5])))
     return RedirectResponse(f"/plan?flash={quote('; '.join(parts) + '.')}#adopt", status_code=303)

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
+from gputeam.i18n import _
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
 from gputeam.web.pages_people import _changeable
@@ -29,9 +30,9 @@ def _set_active(request: Request, who: Principal, person_id: int, active: bool) 
         if p.active != active:
             store.update_person(s, p.id, {"active": active}, actor=actor(who))
     flash = (
-        "Reactivated."
+        _("Reactivated.")
         if active
-        else "Deactivated: kept with their history, left out of plans, dashboards and reminders."
+        else _("Deactivated: kept with their history, left out of plans, dashboards and reminders.")
     )
     return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
 
@@ -79,11 +80,11 @@ def delete(
     with request.app.state.db.session() as s:
         p = _changeable(request, who, s, person_id)
         if confirm.strip() != p.key:
-            error = f"Type the person's id, {p.key}, to delete them."
+            error = _("Type the person's id, {id}, to delete them.").format(id=p.key)
         else:
             name = p.name
             store.delete_person(s, p.id, actor=actor(who))
             error = None
     if error:
         return _confirm_page(request, who, person_id, 422, error, confirm)
-    return RedirectResponse(f"/people?flash={quote(f'{name} deleted.')}", status_code=303)
+    return RedirectResponse(f"/people?flash={quote(_('{name} deleted.').format(name=name))}", status_code=303)

@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
+from gputeam.i18n import N_, _
 from gputeam.store import (
     EMAIL_EXAMPLE,
     EMAIL_LONGEST,
@@ -47,15 +48,15 @@ Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
 NUMBERS = tuple(
     (name, label, *NUMBER_RULES[name])
     for name, label in (
-        ("level", "Level"),
-        ("experience_months", "Experience (months)"),
-        ("weekly_study_hours", "Weekly study hours"),
-        ("salary", "Salary (optional)"),
+        ("level", N_("Level")),
+        ("experience_months", N_("Experience (months)")),
+        ("weekly_study_hours", N_("Weekly study hours")),
+        ("salary", N_("Salary (optional)")),
     )
 )
 TEXTS = tuple(
     (name, label, TEXT_LONGEST[name], name in REQUIRED)
-    for name, label in (("key", "Id"), ("name", "Name"), ("title", "Title"))
+    for name, label in (("key", N_("Id")), ("name", N_("Name")), ("title", N_("Title")))
 )
 #: the optional fields after the texts: e-mail (checked as the roster import and the API check
 #: it, gputeam.store.person_rules), background (free text, as in the scenario and the API; the
@@ -104,25 +105,31 @@ def parse_person_form(
     for name, label, longest, required in TEXTS:
         text = form.get(name, "").strip()
         if required and not text:
-            errors[name] = f"{label} is required."
+            errors[name] = _("{label} is required.").format(label=_(label))
         elif len(text) > longest:
-            errors[name] = f"{label} is at most {longest} characters."
+            errors[name] = _("{label} is at most {longest} characters.").format(
+                label=_(label), longest=longest
+            )
         values[name] = text
     email = form.get("email", "").strip()
     if email and email_fault(email) is not None:
         errors["email"] = (
-            f"E-mail is at most {EMAIL_LONGEST} characters."
+            _("E-mail is at most {longest} characters.").format(longest=EMAIL_LONGEST)
             if len(email) > EMAIL_LONGEST
-            else f"E-mail: not an e-mail address (expected like {EMAIL_EXAMPLE})."
+            else _("E-mail: not an e-mail address (expected like {example}).").format(example=EMAIL_EXAMPLE)
         )
     values["email"] = email or None
     background = form.get("background", "").strip()
     if len(background) > BACKGROUND_LONGEST:
-        errors["background"] = f"Background is at most {BACKGROUND_LONGEST} characters."
+        errors["background"] = _("Background is at most {longest} characters.").format(
+            longest=BACKGROUND_LONGEST
+        )
     values["background"] = background
     role = form.get("role", "").strip()
     if role and not role_allowed(role, roles, current_role):
-        errors["role"] = f"Role: unknown role '{role}'; choose one of {', '.join(roles)}, or none."
+        errors["role"] = _("Role: unknown role '{role}'; choose one of {roles}, or none.").format(
+            role=role, roles=", ".join(roles)
+        )
     values["role"] = role or None
     for name in EXTRAS:  # absent (a form from before these fields): left as it is
         if name not in form:
@@ -136,22 +143,26 @@ def parse_person_form(
             number: float = whole_number(text, None) if integer else any_number(text, None)
         except BadCell as exc:
             errors[name] = (
-                f"{label}: enter a whole number."
+                _("{label}: enter a whole number.").format(label=_(label))
                 if integer
-                else f"{label}: {exc.reason} (expected {exc.expected})."
+                else _("{label}: {reason} (expected {expected}).").format(
+                    label=_(label), reason=exc.reason, expected=exc.expected
+                )
             )
             continue
         if not low <= number <= high or number != number:
-            errors[name] = f"{label}: between {low:g} and {high:g}."
+            errors[name] = _("{label}: between {low} and {high}.").format(
+                label=_(label), low=f"{low:g}", high=f"{high:g}"
+            )
             continue
         values[name] = number
     team = form.get("team_id", "").strip()
     if not team:
         if not admin:
-            errors["team_id"] = "Choose one of your teams."
+            errors["team_id"] = _("Choose one of your teams.")
         values["team_id"] = None
     elif not team.isdigit() or int(team) not in teams:
-        errors["team_id"] = "Choose a team from the list."
+        errors["team_id"] = _("Choose a team from the list.")
     else:
         values["team_id"] = int(team)
     return values, errors
@@ -231,15 +242,15 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
             errors = _store_errors(exc)
     if errors:
         return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors, status=422)
-    return RedirectResponse(f"/people/{pid}?flash={quote('Person added.')}", status_code=303)
+    return RedirectResponse(f"/people/{pid}?flash={quote(_('Person added.'))}", status_code=303)
 
 
 def _changeable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
     p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
-        raise HTTPException(404, "no such person, or not one you may see")
+        raise HTTPException(404, _("no such person, or not one you may see"))
     if not who.may_change_person(p.id, p.team_id):
-        raise HTTPException(403, "you may not change this person")
+        raise HTTPException(403, _("you may not change this person"))
     return p
 
 
@@ -247,9 +258,9 @@ def recordable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
     """The person if ``who`` may change their records: 404 if not readable, else 403."""
     p = services.person_in_org(request.app, s, person_id)
     if p is None or not who.may_read_person(p.id, p.team_id):
-        raise HTTPException(404, "no such person, or not one you may see")
+        raise HTTPException(404, _("no such person, or not one you may see"))
     if not who.may_change_records(p.id, p.team_id):
-        raise HTTPException(403, "you may not change this person's records")
+        raise HTTPException(403, _("you may not change this person's records"))
     return p
 
 
@@ -306,7 +317,7 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
         return _form_page(
             request, who, person_id=person_id, form=form, teams=teams, errors=errors, status=422
         )
-    return RedirectResponse(f"/people/{person_id}?flash={quote('Saved.')}", status_code=303)
+    return RedirectResponse(f"/people/{person_id}?flash={quote(_('Saved.'))}", status_code=303)
 
 
 # ---------------------------------------------------------------- skills
@@ -327,10 +338,10 @@ def rate_skill(
         recordable(request, who, s, person_id)
     errors: dict[str, str] = {}
     if domain not in services.catalog(request.app).domains:
-        errors["domain"] = "Choose a skill domain from the catalog."
+        errors["domain"] = _("Choose a skill domain from the catalog.")
     level = int(proficiency) if proficiency.strip().isdigit() else -1
     if not 0 <= level <= 4:
-        errors["proficiency"] = "Proficiency is a whole number from 0 (none) to 4 (expert)."
+        errors["proficiency"] = _("Proficiency is a whole number from 0 (none) to 4 (expert).")
     if not errors:
         try:
             with request.app.state.db.session() as s:
@@ -346,4 +357,4 @@ def rate_skill(
             skill_errors=errors,
             skill_form={"domain": domain, "proficiency": proficiency, "note": note},
         )
-    return RedirectResponse(f"/people/{person_id}?flash={quote('Skill rated.')}#skills", status_code=303)
+    return RedirectResponse(f"/people/{person_id}?flash={quote(_('Skill rated.'))}#skills", status_code=303)

@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
+from gputeam.i18n import _
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.api.teams import manageable_team, movable_people, readable_team
@@ -50,9 +51,9 @@ def parse_day(text: str, label: str) -> tuple[date | None, str | None]:
     try:
         day = date.fromisoformat(text.strip())
     except ValueError:
-        return None, f"{label}: enter a date as YYYY-MM-DD."
+        return None, _("{label}: enter a date as YYYY-MM-DD.").format(label=label)
     if not date(1950, 1, 1) <= day <= date(2199, 12, 31):
-        return None, f"{label}: between 1950 and 2199."
+        return None, _("{label}: between 1950 and 2199.").format(label=label)
     return day, None
 
 
@@ -67,7 +68,7 @@ def learning_targets(request: Request) -> dict[str, dict[str, str]]:
 
 
 def parse_target(request: Request, value: str) -> tuple[list[str], str | None]:
-    kind, _, ident = value.partition(":")
+    kind, _sep, ident = value.partition(":")
     try:
         return store.courses_of(
             services.catalog(request.app),
@@ -75,7 +76,7 @@ def parse_target(request: Request, value: str) -> tuple[list[str], str | None]:
             ident if kind == "path" else None,
         ), None
     except InputError:
-        return [], "Choose a learning path or a course from the list."
+        return [], _("Choose a learning path or a course from the list.")
 
 
 # ---------------------------------------------------------------- list and create
@@ -118,7 +119,7 @@ async def create_team(request: Request, who: Admin) -> Response:
             tid = t.id
     except InputError as exc:
         return _list(request, who, 422, {"name": messages(exc)}, form)
-    return RedirectResponse(f"/teams/{tid}?flash={quote('Team created.')}", status_code=303)
+    return RedirectResponse(f"/teams/{tid}?flash={quote(_('Team created.'))}", status_code=303)
 
 
 # ---------------------------------------------------------------- one team
@@ -177,7 +178,7 @@ def team_response(
         people=people,
         progress=progress,
         burnup=curve,
-        chart=burnup_svg(curve, f"Roadmap items of {t['name']}: planned and done"),
+        chart=burnup_svg(curve, _("Roadmap items of {name}: planned and done").format(name=t["name"])),
         candidates=candidates,
         candidates_total=candidates_total,
         find=find,
@@ -204,7 +205,7 @@ async def rename(request: Request, team_id: PathId, who: Manager) -> Response:
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"name": messages(exc)}, form)
-    return _done(team_id, "Team renamed.")
+    return _done(team_id, _("Team renamed."))
 
 
 @router.post("/teams/{team_id}/archive")
@@ -226,7 +227,7 @@ async def _archive(request: Request, team_id: int, who: Principal, archived: boo
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"archive": messages(exc)})
-    return _done(team_id, "Team archived." if archived else "Team restored.")
+    return _done(team_id, _("Team archived.") if archived else _("Team restored."))
 
 
 @router.post("/teams/{team_id}/people")
@@ -235,7 +236,7 @@ async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
     ids = [int(v) for v in form["person_id"] if v.isdigit() and 0 < int(v) < 2**31]
     if not ids:
         return team_response(
-            request, who, team_id, 422, {"person_id": "Choose at least one person to move."}, form
+            request, who, team_id, 422, {"person_id": _("Choose at least one person to move.")}, form
         )
     try:
         with request.app.state.db.session() as s:
@@ -248,7 +249,7 @@ async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"person_id": messages(exc)}, form)
-    return _done(team_id, f"{len(moved)} moved into the team.")
+    return _done(team_id, _("{n} moved into the team.").format(n=len(moved)))
 
 
 @router.post("/teams/{team_id}/enrol")
@@ -258,7 +259,7 @@ async def enrol(request: Request, team_id: PathId, who: Manager) -> Response:
     courses, fault = parse_target(request, form.get("target", ""))
     if fault:
         errors["target"] = fault
-    started, fault = parse_day(form.get("started_on", ""), "Start")
+    started, fault = parse_day(form.get("started_on", ""), _("Start"))
     if fault:
         errors["started_on"] = fault
     with request.app.state.db.session() as s:
@@ -271,6 +272,9 @@ async def enrol(request: Request, team_id: PathId, who: Manager) -> Response:
         return team_response(request, who, team_id, 422, errors, form)
     return _done(
         team_id,
-        f"{len(result['created'])} enrolments added"
-        + (f", {result['already']} already enrolled." if result["already"] else "."),
+        (
+            _("{n} enrolments added, {already} already enrolled.")
+            if result["already"]
+            else _("{n} enrolments added.")
+        ).format(n=len(result["created"]), already=result["already"]),
     )
