@@ -83,6 +83,19 @@ def test_a_roster_cannot_put_people_into_an_archived_team(db: Database, org_id: 
         report = store.import_roster(s, org_id, ok.encode(), filename="roster.csv")
         assert (report.created, report.updated) == (1, 1)
         assert store.get_person(s, ids[0]).level == 3 and store.get_person(s, ids[0]).team_id == alpha
+    # an archived team has no active people: reactivating p0 there is refused, by a file
+    # (at the active cell) as by the forms and the API, until the team is restored or p0
+    # moves to a current team
+    with pytest.raises(store.ImportRejected) as back, db.session() as s:
+        store.import_roster(s, org_id, b"id,active\np0,yes\n", filename="roster.csv")
+    found = [(p.line, p.path, p.message) for p in back.value.problems]
+    assert found == [(2, "active", "the team is archived")]
+    with pytest.raises(StoreError) as refused_again, db.session() as s:
+        store.update_person(s, ids[0], {"active": True})
+    assert refused_again.value.problems[0].path == "person.active"
+    with db.session() as s:
+        store.update_person(s, ids[0], {"active": True, "team_id": beta})  # moved, then fine
+        assert store.get_person(s, ids[0]).active is True
 
 
 def test_teams_of_another_organisation_are_not_found(db: Database, org_id: int) -> None:

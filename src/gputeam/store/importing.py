@@ -574,9 +574,9 @@ def import_roster(
     if archived:
         _check_archived_teams(
             records,
-            {key: team_names.get(old.team_id) for key, old in existing.items()},
+            {key: (team_names.get(old.team_id), old.active) for key, old in existing.items()},
             archived,
-            column=table.header[columns.index("team")] if "team" in columns else "team",
+            column_of={f: table.header[columns.index(f)] if f in columns else f for f in ("team", "active")},
             problems=problems,
         )
     problems.raise_if_any()
@@ -729,25 +729,27 @@ def _check_emails(
 
 def _check_archived_teams(
     records: list[tuple[int, dict[str, Any], dict[str, int]]],
-    team_of: Mapping[str, str | None],
+    stored: Mapping[str, tuple[str | None, bool]],
     archived: set[str],
     *,
-    column: str,
+    column_of: Mapping[str, str],
     problems: _Problems,
 ) -> None:
-    """An archived team takes no one new, from a file as from the forms: a row putting a
-    new person, or one from another team, into an archived team is refused at its team
-    cell. People already in the team may stay in it (a row naming their own team)."""
+    """An archived team takes no one new and has no active people, from a file as from
+    the forms: a row putting a new person, or one from another team, into an archived
+    team is refused at its team cell; one reactivating someone who stayed in an archived
+    team, at its active cell. People already in the team may stay in it, inactive."""
+    hint = "restore the team on its page first, or name another team"
     for line, rec, _skills in records:
-        team = rec.get("team")
-        if team in archived and team_of.get(rec["id"]) != team:
+        current, was_active = stored.get(rec["id"], (None, True))
+        team = rec.get("team", current)
+        if team not in archived:
+            continue
+        if team != current or rec["id"] not in stored:
+            problems.add(line, column_of["team"], team, ARCHIVED_TEAM, CURRENT_TEAM, hint)
+        elif rec.get("active") is True and not was_active:
             problems.add(
-                line,
-                column,
-                team,
-                ARCHIVED_TEAM,
-                CURRENT_TEAM,
-                "restore the team on its page first, or name another team",
+                line, column_of["active"], "true", ARCHIVED_TEAM, "the person to stay inactive", hint
             )
 
 

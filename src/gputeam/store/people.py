@@ -222,6 +222,17 @@ def update_person(
     changes = _check_person(changes)
     person = get_person(session, person_id)
     _check_team(session, person.org_id, changes.get("team_id"), person.team_id)
+    target = changes.get("team_id", person.team_id)
+    if changes.get("active") is True and not person.active and target is not None:
+        # an archived team has no active people: back in a current team, or not at all
+        team = get_team(session, target)
+        if team.archived_at is not None:
+            raise refused(
+                "person.active",
+                ARCHIVED_TEAM,
+                team.name,
+                "restore the team, or move the person to a current team, first",
+            )
     if changes.get("email") is not None and changes["email"] != person.email:
         _check_email_free(session, person.org_id, changes["email"], person.id)
     if (
