@@ -14,7 +14,7 @@ from gputeam import store
 
 CATALOG = exam_catalog()
 LATER = START + timedelta(minutes=20)
-ISSUER = store.Issuer(secret="s" * 40, base_url="https://tracker.example")
+ISSUER = store.Issuer(secret="s" * 40, base_url="https://tracker.example", did="did:web:tracker.example")
 
 
 @pytest.fixture
@@ -65,7 +65,15 @@ def test_an_essay_awaits_marking_then_a_pass_records_the_certification(db: Any, 
         assert a.passed is True and a.score == pytest.approx(2.75 / 3)
         held = store.list_certifications(s, person_id=world["p1"])
         assert [(c.cert_id, c.valid_from.isoformat()) for c in held] == [(CERT, "2026-12-02")]
-        assert len(store.list_credentials(s, world["org"], person_id=world["p1"])) == 1
+        [cred] = store.list_credentials(s, world["org"], person_id=world["p1"])
+        # issued on the pass under the organisation's did:web, verifiable with its document
+        from gputeam.credentials import verify
+
+        assert cred.document["issuer"]["id"] == "did:web:tracker.example"
+        documents = {
+            "did:web:tracker.example": store.did_document(s, world["org"], "did:web:tracker.example")
+        }
+        assert verify(cred.document, now=LATER + timedelta(days=1), did_documents=documents).valid
         view = store.attempt_view(s, a, now=LATER)
         assert view["essays"] == [
             {"number": view["essays"][0]["number"], "mark": 0.75, "max_mark": 1.0,

@@ -99,3 +99,61 @@ def test_another_organisations_credential_is_not_found(app: Any, world: World, c
     adm = bearer(app, "admin", ["read", "write"])
     assert adm.post(f"/api/v1/credentials/{out['uuid']}/revoke", json={"reason": "x"}).status_code == 404
     assert re.match(r"^[0-9a-f-]{36}$", out["uuid"]) and TODAY
+
+
+def test_did_web_issuer_and_its_served_document(db: Any, world: World, client: Any) -> None:
+    """A public server names its issuer by did:web (GPUTEAM_ISSUER_DID=web): the credential
+    verifies offline with the DID document it serves, and through its own verify endpoint
+    (resolved from its database); a rotation keeps the old key in the document."""
+    from datetime import UTC, datetime
+
+    import pytest
+
+    from gputeam.web import SettingsError, create_app, load_settings
+
+    from .conftest import SECRET, make_settings
+
+    assert client.get("/.well-known/did.json").status_code == 404  # did:key: no document
+    with pytest.raises(SettingsError, match="https"):
+        load_settings(secret_key=SECRET, issuer_did="web", public_url="http://tracker.acme.example")
+    app = create_app(
+        make_settings(public_url="https://tracker.acme.example", issuer_did="web"), database=db, today=TODAY
+    )
+    out = _issue(app, world)
+    doc = out["credential"]
+    assert doc["issuer"]["id"] == "did:web:tracker.acme.example"
+    from fastapi.testclient import TestClient
+
+    anon = TestClient(app)
+    served = anon.get("/.well-known/did.json")
+    assert served.status_code == 200 and served.headers["content-type"].startswith("application/did+json")
+    did_doc = served.json()
+    assert anon.get("/did.json").json() == did_doc
+    now = datetime.now(UTC)
+    assert verify(doc, now=now, did_documents={did_doc["id"]: did_doc}).valid
+    assert not verify(doc, now=now).valid  # offline without the document: refused, not fetched
+    key = doc["credentialStatus"]["statusListCredential"].rsplit("/", 1)[1]
+    status = anon.get(f"/credentials/status/{key}").json()
+    assert status["issuer"] == "did:web:tracker.acme.example"
+    assert verify(doc, now=now, status_list=status, did_documents={did_doc["id"]: did_doc}).valid
+    r = anon.post("/api/v1/credentials/verify", json={"credential": doc, "status_list": status})
+    assert r.status_code == 200 and r.json()["valid"] is True, r.text
+    page = anon.get(f"/credentials/{out['uuid']}")
+    assert "Valid" in page.text and "Not valid" not in page.text
+    # a tampered document (another key under the same id) is refused
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from gputeam.credentials import did_key
+
+    tampered = json.loads(json.dumps(did_doc))
+    tampered["verificationMethod"][0]["publicKeyMultibase"] = did_key(Ed25519PrivateKey.generate())[8:]
+    assert not verify(doc, now=now, did_documents={did_doc["id"]: tampered}).valid
+    # rotation: the new key first, the old one kept, and the old credential still verifies
+    with db.session() as s:
+        store.rotate_issuer_key(s, world.org_id, SECRET)
+    rotated = anon.get("/.well-known/did.json").json()
+    assert (
+        len(rotated["assertionMethod"]) == 2
+        and rotated["assertionMethod"][1] == did_doc["assertionMethod"][0]
+    )
+    assert verify(doc, now=now, did_documents={did_doc["id"]: rotated}).valid

@@ -75,6 +75,14 @@ def register(app: typer.Typer) -> None:
                 "address as mailto:..., or a DID)."
             ),
         ] = None,
+        did_document: Annotated[
+            list[Path] | None,
+            typer.Option(
+                "--did-document",
+                help="A did:web issuer's DID document (JSON; its did.json), to verify offline. "
+                "Repeatable. A did:web without one is refused, never fetched.",
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
     ) -> None:
         """Verify a credential: structure, proof (eddsa-rdfc-2022), validity window, status,
@@ -88,7 +96,16 @@ def register(app: typer.Typer) -> None:
         if listed is not None and not isinstance(listed, dict):
             typer.echo(f"error: {status_list}: the status list is not a JSON object", err=True)
             raise typer.Exit(2)
-        result = verify(cred, now=datetime.now(UTC), status_list=listed, recipient=recipient)
+        documents = {}
+        for path in did_document or []:
+            doc = _read_json(path, "DID document")
+            if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
+                typer.echo(f"error: {path}: a DID document is a JSON object with an id", err=True)
+                raise typer.Exit(2)
+            documents[doc["id"]] = doc
+        result = verify(
+            cred, now=datetime.now(UTC), status_list=listed, recipient=recipient, did_documents=documents
+        )
         if as_json:
             typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
         else:
@@ -171,6 +188,21 @@ def _base_url(given: str | None) -> str:
     return url
 
 
+def _issuer_did(url: str) -> str | None:
+    """The did:web of ``url`` when GPUTEAM_ISSUER_DID=web (as for the server), else None."""
+    import os
+
+    if os.environ.get("GPUTEAM_ISSUER_DID", "key") != "web":
+        return None
+    from gputeam.credentials import DidWebError, did_web
+
+    try:
+        return did_web(url)
+    except DidWebError as exc:
+        typer.echo(f"error: GPUTEAM_ISSUER_DID=web: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
 def register_admin(credential: typer.Typer) -> None:
     from gputeam.cli.main import friendly
     from gputeam.cli.tracker_cmds import _actor, _org_id
@@ -241,6 +273,7 @@ def register_admin(credential: typer.Typer) -> None:
                     base_url=url,
                     now=datetime.now(UTC),
                     actor=_actor(),
+                    issuer_did=_issuer_did(url),
                 )
                 document, uuid = dict(row.document), row.uuid
                 token = _as_jwt(s, org_id, document, secret) if format == "jwt" else None
@@ -332,7 +365,9 @@ def register_admin(credential: typer.Typer) -> None:
         database = open_database(db)
         try:
             with database.session() as s:
-                doc = status_list(s, key, secret, base_url=url, now=datetime.now(UTC))
+                doc = status_list(
+                    s, key, secret, base_url=url, now=datetime.now(UTC), issuer_did=_issuer_did(url)
+                )
         finally:
             database.dispose()
         text = json.dumps(doc, indent=2)

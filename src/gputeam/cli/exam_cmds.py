@@ -30,7 +30,9 @@ def _issuer() -> Any:
     secret, url = os.environ.get("GPUTEAM_SECRET_KEY"), os.environ.get("GPUTEAM_PUBLIC_URL")
     if not secret or not url:
         return None
-    return Issuer(secret=secret, base_url=url.rstrip("/"))
+    from gputeam.cli.credential_cmds import _issuer_did
+
+    return Issuer(secret=secret, base_url=url.rstrip("/"), did=_issuer_did(url.rstrip("/")))
 
 
 def _read_spec(file: Path) -> dict[str, Any]:

@@ -5,7 +5,15 @@ are handed in.
     from gputeam.credentials import credential, issue, verify
 """
 
-from gputeam.credentials.issue import AchievementSpec, Alignment, credential, did_key, issue
+from gputeam.credentials.didweb import DidWebError, did_document, did_web
+from gputeam.credentials.issue import (
+    AchievementSpec,
+    Alignment,
+    credential,
+    did_key,
+    issue,
+    verification_method,
+)
 from gputeam.credentials.loader import UnknownContext, document_loader
 from gputeam.credentials.proof import ProofError, canonical, sign, transform, verify_proof
 from gputeam.credentials.verify import Check, Verification, verify
@@ -14,16 +22,20 @@ __all__ = [
     "AchievementSpec",
     "Alignment",
     "Check",
+    "DidWebError",
     "ProofError",
     "UnknownContext",
     "Verification",
     "canonical",
     "credential",
+    "did_document",
     "did_key",
+    "did_web",
     "document_loader",
     "issue",
     "sign",
     "transform",
     "verify",
+    "verification_method",
     "verify_proof",
 ]

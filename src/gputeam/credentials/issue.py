@@ -117,12 +117,20 @@ def credential(
     return cred
 
 
-def issue(unsigned: dict[str, Any], private_key: Ed25519PrivateKey, created: str) -> dict[str, Any]:
-    """Sign ``unsigned`` with an ``eddsa-rdfc-2022`` proof whose verification method is the
-    issuer's ``did:key`` (the issuer id must be that DID)."""
+def verification_method(issuer_id: str, private_key: Ed25519PrivateKey) -> str:
+    """The verification method a proof by ``private_key`` names for ``issuer_id``: the
+    issuer's ``did:key`` (which must be this key's) or its ``did:web`` (whose DID document
+    lists the key), with the key's multikey as fragment."""
     did = did_key(private_key)
+    multikey = did.removeprefix("did:key:")
+    if issuer_id == did or issuer_id.startswith("did:web:"):
+        return f"{issuer_id}#{multikey}"
+    raise ValueError(f"the issuer id {issuer_id!r} is not this key's DID {did!r} (nor a did:web)")
+
+
+def issue(unsigned: dict[str, Any], private_key: Ed25519PrivateKey, created: str) -> dict[str, Any]:
+    """Sign ``unsigned`` with an ``eddsa-rdfc-2022`` proof whose verification method is
+    :func:`verification_method` of its issuer."""
     issuer = unsigned["issuer"]
     issuer_id = issuer["id"] if isinstance(issuer, dict) else issuer
-    if issuer_id != did:
-        raise ValueError(f"the issuer id {issuer_id!r} is not this key's DID {did!r}")
-    return sign(unsigned, private_key, f"{did}#{did.removeprefix('did:key:')}", created)
+    return sign(unsigned, private_key, verification_method(str(issuer_id), private_key), created)

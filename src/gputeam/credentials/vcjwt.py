@@ -13,12 +13,13 @@ from __future__ import annotations
 import base64
 import json
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
-from gputeam.credentials.issue import did_key
+from gputeam.credentials.issue import verification_method
 from gputeam.credentials.proof import ProofError
 
 ALGORITHMS = ["EdDSA", "Ed25519"]
@@ -66,20 +67,18 @@ def claims_for(credential: dict[str, Any]) -> dict[str, Any]:
 
 
 def encode(credential: dict[str, Any], private_key: Ed25519PrivateKey) -> str:
-    """The credential (without any embedded proof) as a compact JWS signed by its issuer's
-    did:key."""
+    """The credential (without any embedded proof) as a compact JWS signed by its issuer
+    (``kid``: :func:`gputeam.credentials.issue.verification_method`)."""
     from joserfc import jws
     from joserfc.jwk import OKPKey
 
-    did = did_key(private_key)
     unsigned = {k: v for k, v in credential.items() if k != "proof"}
     claims = claims_for(unsigned)
-    if claims["iss"] != did:
-        raise ValueError(f"the issuer id {claims['iss']!r} is not this key's DID {did!r}")
+    kid = verification_method(str(claims["iss"]), private_key)
     raw = private_key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
     pub = private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     key = OKPKey.import_key({"kty": "OKP", "crv": "Ed25519", "x": _b64(pub), "d": _b64(raw)})
-    header = {"alg": "EdDSA", "typ": "JWT", "kid": f"{did}#{did.removeprefix('did:key:')}"}
+    header = {"alg": "EdDSA", "typ": "JWT", "kid": kid}
     payload = json.dumps({**unsigned, **claims}, ensure_ascii=False, separators=(",", ":"))
     with warnings.catch_warnings():  # joserfc flags the EdDSA name (RFC 9864), not the maths
         warnings.simplefilter("ignore")
@@ -98,7 +97,7 @@ def unverified_payload(token: str) -> dict[str, Any]:
     return payload
 
 
-def verify_jwt(token: str, issuer_id: str) -> str:
+def verify_jwt(token: str, issuer_id: str, did_documents: Mapping[str, Any] | None = None) -> str:
     """Check the JWS signature (key from ``kid``, which must be the issuer's) and that the
     registered claims agree with the credential; the verification method on success,
     :class:`ProofError` otherwise."""
@@ -119,7 +118,7 @@ def verify_jwt(token: str, issuer_id: str) -> str:
             f"is not one of {', '.join(ALGORITHMS)}"
         )
     kid = header.get("kid")
-    public = resolve_key(kid, issuer_id)
+    public = resolve_key(kid, issuer_id, did_documents)
     key = OKPKey.import_key({"kty": "OKP", "crv": "Ed25519", "x": _b64(public)})
     try:
         with warnings.catch_warnings():

@@ -10,11 +10,12 @@ clock, the disk or the network.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from gputeam.credentials import multibase, statuslist
+from gputeam.credentials import didweb, multibase, statuslist
 from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, UnknownContext
 from gputeam.credentials.proof import ProofError, verify_proof
 
@@ -118,25 +119,31 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     return out
 
 
-def resolve_key(verification_method: Any, issuer_id: str) -> bytes:
+def resolve_key(
+    verification_method: Any, issuer_id: str, did_documents: Mapping[str, Any] | None = None
+) -> bytes:
     """The Ed25519 public key a proof's verification method names, resolved offline.
 
     ``did:key:z6Mk…`` (optionally ``#z6Mk…``) carries the key itself; an issuer URL with the
     key as fragment (``https://issuer.example/1#z6Mk…``, as the OB 3.0 test vector and
-    1EdTech's validator use) is read the same way. The method must belong to the issuer
-    (its part before ``#`` is the issuer's id), or anyone could sign in the issuer's name.
+    1EdTech's validator use) is read the same way; a ``did:web`` is looked up in
+    ``did_documents`` (DID → DID document, handed in: never fetched). The method must
+    belong to the issuer (its part before ``#`` is the issuer's id), or anyone could sign
+    in the issuer's name.
     """
     if not isinstance(verification_method, str) or not verification_method:
         raise ProofError("the proof has no verificationMethod")
     base, _, fragment = verification_method.partition("#")
     if base.startswith("did:"):
         method = base.split(":")[1] if base.count(":") >= 2 else ""
-        if method != "key":
-            raise ProofError(f"DID method {method!r} cannot be resolved offline (did:key can)")
+        if method not in ("key", "web"):
+            raise ProofError(f"DID method {method!r} cannot be resolved offline (did:key and did:web can)")
     if base != issuer_id:
         raise ProofError(
             f"verificationMethod {verification_method!r} does not belong to the issuer {issuer_id!r}"
         )
+    if base.startswith("did:web:"):
+        return didweb.resolve(verification_method, did_documents)
     if base.startswith("did:"):
         key_text = base[len("did:key:") :]
         if fragment and fragment != key_text:
@@ -156,7 +163,7 @@ def resolve_key(verification_method: Any, issuer_id: str) -> bytes:
         raise ProofError(f"verificationMethod: {exc}") from None
 
 
-def check_proof(cred: dict[str, Any]) -> Check:
+def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
     proofs = cred["proof"] if isinstance(cred["proof"], list) else [cred["proof"]]
     issuer = _id(cred.get("issuer")) or ""
     if not proofs or not all(isinstance(p, dict) for p in proofs):
@@ -166,7 +173,7 @@ def check_proof(cred: dict[str, Any]) -> Check:
         try:
             if p.get("proofPurpose") != "assertionMethod":
                 raise ProofError(f"proofPurpose is {p.get('proofPurpose')!r}, expected 'assertionMethod'")
-            verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer))
+            verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
         except ProofError as exc:
             failures.append(str(exc))
             continue
@@ -189,7 +196,12 @@ def check_validity(cred: dict[str, Any], now: datetime) -> Check:
     return Check("validity", True, f"valid from {cred['validFrom']}, no end date")
 
 
-def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: datetime) -> Check:
+def check_status(
+    cred: dict[str, Any],
+    status_list: dict[str, Any] | None,
+    now: datetime,
+    did_documents: Mapping[str, Any] | None = None,
+) -> Check:
     entries = cred.get("credentialStatus")
     if entries is None:
         return Check("status", True, "no credentialStatus: the issuer cannot revoke it")
@@ -218,7 +230,7 @@ def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: 
             f"the status list given is {status_list.get('id')!r}, the "
             f"credential names {entry.get('statusListCredential')!r}",
         )
-    listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now)
+    listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now, did_documents)
     if isinstance(listed, Check):
         return listed
     try:
@@ -230,7 +242,9 @@ def check_status(cred: dict[str, Any], status_list: dict[str, Any] | None, now: 
     return Check("status", True, "not revoked")
 
 
-def verify_status_list(status_list: dict[str, Any], issuer: str, now: datetime) -> bytes | Check:
+def verify_status_list(
+    status_list: dict[str, Any], issuer: str, now: datetime, did_documents: Mapping[str, Any] | None = None
+) -> bytes | Check:
     """The bits of a status list credential, or a failed check saying why it can't be used."""
     if "BitstringStatusListCredential" not in _types(status_list):
         return Check("status", False, "the status list is not a BitstringStatusListCredential")
@@ -242,7 +256,7 @@ def verify_status_list(status_list: dict[str, Any], issuer: str, now: datetime) 
         p = proofs[0]
         if not isinstance(p, dict):
             raise ProofError("the status list has no proof")
-        verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer))
+        verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
     except ProofError as exc:
         return Check("status", False, f"the status list's proof is invalid: {exc}")
     subject = status_list.get("credentialSubject")
@@ -272,21 +286,28 @@ def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
     return Check("recipient", False, f"not issued to {recipient}")
 
 
-def check_jwt(token: str, cred: dict[str, Any]) -> Check:
+def check_jwt(token: str, cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
     from gputeam.credentials import vcjwt
 
     try:
-        kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "")
+        kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "", did_documents)
     except ProofError as exc:
         return Check("proof", False, str(exc))
     return Check("proof", True, f"VC-JWT signature by {kid} is valid")
 
 
 def verify(
-    cred: Any, *, now: datetime, status_list: dict[str, Any] | None = None, recipient: str | None = None
+    cred: Any,
+    *,
+    now: datetime,
+    status_list: dict[str, Any] | None = None,
+    recipient: str | None = None,
+    did_documents: Mapping[str, Any] | None = None,
 ) -> Verification:
     """Every check of ``cred`` (a credential with an embedded Data Integrity proof, or a
-    VC-JWT compact string); stops after the structure check when that fails."""
+    VC-JWT compact string); stops after the structure check when that fails.
+    ``did_documents``: DID → DID document, for issuers identified by did:web (nothing is
+    fetched)."""
     token = None
     if isinstance(cred, str):
         from gputeam.credentials import vcjwt
@@ -302,9 +323,9 @@ def verify(
         return Verification((Check("structure", False, "; ".join(problems)),))
     checks = [
         Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
-        check_proof(cred) if token is None else check_jwt(token, cred),
+        check_proof(cred, did_documents) if token is None else check_jwt(token, cred, did_documents),
         check_validity(cred, now),
-        check_status(cred, status_list, now),
+        check_status(cred, status_list, now, did_documents),
         check_recipient(cred, recipient),
     ]
     return Verification(tuple(checks))

@@ -166,7 +166,8 @@ signed with the organisation's key, created on first use and sealed with ``secre
 uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, key_id, secret,
 *, base_url, now) -> dict`` (the signed Bitstring Status List), ``current_issuer_key(s,
 org_id, secret)``, ``issuer_key_in(s, org_id, key_id)`` (only within the organisation),
-``rotate_issuer_key(s, org_id, secret)``, ``expiring_credentials(s, today,
+``rotate_issuer_key(s, org_id, secret)``, ``did_document(s, org_id, did)`` (the did:web
+document listing every key), ``expiring_credentials(s, today,
 until)``.
 
 Internal certification programmes (issue 11)
@@ -258,6 +259,7 @@ from gputeam.store.certifications import (
 )
 from gputeam.store.credentials import (
     current_issuer_key,
+    did_document,
     expiring_credentials,
     get_credential,
     issue_credential,
@@ -580,6 +582,7 @@ __all__ = [
     "IssuerKey",
     "current_issuer_key",
     "expiring_credentials",
+    "did_document",
     "get_credential",
     "issue_credential",
     "list_credentials",

@@ -160,9 +160,11 @@ def issue_credential(
     actor: str | None = None,
     criteria: str | None = None,
     results: Mapping[str, tuple[str, str]] | None = None,
+    issuer_did: str | None = None,
 ) -> IssuedCredential:
     """Issue and store a signed credential for a certification ``person_id`` holds.
-    ``results`` (e.g. an exam's per-domain scores) maps a result id to (name, value)."""
+    ``results`` (e.g. an exam's per-domain scores) maps a result id to (name, value);
+    ``issuer_did``: the organisation's did:web (default: the signing key's did:key)."""
     from gputeam.credentials import credential, issue, statuslist
 
     person = get_person(session, person_id)
@@ -196,7 +198,7 @@ def issue_credential(
     org = get_organisation(session, org_id)
     unsigned = credential(
         credential_id=f"urn:uuid:{cred_uuid}",
-        issuer_id=key_row.did,
+        issuer_id=issuer_did or key_row.did,
         issuer_name=org.name,
         subject_id=subject,
         achievement=achievement_for(
@@ -291,10 +293,11 @@ def revoke_credential(
 
 
 def status_list(
-    session: Session, key_id: int, secret: str, *, base_url: str, now: datetime
+    session: Session, key_id: int, secret: str, *, base_url: str, now: datetime, issuer_did: str | None = None
 ) -> dict[str, Any]:
-    """The signed Bitstring Status List credential of one issuing key, as of ``now``."""
-    from gputeam.credentials import sign, statuslist
+    """The signed Bitstring Status List credential of one issuing key, as of ``now``, issued
+    by ``issuer_did`` (the organisation's did:web) or the key's did:key."""
+    from gputeam.credentials import sign, statuslist, verification_method
     from gputeam.credentials.keys import unseal
 
     key_row = session.get(IssuerKey, key_id)
@@ -308,9 +311,25 @@ def status_list(
     ):
         bits = statuslist.with_bit(bits, index)
     key = unseal(key_row.sealed, secret, _context(key_row.org_id))
-    unsigned = statuslist.list_credential(status_list_url(base_url, key_id), key_row.did, bits, _iso(now))
-    vm = f"{key_row.did}#{key_row.did.removeprefix('did:key:')}"
-    return sign(unsigned, key, vm, _iso(now))
+    issuer = issuer_did or key_row.did
+    unsigned = statuslist.list_credential(status_list_url(base_url, key_id), issuer, bits, _iso(now))
+    return sign(unsigned, key, verification_method(issuer, key), _iso(now))
+
+
+def did_document(session: Session, org_id: int, did: str) -> dict[str, Any]:
+    """The organisation's DID document for its did:web: every issuing key it has had (the
+    current one first, then the retired ones, newest first), each an assertion method, so
+    credentials signed before a rotation still verify. Read from the keys' did:key, no
+    secret needed."""
+    from gputeam.credentials import did_document as document
+    from gputeam.credentials import multibase
+
+    rows = session.scalars(
+        select(IssuerKey)
+        .where(IssuerKey.org_id == org_id)
+        .order_by(IssuerKey.retired_at.is_not(None), IssuerKey.id.desc())
+    ).all()
+    return document(did, [multibase.ed25519_from_multikey(r.did.removeprefix("did:key:")) for r in rows])
 
 
 def expiring_credentials(

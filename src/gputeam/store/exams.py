@@ -57,10 +57,12 @@ class TooLate(StoreError):
 
 @dataclass(frozen=True)
 class Issuer:
-    """What signing a credential on a pass needs (the server's secret and public URL)."""
+    """What signing a credential on a pass needs (the server's secret and public URL, and
+    the organisation's did:web when credentials name their issuer by it)."""
 
     secret: str
     base_url: str
+    did: str | None = None
 
 
 def _too_late(message: str) -> TooLate:

@@ -293,6 +293,7 @@ def record_pass(
             actor=actor,
             criteria=criteria_text(spec),
             results=results,
+            issuer_did=getattr(issuer, "did", None),
         )
         credential = row.uuid
     return {

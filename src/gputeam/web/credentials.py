@@ -61,16 +61,35 @@ def _parse(raw: bytes) -> Any:
         raise Unreadable(f"not JSON or a VC-JWT: {exc}") from None
 
 
-def _verify(cred: Any, status_list: Any = None, recipient: str | None = None) -> dict[str, Any]:
+def _did_documents(request: Request) -> dict[str, Any]:
+    """The DID documents this server resolves did:web with: its own organisation's, from its
+    database, when it names its issuer by did:web. Nothing is ever fetched."""
+    did = request.app.state.settings.issuer_did_web()
+    if did is None:
+        return {}
+    with request.app.state.db.session() as s:
+        return {did: store.did_document(s, services.org_id(request.app, s), did)}
+
+
+def _verify(
+    request: Request, cred: Any, status_list: Any = None, recipient: str | None = None
+) -> dict[str, Any]:
     from gputeam.credentials import verify
 
     if status_list is not None and not isinstance(status_list, dict):
         raise Unreadable("status_list must be a JSON object (the status list credential)")
-    return verify(cred, now=datetime.now(UTC), status_list=status_list, recipient=recipient or None).as_dict()
+    return verify(
+        cred,
+        now=datetime.now(UTC),
+        status_list=status_list,
+        recipient=recipient or None,
+        did_documents=_did_documents(request),
+    ).as_dict()
 
 
 @api.post("/credentials/verify", summary="Verify an Open Badges 3.0 credential (no login)")
 def verify_api(
+    request: Request,
     body: Annotated[
         dict[str, Any],
         Body(
@@ -104,7 +123,10 @@ def verify_api(
     recipient = body.get("recipient")
     try:
         result = _verify(
-            body["credential"], body.get("status_list"), recipient if isinstance(recipient, str) else None
+            request,
+            body["credential"],
+            body.get("status_list"),
+            recipient if isinstance(recipient, str) else None,
         )
     except Unreadable as exc:
         return JSONResponse(
@@ -140,7 +162,7 @@ async def verify_submit(
         error = "Paste a credential or choose a file."
     else:
         try:
-            result = _verify(_parse(raw), recipient=recipient.strip() or None)
+            result = _verify(request, _parse(raw), recipient=recipient.strip() or None)
         except Unreadable as exc:
             error = f"This is not a credential gputeam can read: {exc}."
     return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
@@ -192,7 +214,14 @@ def _shared(request: Request, uuid: str) -> Any:
 def _live_status(request: Request, row: Any) -> dict[str, Any] | None:
     try:
         with request.app.state.db.session() as s:
-            return store.status_list(s, row.key_id, _secret(request), base_url=_base_url(request), now=_now())
+            return store.status_list(
+                s,
+                row.key_id,
+                _secret(request),
+                base_url=_base_url(request),
+                now=_now(),
+                issuer_did=request.app.state.settings.issuer_did_web(),
+            )
     except (HTTPException, ValueError):
         return None
 
@@ -203,14 +232,38 @@ def status_list_json(request: Request, key_id: PathId) -> Response:
     with request.app.state.db.session() as s:
         if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
             raise HTTPException(404, "no such status list")
-        doc = store.status_list(s, key_id, _secret(request), base_url=_base_url(request), now=_now())
+        doc = store.status_list(
+            s,
+            key_id,
+            _secret(request),
+            base_url=_base_url(request),
+            now=_now(),
+            issuer_did=request.app.state.settings.issuer_did_web(),
+        )
     return JSONResponse(doc, headers={"Cache-Control": "public, max-age=300"})
+
+
+@pages.get("/.well-known/did.json", response_class=JSONResponse)
+@pages.get("/did.json", response_class=JSONResponse)
+def did_json(request: Request) -> Response:
+    """The organisation's DID document (public), when credentials name their issuer by
+    did:web: every issuing key it has had, the current one first. ``/.well-known/did.json``
+    serves a public URL without a path, ``/did.json`` one with a path (behind a proxy that
+    strips it). 404 when the issuer is a did:key."""
+    did = request.app.state.settings.issuer_did_web()
+    if did is None:
+        raise HTTPException(404, "this server names its issuer by did:key; it has no did:web document")
+    with request.app.state.db.session() as s:
+        doc = store.did_document(s, services.org_id(request.app, s), did)
+    return JSONResponse(
+        doc, media_type="application/did+json", headers={"Cache-Control": "public, max-age=300"}
+    )
 
 
 @pages.get("/credentials/{uuid}")
 def share_page(request: Request, uuid: str) -> Response:
     row = _shared(request, uuid)
-    result = _verify(row.document, _live_status(request, row))
+    result = _verify(request, row.document, _live_status(request, row))
     return render(request, "credential.html", who=None, cred=row.document, row=row, result=result)
 
 
@@ -301,6 +354,7 @@ def _issue_for(
             base_url=_base_url(request),
             now=_now(),
             actor=who.username,
+            issuer_did=request.app.state.settings.issuer_did_web(),
         )
         return row.uuid, dict(row.document)
 

@@ -36,7 +36,7 @@ def issuer(request: Request) -> store.Issuer | None:
     if not settings.secret_key:
         return None
     base = (settings.public_url or str(request.base_url)).rstrip("/")
-    return store.Issuer(secret=str(settings.secret_key), base_url=base)
+    return store.Issuer(secret=str(settings.secret_key), base_url=base, did=settings.issuer_did_web())
 
 
 def programme(request: Request, s: Any, code: str) -> Any:

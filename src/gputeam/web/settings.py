@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import Literal
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -112,6 +113,37 @@ class Settings(BaseSettings):
         "written into credentials (status list, evidence and achievement links); default: the "
         "address of the request that issues them.",
     )
+
+    issuer_did: Literal["key", "web"] = Field(
+        default="key",
+        description="How credentials name their issuer: key (did:key, the default: verifiable "
+        "offline from the credential alone) or web (did:web of GPUTEAM_PUBLIC_URL, which must be "
+        "https; the DID document with every issuing key is served at /.well-known/did.json and "
+        "/did.json). Choose once: status lists are signed under the current choice.",
+    )
+
+    @model_validator(mode="after")
+    def _did_web_needs_public_https(self) -> Settings:
+        if self.issuer_did == "web" and not (self.public_url or "").startswith("https://"):
+            raise SettingsError(
+                [
+                    Problem(
+                        path="GPUTEAM_ISSUER_DID",
+                        message="did:web needs the server's public https:// address",
+                        found=repr(self.public_url),
+                        expected="GPUTEAM_PUBLIC_URL=https://...",
+                    )
+                ]
+            )
+        return self
+
+    def issuer_did_web(self) -> str | None:
+        """The organisation's did:web when credentials name their issuer by it, else None."""
+        if self.issuer_did != "web" or not self.public_url:
+            return None
+        from gputeam.credentials import did_web
+
+        return did_web(self.public_url.rstrip("/"))
 
     @model_validator(mode="after")
     def _safe_secret(self) -> Settings:

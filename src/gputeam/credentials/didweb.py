@@ -1,0 +1,114 @@
+"""``did:web`` issuer identifiers (W3C CCG did:web method), resolved offline.
+
+A public tracker at ``https://tracker.example`` is ``did:web:tracker.example``; its DID
+document is served at ``https://tracker.example/.well-known/did.json``. With a path,
+``https://example.org/gputeam`` is ``did:web:example.org:gputeam`` and its document is at
+``https://example.org/gputeam/did.json``; a port is written ``%3A`` (``did:web:host%3A8443``).
+
+The document lists the organisation's issuing keys as ``Multikey`` verification methods
+(``{did}#{multikey}``, the newest first; older keys stay listed so the credentials they
+signed still verify), each an ``assertionMethod``.
+
+Nothing here fetches: a verifier is handed the documents it may use (a file, or the
+tracker's own keys); a did:web without one is refused, never looked up on the network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+from gputeam.credentials import multibase
+from gputeam.credentials.proof import ProofError
+
+DID_V1 = "https://www.w3.org/ns/did/v1"
+MULTIKEY_V1 = "https://w3id.org/security/multikey/v1"
+
+
+class DidWebError(ValueError):
+    """A URL that cannot be a did:web (not https, a query, a fragment, no host)."""
+
+
+def did_web(public_url: str) -> str:
+    """The did:web of a tracker's public HTTPS address."""
+    parts = urlsplit(public_url.strip())
+    if parts.scheme != "https" or not parts.hostname:
+        raise DidWebError(f"a did:web needs the server's public https:// address, not {public_url!r}")
+    if parts.query or parts.fragment or parts.username or parts.password:
+        raise DidWebError(f"a did:web address has no query, fragment or user: {public_url!r}")
+    host = parts.hostname + (f"%3A{parts.port}" if parts.port else "")
+    path = [quote(unquote(p), safe="") for p in parts.path.split("/") if p]
+    return ":".join(["did:web", host, *path])
+
+
+def document_path(did: str) -> str:
+    """Where a did:web's document is served on its host: ``/.well-known/did.json`` or
+    ``/<path>/did.json``."""
+    segments = did.removeprefix("did:web:").split(":")[1:]
+    if not segments:
+        return "/.well-known/did.json"
+    return "/" + "/".join(unquote(s) for s in segments) + "/did.json"
+
+
+def did_document(did: str, public_keys: Sequence[bytes]) -> dict[str, Any]:
+    """The DID document listing ``public_keys`` (raw Ed25519, the signing key first)."""
+    methods = []
+    for raw in public_keys:
+        key = multibase.ed25519_multikey(raw)
+        methods.append(
+            {"id": f"{did}#{key}", "type": "Multikey", "controller": did, "publicKeyMultibase": key}
+        )
+    return {
+        "@context": [DID_V1, MULTIKEY_V1],
+        "id": did,
+        "verificationMethod": methods,
+        "assertionMethod": [m["id"] for m in methods],
+    }
+
+
+def resolve(verification_method: str, documents: Mapping[str, Any] | None) -> bytes:
+    """The Ed25519 key of a did:web verification method, from the documents handed in (by
+    DID). Refused: no document for the DID (nothing is fetched), a document for another
+    DID, a method the document does not list as an assertion method, a key that is not an
+    Ed25519 multikey."""
+    did, _, fragment = verification_method.partition("#")
+    if not fragment:
+        raise ProofError(f"verificationMethod {verification_method!r} names no key (#fragment)")
+    doc = (documents or {}).get(did)
+    if doc is None:
+        raise ProofError(
+            f"{did} is a did:web: its DID document is needed to verify offline "
+            "(pass it as a file; gputeam never fetches it)"
+        )
+    if not isinstance(doc, Mapping) or doc.get("id") != did:
+        raise ProofError(f"the DID document given for {did} is the document of {_id_of(doc)!r}")
+    full = f"{did}#{fragment}"
+    assertion = doc.get("assertionMethod")
+    assertion = assertion if isinstance(assertion, list) else []
+    listed = {_absolute(did, m if isinstance(m, str) else _id_of(m)) for m in assertion}
+    if full not in listed:
+        raise ProofError(f"{full} is not an assertion method of {did}'s DID document")
+    candidates = [m for m in assertion if isinstance(m, Mapping)]
+    methods = doc.get("verificationMethod")
+    candidates += [m for m in (methods if isinstance(methods, list) else []) if isinstance(m, Mapping)]
+    method = next((m for m in candidates if _absolute(did, _id_of(m)) == full), None)
+    if method is None:
+        raise ProofError(f"{did}'s DID document does not describe {full}")
+    if method.get("controller") not in (None, did):
+        raise ProofError(f"{full} is controlled by {method.get('controller')!r}, not {did}")
+    key = method.get("publicKeyMultibase")
+    if not isinstance(key, str):
+        raise ProofError(f"{full} has no publicKeyMultibase")
+    try:
+        return multibase.ed25519_from_multikey(key)
+    except multibase.MultibaseError as exc:
+        raise ProofError(f"{full}: {exc}") from None
+
+
+def _id_of(node: Any) -> str:
+    return str(node.get("id")) if isinstance(node, Mapping) else str(node)
+
+
+def _absolute(did: str, ref: str) -> str:
+    return did + ref if ref.startswith("#") else ref
