@@ -59,3 +59,34 @@ def test_programme_bank_sweep_items_retire(db_url: str, tmp_path: Path) -> None:
     r = runner.invoke(app, ["programme", "list", "--json", *common])
     assert '"items": 35' in r.stdout
     db.dispose()
+
+
+def test_essay_marking_from_the_command_line(db_url: str, tmp_path: Path) -> None:
+    import json
+
+    from tests.store.exam_helpers import exam_catalog, setup_essay_programme, sit_essay_exam
+
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    db = store.open_database(db_url)
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        ada = store.add_person(s, org.id, key="p1", name="Ada").id
+        store.add_person(s, org.id, key="p2", name="Grace")
+        prog = setup_essay_programme(s, org.id, exam_catalog())
+        attempt = sit_essay_exam(s, prog, ada).id
+        store.finish_attempt(s, attempt, now=START + timedelta(minutes=5), catalog=exam_catalog())
+    common = ["--db", db_url]
+    r = runner.invoke(app, ["exams", "marking", "essay-l2", *common])
+    assert r.exit_code == 0, r.output
+    [queued] = json.loads(r.stdout)
+    assert queued["attempt"] == attempt and queued["essays"][0]["answer"] == "Cordon, drain, check."
+    mark = ["exams", "mark", str(attempt), "net-essay"]
+    r = runner.invoke(app, [*mark, "1", "--assessor", "p1", *common])  # the candidate herself
+    assert r.exit_code == 2 and "own essay" in r.stderr
+    r = runner.invoke(
+        app, [*mark, "0.8", "--comment", "Good.", "--assessor", "p2", "--catalog-extra", str(extra), *common]
+    )
+    assert r.exit_code == 0 and "passed (93 %)" in r.stdout, r.output
+    r = runner.invoke(app, ["exams", "marking", "essay-l2", *common])
+    assert json.loads(r.stdout) == []

@@ -73,6 +73,13 @@ def test_only_admins_issue_and_people_see_their_own(app: Any, world: World) -> N
     assert eng.get(f"/api/v1/people/{world.people['p2']}/credentials").status_code == 404
     page = logged_in(app, "engineer").get(f"/people/{world.people['p1']}/credentials").text
     assert out["uuid"] in page and "Revoke" not in page and "Issue an Open Badges" not in page
+    for role in ("manager", "engineer"):  # only admins revoke, even their own credential
+        r = bearer(app, role, ["read", "write"]).post(
+            f"/api/v1/credentials/{out['uuid']}/revoke", json={"reason": "mine to revoke?"}
+        )
+        assert r.status_code == 403, role
+    with app.state.db.session() as s:
+        assert store.get_credential(s, out["uuid"]).revoked_at is None
 
 
 def test_issue_form_refuses_with_a_message(app: Any, world: World) -> None:

@@ -1,4 +1,4 @@
-"""`gputeam programme save|list` and `gputeam exams sweep|items|retire`: internal
+"""`gputeam programme save|list` and `gputeam exams sweep|items|retire|marking|mark`: internal
 certification programmes from the command line (issue 11). Storing a programme's question
 bank is `gputeam bank import FILE --programme CODE`.
 """
@@ -59,7 +59,9 @@ def _read_spec(file: Path) -> dict[str, Any]:
 
 def register(app: typer.Typer) -> None:
     programme = typer.Typer(help="Internal certification programmes.", no_args_is_help=True)
-    exams = typer.Typer(help="Exams of internal programmes: sweep, item analysis.", no_args_is_help=True)
+    exams = typer.Typer(
+        help="Exams of internal programmes: sweep, item analysis, essay marking.", no_args_is_help=True
+    )
     app.add_typer(programme, name="programme")
     app.add_typer(exams, name="exams")
 
@@ -193,3 +195,92 @@ def register(app: typer.Typer) -> None:
         finally:
             database.dispose()
         sys.stdout.write(f"{code}: item {item} retired\n")
+
+    @exams.command("marking")
+    @friendly
+    def marking(
+        code: Annotated[str, typer.Argument(help="The programme.")],
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
+        """The attempts awaiting the marking of their essays, with each essay and the
+        candidate's answer (JSON)."""
+        from gputeam.cli.tracker_cmds import _org_id
+        from gputeam.store import attempt_to_mark, essays, get_programme, marking_queue, open_database
+
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                org_id = _org_id(s, org, create=False)
+                prog = get_programme(s, org_id, code)
+                rows = marking_queue(s, prog, role="admin", person_id=None)
+                for row in rows:
+                    attempt, _ = attempt_to_mark(s, org_id, row["attempt"], role="admin", person_id=None)
+                    row["essays"] = essays(s, attempt)
+        finally:
+            database.dispose()
+        sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+
+    @exams.command("mark")
+    @friendly
+    def mark(
+        attempt: Annotated[int, typer.Argument(help="The attempt's id (see `gputeam exams marking`).")],
+        item: Annotated[str, typer.Argument(help="The essay's item id.")],
+        mark: Annotated[
+            str, typer.Argument(help="The mark, from 0 to the question's mark (decimals allowed).")
+        ],
+        comment: Annotated[str, typer.Option(help="A comment the candidate sees with the result.")] = "",
+        assessor: Annotated[
+            str | None,
+            typer.Option(help="The roster id of the person marking (never the candidate's own)."),
+        ] = None,
+        catalog_extra: CatalogExtra = None,
+        db: DbOption = None,
+        org: OrgOption = None,
+    ) -> None:
+        """Mark one essay of a finished attempt (audited). When every essay is marked the
+        result is final and a pass records the certification (and issues the credential
+        when GPUTEAM_SECRET_KEY and GPUTEAM_PUBLIC_URL are set)."""
+        from datetime import UTC, datetime
+
+        from gputeam.cli.common import load_catalog_file
+        from gputeam.cli.tracker_cmds import _actor, _org_id
+        from gputeam.errors import InputError, Problem
+        from gputeam.store import get_person_by_key, mark_essay, open_database
+
+        catalog = load_catalog_file(catalog_extra)
+        database = open_database(db)
+        try:
+            with database.session() as s:
+                org_id = _org_id(s, org, create=False)
+                marker_id = None
+                if assessor is not None:
+                    person = get_person_by_key(s, org_id, assessor)
+                    if person is None:
+                        raise InputError(
+                            [Problem(path="--assessor", message="no such person", found=assessor)]
+                        )
+                    marker_id = person.id
+                row = mark_essay(
+                    s,
+                    attempt,
+                    item,
+                    mark,
+                    comment,
+                    marker=assessor or _actor(),
+                    role="admin",
+                    marker_person_id=marker_id,
+                    now=datetime.now(UTC),
+                    catalog=catalog,
+                    issuer=_issuer(),
+                    org_id=org_id,
+                )
+                pending = len((row.result or {}).get("pending", []))
+                outcome = (
+                    f"{pending} essay(s) still to mark"
+                    if pending
+                    else ("passed" if row.passed else "not passed") + f" ({round((row.score or 0) * 100)} %)"
+                )
+        finally:
+            database.dispose()
+        sys.stdout.write(f"attempt {attempt}: {item} marked {mark}; {outcome}\n")
