@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +148,9 @@ PAGES = [
     Page("exam-attempt", "/exams/attempts/{attempt}", role="engineer"),
     Page("exam-items", "/exams/{exam}/items"),
     Page("exam-practical", "/exams/{exam}/practical/{p1}"),
+    Page("exam-awaiting-marking", "/exams/attempts/{essay_attempt}", role="engineer"),
+    Page("exam-marking-list", "/exams/{essay_exam}/marking"),
+    Page("exam-marking", "/exams/attempts/{essay_attempt}/marking"),
     Page("skills", "/skills"),
     Page("skills-team", "/skills?team={alpha}"),
     Page("certifications", "/certifications"),
@@ -184,7 +187,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     """A server over a seeded database; yields its address and the ids pages use."""
     import httpx
     import yaml
-    from tests.store.exam_helpers import EXTRA, exam_catalog, setup_programme
+    from tests.store.exam_helpers import (
+        EXTRA,
+        START,
+        exam_catalog,
+        setup_essay_programme,
+        setup_programme,
+        sit_essay_exam,
+    )
 
     from gputeam import store
 
@@ -200,11 +210,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
             s, world.org_id, exam_catalog(), rubric=[{"id": "drain", "name": "Drains a node"}]
         )
         attempt = store.start_attempt(s, prog, world.people["p1"], now=datetime.now(UTC)).id
+        # an exam with an essay, handed in: it awaits marking
+        essay_prog = setup_essay_programme(s, world.org_id, exam_catalog())
+        essay = sit_essay_exam(s, essay_prog, world.people["p1"], essay="Cordon the node, drain it, check.")
+        store.finish_attempt(s, essay.id, now=START + timedelta(minutes=5), catalog=exam_catalog())
+        essay_attempt = essay.id
     db.dispose()
     ids: dict[str, Any] = {
         "alpha": world.alpha,
         "beta": world.beta,
         "attempt": attempt,
+        "essay_attempt": essay_attempt,
+        "essay_exam": "essay-l2",
         "exam": "acme-l2",
         **world.people,
     }

@@ -86,3 +86,104 @@ def test_sit_lose_connection_resume_run_out_of_time(
         row = s.get(ExamAttempt, attempt_id)
         assert (row.state, row.finished_how) == ("finished", "timeout")
         assert len([v for v in store.exams.saved_answers(s, attempt_id).values() if v is not None]) == 2
+
+
+@pytest.fixture
+def seeded_practical(tmp_path: Path) -> Iterator[tuple[str, Any, int]]:
+    """A programme with a practical whose named assessor is the candidate herself (Ada), and
+    a manager who may assess."""
+    from gputeam import store
+
+    url = f"sqlite:///{tmp_path}/e2e.db"
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    db = store.open_database(url)
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", level=2)
+        store.create_user(s, "ada", "e2e password", "engineer", person_id=p.id)
+        store.create_user(s, "grace", "e2e password", "manager")
+        prog = setup_programme(s, org.id, exam_catalog(), rubric=[{"id": "drain", "name": "Drains a node"}])
+        spec = dict(prog.spec)
+        store.save_programme(s, org.id, "acme-l2", {**spec, "assessors": ["ada"]}, catalog=exam_catalog())
+        ada = p.id
+    with running_server(url, tmp_path, GPUTEAM_ORGANISATION="Acme", GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
+        yield base, db, ada
+    db.dispose()
+
+
+def _login(tab: Any, server: str, user: str) -> None:
+    tab.goto(server + "/login")
+    tab.fill("#username", user)
+    tab.fill("#password", "e2e password")
+    tab.click("button[type=submit]")
+    tab.wait_for_url(server + "/")
+
+
+def test_timer_announces_10_5_1_minutes_and_an_assessor_signs_the_practical_off(
+    seeded_practical: tuple[str, Any, int],
+    page: Any,  # noqa: F811
+) -> None:
+    """The timer is role=timer with a polite live region that speaks at 10, 5 and 1 minutes
+    left and at no other time (the browser's clock run forward); the candidate passes the
+    exam, cannot sign her own practical off even as a named assessor, and a manager signs
+    it off from the marking page: the certification is recorded."""
+    from playwright.sync_api import expect
+
+    from gputeam import store
+    from gputeam.store.schema_exams import ExamAttempt, Programme
+
+    server, db, ada = seeded_practical
+    page.clock.install()
+    _login(page, server, "ada")
+    page.goto(server + "/exams")
+    page.click("text=Start the exam")
+    expect(page.locator("[role=timer]")).to_contain_text("min")
+    with db.session() as s:  # ten minutes and two seconds left
+        attempt = s.query(ExamAttempt).one()
+        attempt.deadline = datetime.now(UTC) + timedelta(seconds=602)
+    page.reload()
+    timer, announce = page.locator("#timer"), page.locator("#timer-announce")
+    expect(timer).to_have_attribute("role", "timer")
+    expect(announce).to_have_attribute("aria-live", "polite")
+    expect(announce).to_have_text("")
+    page.evaluate(
+        """() => { const region = document.getElementById('timer-announce'); window.spoken = [];
+        new MutationObserver(() => window.spoken.push(region.textContent))
+          .observe(region, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.clock.run_for(4_000)
+    expect(announce).to_have_text("10 minutes left")
+    page.clock.run_for(60_000)  # a minute of ticking: nothing more is said
+    assert page.evaluate("window.spoken") == ["10 minutes left"]
+    page.clock.run_for(240_000)
+    expect(announce).to_have_text("5 minutes left")
+    page.clock.run_for(240_000)
+    expect(announce).to_have_text("1 minute left")
+    assert page.evaluate("window.spoken") == ["10 minutes left", "5 minutes left", "1 minute left"]
+    expect(timer).to_contain_text("0 min")
+
+    for q in page.locator("fieldset.question").all():  # every right answer, saved on change
+        q.locator("label:has-text('Right') input").check()
+    page.click("text=Hand in and see my result")
+    expect(page.locator("h2")).to_contain_text("Passed")
+
+    # the candidate, a named assessor of this programme, cannot sign off her own practical
+    page.goto(f"{server}/exams/acme-l2/practical/{ada}")
+    expect(page.locator("main")).to_contain_text("You cannot assess your own practical")
+    expect(page.locator("button:has-text('Save and sign off')")).to_have_count(0)
+
+    page.context.clear_cookies()
+    _login(page, server, "grace")
+    page.goto(server + "/exams")
+    page.click("text=Marking and practical sign-off")
+    page.click("a:has-text('Ada Lovelace')")
+    page.check("input[name='grade:drain'][value='met']")
+    page.fill("input[name='evidence:drain']", "https://wiki.acme.example/lab/42")
+    page.click("text=Save and sign off")
+    expect(page.locator("main")).to_contain_text("Signed off: pass")
+    with db.session() as s:
+        held = store.list_certifications(s, person_id=ada)
+        assert [c.cert_id for c in held] == ["acme-operator-l2"]
+        [row] = store.list_assessments(s, s.query(Programme).one().id, ada)
+        assert (row.assessor, row.outcome) == ("grace", "pass")
