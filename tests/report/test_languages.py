@@ -275,3 +275,71 @@ def test_pseudo_locale_translates_every_sentence_of_the_plan(
     assert [s for s in shown if not s.startswith("⟦")] == []
     for item in (*p.warnings, *p.notes):
         assert f"| {item.code} | ⟦" in md
+    # every sentence the plan shows has its Text: none is English only
+    assert english_only(p) == []
+    # the sections' notes (the sourcing explanation, the ROI's notes) are all translated
+    notes = [line for line in md.splitlines() if line.startswith("- ")]
+    assert notes and [n for n in notes if not n.startswith("- ⟦")] == []
+
+
+def english_only(value: object, path: str = "plan") -> list[str]:
+    """The plan's English sentences that have no Text beside them."""
+    from pydantic import BaseModel
+
+    from gputeam.planning.result import RoadmapItem
+
+    found: list[str] = []
+    if isinstance(value, BaseModel):
+        for english, text in getattr(type(value), "_sentences", ()):
+            if isinstance(value, RoadmapItem) and (
+                (english == "name" and value.kind in ("course", "exam"))  # product names
+                or (english == "note" and value.kind == "bootcamp")  # its courses' ids
+            ):
+                continue
+            words, kept = getattr(value, english), getattr(value, text)
+            if isinstance(words, tuple) and len(kept) != len(words):
+                found.append(f"{path}.{english}")
+            elif isinstance(words, str) and words and kept is None:
+                found.append(f"{path}.{english}: {words}")
+        for name in type(value).model_fields:
+            if name != "scenario":
+                found += english_only(getattr(value, name), f"{path}.{name}")
+    elif isinstance(value, tuple | list):
+        for i, v in enumerate(value):
+            found += english_only(v, f"{path}[{i}]")
+    return found
+
+
+def test_roi_lines_and_assumptions_are_marked_for_translation(plans: dict[str, Plan]) -> None:
+    """The ROI's line names and the sensitivity's assumptions (English keys in the JSON) are
+    all in the list the translations are extracted from."""
+    from gputeam.planning.roi import LINE_NAMES, article_roi, sensitivity
+
+    names = {k for p in plans.values() for k in (*p.roi.investment_lines, *p.roi.return_lines)}
+    example = article_roi(load_catalog())
+    names |= {*example.investment_lines, *example.return_lines}
+    p, catalog = plans["finance"], load_catalog()
+    bars = sensitivity(p.scenario, catalog, p.target, p.sourcing, p.roadmaps, top=99)
+    assert bars
+    names |= {bar["assumption"] for bar in bars}
+    assert sorted(names - set(LINE_NAMES)) == []
+
+
+def test_the_plans_sentences_in_german(plans: dict[str, Plan]) -> None:
+    """The sourcing decisions, rules, roadmap items and ROI notes in German, with German
+    numbers and money."""
+    p = plans["healthcare"]
+    with i18n.use("de"):
+        text = render(p, "md").decode("utf-8")
+    for words in (
+        "optimaler Plan (HiGHS, Lücke 0,00 %): ",
+        "weiterbilden (Level 2), bereit im Monat",
+        "Infrastructure Lead auf Level 4 im Monat 1 einstellen",
+        "externe Fachkräfte überbrücken",
+        "lean: 400 GPUs / 80 GPUs pro Person (Artikel §7B) = 5",
+        "Prüfungsvorbereitung: ",
+        "Vergleichsfall: ",
+        "Investition: Weiterbildung",
+    ):
+        assert words in text, words
+    assert "optimal plan" not in text and "upskill " not in text and "Counterfactual" not in text

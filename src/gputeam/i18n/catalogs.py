@@ -39,9 +39,14 @@ CATALOG_FIELDS = {
     "strategies.yaml": ("name", "description"),
     "templates.yaml": ("name",),
 }
-#: The same for lists inside a YAML mapping: file to {list key: fields}.
+#: The same for lists inside a YAML mapping: file to {list key (dotted: a list inside each
+#: item of a list): fields}. Values without a letter (a bare figure) are not extracted.
 CATALOG_NESTED = {
-    "landscape.yaml": {"contradictions": ("title", "detail")},
+    "landscape.yaml": {
+        "contradictions": ("title", "detail"),
+        "case_studies": ("name",),
+        "case_studies.measures": ("label", "stated", "why"),
+    },
 }
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:[:!][^{}]*)?\}|%\([A-Za-z_]+\)[sdif]|%[sd]")
 
@@ -66,13 +71,17 @@ def extract_catalog_data(
     groups = [(data if isinstance(data, list) else [], fields, "")]
     if isinstance(data, dict):
         for key, nested in CATALOG_NESTED.get(name, {}).items():
-            groups.append((data.get(key) or [], nested, f"{key}."))
+            outer, _dot, inner = key.partition(".")
+            items = data.get(outer) or []
+            if inner:
+                items = [x for item in items if isinstance(item, dict) for x in item.get(inner) or []]
+            groups.append((items, nested, f"{key}."))
     for items, wanted, prefix in groups:
         for item in items:
             if isinstance(item, dict):
                 for field in wanted:
                     value = item.get(field)
-                    if isinstance(value, str) and value:
+                    if isinstance(value, str) and re.search(r"[^\W\d_]", value):
                         yield 0, "_", value, [f"catalog {name}: {prefix}{field}"]
 
 

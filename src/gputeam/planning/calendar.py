@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from gputeam.catalog.validity import add_months
 from gputeam.i18n import N_
-from gputeam.planning.text import Text, say
+from gputeam.planning.text import Day, Text, say
 
 __all__ = ["add_months", "month_end", "month_of", "month_start", "weeks"]
 
@@ -86,3 +86,8 @@ def month_with_date(start: date, month: int) -> str:
     """'month 9 (from 1 September 2027)': a plan month with the calendar date it starts on."""
     first = month_start(start, month)
     return f"month {month} (from {first.day} {_MONTH_NAMES[first.month - 1]} {first.year})"
+
+
+def month_with_date_text(start: date, month: int) -> Text:
+    """:func:`month_with_date` as a sentence to translate."""
+    return say(N_("month {month} (from {day})"), month=month, day=Day(day=month_start(start, month)))

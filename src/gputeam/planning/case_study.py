@@ -15,6 +15,7 @@ from typing import Literal
 
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import CaseMeasure
+from gputeam.i18n import N_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.result import (
     CaseOutcome,
@@ -24,6 +25,7 @@ from gputeam.planning.result import (
     Sourcing,
     Target,
 )
+from gputeam.planning.text import Term, concat, say
 from gputeam.scenario import Scenario
 
 MONEY_TOLERANCE = 0.10
@@ -130,11 +132,11 @@ def compare_case_study(
         figure = _figure(m, scenario, target, sourcing, roadmaps, costs)
         agrees = _agrees(unit, m.article, figure)
         if figure is None:
-            reason = "The plan has no such figure. " + m.why
+            reason = say(N_("The plan has no such figure. {why}"), why=Term(term=m.why))
         elif agrees:
-            reason = "Agrees with the article."
+            reason = say(N_("Agrees with the article."))
         else:
-            reason = m.why
+            reason = concat(Term(term=m.why))
         outcomes.append(
             CaseOutcome(
                 id=m.id,
@@ -144,7 +146,7 @@ def compare_case_study(
                 plan=figure,
                 unit=unit,
                 agrees=agrees,
-                reason=reason,
+                reason_text=reason,
                 source=m.source,
             )
         )

@@ -18,7 +18,8 @@ from datetime import date
 
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import PROFICIENCY_NAMES
-from gputeam.planning.calendar import month_list, month_spans
+from gputeam.i18n import N_, Nn_
+from gputeam.planning.calendar import month_list_text, month_spans
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser_model import Decisions, Instance, Option, evaluate, staff_by_month
 from gputeam.planning.result import (
@@ -30,69 +31,94 @@ from gputeam.planning.result import (
     TargetSlot,
 )
 from gputeam.planning.roadmap import held_valid
+from gputeam.planning.text import Money, Term, Text, concat, say, say_n
 from gputeam.scenario import Person, Scenario
 
-
-def _money(x: float, currency: str) -> str:
-    return f"{currency} {x:,.0f}"
-
-
-def _plural(n: int | float, word: str) -> str:
-    return word if n == 1 else (word[:-1] + "ies" if word.endswith("y") else word + "s")
+#: The proficiency names as they read in a sentence (translated where shown).
+PROFICIENCY_WORDS = (N_("none"), N_("aware"), N_("working"), N_("proficient"), N_("expert"))
+assert len(PROFICIENCY_WORDS) == len(PROFICIENCY_NAMES)
 
 
-def _proficiency(prof: int) -> str:
-    return PROFICIENCY_NAMES[prof] if 0 <= prof < len(PROFICIENCY_NAMES) else str(prof)
+def _money(x: float, currency: str) -> Money:
+    return Money(amount=x, currency=currency)
 
 
-def person_needs(person: Person, slot: TargetSlot, catalog: Catalog, on: date) -> list[str]:
+def _proficiency(prof: int) -> Term | str:
+    return Term(term=PROFICIENCY_WORDS[prof]) if 0 <= prof < len(PROFICIENCY_WORDS) else str(prof)
+
+
+def person_needs(person: Person, slot: TargetSlot, catalog: Catalog, on: date) -> list[Text | str]:
     """What ``person`` still lacks for ``slot``, in words: 'Level 4', 'proficient GPU
     architecture', 'NCP-AII' (empty when they already fit)."""
     f = fit(person, slot, set(held_valid(person, catalog, on)))
-    out = [f"Level {slot.level_min}"] if f.level_gap else []
+    out: list[Text | str] = [say(N_("Level {level}"), level=slot.level_min)] if f.level_gap else []
     for d in f.missing_domains:
         name = catalog.domains[d].name if d in catalog.domains else d
-        out.append(f"{_proficiency(slot.domains.get(d, 0))} {name}")
+        out.append(
+            say(
+                N_("{proficiency} {domain}"),
+                proficiency=_proficiency(slot.domains.get(d, 0)),
+                domain=Term(term=name),
+            )
+        )
     for c in f.missing_certifications:
         out.append(catalog.certifications[c].name if c in catalog.certifications else c)
     return out
 
 
-def _needs_text(needs: list[str]) -> str:
+def _needs_text(needs: list[Text | str]) -> Text | tuple[Text | str, ...]:
     if len(needs) <= 3:
-        return _and(needs)
-    return ", ".join(needs[:3]) + f" and {len(needs) - 3} more"
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        return tuple(needs)
+    return say(
+        N_("{first}, {second}, {third} and {more} more"),
+        first=needs[0],
+        second=needs[1],
+        third=needs[2],
+        more=len(needs) - 3,
+    )
 
 
 def versus_greedy(
     cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float, currency: str
-) -> str:
+) -> Text | None:
     """How the plan's cost compares with the greedy rule's, in words (never a negative 'less')."""
     if greedy_cost is None or greedy_cost <= 0:
-        return ""
+        return None
     diff = greedy_cost - cost
     if abs(diff) < 0.5:
-        return ", the same cost as the greedy rule"
+        return say(N_("the same cost as the greedy rule"))
     share = abs(diff) / greedy_cost
     if diff > 0:
-        return f", {_money(diff, currency)} ({share:.1%}) less than the greedy rule"
-    text = f", {_money(-diff, currency)} ({share:.1%}) more than the greedy rule"
+        return say(
+            N_("{cost} ({share:.1%}) less than the greedy rule"), cost=_money(diff, currency), share=share
+        )
     if greedy_open > plan_open:
-        text += f": the greedy rule leaves {greedy_open:g} slot-month(s) uncovered, this plan {plan_open:g}"
-    return text
+        return say(
+            N_(
+                "{cost} ({share:.1%}) more than the greedy rule: the greedy rule leaves "
+                "{greedy_open:g} slot-month(s) uncovered, this plan {plan_open:g}"
+            ),
+            cost=_money(-diff, currency),
+            share=share,
+            greedy_open=greedy_open,
+            plan_open=plan_open,
+        )
+    return say(
+        N_("{cost} ({share:.1%}) more than the greedy rule"), cost=_money(-diff, currency), share=share
+    )
 
 
-def open_slots(fte: float, demand: int, role: str) -> str:
+def open_slots(fte: float, demand: int, role: str) -> Text:
     """'2 of 3 Operations Engineer slots', or for a part-covered month '1.5 full-time
     equivalents of the 3 Operations Engineer slots'."""
-    slots = "slot" if demand == 1 else "slots"
     if float(fte).is_integer():
-        return f"{fte:g} of {demand} {role} {slots}"
-    return f"{fte:g} full-time equivalents of the {demand} {role} {slots}"
+        forms = Nn_("{fte:g} of {demand} {role} slot", "{fte:g} of {demand} {role} slots")
+    else:
+        forms = Nn_(
+            "{fte:g} full-time equivalents of the {demand} {role} slot",
+            "{fte:g} full-time equivalents of the {demand} {role} slots",
+        )
+    return say_n(forms, "demand", fte=fte, demand=demand, role=Term(term=role))
 
 
 def first_need(inst: Instance, role: str, level: int = 0) -> int | None:
@@ -112,7 +138,7 @@ def build_sourcing(
     mip_gap: float | None,
     seconds: float,
     details: SourcingDetails,
-    preface: tuple[str, ...] = (),
+    preface: tuple[Text, ...] = (),
 ) -> Sourcing:
     cur = scenario.currency
     delays = {o.person: o.delay for o in d.options if o.delay}
@@ -136,20 +162,45 @@ def build_sourcing(
         )
         name = inst.names.get(o.person, o.person)
         role = inst.role_names.get(o.role, o.role)
-        why = (
-            f"upskill {name} to {role} (Level {level}), ready in month {o.ready}: "
-            f"training, exams and raise {_money(o.flat_cost, cur)} over the horizon"
-        )
+        parts: list[Text | str] = [
+            say(
+                N_(
+                    "upskill {name} to {role} (Level {level}), ready in month {ready}: training, "
+                    "exams and raise {cost} over the horizon"
+                ),
+                name=name,
+                role=Term(term=role),
+                level=level,
+                ready=o.ready,
+                cost=_money(o.flat_cost, cur),
+            )
+        ]
         if hire_flat is not None:
-            why += f", against {_money(hire_flat, cur)} for a Level-{level} hire from month {req + inst.lead}"
+            parts.append(
+                say(
+                    N_(", against {cost} for a Level-{level} hire from month {month}"),
+                    cost=_money(hire_flat, cur),
+                    level=level,
+                    month=req + inst.lead,
+                )
+            )
         if o.delay:
-            why += f"; starts in month {o.delay + 1} to keep within the training capacity"
+            parts.append(
+                say(N_("; starts in month {month} to keep within the training capacity"), month=o.delay + 1)
+            )
         now = inst.person_level.get(o.person, o.level)
         promotion = o.level if o.level > now else None
         if promotion:
-            why += (
-                f"; promoted from Level {now} to Level {promotion} in month {o.ready}, when they "
-                f"meet its experience and certifications (the raise comes with it)"
+            parts.append(
+                say(
+                    N_(
+                        "; promoted from Level {now} to Level {promotion} in month {month}, when "
+                        "they meet its experience and certifications (the raise comes with it)"
+                    ),
+                    now=now,
+                    promotion=promotion,
+                    month=o.ready,
+                )
             )
         assignments.append(
             Assignment(
@@ -157,7 +208,7 @@ def build_sourcing(
                 role=o.role,
                 level=level,
                 ready_month=o.ready,
-                reason=why,
+                reason_text=parts[0] if len(parts) == 1 else concat(*parts),
                 promotion=promotion,
             )
         )
@@ -165,7 +216,7 @@ def build_sourcing(
     hires = []
     people = {p.id: p for p in scenario.people}
 
-    def needs_of(pid: str, role_id: str) -> list[str]:
+    def needs_of(pid: str, role_id: str) -> list[Text | str]:
         if pid not in people or role_id not in slots:
             return []
         return person_needs(people[pid], slots[role_id], catalog, scenario.start)
@@ -174,11 +225,20 @@ def build_sourcing(
         arrival = req + inst.lead
         role = inst.role_names.get(role_id, role_id)
         need = max(arrival, first_need(inst, role_id, level) or arrival)
-        head = (
-            f"hire {count} Level-{level} {role if count == 1 else role + 's'} in month {req} "
-            f"(arriving in month {arrival})"
-        )
         why = _hire_reason(inst, role_id, need, chosen, options_by_role, needs_of)
+        reason = say_n(
+            Nn_(
+                "hire {count} Level-{level} {role} in month {month} (arriving in month {arrival}): {why}",
+                "hire {count} Level-{level} {role}s in month {month} (arriving in month {arrival}): {why}",
+            ),
+            "count",
+            count=count,
+            level=level,
+            role=Term(term=role),
+            month=req,
+            arrival=arrival,
+            why=why,
+        )
         hires.append(
             Hire(
                 role=role_id,
@@ -186,7 +246,7 @@ def build_sourcing(
                 count=count,
                 requisition_month=req,
                 arrival_month=arrival,
-                reason=f"{head}: {why}",
+                reason_text=reason,
             )
         )
 
@@ -202,44 +262,78 @@ def build_sourcing(
                 role=role_id,
                 level=min(inst.levels(role_id), default=1),
                 hours=fte * hours,
-                reason=open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
-                + f" not yet staffed ({staffed} staff ready)",
+                reason_text=say(
+                    N_("{slots} not yet staffed ({staffed} staff ready)"),
+                    slots=open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id)),
+                    staffed=staffed,
+                ),
             )
         )
 
-    uncovered = []
+    uncovered: list[Text] = []
     for (role_id, m), fte in sorted(d.uncovered.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        what = (
-            f"month {m}: "
-            + open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
-            + " open"
-        )
+        slots_open = open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
         if m < inst.deadline:
             cap = inst.contractor_cap[m - 1]
-            what += " before the deadline: nobody can be ready, no hire can arrive yet and contractors " + (
-                f"are capped at {cap:g} FTE that month" if cap else "are not allowed"
+            what = (
+                say(
+                    N_(
+                        "month {month}: {slots} open before the deadline: nobody can be ready, no "
+                        "hire can arrive yet and contractors are capped at {cap:g} FTE that month"
+                    ),
+                    month=m,
+                    slots=slots_open,
+                    cap=cap,
+                )
+                if cap
+                else say(
+                    N_(
+                        "month {month}: {slots} open before the deadline: nobody can be ready, no "
+                        "hire can arrive yet and contractors are not allowed"
+                    ),
+                    month=m,
+                    slots=slots_open,
+                )
             )
         else:
-            what += " after the deadline: the constraints conflict (see the explanation)"
+            what = say(
+                N_(
+                    "month {month}: {slots} open after the deadline: the constraints conflict "
+                    "(see the explanation)"
+                ),
+                month=m,
+                slots=slots_open,
+            )
         uncovered.append(what)
 
-    explanation = list(preface)
-    explanation += [a.reason for a in assignments]
-    explanation += [h.reason for h in hires]
+    explanation: list[Text] = list(preface)
+    explanation += [a.reason_text for a in assignments if a.reason_text is not None]
+    explanation += [h.reason_text for h in hires if h.reason_text is not None]
     for role_id, months in by_role.items():
         total = sum(f for _, f in months)
-        runs: list[tuple[list[int], str]] = []  # spans that end the same way, together
+        runs: list[tuple[list[int], Text]] = []  # spans that end the same way, together
         for a, b in month_spans(m for m, _ in months):
             until = _bridged_until(inst, staff, role_id, b)
             if runs and runs[-1][1] == until:
                 runs[-1][0].extend(range(a, b + 1))
             else:
                 runs.append((list(range(a, b + 1)), until))
-        spans = [f"in {month_list(ms)}{until}" for ms, until in runs]
+        spans = tuple(
+            say(N_("in {months} {until}"), months=month_list_text(ms), until=until) for ms, until in runs
+        )
         name = inst.role_names.get(role_id, role_id)
         explanation.append(
-            f"contractors bridge {total:g} {_plural(total, 'FTE-month')} "
-            f"({total * hours:,.0f} h) of {name} " + ", and ".join(spans)
+            say_n(
+                Nn_(
+                    "contractors bridge {total:g} FTE-month ({hours:,.0f} h) of {role} {spans}",
+                    "contractors bridge {total:g} FTE-months ({hours:,.0f} h) of {role} {spans}",
+                ),
+                "total",
+                total=total,
+                hours=total * hours,
+                role=Term(term=name),
+                spans=spans,
+            )
         )
     explanation += uncovered
     takers: Counter[str] = Counter(c for o in d.options for c in o.courses)
@@ -247,9 +341,16 @@ def build_sourcing(
     for cid, n in sorted(groups.items()):
         name = catalog.courses[cid].name if cid in catalog.courses else cid
         explanation.append(
-            f"vendor group discount on {name}: {n} people take it together "
-            f"(>= {inst.group_min}), saving "
-            f"{_money(inst.group_discount * inst.course_price[cid] * n, cur)}"
+            say(
+                N_(
+                    "vendor group discount on {course}: {n} people take it together (>= {min}), saving "
+                    "{saving}"
+                ),
+                course=name,
+                n=n,
+                min=inst.group_min,
+                saving=_money(inst.group_discount * inst.course_price[cid] * n, cur),
+            )
         )
     unassigned = tuple(p for p in inst.people if p not in chosen)
     explanation += _left_out(inst, d, unassigned, cur, people)
@@ -271,9 +372,9 @@ def build_sourcing(
         hires=tuple(hires),
         contractors=tuple(contractors),
         unassigned=unassigned,
-        uncovered=tuple(uncovered),
+        uncovered_texts=tuple(uncovered),
         coverage_by_month=tuple(coverage),
-        explanation=tuple(explanation),
+        explanation_texts=tuple(explanation),
         total_cost=round(total_cost, 2),
         greedy_cost=None if greedy_cost is None else round(greedy_cost, 2),
         mip_gap=mip_gap,
@@ -285,7 +386,7 @@ def build_sourcing(
 
 def _bridged_until(
     inst: Instance, staff: Mapping[tuple[str, int], list[int]], role_id: str, last: int
-) -> str:
+) -> Text:
     """Why contractors stop after ``last``: staff cover the role, it is no longer needed, or
     the horizon ends."""
 
@@ -296,17 +397,17 @@ def _bridged_until(
     ready = next((m for m in after if staffed(m) >= inst.demand_at(role_id, m) > 0), None)
     unneeded = next((m for m in after if inst.demand_at(role_id, m) == 0), None)
     if ready is not None and (unneeded is None or ready < unneeded):
-        return f" until staff cover it in month {ready}"
+        return say(N_("until staff cover it in month {month}"), month=ready)
     if unneeded is not None:
-        return f" until the role is no longer needed in month {unneeded}"
+        return say(N_("until the role is no longer needed in month {month}"), month=unneeded)
     if last == inst.horizon:
-        return " to the end of the horizon"
-    return " (no staff planned)"
+        return say(N_("to the end of the horizon"))
+    return say(N_("(no staff planned)"))
 
 
 def _left_out(
     inst: Instance, d: Decisions, unassigned: tuple[str, ...], cur: str, people: Mapping[str, Person]
-) -> list[str]:
+) -> list[Text]:
     """Why each person without a target role is left out, naming the hire that takes a role
     they could reach when there is one."""
     arrival: dict[str, int] = {}
@@ -323,29 +424,53 @@ def _left_out(
         hired = [o for o in opts if o.role in arrival]
         if not hired:
             if opts:
-                why = "the target does not need them in a role they can reach"
+                why = N_(
+                    "{name} keeps their current duties: the target does not need them in a role they "
+                    "can reach"
+                )
             elif pid in people and people[pid].weekly_study_hours <= 0:
-                why = "with no weekly study hours they cannot train for a target role"
+                why = N_(
+                    "{name} keeps their current duties: with no weekly study hours they cannot "
+                    "train for a target role"
+                )
             else:
-                why = "no target role is reachable within the horizon"
-            out.append(f"{name} keeps their current duties: {why}")
+                why = N_("{name} keeps their current duties: no target role is reachable within the horizon")
+            out.append(say(why, name=name))
             continue
         o = min(hired, key=lambda o: (o.ready, o.flat_cost))
         role = inst.role_names.get(o.role, o.role)
         need = first_need(inst, o.role) or 1
         if o.ready > max(arrival[o.role], need):
-            why = (
-                f"they could be ready only in month {o.ready}, and the {role} hire arrives in "
-                f"month {arrival[o.role]} for a slot needed from month {need}; contractors "
-                f"until month {o.ready} would cost more than the hire"
+            out.append(
+                say(
+                    N_(
+                        "{name} keeps their current duties although the plan hires a {role}: they "
+                        "could be ready only in month {ready}, and the {role} hire arrives in month "
+                        "{arrival} for a slot needed from month {need}; contractors until month "
+                        "{ready} would cost more than the hire"
+                    ),
+                    name=name,
+                    role=Term(term=role),
+                    ready=o.ready,
+                    arrival=arrival[o.role],
+                    need=need,
+                )
             )
         else:
-            why = (
-                f"upskilling them (ready in month {o.ready}, {_money(o.flat_cost, cur)} in "
-                f"training, exams and raise) costs more over the horizon than the hire, or "
-                f"the training, mentor or level limits leave no room"
+            out.append(
+                say(
+                    N_(
+                        "{name} keeps their current duties although the plan hires a {role}: "
+                        "upskilling them (ready in month {ready}, {cost} in training, exams and "
+                        "raise) costs more over the horizon than the hire, or the training, mentor "
+                        "or level limits leave no room"
+                    ),
+                    name=name,
+                    role=Term(term=role),
+                    ready=o.ready,
+                    cost=_money(o.flat_cost, cur),
+                )
             )
-        out.append(f"{name} keeps their current duties although the plan hires a {role}: {why}")
     return out
 
 
@@ -355,43 +480,99 @@ def _hire_reason(
     need: int,
     chosen: Mapping[str, Option],
     options_by_role: Mapping[str, list[Option]],
-    needs_of: Callable[[str, str], list[str]],
-) -> str:
+    needs_of: Callable[[str, str], list[Text | str]],
+) -> Text:
     opts = options_by_role.get(role_id, [])
     deadline = inst.deadline
     if not inst.people:
-        return "there is nobody on staff to upskill"
+        return say(N_("there is nobody on staff to upskill"))
     if not opts:
         closest = [(len(n), pid, n) for pid in inst.people if (n := needs_of(pid, role_id))]
-        text = f"nobody on staff can qualify for the role within the {inst.horizon}-month horizon"
         if closest:
-            _, pid, needs = min(closest)
-            text += f" (closest: {inst.names.get(pid, pid)}, who needs {_needs_text(needs)})"
-        return text
+            _, pid, needs = min(closest, key=lambda c: (c[0], c[1]))
+            return say(
+                N_(
+                    "nobody on staff can qualify for the role within the {horizon}-month horizon "
+                    "(closest: {name}, who needs {needs})"
+                ),
+                horizon=inst.horizon,
+                name=inst.names.get(pid, pid),
+                needs=_needs_text(needs),
+            )
+        return say(
+            N_("nobody on staff can qualify for the role within the {horizon}-month horizon"),
+            horizon=inst.horizon,
+        )
     best = min(opts, key=lambda o: (o.ready, o.flat_cost))
     name = inst.names.get(best.person, best.person)
     if best.ready > need:
-        when = f"the deadline in month {deadline}" if need == deadline else f"month {need}, when it is needed"
+        when = (
+            say(N_("the deadline in month {month}"), month=deadline)
+            if need == deadline
+            else say(N_("month {month}, when it is needed"), month=need)
+        )
         needs = needs_of(best.person, role_id)
-        lacks = f", who needs {_needs_text(needs)}" if needs else ""
-        return f"nobody on staff can be ready before {when} (earliest: {name}, month {best.ready}{lacks})"
+        if needs:
+            return say(
+                N_(
+                    "nobody on staff can be ready before {when} (earliest: {name}, month {ready}, who "
+                    "needs {needs})"
+                ),
+                when=when,
+                name=name,
+                ready=best.ready,
+                needs=_needs_text(needs),
+            )
+        return say(
+            N_("nobody on staff can be ready before {when} (earliest: {name}, month {ready})"),
+            when=when,
+            name=name,
+            ready=best.ready,
+        )
     in_time = [o for o in opts if o.ready <= need]
     same = {o.person for o in in_time if o.person in chosen and chosen[o.person].role == role_id}
     other = {o.person for o in in_time if o.person in chosen and chosen[o.person].role != role_id}
     free = [o for o in in_time if o.person not in chosen]
     if not free:
-        parts = []
-        if same:
-            parts.append(f"{len(same)} already planned for this role")
+        roles = tuple(sorted({inst.role_names.get(chosen[p].role, chosen[p].role) for p in other}))
+        if same and other:
+            return say(
+                N_(
+                    "everyone on staff who could be ready by month {month} is taken ({same} already "
+                    "planned for this role; {other} needed as {roles})"
+                ),
+                month=need,
+                same=len(same),
+                other=len(other),
+                roles=tuple(Term(term=r) for r in roles),
+            )
         if other:
-            roles = sorted({inst.role_names.get(chosen[p].role, chosen[p].role) for p in other})
-            parts.append(f"{len(other)} needed as " + ", ".join(roles))
-        return f"everyone on staff who could be ready by month {need} is taken (" + "; ".join(parts) + ")"
+            return say(
+                N_(
+                    "everyone on staff who could be ready by month {month} is taken ({other} needed as "
+                    "{roles})"
+                ),
+                month=need,
+                other=len(other),
+                roles=tuple(Term(term=r) for r in roles),
+            )
+        return say(
+            N_(
+                "everyone on staff who could be ready by month {month} is taken ({same} already "
+                "planned for this role)"
+            ),
+            month=need,
+            same=len(same),
+        )
     alt = min(free, key=lambda o: o.flat_cost)
-    return (
-        f"cheaper over the horizon than upskilling {inst.names.get(alt.person, alt.person)} "
-        f"(ready in month {alt.ready}, {alt.flat_cost:,.0f} in training, exams and raise) and "
-        f"bridging until then"
+    return say(
+        N_(
+            "cheaper over the horizon than upskilling {name} (ready in month {ready}, {cost:,.0f} in "
+            "training, exams and raise) and bridging until then"
+        ),
+        name=inst.names.get(alt.person, alt.person),
+        ready=alt.ready,
+        cost=alt.flat_cost,
     )
 
 

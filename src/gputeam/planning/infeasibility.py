@@ -18,16 +18,18 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from gputeam.planning.calendar import month_start, month_with_date
+from gputeam.i18n import N_, Nn_
+from gputeam.planning.calendar import month_start, month_with_date_text
 from gputeam.planning.optimiser_mip import Solution, solve
 from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
+from gputeam.planning.text import Either, Term, Text, concat, say, say_n
 
 
 @dataclass
 class Diagnosis:
     conflicts: list[str]
     fixes: dict[str, Any]
-    statement: str
+    statement: Text
     elastic: Solution
 
 
@@ -99,16 +101,27 @@ def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None)
 
 def _statement(
     inst: Instance, conflicts: list[str], fixes: dict[str, Any], el: Solution, start: date | None = None
-) -> str:
+) -> Text:
     short_roles = sorted({r for r, _ in el.short}) or inst.roles
     first_short = min((m for _, m in el.short), default=inst.deadline)
-    facts = []
-    unreachable = [
-        inst.role_names.get(r, r) for r in short_roles if not any(o.role == r for o in inst.options)
-    ]
+    facts: list[Text] = []
+    unreachable = tuple(
+        Term(term=inst.role_names.get(r, r))
+        for r in short_roles
+        if not any(o.role == r for o in inst.options)
+    )
     if unreachable:
-        who = "nobody on staff" if inst.people else "there is nobody on staff, so nobody"
-        facts.append(f"{who} can be upskilled to {_join(unreachable, 'or')} within the horizon")
+        facts.append(
+            say(
+                N_("nobody on staff can be upskilled to {roles} within the horizon"),
+                roles=Either(items=unreachable),
+            )
+            if inst.people
+            else say(
+                N_("there is nobody on staff, so nobody can be upskilled to {roles} within the horizon"),
+                roles=Either(items=unreachable),
+            )
+        )
     for role in short_roles:
         name = inst.role_names.get(role, role)
         opts = [o for o in inst.options if o.role == role]
@@ -116,78 +129,95 @@ def _statement(
             best = min(opts, key=lambda o: o.ready)
             if best.ready > first_short:
                 facts.append(
-                    f"nobody on staff can be ready as {name} before month {best.ready} "
-                    f"(earliest: {inst.names.get(best.person, best.person)})"
+                    say(
+                        N_("nobody on staff can be ready as {role} before month {month} (earliest: {name})"),
+                        role=Term(term=name),
+                        month=best.ready,
+                        name=inst.names.get(best.person, best.person),
+                    )
                 )
     if "lead" in conflicts:
         facts.append(
-            f"the hiring lead time of {inst.lead} months means a hire opened in month 1 "
-            f"arrives in month {1 + inst.lead}"
+            say(
+                N_(
+                    "the hiring lead time of {lead} months means a hire opened in month 1 arrives "
+                    "in month {month}"
+                ),
+                lead=inst.lead,
+                month=1 + inst.lead,
+            )
         )
     if "contractors" in conflicts:
         if max(inst.contractor_cap, default=0) == 0:
-            facts.append("contractors are not allowed")
+            facts.append(say(N_("contractors are not allowed")))
         else:
-            facts.append("contractors may cover only part of the target (the share cap)")
+            facts.append(say(N_("contractors may cover only part of the target (the share cap)")))
     labels = {
-        "hires": f"at most {inst.max_hires} hire(s) a month",
-        "budget": f"the budget of {inst.budget:,.0f}" if inst.budget is not None else "",
-        "training": f"at most {inst.max_in_training} people in training at once",
-        "mentors": f"at most {MENTOR_RATIO} apprentices per senior mentor",
+        "hires": say_n(
+            Nn_("at most {n} hire a month", "at most {n} hires a month"), "n", n=inst.max_hires or 0
+        ),
+        "budget": say(N_("the budget of {budget:,.0f}"), budget=inst.budget or 0.0),
+        "training": say(N_("at most {n} people in training at once"), n=inst.max_in_training or 0),
+        "mentors": say(N_("at most {n} apprentices per senior mentor"), n=MENTOR_RATIO),
     }
     for f in ("hires", "budget", "training", "mentors"):
-        if f in conflicts:
+        if f in conflicts and (f != "budget" or inst.budget is not None):
             facts.append(labels[f])
-    text = (
-        f"No plan meets every constraint. Full coverage from the deadline in month "
-        f"{inst.deadline} conflicts with: " + "; ".join(facts or ["the other constraints"]) + "."
+    parts: list[Text | str] = []
+    for fact in facts or [say(N_("the other constraints"))]:
+        parts += ["; ", fact] if parts else [fact]
+    head = say(
+        N_(
+            "No plan meets every constraint. Full coverage from the deadline in month {month} conflicts "
+            "with: {facts}."
+        ),
+        month=inst.deadline,
+        facts=concat(*parts),
     )
-    options = []
+    options: list[Text] = []
     if "deadline" in fixes:
         month = int(fixes["deadline"])
-        when = month_with_date(start, month) if start is not None else f"month {month}"
-        options.append(f"a deadline of {when} or later")
+        when = (
+            month_with_date_text(start, month) if start is not None else say(N_("month {month}"), month=month)
+        )
+        options.append(say(N_("a deadline of {when} or later"), when=when))
     if "lead" in fixes:
-        options.append("a shorter hiring lead time")
+        options.append(say(N_("a shorter hiring lead time")))
     if "contractors" in fixes:
         options.append(
-            "allowing contractors to cover more of the target"
+            say(N_("allowing contractors to cover more of the target"))
             if max(inst.contractor_cap, default=0) > 0
-            else "allowing contractors"
+            else say(N_("allowing contractors"))
         )
     if "hires" in fixes:
-        options.append("more hires a month")
+        options.append(say(N_("more hires a month")))
     if "budget" in fixes:
-        options.append(f"a budget of at least {fixes['budget']:,.0f}")
+        options.append(say(N_("a budget of at least {budget:,.0f}"), budget=float(fixes["budget"])))
     if "training" in fixes:
-        options.append("more people in training at once")
+        options.append(say(N_("more people in training at once")))
     if "mentors" in fixes:
-        options.append("more senior mentors")
+        options.append(say(N_("more senior mentors")))
     names = {
-        "lead": "the hiring lead time",
-        "contractors": "the contractor limit",
-        "hires": "the hiring capacity",
-        "budget": "the budget",
-        "training": "the training capacity",
-        "mentors": "the mentor limit",
+        "lead": N_("the hiring lead time"),
+        "contractors": N_("the contractor limit"),
+        "hires": N_("the hiring capacity"),
+        "budget": N_("the budget"),
+        "training": N_("the training capacity"),
+        "mentors": N_("the mentor limit"),
     }
     if options:
-        text += " Any one of these makes a plan possible: " + _join(options, "or") + "."
+        tail = say(
+            N_(" Any one of these makes a plan possible: {options}."), options=Either(items=tuple(options))
+        )
     elif fixes.get("pairs"):
-        text += (
-            " No single change is enough; relaxing "
-            + _join([f"{names[a]} and {names[b]}" for a, b in fixes["pairs"]], "or")
-            + " together makes a plan possible."
+        pairs = tuple(
+            say(N_("{first} and {second}"), first=say(names[a]), second=say(names[b]))
+            for a, b in fixes["pairs"]
+        )
+        tail = say(
+            N_(" No single change is enough; relaxing {pairs} together makes a plan possible."),
+            pairs=Either(items=pairs),
         )
     else:
-        text += " No single change is enough; several constraints must be relaxed together."
-    return text
-
-
-def _join(items: list[str], word: str = "and") -> str:
-    items = [i for i in items if i]
-    if not items:
-        return "the other constraints"
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+        tail = say(N_(" No single change is enough; several constraints must be relaxed together."))
+    return concat(head, tail)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 from gputeam.planning.explain import build_sourcing, greedy_evaluation, versus_greedy
 from gputeam.planning.infeasibility import diagnose
 from gputeam.planning.optimiser_mip import FAMILIES, Solution, open_penalty, solve
@@ -60,6 +61,7 @@ from gputeam.planning.result import (
     Target,
     TargetSlot,
 )
+from gputeam.planning.text import Money, Text, concat, say
 from gputeam.scenario import Scenario
 
 __all__ = ["FAMILIES", "MENTOR_RATIO", "Solution", "open_penalty", "optimise", "solve"]
@@ -104,13 +106,18 @@ def optimise(
     if sol.status in ("time_limit", "error") and greedy is not None:
         # no feasible point within the time limit: keep the greedy plan, and say so
         note = (
-            f"the optimiser found no plan within {time_limit:g} s; this is the greedy rule's plan"
+            say(
+                N_("the optimiser found no plan within {seconds:g} s; this is the greedy rule's plan"),
+                seconds=time_limit,
+            )
             if sol.status == "time_limit"
-            else "the solver failed; this is the greedy rule's plan"
+            else say(N_("the solver failed; this is the greedy rule's plan"))
         )
+        texts = (note, *greedy.explanation_texts) if greedy.explanation_texts else ()
         return greedy.model_copy(
             update={
-                "explanation": (note, *greedy.explanation),
+                "explanation": (note.english(), *greedy.explanation),
+                "explanation_texts": texts,
                 "status": "time_limit",
                 "solve_seconds": round(sol.seconds, 4),
                 "greedy_cost": greedy_cost,
@@ -142,14 +149,20 @@ def _optimal(
     terminal = terminal_cost(inst, d)
     details = details.model_copy(update={"terminal_value": round(terminal, 2)})
     # no wall-clock time in the text: the same inputs give the same words
-    line = (
-        f"optimal plan (HiGHS, gap {100 * (sol.gap or 0):.2f}%): {cur} {cost:,.0f} over {inst.horizon} months"
+    head = say(
+        N_("best plan found within the time limit (HiGHS, gap {gap:.2f}%): {cost} over {months} months")
+        if sol.status == "time_limit"
+        else N_("optimal plan (HiGHS, gap {gap:.2f}%): {cost} over {months} months"),
+        gap=100 * (sol.gap or 0),
+        cost=Money(amount=cost, currency=cur),
+        months=inst.horizon,
     )
-    if sol.status == "time_limit":
-        line = line.replace("optimal plan", "best plan found within the time limit")
-    line += versus_greedy(
+    parts: list[Text | str] = [head]
+    versus = versus_greedy(
         cost, greedy_cost, details.greedy_open_slot_months or 0.0, sum(d.uncovered.values()), cur
     )
+    if versus is not None:
+        parts.append(say(N_(", {comparison}"), comparison=versus))
     greedy_terminal = details.greedy_terminal_value
     if (
         greedy_cost is not None
@@ -157,10 +170,13 @@ def _optimal(
         and greedy_terminal is not None
         and terminal < greedy_terminal
     ):
-        line += (
-            f"; its team costs {cur} {greedy_terminal - terminal:,.0f} less to keep in "
-            "the year after the horizon"
+        parts.append(
+            say(
+                N_("; its team costs {cost} less to keep in the year after the horizon"),
+                cost=Money(amount=greedy_terminal - terminal, currency=cur),
+            )
         )
+    line = concat(*parts)
     return build_sourcing(
         inst,
         d,

@@ -7,7 +7,7 @@ is published by ``gputeam schema plan``.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -17,6 +17,14 @@ from gputeam.scenario import Scenario
 
 class Result(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+    #: (English field, its Text field): the English sentence is written from the Text when
+    #: only the Text is given.
+    _sentences: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _english(cls, data: Any) -> Any:
+        return _english_from(data, cls._sentences) if cls._sentences else data
 
 
 def _english_from(data: Any, pairs: tuple[tuple[str, str], ...]) -> Any:
@@ -42,7 +50,9 @@ class TargetSlot(Result):
     level_min: int
     level_max: int
     count: int
-    rule: str = Field(description="The rule that produced this count, in plain words.")
+    rule: str = Field(default="", description="The rule that produced this count, in plain words.")
+    rule_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("rule", "rule_text"),)
     domains: dict[str, int] = Field(description="Skill domain id to proficiency needed.")
     certifications: tuple[tuple[str, ...], ...] = Field(
         default=(), description="Required certifications; each inner list is 'any one of'."
@@ -53,7 +63,9 @@ class DomainCover(Result):
     domain: str
     proficiency: int
     people: int = Field(description="How many people must hold it at that proficiency.")
-    rule: str
+    rule: str = ""
+    rule_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("rule", "rule_text"),)
 
 
 class TargetMonth(Result):
@@ -113,7 +125,9 @@ class Assignment(Result):
     role: str
     level: int
     ready_month: int
-    reason: str
+    reason: str = ""
+    reason_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("reason", "reason_text"),)
     promotion: int | None = Field(
         default=None,
         description="The level the person is promoted to in the ready month, "
@@ -128,7 +142,9 @@ class Hire(Result):
     count: int
     requisition_month: int
     arrival_month: int
-    reason: str
+    reason: str = ""
+    reason_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("reason", "reason_text"),)
 
 
 class ContractorNeed(Result):
@@ -136,7 +152,9 @@ class ContractorNeed(Result):
     role: str
     level: int
     hours: float
-    reason: str
+    reason: str = ""
+    reason_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("reason", "reason_text"),)
 
 
 class ConflictFixes(Result):
@@ -201,6 +219,9 @@ class Sourcing(Result):
         description="Share of target slots covered by staff (not contractors), per month."
     )
     explanation: tuple[str, ...] = ()
+    explanation_texts: tuple[Text, ...] = Field(default=(), description=_TEXT)
+    uncovered_texts: tuple[Text, ...] = Field(default=(), description=_TEXT)
+    _sentences = (("explanation", "explanation_texts"), ("uncovered", "uncovered_texts"))
     total_cost: float | None = None
     greedy_cost: float | None = None
     mip_gap: float | None = None
@@ -231,6 +252,9 @@ class RoadmapItem(Result):
     cost: float
     strategy: str | None = None
     note: str = ""
+    note_text: Text | None = Field(default=None, description=_TEXT)
+    name_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("note", "note_text"), ("name", "name_text"))
     goal: bool = Field(
         default=False,
         description="A certification (or its courses) pursued "
@@ -241,6 +265,7 @@ class RoadmapItem(Result):
 class Roadmap(Result):
     person: str
     name: str
+    name_text: Text | None = Field(default=None, description=_TEXT)
     role: str | None
     hire: bool = Field(default=False, description="A planned hire, not a current person.")
     items: tuple[RoadmapItem, ...]
@@ -303,7 +328,7 @@ class RoiMonth(Result):
 
 
 class Roi(Result):
-    basis: str
+    basis: str = ""
     counterfactual: Literal["outsourced", "hire-only", "article"] = Field(
         description="What the plan is compared with; 'article' for the article's own example."
     )
@@ -331,6 +356,10 @@ class Roi(Result):
     )
     months: tuple[RoiMonth, ...] = ()
     notes: tuple[str, ...] = ()
+    note_texts: tuple[Text, ...] = Field(default=(), description=_TEXT)
+    basis_text: Text | None = Field(default=None, description=_TEXT)
+    reason_texts: dict[str, Text] = Field(default_factory=dict, description=_TEXT)
+    _sentences = (("notes", "note_texts"), ("basis", "basis_text"))
 
 
 # ---------------------------------------------------------------- risk
@@ -419,11 +448,7 @@ class Warning(Result):
     message: str = Field(default="", description="The sentence in English.")
     text: Text | None = Field(default=None, description=_TEXT)
     source: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _english(cls, data: Any) -> Any:
-        return _english_from(data, (("message", "text"),))
+    _sentences = (("message", "text"),)
 
 
 class Note(Result):
@@ -434,11 +459,7 @@ class Note(Result):
     message: str = Field(default="", description="The sentence in English.")
     text: Text | None = Field(default=None, description=_TEXT)
     source: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _english(cls, data: Any) -> Any:
-        return _english_from(data, (("message", "text"),))
+    _sentences = (("message", "text"),)
 
 
 class CaseOutcome(Result):
@@ -451,7 +472,9 @@ class CaseOutcome(Result):
     plan: float | None = Field(description="The plan's figure (None: the plan has none).")
     unit: Literal["count", "money", "share", "month"]
     agrees: bool = Field(description="Within the tolerance of its unit (docs/planning.md).")
-    reason: str = Field(description="Why the plan differs, or that it agrees.")
+    reason: str = Field(default="", description="Why the plan differs, or that it agrees.")
+    reason_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("reason", "reason_text"),)
     source: str
 
 

@@ -42,9 +42,11 @@ from typing import Any
 
 from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.catalog.models import Course
+from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import add_months, month_of, weeks
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
 from gputeam.planning.sizing import LEVEL_CERTS
+from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
@@ -59,10 +61,13 @@ def _item(**values: Any) -> RoadmapItem:
     Roadmaps are built for every person x role, so this is the planner's hot path."""
     if "strategy" not in values:
         values["strategy"] = None
-    if "note" not in values:
-        values["note"] = ""
     if "goal" not in values:
         values["goal"] = False
+    for key in ("name", "note"):  # a Text: kept beside its English sentence
+        value = values.get(key, "")
+        values[key], values[f"{key}_text"] = (
+            (value.english(), value) if isinstance(value, Text) else (value, None)
+        )
     item = RoadmapItem.__new__(RoadmapItem)
     object.__setattr__(item, "__dict__", values)
     object.__setattr__(item, "__pydantic_fields_set__", _ALL_FIELDS)  # frozen: never mutated
@@ -248,12 +253,12 @@ def _study(
     state: _State,
     kind: ItemKind,
     ref: str,
-    name: str,
+    name: str | Text,
     hours: float,
     rate: float,
     cost: float,
     strategy: str | None = None,
-    note: str = "",
+    note: str | Text = "",
 ) -> None:
     end = state.cursor + weeks(hours / rate) if rate > 0 else state.cursor
     end = max(end, state.cursor + timedelta(days=1))
@@ -295,7 +300,7 @@ def _path_courses(cert_id: str, state: _State, catalog: Catalog, rate: float, al
 
 
 def _take_courses(
-    todo: list[Course], state: _State, catalog: Catalog, rate: float, allowed: set[str], label: str
+    todo: list[Course], state: _State, catalog: Catalog, rate: float, allowed: set[str], label: str | Text
 ) -> None:
     e = catalog.economics
     boot = catalog.strategies.get("bootcamp")
@@ -307,7 +312,7 @@ def _take_courses(
             _item(
                 kind="bootcamp",
                 ref="bootcamp",
-                name=f"Bootcamp: {label}",
+                name=say(N_("Bootcamp: {label}"), label=label),
                 start=state.cursor,
                 end=end,
                 hours=hours,
@@ -343,12 +348,12 @@ def _exam(
             state,
             "course",
             f"{cert_id}-prep",
-            f"Exam preparation: {cert.name}",
+            say(N_("Exam preparation: {certification}"), certification=cert.name),
             cert.study_hours,
             rate,
             0.0,
             "internal",
-            "self-study",
+            say(N_("self-study")),
         )
     earliest = state.cursor
     if cert.min_experience_months:
@@ -365,7 +370,7 @@ def _exam(
             end=day + timedelta(days=1),
             hours=(cert.exam.minutes or 0) / 60,
             cost=cert.exam.price_usd or 0.0,
-            note="" if cert.exam.price_usd is not None else "exam price unknown",
+            note="" if cert.exam.price_usd is not None else say(N_("exam price unknown")),
         )
     )
     state.cursor = day + timedelta(days=1)
@@ -393,7 +398,7 @@ def _domain_courses(
                 taken.add(c.id)
                 break
     if todo:
-        _take_courses(todo, state, catalog, rate, allowed, "role skills")
+        _take_courses(todo, state, catalog, rate, allowed, say(N_("role skills")))
 
 
 def _practice(
@@ -420,23 +425,31 @@ def _practice(
         if transition is not None or others:
             if transition is not None:
                 months = int(transition.months.low)
-                why = (
-                    f"{person.background} to {name}: {transition.months.low:g}-"
-                    f"{transition.months.high:g} months ({transition.source})"
+                why = say(
+                    N_("{background} to {domain}: {low:g}-{high:g} months ({source})"),
+                    background=person.background,
+                    domain=Term(term=name),
+                    low=transition.months.low,
+                    high=transition.months.high,
+                    source=transition.source,
                 )
             else:  # from a farther background: not faster than the slow end of the known one
                 far = max(others, key=lambda t: t.months.high)
                 months = int(math.ceil(far.months.high))
-                why = (
-                    f"{person.background} to {name}: at least the {far.months.high:g} months "
-                    f"a {far.background} needs ({far.source})"
+                why = say(
+                    N_("{background} to {domain}: at least the {months:g} months a {other} needs ({source})"),
+                    background=person.background,
+                    domain=Term(term=name),
+                    months=far.months.high,
+                    other=far.background,
+                    source=far.source,
                 )
             end = add_months(state.cursor, months)
             state.items.append(
                 _item(
                     kind="practice",
                     ref=domain,
-                    name=f"On the job: {name}",
+                    name=say(N_("On the job: {domain}"), domain=Term(term=name)),
                     start=state.cursor,
                     end=end,
                     hours=0,
@@ -452,14 +465,17 @@ def _practice(
                 _item(
                     kind="apprenticeship",
                     ref=domain,
-                    name=f"Apprenticeship: {name}",
+                    name=say(N_("Apprenticeship: {domain}"), domain=Term(term=name)),
                     start=state.cursor,
                     end=end,
                     hours=0,
                     cost=0,
                     strategy="apprenticeship",
-                    note=f"shadowing a senior for {months} months; mentor loses "
-                    f"{(appr.mentor_time_share or 0):.0%} of their time",
+                    note=say(
+                        N_("shadowing a senior for {months} months; mentor loses {share:.0%} of their time"),
+                        months=months,
+                        share=appr.mentor_time_share or 0.0,
+                    ),
                 )
             )
         else:
@@ -467,12 +483,20 @@ def _practice(
                 state,
                 "practice",
                 domain,
-                f"Hands-on practice: {name}",
+                say(N_("Hands-on practice: {domain}"), domain=Term(term=name)),
                 steps * e.practice_hours_per_step,
                 rate,
                 0.0,
                 "internal",
-                f"{steps} proficiency step(s) x {e.practice_hours_per_step:g} h",
+                say_n(
+                    Nn_(
+                        "{steps} proficiency step x {hours:g} h",
+                        "{steps} proficiency steps x {hours:g} h",
+                    ),
+                    "steps",
+                    steps=steps,
+                    hours=e.practice_hours_per_step,
+                ),
             )
         state.skills[domain] = need
 
@@ -494,12 +518,12 @@ def _renewals(state: _State, catalog: Catalog, horizon_end: date) -> None:
             _item(
                 kind="renewal",
                 ref=cid,
-                name=f"Renew {cert.name}",
+                name=say(N_("Renew {certification}"), certification=cert.name),
                 start=day,
                 end=day + timedelta(days=1),
                 hours=(cert.exam.minutes or 0) / 60,
                 cost=cert.exam.price_usd or 0.0,
-                note=f"expires {expires.isoformat()}",
+                note=say(N_("expires {date:iso}"), date=Day(day=expires)),
             )
         )
         queue.append((cid, day))
@@ -561,7 +585,7 @@ def hire_roadmaps(
     for k in range(first, first + count):
         person = Person(
             id=f"hire-{role}-{k}",
-            name=f"{name} hire {k} (Level {level})",
+            name=say(N_("{role} hire {n} (Level {level})"), role=Term(term=name), n=k, level=level).english(),
             title=name,
             background="gpu-engineer",
             level=level,
@@ -577,5 +601,6 @@ def hire_roadmaps(
             start=start,
             experience_on=start,
         )
-        out.append(rm.model_copy(update={"hire": True}))
+        label = say(N_("{role} hire {n} (Level {level})"), role=Term(term=name), n=k, level=level)
+        out.append(rm.model_copy(update={"hire": True, "name_text": label}))
     return out

@@ -40,10 +40,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.costs import base_salary, contractor_rate, ledger, loaded_uplift
 from gputeam.planning.power import HOURS_PER_YEAR, article_saving_per_gpu_year
 from gputeam.planning.result import Roadmap, Roi, RoiMonth, Sourcing, Target
+from gputeam.planning.text import Text, say
 from gputeam.scenario import Scenario
 
 INVESTMENT_LINES = (
@@ -57,6 +59,44 @@ INVESTMENT_LINES = (
     "hires' pay before the first GPU",
     "raises during the build-up",
     "contractors before the first GPU",
+)
+#: The names of the ROI's lines and of the sensitivity's assumptions, marked for translation
+#: (they stay English in the JSON, as keys; the reports show them translated).
+LINE_NAMES = (
+    N_("training"),
+    N_("exams"),
+    N_("certification bonuses"),
+    N_("study time"),
+    N_("mentoring"),
+    N_("recruiting"),
+    N_("hire ramp-up"),
+    N_("hires' pay before the first GPU"),
+    N_("raises during the build-up"),
+    N_("contractors before the first GPU"),
+    N_("outsourcing cost avoided"),
+    N_("contractor cost avoided"),
+    N_("hire-only pay avoided"),
+    N_("hire-only building costs avoided"),
+    N_("in-house run cost"),
+    N_("downtime avoided"),
+    N_("efficiency (power)"),
+    N_("faster deployment"),
+    N_("training (5 engineers x $15,000)"),
+    N_("exams and materials"),
+    N_("bootcamp and lab access"),
+    N_("reduced downtime"),
+    N_("contractor cost avoidance"),
+    N_("efficiency (15% power)"),
+    N_("contractor rate (per hour)"),
+    N_("downtime cost per GPU-year"),
+    N_("deployment speed-up value per GPU"),
+    N_("power saving share"),
+    N_("electricity price (per kWh)"),
+    N_("PUE"),
+    N_("kW per GPU"),
+    N_("overhead multiplier (loaded cost)"),
+    N_("training and exam prices (factor)"),
+    N_("discount rate"),
 )
 _BY_ITEM = {
     "course": "training",
@@ -81,16 +121,35 @@ def article_roi(catalog: Catalog) -> Roi:
     inv, ret = dict(ex.investment), dict(ex.returns)
     total_inv, total_ret = sum(inv.values()), sum(ret.values())
     notes = (
-        f"The article's '{ex.stated_first_year:.0%} first year' is the net ROI: "
-        f"({total_ret:,.0f} - {total_inv:,.0f}) / {total_inv:,.0f} = "
-        f"{(total_ret - total_inv) / total_inv:.1%}.",
-        f"The article's '{ex.stated_ongoing:.0%} ongoing' is the benefit-cost ratio "
-        f"{total_ret:,.0f} / {total_inv:,.0f} = {total_ret / total_inv:.3f}, a different measure, "
-        "not an ROI.",
-        "Payback here is investment / (annual return / 12), the article's simple measure.",
+        say(
+            N_(
+                "The article's '{stated:.0%} first year' is the net ROI: ({returns:,.0f} - "
+                "{investment:,.0f}) / {investment:,.0f} = {roi:.1%}."
+            ),
+            stated=ex.stated_first_year,
+            returns=total_ret,
+            investment=total_inv,
+            roi=(total_ret - total_inv) / total_inv,
+        ),
+        say(
+            N_(
+                "The article's '{stated:.0%} ongoing' is the benefit-cost ratio {returns:,.0f} / "
+                "{investment:,.0f} = {ratio:.3f}, a different measure, not an ROI."
+            ),
+            stated=ex.stated_ongoing,
+            returns=total_ret,
+            investment=total_inv,
+            ratio=total_ret / total_inv,
+        ),
+        say(N_("Payback here is investment / (annual return / 12), the article's simple measure.")),
     )
+    npv_why = say(N_("the article's example gives one year's totals, not a monthly cash flow"))
     return Roi(
-        basis=f"article §9 worked example ({ex.gpus} GPUs, {ex.engineers} engineers)",
+        basis_text=say(
+            N_("article §9 worked example ({gpus} GPUs, {engineers} engineers)"),
+            gpus=ex.gpus,
+            engineers=ex.engineers,
+        ),
         counterfactual="article",
         investment=total_inv,
         investment_lines=inv,
@@ -101,8 +160,9 @@ def article_roi(catalog: Catalog) -> Roi:
         benefit_cost_ratio=total_ret / total_inv,
         payback_months=total_inv / (total_ret / 12),
         npv=None,
-        reasons={"npv": "the article's example gives one year's totals, not a monthly cash flow"},
-        notes=notes,
+        reasons={"npv": npv_why.english()},
+        reason_texts={"npv": npv_why},
+        note_texts=notes,
     )
 
 
@@ -350,49 +410,85 @@ def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: i
     returns = round(sum(ret_lines.values()), 2)
     last = months[-min(12, h) :]
     annual = round(sum(sum(x.returns.values()) for x in last) * 12 / len(last), 2)
-    reasons: dict[str, str] = {}
+    reasons: dict[str, Text] = {}
     net = bcr = payback = None
     if investment > 0:
         net = (returns - investment) / investment
         bcr = returns / investment
         payback = payback_month(months)
         if payback is None:
-            reasons["payback_months"] = (
-                f"not paid back within the {h}-month horizon "
-                f"(cumulative cash flow {months[-1].cumulative:,.0f})"
+            reasons["payback_months"] = say(
+                N_(
+                    "not paid back within the {months}-month horizon (cumulative cash flow {cumulative:,.0f})"
+                ),
+                months=h,
+                cumulative=months[-1].cumulative,
             )
     else:
-        why = "no investment: the plan pays no building cost, so there is nothing to return on"
+        why = say(N_("no investment: the plan pays no building cost, so there is nothing to return on"))
         reasons.update(net_roi=why, benefit_cost_ratio=why, payback_months=why)
     npv = round(sum(x.cash_flow * x.discount_factor for x in months), 2)
     cf = scenario.roi.counterfactual
+    cur = scenario.currency
     if cf == "outsourced":
-        alt = (
-            f"fully outsourced operation (contractors at {a.rate:,.0f} {scenario.currency}/h "
-            "for the slots staff cover)"
+        alt = say(
+            N_(
+                "fully outsourced operation (contractors at {rate:,.0f} {currency}/h for the slots staff "
+                "cover)"
+            ),
+            rate=a.rate,
+            currency=cur,
         )
     else:
-        alt = "hire-only (the target filled by hires and bridging contractors, nobody upskilled)"
-    first = f"first GPU in month {g1}" if g1 <= h else "no GPUs within the horizon"
+        alt = say(N_("hire-only (the target filled by hires and bridging contractors, nobody upskilled)"))
+    first = (
+        say(N_("first GPU in month {month}"), month=g1) if g1 <= h else say(N_("no GPUs within the horizon"))
+    )
     if a.article_bill is None:
-        power = (
-            f"GPUs x {a.kw:g} kW x PUE {a.pue:g} x 730 h x {a.kwh_price:g} "
-            f"{scenario.currency}/kWh a month x {a.power_share:.0%}"
+        power = say(
+            N_("GPUs x {kw:g} kW x PUE {pue:g} x 730 h x {price:g} {currency}/kWh a month x {share:.0%}"),
+            kw=a.kw,
+            pue=a.pue,
+            price=a.kwh_price,
+            currency=cur,
+            share=a.power_share,
         )
     else:
-        power = (
-            f"the article's figure (fleet.power_saving: article, §9): a power bill of "
-            f"{a.article_bill:,.0f} {scenario.currency} per GPU-year / 12 x "
-            f"{a.power_share:.0%} (see the power-saving note)"
+        power = say(
+            N_(
+                "the article's figure (fleet.power_saving: article, §9): a power bill of {bill:,.0f} "
+                "{currency} per GPU-year / 12 x {share:.0%} (see the power-saving note)"
+            ),
+            bill=a.article_bill,
+            currency=cur,
+            share=a.power_share,
         )
     notes = (
-        f"Counterfactual: {alt}; {first}; returns counted from then on.",
-        f"Power saving on {a.paid:.0%} of the GPUs (those whose power the organisation pays): {power}.",
-        f"NPV discounts each month's cash flow at {a.disc:.1%} a year; net ROI and the "
-        "benefit-cost ratio are over the horizon, undiscounted.",
+        say(
+            N_("Counterfactual: {alternative}; {first}; returns counted from then on."),
+            alternative=alt,
+            first=first,
+        ),
+        say(
+            N_("Power saving on {share:.0%} of the GPUs (those whose power the organisation pays): {power}."),
+            share=a.paid,
+            power=power,
+        ),
+        say(
+            N_(
+                "NPV discounts each month's cash flow at {rate:.1%} a year; net ROI and the benefit-cost "
+                "ratio are over the horizon, undiscounted."
+            ),
+            rate=a.disc,
+        ),
+    )
+    basis = (
+        say(N_("the plan against outsourced over {months} months"), months=h)
+        if cf == "outsourced"
+        else say(N_("the plan against hire-only over {months} months"), months=h)
     )
     return Roi(
-        basis=f"the plan against {cf} over {h} months",
+        basis_text=basis,
         counterfactual=cf,
         investment=investment,
         investment_lines=inv_lines,
@@ -404,9 +500,10 @@ def _measures(scenario: Scenario, months: list[RoiMonth], a: _Assumptions, g1: i
         payback_months=payback,
         npv=npv,
         discount_rate=a.disc,
-        reasons=reasons,
+        reasons={k: v.english() for k, v in reasons.items()},
+        reason_texts=reasons,
         months=tuple(months),
-        notes=notes,
+        note_texts=notes,
     )
 
 

@@ -35,8 +35,10 @@ from collections.abc import Iterable, Mapping
 
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import FleetCondition, Template
+from gputeam.i18n import N_
 from gputeam.planning.calendar import month_start
 from gputeam.planning.result import DomainCover, Target, TargetMonth, TargetSlot
+from gputeam.planning.text import Term, Text, concat, say
 from gputeam.scenario import Scenario
 from gputeam.scenario.models import Fleet
 
@@ -167,7 +169,7 @@ def size_for(scenario: Scenario, catalog: Catalog, gpus: int, month: int) -> Tar
     )
 
 
-Counts = dict[str, tuple[int, int, int, str]]  # role -> (count, level_min, level_max, rule)
+Counts = dict[str, tuple[int, int, int, Text | None]]  # role -> (count, level_min, level_max, rule)
 
 
 def _round(x: float, shrinking: bool) -> int:
@@ -183,16 +185,30 @@ def template_counts(catalog: Catalog, gpus: int) -> Counts:
     counts: Counts = {}
     if gpus <= first.anchor:
         for s in first.slots:
-            counts[s.role] = (s.count, s.level_min, s.level_max, f"{first.name} (article §5): {s.count}")
+            counts[s.role] = (
+                s.count,
+                s.level_min,
+                s.level_max,
+                say(N_("{template} (article §5): {count}"), template=Term(term=first.name), count=s.count),
+            )
         return counts
     if gpus >= last.anchor:
         for s in last.slots:
             exp = catalog.economics.template_scale_exponent.get(s.role, 1.0)
             x = s.count * (gpus / last.anchor) ** exp
             n = _round(x, False)
-            rule = (
-                f"{last.name} (article §5) at {last.anchor:,.0f} GPUs, scaled: "
-                f"{s.count} x ({gpus:,}/{last.anchor:,.0f})^{exp:g} = {x:.2f}, rounded to {n}"
+            rule = say(
+                N_(
+                    "{template} (article §5) at {anchor:,.0f} GPUs, scaled: {count} x "
+                    "({gpus:,}/{anchor:,.0f})^{exp:g} = {x:.2f}, rounded to {n}"
+                ),
+                template=Term(term=last.name),
+                anchor=last.anchor,
+                count=s.count,
+                gpus=gpus,
+                exp=exp,
+                x=x,
+                n=n,
             )
             counts[s.role] = (n, s.level_min, s.level_max, rule)
         return counts
@@ -208,12 +224,22 @@ def template_counts(catalog: Catalog, gpus: int) -> Counts:
         n = _round(x, cb < ca)
         slot = b.get(role) or a[role]
         if gpus == lo.anchor:
-            rule = f"{lo.name} (article §5): {ca}"
+            rule = say(N_("{template} (article §5): {count}"), template=Term(term=lo.name), count=ca)
         else:
-            rule = (
-                f"between the {lo.id} ({ca} at {lo.anchor:,.0f} GPUs) and {hi.id} ({cb} at "
-                f"{hi.anchor:,.0f} GPUs) rosters of article §5, on a log scale of GPUs: "
-                f"{x:.2f}, rounded to {n}"
+            rule = say(
+                N_(
+                    "between the {low} ({low_count} at {low_anchor:,.0f} GPUs) and {high} "
+                    "({high_count} at {high_anchor:,.0f} GPUs) rosters of article §5, on a log "
+                    "scale of GPUs: {x:.2f}, rounded to {n}"
+                ),
+                low=lo.id,
+                low_count=ca,
+                low_anchor=lo.anchor,
+                high=hi.id,
+                high_count=cb,
+                high_anchor=hi.anchor,
+                x=x,
+                n=n,
             )
         counts[role] = (n, slot.level_min, slot.level_max, rule)
     return counts
@@ -224,29 +250,42 @@ def _lean_counts(scenario: Scenario, catalog: Catalog, gpus: int) -> tuple[Count
     fleet = scenario.fleet
     density = e.gpus_per_engineer_vendor_supported if fleet.vendor_support else e.gpus_per_engineer_lean
     total = max(2, math.ceil(gpus / density))
-    why = (
-        f"lean: {gpus:,} GPUs / {density:g} GPUs per person"
-        f"{' (vendor-supported, article §7A)' if fleet.vendor_support else ' (article §7B)'}"
-        f" = {total}"
+    why = say(
+        N_("lean: {gpus:,} GPUs / {density:g} GPUs per person (vendor-supported, article §7A) = {total}")
+        if fleet.vendor_support
+        else N_("lean: {gpus:,} GPUs / {density:g} GPUs per person (article §7B) = {total}"),
+        gpus=gpus,
+        density=density,
+        total=total,
     )
     counts: Counts = {}
     left = total
     if not fleet.vendor_support:
-        counts["infrastructure-lead"] = (1, 4, 4, why + "; one Level-4 lead (article §7B, §7C)")
+        counts["infrastructure-lead"] = (
+            1,
+            4,
+            4,
+            concat(why, say(N_("; one Level-4 lead (article §7B, §7C)"))),
+        )
         left -= 1
     if fleet.interconnect == "infiniband" and left >= 2 and role_needed(catalog, fleet, "network-specialist"):
-        counts["network-specialist"] = (1, 3, 4, why + "; InfiniBand needs a network specialist")
+        counts["network-specialist"] = (
+            1,
+            3,
+            4,
+            concat(why, say(N_("; InfiniBand needs a network specialist"))),
+        )
         left -= 1
     if fleet.storage in PARALLEL_STORAGE and left >= 2 and role_needed(catalog, fleet, "storage-specialist"):
         counts["storage-specialist"] = (
             1,
             3,
             4,
-            why + "; parallel FS / GPUDirect Storage needs a storage specialist",
+            concat(why, say(N_("; parallel FS / GPUDirect Storage needs a storage specialist"))),
         )
         left -= 1
     if left > 0:
-        counts["operations-engineer"] = (left, 2, 3, why + "; the rest operations engineers")
+        counts["operations-engineer"] = (left, 2, 3, concat(why, say(N_("; the rest operations engineers"))))
     return counts, "lean"
 
 
@@ -255,44 +294,61 @@ def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Cou
     out = dict(counts)
 
     def none(role: str) -> bool:
-        return out.get(role, (0, 0, 0, ""))[0] <= 0
+        return out.get(role, (0, 0, 0, None))[0] <= 0
 
     if fleet.storage in PARALLEL_STORAGE and none("storage-specialist") and scenario.mode == "template":
         out["storage-specialist"] = (
             1,
             3,
             4,
-            f"fleet storage is {fleet.storage}: one storage specialist (article §2)",
+            say(N_("fleet storage is {storage}: one storage specialist (article §2)"), storage=fleet.storage),
         )
     if (
         fleet.interconnect in ("infiniband", "roce")
         and none("network-specialist")
         and scenario.mode == "template"
     ):
-        out["network-specialist"] = (1, 3, 4, f"{fleet.interconnect} fabric: one network specialist")
+        out["network-specialist"] = (
+            1,
+            3,
+            4,
+            say(N_("{fabric} fabric: one network specialist"), fabric=fleet.interconnect),
+        )
     if fleet.compliance and none("security-specialist"):
         out["security-specialist"] = (
             1,
             4,
             4,
-            "compliance (" + ", ".join(fleet.compliance) + "): one security specialist (article §5, §10)",
+            say(
+                N_("compliance ({regimes}): one security specialist (article §5, §10)"),
+                regimes=", ".join(fleet.compliance),
+            ),
         )
     if fleet.on_call_24x7:
         need = oncall_people(catalog) * fleet.sites
         ops_roles = [r for r in out if catalog.roles[r].operations]
         have = sum(out[r][0] for r in ops_roles)
         if have < need:
-            n, lmin, lmax, rule = out.get("operations-engineer", (0, 2, 3, ""))
+            n, lmin, lmax, rule = out.get("operations-engineer", (0, 2, 3, None))
             e = catalog.economics
             add = need - have
+            oncall = say(
+                N_(
+                    "24/7 on-call: {hours:g} h/week / ({shift:g} h x (1 - {leave:g} leave and "
+                    "training)) = {people} operations staff per site x {sites} site(s), +{add}"
+                ),
+                hours=e.oncall_hours_per_week,
+                shift=e.shift_hours_per_week,
+                leave=e.leave_and_training_share,
+                people=oncall_people(catalog),
+                sites=fleet.sites,
+                add=add,
+            )
             out["operations-engineer"] = (
                 n + add,
                 lmin,
                 lmax,
-                (rule + "; " if rule else "") + f"24/7 on-call: {e.oncall_hours_per_week:g} h/week"
-                f" / ({e.shift_hours_per_week:g} h x (1 - {e.leave_and_training_share:g} leave and "
-                f"training)) = {oncall_people(catalog)} operations staff per site x "
-                f"{fleet.sites} site(s), +{add}",
+                concat(rule, "; ", oncall) if rule else oncall,
             )
     return out
 
@@ -305,7 +361,7 @@ def _slot(
     count: int,
     lmin: int,
     lmax: int,
-    rule: str,
+    rule: Text | None,
     relaxed: bool,
 ) -> TargetSlot:
     role = catalog.roles[role_id]
@@ -315,13 +371,16 @@ def _slot(
         domains = {d: max(1, p - 1) for d, p in domains.items()}
         lmin, lmax = 2, max(lmax, 2)
         certs = (("nca-aiio",),)
-        rule += "; vendor support covers Level-4+ escalation: Level 2+, one step less skill"
+        rule = concat(
+            *([rule] if rule else []),
+            say(N_("; vendor support covers Level-4+ escalation: Level 2+, one step less skill")),
+        )
     return TargetSlot(
         role=role_id,
         level_min=lmin,
         level_max=lmax,
         count=count,
-        rule=rule,
+        rule_text=rule,
         domains=domains,
         certifications=certs,
     )
@@ -343,26 +402,30 @@ def _coverage(scenario: Scenario, catalog: Catalog, gpus: int) -> Iterable[Domai
             domain="liquid-cooling",
             proficiency=3,
             people=max(2, fleet.sites),
-            rule="liquid cooling: two people per site able to run it (article §2, §10), at least two",
+            rule_text=say(
+                N_("liquid cooling: two people per site able to run it (article §2, §10), at least two")
+            ),
         )
     if fleet.deployment in ("cloud", "hybrid"):
         yield DomainCover(
             domain="cloud",
             proficiency=3,
             people=1,
-            rule=f"{fleet.deployment} deployment: one cloud-proficient person",
+            rule_text=say(
+                N_("{deployment} deployment: one cloud-proficient person"), deployment=fleet.deployment
+            ),
         )
     if fleet.orchestration in ("kubernetes", "both"):
         yield DomainCover(
             domain="cluster-ops",
             proficiency=3,
             people=2 if gpus > 100 else 1,
-            rule="Kubernetes: Kubernetes-proficient staff (CKA level, article §5)",
+            rule_text=say(N_("Kubernetes: Kubernetes-proficient staff (CKA level, article §5)")),
         )
     if fleet.sites > 1:
         yield DomainCover(
             domain="networking",
             proficiency=3,
             people=fleet.sites,
-            rule=f"{fleet.sites} sites: one network-proficient person per site",
+            rule_text=say(N_("{sites} sites: one network-proficient person per site"), sites=fleet.sites),
         )

@@ -24,7 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
-from gputeam.planning.calendar import month_list
+from gputeam.i18n import N_
+from gputeam.planning.calendar import month_list_text
 from gputeam.planning.explain import open_slots
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser import optimise
@@ -39,6 +40,7 @@ from gputeam.planning.result import (
     TargetSlot,
 )
 from gputeam.planning.roadmap import build_roadmap, held_valid
+from gputeam.planning.text import Term, Text, concat, say
 from gputeam.scenario import Scenario
 
 Candidates = dict[tuple[str, str], Roadmap]
@@ -117,7 +119,7 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
     assignments: list[Assignment] = []
     hires: list[Hire] = []
     reqs_per_month: dict[int, int] = defaultdict(int)
-    explanation: list[str] = []
+    explanation: list[Text] = []
     # Each person's preference key per role does not change as units are taken: sort once.
     ranked: dict[str, list[tuple[int, float, int, float, str]]] = {}
     for role, slot in peak_slots(target).items():
@@ -144,12 +146,19 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
         if best and (best[0] <= u.due or arrival is None or best[0] < arrival):
             ready, negfit, _, _, pid = best
             taken.add(pid)
-            why = (
-                f"{people[pid].name} can be ready as {catalog.roles[u.role].name} by month "
-                f"{ready} (fit {-negfit:.2f})"
+            why = say(
+                N_(
+                    "{name} can be ready as {role} by month {ready} (fit {fit:.2f}), after the due "
+                    "month {due}, but before a hire could arrive"
+                )
+                if ready > u.due
+                else N_("{name} can be ready as {role} by month {ready} (fit {fit:.2f})"),
+                name=people[pid].name,
+                role=Term(term=catalog.roles[u.role].name),
+                ready=ready,
+                fit=-negfit,
+                due=u.due,
             )
-            if ready > u.due:
-                why += f", after the due month {u.due}, but before a hire could arrive"
             lvl = max(u.level, cands[(pid, u.role)].level_at_ready or 0)
             assignments.append(
                 Assignment(
@@ -157,7 +166,7 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
                     role=u.role,
                     level=u.level,
                     ready_month=ready,
-                    reason=why,
+                    reason_text=why,
                     promotion=lvl if lvl > people[pid].level else None,
                 )
             )
@@ -167,32 +176,72 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
             arrival = 1 + lead
         reqs_per_month[req] += 1
         assert arrival is not None
-        why = (
-            f"hire a Level-{u.level} {catalog.roles[u.role].name}: nobody on staff can be ready "
-            f"by month {u.due}" + (f" (earliest: month {best[0]})" if best else " (no one left to upskill)")
+        why = say(
+            N_(
+                "hire a Level-{level} {role}: nobody on staff can be ready by month {due} "
+                "(earliest: month {earliest})"
+            )
+            if best
+            else N_(
+                "hire a Level-{level} {role}: nobody on staff can be ready by month {due} (no one "
+                "left to upskill)"
+            ),
+            level=u.level,
+            role=Term(term=catalog.roles[u.role].name),
+            due=u.due,
+            earliest=best[0] if best else 0,
         )
         if arrival > u.due:
-            why += f"; with a {lead}-month lead time the hire arrives in month {arrival}"
+            why = concat(
+                why,
+                say(
+                    N_("; with a {lead}-month lead time the hire arrives in month {month}"),
+                    lead=lead,
+                    month=arrival,
+                ),
+            )
         hires.append(
             Hire(
-                role=u.role, level=u.level, count=1, requisition_month=req, arrival_month=arrival, reason=why
+                role=u.role,
+                level=u.level,
+                count=1,
+                requisition_month=req,
+                arrival_month=arrival,
+                reason_text=why,
             )
         )
     hires = _merge_hires(hires)
     contractors, coverage, uncovered = _bridge(scenario, catalog, target, assignments, hires)
     for a in assignments:
         explanation.append(
-            f"upskill {people[a.person].name} to {catalog.roles[a.role].name} (ready month {a.ready_month})"
+            say(
+                N_("upskill {name} to {role} (ready month {month})"),
+                name=people[a.person].name,
+                role=Term(term=catalog.roles[a.role].name),
+                month=a.ready_month,
+            )
         )
     for h in hires:
         explanation.append(
-            f"hire {h.count} x Level-{h.level} {catalog.roles[h.role].name}: "
-            f"requisition month {h.requisition_month}, arrives month {h.arrival_month}"
+            say(
+                N_(
+                    "hire {count} x Level-{level} {role}: requisition month {requisition}, arrives month "
+                    "{arrival}"
+                ),
+                count=h.count,
+                level=h.level,
+                role=Term(term=catalog.roles[h.role].name),
+                requisition=h.requisition_month,
+                arrival=h.arrival_month,
+            )
         )
     if contractors:
         explanation.append(
-            f"contractors bridge {sum(n.hours for n in contractors):,.0f} h in "
-            + month_list(n.month for n in contractors)
+            say(
+                N_("contractors bridge {hours:,.0f} h in {months}"),
+                hours=sum(n.hours for n in contractors),
+                months=month_list_text(n.month for n in contractors),
+            )
         )
     return Sourcing(
         method="rule",
@@ -200,9 +249,9 @@ def _rule(scenario: Scenario, catalog: Catalog, target: Target, cands: Candidate
         hires=tuple(hires),
         contractors=tuple(contractors),
         unassigned=tuple(p for p in free if p not in taken),
-        uncovered=tuple(uncovered),
+        uncovered_texts=tuple(uncovered),
         coverage_by_month=tuple(coverage),
-        explanation=tuple(explanation),
+        explanation_texts=tuple(explanation),
     )
 
 
@@ -253,12 +302,12 @@ def staffed_by_month(
 
 def _bridge(
     scenario: Scenario, catalog: Catalog, target: Target, assignments: list[Assignment], hires: list[Hire]
-) -> tuple[list[ContractorNeed], list[float], list[str]]:
+) -> tuple[list[ContractorNeed], list[float], list[Text]]:
     c = scenario.constraints.contractors
     hours_month = catalog.economics.hours_per_fte_year / 12
     needs: list[ContractorNeed] = []
     coverage: list[float] = []
-    uncovered: list[str] = []
+    uncovered: list[Text] = []
     staff = staffed_by_month(len(target.months), assignments, hires)
     for tm in target.months:
         total = tm.headcount
@@ -279,18 +328,24 @@ def _bridge(
                         role=slot.role,
                         level=slot.level_min,
                         hours=take * hours_month,
-                        reason=open_slots(take, slot.count, role_name) + " not yet staffed",
+                        reason_text=say(
+                            N_("{slots} not yet staffed"), slots=open_slots(take, slot.count, role_name)
+                        ),
                     )
                 )
             if short - max(take, 0) > 0:
                 uncovered.append(
-                    f"month {tm.month}: "
-                    + open_slots(short - max(take, 0), slot.count, role_name)
-                    + " uncovered (contractor share cap reached)"
+                    say(
+                        N_("month {month}: {slots} uncovered (contractor share cap reached)"),
+                        month=tm.month,
+                        slots=open_slots(short - max(take, 0), slot.count, role_name),
+                    )
                     if c.available
-                    else f"month {tm.month}: "
-                    + open_slots(short, slot.count, role_name)
-                    + " uncovered (no contractors allowed)"
+                    else say(
+                        N_("month {month}: {slots} uncovered (no contractors allowed)"),
+                        month=tm.month,
+                        slots=open_slots(short, slot.count, role_name),
+                    )
                 )
         coverage.append(covered / total if total else 1.0)
     return needs, coverage, uncovered

@@ -12,19 +12,20 @@ template into the active language and fills in the parameters in the locale's fo
 Parameters: ``str`` (a name or id, shown as it is), ``int`` and ``float`` (formatted by the
 template's format spec, e.g. ``{cost:,.0f}``, ``{share:.0%}``, ``{fte:g}``), :class:`Money`,
 :class:`Term` (a catalog name such as a role or domain, translated with the catalog's
-texts), a nested :class:`Text`, and a tuple of names, terms or texts (written as a list:
-"a, b and c").
+texts), a nested :class:`Text`, :class:`Day`, and a tuple of names, terms or texts
+(written as a list: "a, b and c"; :class:`Either` for "a, b or c").
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["Money", "Param", "Term", "Text", "english_list", "say", "say_n"]
+__all__ = ["Day", "Either", "Money", "Param", "Term", "Text", "concat", "english_list", "say", "say_n"]
 
 
 class _Frozen(BaseModel):
@@ -45,9 +46,22 @@ class Term(_Frozen):
     term: str
 
 
+class Day(_Frozen):
+    """A calendar date inside a sentence ('1 September 2027')."""
+
+    day: date
+
+
+class Either(_Frozen):
+    """Alternatives inside a sentence, written as a list with 'or' ("a, b or c")."""
+
+    items: tuple[Item, ...]
+
+
 class Text(_Frozen):
     """One sentence: an English ``template`` (the message id of its translations) and the
-    ``params`` it names; with ``plural`` set, the template is the singular form and the
+    ``params`` it names (an empty template: the ``parts`` parameter's items one after the
+    other, see :func:`concat`); with ``plural`` set, the template is the singular form and the
     ``count`` parameter chooses the form."""
 
     template: str = Field(description="English template with {named} parameters (the msgid).")
@@ -74,6 +88,12 @@ def say_n(forms: tuple[str, str], count: str, /, **params: Any) -> Text:
     return Text(template=forms[0], plural=forms[1], count=count, params=params)
 
 
+def concat(*parts: Text | Term | str) -> Text:
+    """Sentences and fragments written one after the other (each fragment's template starts
+    with its own punctuation, e.g. ``N_("; starts in month {month}")``)."""
+    return Text(template="", params={"parts": tuple(parts)})
+
+
 def english_list(items: Sequence[str], conjunction: str = "and") -> str:
     """'a', 'a and b', 'a, b and c'."""
     if not items:
@@ -94,6 +114,9 @@ class Writer(string.Formatter):
         return text.template if n == 1 else text.plural
 
     def render(self, text: Text) -> str:
+        if not text.template:  # concat(): its parts one after the other
+            parts = text.params.get("parts", ())
+            return "".join(self.format_field(p, "") for p in (parts if isinstance(parts, tuple) else ()))
         return self.vformat(self.template(text), (), text.params)
 
     def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
@@ -108,6 +131,10 @@ class Writer(string.Formatter):
             return self.money(value.amount, value.currency)
         if isinstance(value, tuple | list):
             return self.items([self.format_field(v, "") for v in value])
+        if isinstance(value, Either):
+            return self.items([self.format_field(v, "") for v in value.items], "or")
+        if isinstance(value, Day):
+            return self.day(value.day, format_spec)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return self.number(value, format_spec)
         return format(value, format_spec)
@@ -118,14 +145,35 @@ class Writer(string.Formatter):
     def money(self, amount: float, currency: str) -> str:
         return f"{currency} {amount:,.0f}"
 
-    def items(self, items: list[str]) -> str:
-        return english_list(items)
+    def items(self, items: list[str], conjunction: str = "and") -> str:
+        return english_list(items, conjunction)
+
+    def day(self, day: date, spec: str = "") -> str:
+        """'1 September 2027'; with the spec ``iso``, '2027-09-01'."""
+        if spec == "iso":
+            return day.isoformat()
+        return f"{day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
 
     def number(self, value: float, spec: str) -> str:
         return format(value, spec)
 
 
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 Item = str | Term | Text
-Param = int | float | str | Money | Term | Text | tuple[Item, ...]
+Param = int | float | str | Money | Term | Day | Either | Text | tuple[Item, ...]
+Either.model_rebuild()
 Text.model_rebuild()
 _ENGLISH = Writer()

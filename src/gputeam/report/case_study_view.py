@@ -8,6 +8,7 @@ from typing import Any, Literal
 from gputeam.i18n import _
 from gputeam.planning.result import CaseOutcome, Plan
 from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value
+from gputeam.report.words import localise
 
 __all__ = ["case_study_section", "print_case_study"]
 
@@ -24,7 +25,15 @@ def _difference(o: CaseOutcome) -> Cell:
 def _rows(plan: Plan) -> tuple[tuple[Any, ...], ...]:
     assert plan.case_study is not None
     return tuple(
-        (o.label, o.stated, Cell(o.plan, _KINDS[o.unit]), _difference(o), o.agrees, o.reason, o.source)
+        (
+            _(o.label),
+            _(o.stated),
+            Cell(o.plan, _KINDS[o.unit]),
+            _difference(o),
+            o.agrees,
+            localise(o.reason_text, o.reason),
+            o.source,
+        )
         for o in plan.case_study.outcomes
     )
 
@@ -47,7 +56,7 @@ def case_study_section(plan: Plan) -> Section | None:
         _(
             "The scenario models the article's case study '{name}' ({source}). Counts and "
             "months agree when equal, money within 10%, shares within 5 points."
-        ).format(name=cs.name, source=cs.source),
+        ).format(name=_(cs.name), source=cs.source),
     )
     table = Table("case_study", cols, _rows(plan), title=_("The article's stated outcomes beside the plan's"))
     return Section("case_study", _("Case study"), (table,), notes=notes)

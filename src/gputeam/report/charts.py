@@ -22,6 +22,7 @@ from gputeam.report.sections import (
     sensitivity,
 )
 from gputeam.report.tables import percent_text
+from gputeam.report.words import item_name, line_name, roadmap_name
 
 __all__ = ["Chart", "charts", "skill_matrix"]
 
@@ -165,7 +166,9 @@ def _gantt_chart(plan: Plan) -> Chart | None:
     rows = [r for r in plan.roadmaps if r.items]
     if not rows:
         return None
-    raw = _unique({r.person: _("{name} (hire)").format(name=r.name) if r.hire else r.name for r in rows})
+    raw = _unique(
+        {r.person: _("{name} (hire)").format(name=roadmap_name(r)) if r.hire else r.name for r in rows}
+    )
     labels = {pid: _ptext(label) for pid, label in raw.items()}
     order = [labels[r.person] for r in rows]
     bars: dict[str, dict[str, list[Any]]] = {}
@@ -173,7 +176,10 @@ def _gantt_chart(plan: Plan) -> Chart | None:
     for r in rows:
         for item in r.items:
             hover = _("{item}<br>{start} to {end}<br>{hours} h").format(
-                item=_ptext(item.name), start=_date(item.start), end=_date(item.end), hours=_hours(item.hours)
+                item=_ptext(item_name(item)),
+                start=_date(item.start),
+                end=_date(item.end),
+                hours=_hours(item.hours),
             )
             if item.kind in ("exam", "renewal"):
                 m = marks.setdefault(item.kind, {"x": [], "y": [], "text": []})
@@ -546,7 +552,7 @@ def _tornado_chart(plan: Plan, risk: Risk) -> Chart | None:
         return money(v, currency) if npv else percent_text(v, 1)
 
     entries = entries[::-1]  # widest at the top
-    names = [_ptext(s["assumption"]) for s in entries]
+    names = [_ptext(line_name(s["assumption"])) for s in entries]
 
     def side(which: str, value_key: str, label: str, colour: str) -> dict[str, Any]:
         xs = [_number(s.get(f"{key}_{which}"), base) - base for s in entries]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from gputeam.i18n import _
 from gputeam.planning.result import Plan, Roadmap, RoadmapItem
 from gputeam.report.tables import money
+from gputeam.report.words import item_name, item_note, roadmap_name
 
 if TYPE_CHECKING:
     from icalendar import Event
@@ -37,15 +38,16 @@ def event_uid(person: str, kind: str, ref: str, day: date) -> str:
 def _event(roadmap: Roadmap, item: RoadmapItem, uid: str, stamp: datetime, currency: str) -> Event:
     from icalendar import Event
 
-    title = _("Exam: {name}").format(name=item.name) if item.kind == "exam" else item.name
-    summary = f"{title} ({roadmap.name})"
-    details = [item.name, _("Person: {name} ({id})").format(name=roadmap.name, id=roadmap.person)]
+    name, person = item_name(item), roadmap_name(roadmap)
+    title = _("Exam: {name}").format(name=name) if item.kind == "exam" else name
+    summary = f"{title} ({person})"
+    details = [name, _("Person: {name} ({id})").format(name=person, id=roadmap.person)]
     if roadmap.role:
         details.append(_("Target role: {role}").format(role=roadmap.role))
     if item.cost:
         details.append(_("Fee: {amount}").format(amount=money(item.cost, currency)))
     if item.note:
-        details.append(item.note)
+        details.append(item_note(item))
     end = item.end if item.end > item.start else item.start + timedelta(days=1)
     event = Event()
     event.add("uid", uid)

@@ -9,6 +9,7 @@ from typing import Any
 from gputeam.i18n import _
 from gputeam.planning.result import Plan, Risk, Sensitivity
 from gputeam.report.tables import Cell, Column, Section, Table, money, percent_text
+from gputeam.report.words import line_name
 
 __all__ = ["plan_cost_sentence", "risk_section", "sensitivity"]
 
@@ -91,7 +92,7 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         )
     )
     sens = tuple(
-        (s.assumption, s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low, s.roi_high)
+        (line_name(s.assumption), s.low_value, s.high_value, s.npv_low, s.npv_high, s.roi_low, s.roi_high)
         for s in sensitivity(risk)
     )
     tables.append(

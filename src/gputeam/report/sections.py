@@ -27,7 +27,7 @@ from gputeam.report.tables import (
     percent_text,
     plain_data,
 )
-from gputeam.report.words import localise
+from gputeam.report.words import item_name, item_note, line_name, localise, localise_all, roadmap_name
 
 __all__ = [
     "Cell",
@@ -58,7 +58,7 @@ def _anyof(certs: Iterable[Sequence[str]]) -> str:
 # ---------------------------------------------------------------- sections
 def people_names(plan: Plan) -> dict[str, str]:
     """Person id to display name: the scenario's people and the roadmaps' planned hires."""
-    names = {r.person: r.name for r in plan.roadmaps}
+    names = {r.person: roadmap_name(r) for r in plan.roadmaps}
     for person in plan.scenario.people:
         names[person.id] = person.name
     return names
@@ -169,11 +169,13 @@ def _target(plan: Plan) -> Section:
                     s.count,
                     _pairs(s.domains),
                     _anyof(s.certifications),
-                    s.rule,
+                    localise(s.rule_text, s.rule),
                 )
             )
         for c in first.coverage:
-            coverage.append((first.month, last, c.domain, c.proficiency, c.people, c.rule))
+            coverage.append(
+                (first.month, last, c.domain, c.proficiency, c.people, localise(c.rule_text, c.rule))
+            )
     cols = (
         Column(_("From month"), "month"),
         Column(_("To month"), "month"),
@@ -299,10 +301,16 @@ def _sourcing(plan: Plan) -> Section:
         if value is not None:
             info.append((label, Cell(value, kind)))  # type: ignore[arg-type]
     assignments = tuple(
-        (names.get(a.person, a.person), a.role, a.level, a.ready_month, a.reason) for a in s.assignments
+        (names.get(a.person, a.person), a.role, a.level, a.ready_month, localise(a.reason_text, a.reason))
+        for a in s.assignments
     )
-    hires = tuple((h.role, h.level, h.count, h.requisition_month, h.arrival_month, h.reason) for h in s.hires)
-    contractors = tuple((c.month, c.role, c.level, c.hours, c.reason) for c in s.contractors)
+    hires = tuple(
+        (h.role, h.level, h.count, h.requisition_month, h.arrival_month, localise(h.reason_text, h.reason))
+        for h in s.hires
+    )
+    contractors = tuple(
+        (c.month, c.role, c.level, c.hours, localise(c.reason_text, c.reason)) for c in s.contractors
+    )
     coverage: list[list[Any]] = []
     for month, share in enumerate(s.coverage_by_month, start=1):
         if coverage and coverage[-1][2] == share:
@@ -310,7 +318,7 @@ def _sourcing(plan: Plan) -> Section:
         else:
             coverage.append([month, month, share])
     open_items = tuple((_("unassigned"), names.get(p, p)) for p in s.unassigned) + tuple(
-        (_("uncovered"), u) for u in s.uncovered
+        (_("uncovered"), u) for u in localise_all(s.uncovered_texts, s.uncovered)
     )
     return Section(
         "sourcing",
@@ -375,14 +383,14 @@ def _sourcing(plan: Plan) -> Section:
                 title=_("Coverage by staff"),
             ),
         ),
-        notes=s.explanation,
+        notes=localise_all(s.explanation_texts, s.explanation),
     )
 
 
 def _roadmaps(plan: Plan) -> Section:
     summary = tuple(
         (
-            r.name,
+            roadmap_name(r),
             r.role or "",
             r.hire,
             r.ready,
@@ -395,7 +403,18 @@ def _roadmaps(plan: Plan) -> Section:
         for r in plan.roadmaps
     )
     items = tuple(
-        (r.name, i.kind, i.name, i.ref, i.start, i.end, i.hours, i.cost, i.strategy or "", i.note)
+        (
+            roadmap_name(r),
+            i.kind,
+            item_name(i),
+            i.ref,
+            i.start,
+            i.end,
+            i.hours,
+            i.cost,
+            i.strategy or "",
+            item_note(i),
+        )
         for r in plan.roadmaps
         for i in r.items
     )
@@ -510,7 +529,8 @@ def roi_cell(roi: Roi, name: str) -> Cell:
     """An ROI measure as a cell: its value, or "n/a (why)" when it is undefined (None)."""
     value = getattr(roi, name)
     if value is None:
-        return Cell(_("n/a ({reason})").format(reason=roi.reasons.get(name, _("undefined"))), "text")
+        why = localise(roi.reason_texts.get(name), roi.reasons.get(name, "")) or _("undefined")
+        return Cell(_("n/a ({reason})").format(reason=why), "text")
     return Cell(value, ROI_KINDS[name])
 
 
@@ -526,10 +546,13 @@ def _roi(plan: Plan) -> Section:
         (_("Investment"), Cell(r.investment, "money")),
     ]
     rows += [
-        (_("  investment: {item}").format(item=k), Cell(v, "money")) for k, v in r.investment_lines.items()
+        (_("  investment: {item}").format(item=line_name(k)), Cell(v, "money"))
+        for k, v in r.investment_lines.items()
     ]
     rows.append((_("Returns"), Cell(r.returns, "money")))
-    rows += [(_("  return: {item}").format(item=k), Cell(v, "money")) for k, v in r.return_lines.items()]
+    rows += [
+        (_("  return: {item}").format(item=line_name(k)), Cell(v, "money")) for k, v in r.return_lines.items()
+    ]
     rows += [
         (_("Annual return (last 12 months)"), Cell(r.annual_return, "money")),
         (_("Net ROI ((returns - investment) / investment)"), roi_cell(r, "net_roi")),
@@ -539,7 +562,7 @@ def _roi(plan: Plan) -> Section:
             _("Net present value at {rate} a year").format(rate=percent_text(r.discount_rate or 0, 1)),
             roi_cell(r, "npv"),
         ),
-        (_("Basis"), Cell(r.basis, "text")),
+        (_("Basis"), Cell(localise(r.basis_text, r.basis), "text")),
     ]
     flows = tuple(
         (
@@ -573,7 +596,7 @@ def _roi(plan: Plan) -> Section:
                 title=_("Cash flow by month"),
             )
         )
-    return Section("roi", _("Return on investment"), tuple(tables), notes=r.notes)
+    return Section("roi", _("Return on investment"), tuple(tables), notes=localise_all(r.note_texts, r.notes))
 
 
 def _warnings(plan: Plan) -> Section:

@@ -10,7 +10,7 @@ from gputeam.i18n import _, ngettext
 from gputeam.planning.result import Plan, Risk, Roi
 from gputeam.report.sections import people_names, roi_text
 from gputeam.report.tables import format_value, money, percent_text
-from gputeam.report.words import localise
+from gputeam.report.words import line_name, localise, localise_all, roadmap_name
 
 #: Longest text shown for a name (organisation, person) and for a sentence in the terminal;
 #: files (JSON, HTML, Markdown, XLSX ...) keep the text whole.
@@ -53,7 +53,12 @@ def print_plan(plan: Plan, console: Console) -> None:
     for col in (_("role"), _("levels"), _("count"), _("rule")):
         t.add_column(col, overflow="fold")
     for s in tm.slots:
-        t.add_row(shown(s.role, NAME_LIMIT), f"{s.level_min}-{s.level_max}", str(s.count), shown(s.rule))
+        t.add_row(
+            shown(s.role, NAME_LIMIT),
+            f"{s.level_min}-{s.level_max}",
+            str(s.count),
+            shown(localise(s.rule_text, s.rule)),
+        )
     console.print(t)
 
     _sourcing(plan, console, cur)
@@ -64,7 +69,7 @@ def print_plan(plan: Plan, console: Console) -> None:
     for r in plan.roadmaps:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
         t.add_row(
-            shown(r.name, NAME_LIMIT),
+            shown(roadmap_name(r), NAME_LIMIT),
             shown(r.role or "-", NAME_LIMIT),
             _("month {n}").format(n=r.ready_month) if r.ready_month is not None else "-",
             str(len(r.items)),
@@ -145,7 +150,7 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     if src.solve_seconds is not None:
         title += f", {src.solve_seconds:.2f} s"
     title += ")"
-    lines = list(src.explanation)
+    lines = list(localise_all(src.explanation_texts, src.explanation))
     if src.status == "infeasible":
         console.print("[bold red]" + _("The constraints cannot all hold:") + "[/]")
         for line in lines[:1]:  # the statement: shown here, not again in the table
@@ -156,13 +161,26 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     names = people_names(plan)
     if not src.explanation:  # a method without explanations: list the decisions themselves
         lines = [
-            f"upskill {names.get(a.person, a.person)} -> {a.role} (L{a.level}), ready month "
-            f"{a.ready_month}: {a.reason}"
+            _("upskill {person} -> {role} (L{level}), ready month {month}: {reason}").format(
+                person=names.get(a.person, a.person),
+                role=a.role,
+                level=a.level,
+                month=a.ready_month,
+                reason=localise(a.reason_text, a.reason),
+            )
             for a in src.assignments
         ]
         lines += [
-            f"hire {h.count} x L{h.level} {h.role}: requisition month "
-            f"{h.requisition_month}, arrives {h.arrival_month}: {h.reason}"
+            _(
+                "hire {count} x L{level} {role}: requisition month {requisition}, arrives {arrival}: {reason}"
+            ).format(
+                count=h.count,
+                level=h.level,
+                role=h.role,
+                requisition=h.requisition_month,
+                arrival=h.arrival_month,
+                reason=localise(h.reason_text, h.reason),
+            )
             for h in src.hires
         ]
     # the people left out and the open slots, unless the explanation already says so
@@ -172,7 +190,12 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
         for p in src.unassigned
         if f"{names.get(p, p)} keeps" not in said
     ]
-    lines += [_("uncovered: {slot}").format(slot=u) for u in src.uncovered[:5] if u not in said]
+    shown_uncovered = localise_all(src.uncovered_texts, src.uncovered)
+    lines += [
+        _("uncovered: {slot}").format(slot=local)
+        for u, local in list(zip(src.uncovered, shown_uncovered, strict=True))[:5]
+        if u not in said
+    ]
     for line in lines:
         t.add_row(shown(line))
     console.print(t)
@@ -206,26 +229,32 @@ def _risk(risk: Risk, console: Console, cur: str) -> None:
 
 
 def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
-    t = Table(title=f"ROI - {roi.basis}")
-    t.add_column("item")
+    t = Table(title=_("ROI - {basis}").format(basis=localise(roi.basis_text, roi.basis)))
+    t.add_column(_("item"))
     t.add_column(currency, justify="right")
     for k, v in roi.investment_lines.items():
-        t.add_row(f"investment: {k}", money(v, currency))
-    t.add_row("[bold]investment", money(roi.investment, currency))
+        t.add_row(_("investment: {item}").format(item=line_name(k)), money(v, currency))
+    t.add_row("[bold]" + _("investment"), money(roi.investment, currency))
     for k, v in roi.return_lines.items():
-        t.add_row(f"return: {k}", money(v, currency))
-    t.add_row("[bold]returns", money(roi.returns, currency))
+        t.add_row(_("return: {item}").format(item=line_name(k)), money(v, currency))
+    t.add_row("[bold]" + _("returns"), money(roi.returns, currency))
     if roi.months:
-        t.add_row("annual return (last 12 months)", money(roi.annual_return, currency))
-    t.add_row("net ROI ((returns - investment) / investment)", roi_text(roi, "net_roi"))
+        t.add_row(_("annual return (last 12 months)"), money(roi.annual_return, currency))
+    t.add_row(_("net ROI ((returns - investment) / investment)"), roi_text(roi, "net_roi"))
     t.add_row(
-        "benefit-cost ratio (returns / investment)",
-        f"{roi.benefit_cost_ratio:.3f}"
+        _("benefit-cost ratio (returns / investment)"),
+        _ratio(roi.benefit_cost_ratio)
         if roi.benefit_cost_ratio is not None
         else roi_text(roi, "benefit_cost_ratio"),
     )
-    t.add_row("payback (months)", roi_text(roi, "payback_months"))
-    t.add_row("net present value", roi_text(roi, "npv", currency))
+    t.add_row(_("payback (months)"), roi_text(roi, "payback_months"))
+    t.add_row(_("net present value"), roi_text(roi, "npv", currency))
     console.print(t)
-    for n in roi.notes:
-        console.print(f"note: {n}", markup=False, highlight=False)
+    for n in localise_all(roi.note_texts, roi.notes):
+        console.print(_("note: {note}").format(note=n), markup=False, highlight=False)
+
+
+def _ratio(value: float) -> str:
+    from gputeam.i18n import formats
+
+    return f"{value:.3f}" if formats.is_english() else formats.decimal(value, 3)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from gputeam.i18n import formats as _locale
 from gputeam.i18n import gettext, ngettext
+from gputeam.planning.result import Roadmap, RoadmapItem
 from gputeam.planning.text import Text, Writer
 
-__all__ = ["localise", "localise_all"]
+__all__ = ["item_name", "item_note", "line_name", "localise", "localise_all", "roadmap_name"]
 
 _SPEC = re.compile(r"^(?P<group>,)?(?:\.(?P<digits>\d+))?(?P<type>[dfg%])?$")
 
@@ -40,12 +42,23 @@ class _Local(Writer):
 
         return money(amount, currency)
 
-    def items(self, items: list[str]) -> str:
+    def items(self, items: list[str], conjunction: str = "and") -> str:
         if _locale.is_english() or len(items) < 2:
-            return super().items(items)
+            return super().items(items, conjunction)
         from babel.lists import format_list
 
+        if conjunction == "or":
+            return format_list(items, style="or", locale=_locale.babel_locale())
         return format_list(items, locale=_locale.babel_locale())
+
+    def day(self, day: date, spec: str = "") -> str:
+        if _locale.is_english():
+            return super().day(day, spec)
+        if spec == "iso":  # a short date: the language's all-digit form
+            return _locale.date_text(day)
+        from babel.dates import format_date
+
+        return format_date(day, format="long", locale=_locale.babel_locale())
 
     def number(self, value: float, spec: str) -> str:
         m = _SPEC.match(spec)
@@ -84,3 +97,22 @@ def localise_all(texts: Sequence[Text], english: Sequence[str]) -> tuple[str, ..
     if len(texts) != len(english):
         return tuple(english)
     return tuple(_WRITER.render(t) for t in texts)
+
+
+def roadmap_name(roadmap: Roadmap) -> str:
+    """A roadmap's person (a planned hire's name is a sentence: 'Operations Engineer hire 1
+    (Level 2)')."""
+    return localise(roadmap.name_text, roadmap.name)
+
+
+def item_name(item: RoadmapItem) -> str:
+    return localise(item.name_text, item.name)
+
+
+def item_note(item: RoadmapItem) -> str:
+    return localise(item.note_text, item.note)
+
+
+def line_name(name: str) -> str:
+    """An ROI line's or a sensitivity assumption's name (an English key in the JSON)."""
+    return gettext(name)
