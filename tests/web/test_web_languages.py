@@ -67,7 +67,8 @@ def test_api_problem_titles_follow_the_language(app: Any, world: World) -> None:
 class _Words(HTMLParser):
     """Every text a page shows (its title, the header and the main content: headings,
     paragraphs, tables, labels, options, buttons, links, and the placeholder, aria-label and
-    title attributes), except the language switcher's names, scripts and styles."""
+    title attributes), except the language switcher's names, scripts, styles and what the page
+    marks as English (``lang="en"``: the catalog's source citations)."""
 
     SKIP = {"script", "style", "svg", "textarea"}
 
@@ -83,7 +84,8 @@ class _Words(HTMLParser):
                 self.texts.append((f"{tag}[{name}]", str(a[name])))
         if tag in ("input", "meta", "link", "br", "img", "hr", "col", "wbr", "source"):
             return
-        self.stack.append((tag, (a.get("class") or "") + " " + (a.get("aria-label") or "")))
+        english = " lang-en" if a.get("lang") == "en" and tag != "html" else ""  # kept in English
+        self.stack.append((tag, (a.get("class") or "") + " " + (a.get("aria-label") or "") + english))
 
     def handle_endtag(self, tag: str) -> None:
         if any(t == tag for t, _ in self.stack):
@@ -96,7 +98,7 @@ class _Words(HTMLParser):
             return
         tags = {t for t, _ in self.stack}
         css = " ".join(c for _, c in self.stack)
-        if "languages" in css or tags & self.SKIP:
+        if "languages" in css or "lang-en" in css or tags & self.SKIP:
             return
         self.texts.append((self.stack[-1][0], text))
 
@@ -134,15 +136,28 @@ def _data(app: Any, c: Any, world: World) -> frozenset[str]:
     cat = services.catalog(app)
     values = {"Ada Lovelace", "Grace Hopper", "Linus T", "Alpha", "Beta", "Acme", "p1", "p2", "p3"}
     values |= {"admin", "manager", "engineer", "viewer", "sysadmin", "USD", "ICS", "PDF", "GPU"}
+    values |= {"CSV", "XLSX", "read", "write"}  # formats and token scopes (identifiers)
     for group in (cat.certifications, cat.courses, cat.paths):
         for key, entry in group.items():
             values |= {key, key.upper(), entry.name}
             values |= {str(getattr(entry, "vendor", "") or "")} - {""}
-    values |= set(cat.roles) | set(cat.domains)
+    values |= set(cat.roles) | set(cat.domains) | set(cat.templates) | set(cat.strategies)
     for key in world.people.values():
         person = c.get(f"/api/v1/people/{key}").json()
         values |= {i["title"] for i in person.get("roadmap", [])}
     return frozenset(values)
+
+
+CATALOG_SECTIONS = (
+    "certifications",
+    "courses",
+    "paths",
+    "roles",
+    "domains",
+    "templates",
+    "strategies",
+    "levels",
+)
 
 
 def _pages(c: Any, world: World) -> list[str]:
@@ -159,6 +174,12 @@ def _pages(c: Any, world: World) -> list[str]:
         f"/people/{world.people['p2']}/delete",
         "/teams",
         f"/teams/{world.alpha}",
+        "/skills",
+        "/certifications",
+        *(f"/catalog?section={s}" for s in CATALOG_SECTIONS),
+        "/export",
+        "/account",
+        "/admin/users",
     ]
 
 
@@ -188,15 +209,44 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
         skip = NOT_YET.get(page, set())
         found[page] = [t for t in _untranslated(r.text, data) if t.split(":")[0] not in skip]
     assert found == {page: [] for page in pages}
+    anonymous = logged_in(app, "viewer")
+    anonymous.post("/logout", data={"csrf_token": anonymous.csrf})
+    anonymous.cookies.set("gputeam_lang", "xx")
+    login_page = anonymous.get("/login")
+    assert "csrf_token" in login_page.text and _untranslated(login_page.text, data) == []
 
 
 #: Per language, pages of the tracker with a translated heading or label each, and the
 #: language's date format (p1's certification, earned 2024-01-15).
 TRACKER_IN = {
-    "de": {"/teams": "Team anlegen", "/people/new": "Wöchentliche Lernstunden", "p1": "15.1.2024"},
-    "nl": {"/teams": "Een team aanmaken", "/people/new": "Studie-uren per week", "p1": "15-1-2024"},
-    "es": {"/teams": "Crear un equipo", "/people/new": "Horas de estudio semanales", "p1": "15/1/2024"},
-    "ko": {"/teams": "팀 만들기", "/people/new": "주간 학습 시간", "p1": "2024. 1. 15."},
+    "de": {
+        "/teams": "Team anlegen",
+        "/people/new": "Wöchentliche Lernstunden",
+        "/skills": "<h1>Kompetenzmatrix</h1>",
+        "/account": "Ihr Passwort ändern",
+        "p1": "15.1.2024",
+    },
+    "nl": {
+        "/teams": "Een team aanmaken",
+        "/people/new": "Studie-uren per week",
+        "/skills": "<h1>Vaardighedenmatrix</h1>",
+        "/account": "Uw wachtwoord wijzigen",
+        "p1": "15-1-2024",
+    },
+    "es": {
+        "/teams": "Crear un equipo",
+        "/people/new": "Horas de estudio semanales",
+        "/skills": "<h1>Matriz de competencias</h1>",
+        "/account": "Cambiar su contraseña",
+        "p1": "15/1/2024",
+    },
+    "ko": {
+        "/teams": "팀 만들기",
+        "/people/new": "주간 학습 시간",
+        "/skills": "<h1>기술 매트릭스</h1>",
+        "/account": "비밀번호 변경",
+        "p1": "2024. 1. 15.",
+    },
 }
 
 
@@ -205,10 +255,35 @@ def test_tracker_pages_in_each_language(app: Any, world: World, language: str) -
     c = logged_in(app, "admin")
     c.cookies.set("gputeam_lang", language)
     expected = TRACKER_IN[language]
-    for path in ("/teams", "/people/new"):
+    for path in ("/teams", "/people/new", "/skills", "/account"):
         page = c.get(path).text
         assert f'<html lang="{language}">' in page and expected[path] in page, path
     person = c.get(f"/people/{world.people['p1']}").text
     assert expected["p1"] in person
     team = c.get(f"/teams/{world.alpha}").text
     assert "Ada Lovelace" in team and f'<html lang="{language}">' in team
+
+
+#: A recorded salary of 1,234,567.50 in the organisation's currency, as each language writes it
+#: on the dashboard (the won has no minor unit).
+SALARY_IN = {
+    "de": ("EUR", "1.234.567,50 €"),
+    "nl": ("EUR", "€ 1.234.567,50"),
+    "es": ("EUR", "1.234.567,50 €"),
+    "ko": ("KRW", "₩1,234,568"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(SALARY_IN))
+def test_money_in_the_organisations_currency(app: Any, world: World, language: str) -> None:
+    from gputeam import store
+
+    currency, shown = SALARY_IN[language]
+    with app.state.db.session() as s:
+        store.get_organisation(s, world.org_id).currency = currency
+    with app.state.db.session() as s:
+        store.update_person(s, world.people["p1"], {"salary": 1234567.5}, actor="test")
+    c = logged_in(app, "admin")
+    c.cookies.set("gputeam_lang", language)
+    page = c.get("/").text.replace("\xa0", " ")
+    assert f'<html lang="{language}">' in page and shown in page

@@ -23,6 +23,7 @@ from fastapi import Depends, HTTPException, Request
 from fastapi.security import HTTPBearer
 
 from gputeam import store
+from gputeam.i18n import gettext
 from gputeam.web import cache
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.security import Session
@@ -120,7 +121,7 @@ def load_principal(request: Request) -> Principal | None:
             if entry is None or not entry.caller.live(now):
                 raise HTTPException(
                     401,
-                    "invalid, expired or revoked API token",
+                    gettext("invalid, expired or revoked API token"),
                     headers={"WWW-Authenticate": 'Bearer error="invalid_token"'},
                 )
             found = entry.who
@@ -173,14 +174,21 @@ def require(perm: Perm) -> Callable[..., Principal]:
     ) -> Principal:
         who = load_principal(request)
         if who is None:
-            raise HTTPException(401, "authentication required", headers={"WWW-Authenticate": "Bearer"})
+            raise HTTPException(
+                401, gettext("authentication required"), headers={"WWW-Authenticate": "Bearer"}
+            )
         write = request.method not in SAFE_METHODS
         if not who.can(perm, write=write):
-            scope = (
-                f" (this needs the {who.scope_needed(perm, write)} scope)" if who.scopes is not None else ""
+            message = (
+                gettext(
+                    "your role ({role}) or token scopes do not allow {perm} (this needs the {scope} scope)"
+                )
+                if who.scopes is not None
+                else gettext("your role ({role}) or token scopes do not allow {perm}")
             )
             raise HTTPException(
-                403, f"your role ({who.role}) or token scopes do not allow {perm.value}{scope}"
+                403,
+                message.format(role=who.role, perm=perm.value, scope=who.scope_needed(perm, write)),
             )
         if request.method not in SAFE_METHODS and who.via == "session":
             check_csrf(request, form_token)
@@ -194,7 +202,7 @@ def check_csrf(request: Request, form_token: str | None = None) -> None:
     """Cookie-authenticated unsafe requests must echo the CSRF token (header or field)."""
     token = request.headers.get(CSRF_HEADER) or form_token
     if not request.app.state.signer.csrf_ok(request.state.session, token):
-        raise HTTPException(403, "missing or invalid CSRF token; reload the page and retry")
+        raise HTTPException(403, gettext("missing or invalid CSRF token; reload the page and retry"))
 
 
 def csrf_token(request: Request) -> str:
@@ -236,7 +244,9 @@ def login(request: Request, username: str, password: str) -> Session:
     with request.app.state.db.session() as s:
         wait = store.login_wait(s, name, address, login_limits(request), now=now)
         if wait:
-            raise LoginRefused(f"too many failed logins; retry in {wait} seconds", 429, wait)
+            raise LoginRefused(
+                gettext("too many failed logins; retry in {seconds} seconds").format(seconds=wait), 429, wait
+            )
         user = store.authenticate(s, name, password, now=now)
         store.record_login(s, name, address, user, now=now)
         if user is not None:
@@ -245,7 +255,7 @@ def login(request: Request, username: str, password: str) -> Session:
                 s, user.id, session.sid, now=now, expires_at=now + timedelta(seconds=settings.session_max_age)
             )
     if user is None:
-        raise LoginRefused("wrong username or password")
+        raise LoginRefused(gettext("wrong username or password"))
     return session
 
 

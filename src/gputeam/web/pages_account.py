@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
+from gputeam.i18n import _
 from gputeam.web import services
 from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
@@ -68,19 +69,21 @@ def change_password(
         wait = store.password_wait(s, who.user_id, login_limits(request), now=datetime.now(UTC))
         if wait:
             raise HTTPException(
-                429, f"too many wrong passwords; retry in {wait} seconds", headers={"Retry-After": str(wait)}
+                429,
+                _("too many wrong passwords; retry in {seconds} seconds").format(seconds=wait),
+                headers={"Retry-After": str(wait)},
             )
         user = store.get_user(s, who.user_id)
         if not store.verify_password(user.password_hash, current_password):
-            errors["current_password"] = "This is not your current password."
+            errors["current_password"] = _("This is not your current password.")
             store.record_wrong_password(s, who.user_id, who.username)
     if not errors:
         if len(new_password) < MIN_PASSWORD:
-            errors["new_password"] = f"At least {MIN_PASSWORD} characters."
+            errors["new_password"] = _("At least {num} characters.").format(num=MIN_PASSWORD)
         elif new_password != new_password_again:
-            errors["new_password_again"] = "The two new passwords differ."
+            errors["new_password_again"] = _("The two new passwords differ.")
         elif new_password == current_password:
-            errors["new_password"] = "Choose a password different from the current one."
+            errors["new_password"] = _("Choose a password different from the current one.")
     if not errors:
         try:
             with request.app.state.db.session() as s:
@@ -108,9 +111,9 @@ def create_token(
 ) -> Response:
     bad = set(scopes) - set(allowed_scopes(who.role))
     if bad or not scopes or not name.strip():
-        raise HTTPException(403, "scope not allowed for your role")
+        raise HTTPException(403, _("scope not allowed for your role"))
     with request.app.state.db.session() as s:
-        _, secret = store.create_token(
+        _token, secret = store.create_token(
             s,
             who.user_id,
             name.strip(),
@@ -135,7 +138,7 @@ def create_token(
 def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Response:
     with request.app.state.db.session() as s:
         if store.token_user(s, token_id) != who.user_id:
-            raise HTTPException(404, "no such token")
+            raise HTTPException(404, _("no such token"))
         store.revoke_token(s, token_id, actor=who.username)
     return RedirectResponse("/account", status_code=303)
 
@@ -175,11 +178,11 @@ def create_user(
             if person_key.strip():
                 p = store.get_person_by_key(s, services.org_id(request.app, s), person_key.strip())
                 if p is None:
-                    raise HTTPException(422, f"no person with id {person_key!r}")
+                    raise HTTPException(422, _("no person with id {id}").format(id=repr(person_key)))
                 person_id = p.id
             for team_id in team_ids or []:
                 if services.team_in_org(request.app, s, team_id) is None:
-                    raise HTTPException(422, f"no team {team_id}")
+                    raise HTTPException(422, _("no team {id}").format(id=team_id))
             store.create_user(
                 s, username, password, role, person_id=person_id, team_ids=team_ids or [], actor=who.username
             )
@@ -224,7 +227,8 @@ def update_user(
         return _users(request, who, 422, str(exc))
     except HTTPException as exc:
         return _users(request, who, exc.status_code, str(exc.detail))
-    return RedirectResponse(f"/admin/users?done={quote(f'{name} updated.')}", status_code=303)
+    done = _("{name} updated.").format(name=name)
+    return RedirectResponse(f"/admin/users?done={quote(done)}", status_code=303)
 
 
 @router.post("/admin/users/{user_id}/logout")
@@ -234,5 +238,6 @@ def log_out_everywhere(request: Request, user_id: PathId, who: Admin) -> Respons
         name = store.get_user(s, user_id).username
         ended = store.end_sessions(s, user_id, actor=who.username)
     return RedirectResponse(
-        f"/admin/users?done={quote(f'{name}: {ended} session(s) ended.')}", status_code=303
+        "/admin/users?done=" + quote(_("{name}: {n} session(s) ended.").format(name=name, n=ended)),
+        status_code=303,
     )

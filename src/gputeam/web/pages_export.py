@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 
+from gputeam.i18n import N_
 from gputeam.web.api.data import export
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
@@ -20,9 +21,9 @@ router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 Exporter = Annotated[Principal, Depends(require(Perm.EXPORT))]
 
 FORMATS = (
-    ("json", "JSON", "everything in one document, as gputeam export --format json"),
-    ("xlsx", "Excel workbook (XLSX)", "one sheet per table"),
-    ("csv", "CSV files in a ZIP", "one file per table"),
+    ("json", N_("JSON"), N_("everything in one document, as gputeam export --format json")),
+    ("xlsx", N_("Excel workbook (XLSX)"), N_("one sheet per table")),
+    ("csv", N_("CSV files in a ZIP"), N_("one file per table")),
 )
 
 

@@ -87,4 +87,5 @@ def delete(
             error = None
     if error:
         return _confirm_page(request, who, person_id, 422, error, confirm)
-    return RedirectResponse(f"/people?flash={quote(_('{name} deleted.').format(name=name))}", status_code=303)
+    flash = _("{name} deleted.").format(name=name)
+    return RedirectResponse(f"/people?flash={quote(flash)}", status_code=303)

@@ -242,7 +242,7 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
             errors = _store_errors(exc)
     if errors:
         return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors, status=422)
-    return RedirectResponse(f"/people/{pid}?flash={quote(_('Person added.'))}", status_code=303)
+    return RedirectResponse(f"/people/{pid}?flash=" + quote(_("Person added.")), status_code=303)
 
 
 def _changeable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
@@ -317,7 +317,7 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
         return _form_page(
             request, who, person_id=person_id, form=form, teams=teams, errors=errors, status=422
         )
-    return RedirectResponse(f"/people/{person_id}?flash={quote(_('Saved.'))}", status_code=303)
+    return RedirectResponse(f"/people/{person_id}?flash=" + quote(_("Saved.")), status_code=303)
 
 
 # ---------------------------------------------------------------- skills
@@ -357,4 +357,6 @@ def rate_skill(
             skill_errors=errors,
             skill_form={"domain": domain, "proficiency": proficiency, "note": note},
         )
-    return RedirectResponse(f"/people/{person_id}?flash={quote(_('Skill rated.'))}#skills", status_code=303)
+    return RedirectResponse(
+        f"/people/{person_id}?flash=" + quote(_("Skill rated.")) + "#skills", status_code=303
+    )

@@ -59,6 +59,7 @@ def skills_page(request: Request, who: Reader, ch: Choices, group: Group = "", p
             m = matrix_data(app, s, who, ch, group, limit=MATRIX_PAGE, offset=(page - 1) * MATRIX_PAGE)
             return str(
                 app.state.templates.get_template("skills_body.html").render(
+                    app=app,
                     m=m,
                     ch=ch,
                     group=group,

@@ -119,7 +119,7 @@ async def create_team(request: Request, who: Admin) -> Response:
             tid = t.id
     except InputError as exc:
         return _list(request, who, 422, {"name": messages(exc)}, form)
-    return RedirectResponse(f"/teams/{tid}?flash={quote(_('Team created.'))}", status_code=303)
+    return RedirectResponse(f"/teams/{tid}?flash=" + quote(_("Team created.")), status_code=303)
 
 
 # ---------------------------------------------------------------- one team
