@@ -299,6 +299,17 @@ async def cpu_run(
                 stats = pstats.Stats(profiler)
                 stats.sort_stats("cumulative").print_stats(70)
                 stats.sort_stats("tottime").print_stats(30)
+                by_package: dict[str, float] = {}
+                for (file, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+                    where = re.search(r"site-packages/([^/]+)", file) or re.search(
+                        r"src/(gputeam/[^/]+)|python3\.\d+/([^/]+)", file
+                    )
+                    name = next((g for g in where.groups() if g), file) if where else file
+                    by_package[name] = by_package.get(name, 0.0) + own
+                total = sum(by_package.values())
+                print("own time by package (share of the profiled requests):")
+                for name, own in sorted(by_package.items(), key=lambda kv: -kv[1])[:15]:
+                    print(f"  {name:<40}{own / total:>6.1%}")
     app.state.db.dispose()
     return spent
 

@@ -169,14 +169,17 @@ def tally_audit(
 def data_version(session: Session) -> int:
     """A marker that changes with every committed change of tracked data (anything audited
     except accounts, tokens and logins): the key of caches of derived views such as the
-    live team and the dashboard. Bumped by :func:`bump_data_version` at commit."""
-    return session.scalar(_TRACKED_VERSION) or 0
+    live team and the dashboard. Bumped by :func:`bump_data_version` at commit. Read
+    on the session's connection (Core): every web request reads it, and the ORM's
+    execution path costs several times the query itself; nothing pending needs a flush
+    first, since only a commit changes the version."""
+    return session.connection().execute(_TRACKED_VERSION).scalar() or 0
 
 
 def versions(session: Session) -> tuple[int, int]:
     """``(tracked data version, accounts version)`` in one query. The accounts version
     changes with every committed change of users, their teams or API tokens."""
-    found = {scope: n for scope, n in session.execute(_ALL_VERSIONS)}
+    found = {scope: n for scope, n in session.connection().execute(_ALL_VERSIONS)}
     return found.get(TRACKED, 0), found.get(ACCOUNTS, 0)
 
 
