@@ -209,6 +209,24 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
         skip = NOT_YET.get(page, set())
         found[page] = [t for t in _untranslated(r.text, data) if t.split(":")[0] not in skip]
     assert found == {page: [] for page in pages}
+    # the guided import: upload, columns, preview (a dry run), with a problem shown
+    roster = b"Employee,Full name,Grade,Linux,Shoe size\np1,Ada Lovelace,2,3,38\nn1,New Person,1,1,42\n"
+    r = c.post(
+        "/import",
+        data={"kind": "roster", "csrf_token": c.csrf},
+        files={"file": ("roster.csv", roster, "text/csv")},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    token_page = r.headers["location"]
+    data |= {"roster.csv", "Employee", "Full name", "Grade", "Linux", "Shoe size", "New Person"}
+    steps = {"/import": c.get("/import").text, token_page: c.get(token_page).text}
+    form = {"csrf_token": c.csrf, "header_row": "1", "col-0": "id", "col-1": "name", "col-2": "level"}
+    form |= {"col-3": "skill:linux", "col-4": "-"}
+    steps["preview"] = c.post(token_page + "/preview", data=form).text
+    steps["unmapped"] = c.post(token_page + "/preview", data={**form, "col-4": ""}).text
+    assert 'id="import-counts"' in steps["preview"] and 'id="err-col-4"' in steps["unmapped"]
+    assert {step: _untranslated(html, data) for step, html in steps.items()} == {step: [] for step in steps}
     anonymous = logged_in(app, "viewer")
     anonymous.post("/logout", data={"csrf_token": anonymous.csrf})
     anonymous.cookies.set("gputeam_lang", "xx")
@@ -224,6 +242,7 @@ TRACKER_IN = {
         "/people/new": "Wöchentliche Lernstunden",
         "/skills": "<h1>Kompetenzmatrix</h1>",
         "/account": "Ihr Passwort ändern",
+        "/import": "Hochladen und weiter",
         "p1": "15.1.2024",
     },
     "nl": {
@@ -231,6 +250,7 @@ TRACKER_IN = {
         "/people/new": "Studie-uren per week",
         "/skills": "<h1>Vaardighedenmatrix</h1>",
         "/account": "Uw wachtwoord wijzigen",
+        "/import": "Uploaden en verdergaan",
         "p1": "15-1-2024",
     },
     "es": {
@@ -238,6 +258,7 @@ TRACKER_IN = {
         "/people/new": "Horas de estudio semanales",
         "/skills": "<h1>Matriz de competencias</h1>",
         "/account": "Cambiar su contraseña",
+        "/import": "Cargar y continuar",
         "p1": "15/1/2024",
     },
     "ko": {
@@ -245,6 +266,7 @@ TRACKER_IN = {
         "/people/new": "주간 학습 시간",
         "/skills": "<h1>기술 매트릭스</h1>",
         "/account": "비밀번호 변경",
+        "/import": "업로드 후 계속",
         "p1": "2024. 1. 15.",
     },
 }
@@ -255,7 +277,7 @@ def test_tracker_pages_in_each_language(app: Any, world: World, language: str) -
     c = logged_in(app, "admin")
     c.cookies.set("gputeam_lang", language)
     expected = TRACKER_IN[language]
-    for path in ("/teams", "/people/new", "/skills", "/account"):
+    for path in ("/teams", "/people/new", "/skills", "/account", "/import"):
         page = c.get(path).text
         assert f'<html lang="{language}">' in page and expected[path] in page, path
     person = c.get(f"/people/{world.people['p1']}").text

@@ -18,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gputeam import store
 from gputeam.errors import InputError
+from gputeam.i18n import N_, _
 from gputeam.web import services
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
@@ -27,7 +28,23 @@ router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
 Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
 Token = Annotated[str, Path(min_length=1, max_length=64)]
-KIND_LABELS = {"roster": "Roster (people)", "certifications": "Certifications"}
+KIND_LABELS = {"roster": N_("Roster (people)"), "certifications": N_("Certifications")}
+
+
+def field_choices(kind: str, catalog: Any) -> list[tuple[str, str, str | None]]:
+    """The mapping dropdown's ``(value, label, lang)``: the store's fields in the request's
+    language where they are words (a skill domain, "ignore"); the other labels are the file's
+    field names, kept in English (``lang`` "en"), as the roster's column names are."""
+    names = {d.id: d.name for d in catalog.domains.values()}
+    out: list[tuple[str, str, str | None]] = []
+    for value, label in store.import_field_choices(kind, catalog):
+        if value.startswith("skill:") and value[6:] in names:
+            out.append((value, _("skill: {name}").format(name=_(names[value[6:]])), None))
+        elif label.startswith("("):
+            out.append((value, _("(ignore this column)"), None))
+        else:
+            out.append((value, label, "en"))
+    return out
 
 
 def uploads(request: Request) -> store.PendingUploads:
@@ -53,7 +70,7 @@ def upload_form(request: Request, who: Importer, discarded: bool = False) -> Res
         kinds=KIND_LABELS,
         kind="roster",
         errors={},
-        flash="Upload discarded." if discarded else None,
+        flash=_("Upload discarded.") if discarded else None,
     )
 
 
@@ -117,8 +134,10 @@ def too_large(request: Request, detail: str) -> Response:
                 kinds=KIND_LABELS,
                 kind="roster",
                 errors={
-                    "file": f"the file is larger than {limit}, the most one upload may hold; "
-                    "split it into smaller files (each import adds to or changes what is there)"
+                    "file": _(
+                        "the file is larger than {limit}, the most one upload may hold; "
+                        "split it into smaller files (each import adds to or changes what is there)"
+                    ).format(limit=limit)
                 },
             )
     return error_page(request, 413, detail)
@@ -127,7 +146,7 @@ def too_large(request: Request, detail: str) -> Response:
 def _problem_text(p: dict[str, Any]) -> str:
     text = str(p.get("message", ""))
     if p.get("expected"):
-        text += f"; expected {p['expected']}"
+        text += "; " + _("expected {value}").format(value=p["expected"])
     return text
 
 
@@ -157,7 +176,7 @@ def _mapping_page(
         layout=layout,
         chosen=chosen,
         kinds=KIND_LABELS,
-        choices=store.import_field_choices(upload.kind, services.catalog(request.app)),
+        choices=field_choices(upload.kind, services.catalog(request.app)),
         **extra,
     )
 
@@ -217,9 +236,9 @@ def _unchosen(layout: Any, chosen: dict[int, str], allowed: set[str]) -> dict[in
         value = chosen.get(c.index, "")
         if c.header and value not in allowed:
             errors[c.index] = (
-                "choose the field this column holds, or ignore it"
+                _("choose the field this column holds, or ignore it")
                 if not value
-                else f"{value!r} is not a field"
+                else _("{value} is not a field").format(value=repr(value))
             )
     return errors
 
@@ -254,7 +273,7 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
 
     def work() -> Response:
         layout = _layout(request, upload, sheet, header_row)
-        labels = dict(store.import_field_choices(upload.kind, services.catalog(request.app)))
+        labels = {v: label for v, label, _lang in field_choices(upload.kind, services.catalog(request.app))}
         allowed = set(labels)
         errors = _unchosen(layout, chosen, allowed)
         if errors:
