@@ -124,7 +124,7 @@ def _untranslated(html: str, data: frozenset[str] = frozenset()) -> list[str]:
 
 #: Texts on these pages that other parts translate and that are not translated yet: the
 #: planner's own sentences (gputeam.planning's reasons and warnings, issue 13).
-NOT_YET = {"/plan": {"li"}}
+NOT_YET: dict[str, set[str]] = {}
 
 
 def _data(app: Any, c: Any, world: World) -> frozenset[str]:

@@ -29,11 +29,13 @@ GANTT_PEOPLE = 15
 
 def plan_view(plan: Any, today_: date) -> dict[str, Any]:
     """What the page shows of a Plan (a Plan model)."""
+    from gputeam.report.words import item_name, localise, roadmap_name
+
     deadline = plan.target.at(plan.gaps.month)
     bars = []
     for rm in plan.roadmaps[:GANTT_PEOPLE]:
         for it in rm.items:
-            bars.append(Bar(f"{rm.name}: {it.name}", it.start, it.end, it.kind))
+            bars.append(Bar(f"{roadmap_name(rm)}: {item_name(it)}", it.start, it.end, it.kind))
     return {
         "deadline": deadline,
         "now": plan.target.at(1),
@@ -44,7 +46,8 @@ def plan_view(plan: Any, today_: date) -> dict[str, Any]:
         "roi_net": roi_text(plan.roi, "net_roi"),
         "roi_payback": roi_text(plan.roi, "payback_months"),
         "roi_npv": roi_text(plan.roi, "npv", plan.costs.currency),
-        "warnings": plan.warnings,
+        # the planner's sentences in the request's language (as the reports write them)
+        "warnings": [{"message": localise(w.text, w.message)} for w in plan.warnings],
         "currency": plan.costs.currency,
         "gantt": gantt_svg(bars, today_, _("Roadmaps (first people)")) if bars else "",
         "roadmaps": len(plan.roadmaps),
