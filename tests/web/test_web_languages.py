@@ -70,7 +70,7 @@ class _Words(HTMLParser):
     title attributes), except the language switcher's names, scripts, styles and what the page
     marks as English (``lang="en"``: the catalog's source citations)."""
 
-    SKIP = {"script", "style", "svg", "textarea"}
+    SKIP = {"script", "style", "svg", "textarea", "code"}  # code: commands and ids as typed
 
     def __init__(self) -> None:
         super().__init__()
@@ -180,6 +180,7 @@ def _pages(c: Any, world: World) -> list[str]:
         "/export",
         "/account",
         "/admin/users",
+        f"/people/{p1}/credentials",
     ]
 
 
@@ -197,7 +198,16 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
         follow_redirects=False,
     )
     assert r.status_code == 303
-    pages = _pages(c, world)
+    r = c.post(
+        f"/people/{world.people['p1']}/credentials",
+        data={"achievement": "nca-aiio", "csrf_token": c.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    credential = c.get(f"/people/{world.people['p1']}/credentials").text
+    uuid = re.search(r'href="/credentials/([0-9a-f-]{36})"', credential)
+    assert uuid, credential
+    pages = _pages(c, world) + [f"/credentials/{uuid.group(1)}", "/verify"]
     data = _data(app, c, world)
     english = {page: _untranslated(c.get(page).text, data) for page in pages}
     assert all(english.values())  # the check sees the pages' words
@@ -225,6 +235,10 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
     form |= {"col-3": "skill:linux", "col-4": "-"}
     steps["preview"] = c.post(token_page + "/preview", data=form).text
     steps["unmapped"] = c.post(token_page + "/preview", data={**form, "col-4": ""}).text
+    # a credential verified from its JSON (the checks' names and details are the verifier's)
+    doc = c.get(f"/credentials/{uuid.group(1)}/credential.json").text
+    steps["verified"] = c.post("/verify", data={"pasted": doc}).text
+    assert 'id="verification"' in steps["verified"]
     assert 'id="import-counts"' in steps["preview"] and 'id="err-col-4"' in steps["unmapped"]
     assert {step: _untranslated(html, data) for step, html in steps.items()} == {step: [] for step in steps}
     anonymous = logged_in(app, "viewer")

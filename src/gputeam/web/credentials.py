@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import _
 from gputeam.web import services
 from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
@@ -159,12 +160,12 @@ async def verify_submit(
         raw = await file.read(MAX_UPLOAD + 1)
     error, result = None, None
     if not raw.strip():
-        error = "Paste a credential or choose a file."
+        error = _("Paste a credential or choose a file.")
     else:
         try:
             result = _verify(request, _parse(raw), recipient=recipient.strip() or None)
         except Unreadable as exc:
-            error = f"This is not a credential gputeam can read: {exc}."
+            error = _("This is not a credential gputeam can read: {reason}.").format(reason=exc)
     return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
 
 
@@ -186,8 +187,10 @@ def _secret(request: Request) -> str:
     if not settings.secret_key:
         raise HTTPException(
             409,
-            "credentials need GPUTEAM_SECRET_KEY: issuing keys are sealed "
-            "with it (development mode's random per-process key would lose them)",
+            _(
+                "credentials need GPUTEAM_SECRET_KEY: issuing keys are sealed "
+                "with it (development mode's random per-process key would lose them)"
+            ),
         )
     return str(settings.secret_key)
 
@@ -199,14 +202,14 @@ def _now() -> datetime:
 def _shared(request: Request, uuid: str) -> Any:
     """The credential row for a share link, or 404 (never another organisation's)."""
     if not re.match(UUID_PATTERN, uuid):
-        raise HTTPException(404, "no such credential")
+        raise HTTPException(404, _("no such credential"))
     with request.app.state.db.session() as s:
         try:
             row = store.get_credential(s, uuid)
         except store.NotFound:
-            raise HTTPException(404, "no such credential") from None
+            raise HTTPException(404, _("no such credential")) from None
         if row.org_id != services.org_id(request.app, s):
-            raise HTTPException(404, "no such credential")
+            raise HTTPException(404, _("no such credential"))
         s.expunge(row)
         return row
 
@@ -231,7 +234,7 @@ def status_list_json(request: Request, key_id: PathId) -> Response:
     """The signed Bitstring Status List of one issuing key (public, as verifiers fetch it)."""
     with request.app.state.db.session() as s:
         if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
-            raise HTTPException(404, "no such status list")
+            raise HTTPException(404, _("no such status list"))
         doc = store.status_list(
             s,
             key_id,
@@ -293,7 +296,7 @@ def person_credentials(
     request: Request, person_id: PathId, who: Reader, issued: str | None = None
 ) -> Response:
     return _person_credentials(
-        request, who, person_id, flash=(f"Credential issued: {issued}" if issued else None)
+        request, who, person_id, flash=(_("Credential issued: {id}").format(id=issued) if issued else None)
     )
 
 
@@ -308,7 +311,7 @@ def _person_credentials(
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
-            raise HTTPException(404, "no such person, or not one you may see")
+            raise HTTPException(404, _("no such person, or not one you may see"))
         rows = store.list_credentials(s, p.org_id, person_id=p.id)
         held = sorted({c.cert_id for c in store.list_certifications(s, person_id=p.id)})
         person = {"id": p.id, "name": p.name}
@@ -343,7 +346,7 @@ def _issue_for(
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None:
-            raise HTTPException(404, "no such person")
+            raise HTTPException(404, _("no such person"))
         row = store.issue_credential(
             s,
             p.org_id,
@@ -364,7 +367,7 @@ def issue_submit(
     request: Request, person_id: PathId, who: Issuer, achievement: Annotated[str, Form(max_length=100)]
 ) -> Response:
     try:
-        uuid, _ = _issue_for(request, who, person_id, achievement)
+        uuid, _credential = _issue_for(request, who, person_id, achievement)
     except InputError as exc:
         return _person_credentials(
             request, who, person_id, 422, error="; ".join(p.message for p in exc.problems)
@@ -392,7 +395,7 @@ def api_list(request: Request, person_id: PathId, who: Reader) -> list[dict[str,
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not who.may_read_person(p.id, p.team_id):
-            raise HTTPException(404, "no such person, or not one you may see")
+            raise HTTPException(404, _("no such person, or not one you may see"))
         return [
             {
                 "uuid": r.uuid,
