@@ -308,7 +308,7 @@ def test_essays_await_marking_by_an_assessor_never_the_candidate(exam_app: Any, 
     assert r.status_code == 200, r.text
     assert r.json()["passed"] is True and r.json()["pending"] == []
     result = eng.get(f"/exams/attempts/{view['id']}").text
-    assert "Passed" in result and "0.75 of 1.0. Good." in result
+    assert "Passed" in result and "0.75 of 1.00. Good." in result
     with exam_app.state.db.session() as s:
         assert CERT in [c.cert_id for c in store.list_certifications(s, person_id=world.people["p1"])]
         marks = [e for e in store.list_audit(s, entity="exam_attempt") if e.action == "mark"]
@@ -367,3 +367,45 @@ def test_the_session_cookie_outlives_its_age_until_the_exam_ends() -> None:
     assert signer.loads(kept, now + 601) is None
     forged = kept[:-2] + ("AA" if not kept.endswith("AA") else "BB")
     assert signer.loads(forged, now) is None
+
+
+def _strings(value: Any) -> set[str]:
+    """Every text in a JSON document (a programme's own data: names, questions, feedback)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {s for v in value.values() for s in _strings(v)}
+    if isinstance(value, list):
+        return {s for v in value for s in _strings(v)}
+    return set()
+
+
+def test_exam_pages_in_the_pseudo_locale(exam_app: Any, world: World) -> None:
+    """Every exam page a candidate, an assessor and a manager reach, in the pseudo-locale:
+    no text of the pages' own is left untranslated (the programme's texts are its data)."""
+    from tests.web.test_web_languages import _data, _untranslated
+
+    eng = logged_in(exam_app, "engineer")
+    eng.cookies.set("gputeam_lang", "xx")
+    mgr = logged_in(exam_app, "manager")
+    data = set(_data(exam_app, mgr, world))
+    pages = {"candidate: exams": eng.get("/exams").text}
+    view = _api(eng, "POST", "/programmes/acme-l2/attempts").json()
+    data |= _strings(view)
+    pages["candidate: attempt"] = eng.get(f"/exams/attempts/{view['id']}").text
+    for item, choice in right_answers(view).items():
+        _api(eng, "PUT", f"/attempts/{view['id']}/answers/{item}", json={"value": choice})
+    data |= _strings(_api(eng, "POST", f"/attempts/{view['id']}/finish").json())
+    pages["candidate: result"] = eng.get(f"/exams/attempts/{view['id']}").text
+    data |= _strings(_api(mgr, "GET", "/programmes").json()) | _strings(
+        _api(mgr, "GET", "/programmes/acme-l2/items").json()
+    )
+    data |= {"Drains a node", "acme-l2"}
+    mgr.cookies.set("gputeam_lang", "xx")
+    pages["manager: exams"] = mgr.get("/exams").text
+    pages["manager: items"] = mgr.get("/exams/acme-l2/items").text
+    pages["manager: marking"] = mgr.get("/exams/acme-l2/marking").text
+    pages["manager: practical"] = mgr.get(f"/exams/acme-l2/practical/{world.people['p1']}").text
+    assert "csrf_token" in pages["manager: practical"] and 'role="timer"' in pages["candidate: attempt"]
+    found = {name: _untranslated(html, frozenset(data)) for name, html in pages.items()}
+    assert found == {name: [] for name in pages}

@@ -11,6 +11,7 @@ from fastapi import HTTPException, Request
 
 from gputeam import store
 from gputeam.certify.programme import GRACE_SECONDS
+from gputeam.i18n import _
 from gputeam.web import services
 from gputeam.web.auth import keep_signed_in, server_now
 from gputeam.web.permissions import Perm, Principal
@@ -43,13 +44,13 @@ def programme(request: Request, s: Any, code: str) -> Any:
     try:
         return store.get_programme(s, services.org_id(request.app, s), code)
     except store.NotFound:
-        raise HTTPException(404, "no such programme") from None
+        raise HTTPException(404, _("no such programme")) from None
 
 
 def candidate(who: Principal) -> int:
     """The person the caller sits exams as."""
     if who.person_id is None:
-        raise HTTPException(403, "your account is not linked to a person, so you cannot sit exams")
+        raise HTTPException(403, _("your account is not linked to a person, so you cannot sit exams"))
     return who.person_id
 
 
@@ -59,11 +60,11 @@ def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *, own: b
     nothing about whether it exists)."""
     owner = store.attempt_person(s, attempt_id)
     if owner is None:
-        raise HTTPException(404, "no such attempt")
+        raise HTTPException(404, _("no such attempt"))
     person = services.person_in_org(request.app, s, owner)
     mine = who.person_id is not None and owner == who.person_id
     if person is None or not (mine or (not own and who.may_read_person(person.id, person.team_id))):
-        raise HTTPException(404, "no such attempt")
+        raise HTTPException(404, _("no such attempt"))
     return store.current_attempt(
         s, attempt_id, now=now(request), catalog=services.catalog(request.app), issuer=issuer(request)
     )

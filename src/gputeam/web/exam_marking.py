@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, PathId
@@ -27,7 +28,7 @@ Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 def _queue(request: Request, s: Any, code: str, who: Principal) -> tuple[Any, list[dict[str, Any]]]:
     prog = ex.programme(request, s, code)
     if not store.may_assess(s, prog, who.role, who.person_id):
-        raise HTTPException(404, "no such programme, or not one you mark")
+        raise HTTPException(404, _("no such programme, or not one you mark"))
     return prog, store.marking_queue(s, prog, role=who.role, person_id=who.person_id)
 
 
@@ -41,7 +42,7 @@ def _attempt(request: Request, s: Any, who: Principal, attempt_id: int) -> tuple
             s, services.org_id(request.app, s), attempt_id, role=who.role, person_id=who.person_id
         )
     except store.NotFound:
-        raise HTTPException(404, "no such attempt, or not one you may mark") from None
+        raise HTTPException(404, _("no such attempt, or not one you may mark")) from None
 
 
 def _mark(
@@ -100,7 +101,7 @@ def _marking_page(
         code=code,
         title=title,
         error=error,
-        flash="Marks saved." if request.query_params.get("saved") else None,
+        flash=_("Marks saved.") if request.query_params.get("saved") else None,
     )
 
 
@@ -114,7 +115,7 @@ async def marking_submit(request: Request, attempt_id: PathId, who: Sitter) -> R
     form = await request.form()
     try:
         with request.app.state.db.session() as s:
-            attempt, _ = _attempt(request, s, who, attempt_id)
+            attempt, _programme = _attempt(request, s, who, attempt_id)
             given = [
                 (e["item_id"], form.get(f"mark:{e['item_id']}"), form.get(f"comment:{e['item_id']}"))
                 for e in store.essays(s, attempt)
@@ -141,7 +142,7 @@ def queue(request: Request, code: str, who: Sitter) -> list[dict[str, Any]]:
 )
 def essays(request: Request, attempt_id: PathId, who: Sitter) -> list[dict[str, Any]]:
     with request.app.state.db.session() as s:
-        attempt, _ = _attempt(request, s, who, attempt_id)
+        attempt, _programme = _attempt(request, s, who, attempt_id)
         return store.essays(s, attempt)
 
 

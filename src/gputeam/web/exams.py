@@ -18,10 +18,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.certify.programme import GRACE_SECONDS
 from gputeam.errors import InputError
+from gputeam.i18n import _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
+from gputeam.web.fmt import word
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
@@ -109,7 +111,7 @@ async def save(
     try:
         with request.app.state.db.session() as s:
             if not answers and store.attempt_person(s, attempt_id) != ex.candidate(who):
-                raise HTTPException(404, "no such attempt")  # an empty save reveals nothing either
+                raise HTTPException(404, _("no such attempt"))  # an empty save reveals nothing either
             for item_id, value in answers.items():
                 left = store.save_answer(
                     s, attempt_id, ex.candidate(who), item_id, value, now=ex.now(request)
@@ -121,14 +123,14 @@ async def save(
             )
         return _attempt_page(request, who, attempt_id, 409, exc.problems[0].message)
     except store.NotFound:
-        raise HTTPException(404, "no such attempt") from None
+        raise HTTPException(404, _("no such attempt")) from None
     except InputError as exc:
         message = "; ".join(p.message for p in exc.problems)
         if htmx:
             return HTMLResponse(
                 f'<span id="save-status" class="error">Not saved: {message}</span>', status_code=422
             )
-        return _attempt_page(request, who, attempt_id, 422, f"Not saved: {message}")
+        return _attempt_page(request, who, attempt_id, 422, _("Not saved: {reason}").format(reason=message))
     if htmx:
         return HTMLResponse(
             f'<span id="save-status" data-remaining="{left}">Saved · '
@@ -174,7 +176,9 @@ def items_page(request: Request, code: str, who: Manager, retired: str | None = 
         code=code,
         title=name,
         stats=stats,
-        flash=f"Item {retired} retired: new attempts no longer draw it." if retired else None,
+        flash=_("Item {item} retired: new attempts no longer draw it.").format(item=retired)
+        if retired
+        else None,
     )
 
 
@@ -212,7 +216,7 @@ def _practical_page(
         prog = ex.programme(request, s, code)
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not store.may_assess(s, prog, who.role, who.person_id):
-            raise HTTPException(404, "no such person, or not one you may assess")
+            raise HTTPException(404, _("no such person, or not one you may assess"))
         spec = store.programme_spec(prog)
         rows = store.list_assessments(s, prog.id, p.id)
         history = [
@@ -280,9 +284,9 @@ async def practical_submit(request: Request, code: str, person_id: PathId, who: 
                     issuer=ex.issuer(request),
                     **kw,
                 )
-                flash = f"Signed off: {row.outcome}."
+                flash = _("Signed off: {outcome}.").format(outcome=word(row.outcome))
             else:
-                flash = "Grades saved."
+                flash = _("Grades saved.")
     except InputError as exc:
         return _practical_page(
             request, who, code, person_id, 422, error="; ".join(p.message for p in exc.problems)

@@ -94,6 +94,9 @@ WORDS = {
     "person": N_("person"),
     "certification": N_("certification"),
     "earned": N_("earned"),
+    # a practical assessment's outcome
+    "pass": N_("pass"),
+    "fail": N_("fail"),
     # the skills matrix: a cell's status and where the targets come from
     "meets": N_("meets"),
     "below": N_("below"),

@@ -9,6 +9,9 @@
   var announce = document.getElementById("timer-announce");
   var grace = parseInt(timer.getAttribute("data-grace") || "15", 10);
   var end = Date.now() + parseInt(timer.getAttribute("data-remaining"), 10) * 1000;
+  // the page's language: its texts come from the timer's data attributes (the server
+  // translates them), "{min}" and "{sec}" filled in here
+  function said(name, fallback) { return timer.getAttribute("data-" + name) || fallback; }
   var previous = null;
   var marks = [10, 5, 1];
   var reloading = false;
@@ -17,7 +20,9 @@
 
   function show(seconds) {
     var m = Math.floor(seconds / 60), s = seconds % 60;
-    text.textContent = seconds > 0 ? m + " min " + (s < 10 ? "0" : "") + s + " s" : "time is up";
+    text.textContent = seconds > 0
+      ? said("clock", "{min} min {sec} s").replace("{min}", m).replace("{sec}", (s < 10 ? "0" : "") + s)
+      : said("up", "time is up");
   }
 
   function tick() {
@@ -26,10 +31,12 @@
     if (previous !== null) {
       marks.forEach(function (m) {
         if (previous > m * 60 && now <= m * 60 && now > 0) {
-          announce.textContent = m === 1 ? "1 minute left" : m + " minutes left";
+          announce.textContent = m === 1
+            ? said("one-minute", "1 minute left")
+            : said("minutes", "{min} minutes left").replace("{min}", m);
         }
       });
-      if (previous > 0 && now === 0) { announce.textContent = "Time is up."; }
+      if (previous > 0 && now === 0) { announce.textContent = said("over", "Time is up."); }
     }
     previous = now;
     if (now === 0 && !reloading) {
