@@ -105,8 +105,8 @@ def install() -> None:
         return
     _installed = True
     from typer._click import exceptions, formatting
-    from typer.exceptions import TyperException
     from typer._click.core import Command
+    from typer.exceptions import TyperException
 
     write_usage = formatting.HelpFormatter.write_usage
 
