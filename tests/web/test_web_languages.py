@@ -62,6 +62,10 @@ def test_api_problem_titles_follow_the_language(app: Any, world: World) -> None:
     assert r.status_code == 404 and r.json()["title"] == "No encontrado"
     r = c.get("/api/v1/people/999999")
     assert r.json()["title"] == "Not found"
+    r = c.get(f"/api/v1/teams/{world.alpha}", headers={"Accept-Language": "de"})
+    assert r.status_code == 200
+    r = c.get("/api/v1/teams/999999", headers={"Accept-Language": "ko"})
+    assert r.status_code == 404 and r.json()["detail"] == "해당 팀이 없습니다"
 
 
 class _Words(HTMLParser):

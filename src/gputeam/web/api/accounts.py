@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import Field
 
 from gputeam import store
+from gputeam.i18n import N_, gettext
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, Body, PathId, RefId, actor, db, forbid, not_found
 from gputeam.web.auth import require
@@ -144,7 +145,7 @@ def update_user(request: Request, user_id: PathId, body: UserPatch, who: Admin) 
 def check_not_self(who: Principal, user_id: int, role: str | None, active: bool | None) -> None:
     """An admin cannot demote or deactivate themself (someone must stay admin)."""
     if user_id == who.user_id and (active is False or (role is not None and role != "admin")):
-        raise HTTPException(409, "you cannot demote or deactivate yourself")
+        raise HTTPException(409, gettext("you cannot demote or deactivate yourself"))
 
 
 @router.delete(
@@ -175,7 +176,7 @@ def create_token(request: Request, body: TokenIn, who: TokenKeeper) -> dict[str,
     with db(request).session() as s:
         if user_id != who.user_id:
             if not who.can(Perm.USERS):
-                raise forbid("only admins create tokens for other users")
+                raise forbid(N_("only admins create tokens for other users"))
             role = store.get_user(s, user_id).role
         else:
             role = who.role
@@ -187,7 +188,7 @@ def create_token(request: Request, body: TokenIn, who: TokenKeeper) -> dict[str,
                 [
                     Problem(
                         path="scopes",
-                        message="scopes not allowed for this user's role",
+                        message=gettext("scopes not allowed for this user's role"),
                         found=", ".join(bad),
                         expected=", ".join(allowed_scopes(role)),
                     )

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 from fastapi import HTTPException, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from gputeam.i18n import N_, gettext
 from gputeam.web.permissions import Principal
 
 #: Database ids fit a 32-bit signed integer on every engine.
@@ -57,9 +58,24 @@ def actor(who: Principal) -> str:
     return who.username if who.via == "session" else f"{who.username} (token)"
 
 
-def forbid(message: str = "not allowed for your role") -> HTTPException:
-    return HTTPException(403, message)
+def forbid(message: str = N_("not allowed for your role")) -> HTTPException:
+    """A 403 whose ``message`` (English, marked with ``N_``) is said in the request's language."""
+    return HTTPException(403, gettext(message))
+
+
+#: What :func:`not_found` says of each kind of record, in words that translate whole.
+NOT_FOUND = {
+    "catalog section": N_("no such catalog section"),
+    "certification": N_("no such certification"),
+    "enrolment": N_("no such enrolment"),
+    "person": N_("no such person"),
+    "plan": N_("no such plan"),
+    "roadmap item": N_("no such roadmap item"),
+    "team": N_("no such team"),
+    "token": N_("no such token"),
+}
 
 
 def not_found(what: str) -> HTTPException:
-    return HTTPException(404, f"no such {what}")
+    message = NOT_FOUND.get(what)
+    return HTTPException(404, gettext(message) if message else gettext("no such {what}").format(what=what))

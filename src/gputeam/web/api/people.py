@@ -10,6 +10,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_, gettext
 from gputeam.store import (
     EMAIL_EXAMPLE,
     EMAIL_LONGEST,
@@ -175,7 +176,7 @@ def _check_email_and_role(request: Request, fields: dict[str, Any], current_role
                 path="email",
                 message=fault,
                 found=email,
-                expected=f"an e-mail address like {EMAIL_EXAMPLE}, or null",
+                expected=gettext("an e-mail address like {example}, or null").format(example=EMAIL_EXAMPLE),
             )
         )
     if role is not None:
@@ -185,9 +186,9 @@ def _check_email_and_role(request: Request, fields: dict[str, Any], current_role
             problems.append(
                 Problem(
                     path="role",
-                    message="unknown role",
+                    message=gettext("unknown role"),
                     found=role,
-                    expected=f"a catalog role id ({allowed}), or null",
+                    expected=gettext("a catalog role id ({ids}), or null").format(ids=allowed),
                 )
             )
     if problems:
@@ -196,7 +197,7 @@ def _check_email_and_role(request: Request, fields: dict[str, Any], current_role
 
 def _check_team(who: Principal, team_id: int | None) -> None:
     if who.role != "admin" and (team_id is None or not who.may_team(team_id)):
-        raise forbid("managers may only place people in their own teams")
+        raise forbid(N_("managers may only place people in their own teams"))
 
 
 @router.get("/people", response_model=list[PersonOut], summary="List people")
@@ -311,9 +312,9 @@ def _known_domain(request: Request, domain: str) -> None:
             [
                 Problem(
                     path="domain",
-                    message="unknown skill domain",
+                    message=gettext("unknown skill domain"),
                     found=domain,
-                    expected="a catalog domain id",
+                    expected=gettext("a catalog domain id"),
                 )
             ]
         )
@@ -326,7 +327,7 @@ def rate_skill(
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
-            raise forbid("only admins, the person's managers and the person rate skills")
+            raise forbid(N_("only admins, the person's managers and the person rate skills"))
         _known_domain(request, domain)
         r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who), note=body.note)
         return {

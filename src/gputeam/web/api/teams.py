@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import Field
 
 from gputeam import store
+from gputeam.i18n import N_
 from gputeam.web import services
 from gputeam.web.api.common import (
     ERRORS,
@@ -77,7 +78,7 @@ def manageable_team(request: Request, s: Any, who: Principal, team_id: int) -> A
     """The team if ``who`` may manage it; 404 if they may not see it, else 403."""
     team = readable_team(request, s, who, team_id)
     if not who.may_manage_team(team.id):
-        raise forbid("only admins and the team's managers manage a team")
+        raise forbid(N_("only admins and the team's managers manage a team"))
     return team
 
 
@@ -89,7 +90,7 @@ def movable_people(request: Request, s: Any, who: Principal, person_ids: list[in
         if p is None or not who.may_read_person(p.id, p.team_id):
             raise not_found("person")
         if not who.may_change_person(p.id, p.team_id):
-            raise forbid("you may not move this person")
+            raise forbid(N_("you may not move this person"))
 
 
 def team_detail(request: Request, s: Any, team: Any, who: Principal) -> dict[str, Any]:
