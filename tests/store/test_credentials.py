@@ -262,3 +262,45 @@ def test_remind_covers_issued_credentials(db: Any, org_id: int) -> None:
             if r.kind.startswith("cred")
         ]
     assert [r.kind for r in late] == ["credential-expired"]
+
+
+def test_did_web_issue_and_cli_verify_from_the_database(
+    db: Any, db_url: str, org_id: int, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A credential issued under the tracker's did:web verifies offline with `credential
+    verify --db` (the DID document built from the database's keys, the rotated one kept),
+    and is refused without it (never fetched)."""
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    pid = _person(db, org_id)
+    did = "did:web:tracker.acme.example"
+    with db.session() as s:
+        doc = dict(
+            store.issue_credential(
+                s,
+                org_id,
+                pid,
+                "nca-aiio",
+                catalog=CATALOG,
+                secret=SECRET,
+                base_url=BASE,
+                now=NOW,
+                issuer_did=did,
+            ).document
+        )
+        store.rotate_issuer_key(s, org_id, SECRET)  # the old key stays in the document
+    assert doc["issuer"]["id"] == did
+    path = tmp_path / "cred.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    monkeypatch.setenv("GPUTEAM_PUBLIC_URL", BASE)
+    runner = CliRunner()
+    r = runner.invoke(app, ["credential", "verify", str(path), "--db", db_url, "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["valid"] is True
+    r = runner.invoke(app, ["credential", "verify", str(path)])
+    assert r.exit_code == 1 and "its DID document is needed" in r.stdout
+    monkeypatch.setenv("GPUTEAM_PUBLIC_URL", "http://tracker.acme.example")
+    r = runner.invoke(app, ["credential", "verify", str(path), "--db", db_url])
+    assert r.exit_code == 2 and "GPUTEAM_PUBLIC_URL" in r.stderr

@@ -83,6 +83,15 @@ def register(app: typer.Typer) -> None:
                 "Repeatable. A did:web without one is refused, never fetched.",
             ),
         ] = None,
+        db: Annotated[
+            str | None,
+            typer.Option(
+                "--db",
+                help="Also resolve this tracker's own did:web (of $GPUTEAM_PUBLIC_URL) from the "
+                "issuing keys in this database.",
+            ),
+        ] = None,
+        org: OrgOption = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
     ) -> None:
         """Verify a credential: structure, proof (eddsa-rdfc-2022), validity window, status,
@@ -103,6 +112,8 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"error: {path}: a DID document is a JSON object with an id", err=True)
                 raise typer.Exit(2)
             documents[doc["id"]] = doc
+        if db is not None:
+            documents.update(_own_did_document(db, org))
         result = verify(
             cred, now=datetime.now(UTC), status_list=listed, recipient=recipient, did_documents=documents
         )
@@ -186,6 +197,32 @@ def _base_url(given: str | None) -> str:
         )
         raise typer.Exit(2)
     return url
+
+
+def _own_did_document(db: str, org: str | None) -> dict[str, Any]:
+    """``{did: document}`` of the tracker's own did:web (``$GPUTEAM_PUBLIC_URL``), from the
+    issuing keys in the database ``db``; exit 2 when that address is not set or not https."""
+    import os
+
+    from gputeam.cli.tracker_cmds import _org_id
+    from gputeam.credentials import DidWebError, did_web
+    from gputeam.errors import InputError
+    from gputeam.store import did_document, open_database
+
+    try:
+        did = did_web((os.environ.get("GPUTEAM_PUBLIC_URL") or "").rstrip("/"))
+    except DidWebError as exc:
+        typer.echo(f"error: --db: set GPUTEAM_PUBLIC_URL to the tracker's address: {exc}", err=True)
+        raise typer.Exit(2) from None
+    database = open_database(db)
+    try:
+        with database.session() as s:
+            return {did: did_document(s, _org_id(s, org, create=False), did)}
+    except InputError as exc:
+        typer.echo(f"error: --db: {'; '.join(p.message for p in exc.problems)}", err=True)
+        raise typer.Exit(2) from None
+    finally:
+        database.dispose()
 
 
 def _issuer_did(url: str) -> str | None:
