@@ -76,6 +76,9 @@ def test_alpha_and_kr20_when_candidates_saw_different_items() -> None:
     full = analyse_items(S)
     item_var = sum(np.var(S[:, j]) for j in range(3))
     assert full.alpha == pytest.approx(3 / 2 * (1 - item_var / np.var(S.sum(axis=1))))
+    # the pairwise computation (an attempt that saw nothing forces it) agrees on complete data
+    padded = np.vstack([S, [n, n, n]])
+    assert analyse_items(padded).alpha == pytest.approx(full.alpha)
 
 
 def test_alpha_with_partial_credit_on_random_forms_has_no_kr20() -> None:

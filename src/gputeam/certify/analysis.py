@@ -64,6 +64,14 @@ def _alpha(scores: FloatArray) -> tuple[float, float | None]:
     if per_attempt.size < 2:
         return float("nan"), None
     k = float(per_attempt.mean())
+    binary = bool(np.isin(scores[seen], (0.0, 1.0)).all())
+    if seen.all():  # every attempt holds every item: the textbook formula, no pair products
+        total_var = float(scores.sum(axis=1).var())
+        if scores.shape[1] < 2 or abs(total_var) < 1e-15:
+            return float("nan"), None
+        n = scores.shape[1]
+        alpha = n / (n - 1) * (1 - float(scores.var(axis=0).sum()) / total_var)
+        return alpha, alpha if binary else None
     m = seen.astype(np.float64)
     x = np.where(seen, scores, 0.0)
     together = m.T @ m  # attempts that saw both items
@@ -80,8 +88,7 @@ def _alpha(scores: FloatArray) -> tuple[float, float | None]:
     if abs(denominator) < 1e-15:
         return float("nan"), None
     alpha = k * c / denominator
-    kr20 = alpha if bool(np.isin(scores[seen], (0.0, 1.0)).all()) else None
-    return alpha, kr20
+    return alpha, alpha if binary else None
 
 
 def analyse_items(
