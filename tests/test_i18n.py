@@ -230,3 +230,122 @@ def test_cli_errors_and_help_in_the_language() -> None:
         [*CLI, "plan", "--help", "--lang", "es"], capture_output=True, text=True, env=env, timeout=60
     )
     assert "Planificar el equipo" in proc.stdout
+
+
+# ---------------------------------------------------------------- every command, and Click's words
+_HELP_SCRIPT = r"""
+import json, sys
+from typer.main import get_command
+from typer.testing import CliRunner
+from gputeam.cli.main import app
+
+def walk(group, path):
+    for name, cmd in sorted(getattr(group, "commands", {}).items()):
+        yield [*path, name]
+        yield from walk(cmd, [*path, name])
+
+root = get_command(app)
+runner = CliRunner()
+out = {}
+for path in [[], *walk(root, [])]:
+    result = runner.invoke(app, ["--lang", sys.argv[1], *path, "--help"], terminal_width=1000)
+    out[" ".join(path)] = (result.exit_code, result.output)
+print(json.dumps(out))
+"""
+
+
+def _helps(language: str) -> dict[str, tuple[int, str]]:
+    """Every command's --help (the root's, each group's and each command's) in ``language``,
+    rendered in a fresh process (help texts are read when the commands are defined)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "1000", "TERMINAL_WIDTH": "1000", "GPUTEAM_LANG": ""}
+    proc = subprocess.run(
+        [sys.executable, "-c", _HELP_SCRIPT, language, "--lang", language],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {k: (v[0], v[1]) for k, v in json.loads(proc.stdout).items()}
+
+
+def _untranslated_help(text: str, names: set[str]) -> list[str]:
+    """Words of a --help page in the pseudo-locale outside ⟦…⟧: none but option names,
+    metavars, command and argument names."""
+    found = []
+    for line in text.splitlines():
+        rest = re.sub(r"⟦.*?⟧", " ", line)
+        rest = re.sub(r"<[^<>]*>|\[[-\d.<=>x]*x[-\d.<=>x]*\]", " ", rest)  # types, ranges
+        rest = re.sub(r"[│╭╮╰╯─]", " ", rest)
+        for token in rest.split():
+            token = token.strip(".,;:()[]'\"")
+            if not token or not re.search(r"[a-z]", token) or token.startswith("-"):
+                continue
+            if re.fullmatch(r"<[\w ]+>|\{\w+\}\.*|[A-Z_\[\]. ]+", token) or token in names:
+                continue
+            found.append(f"{token!r} in {line.strip()!r}")
+    return found
+
+
+def test_pseudo_locale_finds_no_untranslated_text_in_any_help() -> None:
+    helps = _helps(i18n.PSEUDO)
+    assert len(helps) >= 30  # the root, its groups and every command
+    names = {"gputeam", *(part for path in helps for part in path.split())}
+    names |= {"file", "files", "section", "name", "username", "uuid", "code", "attempt", "item"}
+    names |= {"mark", "key", "person", "certification", "programme", "str", "int", "float", "path", "bool"}
+    problems = {path or "gputeam": _untranslated_help(out, names) for path, (code, out) in helps.items()}
+    assert {k: v for k, v in problems.items() if v} == {}
+    assert all(code == 0 for code, _out in helps.values())
+    # the check sees untranslated words: the English page has them
+    english = _helps("en")
+    assert _untranslated_help(english["plan"][1], names)
+
+
+def test_click_words_in_the_language() -> None:
+    """Typer's and Click's own words (usage, panels, parsing errors) and a global --lang."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "200", "TERMINAL_WIDTH": "200", "GPUTEAM_LANG": ""}
+    cli = [sys.executable, "-c", "from gputeam.cli.main import main; main()"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*cli, *args], capture_output=True, text=True, env=env, timeout=120)
+
+    bad = run("--lang", "de", "plan", "--bogus")
+    assert bad.returncode == 2
+    assert "Aufruf: gputeam plan" in bad.stderr and "Fehler" in bad.stderr
+    assert "Keine solche Option: --bogus (mögliche Optionen:" in bad.stderr
+    missing = run("--lang", "es", "compare")
+    assert "Falta el argumento 'files'." in missing.stderr and "Uso: gputeam compare" in missing.stderr
+    number = run("--lang", "nl", "plan", "--example", "startup", "--runs", "abc")
+    assert "Ongeldige waarde voor '--runs': Invoer moet een geldig geheel getal zijn" in number.stderr
+    helped = run("--lang", "ko", "--help")
+    assert "사용법: gputeam" in helped.stdout and "옵션" in helped.stdout
+    assert "이 도움말을 표시하고 종료." in helped.stdout
+    plan = run("--lang", "de", "plan", "--example", "finance", "--runs", "0", "--today", "2026-12-02")
+    assert plan.returncode == 0, plan.stderr
+    assert "Zielteam im Monat" in plan.stdout and "Warnungen" in plan.stdout
+    assert "externe Fachkräfte" in plan.stdout or "weiterbilden" in plan.stdout
+    scenario = run("--lang", "de", "plan", "--example", "finance", "--set", "horizon_months=-3")
+    assert scenario.returncode == 2 and "Problem" in scenario.stderr and "horizon_months" in scenario.stderr
+    assert i18n.current() == "en"
+
+
+def test_click_messages_are_translated_by_their_template() -> None:
+    from gputeam.cli.click_words import translate
+
+    with i18n.use("de"):
+        assert translate("Missing argument 'files'.") == "Fehlendes Argument 'files'."
+        assert (
+            translate("Invalid value for '--runs': Input should be greater than or equal to 0")
+            == "Ungültiger Wert für '--runs': Eingabe muss größer oder gleich 0 sein"
+        )
+        assert translate("something else entirely") == "something else entirely"
+    assert translate("Missing argument 'files'.") == "Missing argument 'files'."

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gputeam.cli.main import friendly
+from gputeam.i18n import gettext as _
 
 if TYPE_CHECKING:
     from gputeam.certify import ImportResult
@@ -54,7 +55,7 @@ def _domain_map(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         category, sep, domain = pair.partition("=")
         if not sep or not category.strip() or not domain.strip():
-            raise _problem("expected CATEGORY=DOMAIN", path="--domain-map", found=repr(pair))
+            raise _problem(_("expected CATEGORY=DOMAIN"), path="--domain-map", found=repr(pair))
         out[category.strip()] = domain.strip()
     return out
 
@@ -64,12 +65,12 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
 
     if fmt not in IN_FORMATS:
         raise _problem(
-            "unknown bank format", path="--format", found=repr(fmt), expected=", ".join(IN_FORMATS)
+            _("unknown bank format"), path="--format", found=repr(fmt), expected=", ".join(IN_FORMATS)
         )
     try:
         data = file.read_bytes()
     except OSError as exc:
-        raise _problem(f"cannot read: {exc.strerror}", file=file) from None
+        raise _problem(_("cannot read: {error}").format(error=exc.strerror), file=file) from None
     try:
         return read_bank(data, fmt, _domain_map(domain_map))  # type: ignore[arg-type]
     except BankReadError as exc:
@@ -79,9 +80,14 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
 def _report_problems(file: Path, result: ImportResult) -> None:
     err = sys.stderr
     for e in result.errors:
-        err.write(f"{file}:{e.line}: question {e.question!r}: {e.message}\n")
+        err.write(
+            f"{file}:{e.line}: "
+            + _("question {question}").format(question=repr(e.question))
+            + f": {e.message}\n"
+        )
     for u in result.unsupported:
-        err.write(f"{file}:{u.line}: question {u.question!r} ({u.qtype}): {u.message}\n")
+        question = _("question {question}").format(question=repr(u.question))
+        err.write(f"{file}:{u.line}: {question} ({u.qtype}): {u.message}\n")
 
 
 def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | None, *, quiet: bool) -> None:
@@ -102,48 +108,56 @@ def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | Non
     finally:
         database.dispose()
     counts = ", ".join(f"{k.replace('_', ' ')} {len(v)}" for k, v in report.as_dict().items())
-    (sys.stderr if quiet else sys.stdout).write(f"{file}: stored in programme {code}: {counts}\n")
+    stored = _("{file}: stored in programme {code}: {counts}").format(file=file, code=code, counts=counts)
+    (sys.stderr if quiet else sys.stdout).write(stored + "\n")
 
 
 FormatOption = Annotated[
-    str, typer.Option("--format", "-f", help="auto, gift or moodle-xml (default: auto).")
+    str, typer.Option("--format", "-f", help=_("auto, gift or moodle-xml (default: auto)."))
 ]
 DomainMapOption = Annotated[
     list[str] | None,
     typer.Option(
         "--domain-map",
-        help="CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
-        "without a domain-* tag belong to DOMAIN (repeatable).",
+        help=_(
+            "CATEGORY=DOMAIN: questions of that category (and its sub-categories) "
+            "without a domain-* tag belong to DOMAIN (repeatable)."
+        ),
     ),
 ]
 
 
 def register(app: typer.Typer) -> None:
-    bank = typer.Typer(help="Check and convert question banks (GIFT, Moodle XML).", no_args_is_help=True)
+    bank = typer.Typer(help=_("Check and convert question banks (GIFT, Moodle XML)."), no_args_is_help=True)
     app.add_typer(bank, name="bank")
 
-    @bank.command("import")
+    @bank.command(
+        "import", help=_("Check a question bank file, and with --programme store it in the database.")
+    )
     @friendly
     def import_(
-        file: Annotated[Path, typer.Argument(help="A GIFT or Moodle XML file.")],
+        file: Annotated[Path, typer.Argument(help=_("A GIFT or Moodle XML file."))],
         format: FormatOption = "auto",
         dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Check the file and report; store nothing.")
+            bool, typer.Option("--dry-run", help=_("Check the file and report; store nothing."))
         ] = False,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help=_("Print the report as JSON."))] = False,
         domain_map: DomainMapOption = None,
         programme: Annotated[
             str | None,
             typer.Option(
                 "--programme",
-                help="Store the questions in this programme's bank (see gputeam "
-                "programme save); the programme's category mapping applies too.",
+                help=_(
+                    "Store the questions in this programme's bank (see gputeam "
+                    "programme save); the programme's category mapping applies too."
+                ),
             ),
         ] = None,
         db: Annotated[
             str | None,
             typer.Option(
-                "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."
+                "--db",
+                help=_("Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."),
             ),
         ] = None,
     ) -> None:
@@ -162,24 +176,34 @@ def register(app: typer.Typer) -> None:
         else:
             by_type = ", ".join(f"{k} {v}" for k, v in report["by_type"].items())  # type: ignore[attr-defined]
             sys.stdout.write(
-                f"{file}: {report['questions']} valid questions ({by_type or 'none'}) in "
-                f"{result.format} ({result.encoding}); {len(result.errors)} invalid, "
-                f"{len(result.unsupported)} unsupported\n"
+                _(
+                    "{file}: {valid} valid questions ({types}) in {format} ({encoding}); "
+                    "{invalid} invalid, {unsupported} unsupported"
+                ).format(
+                    file=file,
+                    valid=report["questions"],
+                    types=by_type or _("none"),
+                    format=result.format,
+                    encoding=result.encoding,
+                    invalid=len(result.errors),
+                    unsupported=len(result.unsupported),
+                )
+                + "\n"
             )
             for path in report["categories"]:  # type: ignore[attr-defined]
-                sys.stdout.write(f"  category {path}\n")
+                sys.stdout.write("  " + _("category {path}").format(path=path) + "\n")
             _report_problems(file, result)
         if result.errors:
             raise typer.Exit(2)
         if not dry_run and programme is not None:
             _store(file, format, domain_map or [], programme, db, quiet=as_json)
 
-    @bank.command("export")
+    @bank.command("export", help=_("Convert a question bank file to GIFT or Moodle XML."))
     @friendly
     def export(
-        file: Annotated[Path, typer.Argument(help="A GIFT or Moodle XML file.")],
-        to: Annotated[str, typer.Option("--to", help="gift or moodle-xml.")],
-        out: Annotated[Path, typer.Option("--out", "-o", help="The file to write.")],
+        file: Annotated[Path, typer.Argument(help=_("A GIFT or Moodle XML file."))],
+        to: Annotated[str, typer.Option("--to", help=_("gift or moodle-xml."))],
+        out: Annotated[Path, typer.Option("--out", "-o", help=_("The file to write."))],
         format: FormatOption = "auto",
     ) -> None:
         """Convert a question bank file to GIFT or Moodle XML."""
@@ -190,19 +214,23 @@ def register(app: typer.Typer) -> None:
 
         if to not in OUT_FORMATS:
             raise _problem(
-                "unknown bank format", path="--to", found=repr(to), expected=", ".join(OUT_FORMATS)
+                _("unknown bank format"), path="--to", found=repr(to), expected=", ".join(OUT_FORMATS)
             )
         result = _read(file, format, [])
         if result.errors or result.unsupported:
             _report_problems(file, result)
             sys.stderr.write(
-                f"error: {len(result.errors)} invalid and {len(result.unsupported)} unsupported "
-                f"question(s); nothing written\n"
+                _("error:")
+                + " "
+                + _("{invalid} invalid and {unsupported} unsupported question(s); nothing written").format(
+                    invalid=len(result.errors), unsupported=len(result.unsupported)
+                )
+                + "\n"
             )
             raise typer.Exit(2)
         if to == "gift":
             for loss in gift_cannot_hold(result.bank):
-                sys.stderr.write(f"warning: {loss}\n")
+                sys.stderr.write(_("warning: {problem}").format(problem=loss) + "\n")
         text = write_bank(result.bank, to)  # type: ignore[arg-type]
         fd, tmp = tempfile.mkstemp(dir=out.resolve().parent, prefix=f".{out.name}.", suffix=".tmp")
         try:
@@ -212,4 +240,7 @@ def register(app: typer.Typer) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        sys.stdout.write(f"{out}: {len(result.bank.questions)} questions written as {to}\n")
+        written = _("{file}: {count} questions written as {format}").format(
+            file=out, count=len(result.bank.questions), format=to
+        )
+        sys.stdout.write(written + "\n")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from gputeam.cli.main import friendly
+from gputeam.i18n import gettext as _
 
 SHOWABLE = (
     "levels",
@@ -30,16 +31,18 @@ SHOWABLE = (
 
 def register(app: typer.Typer) -> None:
     catalog = typer.Typer(
-        help="Show or check the catalog (levels, certifications, roles ...).", no_args_is_help=True
+        help=_("Show or check the catalog (levels, certifications, roles ...)."), no_args_is_help=True
     )
     app.add_typer(catalog, name="catalog")
 
-    @catalog.command("show")
+    @catalog.command("show", help=_("Print a catalog section."))
     @friendly
     def show(
-        section: Annotated[str, typer.Argument(help="One of: " + ", ".join(SHOWABLE))] = "levels",
-        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
-        format: Annotated[str, typer.Option("--format", "-f", help="table or json")] = "table",
+        section: Annotated[
+            str, typer.Argument(help=_("One of: {sections}").format(sections=", ".join(SHOWABLE)))
+        ] = "levels",
+        catalog_extra: Annotated[Path | None, typer.Option(help=_("Extra catalog file."))] = None,
+        format: Annotated[str, typer.Option("--format", "-f", help=_("table or json"))] = "table",
     ) -> None:
         """Print a catalog section."""
         if format not in ("table", "json"):
@@ -49,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 [
                     Problem(
                         path="--format",
-                        message="unknown format",
+                        message=_("unknown format"),
                         found=repr(format),
                         expected="table or json",
                     )
@@ -65,7 +68,7 @@ def register(app: typer.Typer) -> None:
                 [
                     Problem(
                         path="section",
-                        message="unknown catalog section",
+                        message=_("unknown catalog section"),
                         found=repr(section),
                         expected=", ".join(SHOWABLE),
                     )
@@ -73,9 +76,9 @@ def register(app: typer.Typer) -> None:
             )
         render_section(load_catalog_file(catalog_extra), section, format)
 
-    @catalog.command("check")
+    @catalog.command("check", help=_("Validate a catalog extra file against the packaged catalog."))
     @friendly
-    def check(file: Annotated[Path, typer.Argument(help="A --catalog-extra YAML file.")]) -> None:
+    def check(file: Annotated[Path, typer.Argument(help=_("A --catalog-extra YAML file."))]) -> None:
         """Validate a catalog extra file against the packaged catalog."""
         from rich.console import Console
 
@@ -83,6 +86,14 @@ def register(app: typer.Typer) -> None:
 
         cat = load_catalog_file(file)
         Console().print(
-            f"[green]ok[/]: {file} is valid; catalog has {len(cat.certifications)} "
-            f"certifications, {len(cat.roles)} roles, {len(cat.courses)} courses"
+            "[green]ok[/]: "
+            + _(
+                "{file} is valid; catalog has {certifications} certifications, {roles} roles, "
+                "{courses} courses"
+            ).format(
+                file=file,
+                certifications=len(cat.certifications),
+                roles=len(cat.roles),
+                courses=len(cat.courses),
+            )
         )

@@ -17,6 +17,8 @@ from typing import Annotated, Any
 
 import typer
 
+from gputeam.i18n import gettext as _
+
 PARALLEL_FROM = 4
 """Points above this count run in parallel processes (when more than one is allowed)."""
 
@@ -24,8 +26,12 @@ PARALLEL_FROM = 4
 def register(app: typer.Typer) -> None:
     from gputeam.cli.main import friendly
 
-    app.command("compare")(friendly(compare_cmd))
-    app.command("sweep")(friendly(sweep_cmd))
+    app.command("compare", help=_("Plans side by side, with the differences against the first explained."))(
+        friendly(compare_cmd)
+    )
+    app.command("sweep", help=_("A grid of plans over one or more varied fields, with a chart in HTML."))(
+        friendly(sweep_cmd)
+    )
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,11 @@ def plan_point(point: Point) -> Outcome:
     except InputError as exc:
         return Outcome(problems=exc.problems, pid=os.getpid())
     except Exception as exc:  # a planner failure in one point must not lose the others
-        failed = Problem(path="", message=f"planning failed: {type(exc).__name__}: {exc}", file=point.file)
+        failed = Problem(
+            path="",
+            message=_("planning failed: {error}").format(error=f"{type(exc).__name__}: {exc}"),
+            file=point.file,
+        )
         return Outcome(problems=(failed,), pid=os.getpid())
     return Outcome(figures=figures(result), pid=os.getpid())
 
@@ -98,9 +108,9 @@ def _read(file: Path) -> str:
     try:
         return file.read_text("utf-8")
     except FileNotFoundError:
-        raise _bad("FILE", "file not found", found=str(file)) from None
+        raise _bad("FILE", _("file not found"), found=str(file)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise _bad("FILE", f"cannot read: {exc}", found=str(file)) from None
+        raise _bad("FILE", _("cannot read: {error}").format(error=exc), found=str(file)) from None
 
 
 def _extra(catalog_extra: Path | None) -> dict[str, Any] | None:
@@ -129,7 +139,12 @@ def _emit(data: bytes, out: Path | None, fmt: str) -> None:
         sys.stdout.flush()
         return
     _write_atomic(out, data)
-    Console(stderr=True).print(f"[green]wrote[/] {out} ({fmt}, {len(data):,} bytes)")
+    Console(stderr=True).print(
+        "[green]"
+        + _("wrote")
+        + "[/] "
+        + _("{out} ({format}, {size} bytes)").format(out=out, format=fmt, size=f"{len(data):,}")
+    )
 
 
 def _format(fmt: str | None, out: Path | None, allowed: tuple[str, ...]) -> str:
@@ -141,11 +156,11 @@ def _format(fmt: str | None, out: Path | None, allowed: tuple[str, ...]) -> str:
             else "table"
         )
     if fmt not in allowed:
-        raise _bad("--format", "unknown format", found=repr(fmt), expected=", ".join(allowed))
+        raise _bad("--format", _("unknown format"), found=repr(fmt), expected=", ".join(allowed))
     if fmt == "table" and out is not None:
         raise _bad(
             "--out",
-            "the table format prints to the terminal",
+            _("the table format prints to the terminal"),
             expected=f"--format {' or '.join(a for a in allowed if a != 'table')} with --out",
         )
     return fmt
@@ -167,24 +182,24 @@ def _names(files: list[Path]) -> list[str]:
 
 # ---------------------------------------------------------------- compare
 def compare_cmd(
-    files: Annotated[list[Path], typer.Argument(help="Two or more scenario files.")],
+    files: Annotated[list[Path], typer.Argument(help=_("Two or more scenario files."))],
     format: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="table, md, html or json (default: from --out, else table)."),
+        typer.Option("--format", "-f", help=_("table, md, html or json (default: from --out, else table).")),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the comparison here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the comparison here."))] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", help="Override a field in every scenario: PATH=VALUE (repeatable)."),
+        typer.Option("--set", help=_("Override a field in every scenario: PATH=VALUE (repeatable).")),
     ] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides (YAML).")] = None,
-    today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
-    method: Annotated[str, typer.Option(help="Sourcing: mip or rule.")] = "mip",
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
+    today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
+    method: Annotated[str, typer.Option(help=_("Sourcing: mip or rule."))] = "mip",
     runs: Annotated[
-        int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per plan (0: no P(ready)).")
+        int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs per plan (0: no P(ready))."))
     ] = 500,
-    seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per CPU).")] = 0,
+    seed: Annotated[int, typer.Option(help=_("Random seed of the risk simulation."))] = 0,
+    jobs: Annotated[int, typer.Option(min=0, help=_("Processes to plan in (0: one per CPU)."))] = 0,
 ) -> None:
     """Plans side by side, with the differences against the first explained."""
     import json
@@ -192,10 +207,10 @@ def compare_cmd(
     from gputeam.report.compare import compare_json, render_html, render_md
 
     if len(files) < 2:
-        raise _bad("FILES", "give two or more scenario files to compare", found=str(len(files)))
+        raise _bad("FILES", _("give two or more scenario files to compare"), found=str(len(files)))
     fmt = _format(format, out, ("table", "md", "html", "json"))
     if method not in ("mip", "rule", "greedy"):
-        raise _bad("--method", "unknown sourcing method", found=repr(method), expected="mip or rule")
+        raise _bad("--method", _("unknown sourcing method"), found=repr(method), expected="mip or rule")
     sets = list(set_ or [])
     _check_sets(sets)
     when, extra = _today(today), _extra(catalog_extra)
@@ -238,30 +253,30 @@ def _print_compare(names: list[str], figs: list[Any], console: Any) -> None:
 
 # ---------------------------------------------------------------- sweep
 def sweep_cmd(
-    file: Annotated[Path, typer.Argument(help="Scenario file.")],
+    file: Annotated[Path, typer.Argument(help=_("Scenario file."))],
     vary: Annotated[
         list[str],
         typer.Option(
-            help="PATH=A..B:N (N values from A to B) or PATH=V1,V2,... (repeatable: every combination)."
+            help=_("PATH=A..B:N (N values from A to B) or PATH=V1,V2,... (repeatable: every combination).")
         ),
     ],
     format: Annotated[
         str | None,
-        typer.Option("--format", "-f", help="table, json, csv or html (default: from --out, else table)."),
+        typer.Option("--format", "-f", help=_("table, json, csv or html (default: from --out, else table).")),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the grid here.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the grid here."))] = None,
     set_: Annotated[
         list[str] | None,
-        typer.Option("--set", help="Override a field at every point: PATH=VALUE (repeatable)."),
+        typer.Option("--set", help=_("Override a field at every point: PATH=VALUE (repeatable).")),
     ] = None,
-    catalog_extra: Annotated[Path | None, typer.Option(help="Catalog additions/overrides (YAML).")] = None,
-    today: Annotated[str | None, typer.Option(help="Plan as of this date (YYYY-MM-DD).")] = None,
-    method: Annotated[str, typer.Option(help="Sourcing: mip or rule.")] = "mip",
+    catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
+    today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
+    method: Annotated[str, typer.Option(help=_("Sourcing: mip or rule."))] = "mip",
     runs: Annotated[
-        int, typer.Option(min=0, max=1_000_000, help="Monte Carlo runs per point (0: no P(ready)).")
+        int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs per point (0: no P(ready))."))
     ] = 200,
-    seed: Annotated[int, typer.Option(help="Random seed of the risk simulation.")] = 0,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes to plan in (0: one per CPU).")] = 0,
+    seed: Annotated[int, typer.Option(help=_("Random seed of the risk simulation."))] = 0,
+    jobs: Annotated[int, typer.Option(min=0, help=_("Processes to plan in (0: one per CPU)."))] = 0,
 ) -> None:
     """A grid of plans over one or more varied fields, with a chart in HTML."""
     from gputeam.report.sweep import MAX_POINTS, SweepRow, render_csv, render_html, render_json
@@ -269,7 +284,7 @@ def sweep_cmd(
 
     fmt = _format(format, out, ("table", "json", "csv", "html"))
     if method not in ("mip", "rule", "greedy"):
-        raise _bad("--method", "unknown sourcing method", found=repr(method), expected="mip or rule")
+        raise _bad("--method", _("unknown sourcing method"), found=repr(method), expected="mip or rule")
     sets = list(set_ or [])
     _check_sets(sets)
     axes = [parse_vary(v) for v in vary]
@@ -308,7 +323,11 @@ def sweep_cmd(
 
         err = Console(stderr=True)
         bad = [r for r in rows if r.problems]
-        err.print(f"[bold yellow]{len(bad)} of {len(rows)} point(s) could not be planned[/]")
+        err.print(
+            "[bold yellow]"
+            + _("{bad} of {total} point(s) could not be planned").format(bad=len(bad), total=len(rows))
+            + "[/]"
+        )
         for r in bad:
             where = ", ".join(f"{n}={v}" for n, v in zip(names, r.values, strict=True))
             for p in r.problems:

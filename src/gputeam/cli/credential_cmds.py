@@ -9,9 +9,12 @@ from typing import Annotated, Any
 import typer
 
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
+from gputeam.i18n import N_
+from gputeam.i18n import gettext as _
 
 BaseUrl = Annotated[
-    str | None, typer.Option("--base-url", help="The tracker's public address (default $GPUTEAM_PUBLIC_URL).")
+    str | None,
+    typer.Option("--base-url", help=_("The tracker's public address (default $GPUTEAM_PUBLIC_URL).")),
 ]
 
 
@@ -21,7 +24,8 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        typer.echo(f"error: {path}: cannot read the {what}: {exc.strerror or exc}", err=True)
+        message = _("cannot read the {what}: {error}").format(what=_(what), error=exc.strerror or exc)
+        typer.echo(_("error:") + f" {path}: {message}", err=True)
         raise typer.Exit(2) from None
     if jwt and (raw.startswith(b"\x89PNG") or b"<svg" in raw[:4096]):
         from gputeam.credentials.baking import BakingError, unbake
@@ -29,7 +33,7 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
         try:
             raw = unbake(raw).encode()
         except BakingError as exc:
-            typer.echo(f"error: {path}: {exc}", err=True)
+            typer.echo(_("error:") + f" {path}: {exc}", err=True)
             raise typer.Exit(2) from None
     try:
         text = raw.decode("utf-8-sig")
@@ -40,59 +44,75 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
                 return text.strip()
         return json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        kind = "JSON or a VC-JWT" if jwt else "JSON"
-        typer.echo(f"error: {path}: the {what} is not {kind}: {exc}", err=True)
+        message = (
+            _("the {what} is not JSON or a VC-JWT: {error}") if jwt else _("the {what} is not JSON: {error}")
+        ).format(what=_(what), error=exc)
+        typer.echo(_("error:") + f" {path}: {message}", err=True)
         raise typer.Exit(2) from None
 
 
 def register(app: typer.Typer) -> None:
     credential = typer.Typer(
-        help="Open Badges 3.0 credentials: issue, verify (offline), bake, revoke.", no_args_is_help=True
+        help=_("Open Badges 3.0 credentials: issue, verify (offline), bake, revoke."), no_args_is_help=True
     )
     app.add_typer(credential, name="credential")
     register_admin(credential)
 
-    @credential.command("verify")
+    @credential.command(
+        "verify",
+        help=_(
+            "Verify a credential: structure, proof (eddsa-rdfc-2022), validity window, status, "
+            "recipient. Exit 0 valid, 1 invalid, 2 unreadable. Never uses the network."
+        ),
+    )
     def verify_cmd(
         file: Annotated[
             Path,
             typer.Argument(
-                help="The credential: JSON with an embedded proof, a VC-JWT, or a badge image "
-                "(PNG or SVG) with either baked in."
+                help=_(
+                    "The credential: JSON with an embedded proof, a VC-JWT, or a badge image "
+                    "(PNG or SVG) with either baked in."
+                )
             ),
         ],
         status_list: Annotated[
             Path | None,
             typer.Option(
                 "--status-list",
-                help="The issuer's status list credential (JSON), to check revocation offline.",
+                help=_("The issuer's status list credential (JSON), to check revocation offline."),
             ),
         ] = None,
         recipient: Annotated[
             str | None,
             typer.Option(
-                help="Check that the credential was issued to this identifier (e.g. an e-mail "
-                "address as mailto:..., or a DID)."
+                help=_(
+                    "Check that the credential was issued to this identifier (e.g. an e-mail "
+                    "address as mailto:..., or a DID)."
+                )
             ),
         ] = None,
         did_document: Annotated[
             list[Path] | None,
             typer.Option(
                 "--did-document",
-                help="A did:web issuer's DID document (JSON; its did.json), to verify offline. "
-                "Repeatable. A did:web without one is refused, never fetched.",
+                help=_(
+                    "A did:web issuer's DID document (JSON; its did.json), to verify offline. "
+                    "Repeatable. A did:web without one is refused, never fetched."
+                ),
             ),
         ] = None,
         db: Annotated[
             str | None,
             typer.Option(
                 "--db",
-                help="Also resolve this tracker's own did:web (of $GPUTEAM_PUBLIC_URL) from the "
-                "issuing keys in this database.",
+                help=_(
+                    "Also resolve this tracker's own did:web (of $GPUTEAM_PUBLIC_URL) from the "
+                    "issuing keys in this database."
+                ),
             ),
         ] = None,
         org: OrgOption = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the checks as JSON.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help=_("Print the checks as JSON."))] = False,
     ) -> None:
         """Verify a credential: structure, proof (eddsa-rdfc-2022), validity window, status,
         recipient. Exit 0 valid, 1 invalid, 2 unreadable. Never uses the network."""
@@ -100,16 +120,20 @@ def register(app: typer.Typer) -> None:
 
         from gputeam.credentials import verify
 
-        cred = _read_json(file, "credential", jwt=True)
-        listed = _read_json(status_list, "status list") if status_list else None
+        cred = _read_json(file, N_("credential"), jwt=True)
+        listed = _read_json(status_list, N_("status list")) if status_list else None
         if listed is not None and not isinstance(listed, dict):
-            typer.echo(f"error: {status_list}: the status list is not a JSON object", err=True)
+            typer.echo(
+                _("error:") + f" {status_list}: " + _("the status list is not a JSON object"), err=True
+            )
             raise typer.Exit(2)
         documents = {}
         for path in did_document or []:
-            doc = _read_json(path, "DID document")
+            doc = _read_json(path, N_("DID document"))
             if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
-                typer.echo(f"error: {path}: a DID document is a JSON object with an id", err=True)
+                typer.echo(
+                    _("error:") + f" {path}: " + _("a DID document is a JSON object with an id"), err=True
+                )
                 raise typer.Exit(2)
             documents[doc["id"]] = doc
         if db is not None:
@@ -122,18 +146,26 @@ def register(app: typer.Typer) -> None:
         else:
             for c in result.checks:
                 typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}")
-            typer.echo("valid" if result.valid else "INVALID")
+            typer.echo(_("valid") if result.valid else _("INVALID"))
         raise typer.Exit(0 if result.valid else 1)
 
-    @credential.command("bake")
+    @credential.command(
+        "bake",
+        help=_(
+            "Bake a credential into a badge image (Open Badges 3.0 baking), so the image carries its own "
+            "proof: `gputeam credential verify badge.png` reads it back."
+        ),
+    )
     def bake_cmd(
-        file: Annotated[Path, typer.Argument(help="The credential: JSON or a VC-JWT.")],
+        file: Annotated[Path, typer.Argument(help=_("The credential: JSON or a VC-JWT."))],
         out: Annotated[
-            Path, typer.Option("--out", "-o", help="The badge image to write: a .png or .svg file.")
+            Path, typer.Option("--out", "-o", help=_("The badge image to write: a .png or .svg file."))
         ],
         image: Annotated[
             Path | None,
-            typer.Option(help="Artwork to bake into (PNG or SVG, as --out); default: a plain round badge."),
+            typer.Option(
+                help=_("Artwork to bake into (PNG or SVG, as --out); default: a plain round badge.")
+            ),
         ] = None,
     ) -> None:
         """Bake a credential into a badge image (Open Badges 3.0 baking), so the image carries
@@ -145,7 +177,7 @@ def register(app: typer.Typer) -> None:
         text = cred if is_jwt else json.dumps(cred, ensure_ascii=False)
         kind = out.suffix.lower()
         if kind not in (".png", ".svg"):
-            typer.echo(f"error: --out {out}: expected a .png or .svg file name", err=True)
+            typer.echo(_("error:") + f" --out {out}: " + _("expected a .png or .svg file name"), err=True)
             raise typer.Exit(2)
         try:
             if kind == ".png":
@@ -156,12 +188,12 @@ def register(app: typer.Typer) -> None:
                 svg = image.read_text(encoding="utf-8-sig") if image else baking.badge_svg(title)
                 data = baking.bake_svg(svg, text, jwt=is_jwt).encode("utf-8")
         except (OSError, UnicodeDecodeError, baking.BakingError) as exc:
-            typer.echo(f"error: {image or out}: {exc}", err=True)
+            typer.echo(_("error:") + f" {image or out}: {exc}", err=True)
             raise typer.Exit(2) from None
         tmp = out.with_name(out.name + ".part")
         tmp.write_bytes(data)
         tmp.replace(out)  # never a half-written badge
-        typer.echo(f"wrote {out} ({len(data):,} bytes)")
+        typer.echo(_("wrote {file} ({size} bytes)").format(file=out, size=f"{len(data):,}"))
 
 
 def _secret() -> str:
@@ -175,9 +207,12 @@ def _secret() -> str:
     secret = os.environ.get("GPUTEAM_SECRET_KEY", "")
     if not secret:
         typer.echo(
-            "error: GPUTEAM_SECRET_KEY is not set: issuing keys are sealed with the "
-            "server's secret; set it to the value `gputeam serve` uses "
-            f"({MIN_SECRET_LENGTH}+ random characters)",
+            _("error:")
+            + " "
+            + _(
+                "GPUTEAM_SECRET_KEY is not set: issuing keys are sealed with the server's secret; "
+                "set it to the value `gputeam serve` uses ({length}+ random characters)"
+            ).format(length=MIN_SECRET_LENGTH),
             err=True,
         )
         raise typer.Exit(2)
@@ -191,8 +226,12 @@ def _base_url(given: str | None) -> str:
     url = (given or os.environ.get("GPUTEAM_PUBLIC_URL") or "").rstrip("/")
     if not url.startswith(("https://", "http://")):
         typer.echo(
-            "error: --base-url: give the address users reach the tracker at (or set "
-            "GPUTEAM_PUBLIC_URL), e.g. https://gputeam.example.org",
+            _("error:")
+            + " --base-url: "
+            + _(
+                "give the address users reach the tracker at (or set GPUTEAM_PUBLIC_URL), "
+                "e.g. https://gputeam.example.org"
+            ),
             err=True,
         )
         raise typer.Exit(2)
@@ -244,24 +283,33 @@ def register_admin(credential: typer.Typer) -> None:
     from gputeam.cli.main import friendly
     from gputeam.cli.tracker_cmds import _actor, _org_id
 
-    @credential.command("issue")
+    @credential.command(
+        "issue",
+        help=_(
+            "Issue an Open Badges 3.0 credential for a certification a person holds (for records kept "
+            "before gputeam issued credentials). Signed with the organisation's key (created on first "
+            "use, sealed with GPUTEAM_SECRET_KEY); audited."
+        ),
+    )
     @friendly
     def issue_cmd(
-        person: Annotated[str, typer.Option(help="The person's id (key) in the roster.")],
+        person: Annotated[str, typer.Option(help=_("The person's id (key) in the roster."))],
         achievement: Annotated[
             str,
             typer.Option(
-                help="The catalog certification the credential attests; the person must hold it, valid today."
+                help=_(
+                    "The catalog certification the credential attests; the person must hold it, valid today."
+                )
             ),
         ],
         out: Annotated[
-            Path | None, typer.Option(help="Write the credential here (default: standard output).")
+            Path | None, typer.Option(help=_("Write the credential here (default: standard output)."))
         ] = None,
         format: Annotated[
-            str, typer.Option(help="json (embedded eddsa-rdfc-2022 proof) or jwt (VC-JWT).")
+            str, typer.Option(help=_("json (embedded eddsa-rdfc-2022 proof) or jwt (VC-JWT)."))
         ] = "json",
         base_url: BaseUrl = None,
-        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        catalog_extra: Annotated[Path | None, typer.Option(help=_("Extra catalog file."))] = None,
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
@@ -278,7 +326,10 @@ def register_admin(credential: typer.Typer) -> None:
             raise InputError(
                 [
                     Problem(
-                        path="--format", message="unknown format", found=repr(format), expected="json or jwt"
+                        path="--format",
+                        message=_("unknown format"),
+                        found=repr(format),
+                        expected="json or jwt",
                     )
                 ]
             )
@@ -294,7 +345,7 @@ def register_admin(credential: typer.Typer) -> None:
                         [
                             Problem(
                                 path="--person",
-                                message="no such person",
+                                message=_("no such person"),
                                 found=person,
                                 expected="a roster id",
                             )
@@ -324,13 +375,24 @@ def register_admin(credential: typer.Typer) -> None:
             tmp = out.with_name(out.name + ".part")
             tmp.write_text(text + "\n", encoding="utf-8")
             tmp.replace(out)
-        typer.echo(f"issued credential {uuid} to {person} ({achievement})", err=True)
+        typer.echo(
+            _("issued credential {id} to {person} ({achievement})").format(
+                id=uuid, person=person, achievement=achievement
+            ),
+            err=True,
+        )
 
-    @credential.command("revoke")
+    @credential.command(
+        "revoke",
+        help=_(
+            "Revoke a credential: its bit is set in the issuer's status list, which verifiers then see; "
+            "audited; cannot be undone."
+        ),
+    )
     @friendly
     def revoke_cmd(
-        uuid: Annotated[str, typer.Argument(help="The credential's id (the UUID in urn:uuid:…).")],
-        reason: Annotated[str, typer.Option(help="Why (kept in the audit log).")],
+        uuid: Annotated[str, typer.Argument(help=_("The credential's id (the UUID in urn:uuid:…)."))],
+        reason: Annotated[str, typer.Option(help=_("Why (kept in the audit log)."))],
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
@@ -354,9 +416,16 @@ def register_admin(credential: typer.Typer) -> None:
                 s.commit()
         finally:
             database.dispose()
-        typer.echo(f"revoked {uuid}")
+        typer.echo(_("revoked {id}").format(id=uuid))
 
-    @credential.command("rotate-key")
+    @credential.command(
+        "rotate-key",
+        help=_(
+            "Retire the organisation's issuing key and make a new one (a new did:key). The old key is "
+            "kept, sealed, so what it signed still verifies and can still be revoked in its status list; "
+            "new credentials are signed with the new key. Audited."
+        ),
+    )
     @friendly
     def rotate_cmd(db: DbOption = None, org: OrgOption = None) -> None:
         """Retire the organisation's issuing key and make a new one (a new did:key). The old
@@ -377,18 +446,24 @@ def register_admin(credential: typer.Typer) -> None:
                 s.commit()
         finally:
             database.dispose()
-        typer.echo(f"new issuing key {key_id}: {did}")
+        typer.echo(_("new issuing key {key}: {did}").format(key=key_id, did=did))
 
-    @credential.command("status-list")
+    @credential.command(
+        "status-list",
+        help=_(
+            "Print the signed status list of an issuing key (for `credential verify --status-list`, or "
+            "to publish it)."
+        ),
+    )
     @friendly
     def status_cmd(
         key: Annotated[
             int,
             typer.Argument(
-                help="The issuing key's number (the last part of a credential's statusListCredential)."
+                help=_("The issuing key's number (the last part of a credential's statusListCredential).")
             ),
         ],
-        out: Annotated[Path | None, typer.Option(help="Write it here (default: stdout).")] = None,
+        out: Annotated[Path | None, typer.Option(help=_("Write it here (default: stdout)."))] = None,
         base_url: BaseUrl = None,
         db: DbOption = None,
     ) -> None:
@@ -418,5 +493,5 @@ def _as_jwt(session: Any, org_id: int, document: dict[str, Any], secret: str) ->
     from gputeam.credentials.vcjwt import encode
     from gputeam.store import current_issuer_key
 
-    _, key = current_issuer_key(session, org_id, secret)
+    _unused, key = current_issuer_key(session, org_id, secret)
     return encode(document, key)

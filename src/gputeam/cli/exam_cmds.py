@@ -14,10 +14,11 @@ import typer
 
 from gputeam.cli.main import friendly
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
+from gputeam.i18n import gettext as _
 
 CatalogExtra = Annotated[
     Path | None,
-    typer.Option("--catalog-extra", help="Extra catalog file (user-defined certifications live there)."),
+    typer.Option("--catalog-extra", help=_("Extra catalog file (user-defined certifications live there).")),
 ]
 
 
@@ -42,14 +43,16 @@ def _read_spec(file: Path) -> dict[str, Any]:
     try:
         text = file.read_text("utf-8")
     except OSError as exc:
-        raise InputError([Problem(path="", message=f"cannot read: {exc.strerror}", file=str(file))]) from None
-    data, _ = load_with_lines(text, str(file))
+        raise InputError(
+            [Problem(path="", message=_("cannot read: {error}").format(error=exc.strerror), file=str(file))]
+        ) from None
+    data, _unused = load_with_lines(text, str(file))
     if not isinstance(data, dict):
         raise InputError(
             [
                 Problem(
                     path="",
-                    message="expected a mapping (name, certification, blueprint, ...)",
+                    message=_("expected a mapping (name, certification, blueprint, ...)"),
                     file=str(file),
                 )
             ]
@@ -58,18 +61,18 @@ def _read_spec(file: Path) -> dict[str, Any]:
 
 
 def register(app: typer.Typer) -> None:
-    programme = typer.Typer(help="Internal certification programmes.", no_args_is_help=True)
+    programme = typer.Typer(help=_("Internal certification programmes."), no_args_is_help=True)
     exams = typer.Typer(
-        help="Exams of internal programmes: sweep, item analysis, essay marking.", no_args_is_help=True
+        help=_("Exams of internal programmes: sweep, item analysis, essay marking."), no_args_is_help=True
     )
     app.add_typer(programme, name="programme")
     app.add_typer(exams, name="exams")
 
-    @programme.command("save")
+    @programme.command("save", help=_("Create a programme or replace its definition (audited)."))
     @friendly
     def save(
-        code: Annotated[str, typer.Argument(help="The programme's id, e.g. acme-l2.")],
-        file: Annotated[Path, typer.Argument(help="The programme (YAML or JSON).")],
+        code: Annotated[str, typer.Argument(help=_("The programme's id, e.g. acme-l2."))],
+        file: Annotated[Path, typer.Argument(help=_("The programme (YAML or JSON)."))],
         catalog_extra: CatalogExtra = None,
         db: DbOption = None,
         org: OrgOption = None,
@@ -87,16 +90,17 @@ def register(app: typer.Typer) -> None:
                 row = save_programme(
                     s, _org_id(s, org, create=False), code, spec, catalog=catalog, actor=_actor()
                 )
-                sys.stdout.write(f"programme {row.code} saved ({row.spec['name']})\n")
+                saved = _("programme {code} saved ({name})").format(code=row.code, name=row.spec["name"])
+                sys.stdout.write(saved + "\n")
         finally:
             database.dispose()
 
-    @programme.command("list")
+    @programme.command("list", help=_("The programmes and the size of their banks."))
     @friendly
     def list_(
         db: DbOption = None,
         org: OrgOption = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help=_("Print JSON."))] = False,
     ) -> None:
         """The programmes and the size of their banks."""
         from gputeam.cli.tracker_cmds import _org_id
@@ -120,14 +124,23 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(rows, indent=2) + "\n")
             return
         for r in rows:
-            sys.stdout.write(f"{r['code']}: {r['name']} (grants {r['certification']}; {r['items']} items)\n")
+            line = _("{code}: {name} (grants {certification}; {items} items)").format(
+                code=r["code"], name=r["name"], certification=r["certification"], items=r["items"]
+            )
+            sys.stdout.write(line + "\n")
 
-    @exams.command("sweep")
+    @exams.command(
+        "sweep",
+        help=_(
+            "Finish every attempt whose time ran out, marking its saved answers. Idempotent and safe to "
+            "run from several processes at once (rows locked with SKIP LOCKED)."
+        ),
+    )
     @friendly
     def sweep(
         catalog_extra: CatalogExtra = None,
         db: DbOption = None,
-        batch: Annotated[int, typer.Option(help="Attempts finished per transaction.")] = 100,
+        batch: Annotated[int, typer.Option(help=_("Attempts finished per transaction."))] = 100,
     ) -> None:
         """Finish every attempt whose time ran out, marking its saved answers. Idempotent and
         safe to run from several processes at once (rows locked with SKIP LOCKED)."""
@@ -151,13 +164,13 @@ def register(app: typer.Typer) -> None:
                     break
         finally:
             database.dispose()
-        sys.stdout.write(f"{len(done)} overdue attempt(s) finished\n")
+        sys.stdout.write(_("{count} overdue attempt(s) finished").format(count=len(done)) + "\n")
 
-    @exams.command("items")
+    @exams.command("items", help=_("Item analysis over the programme's finished attempts (JSON or CSV)."))
     @friendly
     def items(
-        code: Annotated[str, typer.Argument(help="The programme.")],
-        csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of JSON.")] = False,
+        code: Annotated[str, typer.Argument(help=_("The programme."))],
+        csv: Annotated[bool, typer.Option("--csv", help=_("Print CSV instead of JSON."))] = False,
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
@@ -173,11 +186,11 @@ def register(app: typer.Typer) -> None:
             database.dispose()
         sys.stdout.write(item_statistics_csv(stats) if csv else json.dumps(stats, indent=2) + "\n")
 
-    @exams.command("retire")
+    @exams.command("retire", help=_("Retire an item: new attempts stop drawing it (audited)."))
     @friendly
     def retire(
-        code: Annotated[str, typer.Argument(help="The programme.")],
-        item: Annotated[str, typer.Argument(help="The item id.")],
+        code: Annotated[str, typer.Argument(help=_("The programme."))],
+        item: Annotated[str, typer.Argument(help=_("The item id."))],
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
@@ -194,12 +207,18 @@ def register(app: typer.Typer) -> None:
                 retire_item(s, prog.id, item, now=datetime.now(UTC), actor=_actor())
         finally:
             database.dispose()
-        sys.stdout.write(f"{code}: item {item} retired\n")
+        sys.stdout.write(_("{code}: item {item} retired").format(code=code, item=item) + "\n")
 
-    @exams.command("marking")
+    @exams.command(
+        "marking",
+        help=_(
+            "The attempts awaiting the marking of their essays, with each essay and the candidate's "
+            "answer (JSON)."
+        ),
+    )
     @friendly
     def marking(
-        code: Annotated[str, typer.Argument(help="The programme.")],
+        code: Annotated[str, typer.Argument(help=_("The programme."))],
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
@@ -215,24 +234,33 @@ def register(app: typer.Typer) -> None:
                 prog = get_programme(s, org_id, code)
                 rows = marking_queue(s, prog, role="admin", person_id=None)
                 for row in rows:
-                    attempt, _ = attempt_to_mark(s, org_id, row["attempt"], role="admin", person_id=None)
+                    attempt, _unused = attempt_to_mark(
+                        s, org_id, row["attempt"], role="admin", person_id=None
+                    )
                     row["essays"] = essays(s, attempt)
         finally:
             database.dispose()
         sys.stdout.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
 
-    @exams.command("mark")
+    @exams.command(
+        "mark",
+        help=_(
+            "Mark one essay of a finished attempt (audited). When every essay is marked the result is "
+            "final and a pass records the certification (and issues the credential when "
+            "GPUTEAM_SECRET_KEY and GPUTEAM_PUBLIC_URL are set)."
+        ),
+    )
     @friendly
     def mark(
-        attempt: Annotated[int, typer.Argument(help="The attempt's id (see `gputeam exams marking`).")],
-        item: Annotated[str, typer.Argument(help="The essay's item id.")],
+        attempt: Annotated[int, typer.Argument(help=_("The attempt's id (see `gputeam exams marking`)."))],
+        item: Annotated[str, typer.Argument(help=_("The essay's item id."))],
         mark: Annotated[
-            str, typer.Argument(help="The mark, from 0 to the question's mark (decimals allowed).")
+            str, typer.Argument(help=_("The mark, from 0 to the question's mark (decimals allowed)."))
         ],
-        comment: Annotated[str, typer.Option(help="A comment the candidate sees with the result.")] = "",
+        comment: Annotated[str, typer.Option(help=_("A comment the candidate sees with the result."))] = "",
         assessor: Annotated[
             str | None,
-            typer.Option(help="The roster id of the person marking (never the candidate's own)."),
+            typer.Option(help=_("The roster id of the person marking (never the candidate's own).")),
         ] = None,
         catalog_extra: CatalogExtra = None,
         db: DbOption = None,
@@ -258,7 +286,7 @@ def register(app: typer.Typer) -> None:
                     person = get_person_by_key(s, org_id, assessor)
                     if person is None:
                         raise InputError(
-                            [Problem(path="--assessor", message="no such person", found=assessor)]
+                            [Problem(path="--assessor", message=_("no such person"), found=assessor)]
                         )
                     marker_id = person.id
                 row = mark_essay(
@@ -276,11 +304,17 @@ def register(app: typer.Typer) -> None:
                     org_id=org_id,
                 )
                 pending = len((row.result or {}).get("pending", []))
+                score = round((row.score or 0) * 100)
                 outcome = (
-                    f"{pending} essay(s) still to mark"
+                    _("{count} essay(s) still to mark").format(count=pending)
                     if pending
-                    else ("passed" if row.passed else "not passed") + f" ({round((row.score or 0) * 100)} %)"
+                    else (_("passed ({score} %)") if row.passed else _("not passed ({score} %)")).format(
+                        score=score
+                    )
                 )
         finally:
             database.dispose()
-        sys.stdout.write(f"attempt {attempt}: {item} marked {mark}; {outcome}\n")
+        marked = _("attempt {attempt}: {item} marked {mark}; {outcome}").format(
+            attempt=attempt, item=item, mark=mark, outcome=outcome
+        )
+        sys.stdout.write(marked + "\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from contextvars import ContextVar
 from functools import wraps
 from typing import Annotated, Any, TypeVar
 
@@ -28,11 +29,18 @@ def _language_in(argv: list[str]) -> str | None:
     return None
 
 
+def _click_words() -> None:
+    from gputeam.cli.click_words import install
+
+    install()
+
+
 try:
     i18n.activate(i18n.from_environment(_language_in(sys.argv[1:])))
 except ValueError:  # an unknown --lang: the command reports it
     i18n.activate(i18n.from_environment())
 _ = i18n.gettext
+_click_words()
 
 app = typer.Typer(
     name="gputeam",
@@ -65,7 +73,8 @@ def friendly(func: F) -> F:
         from gputeam.errors import InputError, Problem
 
         try:
-            language: str | None = i18n.from_environment(kwargs.get("lang"))
+            given = kwargs.get("lang") or _GLOBAL_LANG.get()
+            language: str | None = i18n.from_environment(given)
         except ValueError:
             language = None
         with i18n.use(language or i18n.current()):
@@ -76,7 +85,7 @@ def friendly(func: F) -> F:
                             Problem(
                                 path="--lang",
                                 message=_("unknown language"),
-                                found=repr(kwargs.get("lang")),
+                                found=repr(given),
                                 expected=", ".join(i18n.LANGUAGES),
                             )
                         ]
@@ -97,6 +106,17 @@ def friendly(func: F) -> F:
                 raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+_GLOBAL_LANG: ContextVar[str | None] = ContextVar("gputeam_cli_lang", default=None)
+
+
+@app.callback(help=_("Plan, build and track the team that runs GPU / AI infrastructure."))
+def _main(lang: LangOption = None) -> None:
+    """Plan, build and track the team that runs GPU / AI infrastructure."""
+    # ``gputeam --lang de plan ...``: the commands run in that language (a command's own
+    # --lang wins); an unknown language is reported by the command.
+    _GLOBAL_LANG.set(lang)
 
 
 def _stderr() -> Any:

@@ -19,9 +19,13 @@ def register(app: typer.Typer) -> None:
     app.command("plan", help=_("Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."))(
         friendly(plan_cmd)
     )
-    app.command("roi")(friendly(roi_cmd))
-    app.command("example")(friendly(example_cmd))
-    app.command("schema")(friendly(schema_cmd))
+    app.command("roi", help=_("Return on the training investment: net ROI, benefit-cost ratio, payback."))(
+        friendly(roi_cmd)
+    )
+    app.command("example", help=_("Write a bundled example scenario to start from."))(friendly(example_cmd))
+    app.command("schema", help=_("Print the JSON Schema of the plan output or of scenario files."))(
+        friendly(schema_cmd)
+    )
 
 
 def _bad(path: str, message: str, found: str | None = None, expected: str | None = None) -> Any:
@@ -312,7 +316,7 @@ def example_cmd(
     if target.exists() and not force:
         raise _bad("--out", _("file exists (use --force to overwrite)"), found=str(target))
     _write_atomic(target, text.encode("utf-8"))
-    typer.echo(f"wrote {target}")
+    typer.echo(_("wrote {file}").format(file=target))
 
 
 def schema_cmd(

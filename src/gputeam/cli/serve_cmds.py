@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from gputeam.cli.main import friendly
+from gputeam.i18n import gettext as _
 
 
 def exposed_dev_warning(host: str, dev: bool) -> str | None:
@@ -25,38 +26,47 @@ def exposed_dev_warning(host: str, dev: bool) -> str | None:
             return None
     except ValueError:
         pass  # a host name: assume it is reachable
-    return (
-        f"WARNING: development mode (--dev / GPUTEAM_DEV) on {host}, an address other "
+    return _(
+        "WARNING: development mode (--dev / GPUTEAM_DEV) on {host}, an address other "
         "machines can reach. Development mode accepts a missing or weak secret key: "
         "anyone who can guess it can forge a login. Use --host 127.0.0.1, or set "
         "GPUTEAM_SECRET_KEY and drop --dev."
-    )
+    ).format(host=host)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("serve")
+    @app.command(
+        "serve",
+        help=_(
+            "Start the web app and JSON API (the tracker). Needs GPUTEAM_SECRET_KEY (32+ random "
+            "characters) unless --dev. Migrations are applied on start-up."
+        ),
+    )
     @friendly
     def serve(
-        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+        host: Annotated[str, typer.Option(help=_("Address to listen on."))] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help=_("Port to listen on."))] = 8000,
         db: Annotated[
             str | None,
             typer.Option(
-                help="Database URL (sqlite:///file.db or postgresql://...); default "
-                "$GPUTEAM_DB, else the embedded SQLite file."
+                help=_(
+                    "Database URL (sqlite:///file.db or postgresql://...); default "
+                    "$GPUTEAM_DB, else the embedded SQLite file."
+                )
             ),
         ] = None,
         workers: Annotated[
-            int, typer.Option(min=1, help="Worker processes (they share nothing but the database).")
+            int, typer.Option(min=1, help=_("Worker processes (they share nothing but the database)."))
         ] = 1,
         dev: Annotated[
-            bool, typer.Option("--dev", help="Development mode: allows running without GPUTEAM_SECRET_KEY.")
+            bool,
+            typer.Option("--dev", help=_("Development mode: allows running without GPUTEAM_SECRET_KEY.")),
         ] = False,
         catalog_extra: Annotated[
-            Path | None, typer.Option(help="Extra catalog file applied to the catalog.")
+            Path | None, typer.Option(help=_("Extra catalog file applied to the catalog."))
         ] = None,
         forwarded_allow_ips: Annotated[
-            str, typer.Option(help="Proxies trusted for X-Forwarded-Proto/For (comma-separated).")
+            str, typer.Option(help=_("Proxies trusted for X-Forwarded-Proto/For (comma-separated)."))
         ] = "127.0.0.1",
     ) -> None:
         """Start the web app and JSON API (the tracker).
@@ -78,7 +88,13 @@ def register(app: typer.Typer) -> None:
         from gputeam.store import open_database
 
         database = open_database(settings.db)  # create and migrate before serving
-        typer.echo(f"gputeam: database {database.url}; listening on http://{host}:{port}/", err=True)
+        typer.echo(
+            "gputeam: "
+            + _("database {url}; listening on {address}").format(
+                url=database.url, address=f"http://{host}:{port}/"
+            ),
+            err=True,
+        )
         database.dispose()
         common = {
             "host": host,
@@ -103,23 +119,25 @@ def register(app: typer.Typer) -> None:
                 os.environ[f"GPUTEAM_{name.upper()}"] = str(value)
         uvicorn.run("gputeam.web:create_app_from_env", factory=True, workers=workers, **common)  # type: ignore[arg-type]
 
-    admin = typer.Typer(help="Administer users of the tracker.", no_args_is_help=True)
+    admin = typer.Typer(help=_("Administer users of the tracker."), no_args_is_help=True)
     app.add_typer(admin, name="admin")
 
-    @admin.command("create")
+    @admin.command("create", help=_("Create a user; the first admin is made this way."))
     @friendly
     def create(
-        username: Annotated[str, typer.Argument(help="Login name.")],
+        username: Annotated[str, typer.Argument(help=_("Login name."))],
         password: Annotated[
             str | None,
             typer.Option(
-                help="Password (8+ characters); prompted for when omitted. "
-                "$GPUTEAM_ADMIN_PASSWORD is used if set.",
+                help=_(
+                    "Password (8+ characters); prompted for when omitted. "
+                    "$GPUTEAM_ADMIN_PASSWORD is used if set."
+                ),
                 envvar="GPUTEAM_ADMIN_PASSWORD",
             ),
         ] = None,
-        role: Annotated[str, typer.Option(help="admin, manager, engineer or viewer.")] = "admin",
-        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")] = None,
+        role: Annotated[str, typer.Option(help=_("admin, manager, engineer or viewer."))] = "admin",
+        db: Annotated[str | None, typer.Option(help=_("Database URL (default as for serve)."))] = None,
     ) -> None:
         """Create a user; the first admin is made this way."""
         from gputeam.store import create_user, open_database
@@ -133,18 +151,30 @@ def register(app: typer.Typer) -> None:
                 uid = user.id
         finally:
             database.dispose()
-        typer.echo(f"created {role} {username!r} (id {uid}) in {database.url}")
+        typer.echo(
+            _("created {role} {username} (id {id}) in {url}").format(
+                role=role, username=repr(username), id=uid, url=database.url
+            )
+        )
 
-    @admin.command("token")
+    @admin.command(
+        "token",
+        help=_(
+            "Print a new API token for USER once (for scripts and calendar URLs); it is stored only as a "
+            "digest, so it cannot be shown again. Revoke it on the account page."
+        ),
+    )
     @friendly
     def token(
-        username: Annotated[str, typer.Argument(help="The user the token acts for.")],
+        username: Annotated[str, typer.Argument(help=_("The user the token acts for."))],
         scope: Annotated[
             str,
-            typer.Option(help="read (GET only), write (read and write) or admin (everything; admins only)."),
+            typer.Option(
+                help=_("read (GET only), write (read and write) or admin (everything; admins only).")
+            ),
         ] = "read",
-        name: Annotated[str, typer.Option(help="A label shown on the account page.")] = "cli",
-        db: Annotated[str | None, typer.Option(help="Database URL (default as for serve).")] = None,
+        name: Annotated[str, typer.Option(help=_("A label shown on the account page."))] = "cli",
+        db: Annotated[str | None, typer.Option(help=_("Database URL (default as for serve)."))] = None,
     ) -> None:
         """Print a new API token for USER once (for scripts and calendar URLs); it is stored
         only as a digest, so it cannot be shown again. Revoke it on the account page."""
@@ -153,31 +183,39 @@ def register(app: typer.Typer) -> None:
 
         if scope not in SCOPES:
             raise typer.BadParameter(
-                f"{scope!r} is not a scope; expected one of {', '.join(SCOPES)}", param_hint="--scope"
+                _("{scope} is not a scope; expected one of {scopes}").format(
+                    scope=repr(scope), scopes=", ".join(SCOPES)
+                ),
+                param_hint="--scope",
             )
         scopes = SCOPES[: SCOPES.index(scope) + 1]  # each scope includes the ones before it
         if not name.strip():
-            raise typer.BadParameter("a token needs a non-empty name", param_hint="--name")
+            raise typer.BadParameter(_("a token needs a non-empty name"), param_hint="--name")
         database = open_database(db)
         try:
             with database.session() as s:
                 user = get_user_by_username(s, username)
                 if user is None or not user.active:
                     raise typer.BadParameter(
-                        f"no active user {username!r} in {database.url}", param_hint="USERNAME"
+                        _("no active user {username} in {url}").format(
+                            username=repr(username), url=database.url
+                        ),
+                        param_hint="USERNAME",
                     )
                 if scope not in allowed_scopes(user.role):
                     raise typer.BadParameter(
-                        f"a {user.role} may not hold {scope!r} tokens; allowed: "
-                        f"{', '.join(allowed_scopes(user.role))}",
+                        _("a {role} may not hold {scope} tokens; allowed: {scopes}").format(
+                            role=user.role, scope=repr(scope), scopes=", ".join(allowed_scopes(user.role))
+                        ),
                         param_hint="--scope",
                     )
-                _, secret = create_token(s, user.id, name.strip(), scopes, actor="cli")
+                _unused, secret = create_token(s, user.id, name.strip(), scopes, actor="cli")
         finally:
             database.dispose()
         typer.echo(secret)
         typer.echo(
-            f"token {name.strip()!r} for {username} with scopes {', '.join(scopes)}; "
-            "shown once, keep it safe",
+            _("token {name} for {username} with scopes {scopes}; shown once, keep it safe").format(
+                name=repr(name.strip()), username=username, scopes=", ".join(scopes)
+            ),
             err=True,
         )

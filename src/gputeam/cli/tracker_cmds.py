@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from gputeam.cli.main import LangOption, friendly
+from gputeam.i18n import gettext as _
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -20,11 +21,11 @@ if TYPE_CHECKING:
 DbOption = Annotated[
     str | None,
     typer.Option(
-        "--db", help="Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."
+        "--db", help=_("Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory).")
     ),
 ]
 OrgOption = Annotated[
-    str | None, typer.Option("--org", help="Organisation name (default: the only one; import creates it).")
+    str | None, typer.Option("--org", help=_("Organisation name (default: the only one; import creates it)."))
 ]
 DEFAULT_ORG = "default"
 
@@ -53,7 +54,7 @@ def _org_id(session: Session, name: str | None, *, create: bool) -> int:
             [
                 Problem(
                     path="--org",
-                    message="no such organisation",
+                    message=_("no such organisation"),
                     found=name,
                     expected=", ".join(o.name for o in orgs) or "an import first",
                 )
@@ -68,7 +69,7 @@ def _org_id(session: Session, name: str | None, *, create: bool) -> int:
             [
                 Problem(
                     path="--org",
-                    message="the database has no organisation yet",
+                    message=_("the database has no organisation yet"),
                     hint="import a roster first: gputeam import roster FILE",
                 )
             ]
@@ -77,7 +78,7 @@ def _org_id(session: Session, name: str | None, *, create: bool) -> int:
         [
             Problem(
                 path="--org",
-                message="several organisations; choose one",
+                message=_("several organisations; choose one"),
                 expected=", ".join(o.name for o in orgs),
             )
         ]
@@ -95,7 +96,7 @@ def _mapping(pairs: list[str] | None) -> dict[str, str]:
                 [
                     Problem(
                         path="--map",
-                        message="expected COLUMN=field",
+                        message=_("expected COLUMN=field"),
                         found=pair,
                         hint="e.g. --map 'Personalnummer=id' or --map 'Notes=-' to ignore a column",
                     )
@@ -109,29 +110,63 @@ def _print_report(report: Any) -> None:
     from rich.console import Console
 
     c = Console()
-    what = "would be" if report.dry_run else "were"
-    noun = "people" if report.kind == "roster" else "certifications"
-    changed = "existing people" if report.kind == "roster" else "existing certifications"
+    roster = report.kind == "roster"
+    if report.dry_run:
+        summary = (
+            _(
+                "{source}: {rows} rows; people: {created} would be created, {updated} existing "
+                "people would be changed, {unchanged} unchanged"
+            )
+            if roster
+            else _(
+                "{source}: {rows} rows; certifications: {created} would be created, {updated} "
+                "existing certifications would be changed, {unchanged} unchanged"
+            )
+        )
+    else:
+        summary = (
+            _(
+                "{source}: {rows} rows; people: {created} were created, {updated} existing "
+                "people were changed, {unchanged} unchanged"
+            )
+            if roster
+            else _(
+                "{source}: {rows} rows; certifications: {created} were created, {updated} "
+                "existing certifications were changed, {unchanged} unchanged"
+            )
+        )
     c.print(
-        f"{report.source}: {report.rows} rows; {noun}: {report.created} {what} created, "
-        f"{report.updated} {changed} {what} changed, {report.unchanged} unchanged"
+        summary.format(
+            source=report.source,
+            rows=report.rows,
+            created=report.created,
+            updated=report.updated,
+            unchanged=report.unchanged,
+        )
     )
     for change in getattr(report, "changes", []):
         c.print(
-            f"  row {change['row']}, {change['id']}: {change['field']}: "
-            f"{change['old']!r} \u2192 {change['new']!r}",
+            "  "
+            + _("row {row}, {id}: {field}: {old} \u2192 {new}").format(
+                row=change["row"],
+                id=change["id"],
+                field=change["field"],
+                old=repr(change["old"]),
+                new=repr(change["new"]),
+            ),
             markup=False,
             highlight=False,
         )
     if report.kind == "roster":
         c.print(
-            f"skill ratings recorded: {report.skill_ratings}; new teams: "
-            f"{', '.join(report.teams_created) or 'none'}"
+            _("skill ratings recorded: {ratings}; new teams: {teams}").format(
+                ratings=report.skill_ratings, teams=", ".join(report.teams_created) or _("none")
+            )
         )
     for note in report.notes:
-        c.print(f"note: {note}")
+        c.print(_("note: {note}").format(note=note))
     if report.dry_run:
-        c.print("[yellow]dry run: nothing written[/]")
+        c.print("[yellow]" + _("dry run: nothing written") + "[/]")
 
 
 HeaderRowOption = Annotated[
@@ -139,15 +174,17 @@ HeaderRowOption = Annotated[
     typer.Option(
         "--header-row",
         min=1,
-        help="Row number of the header (default: the first row, or the "
-        "first below a title that names known columns).",
+        help=_(
+            "Row number of the header (default: the first row, or the "
+            "first below a title that names known columns)."
+        ),
     ),
 ]
 
 
 def register(app: typer.Typer) -> None:
     imp = typer.Typer(
-        help="Import the roster or certifications from CSV or XLSX (all or nothing).", no_args_is_help=True
+        help=_("Import the roster or certifications from CSV or XLSX (all or nothing)."), no_args_is_help=True
     )
     app.add_typer(imp, name="import")
 
@@ -190,19 +227,28 @@ def register(app: typer.Typer) -> None:
             database.dispose()
         _print_report(report)
 
-    @imp.command("roster")
+    @imp.command(
+        "roster",
+        help=_(
+            "Create or update people (by id), their skills and teams. Every bad row is reported and "
+            "nothing is written; every change to a person already stored is listed (field: old -> new), "
+            "with --dry-run too."
+        ),
+    )
     @friendly
     def roster(
-        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="CSV or XLSX file.")],
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help=_("CSV or XLSX file."))],
         db: DbOption = None,
         org: OrgOption = None,
         map_: Annotated[
             list[str] | None,
-            typer.Option("--map", help="COLUMN=field (repeatable); field '-' ignores the column."),
+            typer.Option("--map", help=_("COLUMN=field (repeatable); field '-' ignores the column.")),
         ] = None,
-        sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report; write nothing.")] = False,
-        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        sheet: Annotated[str | None, typer.Option(help=_("XLSX sheet (default: first)."))] = None,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help=_("Check and report; write nothing."))
+        ] = False,
+        catalog_extra: Annotated[Path | None, typer.Option(help=_("Extra catalog file."))] = None,
         header_row: HeaderRowOption = None,
     ) -> None:
         """Create or update people (by id), their skills and teams. Every bad row is
@@ -210,40 +256,54 @@ def register(app: typer.Typer) -> None:
         listed (field: old -> new), with --dry-run too."""
         _import("roster", file, db, org, map_, sheet, dry_run, catalog_extra, header_row)
 
-    @imp.command("certifications")
+    @imp.command(
+        "certifications",
+        help=_(
+            "Add certifications held (person, certification, valid_from, valid_until, evidence). Every "
+            "bad row is reported and nothing is written."
+        ),
+    )
     @friendly
     def certifications(
-        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="CSV or XLSX file.")],
+        file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help=_("CSV or XLSX file."))],
         db: DbOption = None,
         org: OrgOption = None,
         map_: Annotated[
             list[str] | None,
-            typer.Option("--map", help="COLUMN=field (repeatable); field '-' ignores the column."),
+            typer.Option("--map", help=_("COLUMN=field (repeatable); field '-' ignores the column.")),
         ] = None,
-        sheet: Annotated[str | None, typer.Option(help="XLSX sheet (default: first).")] = None,
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report; write nothing.")] = False,
-        catalog_extra: Annotated[Path | None, typer.Option(help="Extra catalog file.")] = None,
+        sheet: Annotated[str | None, typer.Option(help=_("XLSX sheet (default: first)."))] = None,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help=_("Check and report; write nothing."))
+        ] = False,
+        catalog_extra: Annotated[Path | None, typer.Option(help=_("Extra catalog file."))] = None,
         header_row: HeaderRowOption = None,
     ) -> None:
         """Add certifications held (person, certification, valid_from, valid_until,
         evidence). Every bad row is reported and nothing is written."""
         _import("certifications", file, db, org, map_, sheet, dry_run, catalog_extra, header_row)
 
-    @app.command("export")
+    @app.command(
+        "export",
+        help=_(
+            "Export everything in the organisation: people, skills, certifications, enrolments, roadmap "
+            "items, scenarios, plans, users (no secrets), audit log."
+        ),
+    )
     @friendly
     def export(
-        format: Annotated[str, typer.Option("--format", "-f", help="json, csv or xlsx")] = "json",
+        format: Annotated[str, typer.Option("--format", "-f", help=_("json, csv or xlsx"))] = "json",
         out: Annotated[
             Path | None,
             typer.Option(
                 "--out",
                 "-o",
-                help="File (json, xlsx) or directory / .zip (csv); json defaults to standard output.",
+                help=_("File (json, xlsx) or directory / .zip (csv); json defaults to standard output."),
             ),
         ] = None,
         db: DbOption = None,
         org: OrgOption = None,
-        no_audit: Annotated[bool, typer.Option("--no-audit", help="Leave out the audit log.")] = False,
+        no_audit: Annotated[bool, typer.Option("--no-audit", help=_("Leave out the audit log."))] = False,
     ) -> None:
         """Export everything in the organisation: people, skills, certifications,
         enrolments, roadmap items, scenarios, plans, users (no secrets), audit log."""
@@ -254,12 +314,17 @@ def register(app: typer.Typer) -> None:
             raise InputError(
                 [
                     Problem(
-                        path="--format", message="unknown format", found=format, expected="json, csv or xlsx"
+                        path="--format",
+                        message=_("unknown format"),
+                        found=format,
+                        expected="json, csv or xlsx",
                     )
                 ]
             )
         if format != "json" and out is None:
-            raise InputError([Problem(path="--out", message=f"{format} needs an output path")])
+            raise InputError(
+                [Problem(path="--out", message=_("{format} needs an output path").format(format=format))]
+            )
         database = open_database(db)
         try:
             with database.session() as s:
@@ -289,22 +354,30 @@ def register(app: typer.Typer) -> None:
                 out.mkdir(parents=True, exist_ok=True)
                 for name, text in files.items():
                     (out / name).write_text(text, "utf-8")
-        typer.echo(f"exported {sum(len(v) for v in data['tables'].values())} rows to {out}", err=True)
+        rows = sum(len(v) for v in data["tables"].values())
+        typer.echo(_("exported {rows} rows to {out}").format(rows=rows, out=out), err=True)
 
-    @app.command("remind")
+    @app.command(
+        "remind",
+        help=_(
+            "List, or mail when SMTP is configured (GPUTEAM_SMTP_HOST ...), certifications expiring "
+            "within --within days, expired ones and overdue roadmap items. Idempotent: what was sent "
+            "once is not sent again."
+        ),
+    )
     @friendly
     def remind(
-        within: Annotated[int, typer.Option(help="Days ahead to look for expiries.")] = 90,
+        within: Annotated[int, typer.Option(help=_("Days ahead to look for expiries."))] = 90,
         today: Annotated[
-            str | None, typer.Option(help="Date to compute for (YYYY-MM-DD; default: today).")
+            str | None, typer.Option(help=_("Date to compute for (YYYY-MM-DD; default: today)."))
         ] = None,
         db: DbOption = None,
         org: OrgOption = None,
         dry_run: Annotated[
-            bool, typer.Option("--dry-run", help="Show what is due; record and send nothing.")
+            bool, typer.Option("--dry-run", help=_("Show what is due; record and send nothing."))
         ] = False,
         all_: Annotated[
-            bool, typer.Option("--all", help="List all due reminders, also those already sent.")
+            bool, typer.Option("--all", help=_("List all due reminders, also those already sent."))
         ] = False,
         lang: LangOption = None,
     ) -> None:
@@ -326,10 +399,10 @@ def register(app: typer.Typer) -> None:
             day = date.fromisoformat(today) if today else date.today()
         except ValueError:
             raise InputError(
-                [Problem(path="--today", message="not a date", found=today, expected="YYYY-MM-DD")]
+                [Problem(path="--today", message=_("not a date"), found=today, expected="YYYY-MM-DD")]
             ) from None
         if within < 0:
-            raise InputError([Problem(path="--within", message="must not be negative", found=str(within))])
+            raise InputError([Problem(path="--within", message=_("must not be negative"), found=str(within))])
         smtp = SmtpSettings.from_env()
         c = Console()
         database = open_database(db)
@@ -353,21 +426,23 @@ def register(app: typer.Typer) -> None:
             database.dispose()
         for r in result.new:
             c.print(r.line(), markup=False, highlight=False, soft_wrap=True)
-        verb = "mailed" if smtp and not dry_run else "due"
-        count = result.mailed if smtp and not dry_run else len(result.new)
-        c.print(
-            f"{count} new reminder(s) {verb}; {result.already_sent} sent before"
-            + (" (dry run: nothing recorded)" if dry_run else "")
-        )
+        mailed = bool(smtp and not dry_run)
+        count = result.mailed if mailed else len(result.new)
+        line = (
+            _("{count} new reminder(s) mailed; {before} sent before")
+            if mailed
+            else _("{count} new reminder(s) due; {before} sent before")
+        ).format(count=count, before=result.already_sent)
+        c.print(line + (_(" (dry run: nothing recorded)") if dry_run else ""))
         for who, err in result.failed:
-            c.print(f"[red]not sent[/] to {who}: {err}")
+            c.print("[red]" + _("not sent") + "[/] " + _("to {who}: {error}").format(who=who, error=err))
         if result.failed:
             raise typer.Exit(1)
 
-    dbapp = typer.Typer(help="Database maintenance.", no_args_is_help=True)
+    dbapp = typer.Typer(help=_("Database maintenance."), no_args_is_help=True)
     app.add_typer(dbapp, name="db")
 
-    @dbapp.command("upgrade")
+    @dbapp.command("upgrade", help=_("Create the database if needed and apply all migrations."))
     @friendly
     def upgrade(db: DbOption = None) -> None:
         """Create the database if needed and apply all migrations."""
@@ -377,6 +452,10 @@ def register(app: typer.Typer) -> None:
         try:
             before = database.revision()
             database.upgrade()
-            typer.echo(f"{database.url}: schema {before or 'empty'} -> {database.revision()}")
+            typer.echo(
+                _("{url}: schema {before} -> {after}").format(
+                    url=database.url, before=before or _("empty"), after=database.revision()
+                )
+            )
         finally:
             database.dispose()
