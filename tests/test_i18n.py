@@ -349,3 +349,35 @@ def test_click_messages_are_translated_by_their_template() -> None:
         )
         assert translate("something else entirely") == "something else entirely"
     assert translate("Missing argument 'files'.") == "Missing argument 'files'."
+
+
+def test_compare_in_the_language(tmp_path: Path) -> None:
+    """`gputeam compare --lang de`: the table's labels, the difference sentences and German
+    numbers; the JSON's differences stay English; no label untranslated in the pseudo-locale."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+    from gputeam.scenario import example_text
+
+    files = []
+    for name in ("startup", "midsize"):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(example_text(name), "utf-8")
+        files.append(str(path))
+    common = [*files, "--runs", "0", "--today", "2026-12-02", "--method", "rule"]
+    runner = CliRunner()
+    de = runner.invoke(app, ["--lang", "de", "compare", *common], terminal_width=200)
+    assert de.exit_code == 0, de.output
+    assert "Pläne nebeneinander" in de.output and "Weitergebildete Personen" in de.output
+    assert "midsize gegenüber startup: sieht zum Stichtag" in de.output
+    assert re.search(r"\d{1,3}(?:\.\d{3})+,\d\d\xa0\$", de.output)
+    data = json.loads(runner.invoke(app, ["--lang", "de", "compare", *common, "--format", "json"]).output)
+    assert data["differences"][0].startswith("midsize against startup: targets")
+    md = runner.invoke(app, ["--lang", i18n.PSEUDO, "compare", *common, "--format", "md"]).output
+    rows = [line.split("|")[1].strip() for line in md.splitlines() if line.startswith("| ")]
+    assert rows and [r for r in rows if not r.startswith("⟦")] == []
+    notes = [line for line in md.splitlines() if line.startswith("- ")]
+    assert notes and all(n.startswith("- ⟦") for n in notes)
+    assert i18n.current() == "en"

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from gputeam.i18n import N_, _, ngettext
 from gputeam.planning.result import Plan
 from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value, money
 
@@ -87,71 +88,78 @@ def figures(plan: Plan) -> PlanFigures:
     )
 
 
-#: (label, attribute, kind) of each row of the comparison, in order.
+#: (label, attribute, kind) of each row of the comparison, in order (labels translated
+#: where shown).
 ROWS: tuple[tuple[str, str, Kind], ...] = (
-    ("Organisation", "organisation", "text"),
-    ("Mode", "mode", "text"),
-    ("Sourcing status", "status", "text"),
-    ("Deadline month", "deadline_month", "month"),
-    ("GPUs at deadline", "gpus_at_deadline", "int"),
-    ("Target headcount at deadline", "headcount_at_deadline", "int"),
-    ("People upskilled", "people_upskilled", "int"),
-    ("Hires", "hires", "int"),
-    ("Contractor hours", "contractor_hours", "hours"),
-    ("First-year cost", "first_year_cost", "money"),
-    ("Horizon cost", "horizon_cost", "money"),
-    ("Annual run rate", "annual_run_rate", "money"),
-    ("Net ROI", "net_roi", "pct"),
-    ("Payback (months)", "payback_months", "float"),
-    ("P(ready by deadline)", "p_ready", "pct"),
-    ("Ready from month", "ready_month", "month"),
+    (N_("Organisation"), "organisation", "text"),
+    (N_("Mode"), "mode", "text"),
+    (N_("Sourcing status"), "status", "text"),
+    (N_("Deadline month"), "deadline_month", "month"),
+    (N_("GPUs at deadline"), "gpus_at_deadline", "int"),
+    (N_("Target headcount at deadline"), "headcount_at_deadline", "int"),
+    (N_("People upskilled"), "people_upskilled", "int"),
+    (N_("Hires"), "hires", "int"),
+    (N_("Contractor hours"), "contractor_hours", "hours"),
+    (N_("First-year cost"), "first_year_cost", "money"),
+    (N_("Horizon cost"), "horizon_cost", "money"),
+    (N_("Annual run rate"), "annual_run_rate", "money"),
+    (N_("Net ROI"), "net_roi", "pct"),
+    (N_("Payback (months)"), "payback_months", "float"),
+    (N_("P(ready by deadline)"), "p_ready", "pct"),
+    (N_("Ready from month"), "ready_month", "month"),
 )
 
 
 def _levels(by_level: dict[int, int]) -> str:
-    return ", ".join(f"{n} x L{level}" for level, n in by_level.items()) or "none"
+    return ", ".join(f"{n} x L{level}" for level, n in by_level.items()) or _("none")
 
 
 def compare_sections(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[Section]:
     """The comparison as one typed section: a row per figure, a column per plan."""
-    cols = (Column("Figure"), *(Column(n) for n in names))
+    cols = (Column(_("Figure")), *(Column(n) for n in names))
     rows: list[tuple[Any, ...]] = []
     for label, attr, kind in ROWS:
-        rows.append((label, *(Cell(getattr(f, attr), kind) for f in figs)))
+        rows.append((_(label), *(Cell(getattr(f, attr), kind) for f in figs)))
         if attr == "hires":
-            rows.append(("  by level", *(Cell(_levels(f.hires_by_level), "text") for f in figs)))
+            rows.append(("  " + _("by level"), *(Cell(_levels(f.hires_by_level), "text") for f in figs)))
     table = Table("compare", cols, tuple(rows))
-    return [Section("compare", "Plans side by side", (table,), notes=tuple(differences(names, figs)))]
+    return [Section("compare", _("Plans side by side"), (table,), notes=tuple(differences(names, figs)))]
 
 
 # ---------------------------------------------------------------- differences in words
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _hire_words(base: dict[int, int], other: dict[int, int]) -> list[str]:
     out = []
     for level in sorted(set(base) | set(other)):
         d = other.get(level, 0) - base.get(level, 0)
         if d:
-            out.append(
-                f"{abs(d)} {'more' if d > 0 else 'fewer'} Level-{level} engineer{'' if abs(d) == 1 else 's'}"
+            forms = (
+                ngettext("{n} more Level-{level} engineer", "{n} more Level-{level} engineers", abs(d))
+                if d > 0
+                else ngettext("{n} fewer Level-{level} engineer", "{n} fewer Level-{level} engineers", abs(d))
             )
+            out.append(forms.format(n=abs(d), level=level))
     return out
 
 
-def _money_words(d: float, currency: str, what: str) -> str | None:
+def _money_words(d: float, currency: str, months: int | None) -> str | None:
+    """'costs $X more over the 24-month horizon' (``months``) or '... in the first year'."""
     if abs(d) < 0.5:
         return None
-    return f"costs {money(abs(d), currency)} {'more' if d > 0 else 'less'} {what}"
-
-
-def _points(d: float) -> str:
-    return f"{abs(d) * 100:.0f} point{'' if round(abs(d) * 100) == 1 else 's'}"
+    amount = money(abs(d), currency)
+    if months is not None:
+        text = (
+            _("costs {amount} more over the {months}-month horizon")
+            if d > 0
+            else _("costs {amount} less over the {months}-month horizon")
+        )
+        return text.format(amount=amount, months=months)
+    text = _("costs {amount} more in the first year") if d > 0 else _("costs {amount} less in the first year")
+    return text.format(amount=amount)
 
 
 def differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
-    """One sentence per plan after the first, saying how it differs from the first."""
+    """One sentence per plan after the first, saying how it differs from the first (in the
+    active language)."""
     if len(figs) < 2:
         return []
     a, base = names[0], figs[0]
@@ -160,45 +168,86 @@ def differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
         parts: list[str] = []
         d_head = f.headcount_at_deadline - base.headcount_at_deadline
         if d_head:
+            n = abs(d_head)
             parts.append(
-                f"targets {abs(d_head)} {'more' if d_head > 0 else 'fewer'} "
-                f"{'person' if abs(d_head) == 1 else 'people'} at its deadline"
+                (
+                    ngettext(
+                        "targets {n} more person at its deadline",
+                        "targets {n} more people at its deadline",
+                        n,
+                    )
+                    if d_head > 0
+                    else ngettext(
+                        "targets {n} fewer person at its deadline",
+                        "targets {n} fewer people at its deadline",
+                        n,
+                    )
+                ).format(n=n)
             )
         hires = _hire_words(base.hires_by_level, f.hires_by_level)
         if hires:
-            parts.append("hires " + _join(hires))
+            parts.append(_("hires {list}").format(list=_and(hires)))
         d_up = f.people_upskilled - base.people_upskilled
         if d_up:
-            parts.append(f"upskills {abs(d_up)} {'more' if d_up > 0 else 'fewer'} of its staff")
-        if f.currency != base.currency:
-            parts.append(f"is priced in {f.currency}, not {base.currency}")
-        elif f.horizon_months == base.horizon_months:
-            words = _money_words(
-                f.horizon_cost - base.horizon_cost, f.currency, f"over the {f.horizon_months}-month horizon"
+            parts.append(
+                (
+                    _("upskills {n} more of its staff") if d_up > 0 else _("upskills {n} fewer of its staff")
+                ).format(n=abs(d_up))
             )
+        if f.currency != base.currency:
+            parts.append(
+                _("is priced in {currency}, not {other}").format(currency=f.currency, other=base.currency)
+            )
+        elif f.horizon_months == base.horizon_months:
+            words = _money_words(f.horizon_cost - base.horizon_cost, f.currency, f.horizon_months)
             parts += [words] if words else []
         else:
-            words = _money_words(f.first_year_cost - base.first_year_cost, f.currency, "in the first year")
+            words = _money_words(f.first_year_cost - base.first_year_cost, f.currency, None)
             parts += [words] if words else []
         parts += _ready_words(base.ready_month, f.ready_month)
         if f.p_ready is not None and base.p_ready is not None:
             d = f.p_ready - base.p_ready
             if abs(d) >= 0.005:
+                points = round(abs(d) * 100)
                 parts.append(
-                    f"is {_points(d)} {'more' if d > 0 else 'less'} likely to be ready "
-                    f"by its deadline ({format_value(f.p_ready, 'pct')} against "
-                    f"{format_value(base.p_ready, 'pct')})"
+                    (
+                        ngettext(
+                            "is {n} point more likely to be ready by its deadline ({p} against {base})",
+                            "is {n} points more likely to be ready by its deadline ({p} against {base})",
+                            points,
+                        )
+                        if d > 0
+                        else ngettext(
+                            "is {n} point less likely to be ready by its deadline ({p} against {base})",
+                            "is {n} points less likely to be ready by its deadline ({p} against {base})",
+                            points,
+                        )
+                    ).format(
+                        n=points, p=format_value(f.p_ready, "pct"), base=format_value(base.p_ready, "pct")
+                    )
                 )
         if f.net_roi is not None and base.net_roi is not None and abs(f.net_roi - base.net_roi) >= 0.005:
             d = f.net_roi - base.net_roi
-            parts.append(f"has a net ROI {_points(d)} {'higher' if d > 0 else 'lower'}")
+            points = round(abs(d) * 100)
+            parts.append(
+                (
+                    ngettext("has a net ROI {n} point higher", "has a net ROI {n} points higher", points)
+                    if d > 0
+                    else ngettext("has a net ROI {n} point lower", "has a net ROI {n} points lower", points)
+                ).format(n=points)
+            )
         elif (f.net_roi is None) != (base.net_roi is None):
             parts.append(
-                "has no net ROI (no investment)" if f.net_roi is None else f"has a net ROI where {a} has none"
+                _("has no net ROI (no investment)")
+                if f.net_roi is None
+                else _("has a net ROI where {first} has none").format(first=a)
             )
         if f.status != base.status:
-            parts.append(f"is {f.status} where {a} is {base.status}")
-        out.append(f"{name} against {a}: " + ("; ".join(parts) if parts else "the same figures") + ".")
+            parts.append(
+                _("is {status} where {first} is {other}").format(status=f.status, first=a, other=base.status)
+            )
+        said = "; ".join(parts) if parts else _("the same figures")
+        out.append(_("{name} against {first}: {differences}.").format(name=name, first=a, differences=said))
     return out
 
 
@@ -206,17 +255,41 @@ def _ready_words(base: int | None, other: int | None) -> list[str]:
     if base == other:
         return []
     if other is None:
-        return [f"is never fully staffed within its horizon (the first is, from month {base})"]
+        return [
+            _("is never fully staffed within its horizon (the first is, from month {month})").format(
+                month=base
+            )
+        ]
     if base is None:
-        return [f"is fully staffed from month {other} (the first never is)"]
+        return [_("is fully staffed from month {month} (the first never is)").format(month=other)]
     d = base - other
-    return [
-        f"is ready {_count(abs(d), 'month')} {'earlier' if d > 0 else 'later'} (month {other} against {base})"
-    ]
+    n = abs(d)
+    forms = (
+        ngettext(
+            "is ready {n} month earlier (month {month} against {base})",
+            "is ready {n} months earlier (month {month} against {base})",
+            n,
+        )
+        if d > 0
+        else ngettext(
+            "is ready {n} month later (month {month} against {base})",
+            "is ready {n} months later (month {month} against {base})",
+            n,
+        )
+    )
+    return [forms.format(n=n, month=other, base=base)]
 
 
-def _join(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _and(items: Sequence[str]) -> str:
+    from gputeam.i18n import formats
+
+    if len(items) == 1:
+        return items[0]
+    if formats.is_english():
+        return ", ".join(items[:-1]) + " and " + items[-1]
+    from babel.lists import format_list
+
+    return format_list(list(items), locale=formats.babel_locale())
 
 
 # ---------------------------------------------------------------- renderers
@@ -224,7 +297,7 @@ def compare_json(names: Sequence[str], figs: Sequence[PlanFigures]) -> dict[str,
     return {
         "ready_share": READY_SHARE,
         "plans": [{"name": n, **asdict(f)} for n, f in zip(names, figs, strict=True)],
-        "differences": differences(names, figs),
+        "differences": _english_differences(names, figs),
     }
 
 
@@ -232,7 +305,7 @@ def render_md(names: Sequence[str], figs: Sequence[PlanFigures]) -> bytes:
     from gputeam.report.document import markdown_document
 
     return markdown_document(
-        "Plans compared", compare_sections(names, figs), figs[0].currency if figs else "USD"
+        _("Plans compared"), compare_sections(names, figs), figs[0].currency if figs else "USD"
     )
 
 
@@ -240,5 +313,13 @@ def render_html(names: Sequence[str], figs: Sequence[PlanFigures]) -> bytes:
     from gputeam.report.document import html_document
 
     return html_document(
-        "Plans compared", compare_sections(names, figs), {}, figs[0].currency if figs else "USD"
+        _("Plans compared"), compare_sections(names, figs), {}, figs[0].currency if figs else "USD"
     )
+
+
+def _english_differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
+    """The JSON's differences: English whatever the language (a stable output)."""
+    from gputeam import i18n
+
+    with i18n.use("en"):
+        return differences(names, figs)

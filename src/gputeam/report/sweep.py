@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from gputeam.i18n import N_, gettext
 from gputeam.report.charts import Chart, _layout
 from gputeam.report.compare import READY_SHARE, PlanFigures
-from gputeam.report.tables import Column, Kind, Section, Table, format_value
+from gputeam.report.tables import Column, Kind, Section, Table, format_value, percent_text
 
 __all__ = [
     "MAX_POINTS",
@@ -42,18 +43,18 @@ class SweepRow:
 
 #: (title, PlanFigures attribute, kind) of the figures shown for each point.
 FIGURES: tuple[tuple[str, str, Kind], ...] = (
-    ("Status", "status", "text"),
-    ("GPUs at deadline", "gpus_at_deadline", "int"),
-    ("Headcount at deadline", "headcount_at_deadline", "int"),
-    ("Upskilled", "people_upskilled", "int"),
-    ("Hires", "hires", "int"),
-    ("Contractor hours", "contractor_hours", "hours"),
-    ("First-year cost", "first_year_cost", "money"),
-    ("Horizon cost", "horizon_cost", "money"),
-    ("Annual run rate", "annual_run_rate", "money"),
-    ("Net ROI", "net_roi", "pct"),
-    ("P(ready by deadline)", "p_ready", "pct"),
-    ("Ready from month", "ready_month", "month"),
+    (N_("Status"), "status", "text"),
+    (N_("GPUs at deadline"), "gpus_at_deadline", "int"),
+    (N_("Headcount at deadline"), "headcount_at_deadline", "int"),
+    (N_("Upskilled"), "people_upskilled", "int"),
+    (N_("Hires"), "hires", "int"),
+    (N_("Contractor hours"), "contractor_hours", "hours"),
+    (N_("First-year cost"), "first_year_cost", "money"),
+    (N_("Horizon cost"), "horizon_cost", "money"),
+    (N_("Annual run rate"), "annual_run_rate", "money"),
+    (N_("Net ROI"), "net_roi", "pct"),
+    (N_("P(ready by deadline)"), "p_ready", "pct"),
+    (N_("Ready from month"), "ready_month", "month"),
 )
 
 
@@ -62,16 +63,22 @@ def _currency(rows: Sequence[SweepRow]) -> str:
 
 
 def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
-    cols = (*(Column(n) for n in names), *(Column(t, k) for t, _, k in FIGURES), Column("Problem"))
+    cols = (
+        *(Column(n) for n in names),
+        *(Column(gettext(t), k) for t, _, k in FIGURES),
+        Column(gettext("Problem")),
+    )
     out = []
     for r in rows:
         figs = tuple(getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES)
         out.append((*r.values, *figs, "; ".join(r.problems)))
     notes = (
-        f"{len(rows)} point(s); ready from month = the first month from which staff cover "
-        f"at least {READY_SHARE:.0%} of the target in every later month.",
+        gettext(
+            "{points} point(s); ready from month = the first month from which staff cover at least "
+            "{share} of the target in every later month."
+        ).format(points=len(rows), share=percent_text(READY_SHARE)),
     )
-    return Section("sweep", "Sweep", (Table("sweep", cols, tuple(out)),), notes=notes)
+    return Section("sweep", gettext("Sweep"), (Table("sweep", cols, tuple(out)),), notes=notes)
 
 
 def _number(text: str) -> float | None:
@@ -95,15 +102,19 @@ def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
     for cid, title, attrs in (
         (
             "sweep-cost",
-            f"Cost ({currency}) against {names[0]}",
-            (("horizon_cost", "horizon"), ("first_year_cost", "first year")),
+            gettext("Cost ({currency}) against {field}").format(currency=currency, field=names[0]),
+            (("horizon_cost", gettext("horizon")), ("first_year_cost", gettext("first year"))),
         ),
         (
             "sweep-team",
-            f"Team against {names[0]}",
-            (("headcount_at_deadline", "headcount at deadline"), ("hires", "hires")),
+            gettext("Team against {field}").format(field=names[0]),
+            (("headcount_at_deadline", gettext("headcount at deadline")), ("hires", gettext("hires"))),
         ),
-        ("sweep-ready", f"P(ready by deadline) against {names[0]}", (("p_ready", "P(ready)"),)),
+        (
+            "sweep-ready",
+            gettext("P(ready by deadline) against {field}").format(field=names[0]),
+            (("p_ready", gettext("P(ready)")),),
+        ),
     ):
         traces = []
         for label, points in series.items():
@@ -154,7 +165,10 @@ def render_html(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
 
     section = sweep_section(names, rows)
     return html_document(
-        f"Sweep over {', '.join(names)}", [section], {section.id: sweep_charts(names, rows)}, _currency(rows)
+        gettext("Sweep over {fields}").format(fields=", ".join(names)),
+        [section],
+        {section.id: sweep_charts(names, rows)},
+        _currency(rows),
     )
 
 
@@ -166,7 +180,7 @@ def print_sweep(names: Sequence[str], rows: Sequence[SweepRow], console: Any) ->
     from rich.table import Table as RichTable
 
     section = sweep_section(names, rows)
-    shown = [(t, a, k) for t, a, k in FIGURES if a in TERMINAL]
+    shown = [(gettext(t), a, k) for t, a, k in FIGURES if a in TERMINAL]
     t = RichTable(title=section.title)
     for name in names:
         t.add_column(name, overflow="fold")
@@ -176,7 +190,7 @@ def print_sweep(names: Sequence[str], rows: Sequence[SweepRow], console: Any) ->
     for r in rows:
         cells = [format_value(getattr(r.figures, a), k, currency) if r.figures else "-" for _, a, k in shown]
         if not r.figures:
-            cells[0] = "not planned"
+            cells[0] = gettext("not planned")
         t.add_row(*r.values, *cells)
     console.print(t)
     for note in section.notes:
