@@ -36,7 +36,7 @@ def _seed(db: Database, org_id: int) -> dict[str, int]:
         for key, name, team, role, level, active in (
             ("a", "Ana", ops, "operations-engineer", 3, True),
             ("b", "Bob", ops, None, 1, True),
-            ("c", "Cy", net, "network-engineer", 3, True),
+            ("c", "Cy", net, "network-specialist", 3, True),
             ("d", "Dee", None, None, 2, False),
         ):
             ids[key] = add_person(
@@ -70,7 +70,7 @@ def test_people_filters_and_sorts(db: Database, org_id: int) -> None:
     assert keys(active=None) == ["a", "b", "c", "d"]
     assert keys(active=False) == ["d"]
     assert keys(team_id=ids["ops"]) == ["a", "b"]
-    assert keys(role="network-engineer") == ["c"]
+    assert keys(role="network-specialist") == ["c"]
     assert keys(role="", active=None) == ["b", "d"]
     assert keys(level=3) == ["a", "c"]
     assert keys(team_ids=(ids["net"],)) == ["c"]

@@ -73,7 +73,7 @@ def test_problem_documents(app: Any, world: World) -> None:
     assert body["status"] == 422 and body["problems"][0]["path"] == "person.key"
     r = c.post("/api/v1/people", json={"key": "", "name": "x", "level": 9})
     assert r.status_code == 422
-    assert {p["path"] for p in r.json()["problems"]} >= {"body.key", "body.level"}
+    assert {p["path"] for p in r.json()["problems"]} >= {"person.key", "person.level"}
     r = c.post(
         f"/api/v1/people/{world.people['p1']}/certifications",
         json={"cert_id": "no-such-cert", "valid_from": "2026-01-01"},

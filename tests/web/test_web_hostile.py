@@ -46,42 +46,7 @@ def _count(db: Any, world: World) -> int:
 
 
 # ---------------------------------------------------------------- one rule, every door
-@pytest.mark.parametrize(
-    ("field", "value"),
-    [
-        ("experience_months", "5000"),
-        ("title", "two\nlines"),
-        ("name", "evil\u202eexe"),
-        ("weekly_study_hours", "41"),
-    ],
-)
-def test_person_rules_are_the_same_through_api_form_and_import(
-    app: Any, db: Any, world: World, field: str, value: str
-) -> None:
-    api, form = bearer(app), logged_in(app, "admin")
-    number = field in ("experience_months", "weekly_study_hours")
-    body: dict[str, Any] = {"key": "n1", "name": "New", field: float(value) if number else value}
-    r = api.post("/api/v1/people", json=body)
-    assert r.status_code == 422, r.text
-    assert any(field in p["path"] for p in r.json()["problems"])
-    r = form.post("/people/new", data=_form(form, **{field: value}))
-    assert r.status_code == 422 and f'id="err-{field}"' in r.text
-    roster = io.StringIO()
-    import csv
-
-    csv.writer(roster).writerows(
-        [["id", "name", field], ["n1", "New", value]] if field != "name" else [["id", "name"], ["n1", value]]
-    )
-    r = api.post(
-        "/api/v1/import/roster",
-        data={"dry_run": "false"},
-        files={"file": ("r.csv", roster.getvalue().encode(), "text/csv")},
-    )
-    assert r.status_code == 422, r.text
-    assert [(p["line"], p["path"]) for p in r.json()["problems"]] == [(2, field)]
-    assert _count(db, world) == 3
-
-
+# (the same bad value through store, API, form and import: test_web_person_fields.py)
 def test_email_unique_ignoring_case_through_api_and_form(app: Any, db: Any, world: World) -> None:
     api, form = bearer(app), logged_in(app, "admin")
     r = api.patch(f"/api/v1/people/{world.people['p1']}", json={"email": "ada@example.org"})

@@ -23,8 +23,9 @@ people:
     ``get_or_create_team(s, org_id, name)``, ``get_team(s, team_id)``,
     ``find_team(s, org_id, team_id) -> Team | None`` (only within the organisation),
     ``list_teams(s, org_id)``;
-    ``add_person(s, org_id, *, key, name, **fields)`` (fields: ``PERSON_FIELDS``),
-    ``update_person(s, person_id, changes)``, ``delete_person(s, person_id)``,
+    ``add_person(s, org_id, *, key, name, catalog=None, **fields)`` (fields:
+    ``PERSON_FIELDS``, validated as ``PersonFields``), ``update_person(s, person_id,
+    changes, *, catalog=None)``, ``delete_person(s, person_id)``,
     ``get_person(s, person_id)``, ``find_person(s, org_id, person_id) -> Person | None``
     (only within the organisation), ``get_person_by_key(s, org_id, key)``,
     ``list_people(s, org_id, *, team_id=None, team_ids=None, active=True, search=None,
@@ -197,9 +198,12 @@ person_id)`` (NotFound unless they may), ``essays(s, attempt)``,
 catalog, issuer=None, org_id=None)`` (never the candidate; final once every essay is marked).
 item statistics: ``item_statistics(s, programme_id) -> dict``, ``item_statistics_csv(stats)``.
 
-Person rules (``person_rules``: what a person's fields may hold, for every door):
-``NUMBER_RULES``, ``TEXT_LONGEST``, ``REQUIRED``, ``EMAIL_LONGEST``, ``EMAIL_EXAMPLE``,
-``email_fault(value)``, ``role_allowed(value, roles, current=None)``.
+Person fields (``person_fields``): :class:`PersonFields`, the one typed model of a person's
+fields, ``PersonFields.parse(values, *, roles=None, current_role=None)`` (raises
+:class:`StoreError` naming each refused field ``person.<field>``), ``.given()``;
+``PERSON_FIELDS``. Its rules (``person_rules``): ``NUMBER_RULES``, ``TEXT_LONGEST``,
+``REQUIRED``, ``EMAIL_LONGEST``, ``EMAIL_EXAMPLE``, ``email_fault(value)``,
+``role_allowed(value, roles, current=None)``.
 
 Errors: :class:`StoreError` (refused), :class:`NotFound` (404), :class:`ImportRejected`; all
 subclass :class:`gputeam.errors.InputError`. :data:`WriteConflict`: a write broke a
@@ -334,7 +338,6 @@ from gputeam.store.live import team_scenario
 from gputeam.store.marking import attempt_to_mark, awaiting_marking, essays, mark_essay, marking_queue
 from gputeam.store.people import (
     PEOPLE_SORTS,
-    PERSON_FIELDS,
     PeopleFilter,
     add_person,
     check_team_name,
@@ -360,6 +363,7 @@ from gputeam.store.people import (
     tracked_organisation,
     update_person,
 )
+from gputeam.store.person_fields import PERSON_FIELDS, PersonFields
 from gputeam.store.person_rules import (
     EMAIL_EXAMPLE,
     EMAIL_LONGEST,
@@ -472,6 +476,7 @@ __all__ = [
     "NotFound",
     "Organisation",
     "Person",
+    "PersonFields",
     "RoadmapItem",
     "SavedPlan",
     "SavedScenario",

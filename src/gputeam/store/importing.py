@@ -34,19 +34,11 @@ from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import Problem
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
-from gputeam.store.errors import ImportRejected
+from gputeam.store.errors import ImportRejected, StoreError
 from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, current_skills, get_organisation
+from gputeam.store.person_fields import PersonFields
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
-from gputeam.store.person_rules import (
-    EMAIL_EXAMPLE,
-    NUMBER_RULES,
-    TEAM_LONGEST,
-    email_fault,
-    email_key,
-    field_fault,
-    role_allowed,
-    text_fault,
-)
+from gputeam.store.person_rules import TEAM_LONGEST, email_key, text_fault
 from gputeam.store.schema import Person, SkillRating, Team, utcnow
 from gputeam.store.tables import (
     BadCell,
@@ -434,48 +426,15 @@ def import_roster(
     problems.raise_if_any()
     dc = table.decimal_comma
 
-    def bounded(name: str) -> Callable[[Cell], Any]:
-        rule = NUMBER_RULES[name]
-
-        def parse(v: Cell) -> Any:
-            n: float = integer(v, dc) if rule.whole else number(v, dc)
-            if rule.fault(n) is not None:
-                raise BadCell("out of range", rule.expected)
-            return n
-
-        return parse
-
-    def required_text(name: str, limit: int | None = None) -> Callable[[Cell], str]:
-        def parse(v: Cell) -> str:
-            s = text(v)
-            if (
-                fault := field_fault(name, s)
-                if limit is None
-                else f"longer than {limit} characters"
-                if len(s) > limit
-                else None
-            ):
-                raise BadCell(fault)
-            return s
-
-        return parse
-
-    def email(v: Cell) -> str:
+    def team_name(v: Cell) -> str:
         s = text(v)
-        if email_fault(s) is not None:  # too long is "not an e-mail address" here too
-            raise BadCell("not an e-mail address", EMAIL_EXAMPLE)
+        if len(s) > TEAM_LONGEST:
+            raise BadCell(f"longer than {TEAM_LONGEST} characters", f"at most {TEAM_LONGEST} characters")
         return s
 
     def role(v: Cell) -> str:
-        s = text(v)
-        if role_allowed(s, catalog.roles):
-            return s
-        if normalise(s) in role_by_name:
-            return role_by_name[normalise(s)]
-        raise BadCell(
-            "unknown role",
-            "a catalog role id",
-        ) from None
+        s = text(v)  # a role's catalog name is read as its id
+        return s if s in catalog.roles else role_by_name.get(normalise(s), s)
 
     def proficiency(v: Cell) -> int:
         if isinstance(v, str) and len(v) == 1 and v in "01234":
@@ -490,18 +449,22 @@ def import_roster(
             raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/expert")
         return n
 
+    def decimal(v: Cell) -> float:
+        return number(v, dc)
+
+    # cells to values; what the values may be is PersonFields' rule, as for every door
     parsers: dict[str, Callable[[Cell], Any]] = {
-        "id": required_text("key"),
-        "name": required_text("name"),
-        "email": email,
-        "title": required_text("title"),
-        "background": required_text("background"),
-        "level": bounded("level"),
-        "experience_months": bounded("experience_months"),
-        "weekly_study_hours": bounded("weekly_study_hours"),
-        "salary": bounded("salary"),
+        "id": text,
+        "name": text,
+        "email": text,
+        "title": text,
+        "background": text,
+        "level": decimal,
+        "experience_months": decimal,
+        "weekly_study_hours": decimal,
+        "salary": decimal,
         "role": role,
-        "team": required_text("team", TEAM_LONGEST),
+        "team": team_name,
         "active": boolean,
     }
     existing = {
@@ -547,6 +510,7 @@ def import_roster(
                 if fld == "role":
                     hint = _did_you_mean(text(value), catalog.roles)
                 problems.add(line, column, value, exc.reason, exc.expected, hint)
+        _check_fields(line, row, rec, problems, catalog)
         key = rec.get("id")
         id_column = row.get("id", ("id", None))[0]
         if not key:
@@ -628,17 +592,7 @@ def import_roster(
         session.add(team)
         session.flush()
         teams[name] = team.id
-    defaults = {
-        "email": None,
-        "title": "",
-        "background": "sysadmin",
-        "level": 1,
-        "experience_months": 0,
-        "weekly_study_hours": 4.0,
-        "salary": None,
-        "role": None,
-        "active": True,
-    }
+    defaults = PersonFields().model_dump(exclude={"key", "name", "team_id"})
     if inserts:
         rows = []
         for rec in inserts:
@@ -688,6 +642,32 @@ def import_roster(
     if len(table.rows) >= ANALYZE_AFTER_ROWS:
         analyze_after_commit(session, "people", "skill_ratings", "teams")
     return report
+
+
+def _check_fields(
+    line: int,
+    row: Mapping[str, tuple[str, Cell]],
+    rec: dict[str, Any],
+    problems: _Problems,
+    catalog: Catalog,
+) -> None:
+    """Validate a row's person fields as :class:`PersonFields` (the rule every door
+    applies): ``rec`` becomes the values as stored; each refused one is reported at its row
+    and column and left out."""
+    person = {("key" if f == "id" else f): v for f, v in rec.items() if f != "team"}
+    try:
+        clean = PersonFields.parse(person, roles=catalog.roles).given()
+    except StoreError as exc:
+        for p in exc.problems:
+            name = p.path.removeprefix("person.")
+            fld = "id" if name == "key" else name
+            column, value = row[fld]
+            hint = _did_you_mean(text(value), catalog.roles) if fld == "role" else None
+            problems.add(line, column, value, p.message, p.expected, hint)
+            person.pop(name, None)
+            rec.pop(fld, None)
+        clean = PersonFields.parse(person, roles=catalog.roles).given()
+    rec.update({("id" if f == "key" else f): v for f, v in clean.items()})
 
 
 def _check_emails(

@@ -2,47 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from gputeam.errors import Problem
 from gputeam.store import audit
-from gputeam.store.errors import StoreError, not_found, refused
-from gputeam.store.person_rules import (
-    TEAM_LONGEST,
-    check_person,
-    clean_text,
-    email_key,
-    text_fault,
-)
+from gputeam.store.errors import not_found, refused
+from gputeam.store.person_fields import PersonFields, shown
+from gputeam.store.person_rules import TEAM_LONGEST, clean_text, email_key, text_fault
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
+
+if TYPE_CHECKING:
+    from gputeam.catalog import Catalog
 
 #: Why an archived team refuses a new member, and what is expected instead: one wording
 #: for the person form and API, moving people into a team and the roster import. An
 #: archived team keeps its people and their history but takes no one new.
 ARCHIVED_TEAM = "the team is archived"
 CURRENT_TEAM = "a current team"
-
-#: Person columns that callers may set (``add_person`` / ``update_person``).
-PERSON_FIELDS = (
-    "key",
-    "name",
-    "email",
-    "title",
-    "background",
-    "level",
-    "experience_months",
-    "weekly_study_hours",
-    "salary",
-    "role",
-    "team_id",
-    "active",
-)
 
 
 # ---------------------------------------------------------------- organisations and teams
@@ -97,7 +78,7 @@ def check_team_name(session: Session, org_id: int, name: str, team_id: int | Non
         f"longer than {TEAM_LONGEST} characters" if len(name) > TEAM_LONGEST else None
     )
     if fault is not None or not name:
-        raise refused("team.name", fault or "must not be empty", _shown(name))
+        raise refused("team.name", fault or "must not be empty", shown(name))
     q = select(Team.id).where(Team.org_id == org_id, Team.name == name)
     if team_id is not None:
         q = q.where(Team.id != team_id)
@@ -143,26 +124,13 @@ def list_teams(session: Session, org_id: int, *, archived: bool | None = None) -
 
 
 # ---------------------------------------------------------------- people
-def _check_person(values: Mapping[str, Any]) -> dict[str, Any]:
-    """``values`` as stored (text in NFC), or every refused field at once
-    (:func:`gputeam.store.person_rules.check_person`, the rules every door applies)."""
-    unknown = set(values) - set(PERSON_FIELDS)
-    if unknown:
-        raise refused("person", "unknown fields", ", ".join(sorted(unknown)), ", ".join(PERSON_FIELDS))
-    clean, faults = check_person(values)
-    if faults:
-        raise StoreError(
-            [
-                Problem(path=f"person.{name}", message=fault, found=_shown(values[name]))
-                for name, fault in faults.items()
-            ]
-        )
-    return clean
+def _roles(catalog: Catalog | None) -> Collection[str]:
+    """The role ids a person may be given: the catalog's (the packaged one by default)."""
+    if catalog is None:
+        from gputeam.catalog import load_catalog
 
-
-def _shown(value: Any) -> str:
-    """A refused value as an error shows it: control characters escaped."""
-    return repr(value)[1:-1] if isinstance(value, str) else str(value)
+        catalog = load_catalog()
+    return catalog.roles
 
 
 def _check_email_free(session: Session, org_id: int, email: str | None, person_id: int | None = None) -> None:
@@ -199,16 +167,25 @@ def _check_team(session: Session, org_id: int, team_id: int | None, current: int
 
 
 def add_person(
-    session: Session, org_id: int, *, key: str, name: str, actor: str | None = None, **fields: Any
+    session: Session,
+    org_id: int,
+    *,
+    key: str,
+    name: str,
+    actor: str | None = None,
+    catalog: Catalog | None = None,
+    **fields: Any,
 ) -> Person:
-    """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`."""
-    values = _check_person({"key": key, "name": name, **fields})
-    key = values["key"]
+    """Add a person; ``fields`` are any of :data:`PERSON_FIELDS`, validated as
+    :class:`PersonFields` (a role: one of ``catalog``'s, the packaged catalog by default).
+    Refused: :class:`StoreError` naming every bad field; a taken id or e-mail; another
+    organisation's team or an archived one."""
+    values = PersonFields.parse({"key": key, "name": name, **fields}, roles=_roles(catalog)).model_dump()
     get_organisation(session, org_id)
     _check_team(session, org_id, values.get("team_id"))
     _check_email_free(session, org_id, values.get("email"))
-    if get_person_by_key(session, org_id, key) is not None:
-        raise refused("person.key", "a person with this id exists", key)
+    if get_person_by_key(session, org_id, values["key"]) is not None:
+        raise refused("person.key", "a person with this id exists", values["key"])
     person = Person(org_id=org_id, **values)
     session.add(person)
     session.flush()
@@ -217,10 +194,19 @@ def add_person(
 
 
 def update_person(
-    session: Session, person_id: int, changes: Mapping[str, Any], *, actor: str | None = None
+    session: Session,
+    person_id: int,
+    changes: Mapping[str, Any],
+    *,
+    actor: str | None = None,
+    catalog: Catalog | None = None,
 ) -> Person:
-    changes = _check_person(changes)
+    """Change a person's fields (any of :data:`PERSON_FIELDS`), validated as
+    :class:`PersonFields`; the role the person already has stays allowed even when
+    ``catalog`` no longer has it."""
     person = get_person(session, person_id)
+    roles = _roles(catalog) if changes.get("role") is not None else None
+    changes = PersonFields.parse(changes, roles=roles, current_role=person.role).given()
     _check_team(session, person.org_id, changes.get("team_id"), person.team_id)
     target = changes.get("team_id", person.team_id)
     if changes.get("active") is True and not person.active and target is not None:

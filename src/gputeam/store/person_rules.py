@@ -1,8 +1,7 @@
-"""What a person's fields may hold: one implementation shared by every way in (the roster
-import, the web app's person form, the JSON API and the store itself), so none of them lets
-in what another refuses. Each front end words its own message around these answers; the
-store (:func:`gputeam.store.people.add_person` / ``update_person``) applies
-:func:`check_person` to whatever reaches it, so a door that forgot a rule is still caught.
+"""The rules behind a person's fields, each in one place: the limits, what one line of text
+may hold, what an e-mail address is, which roles are allowed. They are applied together by
+:class:`gputeam.store.person_fields.PersonFields`, which every way in uses (the store
+itself, the roster import, the web app's person form, the JSON API).
 
 * Numbers: :data:`NUMBER_RULES` (lowest, highest, whole number?).
 * Text: at most :data:`TEXT_LONGEST` characters, one line, no control characters (NUL, tab,
@@ -11,8 +10,7 @@ store (:func:`gputeam.store.people.add_person` / ``update_person``) applies
   ``mü1`` typed with ``ü``.
 * An e-mail address is at most :data:`EMAIL_LONGEST` characters and matches :data:`EMAIL`
   as a whole (something@domain.tld, no spaces), and is unique within an organisation,
-  ignoring case (checked by the store and the importer). Callers decide about blanks (the
-  form and the import treat a blank as no e-mail; the API's "no e-mail" is null).
+  ignoring case (checked by the store and the importer).
 * A role is a catalog role id; when changing a person, also the role they already have
   (kept unchanged even if the catalog no longer has it).
 """
@@ -21,8 +19,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Container, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Container
+from typing import NamedTuple
 
 #: what passes for an e-mail address; also public as ``gputeam.store.importing.EMAIL``
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -42,7 +40,7 @@ class NumberRule(NamedTuple):
         if self.whole and value != int(value):
             return "not a whole number"
         if not self.low <= value <= self.high:  # also refuses NaN
-            return f"out of range (expected {self.low:g}-{self.high:g})"
+            return "out of range"
         return None
 
     @property
@@ -111,34 +109,3 @@ def role_allowed(value: str, roles: Container[str], current: str | None = None) 
     """Whether ``value`` may be stored as a person's role: one of the catalog's role ids
     (``roles``), or ``current``, the role the person already has."""
     return value in roles or (current is not None and value == current)
-
-
-def field_fault(name: str, value: Any) -> str | None:
-    """Why ``value`` may not be stored as the person field ``name``, or None. ``None``
-    values (not set, no e-mail, no salary) are not checked here; roles are checked against
-    the catalog by :func:`role_allowed` where the catalog is known."""
-    if value is None:
-        return None
-    if name in NUMBER_RULES:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return "not a number"
-        return NUMBER_RULES[name].fault(value)
-    if name in TEXT_LONGEST:
-        if not isinstance(value, str):
-            return "not text"
-        if name in REQUIRED and not value.strip():
-            return "must not be empty"
-        if len(value) > TEXT_LONGEST[name]:
-            return f"longer than {TEXT_LONGEST[name]} characters"
-        if (fault := text_fault(value)) is not None:
-            return fault
-        if name == "email":
-            return email_fault(value)
-    return None
-
-
-def check_person(values: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """``values`` with text in NFC, and why each refused field is refused (empty: valid)."""
-    clean = {k: clean_text(v) if isinstance(v, str) else v for k, v in values.items()}
-    faults = {k: f for k, v in clean.items() if (f := field_fault(k, v)) is not None}
-    return clean, faults

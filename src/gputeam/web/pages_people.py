@@ -20,17 +20,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.i18n import N_, _
-from gputeam.store import (
-    EMAIL_EXAMPLE,
-    EMAIL_LONGEST,
-    NUMBER_RULES,
-    REQUIRED,
-    TEXT_LONGEST,
-    BadCell,
-    email_fault,
-    role_allowed,
-)
-from gputeam.store import parse_integer as whole_number
+from gputeam.store import EMAIL_LONGEST, NUMBER_RULES, REQUIRED, TEXT_LONGEST, BadCell
 from gputeam.store import parse_number as any_number
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
@@ -58,9 +48,9 @@ TEXTS = tuple(
     (name, label, TEXT_LONGEST[name], name in REQUIRED)
     for name, label in (("key", N_("Id")), ("name", N_("Name")), ("title", N_("Title")))
 )
-#: the optional fields after the texts: e-mail (checked as the roster import and the API check
-#: it, gputeam.store.person_rules), background (free text, as in the scenario and the API; the
-#: catalog's transitions are suggested) and role (a catalog role id, or none)
+#: the optional fields after the texts: e-mail, background (free text, as in the scenario and
+#: the API; the catalog's transitions are suggested) and role (a catalog role id, or none);
+#: blank e-mail and role mean none (store.PersonFields, as for every door)
 EXTRAS = ("email", "background", "role")
 BACKGROUND_LONGEST = TEXT_LONGEST["background"]
 
@@ -96,66 +86,24 @@ def parse_person_form(
 ) -> tuple[dict[str, Any], dict[str, str]]:
     """The form's values as store fields, and errors by field (empty when valid).
 
-    ``roles`` are the catalog's role ids (to names); ``current_role`` (editing) is the
-    person's role, accepted unchanged even when the catalog no longer has it. Blank e-mail
-    and role are stored as None, a blank background as "" (as the API's PATCH does); an
-    e-mail, background or role missing from the form is not set (unchanged, or the default)."""
-    values: dict[str, Any] = {}
+    Numbers are read as the roster import reads them (any locale, one parser); every field
+    is then checked by ``store.PersonFields``, the rule every door applies (so the reasons
+    are the API's and the import's). ``roles`` are the catalog's role ids (to names);
+    ``current_role`` (editing) is the person's role, accepted unchanged even when the
+    catalog no longer has it. An e-mail, background, role or site missing from the form is
+    not set (unchanged, or the default)."""
+    values: dict[str, Any] = {name: form.get(name, "") for name, *_rest in TEXTS}
+    values |= {name: form[name] for name in EXTRAS if name in form}
     errors: dict[str, str] = {}
-    for name, label, longest, required in TEXTS:
-        text = form.get(name, "").strip()
-        if required and not text:
-            errors[name] = _("{label} is required.").format(label=_(label))
-        elif len(text) > longest:
-            errors[name] = _("{label} is at most {longest} characters.").format(
-                label=_(label), longest=longest
-            )
-        values[name] = text
-    email = form.get("email", "").strip()
-    if email and email_fault(email) is not None:
-        errors["email"] = (
-            _("E-mail is at most {longest} characters.").format(longest=EMAIL_LONGEST)
-            if len(email) > EMAIL_LONGEST
-            else _("E-mail: not an e-mail address (expected like {example}).").format(example=EMAIL_EXAMPLE)
-        )
-    values["email"] = email or None
-    background = form.get("background", "").strip()
-    if len(background) > BACKGROUND_LONGEST:
-        errors["background"] = _("Background is at most {longest} characters.").format(
-            longest=BACKGROUND_LONGEST
-        )
-    values["background"] = background
-    role = form.get("role", "").strip()
-    if role and not role_allowed(role, roles, current_role):
-        errors["role"] = _("Role: unknown role '{role}'; choose one of {roles}, or none.").format(
-            role=role, roles=", ".join(roles)
-        )
-    values["role"] = role or None
-    for name in EXTRAS:  # absent (a form from before these fields): left as it is
-        if name not in form:
-            values.pop(name)
-    for name, label, low, high, integer in NUMBERS:
-        text = form.get(name, "").strip()
-        if not text and name == "salary":
+    for name, label, *_rest in NUMBERS:
+        written = form.get(name, "").strip()
+        if not written and name == "salary":
             values[name] = None
             continue
         try:  # written in any locale, as the roster import reads it (one parser)
-            number: float = whole_number(text, None) if integer else any_number(text, None)
+            values[name] = any_number(written, None)
         except BadCell as exc:
-            errors[name] = (
-                _("{label}: enter a whole number.").format(label=_(label))
-                if integer
-                else _("{label}: {reason} (expected {expected}).").format(
-                    label=_(label), reason=exc.reason, expected=exc.expected
-                )
-            )
-            continue
-        if not low <= number <= high or number != number:
-            errors[name] = _("{label}: between {low} and {high}.").format(
-                label=_(label), low=f"{low:g}", high=f"{high:g}"
-            )
-            continue
-        values[name] = number
+            errors[name] = _message(label, exc.reason, None, exc.expected)
     team = form.get("team_id", "").strip()
     if not team:
         if not admin:
@@ -165,7 +113,40 @@ def parse_person_form(
         errors["team_id"] = _("Choose a team from the list.")
     else:
         values["team_id"] = int(team)
+    checked = {k: v for k, v in values.items() if k not in errors}
+    try:
+        values = store.PersonFields.parse(checked, roles=roles, current_role=current_role).given()
+    except InputError as exc:
+        errors = _store_errors(exc) | errors
     return values, errors
+
+
+def _message(label: str, reason: str, found: str | None, expected: str | None) -> str:
+    """A refused field's message beside it: the field's label, the rule's reason (the same
+    words the API and the roster import use), the value when short, what is expected."""
+    text = f"{_(label)}: {reason}" if label else reason
+    if found and len(found) <= 60:
+        text += f" ({found})"
+    return text + (_("; expected {expected}.").format(expected=expected) if expected else ".")
+
+
+LABELS = {name: label for name, label, *_rest in TEXTS + NUMBERS} | {
+    "email": N_("E-mail"),
+    "background": N_("Background"),
+    "role": N_("Role"),
+    "team_id": N_("Team"),
+}
+
+
+def _store_errors(exc: InputError) -> dict[str, str]:
+    """The store's problems (``person.<field>``) as messages beside the form's fields; any
+    other under ``_`` (shown at the top)."""
+    errors: dict[str, str] = {}
+    for p in exc.problems:
+        field = p.path.split(".")[-1] if p.path else ""
+        field = field if field in LABELS else "_"
+        errors.setdefault(field, _message(LABELS.get(field, ""), p.message, p.found, p.expected))
+    return errors
 
 
 def _form_page(
@@ -194,16 +175,6 @@ def _form_page(
         email_longest=EMAIL_LONGEST,
         background_longest=BACKGROUND_LONGEST,
     )
-
-
-def _store_errors(exc: InputError) -> dict[str, str]:
-    errors: dict[str, str] = {}
-    for p in exc.problems:
-        field = p.path.split(".")[-1] if p.path else ""
-        text = p.message + (f" ({p.found})" if p.found is not None else "")
-        known = {n for n, *_ in TEXTS + NUMBERS} | {"team_id", *EXTRAS}
-        errors[field if field in known else "_"] = text
-    return errors
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -236,7 +207,15 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
         try:
             with request.app.state.db.session() as s:
                 key, name = values.pop("key"), values.pop("name")
-                p = store.add_person(s, org, key=key, name=name, actor=actor(who), **values)
+                p = store.add_person(
+                    s,
+                    org,
+                    key=key,
+                    name=name,
+                    actor=actor(who),
+                    catalog=services.catalog(request.app),
+                    **values,
+                )
                 pid = p.id
         except InputError as exc:
             errors = _store_errors(exc)
@@ -310,7 +289,9 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
                 p = _changeable(request, who, s, person_id)  # again, in the writing transaction
                 changes = {k: v for k, v in values.items() if getattr(p, k) != v}
                 if changes:
-                    store.update_person(s, p.id, changes, actor=actor(who))
+                    store.update_person(
+                        s, p.id, changes, actor=actor(who), catalog=services.catalog(request.app)
+                    )
         except InputError as exc:
             errors = _store_errors(exc)
     if errors:

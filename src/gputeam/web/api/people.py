@@ -11,14 +11,7 @@ from pydantic import Field
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, gettext
-from gputeam.store import (
-    EMAIL_EXAMPLE,
-    EMAIL_LONGEST,
-    NUMBER_RULES,
-    TEXT_LONGEST,
-    email_fault,
-    role_allowed,
-)
+from gputeam.store import EMAIL_EXAMPLE, NUMBER_RULES, TEXT_LONGEST
 from gputeam.web import services
 from gputeam.web.api.common import (
     ERRORS,
@@ -61,52 +54,55 @@ class PersonOut(Body):
 
 
 EMAIL_DOC = (
-    f"An e-mail address like {EMAIL_EXAMPLE} (checked as the person form and the "
-    "roster import check it); null for none."
+    f"An e-mail address like {EMAIL_EXAMPLE}, unique in the organisation (case ignored); "
+    "null or blank for none."
 )
 ROLE_DOC = (
-    "A catalog role id (`GET /api/v1/catalog/roles`), or null for none. On PATCH, the "
-    "person's current role is also accepted, even if the catalog no longer has it."
+    "A catalog role id (`GET /api/v1/catalog/roles`), or null (or blank) for none. On PATCH, "
+    "the person's current role is also accepted, even if the catalog no longer has it."
 )
 
 
-# the limits are the store's (gputeam.store.person_rules), which also refuses control
-# characters and an e-mail another person has, whichever door a value comes in by
-_N, _T = NUMBER_RULES, TEXT_LONGEST
+def _limits(name: str) -> dict[str, Any]:
+    """The field's limits, as the schema documents them. They are enforced by the store
+    (``store.PersonFields``, one rule for every door), which answers 422 naming the field
+    (``person.<field>``) with the same message the person form and the roster import give."""
+    if name in NUMBER_RULES:
+        rule = NUMBER_RULES[name]
+        return {"minimum": rule.low, "maximum": rule.high}
+    return {"maxLength": TEXT_LONGEST[name]}
+
+
+def _f(name: str, default: Any = None, description: str | None = None) -> Any:
+    return Field(default=default, description=description, json_schema_extra=_limits(name))
 
 
 class PersonIn(Body):
-    key: str = Field(min_length=1, max_length=_T["key"], description="Stable identifier.")
-    name: str = Field(min_length=1, max_length=_T["name"])
-    email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
-    title: str = Field(default="", max_length=_T["title"])
-    background: str = Field(default="sysadmin", max_length=_T["background"])
-    level: int = Field(default=1, ge=_N["level"].low, le=_N["level"].high)
-    experience_months: int = Field(default=0, ge=_N["experience_months"].low, le=_N["experience_months"].high)
-    weekly_study_hours: float = Field(
-        default=4, ge=_N["weekly_study_hours"].low, le=_N["weekly_study_hours"].high
-    )
-    salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
-    role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
+    key: str = Field(description="Stable identifier.", json_schema_extra=_limits("key"))
+    name: str = Field(json_schema_extra=_limits("name"))
+    email: str | None = _f("email", None, EMAIL_DOC)
+    title: str = _f("title", "")
+    background: str = _f("background", "sysadmin")
+    level: int = _f("level", 1)
+    experience_months: int = _f("experience_months", 0)
+    weekly_study_hours: float = _f("weekly_study_hours", 4)
+    salary: float | None = _f("salary")
+    role: str | None = _f("role", None, ROLE_DOC)
     team_id: RefId | None = None
     skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
 
 
 class PersonPatch(Body):
-    key: str | None = Field(default=None, min_length=1, max_length=_T["key"])
-    name: str | None = Field(default=None, min_length=1, max_length=_T["name"])
-    email: str | None = Field(default=None, max_length=EMAIL_LONGEST, description=EMAIL_DOC)
-    title: str | None = Field(default=None, max_length=_T["title"])
-    background: str | None = Field(default=None, max_length=_T["background"])
-    level: int | None = Field(default=None, ge=_N["level"].low, le=_N["level"].high)
-    experience_months: int | None = Field(
-        default=None, ge=_N["experience_months"].low, le=_N["experience_months"].high
-    )
-    weekly_study_hours: float | None = Field(
-        default=None, ge=_N["weekly_study_hours"].low, le=_N["weekly_study_hours"].high
-    )
-    salary: float | None = Field(default=None, ge=_N["salary"].low, le=_N["salary"].high)
-    role: str | None = Field(default=None, max_length=_T["role"], description=ROLE_DOC)
+    key: str | None = _f("key")
+    name: str | None = _f("name")
+    email: str | None = _f("email", None, EMAIL_DOC)
+    title: str | None = _f("title")
+    background: str | None = _f("background")
+    level: int | None = _f("level")
+    experience_months: int | None = _f("experience_months")
+    weekly_study_hours: float | None = _f("weekly_study_hours")
+    salary: float | None = _f("salary")
+    role: str | None = _f("role", None, ROLE_DOC)
     team_id: RefId | None = None
     active: bool | None = None
 
@@ -164,37 +160,6 @@ def _team(request: Request, s: Any, team_id: int) -> Any:
     return team
 
 
-def _check_email_and_role(request: Request, fields: dict[str, Any], current_role: str | None = None) -> None:
-    """Refuse (422, every problem at once) an e-mail or role the person form and the roster
-    import would refuse; ``current_role`` (PATCH) is accepted unchanged even when the
-    catalog no longer has it. Null (none) is always accepted."""
-    problems = []
-    email, role = fields.get("email"), fields.get("role")
-    if email is not None and (fault := email_fault(email)) is not None:
-        problems.append(
-            Problem(
-                path="email",
-                message=fault,
-                found=email,
-                expected=gettext("an e-mail address like {example}, or null").format(example=EMAIL_EXAMPLE),
-            )
-        )
-    if role is not None:
-        roles = services.catalog(request.app).roles
-        if not role_allowed(role, roles, current_role):
-            allowed = ", ".join(roles) + (f", {current_role}" if current_role else "")
-            problems.append(
-                Problem(
-                    path="role",
-                    message=gettext("unknown role"),
-                    found=role,
-                    expected=gettext("a catalog role id ({ids}), or null").format(ids=allowed),
-                )
-            )
-    if problems:
-        raise InputError(problems)
-
-
 def _check_team(who: Principal, team_id: int | None) -> None:
     if who.role != "admin" and (team_id is None or not who.may_team(team_id)):
         raise forbid(N_("managers may only place people in their own teams"))
@@ -233,13 +198,20 @@ def list_people(
 @router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
 def add_person(request: Request, body: PersonIn, who: Writer, response: Response) -> dict[str, Any]:
     _check_team(who, body.team_id)
-    _check_email_and_role(request, body.model_dump(include={"email", "role"}))
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         if body.team_id is not None:
             _team(request, s, body.team_id)
         fields = body.model_dump(exclude={"key", "name", "skills"})
-        p = store.add_person(s, org, key=body.key, name=body.name, actor=actor(who), **fields)
+        p = store.add_person(
+            s,
+            org,
+            key=body.key,
+            name=body.name,
+            actor=actor(who),
+            catalog=services.catalog(request.app),
+            **fields,
+        )
         for domain, prof in body.skills.items():
             _known_domain(request, domain)
             store.rate_skill(s, p.id, domain, prof, rated_by=actor(who))
@@ -274,7 +246,6 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch, who: W
         p = _visible(who, s, person_id, request)
         if not who.may_change_person(p.id, p.team_id):
             raise forbid()
-        _check_email_and_role(request, changes, current_role=p.role)
         if "team_id" in changes:
             _check_team(who, changes["team_id"])
             if changes["team_id"] is not None:
@@ -291,7 +262,7 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch, who: W
         ):
             if k in changes and changes[k] is None:
                 changes.pop(k)
-        p = store.update_person(s, p.id, changes, actor=actor(who))
+        p = store.update_person(s, p.id, changes, actor=actor(who), catalog=services.catalog(request.app))
         return services.person_summary(p)
 
 
