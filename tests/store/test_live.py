@@ -109,3 +109,23 @@ def test_stale_catalog_ids_can_be_left_out_and_listed(db: Database, org_id: int,
     assert notice.found == "'quantum-plumbing'" and "not in the catalog" in notice.message
     person = next(p for p in sc.people if p.id == "p1")
     assert "quantum-plumbing" not in person.skills and person.skills  # the rest is kept
+
+
+def test_plan_inputs_are_the_one_rule_of_the_live_team_scenario(db: Database, org_id: int) -> None:
+    """The live team's fleet, constraints, horizon and mode are validated as PlanInputs (the
+    what-ifs' model): the same inputs give the same refusal, and the scenario holds exactly
+    the validated inputs."""
+    from gputeam.scenario import PlanInputs
+
+    load(db, org_id)
+    bad = {"fleet": FLEET, "constraints": Constraints(deadline_month=20), "horizon_months": 12}
+    with pytest.raises(ScenarioError) as direct:
+        PlanInputs.parse(bad)
+    with pytest.raises(ScenarioError) as live, db.session() as s:
+        team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), constraints=bad["constraints"])
+    assert [(p.path, p.message) for p in live.value.problems] == [
+        (p.path, p.message) for p in direct.value.problems
+    ]
+    with db.session() as s:
+        sc = team_scenario(s, org_id, FLEET, start=date(2027, 1, 1), horizon_months=24, mode="lean")
+    assert PlanInputs.of(sc) == PlanInputs.parse({"fleet": FLEET, "horizon_months": 24, "mode": "lean"})

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.errors import Problem
-from gputeam.scenario import Constraints, Fleet, Retention, Scenario, parse_scenario
+from gputeam.scenario import Constraints, Fleet, PlanInputs, Retention, Scenario, parse_scenario
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import CertificationHeld, Person
 
@@ -41,7 +41,14 @@ def team_scenario(
     (path ``people[i]...``). Given a ``notices`` list (and the ``catalog``), such values are
     left out of the scenario instead and each is described there, so one stale value does
     not stop the whole team from being planned.
+
+    ``fleet``, ``constraints``, ``horizon_months`` and ``mode`` are validated together as
+    :class:`~gputeam.scenario.PlanInputs` (the one model of what a plan of an existing team
+    is run against, as the web's what-ifs and saved scenarios are), before anything is read.
     """
+    inputs = PlanInputs.parse(
+        {"fleet": fleet, "constraints": constraints, "horizon_months": horizon_months, "mode": mode}
+    )
     org = get_organisation(session, org_id)
     # plain column rows, not ORM objects: for thousands of people, building entities
     # (identity map, attribute instrumentation, datetime conversion) was most of the time
@@ -68,11 +75,8 @@ def team_scenario(
         "organisation": org.name,
         "start": start,
         "currency": currency or org.currency,
-        "horizon_months": horizon_months,
-        "mode": mode,
-        "fleet": fleet.model_dump(),
+        **inputs.model_dump(),  # fleet, constraints, horizon_months, mode
         "people": entries,
-        "constraints": (constraints or Constraints()).model_dump(),
         "retention": (retention or Retention()).model_dump(),
         "overrides": dict(overrides or {}),
     }
