@@ -134,7 +134,7 @@ def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World, more: dic
     r = admin.get(f"/skills.csv?team={world.beta}")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(r.text)))
-    assert rows[0][:6] == ["id", "name", "team", "role", "level", "Linux administration"]
+    assert rows[0][:7] == ["id", "name", "team", "role", "level", "site", "Linux administration"]
     names = [row[1] for row in rows[1:-2]]
     assert names == ['\'=HYPERLINK("http://x","y")', "Linus T"]  # neutralised: text
     assert rows[-1][1].startswith("bus factor")

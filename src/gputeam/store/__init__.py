@@ -31,7 +31,8 @@ people:
     ``list_people(s, org_id, *, team_id=None, team_ids=None, active=True, search=None,
     limit=None, offset=0, where=None, sort="name", descending=False)``,
     ``count_people(s, org_id, *, team_id=None, where=None)``; ``PeopleFilter`` (team,
-    visible teams or person, role, level, active, search: the one home of these filters),
+    visible teams or person, role, level, site, active, search: the one home of these
+    filters), ``list_sites(s, org_id)`` (the sites recorded on people),
     ``PEOPLE_SORTS``;
     ``rate_skill(s, person_id, domain, proficiency, *, rated_at=None, rated_by=None)``,
     ``current_skills(s, person_ids=None, *, org_id=None) -> {person_id: {domain: 0-4}}``,
@@ -357,6 +358,7 @@ from gputeam.store.people import (
     get_team,
     list_organisations,
     list_people,
+    list_sites,
     list_teams,
     rate_skill,
     skill_history,
@@ -680,6 +682,7 @@ __all__ = [
     "PEOPLE_SORTS",
     "HeldRow",
     "PeopleFilter",
+    "list_sites",
     "count_held",
     "list_held",
     "proficiency_counts",

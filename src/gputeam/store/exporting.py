@@ -66,6 +66,7 @@ def export_data(session: Session, org_id: int, *, include_audit: bool = True) ->
             "salary": p.salary if p.salary is not None else "",
             "role": p.role or "",
             "team": teams.get(p.team_id, "") if p.team_id else "",
+            "site": p.site or "",
             "active": p.active,
         }
         | {d: skills.get(p.id, {}).get(d, "") for d in domains}
@@ -241,6 +242,7 @@ _EMPTY_COLUMNS = {
         "salary",
         "role",
         "team",
+        "site",
         "active",
     ),
     "certifications": ("person", "certification", "valid_from", "valid_until", "evidence"),

@@ -8,7 +8,8 @@ what would change without writing.
 
 Roster columns (case and spacing ignored; see ``ROSTER_ALIASES``): ``id`` (required),
 ``name`` (required for new people), ``email``, ``title``, ``background``, ``level``,
-``experience_months``, ``weekly_study_hours``, ``salary``, ``role``, ``team``, ``active``,
+``experience_months``, ``weekly_study_hours``, ``salary``, ``role``, ``team``, ``site``
+(``location``, ``office``), ``active``,
 and one column per skill domain: its catalog id (``linux``), ``skill:<id>`` or its catalog
 name, holding a proficiency 0-4 or its name (none, aware, working, proficient, expert).
 
@@ -64,6 +65,7 @@ ROSTER_FIELDS = (
     "salary",
     "role",
     "team",
+    "site",
     "active",
 )
 ROSTER_ALIASES = {
@@ -84,6 +86,8 @@ ROSTER_ALIASES = {
     "weekly_hours": "weekly_study_hours",
     "team_name": "team",
     "competency_level": "level",
+    "location": "site",
+    "office": "site",
 }
 CERT_FIELDS = ("person", "certification", "valid_from", "valid_until", "evidence")
 CERT_ALIASES = {
@@ -465,6 +469,7 @@ def import_roster(
         "salary": decimal,
         "role": role,
         "team": team_name,
+        "site": text,
         "active": boolean,
     }
     existing = {
@@ -482,6 +487,7 @@ def import_roster(
                 Person.weekly_study_hours,
                 Person.salary,
                 Person.role,
+                Person.site,
                 Person.team_id,
                 Person.active,
             ).where(Person.org_id == org_id)

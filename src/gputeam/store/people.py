@@ -270,7 +270,8 @@ class PeopleFilter:
     certifications view covers. ``team_ids`` and ``person_id`` are who the caller may see (a
     manager's teams, an engineer's own record); the others are what the user chose.
     Hashable: a cache key for what is counted over the same people.
-    ``role`` ``""`` means people without a role; ``active`` None means everyone."""
+    ``role`` ``""`` means people without a role, ``site`` ``""`` people without a site;
+    ``active`` None means everyone."""
 
     team_id: int | None = None
     team_ids: tuple[int, ...] | None = None
@@ -281,6 +282,7 @@ class PeopleFilter:
     search: str | None = None
     #: people not in this team (those without a team included): whom a team may take
     not_team_id: int | None = None
+    site: str | None = None
 
     def clauses(self, org_id: int) -> list[Any]:
         """The WHERE clauses on :class:`Person` (the one home of these filters)."""
@@ -299,6 +301,10 @@ class PeopleFilter:
             out.append(Person.role == self.role)
         if self.level is not None:
             out.append(Person.level == self.level)
+        if self.site == "":
+            out.append(Person.site.is_(None))
+        elif self.site is not None:
+            out.append(Person.site == self.site)
         if self.active is not None:
             out.append(Person.active == self.active)
         if self.search:
@@ -373,6 +379,13 @@ def list_people(
         session.flush()  # Core execution does not autoflush
         return session.connection().execute(q).all()
     return session.scalars(q).all()
+
+
+def list_sites(session: Session, org_id: int) -> list[str]:
+    """The sites the organisation's people are at (recorded on people: free text, not
+    checked against a scenario), in order."""
+    q = select(Person.site).where(Person.org_id == org_id, Person.site.is_not(None)).distinct()
+    return sorted(str(site) for site in session.scalars(q))
 
 
 def like_literal(text: str) -> str:

@@ -144,6 +144,7 @@ class PersonFields(BaseModel):
     weekly_study_hours: Annotated[float, _rule("weekly_study_hours")] = 4.0
     salary: Annotated[float | None, _rule("salary")] = None
     role: Annotated[str | None, _rule("role")] = None
+    site: Annotated[str | None, _rule("site")] = None
     team_id: StrictInt | None = None
     active: StrictBool = True
 

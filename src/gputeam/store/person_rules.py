@@ -63,6 +63,7 @@ TEXT_LONGEST: dict[str, int] = {
     "title": 200,
     "background": 50,
     "role": 100,
+    "site": 100,
 }
 #: text fields that may not be blank
 REQUIRED = ("key", "name")

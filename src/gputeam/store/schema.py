@@ -102,6 +102,8 @@ class Person(Base):
         UniqueConstraint("org_id", "key", name="uq_people_org_key"),
         # the people list's order: pages of it are read from the index, not sorted
         Index("ix_people_org_name", "org_id", "name", "id"),
+        # the site filter and the list of an organisation's sites
+        Index("ix_people_org_site", "org_id", "site"),
         CheckConstraint("level BETWEEN 1 AND 5", name="level"),
         CheckConstraint("experience_months >= 0", name="experience"),
         CheckConstraint("weekly_study_hours BETWEEN 0 AND 40", name="study_hours"),
@@ -119,6 +121,8 @@ class Person(Base):
     weekly_study_hours: Mapped[float] = mapped_column(Float, default=4.0)
     salary: Mapped[float | None] = mapped_column(Float)
     role: Mapped[str | None] = mapped_column(String(100))
+    #: where the person works (free text: a data-centre site, a city); None: not recorded
+    site: Mapped[str | None] = mapped_column(String(100))
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

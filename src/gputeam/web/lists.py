@@ -22,6 +22,8 @@ from gputeam.web.permissions import Principal
 PERSON_STATUSES = ("active", "inactive", "all")
 #: The ``role`` value selecting people without a role.
 NO_ROLE = "none"
+#: The ``site`` value selecting people without a site.
+NO_SITE = "none"
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Chosen:
     team: str = ""
     role: str = ""
     level: str = ""
+    site: str = ""
     status: str = "active"
     search: str = ""
     sort: str = ""
@@ -57,9 +60,15 @@ class Chosen:
         if problems:
             raise InputError(problems)
         role = None if not self.role else "" if self.role == NO_ROLE else self.role
+        site = self.site.strip()
         active = {"active": True, "inactive": False}.get(self.status)
         return store.PeopleFilter(
-            team_id=team, role=role, level=level, active=active, search=self.search.strip() or None
+            team_id=team,
+            role=role,
+            level=level,
+            active=active,
+            search=self.search.strip() or None,
+            site=None if not site else "" if site == NO_SITE else site,
         )
 
     def sort_by(self, allowed: Sequence[str]) -> str:
@@ -115,6 +124,10 @@ async def chosen(
         str, Query(max_length=100, description=(f"A catalog role id; `{NO_ROLE}` for people without a role."))
     ] = "",
     level: Annotated[str, Query(max_length=2, description="Level 1-5.")] = "",
+    site: Annotated[
+        str,
+        Query(max_length=100, description=f"A site recorded on people; `{NO_SITE}` for people without one."),
+    ] = "",
     status: Annotated[
         str, Query(max_length=10, description=("People's status: " + ", ".join(PERSON_STATUSES) + "."))
     ] = "active",
@@ -124,7 +137,9 @@ async def chosen(
 ) -> Chosen:
     """A dependency: the list parameters of the query string (``async``: FastAPI then calls it
     in the event loop, without a hop to a worker thread; it does no I/O)."""
-    return Chosen(team=team, role=role, level=level, status=status, search=search, sort=sort, dir=dir)
+    return Chosen(
+        team=team, role=role, level=level, site=site, status=status, search=search, sort=sort, dir=dir
+    )
 
 
 def visible(who: Principal, where: store.PeopleFilter) -> store.PeopleFilter | None:

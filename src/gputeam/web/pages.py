@@ -26,7 +26,7 @@ from gputeam.web.auth import (
 from gputeam.web.auth import logout as end_session
 from gputeam.web.burnup import burnup_svg
 from gputeam.web.gantt import Bar, gantt_svg
-from gputeam.web.lists import NO_ROLE, PERSON_STATUSES, Chosen, chosen, visible
+from gputeam.web.lists import NO_ROLE, NO_SITE, PERSON_STATUSES, Chosen, chosen, visible
 from gputeam.web.pages_people import recordable
 from gputeam.web.pages_teams import learning_targets, parse_day
 from gputeam.web.permissions import Perm, Principal
@@ -143,6 +143,7 @@ def people_page(
             )
         )
         teams = {t.id: t.name for t in store.list_teams(s, org)}
+        sites = store.list_sites(s, org)
     cat = services.catalog(request.app)
     more = len(rows) > per_page
     context: dict[str, Any] = {
@@ -156,6 +157,8 @@ def people_page(
         "roles": {r.id: r.name for r in cat.roles.values()},
         "no_role": NO_ROLE,
         "levels": sorted(cat.levels),
+        "sites": sites,
+        "no_site": NO_SITE,
         "person_statuses": PERSON_STATUSES,
         "sorts": store.PEOPLE_SORTS,
         "live_rows": {"path": "/people", "target": "people-rows"},

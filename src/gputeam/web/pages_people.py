@@ -50,8 +50,9 @@ TEXTS = tuple(
 )
 #: the optional fields after the texts: e-mail, background (free text, as in the scenario and
 #: the API; the catalog's transitions are suggested) and role (a catalog role id, or none);
-#: blank e-mail and role mean none (store.PersonFields, as for every door)
-EXTRAS = ("email", "background", "role")
+#: and site (free text: where the person works); blank e-mail, role and site mean none
+#: (store.PersonFields, as for every door)
+EXTRAS = ("email", "background", "role", "site")
 BACKGROUND_LONGEST = TEXT_LONGEST["background"]
 
 
@@ -134,6 +135,7 @@ LABELS = {name: label for name, label, *_rest in TEXTS + NUMBERS} | {
     "email": N_("E-mail"),
     "background": N_("Background"),
     "role": N_("Role"),
+    "site": N_("Site"),
     "team_id": N_("Team"),
 }
 
@@ -159,6 +161,8 @@ def _form_page(
     errors: dict[str, str],
     status: int = 200,
 ) -> Response:
+    with request.app.state.db.read_session() as s:
+        sites = store.list_sites(s, services.org_id(request.app, s))
     return render(
         request,
         "person_form.html",
@@ -172,6 +176,8 @@ def _form_page(
         texts=TEXTS,
         roles=_roles(request),
         backgrounds=_backgrounds(request),
+        sites=sites,
+        site_longest=TEXT_LONGEST["site"],
         email_longest=EMAIL_LONGEST,
         background_longest=BACKGROUND_LONGEST,
     )
@@ -261,6 +267,7 @@ def edit_person_page(request: Request, person_id: PathId, who: Writer) -> Respon
             "email": p.email or "",
             "background": p.background or "",
             "role": p.role or "",
+            "site": p.site or "",
             "team_id": str(p.team_id or ""),
         }
         form |= {n: _num(getattr(p, n)) for n, *_ in NUMBERS}

@@ -17,7 +17,7 @@ from gputeam.i18n import current
 from gputeam.store import DbSession
 from gputeam.web import services, skills_matrix
 from gputeam.web.auth import require
-from gputeam.web.lists import NO_ROLE, PERSON_STATUSES, Chosen, chosen
+from gputeam.web.lists import NO_ROLE, NO_SITE, PERSON_STATUSES, Chosen, chosen
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render, today
 from gputeam.web.tracker_views import (
@@ -36,7 +36,7 @@ Group = Annotated[str, Query(max_length=30)]
 
 
 def _choices(request: Request, s: DbSession) -> dict[str, Any]:
-    """What the filter forms offer: teams, catalog roles, levels, statuses."""
+    """What the filter forms offer: teams, catalog roles, levels, sites, statuses."""
     cat = services.catalog(request.app)
     org = services.org_id(request.app, s)
     return {
@@ -44,6 +44,8 @@ def _choices(request: Request, s: DbSession) -> dict[str, Any]:
         "roles": {r.id: r.name for r in cat.roles.values()},
         "no_role": NO_ROLE,
         "levels": sorted(cat.levels),
+        "sites": store.list_sites(s, org),
+        "no_site": NO_SITE,
         "person_statuses": PERSON_STATUSES,
     }
 

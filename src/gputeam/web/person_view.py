@@ -29,6 +29,7 @@ def person_summary(p: Any) -> dict[str, Any]:
         "weekly_study_hours": p.weekly_study_hours,
         "salary": p.salary,
         "role": p.role,
+        "site": p.site,
         "team_id": p.team_id,
         "active": p.active,
     }

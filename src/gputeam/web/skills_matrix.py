@@ -97,7 +97,7 @@ def build(
     group: str | None = None,
 ) -> dict[str, Any]:
     """The matrix of ``people`` (rows with ``id``, ``key``, ``name``, ``team_id``, ``role``,
-    ``level``, ``active``) with their current ``skills``; ``counts`` are the proficiency
+    ``level``, ``site``, ``active``) with their current ``skills``; ``counts`` are the proficiency
     counts of every selected person (all pages: :func:`gputeam.store.proficiency_counts`)."""
     cols = []
     for d in columns(catalog, group):
@@ -127,6 +127,7 @@ def build(
                 "team": teams.get(p.team_id) if p.team_id is not None else None,
                 "role": p.role,
                 "level": p.level,
+                "site": p.site,
                 "active": p.active,
                 "cells": [
                     {"domain": c["domain"], **cell(mine.get(c["domain"]), need.get(c["domain"]))}
@@ -137,7 +138,7 @@ def build(
     return {"target_source": tg.source, "columns": cols, "rows": rows}
 
 
-HEADER = ("id", "name", "team", "role", "level")
+HEADER = ("id", "name", "team", "role", "level", "site")
 
 
 def table(matrix: Mapping[str, Any]) -> Iterable[list[Any]]:
@@ -152,6 +153,7 @@ def table(matrix: Mapping[str, Any]) -> Iterable[list[Any]]:
             r["team"] or "",
             r["role"] or "",
             r["level"],
+            r["site"] or "",
             *(cell_text(c) for c in r["cells"]),
         ]
     yield [
@@ -160,11 +162,13 @@ def table(matrix: Mapping[str, Any]) -> Iterable[list[Any]]:
         "",
         "",
         "",
+        "",
         *("" if c["target"] is None else c["target"] for c in cols),
     ]
     yield [
         "",
         "bus factor (people at or above)",
+        "",
         "",
         "",
         "",
@@ -198,7 +202,7 @@ def to_xlsx(matrix: Mapping[str, Any]) -> bytes:
     for i, row in enumerate(table(matrix), start=1):
         for j, value in enumerate(row, start=1):
             xlsx_put(ws, i, j, value)
-    ws.freeze_panes = "F2"
+    ws.freeze_panes = "G2"
     buf = io.BytesIO()
     wb.save(buf)
     return buf.getvalue()

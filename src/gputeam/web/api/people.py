@@ -49,10 +49,15 @@ class PersonOut(Body):
     weekly_study_hours: float
     salary: float | None
     role: str | None
+    site: str | None
     team_id: int | None
     active: bool
 
 
+SITE_DOC = (
+    "Where the person works (a data-centre site, a city): free text, null or blank for none. "
+    "Not checked against a scenario's sites (a scenario counts its sites; it does not name them)."
+)
 EMAIL_DOC = (
     f"An e-mail address like {EMAIL_EXAMPLE}, unique in the organisation (case ignored); "
     "null or blank for none."
@@ -88,6 +93,7 @@ class PersonIn(Body):
     weekly_study_hours: float = _f("weekly_study_hours", 4)
     salary: float | None = _f("salary")
     role: str | None = _f("role", None, ROLE_DOC)
+    site: str | None = _f("site", None, SITE_DOC)
     team_id: RefId | None = None
     skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
 
@@ -103,6 +109,7 @@ class PersonPatch(Body):
     weekly_study_hours: float | None = _f("weekly_study_hours")
     salary: float | None = _f("salary")
     role: str | None = _f("role", None, ROLE_DOC)
+    site: str | None = _f("site", None, SITE_DOC)
     team_id: RefId | None = None
     active: bool | None = None
 
