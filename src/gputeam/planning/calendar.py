@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from gputeam.catalog.validity import add_months
 from gputeam.i18n import N_
-from gputeam.planning.text import Day, Text, say
+from gputeam.planning.text import Day, Text, english_date, say
 
 __all__ = ["add_months", "month_end", "month_of", "month_start", "weeks"]
 
@@ -31,22 +31,6 @@ def month_of(start: date, d: date) -> int:
 
 def weeks(n: float) -> timedelta:
     return timedelta(days=round(7 * n))
-
-
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 def month_spans(months: Iterable[int]) -> list[tuple[int, int]]:
@@ -85,7 +69,7 @@ def month_list_text(months: Iterable[int]) -> Text:
 def month_with_date(start: date, month: int) -> str:
     """'month 9 (from 1 September 2027)': a plan month with the calendar date it starts on."""
     first = month_start(start, month)
-    return f"month {month} (from {first.day} {_MONTH_NAMES[first.month - 1]} {first.year})"
+    return f"month {month} (from {english_date(first)})"
 
 
 def month_with_date_text(start: date, month: int) -> Text:

@@ -152,7 +152,7 @@ class Writer(string.Formatter):
         """'1 September 2027'; with the spec ``iso``, '2027-09-01'."""
         if spec == "iso":
             return day.isoformat()
-        return f"{day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
+        return english_date(day)
 
     def number(self, value: float, spec: str) -> str:
         return format(value, spec)
@@ -172,6 +172,13 @@ _MONTH_NAMES = (
     "November",
     "December",
 )
+
+
+def english_date(day: date) -> str:
+    """A date as the English sentences write it: ``2 December 2026``."""
+    return f"{day.day} {_MONTH_NAMES[day.month - 1]} {day.year}"
+
+
 Item = str | Term | Text
 Param = int | float | str | Money | Term | Day | Either | Text | tuple[Item, ...]
 Either.model_rebuild()
