@@ -50,6 +50,9 @@ from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
+#: What pydantic itself stores as a validated item's private state: ``None`` in some
+#: releases, ``{}`` in others (2.13); equality compares it, so copy the installed one's.
+_PRIVATE = RoadmapItem.model_construct().__pydantic_private__
 #: Highest proficiency courses and exams alone give in a domain with a known transition
 #: time (article §2): "working"; "proficient" and above take the months on the job.
 STUDY_CAP = 2
@@ -72,7 +75,7 @@ def _item(**values: Any) -> RoadmapItem:
     object.__setattr__(item, "__dict__", values)
     object.__setattr__(item, "__pydantic_fields_set__", _ALL_FIELDS)  # frozen: never mutated
     object.__setattr__(item, "__pydantic_extra__", None)
-    object.__setattr__(item, "__pydantic_private__", None)
+    object.__setattr__(item, "__pydantic_private__", None if _PRIVATE is None else {})
     return item
 
 
