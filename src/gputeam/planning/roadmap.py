@@ -52,7 +52,9 @@ from gputeam.scenario import Person, Scenario
 _ALL_FIELDS = set(RoadmapItem.model_fields)
 #: What pydantic itself stores as a validated item's private state: ``None`` in some
 #: releases, ``{}`` in others (2.13); equality compares it, so copy the installed one's.
-_PRIVATE = RoadmapItem.model_construct().__pydantic_private__
+_PRIVATE = RoadmapItem(
+    kind="course", ref="", name="", start=date.min, end=date.min, hours=0, cost=0
+).__pydantic_private__
 #: Highest proficiency courses and exams alone give in a domain with a known transition
 #: time (article §2): "working"; "proficient" and above take the months on the job.
 STUDY_CAP = 2
