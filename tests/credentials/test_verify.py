@@ -23,6 +23,7 @@ from gputeam.credentials import (
     credential,
     did_key,
     issue,
+    multibase,
     sign,
     statuslist,
     verify,
@@ -160,6 +161,104 @@ def test_a_key_that_is_not_the_issuers_is_refused() -> None:
     forged = sign(unsigned, mallory, f"{mdid}#{mdid[8:]}", "2026-12-01T09:00:00Z")
     check = _checks(forged)["proof"]
     assert not check.ok and "does not belong to the issuer" in check.message
+
+
+# ------------------------------------------------------------------ hostile input
+def _fake_proof() -> dict[str, Any]:
+    """A well-formed proof whose value is 64 zero bytes (no real signature)."""
+    return {
+        "type": "DataIntegrityProof",
+        "cryptosuite": "eddsa-rdfc-2022",
+        "created": "2026-12-01T00:00:00Z",
+        "verificationMethod": f"{DID}#{DID[8:]}",
+        "proofPurpose": "assertionMethod",
+        "proofValue": multibase.encode(bytes(64)),
+    }
+
+
+def test_a_status_list_with_an_unknown_context_is_a_failed_check() -> None:
+    """The list's proof is canonicalised with the offline loader, which refuses the URL: a
+    failed status check naming it, not pyld's JsonLdError escaping."""
+    listed = _status_list()
+    listed["@context"] = [*listed["@context"], "https://evil.example/context.json"]
+    listed["proof"] = _fake_proof()
+    check = _checks(_issued(), status_list=listed)["status"]
+    assert not check.ok and "unknown JSON-LD context" in check.message
+    assert "evil.example" in check.message
+
+
+def test_a_status_list_without_a_proof_is_a_failed_check() -> None:
+    for proof in ([], None, "x", [5]):
+        listed = _status_list()
+        listed["proof"] = proof
+        check = _checks(_issued(), status_list=listed)["status"]
+        assert not check.ok and "the status list has no proof" in check.message, proof
+
+
+@pytest.mark.parametrize("index", [None, 1.5, [], "seven", "-1", True])
+def test_an_unreadable_status_list_index_is_a_failed_check(index: Any) -> None:
+    cred = _issued()
+    cred["credentialStatus"]["statusListIndex"] = index
+    check = _checks(cred, status_list=_status_list())["status"]
+    assert not check.ok and "statusListIndex" in check.message and repr(index) in check.message
+
+
+@pytest.mark.parametrize(
+    "identifier", [5, "mailto:ada@acme.example", [5], [{"identityHash": 5, "hashed": True, "salt": 3}]]
+)
+def test_an_unreadable_identifier_is_not_a_match(identifier: Any) -> None:
+    cred = _issued()
+    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["identifier"] = identifier
+    check = _checks(cred, recipient="mailto:ada@acme.example")["recipient"]
+    assert not check.ok and "not issued to mailto:ada@acme.example" in check.message
+
+
+def test_an_identity_object_not_in_a_list_is_read() -> None:
+    cred = _issued()
+    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["identifier"] = {
+        "type": "IdentityObject",
+        "identityType": "emailAddress",
+        "hashed": False,
+        "identityHash": "ada@acme.example",
+    }
+    assert _checks(cred, recipient="ada@acme.example")["recipient"].ok
+
+
+def test_an_unexpected_error_in_a_check_is_a_failed_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The safety net: whatever a check raises on input nobody foresaw becomes that check's
+    failure, naming the error; the other checks still run."""
+    import importlib
+
+    verify_module = importlib.import_module("gputeam.credentials.verify")
+
+    def broken(*args: Any) -> Any:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(verify_module, "check_validity", broken)
+    checks = _checks(_issued())
+    assert not checks["validity"].ok and "KeyError" in checks["validity"].message
+    assert checks["proof"].ok and checks["recipient"].ok
+
+
+def test_the_cli_reports_hostile_input_as_failed_checks(tmp_path: Path) -> None:
+    cred = _issued()
+    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["identifier"] = 5
+    listed = _status_list()
+    listed["proof"] = []
+    (tmp_path / "c.json").write_text(json.dumps(cred))
+    (tmp_path / "s.json").write_text(json.dumps(listed))
+    r = CliRunner().invoke(
+        app,
+        ["credential", "verify", str(tmp_path / "c.json"), "--status-list", str(tmp_path / "s.json")]
+        + ["--recipient", "mailto:ada@acme.example", "--json"],
+    )
+    assert r.exit_code == 1, r.output
+    checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
+    assert not checks["status"]["ok"] and "no proof" in checks["status"]["message"]
+    assert not checks["recipient"]["ok"]
 
 
 # ------------------------------------------------------------------ tampering

@@ -51,3 +51,55 @@ def test_page_verifies_pasted_and_uploaded_credentials(client: Any) -> None:
     assert r.status_code == 422 and "not JSON or a VC-JWT" in r.text
     r = client.post("/verify", data={"pasted": json.dumps(_issued()), "recipient": "mailto:eve@acme.example"})
     assert "Not valid" in r.text and "not issued to mailto:eve@acme.example" in r.text
+
+
+def _hostile() -> list[tuple[str, dict[str, Any], str]]:
+    """(what, request body, the failed check's name): input that once raised in a check."""
+    from gputeam.credentials import multibase
+
+    from ..credentials.test_verify import DID
+
+    unknown_context = _status_list()
+    unknown_context["@context"] = [*unknown_context["@context"], "https://evil.example/context.json"]
+    unknown_context["proof"] = {**unknown_context["proof"], "proofValue": multibase.encode(bytes(64))}
+    no_proof = _status_list()
+    no_proof["proof"] = []
+    bad_index = _issued()
+    bad_index["credentialStatus"]["statusListIndex"] = None
+    bad_identifier = _issued()
+    del bad_identifier["credentialSubject"]["id"]
+    bad_identifier["credentialSubject"]["identifier"] = 5
+    assert DID in unknown_context["proof"]["verificationMethod"]
+    return [
+        ("unknown context", {"credential": _issued(), "status_list": unknown_context}, "status"),
+        ("no proof", {"credential": _issued(), "status_list": no_proof}, "status"),
+        ("null index", {"credential": bad_index, "status_list": _status_list()}, "status"),
+        (
+            "identifier 5",
+            {"credential": bad_identifier, "recipient": "mailto:ada@acme.example"},
+            "recipient",
+        ),
+    ]
+
+
+def test_hostile_input_is_a_failed_check_not_a_server_error(client: Any) -> None:
+    for what, body, failed in _hostile():
+        r = client.post("/api/v1/credentials/verify", json=body)
+        assert r.status_code == 200, (what, r.text)
+        checks = {c["name"]: c for c in r.json()["checks"]}
+        assert r.json()["valid"] is False and not checks[failed]["ok"], what
+
+
+def test_unreadable_input_is_422(client: Any) -> None:
+    for body in (
+        {"credential": [1, 2]},
+        {"credential": 5},
+        {"credential": None},
+        {"credential": _issued(), "status_list": []},
+        {"credential": _issued(), "recipient": 5},
+    ):
+        r = client.post("/api/v1/credentials/verify", json=body)
+        assert r.status_code == 422, (body, r.text)
+        assert r.headers["content-type"].startswith("application/problem+json")
+    r = client.post("/verify", data={"pasted": "[1, 2]"})
+    assert r.status_code == 422 and "JSON object or a VC-JWT" in r.text

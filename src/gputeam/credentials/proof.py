@@ -21,7 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from gputeam.credentials import multibase
-from gputeam.credentials.loader import document_loader
+from gputeam.credentials.loader import UnknownContext, document_loader
 
 #: A pyld document loader: (url, options) -> {"document": ...}; the default serves only the
 #: bundled contexts. Tests of other vectors pass one that adds their (restated) contexts.
@@ -114,6 +114,20 @@ class ProofError(ValueError):
     """Why a proof does not verify, in words."""
 
 
+def _jsonld_reason(exc: BaseException) -> str:
+    """Why pyld could not canonicalise a document: the context the offline loader refused,
+    or pyld's innermost message."""
+    innermost = str(exc.args[0]) if exc.args else type(exc).__name__
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, UnknownContext):
+            return str(seen)
+        if type(seen).__name__ == "JsonLdError" and seen.args:
+            innermost = str(seen.args[0])
+        seen = getattr(seen, "cause", None) or seen.__cause__
+    return f"the document is not valid JSON-LD: {innermost}"
+
+
 def verify_proof(
     document: dict[str, Any], proof: dict[str, Any], public_key: bytes, loader: Loader = document_loader
 ) -> None:
@@ -132,10 +146,14 @@ def verify_proof(
         raise ProofError(f"proofValue: {exc}") from None
     if len(signature) != 64:
         raise ProofError(f"proofValue holds {len(signature)} bytes, an Ed25519 signature 64")
+    from pyld.jsonld import JsonLdError
+
     try:
         data = transform(document, proof, loader).hash_data
     except DroppedTerms as exc:
         raise ProofError(str(exc)) from None
+    except JsonLdError as exc:
+        raise ProofError(_jsonld_reason(exc)) from None
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except InvalidSignature:

@@ -10,7 +10,7 @@ clock, the disk or the network.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -230,16 +230,34 @@ def check_status(
             f"the status list given is {status_list.get('id')!r}, the "
             f"credential names {entry.get('statusListCredential')!r}",
         )
+    index = _list_index(entry.get("statusListIndex"))
+    if index is None:
+        return Check(
+            "status",
+            False,
+            "statusListIndex must be a non-negative integer written as a string; "
+            f"found {entry.get('statusListIndex')!r}",
+        )
     listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now, did_documents)
     if isinstance(listed, Check):
         return listed
     try:
-        revoked = statuslist.is_set(listed, int(entry.get("statusListIndex", "")))
-    except (ValueError, statuslist.StatusListError) as exc:
+        revoked = statuslist.is_set(listed, index)
+    except statuslist.StatusListError as exc:
         return Check("status", False, f"statusListIndex: {exc}")
     if revoked:
         return Check("status", False, "revoked by the issuer")
     return Check("status", True, "not revoked")
+
+
+def _list_index(value: Any) -> int | None:
+    """A ``statusListIndex`` (Bitstring Status List: an integer as a string; a JSON integer
+    is read too), or None when it is neither."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value >= 0 else None
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return None
 
 
 def verify_status_list(
@@ -253,7 +271,7 @@ def verify_status_list(
     proofs = status_list.get("proof")
     proofs = proofs if isinstance(proofs, list) else [proofs]
     try:
-        p = proofs[0]
+        p = proofs[0] if proofs else None
         if not isinstance(p, dict):
             raise ProofError("the status list has no proof")
         verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
@@ -274,10 +292,13 @@ def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
     subject = cred["credentialSubject"]
     if subject.get("id") == recipient:
         return Check("recipient", True, f"issued to {recipient}")
-    for ident in subject.get("identifier") or []:
+    identifiers = subject.get("identifier") or []
+    for ident in identifiers if isinstance(identifiers, list) else [identifiers]:
         if not isinstance(ident, dict):
-            continue
+            continue  # not an IdentityObject: it names nobody
         value, salt = ident.get("identityHash"), ident.get("salt") or ""
+        if not isinstance(salt, str):
+            continue
         if ident.get("hashed") and isinstance(value, str) and value.startswith("sha256$"):
             if hashlib.sha256((recipient + salt).encode()).hexdigest() == value[7:].lower():
                 return Check("recipient", True, f"issued to {recipient} (hashed identifier)")
@@ -318,14 +339,32 @@ def verify(
         except ProofError as exc:
             return Verification((Check("structure", False, str(exc)),))
         cred = {k: v for k, v in cred.items() if k not in ("iss", "jti", "sub", "nbf", "exp")}
-    problems = structure_problems(cred, embedded_proof=token is None)
+    try:
+        problems = structure_problems(cred, embedded_proof=token is None)
+    except Exception as exc:  # the safety net of _guarded, for the first step
+        problems = [f"the structure check could not read the credential ({type(exc).__name__}: {exc})"]
     if problems:
         return Verification((Check("structure", False, "; ".join(problems)),))
-    checks = [
-        Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)"),
-        check_proof(cred, did_documents) if token is None else check_jwt(token, cred, did_documents),
-        check_validity(cred, now),
-        check_status(cred, status_list, now, did_documents),
-        check_recipient(cred, recipient),
+
+    def proof() -> Check:
+        return check_proof(cred, did_documents) if token is None else check_jwt(token, cred, did_documents)
+
+    steps: list[tuple[str, Callable[[], Check]]] = [
+        ("proof", proof),
+        ("validity", lambda: check_validity(cred, now)),
+        ("status", lambda: check_status(cred, status_list, now, did_documents)),
+        ("recipient", lambda: check_recipient(cred, recipient)),
     ]
+    checks = [Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)")]
+    checks += [_guarded(name, step) for name, step in steps]
     return Verification(tuple(checks))
+
+
+def _guarded(name: str, step: Callable[[], Check]) -> Check:
+    """``step()``, or a failed check when it raises: input no check foresaw makes the
+    credential not valid, never a traceback (the CLI's exit 1, the API's 200)."""
+    try:
+        return step()
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+        return Check(name, False, f"the {name} check could not read the credential ({reason})")

@@ -77,6 +77,10 @@ def _verify(
 ) -> dict[str, Any]:
     from gputeam.credentials import verify
 
+    if not isinstance(cred, (dict, str)):
+        raise Unreadable(
+            "the credential must be a JSON object or a VC-JWT string; found " + type(cred).__name__
+        )
     if status_list is not None and not isinstance(status_list, dict):
         raise Unreadable("status_list must be a JSON object (the status list credential)")
     return verify(
@@ -110,25 +114,13 @@ def verify_api(
     "status_list": <optional status list credential>, "recipient": <optional identifier>}`.
     Answers 200 with `{"valid": bool, "checks": [{"name", "ok", "message"}]}` whether or not
     the credential is valid; 422 when the body holds no credential."""
-    if "credential" not in body:
-        return JSONResponse(
-            {
-                "type": "urn:gputeam:problem:input",
-                "title": "Invalid input",
-                "status": 422,
-                "detail": "the body needs a 'credential' member",
-            },
-            status_code=422,
-            media_type="application/problem+json",
-        )
     recipient = body.get("recipient")
     try:
-        result = _verify(
-            request,
-            body["credential"],
-            body.get("status_list"),
-            recipient if isinstance(recipient, str) else None,
-        )
+        if "credential" not in body:
+            raise Unreadable("the body needs a 'credential' member")
+        if recipient is not None and not isinstance(recipient, str):
+            raise Unreadable("recipient must be a string (an identifier such as mailto:...)")
+        result = _verify(request, body["credential"], body.get("status_list"), recipient)
     except Unreadable as exc:
         return JSONResponse(
             {
