@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import yaml
 from tests.store.exam_helpers import EXTRA, START, gift_bank, spec
@@ -90,3 +91,43 @@ def test_essay_marking_from_the_command_line(db_url: str, tmp_path: Path) -> Non
     assert r.exit_code == 0 and "passed (93 %)" in r.stdout, r.output
     r = runner.invoke(app, ["exams", "marking", "essay-l2", *common])
     assert json.loads(r.stdout) == []
+
+
+def test_sweep_uses_the_servers_catalog_extra_and_reports_what_it_cannot_finish(
+    db_url: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Without --catalog-extra the sweep reads GPUTEAM_CATALOG_EXTRA as the server does;
+    without either, a passing attempt (whose certification the packaged catalog lacks) is
+    reported and the other overdue attempts are still finished."""
+    from tests.store.exam_helpers import exam_catalog, right_answers, setup_programme
+
+    extra = tmp_path / "extra.yaml"
+    extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
+    db = store.open_database(db_url)
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        ada = store.add_person(s, org.id, key="p1", name="Ada").id
+        grace = store.add_person(s, org.id, key="p2", name="Grace").id
+        prog = setup_programme(s, org.id, exam_catalog())
+        passing = store.start_attempt(s, prog, ada, now=START - timedelta(days=1))
+        for item, choice in right_answers(store.attempt_view(s, passing, now=START)).items():
+            store.save_answer(s, passing.id, ada, item, choice, now=START - timedelta(days=1))
+        failing = store.start_attempt(s, prog, grace, now=START - timedelta(days=1)).id
+        passing_id = passing.id
+    common = ["exams", "sweep", "--db", db_url]
+    monkeypatch.delenv("GPUTEAM_CATALOG_EXTRA", raising=False)
+    r = runner.invoke(app, common)
+    assert r.exit_code == 1, r.output
+    assert "1 overdue" in r.stdout
+    assert f"attempt {passing_id} not finished" in r.stderr and "not in the catalog" in r.stderr
+    with db.session() as s:
+        assert s.get(store.schema_exams.ExamAttempt, failing).state == "finished"
+        assert s.get(store.schema_exams.ExamAttempt, passing_id).state == "in_progress"
+    monkeypatch.setenv("GPUTEAM_CATALOG_EXTRA", str(extra))
+    r = runner.invoke(app, common)
+    assert r.exit_code == 0 and "1 overdue" in r.stdout, r.output
+    with db.session() as s:
+        row = s.get(store.schema_exams.ExamAttempt, passing_id)
+        assert (row.state, row.passed) == ("finished", True)
+        assert [c.cert_id for c in store.list_certifications(s, person_id=ada)] == ["acme-operator-l2"]
+    db.dispose()

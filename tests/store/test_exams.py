@@ -193,9 +193,34 @@ def test_overdue_attempt_is_finished_on_read_and_by_the_sweep_once(db: Any, worl
         k = read.form.index(version)
         assert read.result["fractions"][4 * k : 4 * k + 4] == "2000"  # marked from the saved answer
     with db.session() as s:
-        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == [b.id]
+        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == store.Swept([b.id], [])
     with db.session() as s:
-        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == []
+        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == store.Swept([], [])
+
+
+def test_sweep_finishes_each_attempt_in_its_own_savepoint(db: Any, world: Any) -> None:
+    """An attempt the store refuses to finish (its pass grants a certification the catalog
+    given lacks) is rolled back alone and reported; the others are finished."""
+    from gputeam.catalog import load_catalog
+
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
+            store.save_answer(s, a.id, world["p1"], item, choice, now=START + timedelta(minutes=1))
+        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START)
+    late = START + timedelta(hours=1)
+    with db.session() as s:  # the packaged catalog alone: no acme-operator-l2
+        swept = store.finalise_overdue(s, now=late, catalog=load_catalog())
+    assert swept.finished == [b.id]
+    [(failed, why)] = swept.failed
+    assert failed == a.id and "not in the catalog" in why and CERT in why
+    with db.session() as s:
+        assert s.get(type(a), a.id).state == "in_progress"
+        assert s.get(type(b), b.id).state == "finished"
+        assert store.finalise_overdue(s, now=late, catalog=load_catalog(), skip=[a.id]) == store.Swept([], [])
+    with db.session() as s:  # with the catalog that has it, the pass is recorded
+        assert store.finalise_overdue(s, now=late, catalog=CATALOG) == store.Swept([a.id], [])
+        assert s.get(type(a), a.id).passed is True
 
 
 def test_retired_items_are_not_drawn_and_used_items_get_new_versions(db: Any, world: Any) -> None:

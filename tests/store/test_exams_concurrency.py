@@ -86,7 +86,7 @@ def test_two_sweepers_finish_each_attempt_once(pg: Any) -> None:
         mine: list[int] = []
         while True:
             with pg.session() as s:
-                got = store.finalise_overdue(s, now=late, catalog=CATALOG, limit=3)
+                got = store.finalise_overdue(s, now=late, catalog=CATALOG, limit=3).finished
             if not got:
                 return mine
             mine += got

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,10 +16,29 @@ from gputeam.cli.main import friendly
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
 from gputeam.i18n import gettext as _
 
+if TYPE_CHECKING:
+    from gputeam.catalog import Catalog
+
 CatalogExtra = Annotated[
     Path | None,
-    typer.Option("--catalog-extra", help=_("Extra catalog file (user-defined certifications live there).")),
+    typer.Option(
+        "--catalog-extra",
+        help=_(
+            "Extra catalog file (user-defined certifications live there); default: "
+            "$GPUTEAM_CATALOG_EXTRA, as the server uses."
+        ),
+    ),
 ]
+
+
+def _catalog(catalog_extra: Path | None) -> Catalog:
+    """The catalog with the extra file given, else the server's (``GPUTEAM_CATALOG_EXTRA``):
+    a pass must record the programme's user-defined certification."""
+    from gputeam.cli.common import load_catalog_file
+    from gputeam.web.settings import catalog_extra_path
+
+    path = catalog_extra_path(str(catalog_extra) if catalog_extra else None)
+    return load_catalog_file(Path(path) if path else None)
 
 
 def _issuer() -> Any:
@@ -78,12 +97,11 @@ def register(app: typer.Typer) -> None:
         org: OrgOption = None,
     ) -> None:
         """Create a programme or replace its definition (audited)."""
-        from gputeam.cli.common import load_catalog_file
         from gputeam.cli.tracker_cmds import _actor, _org_id
         from gputeam.store import open_database, save_programme
 
         spec = _read_spec(file)
-        catalog = load_catalog_file(catalog_extra)
+        catalog = _catalog(catalog_extra)
         database = open_database(db)
         try:
             with database.session() as s:
@@ -146,25 +164,36 @@ def register(app: typer.Typer) -> None:
         safe to run from several processes at once (rows locked with SKIP LOCKED)."""
         from datetime import UTC, datetime
 
-        from gputeam.cli.common import load_catalog_file
         from gputeam.store import finalise_overdue, open_database
 
-        catalog = load_catalog_file(catalog_extra)
+        catalog = _catalog(catalog_extra)
         issuer = _issuer()
         database = open_database(db)
         done: list[int] = []
+        failed: list[tuple[int, str]] = []
         try:
             while True:
                 with database.session() as s:
                     got = finalise_overdue(
-                        s, now=datetime.now(UTC), catalog=catalog, issuer=issuer, limit=max(1, batch)
+                        s,
+                        now=datetime.now(UTC),
+                        catalog=catalog,
+                        issuer=issuer,
+                        limit=max(1, batch),
+                        skip=[i for i, _why in failed],
                     )
-                done += got
-                if len(got) < batch:
+                done += got.finished
+                failed += got.failed
+                if len(got.finished) + len(got.failed) < max(1, batch):
                     break
         finally:
             database.dispose()
         sys.stdout.write(_("{count} overdue attempt(s) finished").format(count=len(done)) + "\n")
+        for attempt_id, why in failed:
+            line = _("attempt {attempt} not finished: {reason}").format(attempt=attempt_id, reason=why)
+            sys.stderr.write(line + "\n")
+        if failed:
+            raise typer.Exit(1)
 
     @exams.command("items", help=_("Item analysis over the programme's finished attempts (JSON or CSV)."))
     @friendly
@@ -271,12 +300,11 @@ def register(app: typer.Typer) -> None:
         when GPUTEAM_SECRET_KEY and GPUTEAM_PUBLIC_URL are set)."""
         from datetime import UTC, datetime
 
-        from gputeam.cli.common import load_catalog_file
         from gputeam.cli.tracker_cmds import _actor, _org_id
         from gputeam.errors import InputError, Problem
         from gputeam.store import get_person_by_key, mark_essay, open_database
 
-        catalog = load_catalog_file(catalog_extra)
+        catalog = _catalog(catalog_extra)
         database = open_database(db)
         try:
             with database.session() as s:

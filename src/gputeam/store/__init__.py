@@ -184,8 +184,10 @@ exams: ``start_attempt(s, programme, person_id, *, now, actor=None)`` (resumes t
 progress), ``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> seconds left``
 (:class:`TooLate` after the deadline plus the grace), ``finish_attempt(s, attempt_id, *, now,
 catalog, issuer=None, how="submitted")``, ``current_attempt(...)`` (finishes an overdue one),
-``finalise_overdue(s, *, now, catalog, issuer=None, limit=100)``, ``attempt_view(s, attempt, *,
-now)`` (no answer keys before the end), ``attempt_person(s, attempt_id)`` (whose),
+``finalise_overdue(s, *, now, catalog, issuer=None, limit=100, skip=()) -> Swept`` (each
+attempt in its own savepoint: the ones refused are reported in ``Swept.failed``),
+``attempt_view(s, attempt, *, now)`` (no answer keys before the end),
+``attempt_person(s, attempt_id)`` (whose),
 ``person_attempts(s, person_id) -> [(attempt, programme code)]``, ``attempts_of``,
 ``next_allowed``; :class:`Issuer`.
 practical: ``grade_practical(s, programme, person_id, grades, *, assessor, role,
@@ -290,6 +292,7 @@ from gputeam.store.errors import (
 )
 from gputeam.store.exams import (
     Issuer,
+    Swept,
     TooLate,
     attempt_person,
     attempt_view,
@@ -598,6 +601,7 @@ __all__ = [
     "status_list",
     "BankImport",
     "Issuer",
+    "Swept",
     "TooLate",
     "attempt_view",
     "attempts_of",

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -41,7 +41,7 @@ from gputeam.certify.programme import (
     next_attempt,
     remaining_seconds,
 )
-from gputeam.errors import Problem
+from gputeam.errors import InputError, Problem
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found, refused
 from gputeam.store.people import get_person
@@ -421,28 +421,57 @@ def current_attempt(
     return attempt
 
 
+@dataclass(frozen=True)
+class Swept:
+    """What one :func:`finalise_overdue` call did: the attempts it finished, and those it
+    could not finish (attempt id, why), which stay in progress for the next sweep."""
+
+    finished: list[int]
+    failed: list[tuple[int, str]]
+
+
 def finalise_overdue(
-    session: Session, *, now: datetime, catalog: Catalog, issuer: Issuer | None = None, limit: int = 100
-) -> list[int]:
-    """Finish up to ``limit`` attempts whose time and grace ran out; their ids. Rows another
-    sweeper holds are skipped (``SKIP LOCKED``), so each attempt is finished once."""
+    session: Session,
+    *,
+    now: datetime,
+    catalog: Catalog,
+    issuer: Issuer | None = None,
+    limit: int = 100,
+    skip: Collection[int] = (),
+) -> Swept:
+    """Finish up to ``limit`` attempts whose time and grace ran out (not those in ``skip``,
+    e.g. the ones that failed earlier in this sweep). Rows another sweeper holds are skipped
+    (``SKIP LOCKED``), so each attempt is finished once. Each attempt is finished in its
+    own savepoint: one the store refuses (say, a pass granting a certification the catalog
+    lacks) is rolled back alone and reported, and the others are finished."""
     cutoff = now - timedelta(seconds=GRACE_SECONDS)
+    query = select(ExamAttempt).where(ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
+    if skip:
+        query = query.where(ExamAttempt.id.not_in(list(skip)))
     rows = session.scalars(
-        select(ExamAttempt)
-        .where(ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
-        .order_by(ExamAttempt.id)
+        query.order_by(ExamAttempt.id)
         .limit(limit)
         .with_for_update(skip_locked=True)
         .execution_options(populate_existing=True)
     ).all()
-    done = []
+    done: list[int] = []
+    failed: list[tuple[int, str]] = []
     for attempt in rows:
+        attempt_id = attempt.id
         if session.get_bind().dialect.name == "sqlite":
-            _locked(session, attempt.id)  # see _locked; PostgreSQL locked the rows above
-        if attempt.state == "in_progress":
-            _finalise(session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer, actor="sweep")
-            done.append(attempt.id)
-    return done
+            _locked(session, attempt_id)  # see _locked; PostgreSQL locked the rows above
+        if attempt.state != "in_progress":
+            continue
+        try:
+            with session.begin_nested():
+                _finalise(
+                    session, attempt, now=now, how="timeout", catalog=catalog, issuer=issuer, actor="sweep"
+                )
+        except InputError as exc:
+            failed.append((attempt_id, str(exc).replace("\n", "; ")))
+        else:
+            done.append(attempt_id)
+    return Swept(done, failed)
 
 
 def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> dict[str, Any]:

@@ -43,7 +43,25 @@ class SettingsError(InputError):
     kind = "settings"
 
 
-class Settings(BaseSettings):
+class CatalogSettings(BaseSettings):
+    """Where the catalog extra comes from, for the server and for the commands that work on
+    the server's data without starting it (``gputeam exams sweep``): the explicit value
+    (a ``--catalog-extra`` flag), else ``GPUTEAM_CATALOG_EXTRA``."""
+
+    model_config = SettingsConfigDict(env_prefix="GPUTEAM_", extra="ignore", frozen=True)
+
+    catalog_extra: str | None = Field(
+        default=None, description="Path of a --catalog-extra YAML file applied to the catalog."
+    )
+
+
+def catalog_extra_path(given: str | None = None) -> str | None:
+    """The catalog extra file the server would use: ``given``, else ``GPUTEAM_CATALOG_EXTRA``
+    (the rule of :attr:`Settings.catalog_extra`, read by the same settings class)."""
+    return (CatalogSettings(catalog_extra=given) if given else CatalogSettings()).catalog_extra
+
+
+class Settings(CatalogSettings):
     """Everything the web app needs to start. Each field is read from ``GPUTEAM_<NAME>``."""
 
     model_config = SettingsConfigDict(env_prefix="GPUTEAM_", extra="ignore", frozen=True)
@@ -102,9 +120,6 @@ class Settings(BaseSettings):
     )
     organisation: str = Field(
         default="My organisation", description="Name of the organisation created on first use."
-    )
-    catalog_extra: str | None = Field(
-        default=None, description="Path of a --catalog-extra YAML file applied to the catalog."
     )
     public_url: str | None = Field(
         default=None,
