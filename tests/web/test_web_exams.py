@@ -409,3 +409,23 @@ def test_exam_pages_in_the_pseudo_locale(exam_app: Any, world: World) -> None:
     assert "csrf_token" in pages["manager: practical"] and 'role="timer"' in pages["candidate: attempt"]
     found = {name: _untranslated(html, frozenset(data)) for name, html in pages.items()}
     assert found == {name: [] for name in pages}
+
+
+def test_text_answers_save_while_typing_and_the_page_carries_the_retry_message(
+    exam_app: Any, world: World
+) -> None:
+    """Essays and short answers are saved 2 s after the typing stops (htmx keyup), not only
+    on change; choices on change. The "not saved" message comes from the server, translated."""
+    from tests.store.exam_helpers import setup_essay_programme
+
+    with exam_app.state.db.session() as s:
+        setup_essay_programme(s, world.org_id, exam_catalog())
+    eng = logged_in(exam_app, "engineer")
+    r = eng.post("/exams/essay-l2/start", data={"csrf_token": eng.csrf}, follow_redirects=False)
+    html = eng.get(r.headers["location"]).text
+    fieldsets = re.findall(r"<fieldset [^>]*>.*?</fieldset>", html, re.S)
+    essay = next(f for f in fieldsets if "<textarea" in f)
+    assert 'hx-trigger="change, keyup changed delay:2s from:find .answer"' in essay
+    assert 'class="answer"' in essay
+    assert all('hx-trigger="change"' in f for f in fieldsets if f is not essay)
+    assert 'data-not-saved="Not saved — retrying"' in html

@@ -1,6 +1,14 @@
 // The exam timer: shows the seconds the server counted (re-synchronised by every save),
 // announces 10, 5 and 1 minutes left to screen readers (never every second), and reloads
 // the page once time and the grace are over (the server then shows the result).
+//
+// Answers are never lost to a dropped connection: each answer is queued in sessionStorage
+// before htmx sends it and taken off the queue once the server has stored it. A save that
+// cannot reach the server (htmx:sendError) or that the server fails (5xx) stays queued, the
+// page says "Not saved — retrying", and the queue is sent again when the browser is back
+// online, every few seconds while anything is queued, after a reload (the queued answers
+// are put back on the page first) and before the reload at time-up, which also sends text
+// typed since the last save.
 (function () {
   "use strict";
   var timer = document.getElementById("timer");
@@ -15,6 +23,154 @@
   var previous = null;
   var marks = [10, 5, 1];
   var reloading = false;
+
+  // ------------------------------------------------------------ the queue of unsaved answers
+  var form = document.getElementById("exam");
+  var key = form ? "gputeam-exam-pending:" + form.getAttribute("action") : null;
+  var sending = null;  // the flush in flight (a promise), if any
+  var failing = false;
+  var retry = null;
+  var lastSent = {};  // item -> the answer (as JSON) last sent, to find unsent text at time-up
+
+  function readQueue() {
+    try { return JSON.parse(window.sessionStorage.getItem(key) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function writeQueue(queue) {
+    try {
+      if (Object.keys(queue).length) { window.sessionStorage.setItem(key, JSON.stringify(queue)); }
+      else { window.sessionStorage.removeItem(key); }
+    } catch (e) { /* storage full or disabled: the answer is still on the page */ }
+  }
+  function itemOf(fieldset) {
+    var present = fieldset && fieldset.querySelector("input[name=present]");
+    return present ? present.value : null;
+  }
+  function belongs(name, value, item) {
+    return (name === "present" && value === item) || name === "q:" + item || name === "kind:" + item ||
+      name.indexOf("q:" + item + ":") === 0;
+  }
+  // the form fields of one question, as [name, value] pairs (what the save endpoint reads)
+  function answerOf(item) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) {
+      if (belongs(name, String(value), item)) { pairs.push([name, String(value)]); }
+    });
+    return pairs;
+  }
+  function queue(item, pairs) {
+    var q = readQueue();
+    q[item] = pairs;
+    writeQueue(q);
+  }
+  function unqueue(item, pairs) {  // only the answer sent: a newer one stays queued
+    var q = readQueue();
+    if (q[item] && JSON.stringify(q[item]) === JSON.stringify(pairs)) { delete q[item]; writeQueue(q); }
+  }
+  // put queued answers back on the page (after a reload, the page shows what the server has)
+  function restore(q) {
+    Object.keys(q).forEach(function (item) {
+      var chosen = {}, values = {};
+      q[item].forEach(function (p) { chosen[p[0] + "\u0000" + p[1]] = true; values[p[0]] = p[1]; });
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (!el.name || el.name === "present" || !belongs(el.name, "", item)) { return; }
+        if (el.type === "radio" || el.type === "checkbox") { el.checked = !!chosen[el.name + "\u0000" + el.value]; }
+        else if (el.type !== "hidden") { el.value = values[el.name] || ""; }
+      });
+    });
+  }
+  function status(message) {
+    var box = document.getElementById("save-status");
+    if (box) { box.textContent = message; box.removeAttribute("data-remaining"); }
+  }
+  function notSaved() {
+    var message = said("not-saved", "Not saved — retrying");
+    status(message);
+    if (!failing) { announce.textContent = message; }
+    failing = true;
+    if (retry === null) { retry = window.setTimeout(function () { retry = null; flush(); }, 5000); }
+  }
+  function synchronise(remaining) {
+    if (remaining !== null && remaining !== undefined && remaining !== "") {
+      end = Date.now() + parseInt(remaining, 10) * 1000;
+    }
+  }
+  function showResponse(html) {
+    var box = document.createElement("div");
+    box.innerHTML = html;
+    var fresh = box.querySelector("#save-status");
+    var old = document.getElementById("save-status");
+    if (fresh && old) { old.replaceWith(fresh); synchronise(fresh.getAttribute("data-remaining")); }
+  }
+  // send every queued answer, one at a time; resolves when done or when one failed
+  function flush() {
+    if (sending) { return sending; }
+    var items = form ? Object.keys(readQueue()) : [];
+    if (!items.length) { return Promise.resolve(); }
+    var token = (form.querySelector("input[name=csrf_token]") || {}).value || "";
+    function next(i) {
+      if (i >= items.length) { return Promise.resolve(true); }
+      var item = items[i], pairs = readQueue()[item];
+      if (!pairs) { return next(i + 1); }
+      var body = new URLSearchParams();
+      body.append("csrf_token", token);
+      pairs.forEach(function (p) { body.append(p[0], p[1]); });
+      lastSent[item] = JSON.stringify(pairs);
+      return window.fetch(form.getAttribute("action") + "?item=" + encodeURIComponent(item), {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: {"HX-Request": "true", "X-CSRF-Token": token}
+      }).then(function (response) {
+        if (response.status >= 500) { return false; }
+        return response.text().then(function (html) {
+          unqueue(item, pairs);  // stored, or refused for good (time up, a bad value)
+          showResponse(html);
+          if (response.status === 409) { writeQueue({}); window.location.reload(); return true; }
+          return next(i + 1);
+        });
+      }, function () { return false; });
+    }
+    sending = next(0).then(function (ok) {
+      sending = null;
+      if (ok) { failing = false; } else { notSaved(); }
+    });
+    return sending;
+  }
+
+  if (form) {
+    form.querySelectorAll("fieldset.question").forEach(function (fieldset) {
+      var item = itemOf(fieldset);
+      lastSent[item] = JSON.stringify(answerOf(item));
+    });
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      var item = itemOf(event.detail.elt);
+      if (item === null) { return; }
+      var pairs = answerOf(item);
+      event.detail.elt.examSent = pairs;
+      lastSent[item] = JSON.stringify(pairs);
+      queue(item, pairs);
+    });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      var item = itemOf(event.detail.elt), xhr = event.detail.xhr;
+      if (item !== null && xhr && xhr.status > 0 && xhr.status < 500) {
+        unqueue(item, event.detail.elt.examSent || []);  // stored, or refused for good
+        if (xhr.status < 300 && failing) { flush(); }  // the connection is back: send the rest
+      }
+    });
+    document.body.addEventListener("htmx:sendError", notSaved);
+    window.addEventListener("online", function () { flush(); });
+    var waiting = readQueue();
+    if (Object.keys(waiting).length) { restore(waiting); flush(); }
+  }
+
+  // text typed since the last save (the keyup save waits 2 s), queued at time-up
+  function queueUnsentText() {
+    if (!form) { return; }
+    form.querySelectorAll("fieldset.question").forEach(function (fieldset) {
+      var item = itemOf(fieldset);
+      if (!fieldset.querySelector("textarea, input.answer")) { return; }
+      var pairs = answerOf(item);
+      if (JSON.stringify(pairs) !== lastSent[item]) { queue(item, pairs); }
+    });
+  }
 
   function left() { return Math.max(0, Math.round((end - Date.now()) / 1000)); }
 
@@ -41,19 +197,25 @@
     previous = now;
     if (now === 0 && !reloading) {
       reloading = true;
-      window.setTimeout(function () { window.location.reload(); }, (grace + 2) * 1000);
+      queueUnsentText();
+      flush();  // within the grace: the server still takes it
+      window.setTimeout(function () {
+        queueUnsentText();
+        var reload = function () { window.location.reload(); };
+        var wait = window.setTimeout(reload, 3000);  // never wait for a dead connection for long
+        flush().then(function () { window.clearTimeout(wait); reload(); });
+      }, (grace + 2) * 1000);
     }
   }
 
   document.body.addEventListener("htmx:afterSwap", function () {
     var status = document.getElementById("save-status");
-    var r = status && status.getAttribute("data-remaining");
-    if (r !== null && r !== undefined && r !== "") {
-      end = Date.now() + parseInt(r, 10) * 1000;
-    }
+    synchronise(status && status.getAttribute("data-remaining"));
   });
   document.body.addEventListener("htmx:responseError", function (event) {
-    if (event.detail.xhr.status === 409) { window.location.reload(); }
+    var code = event.detail.xhr.status;
+    if (code === 409) { writeQueue({}); window.location.reload(); }
+    else if (code >= 500) { notSaved(); }
   });
   tick();
   window.setInterval(tick, 1000);
