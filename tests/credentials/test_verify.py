@@ -208,7 +208,7 @@ def test_an_unreadable_status_list_index_is_a_failed_check(index: Any) -> None:
 )
 def test_an_unreadable_identifier_is_not_a_match(identifier: Any) -> None:
     cred = _issued()
-    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["id"] = "mailto:someone-else@acme.example"
     cred["credentialSubject"]["identifier"] = identifier
     check = _checks(cred, recipient="mailto:ada@acme.example")["recipient"]
     assert not check.ok and "not issued to mailto:ada@acme.example" in check.message
@@ -216,7 +216,7 @@ def test_an_unreadable_identifier_is_not_a_match(identifier: Any) -> None:
 
 def test_an_identity_object_not_in_a_list_is_read() -> None:
     cred = _issued()
-    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["id"] = "mailto:someone-else@acme.example"
     cred["credentialSubject"]["identifier"] = {
         "type": "IdentityObject",
         "identityType": "emailAddress",
@@ -244,7 +244,7 @@ def test_an_unexpected_error_in_a_check_is_a_failed_check(monkeypatch: pytest.Mo
 
 def test_the_cli_reports_hostile_input_as_failed_checks(tmp_path: Path) -> None:
     cred = _issued()
-    del cred["credentialSubject"]["id"]
+    cred["credentialSubject"]["id"] = "mailto:someone-else@acme.example"
     cred["credentialSubject"]["identifier"] = 5
     listed = _status_list()
     listed["proof"] = []

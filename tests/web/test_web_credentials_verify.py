@@ -67,7 +67,7 @@ def _hostile() -> list[tuple[str, dict[str, Any], str]]:
     bad_index = _issued()
     bad_index["credentialStatus"]["statusListIndex"] = None
     bad_identifier = _issued()
-    del bad_identifier["credentialSubject"]["id"]
+    bad_identifier["credentialSubject"]["id"] = "mailto:someone-else@acme.example"
     bad_identifier["credentialSubject"]["identifier"] = 5
     assert DID in unknown_context["proof"]["verificationMethod"]
     return [

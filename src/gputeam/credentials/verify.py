@@ -10,6 +10,7 @@ clock, the disk or the network.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,6 +24,7 @@ BADGE_TYPES = ("OpenBadgeCredential", "AchievementCredential")
 #: The largest credential verified (its compact JSON, bytes): canonicalisation costs time in
 #: proportion, and a real OB 3.0 credential (even a CLR) fits well within it.
 MAX_CREDENTIAL_BYTES = 262_144
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
 
 
 @dataclass(frozen=True)
@@ -96,26 +98,77 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 out.append(str(UnknownContext(c)))
             elif not isinstance(c, str):
                 out.append("@context: embedded contexts are not accepted, only the bundled URLs")
-    types = _types(cred)
-    if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
-        out.append(
-            f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; found {types}"
-        )
-    if _id(cred.get("issuer")) is None:
-        out.append("issuer must be a URI or a Profile with an id")
+    out += _data_model_problems(cred)
     for field in ("validFrom", "validUntil"):
         if field in cred or field == "validFrom":
             try:
                 parse_datetime(cred.get(field))
             except ValueError as exc:
                 out.append(f"{field}: {exc}; found {cred.get(field)!r}")
-    subject = cred.get("credentialSubject")
-    if not isinstance(subject, dict):
-        out.append("credentialSubject must be an object")
-    elif not isinstance(subject.get("achievement"), dict):
-        out.append("credentialSubject.achievement must be an Achievement object")
     if embedded_proof and "proof" not in cred:
         out.append("the credential has no proof")
+    return out
+
+
+def _is_uri(value: Any) -> bool:
+    """An absolute URI: a scheme, a colon and something after it (``https://…``,
+    ``urn:uuid:…``, ``did:key:…``)."""
+    return isinstance(value, str) and bool(_URI.match(value))
+
+
+def _text(value: Any) -> bool:
+    """A non-empty string, or a JSON-LD language map / value object (``{"en": "…"}``)."""
+    return (isinstance(value, str) and bool(value.strip())) or (isinstance(value, dict) and bool(value))
+
+
+def _data_model_problems(cred: dict[str, Any]) -> list[str]:
+    """The properties Open Badges 3.0's data model requires (§ B.1 AchievementCredential,
+    Profile, AchievementSubject, Achievement, Criteria) that ``cred`` lacks, each named by
+    its path. (@context, validFrom/validUntil and proof are checked by the caller.)"""
+    out: list[str] = []
+    if not _is_uri(cred.get("id")):
+        out.append(f"id must be the credential's URI; found {cred.get('id')!r}")
+    types = _types(cred)
+    if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
+        out.append(
+            f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; found {types}"
+        )
+    if not _text(cred.get("name")):
+        out.append("name (the credential's display name) is required")
+    issuer = cred.get("issuer")
+    if not isinstance(issuer, dict):
+        out.append(f"issuer must be a Profile object (with id and type 'Profile'); found {issuer!r}")
+    else:
+        if not _is_uri(issuer.get("id")):
+            out.append(f"issuer.id must be the issuer's URI; found {issuer.get('id')!r}")
+        if "Profile" not in _types(issuer):
+            out.append(f"issuer.type must include 'Profile'; found {_types(issuer)}")
+    subject = cred.get("credentialSubject")
+    if not isinstance(subject, dict):
+        return [*out, "credentialSubject must be an AchievementSubject object"]
+    if "AchievementSubject" not in _types(subject):
+        out.append(f"credentialSubject.type must include 'AchievementSubject'; found {_types(subject)}")
+    identifier = subject.get("identifier")
+    if not _is_uri(subject.get("id")) and not (
+        isinstance(identifier, dict) or (isinstance(identifier, list) and identifier)
+    ):
+        out.append("credentialSubject needs an id (the recipient's URI) or an identifier")
+    ach = subject.get("achievement")
+    if not isinstance(ach, dict):
+        return [*out, "credentialSubject.achievement must be an Achievement object"]
+    where = "credentialSubject.achievement"
+    if not _is_uri(ach.get("id")):
+        out.append(f"{where}.id must be the achievement's URI; found {ach.get('id')!r}")
+    if "Achievement" not in _types(ach):
+        out.append(f"{where}.type must include 'Achievement'; found {_types(ach)}")
+    for field in ("name", "description"):
+        if not _text(ach.get(field)):
+            out.append(f"{where}.{field} is required")
+    criteria = ach.get("criteria")
+    if not isinstance(criteria, dict) or not (
+        _is_uri(criteria.get("id")) or _text(criteria.get("narrative"))
+    ):
+        out.append(f"{where}.criteria must be an object with an id (a URI) or a narrative")
     return out
 
 
