@@ -193,6 +193,20 @@ def line_for(path: Sequence[str | int], lines: Mapping[Path, int]) -> int | None
     return None
 
 
+def one_per_fault(errors: Sequence[Any]) -> list[Any]:
+    """pydantic's errors, one per fault: a list whose every item failed also reports itself
+    as too short ("at least 1 item after validation, not 0"); its items' errors say it
+    already (for scenario files and the API's request bodies alike)."""
+    locs = [tuple(map(str, e["loc"])) for e in errors]
+    out = []
+    for err in errors:
+        here = tuple(map(str, err["loc"]))
+        if err["type"] == "too_short" and any(len(o) > len(here) and o[: len(here)] == here for o in locs):
+            continue
+        out.append(err)
+    return out
+
+
 def problems_from_validation(
     exc: Any, lines: Mapping[Path, int], file: str | None, known_fields: Sequence[str] = ()
 ) -> list[Problem]:
@@ -202,14 +216,7 @@ def problems_from_validation(
     from gputeam.errors import FieldConflicts
 
     problems = []
-    errors = exc.errors(include_url=False)
-    # one message per fault: a list whose every item failed also reports itself as too
-    # short ("at least 1 item after validation, not 0"); its items' errors say it already
-    locs = [tuple(map(str, e["loc"])) for e in errors]
-    for err in errors:
-        here = tuple(map(str, err["loc"]))
-        if err["type"] == "too_short" and any(len(o) > len(here) and o[: len(here)] == here for o in locs):
-            continue
+    for err in one_per_fault(exc.errors(include_url=False)):
         cause = (err.get("ctx") or {}).get("error")
         if isinstance(cause, FieldConflicts):
             base = tuple(err["loc"])

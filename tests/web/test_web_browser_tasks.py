@@ -69,7 +69,7 @@ def test_a_team_leads_tasks(seeded: str, page: Any, tmp_path: Path) -> None:  # 
     page.click("header >> text=Plan")
     expect(page.locator("#plan-result")).to_contain_text("Target headcount now")
     page.fill("input[name=gpus]", "-3")  # htmx: the message beside the field, no old result
-    expect(page.locator("#err-gpus")).to_contain_text("GPUs must be a whole number")
+    expect(page.locator("#err-gpus")).to_contain_text("GPUs (peak): Input should be greater than or equal")
     expect(page.locator("#plan-result")).not_to_contain_text("Target headcount now")
     shot("plan-invalid")
     page.fill("input[name=gpus]", "256")

@@ -185,7 +185,7 @@ def test_plan_whatif_errors_beside_the_fields_and_no_old_results(app: Any, world
         "/plan", data={"gpus": "lots", "budget": "1.000.000,5", "horizon_months": "0", "csrf_token": m.csrf}
     )
     assert r.status_code == 422 and "Traceback" not in r.text
-    assert re.search(r'id="err-gpus" role="alert">GPUs must be a whole number', r.text)
+    assert re.search(r'id="err-gpus" role="alert">GPUs \(peak\): not a number', r.text)
     assert re.search(r'id="err-horizon_months" role="alert">Horizon', r.text)
     assert 'id="err-budget" role="alert"></span>' in r.text  # 1.000.000,5 is a budget
     assert 'value="lots"' in r.text and "Target headcount now" not in r.text
@@ -193,7 +193,11 @@ def test_plan_whatif_errors_beside_the_fields_and_no_old_results(app: Any, world
     r = m.post("/plan", data={"gpus": "-1", "csrf_token": m.csrf}, headers={"HX-Request": "true"})
     assert r.status_code == 200 and r.text.lstrip().startswith('<div id="plan-result">')
     assert "Target headcount now" not in r.text
-    assert re.search(r'id="err-gpus" role="alert" hx-swap-oob="true">GPUs must', r.text)
+    # a value the plan inputs' model refuses: its message, beside the field
+    assert re.search(
+        r'id="err-gpus" role="alert" hx-swap-oob="true">GPUs \(peak\): Input should be greater than or equal',
+        r.text,
+    )
     ok = m.post(
         "/plan",
         data={"gpus": "128", "budget": "1.000.000,5", "csrf_token": m.csrf},

@@ -129,7 +129,7 @@ def test_plan_what_if_is_fast_and_partial(app: Any, world: World) -> None:
     r = c.post("/plan", data={"gpus": "128", "csrf_token": c.csrf})
     assert "<html" in r.text and 'id="plan-result"' in r.text
     r = c.post("/plan", data={"gpus": "128", "deadline_month": "abc", "csrf_token": c.csrf})
-    assert r.status_code == 422 and "must be a whole number" in r.text
+    assert r.status_code == 422 and "Deadline (plan month): not a number" in r.text
 
 
 def test_only_the_native_submission_saves(app: Any, world: World) -> None:

@@ -11,6 +11,7 @@ from gputeam.scenario.load import (
     parse_scenario,
 )
 from gputeam.scenario.models import (
+    MAX_GPUS,
     MAX_HORIZON_MONTHS,
     Constraints,
     Contractors,
@@ -25,6 +26,7 @@ from gputeam.scenario.models import (
 
 __all__ = [
     "EXAMPLES",
+    "MAX_GPUS",
     "MAX_HORIZON_MONTHS",
     "Constraints",
     "Contractors",

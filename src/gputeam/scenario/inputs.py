@@ -19,6 +19,7 @@ from gputeam.scenario.models import (
     Model,
     Scenario,
     field_names,
+    horizon_conflicts,
 )
 
 
@@ -31,18 +32,10 @@ class PlanInputs(Model):
     mode: Mode = Field(default="template", description="template (article §5) or lean.")
 
     @model_validator(mode="after")
-    def _deadline_within_horizon(self) -> PlanInputs:
-        deadline = self.constraints.deadline_month
-        if deadline and deadline > self.horizon_months:
-            raise FieldConflicts(
-                [
-                    (
-                        ("constraints", "deadline_month"),
-                        f"beyond horizon_months ({self.horizon_months})",
-                        str(deadline),
-                    )
-                ]
-            )
+    def _within_horizon(self) -> PlanInputs:
+        conflicts = horizon_conflicts(self.fleet, self.constraints, self.horizon_months)
+        if conflicts:
+            raise FieldConflicts(conflicts)
         return self
 
     @classmethod

@@ -27,6 +27,14 @@ Counterfactual = Literal["outsourced", "hire-only"]
 
 #: The longest plan, in months: scenarios, plan inputs and the API all accept 1 to this.
 MAX_HORIZON_MONTHS = 120
+#: The most GPUs a plan sizes (more would size millions of slots and plan for minutes).
+MAX_GPUS = 200_000
+#: How far (months) a GPU step may lie beyond the horizon.
+MAX_MONTHS_BEYOND_HORIZON = 120
+#: The largest budget (in the scenario's currency).
+MAX_BUDGET = 1_000_000_000_000
+#: The longest GPU model name.
+GPU_MODEL_LONGEST = 40
 
 
 class Model(BaseModel):
@@ -35,11 +43,13 @@ class Model(BaseModel):
 
 class GpuStep(Model):
     month: int = Field(ge=1, description="Plan month (1 = the start month) from which this count holds.")
-    count: int = Field(ge=0, le=1_000_000, description="GPUs in service from that month on.")
+    count: int = Field(ge=0, le=MAX_GPUS, description="GPUs in service from that month on.")
 
 
 class Fleet(Model):
-    gpu_model: str = Field(default="H100", description="GPU model, e.g. H100, B200, MI300X.")
+    gpu_model: str = Field(
+        default="H100", max_length=GPU_MODEL_LONGEST, description="GPU model, e.g. H100, B200, MI300X."
+    )
     gpus: tuple[GpuStep, ...] = Field(
         min_length=1, description="GPU count over time: a step function by plan month."
     )
@@ -163,18 +173,18 @@ class Constraints(Model):
     deadline_month: int | None = Field(
         default=None, ge=1, description="Plan month by which the target is covered."
     )
-    budget: float | None = Field(default=None, ge=0, description="Budget over the horizon.")
+    budget: float | None = Field(default=None, ge=0, le=MAX_BUDGET, description="Budget over the horizon.")
     hiring_lead_time_months: int = Field(
-        default=3, ge=0, description="Months from opening a requisition to the hire starting."
+        default=3, ge=0, le=120, description="Months from opening a requisition to the hire starting."
     )
-    max_hires_per_month: int = Field(default=3, ge=0, description="Hiring capacity.")
+    max_hires_per_month: int = Field(default=3, ge=0, le=10_000, description="Hiring capacity.")
     strategies: tuple[StrategyId, ...] = Field(
         default=("bootcamp", "apprenticeship", "vendor", "internal"),
         description="Training strategies allowed.",
     )
     contractors: Contractors = Field(default_factory=Contractors)
     max_in_training: int | None = Field(
-        default=None, ge=1, description="At most this many people in training at once."
+        default=None, ge=1, le=1_000_000, description="At most this many people in training at once."
     )
     discount_rate: float = Field(default=0, ge=0, le=1, description="Annual discount rate.")
     readiness_threshold: float = Field(
@@ -286,15 +296,7 @@ class Scenario(Model):
         for lvl in self.salary_bands:
             if not 1 <= lvl <= 5:
                 conflicts.append((("salary_bands", lvl), "a level from 1 to 5", str(lvl)))
-        deadline = self.constraints.deadline_month
-        if deadline and deadline > self.horizon_months:
-            conflicts.append(
-                (
-                    ("constraints", "deadline_month"),
-                    f"beyond horizon_months ({self.horizon_months})",
-                    str(deadline),
-                )
-            )
+        conflicts += horizon_conflicts(self.fleet, self.constraints, self.horizon_months)
         if conflicts:
             raise FieldConflicts(conflicts)
         return self
@@ -302,6 +304,32 @@ class Scenario(Model):
     @property
     def deadline(self) -> int:
         return self.constraints.deadline_month or self.horizon_months
+
+
+def horizon_conflicts(
+    fleet: Fleet, constraints: Constraints, horizon_months: int
+) -> list[tuple[tuple[str | int, ...], str, str | None]]:
+    """What of the fleet and the constraints the horizon cannot hold: a deadline beyond it,
+    a GPU step more than :data:`MAX_MONTHS_BEYOND_HORIZON` months past it (the rule of a
+    scenario and of plan inputs alike)."""
+    conflicts: list[tuple[tuple[str | int, ...], str, str | None]] = []
+    deadline = constraints.deadline_month
+    if deadline and deadline > horizon_months:
+        conflicts.append(
+            (("constraints", "deadline_month"), f"beyond horizon_months ({horizon_months})", str(deadline))
+        )
+    last = horizon_months + MAX_MONTHS_BEYOND_HORIZON
+    for i, step in enumerate(fleet.gpus):
+        if step.month > last:
+            conflicts.append(
+                (
+                    ("fleet", "gpus", i, "month"),
+                    f"more than {MAX_MONTHS_BEYOND_HORIZON} months beyond horizon_months "
+                    f"({horizon_months}); at most {last}",
+                    str(step.month),
+                )
+            )
+    return conflicts
 
 
 def field_names() -> list[str]:

@@ -150,7 +150,12 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        problems = [{"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]} for e in exc.errors()]
+        from gputeam._yaml import one_per_fault
+
+        problems = [
+            {"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
+            for e in one_per_fault(exc.errors())
+        ]
         return problem(
             422,
             N_("Invalid request"),

@@ -13,8 +13,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam.errors import InputError
 from gputeam.i18n import _
 from gputeam.report.sections import roi_text
+from gputeam.scenario import MAX_GPUS, MAX_HORIZON_MONTHS, PlanInputs
+from gputeam.scenario.models import GPU_MODEL_LONGEST
 from gputeam.web import services
-from gputeam.web.api.plans import MAX_GPUS, MAX_HORIZON, check_bounds
 from gputeam.web.auth import require
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.permissions import Perm, Principal
@@ -63,8 +64,10 @@ def _controls(inputs: dict[str, Any]) -> dict[str, Any]:
         "horizon_months": inputs.get("horizon_months", 12),
         "gpu_model": inputs["fleet"].get("gpu_model", "H100"),
         "mode": inputs.get("mode", "template"),
+        # the plan inputs' limits, for the browser's number controls (the server checks them)
         "max_gpus": MAX_GPUS,
-        "max_horizon": MAX_HORIZON,
+        "max_horizon": MAX_HORIZON_MONTHS,
+        "gpu_model_longest": GPU_MODEL_LONGEST,
     }
 
 
@@ -149,13 +152,15 @@ async def plan_submit(request: Request, who: Planner) -> Response:
 
 
 def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Response:
-    """Re-plan with the what-if inputs (or save). Invalid inputs: the form again with the
-    message beside each field and the typed values, and no result (nothing from earlier
-    inputs shown under the new ones); 422 for a page. htmx swaps only successful answers,
+    """Re-plan with the what-if inputs (or save). Invalid inputs (text that is not a
+    number, or values the plan inputs' rules refuse: :class:`PlanInputs`, as for the API and
+    scenario files): the form again with the message beside each field and the typed
+    values, and no result (nothing from earlier inputs shown under the new ones); 422 for a
+    page. htmx swaps only successful answers,
     so the fragment answering htmx carries the messages (also into the form's message
     slots, out of band) with status 200."""
     from gputeam.web.api.common import actor
-    from gputeam.web.whatif_form import parse_whatif
+    from gputeam.web.whatif_form import field_errors, parse_whatif
 
     action = form.get("action", "preview")
     if action not in ("preview", "save") or request.headers.get("HX-Request"):
@@ -163,35 +168,43 @@ def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Resp
         # (a 'change' as focus moves to "Save"): only the native form submission saves.
         action = "preview"
     partial = bool(request.headers.get("HX-Request"))
-    values, errors = parse_whatif(form, MAX_GPUS, MAX_HORIZON)
+    values, errors = parse_whatif(form)
     error, plan = None, None
     with request.app.state.db.session() as s:
         base = services.plan_inputs(s, services.org_id(request.app, s))
         controls = {**_controls(base), **{k: form.get(k, "") for k in values}}
-        if not errors:
-            base = {
-                **base,
-                "horizon_months": values["horizon_months"],
-                "mode": values["mode"],
-                "fleet": {**base["fleet"], "gpu_model": values["gpu_model"]},
-            }
-            constraints = {
+        # the model checks what did convert (a field that did not keeps the saved value),
+        # so every refused field is named at once
+        converted = {k: v for k, v in values.items() if k not in errors}
+        base = {
+            **base,
+            "horizon_months": converted.get("horizon_months", base.get("horizon_months", 12)),
+            "mode": converted.get("mode", base.get("mode", "template")),
+            "fleet": {**base["fleet"], "gpu_model": converted["gpu_model"]},
+            "constraints": {
                 k: v
                 for k, v in (base.get("constraints") or {}).items()
                 if k not in ("deadline_month", "budget")
-            }
-            base["constraints"] = constraints
-            what = services.WhatIf(
-                gpus=values["gpus"], deadline_month=values["deadline_month"], budget=values["budget"]
-            )
+            },
+        }
+        what = services.WhatIf(
+            gpus=converted.get("gpus"),
+            deadline_month=converted.get("deadline_month"),
+            budget=converted.get("budget"),
+        )
+        inputs = services.apply_what_if(base, what)
+        try:
+            PlanInputs.parse(inputs)
+        except InputError as exc:
+            errors = field_errors(exc) | errors
+            error = errors.pop("_", None)
+        if not errors and error is None:
             try:
-                inputs = services.apply_what_if(base, what)
-                check_bounds(inputs)
                 plan = services.run_plan(request.app, s, inputs, today(request), preview=action == "preview")
             except (InputError, ValueError) as exc:
                 error = str(exc)
-            if plan is not None and action == "save":
-                services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
+        if plan is not None and action == "save":
+            services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
     if plan is not None and action == "save":
         return RedirectResponse("/plan?saved=1", status_code=303)
     context = {

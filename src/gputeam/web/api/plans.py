@@ -9,7 +9,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.scenario import MAX_HORIZON_MONTHS, Constraints, Fleet
+from gputeam.scenario import Constraints, Fleet, PlanInputs
 from gputeam.scenario.models import Mode
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, Body, PathId, actor, db, not_found, today
@@ -23,14 +23,14 @@ PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]
 Planner = Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
 CatalogReader = Annotated[Principal, Depends(require(Perm.CATALOG))]
 
-MAX_GPUS = 200_000
-MAX_HORIZON = MAX_HORIZON_MONTHS  # the scenario's limit: one rule
-
 
 class WhatIfIn(Body):
-    gpus: int | None = Field(default=None, ge=0, le=MAX_GPUS, description="Peak GPU count.")
-    deadline_month: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
-    budget: float | None = Field(default=None, ge=0, le=1e12)
+    """A what-if on the inputs; the result is held to the scenario's rules
+    (:class:`~gputeam.scenario.PlanInputs`: one home for every limit)."""
+
+    gpus: int | None = Field(default=None, description="Peak GPU count.")
+    deadline_month: int | None = Field(default=None, description="Plan month of the deadline.")
+    budget: float | None = Field(default=None, description="Budget over the horizon.")
 
 
 class PlanIn(Body):
@@ -38,7 +38,7 @@ class PlanIn(Body):
 
     fleet: Fleet | None = None
     constraints: Constraints | None = None
-    horizon_months: int | None = Field(default=None, ge=1, le=MAX_HORIZON)
+    horizon_months: int | None = Field(default=None, description="Months to plan.")
     mode: Mode | None = None
     what_if: WhatIfIn = Field(default_factory=WhatIfIn)
     save: bool = Field(
@@ -80,40 +80,8 @@ def merged_inputs(base: dict[str, Any], body: PlanIn) -> dict[str, Any]:
         inputs["mode"] = body.mode
     w = body.what_if
     inputs = services.apply_what_if(inputs, services.WhatIf(w.gpus, w.deadline_month, w.budget))
-    check_bounds(inputs)
+    PlanInputs.parse(inputs)  # the scenario's rules (raises ScenarioError naming each field)
     return inputs
-
-
-def check_bounds(inputs: dict[str, Any]) -> None:
-    problems = []
-    if services.gpus_peak(inputs) > MAX_GPUS:
-        problems.append(
-            Problem(
-                path="fleet.gpus",
-                message="too many GPUs for this server",
-                found=str(services.gpus_peak(inputs)),
-                expected=f"<= {MAX_GPUS}",
-            )
-        )
-    if any(int(g["month"]) > int(inputs.get("horizon_months", 12)) + 120 for g in inputs["fleet"]["gpus"]):
-        problems.append(
-            Problem(
-                path="fleet.gpus",
-                message="a GPU step lies far beyond the horizon",
-                expected="months within the horizon",
-            )
-        )
-    limits = {"hiring_lead_time_months": 120, "max_hires_per_month": 10_000, "max_in_training": 1_000_000}
-    for name, high in limits.items():
-        value = (inputs.get("constraints") or {}).get(name)
-        if value is not None and value > high:
-            problems.append(
-                Problem(
-                    path=f"constraints.{name}", message="too large", found=str(value), expected=f"<= {high}"
-                )
-            )
-    if problems:
-        raise InputError(problems)
 
 
 def plan_or_422(request: Request, s: Any, inputs: dict[str, Any], preview: bool) -> Any:
