@@ -81,6 +81,21 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     assert ("issue", "credential") in actions and ("revoke", "credential") in actions
 
 
+def test_status_list_key_reads_only_this_trackers_urls() -> None:
+    assert store.status_list_key(BASE, f"{BASE}/credentials/status/12") == 12
+    for url in (
+        "https://other.example/credentials/status/12",
+        f"{BASE}/credentials/status/",
+        f"{BASE}/credentials/status/12/x",
+        f"{BASE}/credentials/status/-1",
+        f"{BASE}/credentials/status/" + "9" * 30,
+        f"{BASE}/credentials/status/\u0663",  # an Arabic-Indic digit
+        None,
+        12,
+    ):
+        assert store.status_list_key(BASE, url) is None, url
+
+
 def test_one_key_per_organisation_sealed_and_reused(db: Any, org_id: int) -> None:
     a, b = _person(db, org_id, "a"), _person(db, org_id, "b")
     _, d1 = _issue(db, org_id, a)

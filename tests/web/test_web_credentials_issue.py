@@ -164,3 +164,41 @@ def test_did_web_issuer_and_its_served_document(db: Any, world: World, client: A
         and rotated["assertionMethod"][1] == did_doc["assertionMethod"][0]
     )
     assert verify(doc, now=now, did_documents={did_doc["id"]: rotated}).valid
+
+
+def test_our_own_revoked_credential_is_reported_revoked_where_it_is_verified(
+    app: Any, world: World, client: Any
+) -> None:
+    """/verify and the API read the status list of a credential this server issued from its
+    database (as /credentials/status/<key> serves it): no status list need be passed."""
+    from gputeam.credentials.vcjwt import encode
+
+    out = _issue(app, world)
+    doc = out["credential"]
+
+    def status_check(body: dict[str, Any]) -> dict[str, Any]:
+        r = client.post("/api/v1/credentials/verify", json=body)
+        assert r.status_code == 200, r.text
+        return next(c for c in r.json()["checks"] if c["name"] == "status")
+
+    assert status_check({"credential": doc}) == {"name": "status", "ok": True, "message": "not revoked"}
+    adm = bearer(app, "admin", ["read", "write"])
+    r = adm.post(f"/api/v1/credentials/{out['uuid']}/revoke", json={"reason": "issued in error"})
+    assert r.status_code == 200, r.text
+    revoked = {"name": "status", "ok": False, "message": "revoked by the issuer"}
+    assert status_check({"credential": doc}) == revoked
+    page = client.post("/verify", data={"pasted": json.dumps(doc)})
+    assert "Not valid" in page.text and "revoked by the issuer" in page.text
+    png = client.get(f"/credentials/{out['uuid']}/badge.png").content
+    page = client.post("/verify", files={"file": ("badge.png", png, "image/png")})
+    assert "revoked by the issuer" in page.text
+    # the VC-JWT form of the same credential names the same list
+    from .conftest import SECRET
+
+    with app.state.db.session() as s:
+        _row, key = store.current_issuer_key(s, world.org_id, SECRET)
+    assert status_check({"credential": encode(doc, key)}) == revoked
+    # someone else's credential naming a list at another address is not looked up
+    elsewhere = json.loads(json.dumps(doc))
+    elsewhere["credentialStatus"]["statusListCredential"] = "https://other.example/credentials/status/1"
+    assert "status not checked" in status_check({"credential": elsewhere})["message"]

@@ -166,7 +166,8 @@ actor=None) -> IssuedCredential`` (only for a certification the person holds, va
 signed with the organisation's key, created on first use and sealed with ``secret``),
 ``revoke_credential(s, org_id, uuid, reason, *, now, actor=None)``, ``get_credential(s,
 uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, key_id, secret,
-*, base_url, now) -> dict`` (the signed Bitstring Status List), ``current_issuer_key(s,
+*, base_url, now) -> dict`` (the signed Bitstring Status List), ``status_list_key(base_url,
+url) -> int | None`` (the key whose list a URL of ours names), ``current_issuer_key(s,
 org_id, secret)``, ``issuer_key_in(s, org_id, key_id)`` (only within the organisation),
 ``rotate_issuer_key(s, org_id, secret)``, ``did_document(s, org_id, did)`` (the did:web
 document listing every key), ``expiring_credentials(s, today,
@@ -275,6 +276,7 @@ from gputeam.store.credentials import (
     revoke_credential,
     rotate_issuer_key,
     status_list,
+    status_list_key,
 )
 from gputeam.store.db import Database, open_database
 from gputeam.store.enrolments import (
@@ -599,6 +601,7 @@ __all__ = [
     "revoke_credential",
     "rotate_issuer_key",
     "status_list",
+    "status_list_key",
     "BankImport",
     "Issuer",
     "Swept",

@@ -251,6 +251,16 @@ def status_list_url(base_url: str, key_id: int) -> str:
     return f"{base_url}/credentials/status/{key_id}"
 
 
+def status_list_key(base_url: str, url: Any) -> int | None:
+    """The issuing key whose status list ``url`` is, when it is one this tracker (at
+    ``base_url``) serves (:func:`status_list_url`); None for any other URL."""
+    prefix = f"{base_url}/credentials/status/"
+    if not isinstance(url, str) or not url.startswith(prefix):
+        return None
+    rest = url[len(prefix) :]
+    return int(rest) if rest.isascii() and rest.isdigit() and len(rest) < 19 else None
+
+
 def get_credential(session: Session, uuid: str) -> IssuedCredential:
     row = session.scalar(select(IssuedCredential).where(IssuedCredential.uuid == uuid))
     if row is None:

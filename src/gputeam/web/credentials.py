@@ -83,6 +83,8 @@ def _verify(
         )
     if status_list is not None and not isinstance(status_list, dict):
         raise Unreadable("status_list must be a JSON object (the status list credential)")
+    if status_list is None:
+        status_list = _own_status_list(request, cred)
     return verify(
         cred,
         now=datetime.now(UTC),
@@ -206,12 +208,39 @@ def _shared(request: Request, uuid: str) -> Any:
         return row
 
 
-def _live_status(request: Request, row: Any) -> dict[str, Any] | None:
+def _own_status_list(request: Request, cred: Any) -> dict[str, Any] | None:
+    """The status list a credential names when it is one this server serves (its
+    ``statusListCredential`` is ``<our base URL>/credentials/status/<key id>`` of this
+    organisation): built from the database as that URL serves it, so our own revocations
+    are seen without fetching anything. None for anyone else's credential."""
+    from gputeam.credentials.proof import ProofError
+    from gputeam.credentials.vcjwt import unverified_payload
+
+    if isinstance(cred, str):
+        try:
+            cred = unverified_payload(cred)
+        except ProofError:
+            return None
+    entries = cred.get("credentialStatus") if isinstance(cred, dict) else None
+    for entry in entries if isinstance(entries, list) else [entries]:
+        url = entry.get("statusListCredential") if isinstance(entry, dict) else None
+        key_id = store.status_list_key(_base_url(request), url)
+        if key_id is not None:
+            with request.app.state.db.session() as s:
+                if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
+                    return None
+            return _live_status(request, key_id)
+    return None
+
+
+def _live_status(request: Request, key_id: int) -> dict[str, Any] | None:
+    """The signed status list of one of our issuing keys, or None when it can't be signed
+    (no server secret, or a key it cannot unseal)."""
     try:
         with request.app.state.db.session() as s:
             return store.status_list(
                 s,
-                row.key_id,
+                key_id,
                 _secret(request),
                 base_url=_base_url(request),
                 now=_now(),
@@ -258,7 +287,7 @@ def did_json(request: Request) -> Response:
 @pages.get("/credentials/{uuid}")
 def share_page(request: Request, uuid: str) -> Response:
     row = _shared(request, uuid)
-    result = _verify(request, row.document, _live_status(request, row))
+    result = _verify(request, row.document, _live_status(request, row.key_id))
     return render(request, "credential.html", who=None, cred=row.document, row=row, result=result)
 
 
