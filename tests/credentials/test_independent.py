@@ -10,10 +10,9 @@ from openbadgeslib.ob3 import verifier as jwt_verifier
 from gputeam.credentials import credential, issue
 from gputeam.credentials.vcjwt import encode
 
-from .test_verify import ACH, DID, KEY, _issued, no_network  # noqa: F401  (fixture)
+from .test_verify import ACH, DID, KEY, _issued
 
 
-@pytest.mark.usefixtures("no_network")
 def test_openbadgeslib_accepts_our_data_integrity_credentials() -> None:
     plain = issue(
         credential(
@@ -37,7 +36,6 @@ def test_openbadgeslib_accepts_our_data_integrity_credentials() -> None:
         ldp.OB3LdpVerifier.for_issuer_did(DID).verify(tampered)
 
 
-@pytest.mark.usefixtures("no_network")
 def test_openbadgeslib_accepts_our_vc_jwt() -> None:
     badge = jwt_verifier.OB3Verifier.for_issuer_did(DID).verify(
         encode(_issued(), KEY), expected_recipient="mailto:ada@acme.example"

@@ -322,17 +322,18 @@ def test_a_thousand_tampered_copies_are_all_refused() -> None:
 
 
 # ------------------------------------------------------------------ offline
-@pytest.fixture
-def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: Any, **kwargs: Any) -> None:
-        raise AssertionError("network used")
+def test_sockets_are_blocked_in_every_credentials_test() -> None:
+    """conftest.py's autouse no_network: nothing here can reach the network."""
+    for attempt in (
+        lambda: socket.create_connection(("192.0.2.1", 443), timeout=0.1),
+        lambda: socket.getaddrinfo("example.org", 443),
+        lambda: socket.socket().connect(("192.0.2.1", 443)),
+    ):
+        with pytest.raises(AssertionError, match="the network was used"):
+            attempt()
 
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(socket, "getaddrinfo", refuse)
 
-
-def test_offline_with_sockets_blocked(no_network: None) -> None:
+def test_offline_with_sockets_blocked() -> None:
     cred = _issued()
     assert verify(cred, now=NOW, status_list=_status_list()).valid
     with pytest.raises(UnknownContext):
