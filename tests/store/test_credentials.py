@@ -55,7 +55,9 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     uuid, doc = _issue(db, org_id, pid)
     assert doc["id"] == f"urn:uuid:{uuid}"
     assert doc["credentialSubject"]["id"] == "mailto:ada@acme.example"
-    assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-12-02T09:30:00Z"
+    # valid from the day the certification is held (not the day of issue), until it expires
+    assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-11-01T00:00:00Z"
+    assert doc["proof"]["created"] == "2026-12-02T09:30:00Z"
     assert doc["credentialSubject"]["achievement"]["name"] == CATALOG.certifications["nca-aiio"].name
     aligned = {
         (a["targetFramework"], a.get("targetCode"))

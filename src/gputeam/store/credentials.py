@@ -209,7 +209,8 @@ def issue_credential(
             results={k: name for k, (name, _) in (results or {}).items()},
         ),
         results={k: value for k, (_, value) in (results or {}).items()} or None,
-        valid_from=_iso(now),
+        # from when the certification is held (the proof's ``created`` is the issue time)
+        valid_from=_iso(datetime.combine(held.valid_from, time(), UTC)),
         valid_until=_iso(datetime.combine(held.valid_until, time(), UTC)) if held.valid_until else None,
         status=statuslist.status_entry(status_list_url(base_url, key_row.id), index),
         evidence=[
