@@ -394,7 +394,7 @@ def test_bad_catalog_extra_exits_2(tmp_path: Path) -> None:
     proc = run("plan", str(scenario), "--catalog-extra", str(extra))
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert "problem(s) in the catalog" in proc.stderr
+    assert "problem in the catalog" in proc.stderr
     assert f"{extra}: economics.contractor_rate_usd_h: " in proc.stderr and "'cheap'" in proc.stderr
     assert "overrides" not in proc.stderr and f"{scenario}:" not in proc.stderr
 

@@ -226,7 +226,7 @@ def test_scenario_doc_error_example_is_real() -> None:
     shown = re.search(r"```text\n(.*?)```", SCENARIO_MD, re.S)
     assert shown is not None
     lines = [ln.strip() for ln in shown.group(1).splitlines()]
-    assert lines[0] == f"error: {len(info.value.problems)} problem(s) in the scenario"
+    assert lines[0] == f"error: {info.value.headline}"
     assert sorted(str(p) for p in info.value.problems) == sorted(lines[1:])
 
 

@@ -381,3 +381,42 @@ def test_compare_in_the_language(tmp_path: Path) -> None:
     notes = [line for line in md.splitlines() if line.startswith("- ")]
     assert notes and all(n.startswith("- ⟦") for n in notes)
     assert i18n.current() == "en"
+
+
+_KEYWORDS = set(catalogs.KEYWORDS)
+
+
+def _calls_gettext(path: Path) -> bool:
+    """Whether a source file calls one of the extraction keywords (``_(``, ``gettext(``,
+    ``ngettext(``, ``N_(``, ``Nn_(``, also as ``i18n.gettext(``); docstrings do not count."""
+    import ast
+
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name in _KEYWORDS:
+                    return True
+        return False
+    return re.search(r"(?<![\w.])(?:_|gettext|ngettext)\(", path.read_text("utf-8")) is not None
+
+
+def test_every_file_that_translates_is_extracted() -> None:
+    """A file calling _(), gettext(), ngettext(), N_() or Nn_() is listed in babel.cfg, or
+    its messages never reach the .pot (and its texts stay English in every language)."""
+    from babel.messages.frontend import parse_mapping_cfg
+    from babel.util import pathmatch
+
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as f:
+        patterns = [pattern for pattern, _method in parse_mapping_cfg(f)[0]]
+    sources = [
+        p for p in sorted((ROOT / "src").rglob("*")) if p.suffix in (".py", ".html", ".j2") and p.is_file()
+    ]
+    unlisted = [
+        rel
+        for p in sources
+        if _calls_gettext(p)
+        and not any(pathmatch(pattern, rel := p.relative_to(ROOT).as_posix()) for pattern in patterns)
+    ]
+    assert len(sources) > 100 and unlisted == []

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_, Nn_
 
 Path = tuple[str | int, ...]
 
@@ -29,14 +30,16 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
             [
                 Problem(
                     path="",
-                    message=f"not valid YAML: {exc.problem or exc.context}",
+                    message=N_("not valid YAML: {reason}").format(reason=exc.problem or exc.context),
                     file=file,
                     line=(mark.line + 1) if mark else None,
                 )
             ]
         ) from None
     except Exception as exc:  # ruamel raises a few unmarked errors (duplicate keys etc.)
-        raise InputError([Problem(path="", message=f"not valid YAML: {exc}", file=file)]) from None
+        raise InputError(
+            [Problem(path="", message=N_("not valid YAML: {reason}").format(reason=exc), file=file)]
+        ) from None
     lines: dict[Path, int] = {}
     walker = _Plain(lines)
     data = walker.convert(doc, ())
@@ -46,7 +49,7 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
                 Problem(
                     path="",
                     file=file,
-                    message="too large once its aliases are expanded",
+                    message=N_("too large once its aliases are expanded"),
                     found=f"more than {MAX_VALUES:,} values",
                     expected="a document without alias bombs",
                 )
@@ -237,17 +240,14 @@ def problems_from_validation(
         path = _dotted(loc)
         found = None if err["type"] == "missing" else _short(err.get("input"))
         hint = None
-        message = err["msg"]
+        message = pydantic_message(err)
         expected = None
         if err["type"] == "extra_forbidden":
-            message = "unknown field"
             found = None
             close = difflib.get_close_matches(str(loc[-1]), known_fields, n=1, cutoff=0.6)
             if close:
-                hint = f"did you mean {close[0]!r}?"
-        elif err["type"] == "missing":
-            message = "required field is missing"
-        else:
+                hint = N_("did you mean {name}?").format(name=repr(close[0]))
+        elif err["type"] != "missing":
             expected = _expected(err)
         problems.append(
             Problem(
@@ -267,35 +267,117 @@ def _dotted(loc: Sequence[str | int]) -> str:
     return ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
 
 
+#: pydantic's messages by error type, as English templates of the error's context values
+#: (a singular/plural pair when a number is in it); other types keep pydantic's message.
+PYDANTIC_MESSAGES: dict[str, str | tuple[str, str]] = {
+    "missing": N_("required field is missing"),
+    "extra_forbidden": N_("unknown field"),
+    "int_parsing": N_("Input should be a valid integer, unable to parse string as an integer"),
+    "int_type": N_("Input should be a valid integer"),
+    "int_from_float": N_("Input should be a valid integer, got a number with a fractional part"),
+    "float_parsing": N_("Input should be a valid number, unable to parse string as a number"),
+    "float_type": N_("Input should be a valid number"),
+    "greater_than_equal": N_("Input should be greater than or equal to {limit}"),
+    "greater_than": N_("Input should be greater than {limit}"),
+    "less_than_equal": N_("Input should be less than or equal to {limit}"),
+    "less_than": N_("Input should be less than {limit}"),
+    "string_too_long": Nn_(
+        "Text should have at most {n} character", "Text should have at most {n} characters"
+    ),
+    "string_too_short": Nn_(
+        "Text should have at least {n} character", "Text should have at least {n} characters"
+    ),
+    "too_long": Nn_("should have at most {n} item", "should have at most {n} items"),
+    "too_short": Nn_("should have at least {n} item", "should have at least {n} items"),
+    "literal_error": N_("Input should be {expected}"),
+    "enum": N_("Input should be {expected}"),
+    "bool_parsing": N_("Input should be a valid boolean, unable to interpret input"),
+    "bool_type": N_("Input should be a valid boolean"),
+    "date_parsing": N_("Input should be a valid date in the format YYYY-MM-DD"),
+    "date_type": N_("Input should be a valid date"),
+    "date_from_datetime_parsing": N_("Input should be a valid date or datetime"),
+    "date_from_datetime_inexact": N_("Datetimes provided to dates should have zero time"),
+    "list_type": N_("Input should be a valid list"),
+    "tuple_type": N_("Input should be a valid list"),
+    "set_type": N_("Input should be a valid list"),
+    "dict_type": N_("Input should be a valid mapping"),
+    "model_type": N_("Input should be a valid mapping"),
+    "model_attributes_type": N_("Input should be a valid mapping"),
+    "string_type": N_("Input should be a valid string"),
+    "string_pattern_mismatch": N_("Text should match the pattern {pattern}"),
+}
+_LIMITS = ("ge", "gt", "le", "lt")
+_LENGTHS = ("max_length", "min_length")
+
+
+def pydantic_message(err: Any) -> str:
+    """A pydantic error's message in English, written from :data:`PYDANTIC_MESSAGES` (so
+    it is translated where it is shown); a validator's own ValueError says its message."""
+    ctx = err.get("ctx") or {}
+    kind = err["type"]
+    if kind in ("value_error", "assertion_error") and "error" in ctx:
+        return str(ctx["error"])
+    form = PYDANTIC_MESSAGES.get(kind)
+    if form is None:
+        return str(err["msg"])
+    values = {k: str(v) for k, v in ctx.items()}
+    for key in _LIMITS:
+        if key in ctx:
+            values["limit"] = str(ctx[key])
+    if isinstance(form, tuple):
+        n = next((ctx[k] for k in _LENGTHS if k in ctx), 0)
+        values["n"] = str(n)
+        form = form[0] if n == 1 else form[1]
+    try:
+        return form.format(**values)
+    except (KeyError, IndexError):  # a context pydantic no longer gives
+        return str(err["msg"])
+
+
 def _expected(err: Any) -> str | None:
     ctx = err.get("ctx") or {}
     if "expected" in ctx:
         return str(ctx["expected"])
-    for key, word in (("ge", ">="), ("gt", ">"), ("le", "<="), ("lt", "<")):
+    for key, word in (("ge", N_("a number >= {limit}")), ("gt", N_("a number > {limit}"))):
         if key in ctx:
-            return f"a number {word} {ctx[key]}"
+            return word.format(limit=ctx[key])
+    for key, word in (("le", N_("a number <= {limit}")), ("lt", N_("a number < {limit}"))):
+        if key in ctx:
+            return word.format(limit=ctx[key])
     kind = err["type"]
-    for key, word in (("min_length", "at least"), ("max_length", "at most")):
-        if key in ctx:
-            unit = "character" if kind.startswith("string") else "item"
-            return f"{word} {ctx[key]} {unit}{'' if ctx[key] == 1 else 's'}"
+    if "min_length" in ctx or "max_length" in ctx:
+        at_least = "min_length" in ctx
+        n = ctx["min_length" if at_least else "max_length"]
+        if kind.startswith("string"):
+            forms = (
+                Nn_("at least {n} character", "at least {n} characters")
+                if at_least
+                else Nn_("at most {n} character", "at most {n} characters")
+            )
+        else:
+            forms = (
+                Nn_("at least {n} item", "at least {n} items")
+                if at_least
+                else Nn_("at most {n} item", "at most {n} items")
+            )
+        return (forms[0] if n == 1 else forms[1]).format(n=n)
     names = {
-        "int_parsing": "a whole number",
-        "int_type": "a whole number",
-        "int_from_float": "a whole number",
-        "date_from_datetime_inexact": "a date YYYY-MM-DD",
-        "float_parsing": "a number",
-        "float_type": "a number",
-        "bool_parsing": "true or false",
-        "bool_type": "true or false",
-        "date_from_datetime_parsing": "a date YYYY-MM-DD",
-        "date_parsing": "a date YYYY-MM-DD",
-        "date_type": "a date YYYY-MM-DD",
-        "string_type": "text",
-        "dict_type": "a mapping",
-        "list_type": "a list",
-        "model_type": "a mapping",
-        "tuple_type": "a list",
+        "int_parsing": N_("a whole number"),
+        "int_type": N_("a whole number"),
+        "int_from_float": N_("a whole number"),
+        "date_from_datetime_inexact": N_("a date YYYY-MM-DD"),
+        "float_parsing": N_("a number"),
+        "float_type": N_("a number"),
+        "bool_parsing": N_("true or false"),
+        "bool_type": N_("true or false"),
+        "date_from_datetime_parsing": N_("a date YYYY-MM-DD"),
+        "date_parsing": N_("a date YYYY-MM-DD"),
+        "date_type": N_("a date YYYY-MM-DD"),
+        "string_type": N_("text"),
+        "dict_type": N_("a mapping"),
+        "list_type": N_("a list"),
+        "model_type": N_("a mapping"),
+        "tuple_type": N_("a list"),
     }
     return names.get(kind)
 

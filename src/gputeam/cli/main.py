@@ -93,14 +93,7 @@ def friendly(func: F) -> F:
                 return func(*args, **kwargs)
             except InputError as exc:
                 err = _stderr()
-                n = len(exc.problems)
-                err.print(
-                    "[bold red]"
-                    + _("error:")
-                    + "[/] "
-                    + _("{n} problem(s) in the {kind}").format(n=n, kind=exc.kind),
-                    soft_wrap=True,
-                )
+                err.print("[bold red]" + _("error:") + "[/] " + exc.headline, soft_wrap=True)
                 for p in exc.problems:
                     err.print(f"  {p}", markup=False, highlight=False, soft_wrap=True)
                 raise typer.Exit(2) from None

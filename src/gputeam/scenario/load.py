@@ -12,9 +12,17 @@ from pydantic import ValidationError
 from gputeam._yaml import line_for, parse_yaml, problems_from_validation
 from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import InputError, Problem, ScenarioError
+from gputeam.i18n import N_
 from gputeam.scenario.models import Scenario, field_names
 
 EXAMPLES = ("finance", "healthcare", "startup", "midsize")
+#: A scenario's reference to the catalog that names nothing in it: (message, expected).
+_UNKNOWN = {
+    "skill domain": (N_("unknown skill domain"), N_("a catalog skill domain id")),
+    "certification": (N_("unknown certification"), N_("a catalog certification id")),
+    "role": (N_("unknown role"), N_("a catalog role id")),
+    "case study": (N_("unknown case study"), N_("a catalog case study id")),
+}
 
 
 def parse_scenario(
@@ -30,7 +38,7 @@ def parse_scenario(
             [
                 Problem(
                     path="",
-                    message="a scenario must be a mapping",
+                    message=N_("a scenario must be a mapping"),
                     found=type(data).__name__,
                     expected="organisation, start, fleet, people, ...",
                     file=file,
@@ -88,34 +96,37 @@ def _check_ids(
 
     problems = []
 
-    def bad(loc: tuple[str | int, ...], value: str, known: Mapping[str, Any], what: str) -> None:
+    def bad(loc: tuple[str | int, ...], value: str, known: Mapping[str, Any], what: tuple[str, str]) -> None:
         close = difflib.get_close_matches(value, list(known), n=1)
         path = ".".join(f"[{x}]" if isinstance(x, int) else str(x) for x in loc).replace(".[", "[")
         problems.append(
             Problem(
                 path=path,
-                message=f"unknown {what}",
+                message=what[0],
                 found=repr(value),
-                expected=f"a catalog {what} id",
+                expected=what[1],
                 file=file,
                 line=line_for(loc, lines),
-                hint=f"did you mean {close[0]!r}?" if close else None,
+                hint=N_("did you mean {name}?").format(name=repr(close[0])) if close else None,
             )
         )
 
     for i, person in enumerate(scenario.people):
         for domain in person.skills:
             if domain not in catalog.domains:
-                bad(("people", i, "skills", domain), domain, catalog.domains, "skill domain")
+                bad(("people", i, "skills", domain), domain, catalog.domains, _UNKNOWN["skill domain"])
         for j, held in enumerate(person.certifications):
             if held.id not in catalog.certifications:
                 bad(
-                    ("people", i, "certifications", j, "id"), held.id, catalog.certifications, "certification"
+                    ("people", i, "certifications", j, "id"),
+                    held.id,
+                    catalog.certifications,
+                    _UNKNOWN["certification"],
                 )
         if person.role is not None and person.role not in catalog.roles:
-            bad(("people", i, "role"), person.role, catalog.roles, "role")
+            bad(("people", i, "role"), person.role, catalog.roles, _UNKNOWN["role"])
     if scenario.case_study is not None and scenario.case_study not in catalog.case_studies:
-        bad(("case_study",), scenario.case_study, catalog.case_studies, "case study")
+        bad(("case_study",), scenario.case_study, catalog.case_studies, _UNKNOWN["case study"])
     return problems
 
 
@@ -180,16 +191,24 @@ def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     try:
         text = p.read_text("utf-8")
     except FileNotFoundError:
-        raise ScenarioError([Problem(path="", message="file not found", file=str(p))]) from None
+        raise ScenarioError([Problem(path="", message=N_("file not found"), file=str(p))]) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError([Problem(path="", message=f"cannot read: {exc}", file=str(p))]) from None
+        raise ScenarioError(
+            [Problem(path="", message=N_("cannot read: {reason}").format(reason=exc), file=str(p))]
+        ) from None
     return load_scenario_text(text, str(p), catalog)
 
 
 def example_text(name: str) -> str:
     if name not in EXAMPLES:
         raise ScenarioError(
-            [Problem(path="", message=f"no bundled example {name!r}", expected=", ".join(EXAMPLES))]
+            [
+                Problem(
+                    path="",
+                    message=N_("no bundled example {name}").format(name=repr(name)),
+                    expected=", ".join(EXAMPLES),
+                )
+            ]
         )
     return (resources.files("gputeam.scenario") / "examples" / f"{name}.yaml").read_text("utf-8")
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gputeam.errors import FieldConflicts
+from gputeam.i18n import N_
 
 Interconnect = Literal["infiniband", "roce", "ethernet"]
 StorageKind = Literal["parallel-fs", "gpudirect-storage", "nfs", "object", "san", "local"]
@@ -81,7 +82,7 @@ class Fleet(Model):
     def _ordered(cls, v: tuple[GpuStep, ...]) -> tuple[GpuStep, ...]:
         months = [s.month for s in v]
         if months != sorted(set(months)):
-            raise ValueError(f"months must be strictly increasing, found {months}")
+            raise ValueError(N_("months must be strictly increasing, found {months}").format(months=months))
         return v
 
     def gpus_at(self, month: int) -> int:
@@ -105,7 +106,13 @@ class HeldCertification(Model):
     def _after_earned(self) -> HeldCertification:
         if self.expires is not None and self.expires < self.earned:
             raise FieldConflicts(
-                [(("expires",), f"before the date earned ({self.earned})", self.expires.isoformat())]
+                [
+                    (
+                        ("expires",),
+                        N_("before the date earned ({day})").format(day=self.earned),
+                        self.expires.isoformat(),
+                    )
+                ]
             )
         return self
 
@@ -137,7 +144,7 @@ class Person(Model):
     def _proficiency(cls, v: dict[str, int]) -> dict[str, int]:
         bad = {k: p for k, p in v.items() if not 0 <= p <= 4}
         if bad:
-            raise ValueError(f"proficiency must be 0-4, found {bad}")
+            raise ValueError(N_("proficiency must be 0-4, found {values}").format(values=bad))
         return v
 
 
@@ -165,7 +172,9 @@ class SalaryBand(Model):
     @model_validator(mode="after")
     def _ordered(self) -> SalaryBand:
         if self.high < self.low:
-            raise FieldConflicts([(("high",), f"below low ({self.low:g})", f"{self.high:g}")])
+            raise FieldConflicts(
+                [(("high",), N_("below low ({low})").format(low=f"{self.low:g}"), f"{self.high:g}")]
+            )
         return self
 
 
@@ -316,7 +325,11 @@ def horizon_conflicts(
     deadline = constraints.deadline_month
     if deadline and deadline > horizon_months:
         conflicts.append(
-            (("constraints", "deadline_month"), f"beyond horizon_months ({horizon_months})", str(deadline))
+            (
+                ("constraints", "deadline_month"),
+                N_("beyond horizon_months ({months})").format(months=horizon_months),
+                str(deadline),
+            )
         )
     last = horizon_months + MAX_MONTHS_BEYOND_HORIZON
     for i, step in enumerate(fleet.gpus):
@@ -324,8 +337,9 @@ def horizon_conflicts(
             conflicts.append(
                 (
                     ("fleet", "gpus", i, "month"),
-                    f"more than {MAX_MONTHS_BEYOND_HORIZON} months beyond horizon_months "
-                    f"({horizon_months}); at most {last}",
+                    N_("more than {beyond} months beyond horizon_months ({months}); at most {last}").format(
+                        beyond=MAX_MONTHS_BEYOND_HORIZON, months=horizon_months, last=last
+                    ),
                     str(step.month),
                 )
             )

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gputeam.errors import Problem, ScenarioError
+from gputeam.i18n import N_
 from gputeam.scenario.models import Scenario
 
 Key = str | int
@@ -79,23 +80,23 @@ def parse_path(text: str, raw: str | None = None) -> tuple[Key, ...]:
             raise _fail(
                 where,
                 text,
-                "not a field path",
+                N_("not a field path"),
                 found=repr(text),
-                expected="dotted names with [index] for list items, e.g. fleet.gpus[1].count",
+                expected=N_("dotted names with [index] for list items, e.g. fleet.gpus[1].count"),
             )
         token = m.group(1) if m.group(1) is not None else m.group(2)
         token = token.strip()
         if not token:
-            raise _fail(where, text, "empty name in the field path", found=repr(text))
+            raise _fail(where, text, N_("empty name in the field path"), found=repr(text))
         keys.append(int(token) if re.fullmatch(r"-?\d+", token) else token)
         pos = m.end()
     if not keys:
         raise _fail(
             where,
             "",
-            "no field path before '='",
+            N_("no field path before '='"),
             found=repr(where),
-            expected="PATH=VALUE, e.g. constraints.deadline_month=9",
+            expected=N_("PATH=VALUE, e.g. constraints.deadline_month=9"),
         )
     return tuple(keys)
 
@@ -118,9 +119,9 @@ def parse_set(text: str) -> FieldSet:
         raise _fail(
             text,
             name.strip(),
-            "no '=' in the override",
+            N_("no '=' in the override"),
             found=repr(text),
-            expected="PATH=VALUE, e.g. constraints.deadline_month=9",
+            expected=N_("PATH=VALUE, e.g. constraints.deadline_month=9"),
         )
     path = parse_path(name.strip(), text)
     parsed = parse_value(value)
@@ -193,15 +194,21 @@ def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
                 raise _fail(
                     fs.text,
                     here,
-                    "unknown field",
-                    expected=f"one of the fields of {parent}: {', '.join(fields)}",
+                    N_("unknown field"),
+                    expected=N_("one of the fields of {parent}: {fields}").format(
+                        parent=parent, fields=", ".join(fields)
+                    ),
                 )
             if not isinstance(node, dict):
-                raise _fail(fs.text, parent, "is not a mapping in the scenario", found=type(node).__name__)
+                raise _fail(
+                    fs.text, parent, N_("is not a mapping in the scenario"), found=type(node).__name__
+                )
             shape = fields[key].annotation
         elif kind == "dict":
             if not isinstance(node, dict):
-                raise _fail(fs.text, parent, "is not a mapping in the scenario", found=type(node).__name__)
+                raise _fail(
+                    fs.text, parent, N_("is not a mapping in the scenario"), found=type(node).__name__
+                )
             shape = _child(shape, key)[1]
             key = str(key)
         elif kind == "list":
@@ -209,8 +216,8 @@ def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
                 raise _fail(
                     fs.text,
                     parent,
-                    "has no items to index",
-                    found="nothing" if node is None else type(node).__name__,
+                    N_("has no items to index"),
+                    found=N_("nothing") if node is None else type(node).__name__,
                 )
             key = _index(node, key, fs.text, f"{dotted(fs.path[:depth])}[{key}]", parent)
             shape = _child(shape, 0)[1]
@@ -218,7 +225,7 @@ def _apply(root: dict[str, Any], fs: FieldSet) -> FieldSet:
             raise _fail(
                 fs.text,
                 here,
-                f"{parent} is a single value, it has no fields",
+                N_("{parent} is a single value, it has no fields").format(parent=parent),
                 expected=f"--set {parent}=VALUE",
             )
         resolved.append(key)
@@ -242,9 +249,11 @@ def _index(items: list[Any], key: Key, text: str, here: str, parent: str) -> int
         raise _fail(
             text,
             here,
-            "no such item",
-            found=f"index {key}",
-            expected=f"an index from 0 to {n - 1} (or -1 for the last)" if n else f"{parent} is empty",
+            N_("no such item"),
+            found=N_("index {index}").format(index=key),
+            expected=N_("an index from 0 to {last} (or -1 for the last)").format(last=n - 1)
+            if n
+            else N_("{parent} is empty").format(parent=parent),
         )
     ids = [str(item.get("id")) for item in items if isinstance(item, dict) and "id" in item]
     for i, item in enumerate(items):
@@ -253,9 +262,11 @@ def _index(items: list[Any], key: Key, text: str, here: str, parent: str) -> int
     raise _fail(
         text,
         here,
-        "no item with that id",
+        N_("no item with that id"),
         found=repr(key),
-        expected=f"an index or one of the ids: {', '.join(ids)}" if ids else "an index from 0",
+        expected=N_("an index or one of the ids: {ids}").format(ids=", ".join(ids))
+        if ids
+        else N_("an index from 0"),
     )
 
 
@@ -307,7 +318,7 @@ def check_path(fs: FieldSet) -> Any:
     :func:`apply_sets` would, without needing the data); the field's type."""
     shape: Any = Scenario
     for depth, key in enumerate(fs.path):
-        here, parent = dotted(fs.path[: depth + 1]), dotted(fs.path[:depth]) or "(top level)"
+        here, parent = dotted(fs.path[: depth + 1]), dotted(fs.path[:depth]) or N_("(top level)")
         kind = _kind(shape)
         if kind == "model":
             fields = _unwrap(shape).model_fields
@@ -315,15 +326,20 @@ def check_path(fs: FieldSet) -> Any:
                 raise _fail(
                     fs.text,
                     here,
-                    "unknown field",
-                    expected=f"one of the fields of {parent}: {', '.join(fields)}",
+                    N_("unknown field"),
+                    expected=N_("one of the fields of {parent}: {fields}").format(
+                        parent=parent, fields=", ".join(fields)
+                    ),
                 )
             shape = fields[key].annotation
         elif kind in ("dict", "list"):
             shape = _child(shape, key)[1]
         else:
             raise _fail(
-                fs.text, here, f"{parent} is a single value, it has no fields", expected=f"{parent}=VALUE"
+                fs.text,
+                here,
+                N_("{parent} is a single value, it has no fields").format(parent=parent),
+                expected=f"{parent}=VALUE",
             )
     return _unwrap(shape)
 
@@ -337,9 +353,9 @@ def _number(text: str, where: str, path: str) -> int | float:
         raise _fail(
             where,
             path,
-            "a range needs numbers at both ends",
+            N_("a range needs numbers at both ends"),
             found=repr(text),
-            expected="A..B:N, e.g. 500..4000:8",
+            expected=N_("A..B:N, e.g. 500..4000:8"),
             option="--vary",
         )
     return value
@@ -353,9 +369,9 @@ def parse_vary(text: str) -> Axis:
         raise _fail(
             text,
             name.strip(),
-            "no values to vary over",
+            N_("no values to vary over"),
             found=repr(text),
-            expected="PATH=A..B:N or PATH=V1,V2,..., e.g. fleet.gpus=500..4000:8",
+            expected=N_("PATH=A..B:N or PATH=V1,V2,..., e.g. fleet.gpus=500..4000:8"),
             option="--vary",
         )
     path = name.strip()
@@ -365,9 +381,9 @@ def parse_vary(text: str) -> Axis:
             raise _fail(
                 text,
                 path,
-                "not a range",
+                N_("not a range"),
                 found=repr(spec),
-                expected="A..B:N, e.g. 500..4000:8",
+                expected=N_("A..B:N, e.g. 500..4000:8"),
                 option="--vary",
             )
         low, high = _number(m.group(1), text, path), _number(m.group(2), text, path)
@@ -376,9 +392,9 @@ def parse_vary(text: str) -> Axis:
             raise _fail(
                 text,
                 path,
-                "the number of values must be a whole number of at least 2",
+                N_("the number of values must be a whole number of at least 2"),
                 found=repr(m.group(3)),
-                expected="A..B:N, e.g. 500..4000:8",
+                expected=N_("A..B:N, e.g. 500..4000:8"),
                 option="--vary",
             )
         raw = [round(low + (high - low) * i / max(n - 1, 1), 10) for i in range(n)]
@@ -391,9 +407,9 @@ def parse_vary(text: str) -> Axis:
             raise _fail(
                 text,
                 path,
-                "an empty value in the list",
+                N_("an empty value in the list"),
                 found=repr(spec),
-                expected="V1,V2,... with no empty items",
+                expected=N_("V1,V2,... with no empty items"),
                 option="--vary",
             )
         values = [parse_value(t) for t in texts]
@@ -427,9 +443,9 @@ def grid(axes: Sequence[Axis], max_points: int) -> list[tuple[str, ...]]:
         raise _fail(
             " ".join(a.path for a in axes),
             "",
-            "too many points in the sweep",
+            N_("too many points in the sweep"),
             found=f"{sizes} = {total:,}",
-            expected=f"at most {max_points:,}",
+            expected=N_("at most {limit}").format(limit=f"{max_points:,}"),
             option="--vary",
         )
     return list(itertools.product(*(a.texts for a in axes)))

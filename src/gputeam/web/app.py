@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from gputeam import store
-from gputeam.errors import InputError
+from gputeam.errors import InputError, headline
 from gputeam.i18n import N_, gettext
 from gputeam.web import cache
 from gputeam.web.dbretry import DatabaseRetry
@@ -118,7 +118,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
                 N_("Not found"),
                 str(exc),
                 type_="urn:gputeam:problem:lookup",
-                problems=[p.as_dict() for p in exc.problems],
+                problems=[p.localised().as_dict() for p in exc.problems],
             )
         if not request.url.path.startswith(API_PREFIX):
             return render.render(
@@ -128,14 +128,14 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
                 code=422,
                 title=gettext("Invalid input"),
                 detail=str(exc),
-                problems=[p.as_dict() for p in exc.problems],
+                problems=[p.localised().as_dict() for p in exc.problems],
             )
         return problem(
             422,
             N_("Invalid input"),
-            gettext("{n} problem(s) in the {kind}").format(n=len(exc.problems), kind=exc.kind),
+            exc.headline,
             type_=f"urn:gputeam:problem:{exc.kind}",
-            problems=[p.as_dict() for p in exc.problems],
+            problems=[p.localised().as_dict() for p in exc.problems],
         )
 
     @app.exception_handler(store.WriteConflict)
@@ -159,7 +159,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         return problem(
             422,
             N_("Invalid request"),
-            gettext("{n} problem(s) in the request").format(n=len(problems)),
+            headline("request", len(problems)),
             type_="urn:gputeam:problem:request",
             problems=problems,
         )
@@ -335,6 +335,9 @@ def _templates() -> Jinja2Templates:
     templates.env.globals["language"] = lambda: "en" if i18n.current() == i18n.PSEUDO else i18n.current()
     templates.env.globals["languages"] = i18n.language_names()
     templates.env.filters["tr"] = lambda text: i18n.gettext(str(text))  # catalog names (data)
+    from gputeam.i18n.messages import translate
+
+    templates.env.filters["message"] = lambda text: translate(str(text))  # a problem's English texts
     return templates
 
 

@@ -102,7 +102,7 @@ async def upload(
             who=who,
             kinds=KIND_LABELS,
             kind=kind,
-            errors={"file": "; ".join(_problem_text(p.as_dict()) for p in exc.problems)},
+            errors={"file": "; ".join(_problem_text(p.localised().as_dict()) for p in exc.problems)},
         )
     return RedirectResponse(f"/import/{token}", status_code=303)
 
@@ -195,7 +195,12 @@ def mapping_form(
     except InputError as exc:
         layout = _layout(request, upload, sheet, None)
         return _mapping_page(
-            request, who, upload, layout, status=422, header_error=_problem_text(exc.problems[0].as_dict())
+            request,
+            who,
+            upload,
+            layout,
+            status=422,
+            header_error=_problem_text(exc.problems[0].localised().as_dict()),
         )
     # "Back to the columns" from the preview brings the choices made
     chosen = {c.index: c.field or "" for c in layout.columns} | _picked(request.query_params.multi_items())
@@ -282,7 +287,13 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
             report = _run(request, who, upload, layout, chosen, dry_run)
         except InputError as exc:
             return _mapping_page(
-                request, who, upload, layout, chosen, 422, problems=[p.as_dict() for p in exc.problems]
+                request,
+                who,
+                upload,
+                layout,
+                chosen,
+                422,
+                problems=[p.localised().as_dict() for p in exc.problems],
             )
         if not dry_run:
             uploads(request).discard(upload.token)

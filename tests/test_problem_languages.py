@@ -1,0 +1,156 @@
+"""Problems (scenario, override, roster) in the chosen language: the CLI's and the web's
+English messages translated where they are shown (gputeam.i18n.messages)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gputeam import i18n
+from gputeam.cli.main import app
+from gputeam.errors import Problem, headline
+from gputeam.i18n.messages import translate
+
+BAD_SCENARIOS = {
+    "types": """organisation: Bad
+start: 2026-13-01
+horizon_months: abc
+fleet:
+  gpus:
+    - {month: 0, count: -5}
+  interconect: x
+people:
+  - {id: a, name: A, skills: {networking: 9}}
+mode: fast
+""",
+    "ids": """organisation: Bad
+start: 2026-01-01
+fleet:
+  gpus: [{month: 1, count: 64}]
+people:
+  - {id: a, name: A, role: operatons-engineer, skills: {netwrking: 2}}
+  - {id: b, name: B, certifications: [{id: NCP-XYZ, earned: 2025-05-01}]}
+""",
+    "missing": """organisation: Bad
+people: []
+fleet: {gpus: []}
+""",
+    "dates": """organisation: Bad
+start: 2026-01-01
+fleet:
+  gpus: [{month: 1, count: 64}, {month: 1, count: 8}]
+people:
+  - {id: b, name: B, certifications: [{id: NCP-AII, earned: 2025-05-01, expires: 2024-01-01}]}
+""",
+    "list": "- just\n- a list\n",
+}
+
+
+def _unbracketed(text: str) -> str:
+    """``text`` without its ⟦…⟧ parts (nested ones too)."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "⟦":
+            depth += 1
+        elif ch == "⟧":
+            depth -= 1
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out)
+
+
+def _untranslated(output: str) -> list[str]:
+    """Lines of a problem listing in the pseudo-locale with words outside ⟦…⟧ (after the
+    place: file, line and field path)."""
+    found = []
+    for line in output.splitlines():
+        if not line.strip():
+            continue
+        rest = line.strip()
+        if line.startswith("  "):  # "  file:line: path: message..."
+            rest = re.sub(r"^(?:[^:⟦]*:(?:\d+:)? )?(?:[\w.\[\]-]*: )?", "", rest, count=1)
+        if re.search(r"[A-Za-z]{2}", _unbracketed(rest)):
+            found.append(line)
+    return found
+
+
+def _plan(tmp_path: Path, language: str, text: str, *extra: str) -> str:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, "utf-8")
+    result = CliRunner().invoke(app, ["--lang", language, "plan", str(path), "--runs", "0", *extra])
+    assert result.exit_code == 2, result.output
+    return result.output.replace(str(path), "bad.yaml")
+
+
+def test_scenario_problems_in_german(tmp_path: Path) -> None:
+    """`gputeam --lang de plan bad.yaml`: the headline, pydantic's messages (by error
+    type, with their values), gputeam's own messages, expectations and hints in German."""
+    out = _plan(tmp_path, "de", BAD_SCENARIOS["types"])
+    assert "Fehler: 7 Probleme im Szenario" in out
+    assert "start: Eingabe muss ein gültiges Datum oder ein gültiger Zeitpunkt sein" in out
+    assert "erwartet ein Datum JJJJ-MM-TT" in out
+    count = "gpus[0].count: Eingabe muss größer oder gleich 0 sein; gefunden -5; erwartet eine Zahl >= 0"
+    assert count in out
+    assert "fleet.interconect: unbekanntes Feld (meinten Sie 'interconnect'?)" in out
+    assert "mode: Eingabe muss 'template' oder 'lean' sein" in out
+    assert "die Kompetenzstufe muss 0-4 sein" in out
+    assert "Input should" not in out and "unknown field" not in out and "scenario" not in out
+    ids = _plan(tmp_path, "de", BAD_SCENARIOS["ids"])
+    assert "people[0].role: unbekannte Rolle; gefunden 'operatons-engineer'" in ids
+    assert "erwartet eine Rollen-ID aus dem Katalog (meinten Sie 'operations-engineer'?)" in ids
+    one = _plan(tmp_path, "de", BAD_SCENARIOS["list"])
+    assert "1 Problem im Szenario" in one and "(oberste Ebene): ein Szenario muss eine Zuordnung" in one
+    assert i18n.current() == "en"
+
+
+def test_scenario_problems_in_korean(tmp_path: Path) -> None:
+    out = _plan(tmp_path, "ko", BAD_SCENARIOS["missing"])
+    assert "오류: 시나리오 문제" in out and "필수 필드가 없습니다" in out
+    assert "scenario" not in out and "required" not in out
+
+
+@pytest.mark.parametrize("name", sorted(BAD_SCENARIOS))
+def test_pseudo_locale_finds_no_untranslated_problem(tmp_path: Path, name: str) -> None:
+    out = _plan(tmp_path, i18n.PSEUDO, BAD_SCENARIOS[name])
+    assert "⟦" in out and _untranslated(out) == []
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--set", "fleet.gpuz=3"],
+        ["--set", "fleet.gpus[7].count=3"],
+        ["--set", "horizon_months"],
+        ["--set", "horizon_months=-3"],
+        ["--set", "people[nobody].role=x"],
+    ],
+)
+def test_pseudo_locale_override_problems(option: list[str]) -> None:
+    result = CliRunner().invoke(
+        app, ["--lang", i18n.PSEUDO, "plan", "--example", "startup", "--runs", "0", *option]
+    )
+    assert result.exit_code == 2, result.output
+    assert _untranslated(result.output) == []
+
+
+def test_the_check_sees_english(tmp_path: Path) -> None:
+    assert _untranslated(_plan(tmp_path, "en", BAD_SCENARIOS["types"]))
+
+
+def test_translate_fills_a_template_with_its_values() -> None:
+    with i18n.use("de"):
+        assert translate("unknown field") == "unbekanntes Feld"
+        at_most = translate("Input should be less than or equal to 12")
+        assert at_most == "Eingabe muss kleiner oder gleich 12 sein"
+        assert translate("did you mean 'x'?") == "meinten Sie 'x'?"
+        assert translate("at least 1 item") == "mindestens 1 Eintrag"
+        assert translate("at least 3 items") == "mindestens 3 Einträge"
+        assert translate("something a library said") == "something a library said"
+        assert headline("scenario", 1) == "1 Problem im Szenario"
+        problem = Problem(path="", message="unknown field", expected="a list", hint="did you mean 'a'?")
+        assert str(problem) == "(oberste Ebene): unbekanntes Feld; erwartet eine Liste (meinten Sie 'a'?)"
+    assert translate("unknown field") == "unknown field"
+    assert str(problem) == "(top level): unknown field; expected a list (did you mean 'a'?)"
