@@ -282,10 +282,10 @@ PYDANTIC_MESSAGES: dict[str, str | tuple[str, str]] = {
     "less_than_equal": N_("Input should be less than or equal to {limit}"),
     "less_than": N_("Input should be less than {limit}"),
     "string_too_long": Nn_(
-        "Text should have at most {n} character", "Text should have at most {n} characters"
+        "String should have at most {n} character", "String should have at most {n} characters"
     ),
     "string_too_short": Nn_(
-        "Text should have at least {n} character", "Text should have at least {n} characters"
+        "String should have at least {n} character", "String should have at least {n} characters"
     ),
     "too_long": Nn_("should have at most {n} item", "should have at most {n} items"),
     "too_short": Nn_("should have at least {n} item", "should have at least {n} items"),
@@ -304,7 +304,7 @@ PYDANTIC_MESSAGES: dict[str, str | tuple[str, str]] = {
     "model_type": N_("Input should be a valid mapping"),
     "model_attributes_type": N_("Input should be a valid mapping"),
     "string_type": N_("Input should be a valid string"),
-    "string_pattern_mismatch": N_("Text should match the pattern {pattern}"),
+    "string_pattern_mismatch": N_("String should match pattern {pattern}"),
 }
 _LIMITS = ("ge", "gt", "le", "lt")
 _LENGTHS = ("max_length", "min_length")
@@ -320,10 +320,10 @@ def pydantic_message(err: Any) -> str:
     form = PYDANTIC_MESSAGES.get(kind)
     if form is None:
         return str(err["msg"])
-    values = {k: str(v) for k, v in ctx.items()}
+    values = {k: _ctx_text(v) for k, v in ctx.items()}
     for key in _LIMITS:
         if key in ctx:
-            values["limit"] = str(ctx[key])
+            values["limit"] = _ctx_text(ctx[key])
     if isinstance(form, tuple):
         n = next((ctx[k] for k in _LENGTHS if k in ctx), 0)
         values["n"] = str(n)
@@ -332,6 +332,13 @@ def pydantic_message(err: Any) -> str:
         return form.format(**values)
     except (KeyError, IndexError):  # a context pydantic no longer gives
         return str(err["msg"])
+
+
+def _ctx_text(value: Any) -> str:
+    """A context value as pydantic writes it in its messages (1e12 as 1000000000000)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return str(value)
 
 
 def _expected(err: Any) -> str | None:

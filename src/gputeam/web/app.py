@@ -150,10 +150,11 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        from gputeam._yaml import one_per_fault
+        from gputeam._yaml import one_per_fault, pydantic_message
+        from gputeam.i18n.messages import translate
 
         problems = [
-            {"path": ".".join(str(p) for p in e["loc"]), "message": e["msg"]}
+            {"path": ".".join(str(p) for p in e["loc"]), "message": translate(pydantic_message(e))}
             for e in one_per_fault(exc.errors())
         ]
         return problem(

@@ -42,11 +42,13 @@ PATHS = {
 
 def _message(name: str, reason: str, found: str | None, expected: str | None) -> str:
     """A field's message beside it: its label, the reason, the value when short, what is
-    expected (the person form's way of writing it)."""
-    text = f"{_(LABELS[name])}: {reason}"
+    expected (the person form's way of writing it), in the page's language."""
+    from gputeam.i18n.messages import translate
+
+    text = f"{_(LABELS[name])}: {translate(reason)}"
     if found and len(found) <= 60:
         text += f" ({found})"
-    return text + (_("; expected {expected}.").format(expected=expected) if expected else ".")
+    return text + (_("; expected {expected}.").format(expected=translate(expected)) if expected else ".")
 
 
 def _number(text: str, name: str, errors: dict[str, str], whole: bool) -> float | int | None:
@@ -56,7 +58,7 @@ def _number(text: str, name: str, errors: dict[str, str], whole: bool) -> float 
         errors[name] = _message(name, exc.reason, None, exc.expected)
         return None
     if whole and not value.is_integer():
-        errors[name] = _message(name, "not a whole number", None, "a whole number")
+        errors[name] = _message(name, N_("not a whole number"), None, N_("a whole number"))
         return None
     return int(value) if whole else value
 
