@@ -58,7 +58,7 @@ def _setup(db: Any, candidates: int, questions: int) -> tuple[int, list[int], li
     with db.session() as s:
         prog = s.get(store.schema_exams.Programme, prog_id)
         for p in people:
-            a = store.start_attempt(s, prog, p, now=START)
+            a = store.start_attempt(s, prog, p, now=START, catalog=catalog)
             views.append(store.attempt_view(s, a, now=START))
     return prog_id, people, views
 

@@ -117,7 +117,7 @@ def sit_essay_exam(s: Any, prog: Any, person_id: int, essay: str = "Cordon, drai
     """Start, answer both choice questions right and write the essay, hand in."""
     from gputeam import store
 
-    a = store.start_attempt(s, prog, person_id, now=START)
+    a = store.start_attempt(s, prog, person_id, now=START, catalog=exam_catalog())
     view = store.attempt_view(s, a, now=START)
     for q in view["questions"]:
         if q["type"] == "essay":

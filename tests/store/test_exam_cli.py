@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from tests.store.exam_helpers import EXTRA, START, gift_bank, spec
+from tests.store.exam_helpers import EXTRA, START, exam_catalog, gift_bank, spec
 from typer.testing import CliRunner
 
 from gputeam import store
@@ -46,7 +46,9 @@ def test_programme_bank_sweep_items_retire(db_url: str, tmp_path: Path) -> None:
     assert '"items": 36' in r.stdout
     with db.session() as s:  # an attempt long overdue
         programme = store.get_programme(s, org.id, "acme-l2")
-        attempt = store.start_attempt(s, programme, person, now=START - timedelta(days=1)).id
+        attempt = store.start_attempt(
+            s, programme, person, now=START - timedelta(days=1), catalog=exam_catalog()
+        ).id
     for expected in ("1 overdue", "0 overdue"):
         r = runner.invoke(app, ["exams", "sweep", "--catalog-extra", str(extra), *common])
         assert r.exit_code == 0 and expected in r.stdout, r.output
@@ -109,10 +111,12 @@ def test_sweep_uses_the_servers_catalog_extra_and_reports_what_it_cannot_finish(
         ada = store.add_person(s, org.id, key="p1", name="Ada").id
         grace = store.add_person(s, org.id, key="p2", name="Grace").id
         prog = setup_programme(s, org.id, exam_catalog())
-        passing = store.start_attempt(s, prog, ada, now=START - timedelta(days=1))
+        passing = store.start_attempt(s, prog, ada, now=START - timedelta(days=1), catalog=exam_catalog())
         for item, choice in right_answers(store.attempt_view(s, passing, now=START)).items():
             store.save_answer(s, passing.id, ada, item, choice, now=START - timedelta(days=1))
-        failing = store.start_attempt(s, prog, grace, now=START - timedelta(days=1)).id
+        failing = store.start_attempt(
+            s, prog, grace, now=START - timedelta(days=1), catalog=exam_catalog()
+        ).id
         passing_id = passing.id
     common = ["exams", "sweep", "--db", db_url]
     monkeypatch.delenv("GPUTEAM_CATALOG_EXTRA", raising=False)

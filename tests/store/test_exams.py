@@ -18,6 +18,7 @@ from tests.store.exam_helpers import (
 
 from gputeam import store
 from gputeam.certify.programme import GRACE_SECONDS
+from gputeam.store.schema_exams import ExamAttempt
 
 CATALOG = exam_catalog()
 
@@ -39,14 +40,16 @@ def _prog(s: Any, w: dict[str, Any]) -> Any:
 
 def test_start_draws_blueprint_counts_and_resume_shows_the_same_form(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         view = store.attempt_view(s, a, now=START)
     assert len(view["questions"]) == 10
     domains = [q["id"].split("-")[0] for q in view["questions"]]
     assert sorted(domains.count(d) for d in set(domains)) == [2, 4, 4]  # 40/38/22 of 10
     assert view["remaining_seconds"] == 30 * 60
     with db.session() as s:  # a reload, a resume on another device: the same attempt and form
-        again = store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(minutes=5))
+        again = store.start_attempt(
+            s, _prog(s, world), world["p1"], now=START + timedelta(minutes=5), catalog=CATALOG
+        )
         view2 = store.attempt_view(s, again, now=START + timedelta(minutes=5))
     assert again.id == a.id
     assert [q["id"] for q in view2["questions"]] == [q["id"] for q in view["questions"]]
@@ -55,7 +58,7 @@ def test_start_draws_blueprint_counts_and_resume_shows_the_same_form(db: Any, wo
 
 def test_no_answer_key_in_the_candidate_view(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         text = repr(store.attempt_view(s, a, now=START))
     for leak in ("fraction", "feedback", "good", "tolerance", "'#", "score"):
         assert leak not in text
@@ -63,7 +66,7 @@ def test_no_answer_key_in_the_candidate_view(db: Any, world: Any) -> None:
 
 def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
         assert (
             store.save_answer(s, a.id, world["p1"], item, 1, now=START + timedelta(seconds=61))
@@ -85,7 +88,7 @@ def test_saves_return_remaining_time_and_are_refused_after_deadline_plus_grace(d
 
 def test_bad_responses_and_other_peoples_attempts_are_refused(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         item = store.attempt_view(s, a, now=START)["questions"][0]["id"]
     for value in (7, "x", True):
         with pytest.raises(store.StoreError, match="option"), db.session() as s:
@@ -99,7 +102,7 @@ def test_bad_responses_and_other_peoples_attempts_are_refused(db: Any, world: An
 def test_time_multiplier_extends_the_deadline(db: Any, world: Any) -> None:
     with db.session() as s:
         store.set_time_multiplier(s, world["p1"], 1.5, note="accommodation", actor="admin")
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         assert a.deadline == START + timedelta(minutes=45)
     with pytest.raises(store.StoreError), db.session() as s:
         store.set_time_multiplier(s, world["p1"], 0.5)
@@ -108,7 +111,7 @@ def test_time_multiplier_extends_the_deadline(db: Any, world: Any) -> None:
 def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -> None:
     issuer = store.Issuer(secret="s" * 40, base_url="https://tracker.example")
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
             store.save_answer(s, a.id, world["p1"], item, choice, now=START)
         done = store.finish_attempt(
@@ -140,7 +143,7 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
 
 def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         view = store.attempt_view(s, a, now=START)
         right, wrong = right_answers(view), wrong_answers(view)
         for q in view["questions"]:
@@ -158,9 +161,11 @@ def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> Non
     }
     assert result["next_attempt"] == "2026-12-09"  # the catalog's retake wait: 7 days
     with pytest.raises(store.StoreError, match="2026-12-09"), db.session() as s:
-        store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=3))
+        store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=3), catalog=CATALOG)
     with db.session() as s:  # after the cooldown a retake draws a new form
-        b = store.start_attempt(s, _prog(s, world), world["p1"], now=START + timedelta(days=8))
+        b = store.start_attempt(
+            s, _prog(s, world), world["p1"], now=START + timedelta(days=8), catalog=CATALOG
+        )
         assert b.number == 2 and b.seed != a.seed
 
 
@@ -168,17 +173,17 @@ def test_attempts_allowed(db: Any, world: Any) -> None:
     now = START
     for _ in range(3):
         with db.session() as s:
-            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now, catalog=CATALOG)
             store.finish_attempt(s, a.id, now=now, catalog=CATALOG)
         now += timedelta(days=8)
     with pytest.raises(store.StoreError, match="all 3 attempts used"), db.session() as s:
-        store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+        store.start_attempt(s, _prog(s, world), world["p1"], now=now, catalog=CATALOG)
 
 
 def test_overdue_attempt_is_finished_on_read_and_by_the_sweep_once(db: Any, world: Any) -> None:
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
-        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
+        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START, catalog=CATALOG)
         item, choice = next(iter(right_answers(store.attempt_view(s, a, now=START)).items()))
         store.save_answer(s, a.id, world["p1"], item, choice, now=START + timedelta(minutes=1))
     late = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
@@ -204,10 +209,10 @@ def test_sweep_finishes_each_attempt_in_its_own_savepoint(db: Any, world: Any) -
     from gputeam.catalog import load_catalog
 
     with db.session() as s:
-        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START)
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
         for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
             store.save_answer(s, a.id, world["p1"], item, choice, now=START + timedelta(minutes=1))
-        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START)
+        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START, catalog=CATALOG)
     late = START + timedelta(hours=1)
     with db.session() as s:  # the packaged catalog alone: no acme-operator-l2
         swept = store.finalise_overdue(s, now=late, catalog=load_catalog())
@@ -232,7 +237,7 @@ def test_retired_items_are_not_drawn_and_used_items_get_new_versions(db: Any, wo
         prog = _prog(s, world)
         for i in range(8):
             store.retire_item(s, prog.id, f"networking-{i:03d}", now=START)
-        a = store.start_attempt(s, prog, world["p1"], now=START)
+        a = store.start_attempt(s, prog, world["p1"], now=START, catalog=CATALOG)
         ids = [q["id"] for q in store.attempt_view(s, a, now=START)["questions"]]
         assert sorted(i for i in ids if i.startswith("networking")) == [
             f"networking-{i:03d}" for i in range(8, 12)
@@ -252,7 +257,7 @@ def test_practical_sign_off_rules_and_pass(db: Any, world: Any) -> None:
     rubric = [{"id": "drain", "name": "Drains a node"}, {"id": "ib", "name": "Checks IB links"}]
     with db.session() as s:
         prog = setup_programme(s, world["org"], CATALOG, code="lab", rubric=rubric)
-        a = store.start_attempt(s, prog, world["p1"], now=START)
+        a = store.start_attempt(s, prog, world["p1"], now=START, catalog=CATALOG)
         for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
             store.save_answer(s, a.id, world["p1"], item, choice, now=START)
         store.finish_attempt(s, a.id, now=START, catalog=CATALOG)
@@ -296,7 +301,7 @@ def test_renewal_by_re_exam_records_and_issues_anew(db: Any, world: Any) -> None
     for day in (0, 400):
         now = START + timedelta(days=day)
         with db.session() as s:
-            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now)
+            a = store.start_attempt(s, _prog(s, world), world["p1"], now=now, catalog=CATALOG)
             for item, choice in right_answers(store.attempt_view(s, a, now=now)).items():
                 store.save_answer(s, a.id, world["p1"], item, choice, now=now)
             store.finish_attempt(s, a.id, now=now, catalog=CATALOG, issuer=issuer)
@@ -305,3 +310,48 @@ def test_renewal_by_re_exam_records_and_issues_anew(db: Any, world: Any) -> None
         creds = store.list_credentials(s, world["org"], person_id=world["p1"])
     assert held == ["2026-12-02", "2028-01-06"]
     assert len(creds) == 2 and len({c.uuid for c in creds}) == 2
+
+
+def test_starting_again_finishes_an_overdue_attempt_first(db: Any, world: Any) -> None:
+    """An attempt in progress whose time and grace ran out is finished (from its saved
+    answers) when the person starts again; then the rules for a new attempt apply: after
+    the cooldown a new attempt with a new form, before it a refusal naming the date."""
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
+        b = store.start_attempt(s, _prog(s, world), world["p2"], now=START, catalog=CATALOG)
+    with db.session() as s:
+        again = store.start_attempt(
+            s, _prog(s, world), world["p1"], now=START + timedelta(days=8), catalog=CATALOG
+        )
+        assert again.id != a.id and again.number == 2 and again.state == "in_progress"
+        assert again.seed != a.seed
+        old = s.get(ExamAttempt, a.id)
+        assert (old.state, old.finished_how, old.passed) == ("finished", "timeout", False)
+    late = START + timedelta(minutes=30, seconds=GRACE_SECONDS + 1)
+    with pytest.raises(store.StoreError, match="2026-12-09"), db.session() as s:
+        store.start_attempt(s, _prog(s, world), world["p2"], now=late, catalog=CATALOG)
+    with db.session() as s:  # within the grace it is still the attempt in progress
+        assert (
+            store.start_attempt(
+                s, _prog(s, world), world["p2"], now=late - timedelta(seconds=2), catalog=CATALOG
+            ).id
+            == b.id
+        )
+
+
+def test_overdue_attempts_are_finished_in_scope(db: Any, world: Any) -> None:
+    """A read finishes the overdue attempts of the person or programme it reports on, and
+    no others."""
+    with db.session() as s:
+        prog = _prog(s, world)
+        other = setup_programme(s, world["org"], CATALOG, code="other")
+        a = store.start_attempt(s, prog, world["p1"], now=START, catalog=CATALOG).id
+        b = store.start_attempt(s, prog, world["p2"], now=START, catalog=CATALOG).id
+        c = store.start_attempt(s, other, world["p1"], now=START, catalog=CATALOG).id
+    late = START + timedelta(hours=1)
+    with db.session() as s:
+        swept = store.finalise_overdue(s, now=late, catalog=CATALOG, limit=None, person_id=world["p2"])
+        assert swept == store.Swept([b], [])
+        swept = store.finalise_overdue(s, now=late, catalog=CATALOG, limit=None, programme_id=other.id)
+        assert swept == store.Swept([c], [])
+        assert s.get(ExamAttempt, a).state == "in_progress"

@@ -61,7 +61,7 @@ def test_parallel_starts_create_one_attempt(pg: Any) -> None:
         def start(_: int, now: Any = now) -> int:
             with pg.session() as s:
                 prog = store.get_programme(s, org_id, "acme-l2")
-                return store.start_attempt(s, prog, person, now=now).id
+                return store.start_attempt(s, prog, person, now=now, catalog=CATALOG).id
 
         ids = _together(4, start)
         assert len(set(ids)) == 1
@@ -79,7 +79,7 @@ def test_two_sweepers_finish_each_attempt_once(pg: Any) -> None:
         org = store.create_organisation(s, "Acme")
         prog = setup_programme(s, org.id, CATALOG)
         people = [store.add_person(s, org.id, key=f"p{i}", name=f"P {i}").id for i in range(30)]
-        ids = {store.start_attempt(s, prog, p, now=START).id for p in people}
+        ids = {store.start_attempt(s, prog, p, now=START, catalog=CATALOG).id for p in people}
     late = START + timedelta(hours=2)
 
     def sweep(_: int) -> list[int]:

@@ -57,7 +57,7 @@ def test_an_essay_awaits_marking_then_a_pass_records_the_certification(db: Any, 
         [essay] = store.essays(s, a)
         assert essay["answer"] == "Cordon, drain, check." and essay["mark"] is None
         with pytest.raises(store.StoreError, match="awaits marking"):
-            store.start_attempt(s, prog, world["p1"], now=LATER + timedelta(days=30))
+            store.start_attempt(s, prog, world["p1"], now=LATER + timedelta(days=30), catalog=CATALOG)
         attempt_id = a.id
     with db.session() as s:
         a = _mark(s, world, attempt_id, "0,75")  # a decimal mark, in the form's locale or not

@@ -146,7 +146,7 @@ def test_whose_attempt_and_a_persons_attempts(db: Database) -> None:
         ada = store.add_person(s, org, key="p1", name="Ada").id
         bob = store.add_person(s, org, key="p2", name="Bob").id
         prog = setup_programme(s, org, catalog)
-        first = store.start_attempt(s, prog, ada, now=START).id
+        first = store.start_attempt(s, prog, ada, now=START, catalog=catalog).id
     with db.session() as s:
         assert store.attempt_person(s, first) == ada
         assert store.attempt_person(s, first + 1000) is None

@@ -209,7 +209,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         prog = setup_programme(
             s, world.org_id, exam_catalog(), rubric=[{"id": "drain", "name": "Drains a node"}]
         )
-        attempt = store.start_attempt(s, prog, world.people["p1"], now=datetime.now(UTC)).id
+        attempt = store.start_attempt(
+            s, prog, world.people["p1"], now=datetime.now(UTC), catalog=exam_catalog()
+        ).id
         # an exam with an essay, handed in: it awaits marking
         essay_prog = setup_essay_programme(s, world.org_id, exam_catalog())
         essay = sit_essay_exam(s, essay_prog, world.people["p1"], essay="Cordon the node, drain it, check.")

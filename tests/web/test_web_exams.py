@@ -115,8 +115,8 @@ def test_deadline_409_and_finalised_on_the_next_read(exam_app: Any, world: World
 def test_who_sees_which_attempt(exam_app: Any, world: World) -> None:
     with exam_app.state.db.session() as s:  # p2 (Alpha, the manager's team) sits the exam
         prog = store.get_programme(s, world.org_id, "acme-l2")
-        other = store.start_attempt(s, prog, world.people["p2"], now=START).id
-        p3 = store.start_attempt(s, prog, world.people["p3"], now=START).id
+        other = store.start_attempt(s, prog, world.people["p2"], now=START, catalog=exam_catalog()).id
+        p3 = store.start_attempt(s, prog, world.people["p3"], now=START, catalog=exam_catalog()).id
     eng = logged_in(exam_app, "engineer")
     assert _api(eng, "GET", f"/attempts/{other}").status_code == 404
     assert eng.get(f"/exams/attempts/{other}").status_code == 404
@@ -429,3 +429,42 @@ def test_text_answers_save_while_typing_and_the_page_carries_the_retry_message(
     assert 'class="answer"' in essay
     assert all('hx-trigger="change"' in f for f in fieldsets if f is not essay)
     assert 'data-not-saved="Not saved — retrying"' in html
+
+
+def test_reads_finish_overdue_attempts_before_reporting(exam_app: Any, world: World) -> None:
+    """The programme list, a person's attempts and item analysis finish the attempts whose
+    time ran out before they report (the sweep need not have run)."""
+    eng = logged_in(exam_app, "engineer")
+    mgr = logged_in(exam_app, "manager")
+    p1 = world.people["p1"]
+
+    def started() -> int:
+        r = _api(eng, "POST", "/programmes/acme-l2/attempts")
+        assert r.status_code == 201, r.text
+        return int(r.json()["id"])
+
+    def state(attempt_id: int) -> str:
+        with exam_app.state.db.session() as s:
+            return str(s.get(ExamAttempt, attempt_id).state)
+
+    first = started()
+    exam_app.state.now.at = START + timedelta(hours=1)
+    [listed] = _api(eng, "GET", "/programmes").json()
+    assert listed["in_progress"] is None and listed["my_attempts"][0]["state"] == "finished"
+    assert state(first) == "finished"
+
+    exam_app.state.now.at = START + timedelta(days=8)
+    second = started()
+    exam_app.state.now.at = START + timedelta(days=8, hours=1)
+    [row, row2] = _api(mgr, "GET", f"/people/{p1}/attempts").json()
+    assert (row2["id"], row2["state"]) == (second, "finished")
+
+    with exam_app.state.db.session() as s:  # another candidate's attempt runs out too
+        prog = store.get_programme(s, world.org_id, "acme-l2")
+        third = store.start_attempt(
+            s, prog, world.people["p2"], now=START + timedelta(days=8), catalog=exam_catalog()
+        ).id
+    stats = _api(mgr, "GET", "/programmes/acme-l2/items").json()
+    assert stats["attempts"] == 3 and state(third) == "finished"
+    page = eng.get("/exams")  # the page lists the finished attempts too
+    assert page.status_code == 200 and "Resume" not in page.text

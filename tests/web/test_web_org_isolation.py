@@ -57,7 +57,7 @@ def other(db: Any, world: World) -> dict[str, int]:
         prog = setup_programme(
             s, org.id, exam_catalog(), code="other-l2", rubric=[{"id": "drain", "name": "Drains a node"}]
         )
-        attempt = store.start_attempt(s, prog, p.id, now=START)
+        attempt = store.start_attempt(s, prog, p.id, now=START, catalog=exam_catalog())
         bank_item = store.bank_items(s, prog.id)[0].item_id
         return {
             "org_id": org.id,

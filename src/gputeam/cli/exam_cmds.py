@@ -200,17 +200,37 @@ def register(app: typer.Typer) -> None:
     def items(
         code: Annotated[str, typer.Argument(help=_("The programme."))],
         csv: Annotated[bool, typer.Option("--csv", help=_("Print CSV instead of JSON."))] = False,
+        catalog_extra: CatalogExtra = None,
         db: DbOption = None,
         org: OrgOption = None,
     ) -> None:
         """Item analysis over the programme's finished attempts (JSON or CSV)."""
-        from gputeam.cli.tracker_cmds import _org_id
-        from gputeam.store import get_programme, item_statistics, item_statistics_csv, open_database
+        from datetime import UTC, datetime
 
+        from gputeam.cli.tracker_cmds import _org_id
+        from gputeam.store import (
+            finalise_overdue,
+            get_programme,
+            item_statistics,
+            item_statistics_csv,
+            open_database,
+        )
+
+        catalog = _catalog(catalog_extra)
         database = open_database(db)
         try:
             with database.session() as s:
-                stats = item_statistics(s, get_programme(s, _org_id(s, org, create=False), code).id)
+                prog = get_programme(s, _org_id(s, org, create=False), code)
+                # attempts whose time ran out count once finished, as on the web
+                finalise_overdue(
+                    s,
+                    now=datetime.now(UTC),
+                    catalog=catalog,
+                    issuer=_issuer(),
+                    limit=None,
+                    programme_id=prog.id,
+                )
+                stats = item_statistics(s, prog.id)
         finally:
             database.dispose()
         sys.stdout.write(item_statistics_csv(stats) if csv else json.dumps(stats, indent=2) + "\n")

@@ -181,12 +181,14 @@ programmes: ``save_programme(s, org_id, code, spec, *, catalog, actor=None)``,
 an attempt, never edits them), ``bank_items(s, programme_id, *, include_retired=True)``,
 ``retire_item(s, programme_id, item_id, *, now, actor=None)``,
 ``set_time_multiplier(s, person_id, multiplier, *, note="", actor=None)``, ``time_multiplier``.
-exams: ``start_attempt(s, programme, person_id, *, now, actor=None)`` (resumes the attempt in
-progress), ``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> seconds left``
+exams: ``start_attempt(s, programme, person_id, *, now, catalog, issuer=None, actor=None)``
+(resumes the attempt in progress, or finishes it first when its time ran out),
+``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> seconds left``
 (:class:`TooLate` after the deadline plus the grace), ``finish_attempt(s, attempt_id, *, now,
 catalog, issuer=None, how="submitted")``, ``current_attempt(...)`` (finishes an overdue one),
-``finalise_overdue(s, *, now, catalog, issuer=None, limit=100, skip=()) -> Swept`` (each
-attempt in its own savepoint: the ones refused are reported in ``Swept.failed``),
+``finalise_overdue(s, *, now, catalog, issuer=None, limit=100, skip=(), programme_id=None,
+person_id=None) -> Swept`` (each attempt in its own savepoint: the ones refused are
+reported in ``Swept.failed``),
 ``attempt_view(s, attempt, *, now)`` (no answer keys before the end),
 ``attempt_person(s, attempt_id)`` (whose),
 ``person_attempts(s, person_id) -> [(attempt, programme code)]``, ``attempts_of``,

@@ -116,10 +116,20 @@ def next_allowed(
 
 
 def start_attempt(
-    session: Session, programme: Programme, person_id: int, *, now: datetime, actor: str | None = None
+    session: Session,
+    programme: Programme,
+    person_id: int,
+    *,
+    now: datetime,
+    catalog: Catalog,
+    issuer: Issuer | None = None,
+    actor: str | None = None,
 ) -> ExamAttempt:
     """The attempt in progress, or a new one with a freshly drawn form (see the module
-    docstring). Refused when the person may not sit the exam (team, attempts, cooldown)."""
+    docstring). An attempt in progress whose time and grace ran out is finished first
+    (marked from its saved answers, as :func:`current_attempt` does), and then the rules
+    for a new attempt apply. Refused when the person may not sit the exam (team, attempts,
+    cooldown)."""
     spec = programme_spec(programme)
     bp = spec.blueprint
     person = get_person(session, person_id)
@@ -127,7 +137,9 @@ def start_attempt(
         raise not_found("person", person_id)
     current = _open(session, programme.id, person_id)
     if current is not None:
-        return current
+        if accepts_save(current.deadline, now):
+            return current
+        finish_attempt(session, current.id, now=now, catalog=catalog, issuer=issuer, how="timeout")
     if bp.teams and person.team_id not in bp.teams:
         raise refused("programme", f"{person.name} is not in a team that may sit this exam")
     when, why = next_allowed(session, programme, person_id, now)
@@ -361,6 +373,8 @@ def _finalise(
 ) -> None:
     programme = session.get(Programme, attempt.programme_id)
     assert programme is not None
+    if how == "timeout":  # it ended when its time did, whenever a read or the sweep saw it
+        now = min(now, attempt.deadline)
     result = mark_result(session, attempt, programme, catalog)
     attempt.state, attempt.finished_at, attempt.finished_how = "finished", now, how
     attempt.score, attempt.passed = result["score"], None if result["pending"] else result["passed"]
@@ -436,16 +450,24 @@ def finalise_overdue(
     now: datetime,
     catalog: Catalog,
     issuer: Issuer | None = None,
-    limit: int = 100,
+    limit: int | None = 100,
     skip: Collection[int] = (),
+    programme_id: int | None = None,
+    person_id: int | None = None,
 ) -> Swept:
-    """Finish up to ``limit`` attempts whose time and grace ran out (not those in ``skip``,
-    e.g. the ones that failed earlier in this sweep). Rows another sweeper holds are skipped
-    (``SKIP LOCKED``), so each attempt is finished once. Each attempt is finished in its
-    own savepoint: one the store refuses (say, a pass granting a certification the catalog
-    lacks) is rolled back alone and reported, and the others are finished."""
+    """Finish up to ``limit`` (None: all) attempts whose time and grace ran out, of one
+    programme and/or person when given (a read finishes those it is about to report), not
+    those in ``skip`` (e.g. the ones that failed earlier in this sweep). Rows another
+    sweeper holds are skipped (``SKIP LOCKED``), so each attempt is finished once. Each
+    attempt is finished in its own savepoint: one the store refuses (say, a pass granting a
+    certification the catalog lacks) is rolled back alone and reported, and the others are
+    finished."""
     cutoff = now - timedelta(seconds=GRACE_SECONDS)
     query = select(ExamAttempt).where(ExamAttempt.state == "in_progress", ExamAttempt.deadline < cutoff)
+    if programme_id is not None:
+        query = query.where(ExamAttempt.programme_id == programme_id)
+    if person_id is not None:
+        query = query.where(ExamAttempt.person_id == person_id)
     if skip:
         query = query.where(ExamAttempt.id.not_in(list(skip)))
     rows = session.scalars(

@@ -70,6 +70,38 @@ def attempt(request: Request, s: Any, who: Principal, attempt_id: int, *, own: b
     )
 
 
+def finish_overdue(
+    request: Request, s: Any, *, programme_id: int | None = None, person_id: int | None = None
+) -> None:
+    """Finish the overdue attempts a read is about to report (of one programme, or of one
+    person), marking their saved answers: the list, a person's attempts and item analysis
+    never show an attempt as running after its time ran out. One the store cannot finish
+    stays in progress for the sweep, which reports it."""
+    store.finalise_overdue(
+        s,
+        now=now(request),
+        catalog=services.catalog(request.app),
+        issuer=issuer(request),
+        limit=None,
+        programme_id=programme_id,
+        person_id=person_id,
+    )
+
+
+def start(request: Request, s: Any, who: Principal, code: str, actor: str) -> Any:
+    """Start (or resume) the caller's attempt at the programme ``code``; an attempt of
+    theirs whose time ran out is finished first (see :func:`gputeam.store.start_attempt`)."""
+    return store.start_attempt(
+        s,
+        programme(request, s, code),
+        candidate(who),
+        now=now(request),
+        catalog=services.catalog(request.app),
+        issuer=issuer(request),
+        actor=actor,
+    )
+
+
 def manages(who: Principal) -> bool:
     return who.can(Perm.EXAMS_MANAGE)
 

@@ -35,6 +35,8 @@ Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
 def _list(request: Request, who: Principal, status: int = 200, error: str | None = None) -> Response:
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
+        if who.person_id is not None:
+            ex.finish_overdue(request, s, person_id=who.person_id)
         programmes = [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
     return render(request, "exams.html", status, programmes=programmes, error=error, manages=ex.manages(who))
 
@@ -46,12 +48,9 @@ def exams_page(request: Request, who: Sitter) -> Response:
 
 @router.post("/exams/{code}/start")
 def start(request: Request, code: str, who: Sitter) -> Response:
-    person = ex.candidate(who)
     try:
         with request.app.state.db.session() as s:
-            a = store.start_attempt(
-                s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
-            )
+            a = ex.start(request, s, who, code, actor(who))
             ex.keep_session(request, s, who, a)
             attempt_id = a.id
     except InputError as exc:
@@ -168,6 +167,7 @@ async def finish(request: Request, attempt_id: PathId, who: Sitter) -> Response:
 def items_page(request: Request, code: str, who: Manager, retired: str | None = None) -> Response:
     with request.app.state.db.session() as s:
         prog = ex.programme(request, s, code)
+        ex.finish_overdue(request, s, programme_id=prog.id)
         stats = store.item_statistics(s, prog.id)
         name = store.programme_spec(prog).name
     return render(
@@ -185,7 +185,9 @@ def items_page(request: Request, code: str, who: Manager, retired: str | None = 
 @router.get("/exams/{code}/items.csv")
 def items_csv(request: Request, code: str, who: Manager) -> Response:
     with request.app.state.db.session() as s:
-        stats = store.item_statistics(s, ex.programme(request, s, code).id)
+        prog = ex.programme(request, s, code)
+        ex.finish_overdue(request, s, programme_id=prog.id)
+        stats = store.item_statistics(s, prog.id)
     return Response(
         store.item_statistics_csv(stats),
         media_type="text/csv",

@@ -50,6 +50,8 @@ ATTEMPT_EXAMPLE = {
 def list_programmes(request: Request, who: Sitter) -> list[dict[str, Any]]:
     with request.app.state.db.session() as s:
         org = services.org_id(request.app, s)
+        if who.person_id is not None:
+            ex.finish_overdue(request, s, person_id=who.person_id)
         return [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
 
 
@@ -60,11 +62,8 @@ def list_programmes(request: Request, who: Sitter) -> list[dict[str, Any]]:
     responses={201: {"content": {"application/json": {"example": ATTEMPT_EXAMPLE}}}},
 )
 def start(request: Request, code: str, who: Sitter) -> dict[str, Any]:
-    person = ex.candidate(who)
     with request.app.state.db.session() as s:
-        a = store.start_attempt(
-            s, ex.programme(request, s, code), person, now=ex.now(request), actor=actor(who)
-        )
+        a = ex.start(request, s, who, code, actor(who))
         ex.keep_session(request, s, who, a)
         return store.attempt_view(s, a, now=ex.now(request))
 
@@ -129,6 +128,7 @@ def person_attempts(request: Request, person_id: PathId, who: Sitter) -> list[di
         p = services.person_in_org(request.app, s, person_id)
         if p is None or not (who.person_id == p.id or who.may_read_person(p.id, p.team_id)):
             raise HTTPException(404, "no such person, or not one you may see")
+        ex.finish_overdue(request, s, person_id=p.id)
         rows = store.person_attempts(s, p.id)
         return [
             {
@@ -148,13 +148,17 @@ def person_attempts(request: Request, person_id: PathId, who: Sitter) -> list[di
 @router.get("/programmes/{code}/items", summary="Item analysis of the programme's bank")
 def items(request: Request, code: str, who: Manager) -> dict[str, Any]:
     with request.app.state.db.session() as s:
-        return store.item_statistics(s, ex.programme(request, s, code).id)
+        prog = ex.programme(request, s, code)
+        ex.finish_overdue(request, s, programme_id=prog.id)
+        return store.item_statistics(s, prog.id)
 
 
 @router.get("/programmes/{code}/items.csv", summary="Item analysis as CSV")
 def items_csv(request: Request, code: str, who: Manager) -> Response:
     with request.app.state.db.session() as s:
-        stats = store.item_statistics(s, ex.programme(request, s, code).id)
+        prog = ex.programme(request, s, code)
+        ex.finish_overdue(request, s, programme_id=prog.id)
+        stats = store.item_statistics(s, prog.id)
     return Response(
         store.item_statistics_csv(stats),
         media_type="text/csv",
