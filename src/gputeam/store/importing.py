@@ -599,6 +599,12 @@ def import_roster(
         session.flush()
         teams[name] = team.id
     defaults = PersonFields().model_dump(exclude={"key", "name", "team_id"})
+    # e-mail addresses are unique in the database at every moment (an index): the people
+    # whose address changes give theirs up first, so addresses may move between people of
+    # the file, new or not (the final addresses were checked unique above)
+    moving = [pid for pid, changes in updates if "email" in changes]
+    for chunk in range(0, len(moving), 1000):
+        session.execute(update(Person).where(Person.id.in_(moving[chunk : chunk + 1000])).values(email=None))
     if inserts:
         rows = []
         for rec in inserts:

@@ -134,7 +134,9 @@ def _roles(catalog: Catalog | None) -> Collection[str]:
 
 
 def _check_email_free(session: Session, org_id: int, email: str | None, person_id: int | None = None) -> None:
-    """Refuse an e-mail another person of the organisation has (ignoring case)."""
+    """Refuse an e-mail another person of the organisation has (ignoring case). The
+    database's unique index (migration 0008) holds the rule against two writers at once:
+    :func:`_write_person` answers its violation with this same problem."""
     if email is None:
         return
     q = select(Person.key, Person.email).where(Person.org_id == org_id, Person.email.is_not(None))
@@ -152,6 +154,37 @@ def _check_email_free(session: Session, org_id: int, email: str | None, person_i
                 email,
                 "an e-mail address no one else in the organisation has",
             )
+
+
+def _write_person(session: Session, person: Person, changes: Mapping[str, Any] | None = None) -> None:
+    """Add ``person`` (``changes`` None) or set ``changes`` on it, and flush, in a savepoint:
+    when another transaction took the same e-mail address meanwhile (committed after this
+    one checked, so the unique index refuses the write), the savepoint alone is undone and
+    the store's e-mail problem is raised, as when the check had seen it."""
+    from sqlalchemy.exc import IntegrityError
+
+    from gputeam.store.schema import EMAIL_INDEX
+
+    session.flush()  # what was pending before, outside the savepoint
+    email = person.email if changes is None else changes.get("email", person.email)
+    try:
+        with session.begin_nested():
+            if changes is None:
+                session.add(person)
+            else:
+                for k, v in changes.items():
+                    setattr(person, k, v)
+            session.flush()
+    except IntegrityError as exc:
+        if EMAIL_INDEX not in str(exc.orig):
+            raise
+        _check_email_free(session, person.org_id, email, person.id)
+        raise refused(  # the other writer's row is not visible here (SQLite): the same words
+            "person.email",
+            "already the e-mail of another person",
+            email,
+            "an e-mail address no one else in the organisation has",
+        ) from None
 
 
 def _check_team(session: Session, org_id: int, team_id: int | None, current: int | None = None) -> None:
@@ -187,8 +220,7 @@ def add_person(
     if get_person_by_key(session, org_id, values["key"]) is not None:
         raise refused("person.key", "a person with this id exists", values["key"])
     person = Person(org_id=org_id, **values)
-    session.add(person)
-    session.flush()
+    _write_person(session, person)
     audit.record(session, actor, "create", "person", person.id, None, audit.snapshot(person))
     return person
 
@@ -228,9 +260,7 @@ def update_person(
     ):
         raise refused("person.key", "a person with this id exists", changes["key"])
     before = audit.snapshot(person)
-    for k, v in changes.items():
-        setattr(person, k, v)
-    session.flush()
+    _write_person(session, person, changes)
     audit.record(session, actor, "update", "person", person.id, before, audit.snapshot(person))
     return person
 

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -93,6 +94,10 @@ class Team(Base):
     organisation: Mapped[Organisation] = relationship(back_populates="teams")
 
 
+#: the unique index of people's e-mail addresses (migration 0008)
+EMAIL_INDEX = "uq_people_org_email"
+
+
 class Person(Base):
     """A member of the live team. ``key`` is the stable identifier (``Person.id`` in a
     scenario, the ``id`` column of a roster import), unique within an organisation."""
@@ -104,6 +109,16 @@ class Person(Base):
         Index("ix_people_org_name", "org_id", "name", "id"),
         # the site filter and the list of an organisation's sites
         Index("ix_people_org_site", "org_id", "site"),
+        # one person per e-mail address in an organisation, whatever its ASCII case (the
+        # store compares Unicode case too before it writes; this holds against a race)
+        Index(
+            EMAIL_INDEX,
+            "org_id",
+            text("lower(email)"),
+            unique=True,
+            sqlite_where=text("email IS NOT NULL"),
+            postgresql_where=text("email IS NOT NULL"),
+        ),
         CheckConstraint("level BETWEEN 1 AND 5", name="level"),
         CheckConstraint("experience_months >= 0", name="experience"),
         CheckConstraint("weekly_study_hours BETWEEN 0 AND 40", name="study_hours"),
