@@ -54,6 +54,35 @@ def test_svg_round_trip_json_and_jwt() -> None:
     assert jsvg.count("<openbadges:credential") == 1 and baking.unbake(jsvg.encode()) == token
 
 
+def test_a_credential_holding_the_cdata_end_still_bakes_into_svg() -> None:
+    """ "]]>" inside a JSON string would end the CDATA section: it is written "]]\\u003e",
+    which JSON reads back as the same text, so the signed credential is unchanged."""
+    from datetime import UTC, datetime
+
+    from gputeam.credentials import AchievementSpec, credential, issue, statuslist, verify
+
+    from .test_verify import ACH, DID, LIST_ID
+
+    odd = AchievementSpec(ACH.id, "Arrays [[x]]> and more", ACH.description, ACH.criteria)
+    cred = issue(
+        credential(
+            credential_id="urn:uuid:6f1c0c1e-56d1-4c53-9d2a-8c1fb5c2a0ff",
+            issuer_id=DID,
+            issuer_name="ACME Corp",
+            subject_id="mailto:ada@acme.example",
+            achievement=odd,
+            valid_from="2026-12-01T00:00:00Z",
+            status=statuslist.status_entry(LIST_ID, 3),
+        ),
+        KEY,
+        "2026-12-01T09:00:00Z",
+    )
+    svg = baking.bake_svg(baking.badge_svg("x"), json.dumps(cred))
+    back = json.loads(baking.unbake(svg.encode()))
+    assert back == cred and back["name"] == "Arrays [[x]]> and more"
+    assert verify(back, now=datetime(2026, 12, 2, tzinfo=UTC)).valid
+
+
 def test_bad_images_are_named() -> None:
     with pytest.raises(baking.BakingError, match="not a PNG"):
         baking.bake_png(b"GIF89a...", "x")

@@ -38,6 +38,15 @@ def test_admin_issues_anyone_verifies_admin_revokes(app: Any, world: World, clie
     assert png.headers["content-type"] == "image/png"
     assert json.loads(baking.unbake(png.content)) == doc
     assert client.get(f"/credentials/{out['uuid']}/credential.json").json() == doc
+    svg = client.get(f"/credentials/{out['uuid']}/badge.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    assert f'filename="badge-{out["uuid"]}.svg"' in svg.headers["content-disposition"]
+    assert json.loads(baking.unbake(svg.content)) == doc
+    assert f'href="/credentials/{out["uuid"]}/badge.svg"' in page.text
+    checked = client.post("/verify", files={"file": ("badge.svg", svg.content, "image/svg+xml")})
+    assert (
+        checked.status_code == 200 and "Not valid" not in checked.text and "eddsa-rdfc-2022" in checked.text
+    )
     # a manager may not revoke; the admin may, with a reason
     mgr = logged_in(app, "manager")
     r = mgr.post(f"/credentials/{out['uuid']}/revoke", data={"reason": "x", "csrf_token": mgr.csrf})

@@ -127,6 +127,7 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/credentials/{uuid}"): {},
         ("GET", "/credentials/{uuid}/credential.json"): {},
         ("GET", "/credentials/{uuid}/badge.png"): {},
+        ("GET", "/credentials/{uuid}/badge.svg"): {},
         ("POST", "/credentials/{uuid}/revoke"): {"data": {"reason": "not yours"}},
         ("GET", "/credentials/status/{key_id}"): {},
         ("GET", "/api/v1/teams/{team_id}"): {},

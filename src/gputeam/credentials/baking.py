@@ -91,7 +91,8 @@ def unbake_png(png: bytes) -> str:
 
 
 def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
-    """``svg`` with the credential element added (replacing an earlier one)."""
+    """``svg`` with the credential element added (replacing an earlier one):
+    ``credential_text`` is the credential's JSON, or with ``jwt`` its VC-JWT."""
     from defusedxml import ElementTree as SafeET
 
     try:
@@ -115,8 +116,9 @@ def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
             "</openbadges:credential>"
         )
     else:
-        if "]]>" in credential_text:
-            raise BakingError("the credential text cannot be put in a CDATA section")
+        # "]]>" would end the CDATA section; in JSON it can only occur inside a string,
+        # where "\u003e" is the same ">"
+        credential_text = credential_text.replace("]]>", "]]\\u003e")
         element = f"<openbadges:credential><![CDATA[{credential_text}]]></openbadges:credential>"
     return head + element + body + tail
 

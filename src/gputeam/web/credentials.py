@@ -312,6 +312,22 @@ def credential_png(request: Request, uuid: str) -> Response:
     )
 
 
+@pages.get("/credentials/{uuid}/badge.svg")
+def credential_svg(request: Request, uuid: str) -> Response:
+    """The badge as SVG with the credential baked in (an ``openbadges:credential`` element),
+    as OB 3.0 specifies next to PNG."""
+    from gputeam.credentials.baking import badge_svg, bake_svg
+
+    row = _shared(request, uuid)
+    text = json.dumps(row.document, ensure_ascii=False)
+    data = bake_svg(badge_svg(str(row.document.get("name") or row.achievement_id)), text)
+    return Response(
+        data.encode("utf-8"),
+        media_type="image/svg+xml",
+        headers={"Content-Disposition": f'attachment; filename="badge-{uuid}.svg"'},
+    )
+
+
 @pages.get("/people/{person_id}/credentials")
 def person_credentials(
     request: Request, person_id: PathId, who: Reader, issued: str | None = None
