@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from tests.store.exam_helpers import EXTRA, START, exam_catalog, gift_bank, spec
 from typer.testing import CliRunner
@@ -135,3 +136,64 @@ def test_sweep_uses_the_servers_catalog_extra_and_reports_what_it_cannot_finish(
         assert (row.state, row.passed) == ("finished", True)
         assert [c.cert_id for c in store.list_certifications(s, person_id=ada)] == ["acme-operator-l2"]
     db.dispose()
+
+
+EXTRA_GIFT = """$CATEGORY: $course$/top/Storage
+
+::No id::A question with neither an id nor a domain tag: its category maps it.{=Right ~Wrong}
+
+// [id:ops-num] [tag:domain-operations] [tag:hard]
+::Numbers::How many GPUs in a DGX H100?{#8:0}
+"""
+
+
+@pytest.mark.parametrize("fmt", ["gift", "moodle-xml"])
+def test_bank_export_of_a_programme_round_trips(db_url: str, tmp_path: Path, fmt: str) -> None:
+    """`bank export --programme` writes the newest version of each item with its id and
+    domain; importing the file into another programme gives the same items (content,
+    ids, domains). Retired items are left out and named."""
+    from tests.store.exam_helpers import setup_programme
+
+    from gputeam.certify import read_bank
+
+    catalog = exam_catalog()
+    db = store.open_database(db_url)
+    with db.session() as s:
+        org = store.create_organisation(s, "Acme")
+        person = store.add_person(s, org.id, key="p1", name="Ada").id
+        prog = setup_programme(s, org.id, catalog)
+        mapping = {"$course$/top/Storage": "storage"}
+        store.import_bank(s, prog.id, read_bank(EXTRA_GIFT.encode(), "gift", mapping).bank, now=START)
+        store.start_attempt(s, prog, person, now=START, catalog=catalog)  # 10 items used
+        changed = gift_bank().replace("Question", "Reworded question")
+        report = store.import_bank(s, prog.id, read_bank(changed.encode(), "gift").bank, now=START)
+        assert report.new_versions and len(report.new_versions) + len(report.updated) == 36
+        store.retire_item(s, prog.id, "networking-000", now=START)
+        expected = {
+            r.item_id: (r.content_hash, r.domain) for r in store.bank_items(s, prog.id, include_retired=False)
+        }
+        store.save_programme(s, org.id, "copy", spec(), catalog=catalog)
+    assert len(expected) == 37 and "networking-000" not in expected
+    assert {d for _h, d in expected.values()} == {"networking", "storage", "operations"}
+    out = tmp_path / f"bank.{fmt}"
+    r = runner.invoke(
+        app, ["bank", "export", "--programme", "acme-l2", "--to", fmt, "--out", str(out), "--db", db_url]
+    )
+    assert r.exit_code == 0, r.output
+    assert "37 questions" in r.stdout and "networking-000" in r.stderr
+    text = out.read_text("utf-8")
+    assert "Reworded question 3 about storage" in text and "Question 3 about storage" not in text
+    r = runner.invoke(app, ["bank", "import", str(out), "--programme", "copy", "--db", db_url])
+    assert r.exit_code == 0 and "added 37" in r.stdout, r.output
+    with db.session() as s:
+        copy = store.get_programme(s, org.id, "copy")
+        got = {r.item_id: (r.content_hash, r.domain) for r in store.bank_items(s, copy.id)}
+    assert got == expected
+    r = runner.invoke(app, ["bank", "export", "--programme", "acme-l2", "--to", fmt, "--db", db_url])
+    assert r.exit_code == 0 and r.stdout == text  # standard output: the same file
+    db.dispose()
+
+
+def test_bank_export_wants_a_file_or_a_programme(tmp_path: Path) -> None:
+    r = runner.invoke(app, ["bank", "export", "--to", "gift"])
+    assert r.exit_code == 2 and "--programme" in r.stderr

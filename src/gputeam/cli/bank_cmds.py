@@ -19,7 +19,7 @@ from gputeam.cli.main import friendly
 from gputeam.i18n import gettext as _
 
 if TYPE_CHECKING:
-    from gputeam.certify import ImportResult
+    from gputeam.certify import Bank, ImportResult
 
 IN_FORMATS = ("auto", "gift", "moodle-xml")
 OUT_FORMATS = ("gift", "moodle-xml")
@@ -198,49 +198,128 @@ def register(app: typer.Typer) -> None:
         if not dry_run and programme is not None:
             _store(file, format, domain_map or [], programme, db, quiet=as_json)
 
-    @bank.command("export", help=_("Convert a question bank file to GIFT or Moodle XML."))
+    @bank.command(
+        "export",
+        help=_(
+            "Convert a question bank file to GIFT or Moodle XML, or with --programme write a "
+            "programme's stored bank."
+        ),
+    )
     @friendly
     def export(
-        file: Annotated[Path, typer.Argument(help=_("A GIFT or Moodle XML file."))],
         to: Annotated[str, typer.Option("--to", help=_("gift or moodle-xml."))],
-        out: Annotated[Path, typer.Option("--out", "-o", help=_("The file to write."))],
+        file: Annotated[
+            Path | None, typer.Argument(help=_("A GIFT or Moodle XML file (not with --programme)."))
+        ] = None,
+        out: Annotated[
+            Path | None, typer.Option("--out", "-o", help=_("The file to write (default: standard output)."))
+        ] = None,
         format: FormatOption = "auto",
+        programme: Annotated[
+            str | None,
+            typer.Option(
+                "--programme",
+                help=_(
+                    "Write this programme's stored bank: the newest version of each item, with its "
+                    "[id:...] and domain tag; retired items are left out."
+                ),
+            ),
+        ] = None,
+        include_retired: Annotated[
+            bool,
+            typer.Option(
+                "--include-retired",
+                help=_("With --programme: write the retired items too (they are not retired on import)."),
+            ),
+        ] = False,
+        db: Annotated[
+            str | None,
+            typer.Option(
+                "--db",
+                help=_("Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."),
+            ),
+        ] = None,
     ) -> None:
-        """Convert a question bank file to GIFT or Moodle XML."""
-        import os
-        import tempfile
-
+        """Convert a question bank file to GIFT or Moodle XML, or with --programme write a
+        programme's stored bank."""
         from gputeam.certify import gift_cannot_hold, write_bank
 
         if to not in OUT_FORMATS:
             raise _problem(
                 _("unknown bank format"), path="--to", found=repr(to), expected=", ".join(OUT_FORMATS)
             )
-        result = _read(file, format, [])
-        if result.errors or result.unsupported:
-            _report_problems(file, result)
-            sys.stderr.write(
-                _("error:")
-                + " "
-                + _("{invalid} invalid and {unsupported} unsupported question(s); nothing written").format(
-                    invalid=len(result.errors), unsupported=len(result.unsupported)
-                )
-                + "\n"
+        if (file is None) == (programme is None):
+            raise _problem(
+                _("give a bank file or --programme CODE, not both"),
+                path="FILE",
+                expected=_("a GIFT or Moodle XML file, or --programme CODE"),
             )
-            raise typer.Exit(2)
+        if programme is not None:
+            bank = _stored_bank(programme, db, include_retired=include_retired)
+        else:
+            assert file is not None
+            result = _read(file, format, [])
+            if result.errors or result.unsupported:
+                _report_problems(file, result)
+                sys.stderr.write(
+                    _("error:")
+                    + " "
+                    + _(
+                        "{invalid} invalid and {unsupported} unsupported question(s); nothing written"
+                    ).format(invalid=len(result.errors), unsupported=len(result.unsupported))
+                    + "\n"
+                )
+                raise typer.Exit(2)
+            bank = result.bank
         if to == "gift":
-            for loss in gift_cannot_hold(result.bank):
+            for loss in gift_cannot_hold(bank):
                 sys.stderr.write(_("warning: {problem}").format(problem=loss) + "\n")
-        text = write_bank(result.bank, to)  # type: ignore[arg-type]
-        fd, tmp = tempfile.mkstemp(dir=out.resolve().parent, prefix=f".{out.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-            os.replace(tmp, out)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        text = write_bank(bank, to)  # type: ignore[arg-type]
         written = _("{file}: {count} questions written as {format}").format(
-            file=out, count=len(result.bank.questions), format=to
+            file=out or "-", count=len(bank.questions), format=to
         )
+        if out is None:
+            sys.stdout.write(text)
+            sys.stderr.write(written + "\n")
+            return
+        _write_file(out, text)
         sys.stdout.write(written + "\n")
+
+
+def _stored_bank(code: str, db: str | None, *, include_retired: bool) -> Bank:
+    """The programme's stored bank (:func:`gputeam.store.export_bank`); the retired items
+    left out are named on standard error."""
+    from gputeam.cli.tracker_cmds import _org_id
+    from gputeam.store import export_bank, get_programme, open_database
+
+    database = open_database(db)
+    try:
+        with database.session() as s:
+            prog = get_programme(s, _org_id(s, None, create=False), code)
+            exported = export_bank(s, prog.id, include_retired=include_retired)
+    finally:
+        database.dispose()
+    if exported.retired:
+        left_out = _("{count} retired item(s) left out: {items}").format(
+            count=len(exported.retired), items=", ".join(exported.retired)
+        )
+        sys.stderr.write(left_out + "\n")
+    return exported.bank
+
+
+def _write_file(out: Path, text: str) -> None:
+    """Write ``text`` to ``out`` at once (a temporary file renamed), or not at all."""
+    import os
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out.resolve().parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _problem(_("cannot write: {error}").format(error=exc.strerror), file=out) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -179,6 +179,8 @@ programmes: ``save_programme(s, org_id, code, spec, *, catalog, actor=None)``,
 ``get_programme(s, org_id, code)``, ``list_programmes(s, org_id)``, ``programme_spec(row)``,
 ``import_bank(s, programme_id, bank, *, now, actor=None) -> BankImport`` (versions items used by
 an attempt, never edits them), ``bank_items(s, programme_id, *, include_retired=True)``,
+``export_bank(s, programme_id, *, include_retired=False) -> BankExport`` (newest versions,
+with their ids and domain tags, for the GIFT and Moodle XML writers),
 ``retire_item(s, programme_id, item_id, *, now, actor=None)``,
 ``set_time_multiplier(s, person_id, multiplier, *, note="", actor=None)``, ``time_multiplier``.
 exams: ``start_attempt(s, programme, person_id, *, now, catalog, issuer=None, actor=None)``
@@ -411,8 +413,10 @@ from gputeam.store.profile import (
     token_user,
 )
 from gputeam.store.programmes import (
+    BankExport,
     BankImport,
     bank_items,
+    export_bank,
     get_programme,
     import_bank,
     list_programmes,
@@ -610,7 +614,9 @@ __all__ = [
     "TooLate",
     "attempt_view",
     "attempts_of",
+    "BankExport",
     "bank_items",
+    "export_bank",
     "current_attempt",
     "finalise_overdue",
     "finish_attempt",

@@ -5,6 +5,9 @@
 - A bank import adds items and versions: an item (by its stable ``item_id``) whose content
   changed gets a new version when its current one was used by an attempt, and is updated in
   place when it was not; an unchanged item is left alone; retired items stay retired.
+- An export (:func:`export_bank`) gives the newest version of each item, ready to be read
+  back: every question carries its item id and a ``domain-*`` tag for its domain, so an
+  import (into this programme or another) finds the same items in the same domains.
 - Time accommodations: a person's exam time multiplier, set by an admin or manager.
 """
 
@@ -216,6 +219,40 @@ def bank_items(session: Session, programme_id: int, *, include_retired: bool = T
 
 def question_of(row: BankItem) -> Question:
     return Question.model_validate(row.question)
+
+
+@dataclass(frozen=True)
+class BankExport:
+    """A programme's bank as a :class:`~gputeam.certify.Bank` for the GIFT and Moodle XML
+    writers, and the retired items left out of it (their ids)."""
+
+    bank: Bank
+    retired: list[str]
+
+
+def export_bank(session: Session, programme_id: int, *, include_retired: bool = False) -> BankExport:
+    """The newest version of each item, grouped by category: each with its item id as its
+    ``idnumber`` (``[id:...]``) and a ``domain-*`` tag naming its domain (also when the
+    domain came from a category mapping), so that reading the file back gives the same
+    items in the same domains. Retired items are left out unless ``include_retired``; an
+    exported retired item is not retired in the bank it is imported into."""
+    from gputeam.certify.models import DOMAIN_TAG_PREFIX
+
+    rows = bank_items(session, programme_id)
+    questions = []
+    for row in rows:
+        if row.retired_at and not include_retired:
+            continue
+        q = question_of(row)
+        tags = tuple(t for t in q.tags if not t.startswith(DOMAIN_TAG_PREFIX))
+        if row.domain:
+            tags += (DOMAIN_TAG_PREFIX + row.domain,)
+        questions.append(q.model_copy(update={"idnumber": row.item_id, "tags": tags, "domain": row.domain}))
+    questions.sort(key=lambda q: (q.category, q.item_id))
+    retired = (
+        [] if include_retired else [r.item_id for r in bank_items(session, programme_id) if r.retired_at]
+    )
+    return BankExport(Bank(questions=tuple(questions)), retired)
 
 
 def retire_item(
