@@ -71,7 +71,7 @@ def _untranslated(output: str) -> list[str]:
             continue
         rest = line.strip()
         if line.startswith("  "):  # "  file:line: path: message..."
-            rest = re.sub(r"^(?:[^:⟦]*:(?:\d+:)? )?(?:[\w.\[\]-]*: )?", "", rest, count=1)
+            rest = re.sub(r"^(?:[^:⟦]*:(?:\d+:)? )?(?:[^:⟦]*: )?", "", rest, count=1)
         if re.search(r"[A-Za-z]{2}", _unbracketed(rest)):
             found.append(line)
     return found
@@ -154,3 +154,45 @@ def test_translate_fills_a_template_with_its_values() -> None:
         assert str(problem) == "(oberste Ebene): unbekanntes Feld; erwartet eine Liste (meinten Sie 'a'?)"
     assert translate("unknown field") == "unknown field"
     assert str(problem) == "(top level): unknown field; expected a list (did you mean 'a'?)"
+
+
+BAD_ROSTER = (
+    "Employee,Full name,level,E-mail,Shoe size,Role\n"
+    "p1,Ada King,nine,ada@example.org,38,operations-engineer\n"
+    "p1,Ada Again,2,ada@example.org,38,\n"
+    "p4,Ada Twin,2,ADA@example.org,38,\n"
+    "p2,,1,not-an-address,40,wizard\n"
+    ",Nobody,1,,41,\n"
+    "p3,Tab\tName,7,grace@example.org,42,operations-engineer\n"
+)
+
+
+def _import(tmp_path: Path, language: str, text: str = BAD_ROSTER, *extra: str) -> str:
+    roster = tmp_path / "roster.csv"
+    roster.write_text(text, "utf-8")
+    db = f"sqlite:///{tmp_path / 'team.db'}"
+    result = CliRunner().invoke(
+        app, ["--lang", language, "import", "roster", str(roster), "--db", db, "--map", "Shoe size=-", *extra]
+    )
+    assert result.exit_code == 2, result.output
+    return result.output.replace(str(roster), "roster.csv")
+
+
+def test_roster_problems_in_the_pseudo_locale(tmp_path: Path) -> None:
+    """`gputeam import roster bad.csv --lang xx`: every problem's words are translated
+    (the file, row, column and values stay as they are)."""
+    out = _import(tmp_path, i18n.PSEUDO)
+    assert out.count("\n  ") >= 6 and _untranslated(out) == []
+    unknown = _import(tmp_path, i18n.PSEUDO, "id,nmae\np1,Ada\n")
+    assert "⟦unknown column⟧" in unknown and _untranslated(unknown) == []
+    assert _untranslated(_import(tmp_path, "en"))
+
+
+def test_roster_problems_in_german(tmp_path: Path) -> None:
+    out = _import(tmp_path, "de")
+    assert "Probleme im Import" in out
+    assert "Employee: doppelte ID (zuerst in Zeile 2); gefunden 'p1'; erwartet jede ID nur einmal" in out
+    assert "keine E-Mail-Adresse" in out and "Name fehlt bei einer neuen Person" in out
+    assert "E-Mail-Adresse wird auch von Person" in out and "enthält einen Tabulator (U+0009)" in out
+    assert "Role: unbekannte Rolle; gefunden 'wizard'; erwartet eine Rollen-ID aus dem Katalog" in out
+    assert "duplicate" not in out and "missing" not in out and "expected" not in out

@@ -27,7 +27,7 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _ANY_FIELD = re.compile(r"\{[^{}]*\}")
 
 
-_Template = tuple[str | tuple[str, str], str, str, re.Pattern[str]]
+_Template = tuple[str | tuple[str, str, int], str, str, re.Pattern[str]]
 
 
 def _compile(template: str) -> tuple[int, str, str, re.Pattern[str]] | None:
@@ -56,28 +56,33 @@ def _messages() -> tuple[frozenset[str], tuple[_Template, ...]]:
     from gputeam.i18n import catalogs
 
     known: set[str] = set()
-    found: list[tuple[int, str, str | tuple[str, str], str, str, re.Pattern[str]]] = []
+    found: list[tuple[int, str, str | tuple[str, str, int], str, str, re.Pattern[str]]] = []
     for m in catalogs.read(catalogs.pot_path()):
         if not m.id:
             continue
         msgid: str | tuple[str, str] = m.id if isinstance(m.id, str) else (m.id[0], m.id[1])
         if isinstance(msgid, str):
             known.add(msgid)
-        for form in (msgid,) if isinstance(msgid, str) else msgid:
+        for index, form in enumerate((msgid,) if isinstance(msgid, str) else msgid):
             compiled = _compile(form)
             if compiled is not None:
                 size, prefix, suffix, pattern = compiled
-                found.append((size, form, msgid, prefix, suffix, pattern))
+                key = msgid if isinstance(msgid, str) else (msgid[0], msgid[1], index)
+                found.append((size, form, key, prefix, suffix, pattern))
     found.sort(key=lambda t: (-t[0], t[1]))
     return frozenset(known), tuple(t[2:] for t in found)
 
 
-def _count(values: dict[str, str]) -> int:
-    """The number that chooses a plural form: ``{n}`` or ``{count}``, else the first
-    whole number among the values."""
+def _count(values: dict[str, str], form: int) -> int:
+    """The number that chooses a plural form: 1 for English's singular; for its plural,
+    ``{n}`` or ``{count}``, else the first whole number among the values (2 when that is 1
+    or there is none: the sentence was plural in English)."""
+    if form == 0:
+        return 1
     for key in ("n", "count", *values):
         if key in values and re.fullmatch(r"-?\d+", values[key].strip()):
-            return int(values[key])
+            n = int(values[key])
+            return n if n != 1 else 2
     return 2
 
 
@@ -96,6 +101,6 @@ def translate(text: str) -> str:
             raw = match.groupdict()
             values = {k: translate(v) for k, v in raw.items()}
             if isinstance(msgid, tuple):
-                return ngettext(msgid[0], msgid[1], _count(raw)).format(**values)
+                return ngettext(msgid[0], msgid[1], _count(raw, msgid[2])).format(**values)
             return gettext(msgid).format(**values)
     return text

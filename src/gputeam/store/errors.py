@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 
 
 class StoreError(InputError):
@@ -28,8 +29,33 @@ class ImportRejected(InputError):
     kind = "import"
 
 
+#: "no person 'x'": one sentence per kind of record (a language declines the noun).
+_NOT_FOUND = {
+    "person": N_("no person {key}"),
+    "team": N_("no team {key}"),
+    "organisation": N_("no organisation {key}"),
+    "user": N_("no user {key}"),
+    "certification": N_("no certification {key}"),
+    "attempt": N_("no attempt {key}"),
+    "credential": N_("no credential {key}"),
+    "enrolment": N_("no enrolment {key}"),
+    "plan": N_("no plan {key}"),
+    "programme": N_("no programme {key}"),
+    "roadmap item": N_("no roadmap item {key}"),
+    "scenario": N_("no scenario {key}"),
+}
+
+
 def not_found(what: str, key: object) -> NotFound:
-    return NotFound([Problem(path=what, message=f"no {what} {key!r}", found=str(key))])
+    return NotFound(
+        [
+            Problem(
+                path=what,
+                message=_NOT_FOUND.get(what, N_("no {what} {key}")).format(what=what, key=repr(key)),
+                found=str(key),
+            )
+        ]
+    )
 
 
 def refused(path: str, message: str, found: object = None, expected: str | None = None) -> StoreError:

@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, load_catalog
 from gputeam.errors import Problem
+from gputeam.i18n import N_, Nn_
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
 from gputeam.store.errors import ImportRejected, StoreError
@@ -184,10 +185,15 @@ class _Problems:
 
 def _did_you_mean(value: str, choices: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(value, list(choices), n=1)
-    return f"did you mean {close[0]!r}?" if close else None
+    return N_("did you mean {name}?").format(name=repr(close[0])) if close else None
 
 
-HEADER_HINT = (
+#: The note of a header found below the first row (the number of rows skipped chooses).
+_HEADER_NOTE = Nn_(
+    "header on row {line}; the row above it skipped (choose another with --header-row)",
+    "header on row {line}; the rows above it skipped (choose another with --header-row)",
+)
+HEADER_HINT = N_(
     "is the header not on the first row (a title above it)? give its row number "
     "with --header-row N (the 'Header row' field on the import page)"
 )
@@ -234,9 +240,7 @@ def _find_header(
     for line, cells in candidates[1:]:
         if known(cells) >= min(2, len([c for c in cells if c])):
             found = table.with_header(line)
-            found.notes.append(
-                f"header on row {line}; the row(s) above it skipped (choose another with --header-row)"
-            )
+            found.notes.append(_HEADER_NOTE[0 if line == 2 else 1].format(line=line))
             return found
     return table
 
@@ -270,7 +274,7 @@ def _resolve_header(
                         top,
                         header,
                         None,
-                        f"--map names an unknown field {wanted!r}",
+                        N_("--map names an unknown field {name}").format(name=repr(wanted)),
                         expected=", ".join(fields),
                         hint=_did_you_mean(t2, [*fields, *aliases]),
                     )
@@ -287,13 +291,13 @@ def _resolve_header(
                     top,
                     header,
                     None,
-                    "unknown column",
+                    N_("unknown column"),
                     expected=", ".join(fields),
                     hint=_did_you_mean(n, [*fields, *aliases])
                     or (
                         HEADER_HINT
                         if not known
-                        else "map it with --map 'COLUMN=field', or to '-' to ignore it"
+                        else N_("map it with --map 'COLUMN=field', or to '-' to ignore it")
                     ),
                 )
         if target is not None and target.startswith("skill:") and extra is not None:
@@ -303,8 +307,8 @@ def _resolve_header(
                     top,
                     header,
                     None,
-                    f"unknown skill domain {target[6:]!r}",
-                    expected="a catalog skill domain id",
+                    N_("unknown skill domain {name}").format(name=repr(target[6:])),
+                    expected=N_("a catalog skill domain id"),
                 )
                 target = None
         if target is not None and target in seen:
@@ -312,8 +316,10 @@ def _resolve_header(
                 top,
                 header,
                 None,
-                f"column maps to {target!r}, as does column {seen[target]!r}",
-                expected="each field in one column",
+                N_("column maps to {field}, as does column {other}").format(
+                    field=repr(target), other=repr(seen[target])
+                ),
+                expected=N_("each field in one column"),
             )
         if target is not None:
             seen[target] = header
@@ -331,10 +337,10 @@ def _cells(
             if not is_blank(cells[i]):
                 problems.add(
                     line,
-                    f"column {i + 1}",
+                    N_("column {number}").format(number=i + 1),
                     cells[i],
-                    "value outside the header's columns",
-                    hint="a separator inside an unquoted value?",
+                    N_("value outside the header's columns"),
+                    hint=N_("a separator inside an unquoted value?"),
                 )
         row = {
             f: (table.header[i], cells[i] if i < len(cells) else None)
@@ -344,7 +350,7 @@ def _cells(
         for f, (column, value) in list(row.items()):
             if isinstance(value, str) and (fault := text_fault(value.strip())) is not None:
                 problems.add(
-                    line, column, repr(value)[1:-1], fault, "one line of text without control characters"
+                    line, column, repr(value)[1:-1], fault, N_("one line of text without control characters")
                 )
                 row[f] = (column, None)
         yield line, row
@@ -362,7 +368,7 @@ def _table(
         raise ImportRejected(
             [
                 Problem(
-                    path="header row" if header_row else "",
+                    path=N_("header row") if header_row else "",
                     message=exc.reason,
                     expected=exc.expected,
                     file=getattr(source, "name", name),
@@ -423,9 +429,9 @@ def import_roster(
             table.header_line,
             "id",
             None,
-            "missing required column 'id'",
-            expected="a column of stable person ids",
-            hint="or map one with --map 'COLUMN=id'",
+            N_("missing required column 'id'"),
+            expected=N_("a column of stable person ids"),
+            hint=N_("or map one with --map 'COLUMN=id'"),
         )
     problems.raise_if_any()
     dc = table.decimal_comma
@@ -522,12 +528,16 @@ def import_roster(
         if not key:
             if "id" not in {p.path for p in problems.items if p.line == line}:
                 problems.add(
-                    line, id_column, row.get("id", ("", None))[1], "missing id", "a stable person id"
+                    line, id_column, row.get("id", ("", None))[1], N_("missing id"), N_("a stable person id")
                 )
             continue
         if key in first_row:
             problems.add(
-                line, id_column, key, f"duplicate id (first at row {first_row[key]})", "each id once"
+                line,
+                id_column,
+                key,
+                N_("duplicate id (first at row {row})").format(row=first_row[key]),
+                N_("each id once"),
             )
             continue
         first_row[key] = line
@@ -536,8 +546,8 @@ def import_roster(
                 line,
                 row.get("name", ("name", None))[0],
                 None,
-                "missing name for a new person",
-                "the person's full name",
+                N_("missing name for a new person"),
+                N_("the person's full name"),
             )
         records.append((line, rec, skills))
     _check_emails(records, existing, row_columns=table.header, columns=columns, problems=problems)
@@ -709,13 +719,17 @@ def _check_emails(
         for key in keys:
             if key not in lines:
                 continue
-            others = [k if k not in lines else f"{k} (row {lines[k]})" for k in keys if k != key]
+            others = [
+                k if k not in lines else N_("{key} (row {row})").format(key=k, row=lines[k])
+                for k in keys
+                if k != key
+            ]
             problems.add(
                 lines[key],
                 column,
                 final[key],
-                f"e-mail also used by person {', '.join(others)}",
-                "each e-mail once in the organisation (case does not matter)",
+                N_("e-mail also used by person {people}").format(people=", ".join(others)),
+                N_("each e-mail once in the organisation (case does not matter)"),
             )
 
 
@@ -731,7 +745,7 @@ def _check_archived_teams(
     the forms: a row putting a new person, or one from another team, into an archived
     team is refused at its team cell; one reactivating someone who stayed in an archived
     team, at its active cell. People already in the team may stay in it, inactive."""
-    hint = "restore the team on its page first, or name another team"
+    hint = N_("restore the team on its page first, or name another team")
     for line, rec, _skills in records:
         current, was_active = stored.get(rec["id"], (None, True))
         team = rec.get("team", current)
@@ -741,7 +755,7 @@ def _check_archived_teams(
             problems.add(line, column_of["team"], team, ARCHIVED_TEAM, CURRENT_TEAM, hint)
         elif rec.get("active") is True and not was_active:
             problems.add(
-                line, column_of["active"], "true", ARCHIVED_TEAM, "the person to stay inactive", hint
+                line, column_of["active"], "true", ARCHIVED_TEAM, N_("the person to stay inactive"), hint
             )
 
 

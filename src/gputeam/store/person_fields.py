@@ -42,6 +42,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from gputeam.errors import Problem
+from gputeam.i18n import N_
 from gputeam.store.errors import StoreError
 from gputeam.store.person_rules import (
     EMAIL_EXAMPLE,
@@ -80,24 +81,28 @@ def check_field(
     if value is None:
         if name in OPTIONAL_TEXT:
             return None
-        raise FieldFault("must not be empty", "text")
+        raise FieldFault(N_("must not be empty"), N_("text"))
     if not isinstance(value, str):
-        raise FieldFault("not text", "text")
+        raise FieldFault(N_("not text"), N_("text"))
     text = clean_text(value).strip()
     if (fault := text_fault(text)) is not None:
-        raise FieldFault(fault, "one line of text without control characters")
+        raise FieldFault(fault, N_("one line of text without control characters"))
     longest = TEXT_LONGEST[name]
     if len(text) > longest:
-        raise FieldFault(f"longer than {longest} characters", f"at most {longest} characters")
+        raise FieldFault(
+            N_("longer than {n} characters").format(n=longest), N_("at most {n} characters").format(n=longest)
+        )
     if not text:
         if name in REQUIRED:
-            raise FieldFault("must not be empty", "at least one character")
+            raise FieldFault(N_("must not be empty"), N_("at least one character"))
         return None if name in OPTIONAL_TEXT else ""
     if name == "email" and (fault := email_fault(text)) is not None:
-        raise FieldFault(fault, f"an e-mail address like {EMAIL_EXAMPLE}, or none")
+        raise FieldFault(fault, N_("an e-mail address like {example}, or none").format(example=EMAIL_EXAMPLE))
     if name == "role" and roles is not None and not role_allowed(text, roles, current_role):
         allowed = ", ".join([*roles, *([current_role] if current_role else [])])
-        raise FieldFault("unknown role", f"a catalog role id ({allowed}), or none")
+        raise FieldFault(
+            N_("unknown role"), N_("a catalog role id ({allowed}), or none").format(allowed=allowed)
+        )
     return text
 
 
@@ -106,7 +111,7 @@ def _number(name: str, value: Any) -> int | float | None:
     if value is None and name == "salary":
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise FieldFault("not a number", rule.expected)
+        raise FieldFault(N_("not a number"), rule.expected)
     if (fault := rule.fault(value)) is not None:
         raise FieldFault(fault, rule.expected)
     return int(value) if rule.whole else float(value)
@@ -164,7 +169,7 @@ class PersonFields(BaseModel):
                 [
                     Problem(
                         path=f"person.{name}",
-                        message="unknown field",
+                        message=N_("unknown field"),
                         found=name,
                         expected=", ".join(PERSON_FIELDS),
                     )

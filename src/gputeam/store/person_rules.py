@@ -22,6 +22,8 @@ import unicodedata
 from collections.abc import Container
 from typing import NamedTuple
 
+from gputeam.i18n import N_
+
 #: what passes for an e-mail address; also public as ``gputeam.store.importing.EMAIL``
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 EMAIL_LONGEST = 320
@@ -36,16 +38,18 @@ class NumberRule(NamedTuple):
     def fault(self, value: float) -> str | None:
         """Why ``value`` is refused, or None."""
         if value != value or value in (float("inf"), float("-inf")):
-            return "not a finite number"
+            return N_("not a finite number")
         if self.whole and value != int(value):
-            return "not a whole number"
+            return N_("not a whole number")
         if not self.low <= value <= self.high:  # also refuses NaN
-            return "out of range"
+            return N_("out of range")
         return None
 
     @property
     def expected(self) -> str:
-        return f"{'a whole number ' if self.whole else ''}{self.low:g}-{self.high:g}"
+        if self.whole:
+            return N_("a whole number {low}-{high}").format(low=f"{self.low:g}", high=f"{self.high:g}")
+        return f"{self.low:g}-{self.high:g}"
 
 
 #: the numeric person fields: lowest, highest, whole number?
@@ -81,10 +85,15 @@ def text_fault(value: str) -> str | None:
     if m is None:
         return None
     ch = m.group()
-    what = {"\x00": "a NUL character", "\n": "a line break", "\r": "a line break", "\t": "a tab"}.get(ch)
+    what = {
+        "\x00": N_("a NUL character"),
+        "\n": N_("a line break"),
+        "\r": N_("a line break"),
+        "\t": N_("a tab"),
+    }.get(ch)
     if what is None:
-        what = "a bidirectional text control" if ch >= "\u200e" else "a control character"
-    return f"contains {what} (U+{ord(ch):04X})"
+        what = N_("a bidirectional text control") if ch >= "\u200e" else N_("a control character")
+    return N_("contains {what} ({code})").format(what=what, code=f"U+{ord(ch):04X}")
 
 
 def clean_text(value: str) -> str:
@@ -95,9 +104,9 @@ def clean_text(value: str) -> str:
 def email_fault(value: str) -> str | None:
     """Why ``value`` is not an acceptable e-mail address, or None when it is."""
     if len(value) > EMAIL_LONGEST:
-        return f"longer than {EMAIL_LONGEST} characters"
+        return N_("longer than {n} characters").format(n=EMAIL_LONGEST)
     if not EMAIL.fullmatch(value):
-        return "not an e-mail address"
+        return N_("not an e-mail address")
     return None
 
 

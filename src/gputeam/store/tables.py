@@ -21,6 +21,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from gputeam.i18n import N_
 from gputeam.spreadsheet import unneutralise
 
 Cell = str | int | float | date | datetime | bool | None
@@ -76,22 +77,22 @@ class Table:
                     self, header=[text(c) for c in cells], rows=lines[i + 1 :], header_line=n, above=lines[:i]
                 )
         raise BadCell(
-            f"row {line} is empty or past the end of the file",
-            "the row number of the header, as the spreadsheet shows it",
+            N_("row {line} is empty or past the end of the file").format(line=line),
+            N_("the row number of the header, as the spreadsheet shows it"),
         )
 
 
 #: File signatures of formats people rename to .csv by mistake
 _SIGNATURES = (
-    (b"\x89PNG", "a PNG image"),
-    (b"%PDF", "a PDF document"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"\xd0\xcf\x11\xe0", "an old Excel .xls (or other Office) file"),
-    (b"\x1f\x8b", "a gzip archive"),
-    (b"SQLite format 3", "an SQLite database"),
+    (b"\x89PNG", N_("a PNG image")),
+    (b"%PDF", N_("a PDF document")),
+    (b"\xff\xd8\xff", N_("a JPEG image")),
+    (b"GIF8", N_("a GIF image")),
+    (b"\xd0\xcf\x11\xe0", N_("an old Excel .xls (or other Office) file")),
+    (b"\x1f\x8b", N_("a gzip archive")),
+    (b"SQLite format 3", N_("an SQLite database")),
 )
-NOT_TABULAR = "a CSV file (text) or an XLSX workbook; save the sheet as CSV UTF-8 or .xlsx"
+NOT_TABULAR = N_("a CSV file (text) or an XLSX workbook; save the sheet as CSV UTF-8 or .xlsx")
 
 
 def read_table(
@@ -126,7 +127,7 @@ def read_table(
 def _refuse_binary(data: bytes) -> None:
     for magic, what in _SIGNATURES:
         if data.startswith(magic):
-            raise BadCell(f"not a CSV or XLSX file: this is {what}", NOT_TABULAR)
+            raise BadCell(N_("not a CSV or XLSX file: this is {what}").format(what=what), NOT_TABULAR)
     head = data[:8192]
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return  # UTF-16 text has NUL bytes
@@ -134,7 +135,7 @@ def _refuse_binary(data: bytes) -> None:
     # has them everywhere
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13))
     if controls > max(8, len(head) // 50):
-        raise BadCell("not a CSV or XLSX file: it holds binary data", NOT_TABULAR)
+        raise BadCell(N_("not a CSV or XLSX file: it holds binary data"), NOT_TABULAR)
 
 
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -196,12 +197,13 @@ def _read_xlsx(data: bytes, name: str, sheet: str | None) -> Table:
         wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
         raise BadCell(
-            f"not a readable XLSX file ({type(exc).__name__}: {exc})", "an .xlsx workbook"
+            N_("not a readable XLSX file ({reason})").format(reason=f"{type(exc).__name__}: {exc}"),
+            N_("an .xlsx workbook"),
         ) from None
     try:
         ws = wb[sheet] if sheet else wb.worksheets[0]
     except KeyError:
-        raise BadCell(f"no sheet {sheet!r}", ", ".join(wb.sheetnames)) from None
+        raise BadCell(N_("no sheet {name}").format(name=repr(sheet)), ", ".join(wb.sheetnames)) from None
     lines: list[tuple[int, list[Cell]]] = []
     for number, record in enumerate(ws.iter_rows(values_only=True), start=1):
         cells: list[Cell] = list(record)
@@ -239,7 +241,7 @@ def text(value: Cell) -> str:
 _GROUP_SPACE = re.compile(r"(?<=\d)[ \u00a0\u202f'\u2019](?=\d{3}(?!\d))")
 _DIGITS = re.compile(r"\d{1,15}")
 _EXPONENT = re.compile(r"\d+(\.\d+)?[eE][+-]?\d{1,3}")
-NUMBER_EXAMPLE = "a number such as 4.5, 4,5, 1.234,5, 1,234.5 or 85 000"
+NUMBER_EXAMPLE = N_("a number such as 4.5, 4,5, 1.234,5, 1,234.5 or 85 000")
 
 
 def _grouped(s: str, sep: str) -> bool:
@@ -257,10 +259,10 @@ def number(value: Cell, decimal_comma: bool | None = False) -> float:
     apostrophes are understood. A lone ``.`` or ``,`` followed by exactly three digits
     (``1.500``) is read as the locale says, and refused as ambiguous when it is unknown."""
     if isinstance(value, bool):
-        raise BadCell("not a number", "a number")
+        raise BadCell(N_("not a number"), N_("a number"))
     result = float(value) if isinstance(value, int | float) else _parse_number(text(value), decimal_comma)
     if result != result or result in (float("inf"), float("-inf")):
-        raise BadCell("not a finite number", "a number")
+        raise BadCell(N_("not a finite number"), N_("a number"))
     return result
 
 
@@ -269,26 +271,26 @@ def _parse_number(written: str, decimal_comma: bool | None) -> float:
         return float(written)  # fast path: 42
     s = _GROUP_SPACE.sub("", written).replace("\u2212", "-")
     if not s:
-        raise BadCell("empty", "a number")
+        raise BadCell(N_("empty"), N_("a number"))
     sign = ""
     if s[0] in "+-":
         sign, s = s[0], s[1:]
     if _EXPONENT.fullmatch(s):
         return float(sign + s)
     if not s or not re.fullmatch(r"[\d.,]+", s) or not s[-1].isdigit():
-        raise BadCell("not a number", NUMBER_EXAMPLE)
+        raise BadCell(N_("not a number"), NUMBER_EXAMPLE)
     dots, commas = s.count("."), s.count(",")
     if dots and commas:  # 1.234,5 or 1,234.5: the last mark is the decimal one
         mark = "," if s.rfind(",") > s.rfind(".") else "."
         whole, _, frac = s.rpartition(mark)
         group = "." if mark == "," else ","
         if mark in whole or not _grouped(whole, group):
-            raise BadCell("not a number", NUMBER_EXAMPLE)
+            raise BadCell(N_("not a number"), NUMBER_EXAMPLE)
         s = whole.replace(group, "") + "." + frac
     elif dots + commas > 1:  # 1.234.567: thousands only
         sep = "." if dots else ","
         if not _grouped(s, sep):
-            raise BadCell("not a number", NUMBER_EXAMPLE)
+            raise BadCell(N_("not a number"), NUMBER_EXAMPLE)
         s = s.replace(sep, "")
     elif dots + commas == 1:
         sep = "." if dots else ","
@@ -314,7 +316,7 @@ def integer(value: Cell, decimal_comma: bool | None = False) -> int:
         return int(value)  # fast path
     n = number(value, decimal_comma)
     if not n.is_integer():
-        raise BadCell("not a whole number", "a whole number")
+        raise BadCell(N_("not a whole number"), N_("a whole number"))
     return int(n)
 
 
@@ -322,7 +324,7 @@ _ISO = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ][\d:.]+(?:Z|[+-][\d:]+)?)
 _DOTTED = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 _SLASHED = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})$")
 _YMD_SLASH = re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$")
-DATE_FORMATS = "YYYY-MM-DD, DD.MM.YYYY, or DD/MM/YYYY / MM/DD/YYYY when unambiguous"
+DATE_FORMATS = N_("YYYY-MM-DD, DD.MM.YYYY, or DD/MM/YYYY / MM/DD/YYYY when unambiguous")
 
 
 def day(value: Cell) -> date:
@@ -346,12 +348,12 @@ def day(value: Cell) -> date:
                 return date(y, a, b)
             if a == b:
                 return date(y, a, b)
-            raise BadCell("ambiguous date (day/month or month/day?)", "YYYY-MM-DD")
+            raise BadCell(N_("ambiguous date (day/month or month/day?)"), "YYYY-MM-DD")
     except BadCell:
         raise
     except ValueError:
-        raise BadCell("no such date", DATE_FORMATS) from None
-    raise BadCell("not a date", DATE_FORMATS)
+        raise BadCell(N_("no such date"), DATE_FORMATS) from None
+    raise BadCell(N_("not a date"), DATE_FORMATS)
 
 
 _TRUE = {"1", "true", "yes", "y", "x", "ja", "oui", "si", "sí", "wahr", "vrai"}
@@ -366,7 +368,7 @@ def boolean(value: Cell) -> bool:
         return True
     if s in _FALSE:
         return False
-    raise BadCell("not yes/no", "true/false, yes/no or 1/0")
+    raise BadCell(N_("not yes/no"), N_("true/false, yes/no or 1/0"))
 
 
 def as_dict(value: Any) -> Any:

@@ -124,11 +124,15 @@ def parse_person_form(
 
 def _message(label: str, reason: str, found: str | None, expected: str | None) -> str:
     """A refused field's message beside it: the field's label, the rule's reason (the same
-    words the API and the roster import use), the value when short, what is expected."""
+    words the API and the roster import use, in the page's language), the value when
+    short, what is expected."""
+    from gputeam.i18n.messages import translate
+
+    reason = translate(reason)
     text = f"{_(label)}: {reason}" if label else reason
     if found and len(found) <= 60:
         text += f" ({found})"
-    return text + (_("; expected {expected}.").format(expected=expected) if expected else ".")
+    return text + (_("; expected {expected}.").format(expected=translate(expected)) if expected else ".")
 
 
 LABELS = {name: label for name, label, *_rest in TEXTS + NUMBERS} | {

@@ -1,0 +1,66 @@
+"""The guided import's problems in the page's language: the store's English reasons,
+expectations and hints translated where the page shows them (gputeam.i18n.messages)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .conftest import World, logged_in
+from .test_web_languages import _untranslated
+
+BAD = (
+    b"Employee,Full name,Grade,E-mail\n"
+    b"p1,Ada Lovelace,nine,ada@example.org\n"
+    b"p1,Ada Again,2,\n"
+    b"n2,,1,not-an-address\n"
+    b",Nobody,1,\n"
+    b"n3,Tab\tName,7,ADA@example.org\n"
+)
+
+
+def _problems_page(c: Any) -> str:
+    r = c.post(
+        "/import",
+        data={"kind": "roster", "csrf_token": c.csrf},
+        files={"file": ("roster.csv", BAD, "text/csv")},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    form = {"csrf_token": c.csrf, "header_row": "1", "col-0": "id", "col-1": "name", "col-2": "level"}
+    r = c.post(r.headers["location"] + "/import", data={**form, "col-3": "email"})
+    assert r.status_code == 422, r.text
+    return r.text
+
+
+def test_import_problems_in_the_pseudo_locale(app: Any, world: World) -> None:
+    c = logged_in(app, "admin")
+    c.cookies.set("gputeam_lang", "xx")
+    page = _problems_page(c)
+    table = re.search(r'<table id="problems">.*?</table>', page, re.S)
+    assert table and table.group(0).count("<tr>") >= 7
+    # the row, column and value cells hold the file's own text
+    data = {"roster.csv", "Employee", "Full name", "Grade", "E-mail", "Ada Lovelace", "p1", "n2", "n3"}
+    data |= {"'nine'", "'not-an-address'", "'ADA@example.org'", "'Tab\\\\tName'", "'7'", "&#39;"}
+    wrong = []
+    for row in re.findall(r"<tr><td.*?</tr>", table.group(0)):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        data |= set(cells[:3])  # row, column and value: the file's own text
+        # what is wrong: nothing outside ⟦…⟧ (the pseudo-locale's marks) but punctuation
+        rest = cells[3]
+        while "⟦" in rest:
+            rest, n = re.subn(r"⟦[^⟦⟧]*⟧", "", rest)
+            assert n, cells[3]
+        if re.search(r"[^\W\d_]", rest):
+            wrong.append(cells[3])
+    assert wrong == [] and _untranslated(page, frozenset(data)) == []
+    english = logged_in(app, "admin")
+    assert "duplicate id (first at row 2)" in _problems_page(english)
+
+
+def test_import_problems_in_korean(app: Any, world: World) -> None:
+    c = logged_in(app, "admin")
+    c.cookies.set("gputeam_lang", "ko")
+    page = _problems_page(c)
+    assert "중복된 ID(2행에 처음 나옴)" in page and "이메일 주소가 아닙니다" in page
+    assert "새 인원의 이름이 없습니다" in page and "duplicate" not in page and "missing" not in page
