@@ -333,6 +333,27 @@ def test_sockets_are_blocked_in_every_credentials_test() -> None:
             attempt()
 
 
+def test_a_bundled_context_whose_bytes_are_not_the_pinned_ones_is_refused() -> None:
+    """As if the installed OB 3.0 context file had other bytes (here: the VC 2.0 context's)
+    under its pinned SHA-256: it is refused, and nothing verifies against it."""
+    from gputeam.credentials import loader
+
+    cred = _issued()
+    _name, pinned = loader.CONTEXTS[loader.OB_V3P0]
+    other_file = loader.CONTEXTS[loader.CREDENTIALS_V2][0]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(loader.CONTEXTS, loader.OB_V3P0, (other_file, pinned))
+        loader._bundled.cache_clear()
+        try:
+            with pytest.raises(loader.DamagedContext, match=f"expected {pinned}"):
+                document_loader(loader.OB_V3P0)
+            proof = _checks(cred)["proof"]
+            assert not proof.ok and "the installation is damaged" in proof.message
+        finally:
+            loader._bundled.cache_clear()
+    assert verify(cred, now=NOW).valid
+
+
 def test_offline_with_sockets_blocked() -> None:
     cred = _issued()
     assert verify(cred, now=NOW, status_list=_status_list()).valid

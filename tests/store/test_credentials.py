@@ -83,6 +83,16 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     assert ("issue", "credential") in actions and ("revoke", "credential") in actions
 
 
+def test_a_blank_revoke_reason_is_refused(db: Any, org_id: int) -> None:
+    uuid, _doc = _issue(db, org_id, _person(db, org_id))
+    for reason in ("", "   ", "\n\t"):
+        with db.session() as s, pytest.raises(StoreError, match="say why the credential is revoked"):
+            store.revoke_credential(s, org_id, uuid, reason, now=NOW, actor="admin")
+    with db.session() as s:
+        assert store.get_credential(s, uuid).revoked_at is None
+        assert not [e for e in store.list_audit(s, org_id=org_id) if e.action == "revoke"]
+
+
 def test_status_list_key_reads_only_this_trackers_urls() -> None:
     assert store.status_list_key(BASE, f"{BASE}/credentials/status/12") == 12
     for url in (

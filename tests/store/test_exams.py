@@ -141,6 +141,32 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
     assert verify(creds[0].document, now=datetime(2027, 1, 1, tzinfo=UTC)).valid
 
 
+def test_a_pass_is_recorded_when_the_issuing_key_cannot_be_unsealed(db: Any, world: Any) -> None:
+    """The key was sealed with another secret (GPUTEAM_SECRET_KEY changed): the pass, the
+    certification and the skills are recorded, no credential is issued, and the audit says
+    why."""
+    with db.session() as s:
+        store.current_issuer_key(s, world["org"], "an-earlier-secret-" + "q" * 30)
+    issuer = store.Issuer(secret="s" * 40, base_url="https://tracker.example")
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
+        for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
+            store.save_answer(s, a.id, world["p1"], item, choice, now=START)
+        done = store.finish_attempt(
+            s, a.id, now=START + timedelta(minutes=20), catalog=CATALOG, issuer=issuer, actor="p1"
+        )
+        assert done.passed is True
+    with db.session() as s:
+        assert [c.cert_id for c in store.list_certifications(s, person_id=world["p1"])] == [CERT]
+        assert store.current_skills(s, [world["p1"]])[world["p1"]]["infiniband"] == 2
+        assert store.list_credentials(s, world["org"], person_id=world["p1"]) == []
+        failed = [e for e in store.list_audit(s, entity="credential") if e.action == "issue-failed"]
+    assert len(failed) == 1 and failed[0].after is not None
+    reason = failed[0].after["reason"]
+    assert "does not open with this server's secret" in reason and "the pass is recorded" in reason
+    assert failed[0].after["person_id"] == world["p1"]
+
+
 def test_fail_gives_domain_feedback_and_the_cooldown(db: Any, world: Any) -> None:
     with db.session() as s:
         a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)

@@ -52,6 +52,14 @@ def test_admin_issues_anyone_verifies_admin_revokes(app: Any, world: World, clie
     r = mgr.post(f"/credentials/{out['uuid']}/revoke", data={"reason": "x", "csrf_token": mgr.csrf})
     assert r.status_code == 403
     adm = logged_in(app, "admin")
+    # a blank reason is refused, on the page and in the API, and revokes nothing
+    r = adm.post(f"/credentials/{out['uuid']}/revoke", data={"reason": "  ", "csrf_token": adm.csrf})
+    assert r.status_code == 422 and "say why the credential is revoked" in r.text
+    r = bearer(app, "admin", ["read", "write"]).post(
+        f"/api/v1/credentials/{out['uuid']}/revoke", json={"reason": " "}
+    )
+    assert r.status_code == 422 and "say why the credential is revoked" in r.text
+    assert verify(doc, now=now, status_list=client.get(f"/credentials/status/{key}").json()).valid
     r = adm.post(
         f"/credentials/{out['uuid']}/revoke",
         data={"reason": "issued in error", "csrf_token": adm.csrf},

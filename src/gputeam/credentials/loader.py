@@ -40,13 +40,21 @@ class UnknownContext(ValueError):
         )
 
 
+class DamagedContext(RuntimeError):
+    """A bundled context whose bytes are not the ones pinned: a damaged installation, refused
+    rather than verified against."""
+
+
 @cache
 def _bundled(url: str) -> dict[str, Any]:
     name, digest = CONTEXTS[url]
     data = resources.files("gputeam.credentials").joinpath("contexts").joinpath(name).read_bytes()
     found = hashlib.sha256(data).hexdigest()
-    if found != digest:  # a damaged installation: refuse rather than verify against it
-        raise RuntimeError(f"bundled context {name} has SHA-256 {found}, expected {digest}")
+    if found != digest:
+        raise DamagedContext(
+            f"bundled context {name} has SHA-256 {found}, expected {digest}: the installation "
+            "is damaged, so nothing is verified against it"
+        )
     doc: dict[str, Any] = json.loads(data)
     return doc
 

@@ -21,7 +21,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from gputeam.credentials import multibase
-from gputeam.credentials.loader import UnknownContext, document_loader
+from gputeam.credentials.loader import DamagedContext, UnknownContext, document_loader
 
 #: A pyld document loader: (url, options) -> {"document": ...}; the default serves only the
 #: bundled contexts. Tests of other vectors pass one that adds their (restated) contexts.
@@ -115,12 +115,12 @@ class ProofError(ValueError):
 
 
 def _jsonld_reason(exc: BaseException) -> str:
-    """Why pyld could not canonicalise a document: the context the offline loader refused,
-    or pyld's innermost message."""
+    """Why pyld could not canonicalise a document: what the offline loader refused (an
+    unknown or a damaged context), or pyld's innermost message."""
     innermost = str(exc.args[0]) if exc.args else type(exc).__name__
     seen: BaseException | None = exc
     while seen is not None:
-        if isinstance(seen, UnknownContext):
+        if isinstance(seen, (UnknownContext, DamagedContext)):
             return str(seen)
         if type(seen).__name__ == "JsonLdError" and seen.args:
             innermost = str(seen.args[0])

@@ -272,8 +272,9 @@ def record_pass(
                 note=f"passed {spec.name} on {today.isoformat()}",
             )
             raised[domain] = level
-    credential = None
+    credential, not_issued = None, None
     if issuer is not None:
+        from gputeam.credentials.keys import SealError
         from gputeam.store.credentials import issue_credential
 
         results = {
@@ -281,26 +282,51 @@ def record_pass(
             for d in (attempt.result or {}).get("domains", [])
         }
         results["exam"] = ("Exam score", f"{round((attempt.score or 0) * 100)} %")
-        row = issue_credential(
-            session,
-            programme.org_id,
-            person_id,
-            cert_id,
-            catalog=catalog,
-            secret=issuer.secret,
-            base_url=issuer.base_url,
-            now=now,
-            actor=actor,
-            criteria=criteria_text(spec),
-            results=results,
-            issuer_did=getattr(issuer, "did", None),
-        )
-        credential = row.uuid
+        try:
+            with session.begin_nested():  # nothing of a failed issue is kept
+                row = issue_credential(
+                    session,
+                    programme.org_id,
+                    person_id,
+                    cert_id,
+                    catalog=catalog,
+                    secret=issuer.secret,
+                    base_url=issuer.base_url,
+                    now=now,
+                    actor=actor,
+                    criteria=criteria_text(spec),
+                    results=results,
+                    issuer_did=getattr(issuer, "did", None),
+                )
+            credential = row.uuid
+        except SealError as exc:
+            # The pass stands (certification and skills are recorded); the credential is
+            # left for an admin to issue once the key can be unsealed, and the audit says why.
+            not_issued = (
+                f"credential not issued: {exc}; the pass is recorded, and an admin can issue the "
+                "credential once the server's secret key is the one that sealed the issuing key"
+            )
+            audit.record(
+                session,
+                actor,
+                "issue-failed",
+                "credential",
+                None,
+                None,
+                {
+                    "org_id": programme.org_id,
+                    "person_id": person_id,
+                    "achievement": cert_id,
+                    "programme": programme.code,
+                    "reason": not_issued,
+                },
+            )
     return {
         "certification": held.id,
         "valid_until": held.valid_until,
         "skills": raised,
         "credential": credential,
+        "credential_not_issued": not_issued,
     }
 
 
