@@ -381,3 +381,19 @@ def test_overdue_attempts_are_finished_in_scope(db: Any, world: Any) -> None:
         swept = store.finalise_overdue(s, now=late, catalog=CATALOG, limit=None, programme_id=other.id)
         assert swept == store.Swept([c], [])
         assert s.get(ExamAttempt, a).state == "in_progress"
+
+
+def test_only_the_blueprints_teams_may_sit(db: Any, world: Any) -> None:
+    """`blueprint.teams`: a person in no listed team (or in no team) is refused at start;
+    a person of a listed team starts."""
+    with db.session() as s:
+        beta = store.create_team(s, world["org"], "Beta")
+        p3 = store.add_person(s, world["org"], key="p3", name="Linus", team_id=beta.id).id
+        p4 = store.add_person(s, world["org"], key="p4", name="Nobody").id
+        prog = setup_programme(s, world["org"], CATALOG, code="beta-only", teams=[beta.id])
+    for outsider in (world["p1"], p4):
+        with pytest.raises(store.StoreError, match="not in a team that may sit"), db.session() as s:
+            store.start_attempt(s, prog, outsider, now=START, catalog=CATALOG)
+    with db.session() as s:
+        assert store.start_attempt(s, prog, p3, now=START, catalog=CATALOG).state == "in_progress"
+        assert store.attempts_of(s, prog.id, world["p1"]) == []

@@ -468,3 +468,21 @@ def test_reads_finish_overdue_attempts_before_reporting(exam_app: Any, world: Wo
     assert stats["attempts"] == 3 and state(third) == "finished"
     page = eng.get("/exams")  # the page lists the finished attempts too
     assert page.status_code == 200 and "Resume" not in page.text
+
+
+def test_blueprint_teams_decide_who_may_sit_and_what_the_list_shows(exam_app: Any, world: World) -> None:
+    """A programme for team Beta only: the engineer (Alpha) does not see it on the exams
+    page or in the API's list, and is refused when starting it anyway; the manager (who
+    manages exams) still sees it; the programme open to everyone is listed for all."""
+    with exam_app.state.db.session() as s:
+        setup_programme(s, world.org_id, exam_catalog(), code="beta-only", teams=[world.beta])
+    eng = logged_in(exam_app, "engineer")
+    assert [p["code"] for p in _api(eng, "GET", "/programmes").json()] == ["acme-l2"]
+    page = eng.get("/exams").text
+    assert "acme-l2" in page and "beta-only" not in page
+    r = _api(eng, "POST", "/programmes/beta-only/attempts")
+    assert r.status_code == 422 and "not in a team that may sit" in r.text
+    r = eng.post("/exams/beta-only/start", data={"csrf_token": eng.csrf}, follow_redirects=False)
+    assert r.status_code == 422 and "not in a team that may sit" in r.text
+    mgr = logged_in(exam_app, "manager")
+    assert [p["code"] for p in _api(mgr, "GET", "/programmes").json()] == ["acme-l2", "beta-only"]

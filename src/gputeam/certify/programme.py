@@ -81,6 +81,10 @@ class Blueprint(_Frozen):
             raise ValueError("domain weights must be zero or positive")
         return self
 
+    def admits(self, team_id: int | None) -> bool:
+        """Whether a person of this team (None: in no team) may sit the exam."""
+        return not self.teams or team_id in self.teams
+
 
 class Criterion(_Frozen):
     """One criterion of the practical's rubric."""

@@ -140,7 +140,7 @@ def start_attempt(
         if accepts_save(current.deadline, now):
             return current
         finish_attempt(session, current.id, now=now, catalog=catalog, issuer=issuer, how="timeout")
-    if bp.teams and person.team_id not in bp.teams:
+    if not bp.admits(person.team_id):
         raise refused("programme", f"{person.name} is not in a team that may sit this exam")
     when, why = next_allowed(session, programme, person_id, now)
     if when is None:

@@ -102,6 +102,28 @@ def start(request: Request, s: Any, who: Principal, code: str, actor: str) -> An
     )
 
 
+def listed(request: Request, s: Any, who: Principal) -> list[dict[str, Any]]:
+    """The programmes the caller sees on the exams list: those they may sit (the
+    blueprint's teams), those they have attempts in, and, for whoever manages exams or
+    assesses a programme, that programme too. The caller's attempts whose time ran out
+    are finished first."""
+    org = services.org_id(request.app, s)
+    person = None if who.person_id is None else services.person_in_org(request.app, s, who.person_id)
+    if person is not None:
+        finish_overdue(request, s, person_id=person.id)
+    out = []
+    for row in store.list_programmes(s, org):
+        admitted = person is not None and store.programme_spec(row).blueprint.admits(person.team_id)
+        if (
+            admitted
+            or manages(who)
+            or store.may_assess(s, row, who.role, who.person_id)
+            or (person is not None and store.attempts_of(s, row.id, person.id))
+        ):
+            out.append(programme_summary(request, s, row, who))
+    return out
+
+
 def manages(who: Principal) -> bool:
     return who.can(Perm.EXAMS_MANAGE)
 

@@ -34,10 +34,7 @@ Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
 
 def _list(request: Request, who: Principal, status: int = 200, error: str | None = None) -> Response:
     with request.app.state.db.session() as s:
-        org = services.org_id(request.app, s)
-        if who.person_id is not None:
-            ex.finish_overdue(request, s, person_id=who.person_id)
-        programmes = [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
+        programmes = ex.listed(request, s, who)
     return render(request, "exams.html", status, programmes=programmes, error=error, manages=ex.manages(who))
 
 

@@ -46,13 +46,12 @@ ATTEMPT_EXAMPLE = {
 }
 
 
-@router.get("/programmes", summary="Internal certification programmes, with your attempts")
+@router.get("/programmes", summary="Internal certification programmes you may sit, with your attempts")
 def list_programmes(request: Request, who: Sitter) -> list[dict[str, Any]]:
+    """The programmes you may sit (their blueprint's teams), those you have attempts in, and
+    those you manage or assess."""
     with request.app.state.db.session() as s:
-        org = services.org_id(request.app, s)
-        if who.person_id is not None:
-            ex.finish_overdue(request, s, person_id=who.person_id)
-        return [ex.programme_summary(request, s, p, who) for p in store.list_programmes(s, org)]
+        return ex.listed(request, s, who)
 
 
 @router.post(
