@@ -1,7 +1,7 @@
 """Organisations sharing one database do not see each other: the server tracks its own
 organisation (the first), and every route that takes an id answers 404 for a record of
-another organisation, changing nothing; exports carry only the organisation's own audit
-log."""
+another organisation, changing nothing; every list, page and download without an id shows
+nothing of another organisation's; exports carry only the organisation's own audit log."""
 
 from __future__ import annotations
 
@@ -28,8 +28,12 @@ from .test_web_docs import _routes
 NOT_ORGANISATION_DATA = {"user_id", "token_id", "token"}
 
 
+#: who saved the other organisation's scenario and plan (a marker, as the names below)
+PLANNER = "other-corp-planner"
+
+
 @pytest.fixture
-def other(db: Any, world: World) -> dict[str, int]:
+def other(db: Any, world: World) -> dict[str, Any]:
     """A second organisation in the same database, with one of everything."""
     with db.session() as s:
         org = store.create_organisation(s, "Other Corp")
@@ -42,8 +46,11 @@ def other(db: Any, world: World) -> dict[str, int]:
         item = store.add_roadmap_item(
             s, p.id, kind="course", ref=course, title="Course", start=date(2026, 1, 1), due=date(2026, 3, 1)
         )
-        scenario = store.save_scenario(s, org.id, "live", {"fleet": {}})
-        plan = store.save_plan(s, scenario.id, {"roadmaps": []}, date(2026, 12, 1))
+        # marked, so that a list showing them is caught (see MARKERS)
+        scenario = store.save_scenario(s, org.id, "live", {"fleet": {"gpu_model": "OTHERGPU"}}, actor=PLANNER)
+        plan = store.save_plan(
+            s, scenario.id, {"roadmaps": [], "note": "OTHERPLAN"}, date(2026, 12, 1), actor=PLANNER
+        )
         cred = store.issue_credential(
             s,
             org.id,
@@ -69,6 +76,7 @@ def other(db: Any, world: World) -> dict[str, int]:
             "plan_id": plan.id,
             "uuid": cred.uuid,
             "key_id": cred.key_id,
+            "key_did": s.get(store.IssuerKey, cred.key_id).did,
             "code": "other-l2",
             "attempt_id": attempt.id,
             "bank_item": bank_item,
@@ -326,3 +334,113 @@ def test_cli_imported_organisation_is_invisible_and_exports_apart(
     # the web export is the server's organisation's too
     web = admin.get("/api/v1/export").json()
     assert "Zed Other" not in json.dumps(web)
+
+
+#: GET routes without an id that show no organisation's data, each with the reason
+NO_ORGANISATION_DATA = {
+    "/api/v1/openapi.json": "the API's description",
+    "/api/v1/docs": "the API explorer's page",
+    "/api/v1/catalog": "the catalog (the installation's, not an organisation's)",
+    "/catalog": "the catalog",
+    "/login": "the login form",
+    "/language": "the language chooser",
+    "/verify": "the public verifier: checks a credential pasted into it",
+    "/api/v1/me": "the caller's own account",
+    "/api/v1/users": "the installation's accounts (test_web_access.py)",
+    "/admin/users": "the installation's accounts",
+    "/api/v1/tokens": "the caller's own tokens",
+    "/account": "the caller's own account and tokens",
+    "/people/new": "an empty form (its team choices are checked: test_lists_and_references...)",
+    "/import": "the upload form",
+    "/plan/report.pdf": "printed by Chromium from /plan's latest plan (checked on /plan)",
+}
+
+
+def _list_routes() -> set[str]:
+    from gputeam.web import create_app
+    from gputeam.web.settings import Settings
+
+    app = create_app(Settings(dev=True), database=object())
+    return {path for path, methods in _routes(app) if "GET" in methods and "{" not in path}
+
+
+#: GET routes without an id, each read as the first organisation's admin (query: a
+#: variant that lists more, e.g. inactive people or every certificate status)
+LIST_ROUTES = {
+    "/": "",
+    "/.well-known/did.json": "",
+    "/did.json": "",
+    "/api/v1/certifications": "",
+    "/api/v1/dashboard": "",
+    "/api/v1/export": "",
+    "/api/v1/people": "?status=all",
+    "/api/v1/plans": "",
+    "/api/v1/plans/inputs": "",
+    "/api/v1/plans/latest": "",
+    "/api/v1/programmes": "",
+    "/api/v1/skills/matrix": "",
+    "/api/v1/teams": "",
+    "/certifications": "",
+    "/exams": "",
+    "/export": "",
+    "/export/download": "",
+    "/people": "?status=all",
+    "/plan": "",
+    "/skills": "",
+    "/skills.csv": "",
+    "/skills.xlsx": "",
+    "/teams": "",
+}
+
+
+def test_every_route_without_an_id_is_covered() -> None:
+    """Adding a list (a GET route without an id) means adding it here, or saying why it
+    shows no organisation's data."""
+    assert _list_routes() == set(LIST_ROUTES) | set(NO_ORGANISATION_DATA)
+    assert not set(LIST_ROUTES) & set(NO_ORGANISATION_DATA)
+
+
+def _text(r: Any) -> str:
+    """A response's text; a spreadsheet or zip's members' text."""
+    import io
+    import zipfile
+
+    if r.content[:2] == b"PK":
+        with zipfile.ZipFile(io.BytesIO(r.content)) as z:
+            return "\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist())
+    return r.content.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("path", sorted(LIST_ROUTES))
+def test_lists_show_nothing_of_another_organisation(
+    app: Any, db: Any, world: World, other: dict[str, Any], path: str
+) -> None:
+    """Every list, page, download and summary of the first organisation, read by its admin
+    with another organisation holding one of everything (people, a team, certificates,
+    enrolments, roadmap items, a saved scenario and plan, a credential and its key, a
+    programme with an attempt): nothing of the other's appears, and nothing fails."""
+    admin = logged_in(app, "admin")
+    r = admin.get(path + LIST_ROUTES[path], follow_redirects=False)
+    assert r.status_code in (200, 404), (path, r.status_code, r.text[:300])
+    if path in ("/api/v1/plans/latest",):  # the first organisation has saved no plan
+        assert r.status_code == 404, r.text[:300]
+    text = _text(r)
+    markers = [
+        "Other Person",
+        "Other Corp",
+        "Gamma",
+        "123456",
+        "OTHERGPU",
+        "OTHERPLAN",
+        PLANNER,
+        other["code"],
+        str(other["uuid"]),
+        f"/credentials/status/{other['key_id']}",
+        other["key_did"],
+    ]
+    assert [m for m in markers if m in text] == [], path
+    # and the list is not empty for want of data: the organisation's own shows
+    if path.endswith("teams"):
+        assert "Alpha" in text, path
+    elif any(k in path for k in ("people", "skills", "certifications", "export/", "v1/export")):
+        assert "Ada Lovelace" in text or "Linus T" in text, path
