@@ -395,7 +395,7 @@ def test_sweep_point_errors_name_the_point(tmp_path: Path) -> None:
     assert good["figures"] and not good["problems"]
     assert bad["figures"] is None and "beyond horizon_months" in bad["problems"][0]
     err = " ".join(result.stderr.split())
-    assert "1 of 2 point(s) could not be planned" in err
+    assert "1 of 2 points could not be planned" in err
     assert "constraints.deadline_month=40:" in err and "Traceback" not in err
     # every point bad: exit 2
     assert "could not be planned" in refused(

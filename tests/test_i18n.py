@@ -420,3 +420,19 @@ def test_every_file_that_translates_is_extracted() -> None:
         and not any(pathmatch(pattern, rel := p.relative_to(ROOT).as_posix()) for pattern in patterns)
     ]
     assert len(sources) > 100 and unlisted == []
+
+
+def test_plurals_are_plural_forms_not_parentheses() -> None:
+    """A count's noun is a singular/plural pair (ngettext / Nn_), never "problem(s)": a
+    language's plural rules choose the form (de "1 Problem", "2 Probleme"; ko one form)."""
+    # Click's own English, matched verbatim to translate it (gputeam.cli.click_words)
+    click = {"Got unexpected extra argument(s) ({arguments})"}
+    ids = [m.id for m in catalogs.read(catalogs.pot_path()) if isinstance(m.id, str)]
+    assert [i for i in ids if re.search(r"[^\W\d_]\((?:s|es)\)", i) and i not in click] == []
+    with i18n.use("de"):
+        assert i18n.ngettext("{n} problem in the import", "{n} problems in the import", 1) == (
+            "{n} Problem im Import"
+        )
+        assert i18n.ngettext("{n} problem in the import", "{n} problems in the import", 3) == (
+            "{n} Probleme im Import"
+        )

@@ -68,10 +68,10 @@ def test_import_export_remind(db_url: str, files: Path) -> None:
 
     env = {"GPUTEAM_SMTP_HOST": ""}
     code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url, env=env)
-    assert code == 0 and "2 new reminder(s) due" in out
+    assert code == 0 and "2 new reminders due" in out
     assert "(CKA) expires on 2027-02-10" in out and "(NCA-AIIO) expires on 2027-01-10" in out
     code, out, _ = run("remind", "--today", "2027-01-01", "--within", "60", "--db", db_url, env=env)
-    assert code == 0 and "0 new reminder(s) due; 2 sent before" in out
+    assert code == 0 and "0 new reminders due; 2 sent before" in out
 
 
 def test_gputeam_db_environment_variable(tmp_path: Path, files: Path) -> None:

@@ -121,7 +121,7 @@ def test_problems_are_listed_with_row_and_column(admin: Any, db: Any, world: Wor
         data={"csrf_token": admin.csrf, "header_row": "1", "col-0": "id", "col-1": "name", "col-2": "level"},
     )
     assert r.status_code == 422
-    assert "Nothing was imported: 1 problem(s)" in r.text
+    assert "Nothing was imported: 1 problem" in r.text
     row = re.search(r'<tr><td class="n">3</td><td>level</td><td>&#39;nine&#39;</td>', r.text)
     assert row, r.text
     assert _names(db, world)["p1"] == ("Ada Lovelace", 2)

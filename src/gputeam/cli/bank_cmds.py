@@ -17,6 +17,7 @@ import typer
 
 from gputeam.cli.main import friendly
 from gputeam.i18n import gettext as _
+from gputeam.i18n import ngettext
 
 if TYPE_CHECKING:
     from gputeam.certify import Bank, ImportResult
@@ -264,8 +265,10 @@ def register(app: typer.Typer) -> None:
                 sys.stderr.write(
                     _("error:")
                     + " "
-                    + _(
-                        "{invalid} invalid and {unsupported} unsupported question(s); nothing written"
+                    + ngettext(
+                        "{invalid} invalid and {unsupported} unsupported question; nothing written",
+                        "{invalid} invalid and {unsupported} unsupported questions; nothing written",
+                        len(result.errors) + len(result.unsupported),
                     ).format(invalid=len(result.errors), unsupported=len(result.unsupported))
                     + "\n"
                 )
@@ -300,9 +303,11 @@ def _stored_bank(code: str, db: str | None, *, include_retired: bool) -> Bank:
     finally:
         database.dispose()
     if exported.retired:
-        left_out = _("{count} retired item(s) left out: {items}").format(
-            count=len(exported.retired), items=", ".join(exported.retired)
-        )
+        left_out = ngettext(
+            "{count} retired item left out: {items}",
+            "{count} retired items left out: {items}",
+            len(exported.retired),
+        ).format(count=len(exported.retired), items=", ".join(exported.retired))
         sys.stderr.write(left_out + "\n")
     return exported.bank
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import typer
 
 from gputeam.i18n import gettext as _
+from gputeam.i18n import ngettext
 
 PARALLEL_FROM = 4
 """Points above this count run in parallel processes (when more than one is allowed)."""
@@ -325,7 +326,11 @@ def sweep_cmd(
         bad = [r for r in rows if r.problems]
         err.print(
             "[bold yellow]"
-            + _("{bad} of {total} point(s) could not be planned").format(bad=len(bad), total=len(rows))
+            + ngettext(
+                "{bad} of {total} point could not be planned",
+                "{bad} of {total} points could not be planned",
+                len(rows),
+            ).format(bad=len(bad), total=len(rows))
             + "[/]"
         )
         for r in bad:

@@ -15,6 +15,7 @@ import typer
 from gputeam.cli.main import friendly
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
 from gputeam.i18n import gettext as _
+from gputeam.i18n import ngettext
 
 if TYPE_CHECKING:
     from gputeam.catalog import Catalog
@@ -188,7 +189,12 @@ def register(app: typer.Typer) -> None:
                     break
         finally:
             database.dispose()
-        sys.stdout.write(_("{count} overdue attempt(s) finished").format(count=len(done)) + "\n")
+        sys.stdout.write(
+            ngettext(
+                "{count} overdue attempt finished", "{count} overdue attempts finished", len(done)
+            ).format(count=len(done))
+            + "\n"
+        )
         for attempt_id, why in failed:
             line = _("attempt {attempt} not finished: {reason}").format(attempt=attempt_id, reason=why)
             sys.stderr.write(line + "\n")
@@ -354,7 +360,9 @@ def register(app: typer.Typer) -> None:
                 pending = len((row.result or {}).get("pending", []))
                 score = round((row.score or 0) * 100)
                 outcome = (
-                    _("{count} essay(s) still to mark").format(count=pending)
+                    ngettext("{count} essay still to mark", "{count} essays still to mark", pending).format(
+                        count=pending
+                    )
                     if pending
                     else (_("passed ({score} %)") if row.passed else _("not passed ({score} %)")).format(
                         score=score

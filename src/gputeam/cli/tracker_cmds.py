@@ -14,6 +14,7 @@ import typer
 
 from gputeam.cli.main import LangOption, friendly
 from gputeam.i18n import gettext as _
+from gputeam.i18n import ngettext
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -429,9 +430,17 @@ def register(app: typer.Typer) -> None:
         mailed = bool(smtp and not dry_run)
         count = result.mailed if mailed else len(result.new)
         line = (
-            _("{count} new reminder(s) mailed; {before} sent before")
+            ngettext(
+                "{count} new reminder mailed; {before} sent before",
+                "{count} new reminders mailed; {before} sent before",
+                count,
+            )
             if mailed
-            else _("{count} new reminder(s) due; {before} sent before")
+            else ngettext(
+                "{count} new reminder due; {before} sent before",
+                "{count} new reminders due; {before} sent before",
+                count,
+            )
         ).format(count=count, before=result.already_sent)
         c.print(line + (_(" (dry run: nothing recorded)") if dry_run else ""))
         for who, err in result.failed:

@@ -93,11 +93,14 @@ def versus_greedy(
             N_("{cost} ({share:.1%}) less than the greedy rule"), cost=_money(diff, currency), share=share
         )
     if greedy_open > plan_open:
-        return say(
-            N_(
+        return say_n(
+            Nn_(
                 "{cost} ({share:.1%}) more than the greedy rule: the greedy rule leaves "
-                "{greedy_open:g} slot-month(s) uncovered, this plan {plan_open:g}"
+                "{greedy_open:g} slot-month uncovered, this plan {plan_open:g}",
+                "{cost} ({share:.1%}) more than the greedy rule: the greedy rule leaves "
+                "{greedy_open:g} slot-months uncovered, this plan {plan_open:g}",
             ),
+            "greedy_open",
             cost=_money(-diff, currency),
             share=share,
             greedy_open=greedy_open,

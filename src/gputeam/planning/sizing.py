@@ -35,10 +35,10 @@ from collections.abc import Iterable, Mapping
 
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import FleetCondition, Template
-from gputeam.i18n import N_
+from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import month_start
 from gputeam.planning.result import DomainCover, Target, TargetMonth, TargetSlot
-from gputeam.planning.text import Term, Text, concat, say
+from gputeam.planning.text import Term, Text, concat, say, say_n
 from gputeam.scenario import Scenario
 from gputeam.scenario.models import Fleet
 
@@ -332,11 +332,14 @@ def _feature_counts(scenario: Scenario, catalog: Catalog, counts: Counts) -> Cou
             n, lmin, lmax, rule = out.get("operations-engineer", (0, 2, 3, None))
             e = catalog.economics
             add = need - have
-            oncall = say(
-                N_(
+            oncall = say_n(
+                Nn_(
                     "24/7 on-call: {hours:g} h/week / ({shift:g} h x (1 - {leave:g} leave and "
-                    "training)) = {people} operations staff per site x {sites} site(s), +{add}"
+                    "training)) = {people} operations staff per site x {sites} site, +{add}",
+                    "24/7 on-call: {hours:g} h/week / ({shift:g} h x (1 - {leave:g} leave and "
+                    "training)) = {people} operations staff per site x {sites} sites, +{add}",
                 ),
+                "sites",
                 hours=e.oncall_hours_per_week,
                 shift=e.shift_hours_per_week,
                 leave=e.leave_and_training_share,

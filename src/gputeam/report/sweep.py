@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from gputeam.i18n import N_, gettext
+from gputeam.i18n import N_, gettext, ngettext
 from gputeam.report.charts import Chart, _layout
 from gputeam.report.compare import READY_SHARE, PlanFigures
 from gputeam.report.tables import Column, Kind, Section, Table, format_value, percent_text
@@ -73,9 +73,12 @@ def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
         figs = tuple(getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES)
         out.append((*r.values, *figs, "; ".join(r.problems)))
     notes = (
-        gettext(
-            "{points} point(s); ready from month = the first month from which staff cover at least "
-            "{share} of the target in every later month."
+        ngettext(
+            "{points} point; ready from month = the first month from which staff cover at least "
+            "{share} of the target in every later month.",
+            "{points} points; ready from month = the first month from which staff cover at least "
+            "{share} of the target in every later month.",
+            len(rows),
         ).format(points=len(rows), share=percent_text(READY_SHARE)),
     )
     return Section("sweep", gettext("Sweep"), (Table("sweep", cols, tuple(out)),), notes=notes)

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.i18n import _
+from gputeam.i18n import _, ngettext
 from gputeam.web import services
 from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
@@ -238,6 +238,11 @@ def log_out_everywhere(request: Request, user_id: PathId, who: Admin) -> Respons
         name = store.get_user(s, user_id).username
         ended = store.end_sessions(s, user_id, actor=who.username)
     return RedirectResponse(
-        "/admin/users?done=" + quote(_("{name}: {n} session(s) ended.").format(name=name, n=ended)),
+        "/admin/users?done="
+        + quote(
+            ngettext("{name}: {n} session ended.", "{name}: {n} sessions ended.", ended).format(
+                name=name, n=ended
+            )
+        ),
         status_code=303,
     )
