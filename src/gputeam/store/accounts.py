@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
+from gputeam.store.person_rules import one_line
 from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, UserSession, utcnow
 
 if TYPE_CHECKING:
@@ -307,7 +308,9 @@ def create_token(
     expires_at: datetime | None = None,
     actor: str | None = None,
 ) -> tuple[ApiToken, str]:
-    """A new token; returns the row and the secret (shown once, never stored)."""
+    """A new token; returns the row and the secret (shown once, never stored). The name is
+    one line of text (refused: ``token.name``)."""
+    name = one_line("token.name", name)
     get_user(session, user_id)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(

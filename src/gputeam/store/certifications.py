@@ -14,6 +14,7 @@ from gputeam.catalog import Catalog, ExpiryStatus, certificate_expiry, expiry_bo
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import PeopleFilter, get_person
+from gputeam.store.person_rules import one_line
 from gputeam.store.schema import CertificationHeld, Person, Team
 
 CertStatus = Literal["valid", "expiring", "expired"]
@@ -50,7 +51,8 @@ def add_certification(
     actor: str | None = None,
 ) -> CertificationHeld:
     """Record a certification held. With a ``catalog``, the id must exist in it and a
-    missing ``valid_until`` defaults from its validity."""
+    missing ``valid_until`` defaults from its validity. The evidence is one line of text."""
+    evidence = one_line("evidence", evidence)
     if catalog is not None and cert_id not in catalog.certifications:
         raise refused("certification", "not in the catalog", cert_id, "a catalog certification id")
     get_person(session, person_id)

@@ -36,6 +36,7 @@ from gputeam.store.importing import (
     normalise,
 )
 from gputeam.store.people import get_organisation
+from gputeam.store.person_rules import ONE_LINE, clean_text, text_fault
 from gputeam.store.schema import CertificationHeld, Person, utcnow
 from gputeam.store.tables import BadCell, Table, day, is_blank, text
 
@@ -124,7 +125,9 @@ def import_certifications(
                         continue
                     rec[fld] = day(value)
                 elif fld == "evidence":
-                    rec["evidence"] = text(value)
+                    rec["evidence"] = clean_text(text(value))
+                    if (fault := text_fault(rec["evidence"])) is not None:
+                        raise BadCell(fault, ONE_LINE)
             except BadCell as exc:
                 problems.add(line, column, value, exc.reason, exc.expected)
         if len(problems.items) > bad:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, joinedload
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import get_person, get_person_by_key
+from gputeam.store.person_rules import one_line
 from gputeam.store.schema import (
     ROADMAP_KINDS,
     ROADMAP_STATUSES,
@@ -144,6 +145,7 @@ def add_roadmap_item(
     plan_id: int | None = None,
     actor: str | None = None,
 ) -> RoadmapItem:
+    title = one_line("title", title)
     if kind not in ROADMAP_KINDS:
         raise refused("kind", "unknown roadmap item kind", kind, ", ".join(ROADMAP_KINDS))
     if due < start:
@@ -178,6 +180,8 @@ def update_roadmap_item(
             ", ".join(sorted(set(changes) - allowed)),
             ", ".join(sorted(allowed)),
         )
+    if isinstance(changes.get("title"), str):
+        changes = {**changes, "title": one_line("title", changes["title"])}
     if "status" in changes and changes["status"] not in ROADMAP_STATUSES:
         raise refused("status", "unknown status", changes["status"], ", ".join(ROADMAP_STATUSES))
     before = audit.snapshot(item)

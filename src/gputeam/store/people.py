@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.person_fields import PersonFields, shown
-from gputeam.store.person_rules import TEAM_LONGEST, clean_text, email_key, text_fault
+from gputeam.store.person_rules import TEAM_LONGEST, clean_text, email_key, one_line, text_fault
 from gputeam.store.schema import Organisation, Person, SkillRating, Team, utcnow
 
 if TYPE_CHECKING:
@@ -443,7 +443,8 @@ def rate_skill(
     rated_by: str | None = None,
     note: str = "",
 ) -> SkillRating:
-    """Record a rating; earlier ratings stay as history."""
+    """Record a rating; earlier ratings stay as history. The note is one line of text."""
+    note = one_line("note", note)
     if not 0 <= proficiency <= 4:
         raise refused(f"skills.{domain}", "proficiency out of range", proficiency, "0-4")
     get_person(session, person_id)

@@ -101,6 +101,23 @@ def clean_text(value: str) -> str:
     return value if value.isascii() else unicodedata.normalize("NFC", value)
 
 
+#: what a one-line field expects, as its refusals say
+ONE_LINE = "one line of text without control characters"
+
+
+def one_line(path: str, value: str) -> str:
+    """``value`` as stored (Unicode NFC), or refused naming ``path`` (a
+    :class:`~gputeam.store.errors.StoreError`) when it holds what :func:`text_fault` refuses:
+    the rule of a person's text fields, for the store's other one-line texts (a token's
+    name, a skill rating's note, a certificate's evidence, a roadmap item's title)."""
+    from gputeam.store.errors import refused
+
+    fault = text_fault(value)
+    if fault is not None:
+        raise refused(path, fault, repr(value)[1:-1], ONE_LINE)
+    return clean_text(value)
+
+
 def email_fault(value: str) -> str | None:
     """Why ``value`` is not an acceptable e-mail address, or None when it is."""
     if len(value) > EMAIL_LONGEST:
