@@ -69,6 +69,12 @@ def test_reads_survive_and_writes_fail_cleanly_when_connections_are_lost(pg_app:
         assert r.headers["content-type"].startswith("application/problem+json")
         assert "database" in r.json()["detail"] and "not saved" in r.json()["detail"]
         assert _people(client, auth) == before
+        # in the request's language
+        _people(client, auth)
+        assert _kill_app_connections(url) >= 1
+        r = client.post("/api/v1/people", json=body, headers={**auth, "Accept-Language": "de"})
+        assert r.status_code == 503 and r.json()["title"] == "Datenbank nicht erreichbar"
+        assert "die Änderung wurde nicht gespeichert" in r.json()["detail"]
 
         # and the same write sent again succeeds
         r = client.post("/api/v1/people", json=body, headers=auth)

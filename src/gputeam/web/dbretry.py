@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from gputeam.i18n import gettext
 from gputeam.store import lost_connection
 
 RETRY_METHODS = frozenset({"GET", "HEAD"})
@@ -62,16 +63,19 @@ class DatabaseRetry:
 
 async def _unavailable(scope: Any, send: Any) -> None:
     writes = scope["method"] not in RETRY_METHODS
-    detail = "the connection to the database was lost while handling this request; " + (
-        "the change was not saved (unless the connection dropped during the final "
-        "commit): check, then send it again"
+    detail = (
+        gettext(
+            "the connection to the database was lost while handling this request; the change "
+            "was not saved (unless the connection dropped during the final commit): check, "
+            "then send it again"
+        )
         if writes
-        else "retry in a moment"
+        else gettext("the connection to the database was lost while handling this request; retry in a moment")
     )
     body = json.dumps(
         {
             "type": "urn:gputeam:problem:database-unavailable",
-            "title": "Database unavailable",
+            "title": gettext("Database unavailable"),
             "status": 503,
             "detail": detail,
         }

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
+from gputeam.i18n import N_, gettext
+
 #: the largest JSON or form body, in bytes
 MAX_BODY = 2 * 1024 * 1024
 #: the largest uploaded file (roster or certifications import), in bytes
@@ -32,9 +34,11 @@ def size_text(n: int) -> str:
 async def _problem(
     send: Any, status: int, title: str, detail: str, problems: list[dict[str, str]] | None = None
 ) -> None:
+    """A problem document; its ``title`` (English, marked with ``N_``) is written in the
+    request's language (the Language middleware is outside this one)."""
     body: dict[str, Any] = {
         "type": "about:blank" if status == 413 else "urn:gputeam:problem:request",
-        "title": title,
+        "title": gettext(title),
         "status": status,
         "detail": detail,
     }
@@ -83,9 +87,19 @@ def _form_nul_paths(body: bytes) -> list[str]:
     )
 
 
+_NUL_IN = {
+    "address": N_("contains a NUL character (in the address)"),
+    "body": N_("contains a NUL character (in the body)"),
+}
+
+
 def _nul_problems(paths: list[str], where: str) -> list[dict[str, str]]:
     return [
-        {"path": p, "message": f"contains a NUL character (in the {where})", "expected": "text without NUL"}
+        {
+            "path": p,
+            "message": gettext(_NUL_IN[where]),
+            "expected": gettext(N_("text without NUL")),
+        }
         for p in paths
     ]
 
@@ -101,7 +115,7 @@ class RequestLimits:
 
     async def _too_large(self, scope: Any, receive: Any, send: Any, detail: str) -> None:
         if self.page is None or scope["path"].startswith("/api/"):
-            await _problem(send, 413, "Too large", detail)
+            await _problem(send, 413, N_("Too large"), detail)
             return
         from starlette.concurrency import run_in_threadpool
         from starlette.requests import Request
@@ -125,8 +139,8 @@ class RequestLimits:
             await _problem(
                 send,
                 422,
-                "Invalid request",
-                "a NUL character in the request",
+                N_("Invalid request"),
+                gettext("a NUL character in the request"),
                 _nul_problems(paths or ["path"], "address"),
             )
             return
@@ -137,8 +151,12 @@ class RequestLimits:
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         limit = MAX_UPLOAD + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
         length = headers.get(b"content-length")
-        too_large = f"the request body is larger than {size_text(limit)}" + (
-            f" (files up to {size_text(MAX_UPLOAD)})" if limit > MAX_BODY else ""
+        too_large = (
+            gettext("the request body is larger than {limit} (files up to {files})").format(
+                limit=size_text(limit), files=size_text(MAX_UPLOAD)
+            )
+            if limit > MAX_BODY
+            else gettext("the request body is larger than {limit}").format(limit=size_text(limit))
         )
         if length is not None and length.isdigit() and int(length) > limit:
             await self._too_large(scope, receive, send, too_large)
@@ -176,7 +194,11 @@ class RequestLimits:
                 paths = []  # not JSON: the route answers that
         if paths:
             await _problem(
-                send, 422, "Invalid request", "a NUL character in the request", _nul_problems(paths, "body")
+                send,
+                422,
+                N_("Invalid request"),
+                gettext("a NUL character in the request"),
+                _nul_problems(paths, "body"),
             )
             return
         sent = False

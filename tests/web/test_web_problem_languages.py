@@ -1,5 +1,6 @@
-"""The guided import's problems in the page's language: the store's English reasons,
-expectations and hints translated where the page shows them (gputeam.i18n.messages)."""
+"""Problems in the page's language: the guided import's (the store's English reasons,
+expectations and hints, translated where the page shows them, gputeam.i18n.messages) and
+the request limits' problem documents."""
 
 from __future__ import annotations
 
@@ -64,3 +65,22 @@ def test_import_problems_in_korean(app: Any, world: World) -> None:
     page = _problems_page(c)
     assert "중복된 ID(2행에 처음 나옴)" in page and "이메일 주소가 아닙니다" in page
     assert "새 인원의 이름이 없습니다" in page and "duplicate" not in page and "missing" not in page
+
+
+def test_request_limit_problems_in_the_language(app: Any, world: World) -> None:
+    """The request limits' problem documents (before any route runs) in the request's
+    language: a body over the limit (413) and a NUL character (422)."""
+    from fastapi.testclient import TestClient
+
+    c = TestClient(app)
+    big = {"Content-Type": "application/json", "Content-Length": str(3 * 1024 * 1024)}
+    r = c.post("/api/v1/people", content=b"{}", headers={**big, "Accept-Language": "de"})
+    assert r.status_code == 413
+    assert r.json()["title"] == "Zu groß"
+    assert r.json()["detail"] == "der Inhalt der Anfrage ist größer als 2 MB"
+    r = c.get("/api/v1/people?q=a%00b", headers={"Accept-Language": "ko"})
+    assert r.status_code == 422 and r.json()["title"] == "잘못된 요청"
+    assert r.json()["detail"] == "요청에 NUL 문자가 있습니다"
+    assert r.json()["problems"][0]["message"] == "NUL 문자가 포함되어 있습니다(주소)"
+    r = c.get("/api/v1/people?q=a%00b")
+    assert r.json()["title"] == "Invalid request" and r.json()["detail"] == "a NUL character in the request"
