@@ -68,3 +68,44 @@ def test_person_and_team_feeds(db: Database, org_id: int) -> None:
     assert f"cert-expiry.{org_id}.p2.cka.20270120@gputeam" in again
     # the renewed certificate replaces the old expiry; the others keep their UIDs
     assert set(evs) - set(again) == {f"cert-expiry.{org_id}.p2.cka.20250210@gputeam"}
+
+
+def test_feeds_in_the_language(db: Database, org_id: int) -> None:
+    """The feed's texts in the active language (the web's request's, the CLI's --lang):
+    summaries, descriptions and alarms, dates in the language's short form."""
+    from gputeam import i18n
+
+    load(db, org_id)
+    with db.session() as s:
+        p2 = get_person_by_key(s, org_id, "p2")
+        assert p2 is not None
+        exam = add_roadmap_item(
+            s,
+            p2.id,
+            kind="exam",
+            ref="ncp-aii",
+            title="NCP-AII exam",
+            start=date(2026, 3, 1),
+            due=date(2026, 3, 15),
+        )
+        with i18n.use("de"):
+            german = events(person_calendar(s, p2.id, today=date(2026, 12, 2)))
+        with i18n.use("ko"):
+            korean = events(person_calendar(s, p2.id, today=date(2026, 12, 2)))
+        english = events(person_calendar(s, p2.id, today=date(2026, 12, 2)))
+    uid = f"cert-expiry.{org_id}.p2.cka.20250210@gputeam"
+    cka = german[uid]
+    assert str(cka["SUMMARY"]) == str(english[uid]["SUMMARY"]).replace(" expires (", " läuft ab (")
+    assert "erworben am 10.2.2025, ist gültig bis 10.2.2027. Erneuern Sie sie vorher." in str(
+        cka["DESCRIPTION"]
+    )
+    alarms = sorted(str(a["DESCRIPTION"]) for a in cka.subcomponents if isinstance(a, Alarm))
+    assert alarms[0].startswith("In 30 Tagen: ") and alarms[1].startswith("In 90 Tagen: ")
+    roadmap = f"roadmap.{org_id}.p2.{exam.id}@gputeam"
+    assert str(german[roadmap]["SUMMARY"]).startswith("Prüfung: NCP-AII exam (")
+    assert "Status geplant." in str(german[roadmap]["DESCRIPTION"])
+    assert "2025. 2. 10.에 취득했으며 2027. 2. 10.까지 유효합니다." in str(korean[uid]["DESCRIPTION"])
+    assert str(korean[roadmap]["SUMMARY"]).startswith("시험: NCP-AII exam(")
+    assert "earned 2025-02-10, is valid until 2027-02-10. Renew before then." in str(
+        english[uid]["DESCRIPTION"]
+    )

@@ -180,6 +180,31 @@ def test_reminders_in_the_language(db: Database, org_id: int) -> None:
     with db.session() as s, i18n.use("de"):
         due = due_reminders(s, TODAY, 60, org_id=org_id)
     subjects = [r.subject for r in due]
-    assert subjects[0].startswith("Bo: ") and "ist am 2026-11-01 abgelaufen" in subjects[0]
+    assert subjects[0].startswith("Bo: ") and "ist am 1.11.2026 abgelaufen" in subjects[0]
     assert "(12 Tage überfällig)" in subjects[1] and "Prüfung 'NCP-AIN exam'" in subjects[1]
-    assert "läuft am 2027-01-20 ab (in 49 Tagen)" in subjects[2]
+    assert "läuft am 20.1.2027 ab (in 49 Tagen)" in subjects[2]
+    with i18n.use("de"):
+        assert due[2].line().startswith("20.1.2027  Ana: ")
+    with db.session() as s, i18n.use("de"):  # one day left: the singular
+        one = due_reminders(s, date(2027, 1, 19), 60, org_id=org_id)
+    assert any("läuft am 20.1.2027 ab (in 1 Tag)" in r.subject for r in one)
+    with db.session() as s, i18n.use("ko"):
+        korean = [r.subject for r in due_reminders(s, TODAY, 60, org_id=org_id)]
+    assert "2026. 11. 1." in korean[0] and "2027. 1. 20.에 만료 예정(49일 후)" in korean[2]
+    assert "(12일 초과)" in korean[1]
+    with db.session() as s:  # English: ISO dates, as before
+        english = [r.subject for r in due_reminders(s, TODAY, 60, org_id=org_id)]
+    assert "expires on 2027-01-20 (in 49 days)" in english[2]
+
+
+def test_reminder_mail_in_the_language(db: Database, org_id: int) -> None:
+    """`gputeam remind --lang ko`: the mail's subject and its lines, dates in the language."""
+    from gputeam import i18n
+
+    seed(db, org_id)
+    mailer = FakeMailer()
+    with db.session() as s, i18n.use("ko"):
+        send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer, fallback_to="team@example.org")
+    (ana,) = [m for m in mailer.sent if m[0] == "ana@example.org"]
+    assert ana[1] == "Ana: Certified Kubernetes Administrator (CKA)이(가) 2027. 1. 20.에 만료 예정(49일 후)"
+    assert ana[2].startswith("2027. 1. 20.  Ana: ")

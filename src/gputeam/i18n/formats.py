@@ -88,6 +88,10 @@ def percent(fraction: float, digits: int = 1) -> str:
 
 
 def date_text(value: date) -> str:
+    """A date in the language's short form: ``2.12.2026`` (de), ``2026. 12. 2.`` (ko);
+    ISO ``2026-12-02`` in English (and the pseudo-locale)."""
+    if is_english():
+        return value.isoformat()
     from babel.dates import format_date
 
     return format_date(value, format=_DATE_PATTERNS[current()], locale=current())

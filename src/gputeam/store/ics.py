@@ -3,7 +3,8 @@
 Every event has a UID built from stable facts (organisation, person id, certification,
 date), so a calendar client that re-fetches the feed updates events instead of duplicating
 them, and ``DTSTAMP`` comes from the stored row, so an unchanged database gives identical
-bytes. Each event carries two alarms, 90 and 30 days ahead.
+bytes. Each event carries two alarms, 90 and 30 days ahead. The texts (summaries,
+descriptions, alarms) are in the active language, dates in its short form.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, load_catalog
+from gputeam.i18n import N_, _, ngettext
+from gputeam.i18n.formats import date_text
 from gputeam.store.certifications import list_certifications
 from gputeam.store.learning import list_roadmap_items
 from gputeam.store.people import get_organisation, get_person, get_team
@@ -28,6 +31,13 @@ if TYPE_CHECKING:
 ALARM_DAYS = (90, 30)
 PRODID = "-//gputeam//tracker//EN"
 CALENDAR_KINDS = ("exam", "renewal")
+#: A roadmap item's status in words (translated in the feed's language).
+_STATUS = {
+    "planned": N_("planned"),
+    "in-progress": N_("in progress"),
+    "done": N_("done"),
+    "cancelled": N_("cancelled"),
+}
 
 
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f]+")
@@ -76,7 +86,12 @@ def _event(uid: str, summary: str, day: date, stamp: datetime, description: str,
     for days in ALARM_DAYS:
         alarm = Alarm()
         alarm.add("action", "DISPLAY")
-        alarm.add("description", f"In {days} days: {summary}")
+        alarm.add(
+            "description",
+            ngettext("In {days} day: {summary}", "In {days} days: {summary}", days).format(
+                days=days, summary=summary
+            ),
+        )
         alarm.add("trigger", timedelta(days=-days))
         alarm.add("uid", f"{uid.split('@')[0]}.alarm{days}@gputeam")
         ev.add_component(alarm)
@@ -89,8 +104,8 @@ def _expiry_advice(valid_until: date, today: date | None) -> str:
     if today is None:
         return ""
     if valid_until < today:
-        return " It has expired: renew it to hold it again."
-    return " Renew before then."
+        return " " + _("It has expired: renew it to hold it again.")
+    return " " + _("Renew before then.")
 
 
 def build_calendar(
@@ -121,11 +136,17 @@ def build_calendar(
         cal.add_component(
             _event(
                 cert_expiry_uid(org_id, p.key, c.cert_id, c.valid_from),
-                f"{label} expires ({p.name})",
+                _("{certification} expires ({person})").format(certification=label, person=p.name),
                 c.valid_until,
                 c.created_at,
-                f"{p.name}'s {label} ({c.cert_id}), earned {c.valid_from.isoformat()}, is valid "
-                f"until {c.valid_until.isoformat()}.{_expiry_advice(c.valid_until, today)}",
+                _("{person}'s {certification} ({id}), earned {earned}, is valid until {until}.").format(
+                    person=p.name,
+                    certification=label,
+                    id=c.cert_id,
+                    earned=date_text(c.valid_from),
+                    until=date_text(c.valid_until),
+                )
+                + _expiry_advice(c.valid_until, today),
                 "expiry",
             )
         )
@@ -133,14 +154,20 @@ def build_calendar(
         if it.person_id not in by_id or it.kind not in CALENDAR_KINDS or it.status == "cancelled":
             continue
         p = by_id[it.person_id]
-        what = "Exam" if it.kind == "exam" else "Renewal"
+        exam = it.kind == "exam"
         cal.add_component(
             _event(
                 roadmap_uid(org_id, p.key, it),
-                f"{what}: {it.title} ({p.name})",
+                (_("Exam: {title} ({person})") if exam else _("Renewal: {title} ({person})")).format(
+                    title=it.title, person=p.name
+                ),
                 it.due,
                 it.created_at,
-                f"{what} {it.ref} for {p.name}; status {it.status}.",
+                (
+                    _("Exam {ref} for {person}; status {status}.")
+                    if exam
+                    else _("Renewal {ref} for {person}; status {status}.")
+                ).format(ref=it.ref, person=p.name, status=_(_STATUS.get(it.status, it.status))),
                 it.kind,
             )
         )

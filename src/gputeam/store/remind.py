@@ -22,7 +22,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, expiry_status, load_catalog
-from gputeam.i18n import _
+from gputeam.i18n import _, ngettext
+from gputeam.i18n.formats import date_text
 from gputeam.store.certifications import expiring_certifications
 from gputeam.store.learning import overdue_roadmap_items
 from gputeam.store.schema import ReminderSent, utcnow
@@ -42,7 +43,7 @@ class Reminder:
     subject: str
 
     def line(self) -> str:
-        return f"{self.due.isoformat()}  {self.subject}"
+        return f"{date_text(self.due)}  {self.subject}"
 
 
 @dataclass
@@ -85,12 +86,14 @@ def due_reminders(
         expired = expiry_status(c.valid_until, today) == "expired"
         if expired:
             subject = _("{person}: {certification} expired on {date}").format(
-                person=c.person.name, certification=label, date=c.valid_until.isoformat()
+                person=c.person.name, certification=label, date=date_text(c.valid_until)
             )
         else:
-            subject = _("{person}: {certification} expires on {date} (in {days} days)").format(
-                person=c.person.name, certification=label, date=c.valid_until.isoformat(), days=days_left
-            )
+            subject = ngettext(
+                "{person}: {certification} expires on {date} (in {days} day)",
+                "{person}: {certification} expires on {date} (in {days} days)",
+                days_left,
+            ).format(person=c.person.name, certification=label, date=date_text(c.valid_until), days=days_left)
         out.append(
             Reminder(
                 key=f"cert:{c.id}:{c.valid_until.isoformat()}:{stage}",
@@ -115,11 +118,11 @@ def due_reminders(
         cert = catalog.certifications.get(cr.achievement_id)
         label = cert.name if cert else cr.achievement_id
         when = (
-            _("expired on {date}").format(date=cr.valid_until.isoformat())
+            _("expired on {date}").format(date=date_text(cr.valid_until))
             if days_left < 0
-            else _("expires on {date} (in {days} days)").format(
-                date=cr.valid_until.isoformat(), days=days_left
-            )
+            else ngettext(
+                "expires on {date} (in {days} day)", "expires on {date} (in {days} days)", days_left
+            ).format(date=date_text(cr.valid_until), days=days_left)
         )
         out.append(
             Reminder(
@@ -145,11 +148,15 @@ def due_reminders(
                 name=it.person.name,
                 email=it.person.email,
                 due=it.due,
-                subject=_("{person}: {kind} '{title}' was due on {date} ({days} days overdue)").format(
+                subject=ngettext(
+                    "{person}: {kind} '{title}' was due on {date} ({days} day overdue)",
+                    "{person}: {kind} '{title}' was due on {date} ({days} days overdue)",
+                    (today - it.due).days,
+                ).format(
                     person=it.person.name,
                     kind=_(it.kind),
                     title=it.title,
-                    date=it.due.isoformat(),
+                    date=date_text(it.due),
                     days=(today - it.due).days,
                 ),
             )
@@ -271,7 +278,7 @@ def send_reminders(
         subject = (
             items[0].subject
             if len(items) == 1
-            else _("gputeam: {n} reminders for {date}").format(n=len(items), date=today.isoformat())
+            else _("gputeam: {n} reminders for {date}").format(n=len(items), date=date_text(today))
         )
         body = "\n".join(r.line() for r in items) + "\n\n-- gputeam remind\n"
         try:
