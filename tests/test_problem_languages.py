@@ -196,3 +196,12 @@ def test_roster_problems_in_german(tmp_path: Path) -> None:
     assert "E-Mail-Adresse wird auch von Person" in out and "enthält einen Tabulator (U+0009)" in out
     assert "Role: unbekannte Rolle; gefunden 'wizard'; erwartet eine Rollen-ID aus dem Katalog" in out
     assert "duplicate" not in out and "missing" not in out and "expected" not in out
+
+
+def test_catalog_show_in_german() -> None:
+    """`gputeam catalog show roles --lang de`: the title and the catalog's names in German;
+    ids, field names and sources as they are."""
+    result = CliRunner().invoke(app, ["--lang", "de", "catalog", "show", "roles"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "roles (Katalog " in result.output and "Infrastruktur-Architekt" in result.output
+    assert "infrastructure-architect" in result.output and "level_min" in result.output

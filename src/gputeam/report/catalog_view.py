@@ -9,6 +9,11 @@ from rich.console import Console
 from rich.table import Table
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import _, gettext
+
+#: The columns whose values are the catalog's own texts (translated like its YAML's, see
+#: gputeam.i18n.catalogs.CATALOG_FIELDS); ids, figures and sources stay as they are.
+_TEXTS = frozenset({"name", "title", "detail", "description"})
 
 ATTR = {
     "certs": "certifications",
@@ -36,12 +41,15 @@ def render_section(
         console.print_json(json.dumps(data))
         return
     rows = data if isinstance(data, list) else [data]
-    t = Table(title=f"{section} (catalog {catalog.version})", show_lines=False)
+    t = Table(
+        title=_("{section} (catalog {version})").format(section=section, version=catalog.version),
+        show_lines=False,
+    )
     cols = _columns(section, rows)
     for c in cols:
         t.add_column(c, overflow="fold")
     for row in rows:
-        t.add_row(*(_cell(row.get(c)) for c in cols))
+        t.add_row(*(gettext(_cell(row.get(c))) if c in _TEXTS else _cell(row.get(c)) for c in cols))
     console.print(t)
 
 
