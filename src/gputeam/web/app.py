@@ -157,6 +157,16 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             {"path": ".".join(str(p) for p in e["loc"]), "message": translate(pydantic_message(e))}
             for e in one_per_fault(exc.errors())
         ]
+        if not request.url.path.startswith(API_PREFIX):  # a page's form: a page, never JSON
+            return render.render(
+                request,
+                "error.html",
+                422,
+                code=422,
+                title=gettext("Invalid request"),
+                detail=headline("request", len(problems)),
+                problems=problems,
+            )
         return problem(
             422,
             N_("Invalid request"),

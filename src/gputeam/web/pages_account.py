@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
-from gputeam.i18n import _, ngettext
+from gputeam.i18n import _, gettext, ngettext
 from gputeam.web import services
 from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
@@ -31,7 +31,13 @@ def account_page(request: Request, who: Anyone, new_token: str | None = None) ->
 
 
 def _account(
-    request: Request, who: Principal, status: int = 200, password_errors: dict[str, str] | None = None
+    request: Request,
+    who: Principal,
+    status: int = 200,
+    password_errors: dict[str, str] | None = None,
+    *,
+    token_errors: dict[str, str] | None = None,
+    token_form: dict[str, Any] | None = None,
 ) -> Response:
     with request.app.state.db.session() as s:
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
@@ -44,6 +50,8 @@ def _account(
         new_token=None,
         scopes=allowed_scopes(who.role),
         password_errors=password_errors or {},
+        token_errors=token_errors or {},
+        token_form=token_form,
         min_password=MIN_PASSWORD,
     )
 
@@ -105,22 +113,41 @@ def change_password(
 def create_token(
     request: Request,
     who: TokenKeeper,
-    name: Annotated[str, Form(max_length=100)],
-    scopes: Annotated[list[str], Form()],
-    expires_in_days: Annotated[int, Form(ge=1, le=3650)] = 90,
+    name: Annotated[str, Form(max_length=1000)] = "",
+    scopes: Annotated[list[str] | None, Form()] = None,
+    expires_in_days: Annotated[str, Form(max_length=100)] = "90",
 ) -> Response:
-    bad = set(scopes) - set(allowed_scopes(who.role))
-    if bad or not scopes or not name.strip():
-        raise HTTPException(403, _("scope not allowed for your role"))
+    """A new token for yourself, shown once. A refused form (no name, no scope ticked,
+    days out of range, a name with control characters): the form again with the message
+    beside each field and the typed values, 422. The rules are the API's (``TokenIn``,
+    the store's one-line text)."""
+    from gputeam.web.api.accounts import TokenIn
+    from gputeam.web.forms import checked, problem_errors
+
+    form = {"name": name, "scopes": scopes or [], "expires_in_days": expires_in_days}
+    body, errors = checked(
+        TokenIn,
+        {"name": name.strip(), "scopes": scopes or [], "expires_in_days": expires_in_days.strip() or "90"},
+    )
+    if set(scopes or []) - set(allowed_scopes(who.role)):
+        errors.setdefault("scopes", gettext("scopes not allowed for this user's role") + ".")
+    secret = None
+    if body is not None and not errors:
+        try:
+            with request.app.state.db.session() as s:
+                _token, secret = store.create_token(
+                    s,
+                    who.user_id,
+                    body.name,
+                    body.scopes,
+                    expires_at=datetime.now(UTC) + timedelta(days=body.expires_in_days or 90),
+                    actor=who.username,
+                )
+        except InputError as exc:
+            errors = problem_errors(exc, {"token.name": "name"})
+    if errors:
+        return _account(request, who, 422, token_errors=errors, token_form=form)
     with request.app.state.db.session() as s:
-        _token, secret = store.create_token(
-            s,
-            who.user_id,
-            name.strip(),
-            scopes,
-            expires_at=datetime.now(UTC) + timedelta(days=expires_in_days),
-            actor=who.username,
-        )
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
     # shown once, in this response only (never in a URL)
     return render(
@@ -144,7 +171,14 @@ def revoke_token(request: Request, token_id: PathId, who: TokenKeeper) -> Respon
 
 
 def _users(
-    request: Request, who: Principal, status: int = 200, error: str | None = None, flash: str | None = None
+    request: Request,
+    who: Principal,
+    status: int = 200,
+    error: str | None = None,
+    flash: str | None = None,
+    *,
+    errors: dict[str, str] | None = None,
+    form: dict[str, Any] | None = None,
 ) -> Response:
     with request.app.state.db.session() as s:
         users = [
@@ -152,7 +186,17 @@ def _users(
         ]
         teams = {t.id: t.name for t in store.list_teams(s, services.org_id(request.app, s))}
     return render(
-        request, "users.html", status, who=who, users=users, teams=teams, roles=ROLES, error=error, done=flash
+        request,
+        "users.html",
+        status,
+        who=who,
+        users=users,
+        teams=teams,
+        roles=ROLES,
+        error=error,
+        done=flash,
+        errors=errors or {},
+        form=form or {},
     )
 
 
@@ -165,34 +209,50 @@ def users_page(request: Request, who: Admin, done: str | None = None) -> Respons
 def create_user(
     request: Request,
     who: Admin,
-    username: Annotated[str, Form(max_length=100, pattern=r"^[A-Za-z0-9_.@-]+$")],
-    password: Annotated[str, Form(min_length=8, max_length=1000)],
-    role: Annotated[str, Form(pattern="^(admin|manager|engineer|viewer)$")],
+    username: Annotated[str, Form(max_length=1000)] = "",
+    password: Annotated[str, Form(max_length=1000)] = "",
+    role: Annotated[str, Form(max_length=100)] = "",
     person_key: Annotated[str, Form(max_length=100)] = "",
     team_ids: Annotated[list[int] | None, Form()] = None,
 ) -> Response:
-    error = None
-    try:
-        with request.app.state.db.session() as s:
-            person_id = None
-            if person_key.strip():
-                p = store.get_person_by_key(s, services.org_id(request.app, s), person_key.strip())
-                if p is None:
-                    raise HTTPException(422, _("no person with id {id}").format(id=repr(person_key)))
-                person_id = p.id
-            for team_id in team_ids or []:
-                if services.team_in_org(request.app, s, team_id) is None:
-                    raise HTTPException(422, _("no team {id}").format(id=team_id))
-            store.create_user(
-                s, username, password, role, person_id=person_id, team_ids=team_ids or [], actor=who.username
-            )
-    except InputError as exc:
-        error = str(exc)
-    except HTTPException as exc:
-        error = str(exc.detail)
-    if error is None:
+    """Add a user. A refused form: the form again with the message beside each field and
+    the typed values (never the password), 422. The rules are the API's (``UserIn``) and
+    the store's."""
+    from gputeam.web.api.accounts import UserIn
+    from gputeam.web.forms import checked, problem_errors
+
+    form = {"username": username, "role": role, "person_key": person_key, "team_ids": team_ids or []}
+    _body, errors = checked(UserIn, {"username": username.strip(), "password": password, "role": role})
+    if "username" in errors and username.strip() and len(username.strip()) <= 100:
+        errors["username"] = _("Letters, digits and _ . @ - only.")
+    if not errors:
+        try:
+            with request.app.state.db.session() as s:
+                person_id = None
+                if person_key.strip():
+                    p = store.get_person_by_key(s, services.org_id(request.app, s), person_key.strip())
+                    if p is None:
+                        errors["person_key"] = _("no person with id {id}").format(id=repr(person_key))
+                    else:
+                        person_id = p.id
+                for team_id in team_ids or []:
+                    if services.team_in_org(request.app, s, team_id) is None:
+                        errors["team_ids"] = _("no team {id}").format(id=team_id)
+                if not errors:
+                    store.create_user(
+                        s,
+                        username.strip(),
+                        password,
+                        role,
+                        person_id=person_id,
+                        team_ids=team_ids or [],
+                        actor=who.username,
+                    )
+        except InputError as exc:
+            errors = problem_errors(exc, {"username": "username", "password": "password", "role": "role"})
+    if not errors:
         return RedirectResponse("/admin/users", status_code=303)
-    return _users(request, who, 422, error)
+    return _users(request, who, 422, errors.pop("_", None), errors=errors, form=form)
 
 
 @router.post("/admin/users/{user_id}")

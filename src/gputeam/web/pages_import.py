@@ -79,9 +79,21 @@ async def upload(
     request: Request,
     who: Importer,
     file: UploadFile,
-    kind: Annotated[str, Form(pattern="^(roster|certifications)$")],
+    kind: Annotated[str, Form(max_length=100)] = "",
 ) -> Response:
     from gputeam.web.api.data import read_upload
+
+    if kind not in KIND_LABELS:  # the form again, the message beside the choice
+        return await run_in_threadpool(
+            render,
+            request,
+            "import.html",
+            422,
+            who=who,
+            kinds=KIND_LABELS,
+            kind="roster",
+            errors={"kind": _("Choose a roster or certifications.")},
+        )
 
     content = await read_upload(file)
     name = file.filename or "upload.csv"
