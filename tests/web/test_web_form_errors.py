@@ -29,7 +29,11 @@ def _beside(html: str, field: str, words: str) -> None:
     [
         ({"name": "CI job", "expires_in_days": "30"}, "token-scopes", "at least 1 item"),  # none ticked
         ({"name": "   ", "scopes": "read"}, "token-name", "at least 1 character"),
-        ({"name": "CI job", "scopes": "read", "expires_in_days": "0"}, "token-expires_in_days", "greater than or equal to 1"),
+        (
+            {"name": "CI job", "scopes": "read", "expires_in_days": "0"},
+            "token-expires_in_days",
+            "greater than or equal to 1",
+        ),
         ({"name": "CI job", "scopes": "read", "expires_in_days": "soon"}, "token-expires_in_days", "integer"),
         ({"name": "CI\njob", "scopes": "read"}, "token-name", "line break"),
         ({"name": "CI job", "scopes": ["read", "admin"]}, "token-scopes", "not allowed"),  # a manager
