@@ -183,3 +183,49 @@ def test_expired_certifications_are_on_the_dashboard(app: Any, world: World, mor
     assert 'id="expired-count">2<' in page and "✗ 2026-11-22" in page
     manager = logged_in(app, "manager").get("/api/v1/dashboard").json()
     assert [r["name"] for r in manager["expired"]] == ["Grace Hopper", None]
+
+
+def test_skills_matrix_against_a_saved_plan(app: Any, world: World, more: dict[str, int]) -> None:
+    """With a saved plan the targets are the plan's, at its deadline month: a column's is
+    the most any target slot or domain cover needs, a person's what their role's slots need;
+    a person without a role is held to the column's target. The bus factor counts people
+    at or above the column's target."""
+    from gputeam.planning import Plan
+
+    admin = logged_in(app, "admin")
+    r = admin.post(
+        "/plan",
+        data={"gpus": "512", "horizon_months": "12", "action": "save", "csrf_token": admin.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    plan = Plan.model_validate(admin.get("/api/v1/plans/latest").json()["plan"])
+    month = plan.target.at(plan.gaps.month)
+    column: dict[str, int] = {}
+    role: dict[tuple[str, str], int] = {}
+    for slot in month.slots:
+        for domain, proficiency in slot.domains.items():
+            column[domain] = max(column.get(domain, 0), proficiency)
+            role[slot.role, domain] = max(role.get((slot.role, domain), 0), proficiency)
+    for cover in month.coverage:
+        column[cover.domain] = max(column.get(cover.domain, 0), cover.proficiency)
+    # the packaged catalog's template at 512 GPUs: Linux at 3, by the operations engineers too
+    assert (column["linux"], role["operations-engineer", "linux"], column["networking"]) == (3, 3, 3)
+
+    m = admin.get("/api/v1/skills/matrix?status=all").json()
+    assert m["target_source"] == "plan"
+    assert {c["domain"]: c["target"] for c in m["columns"]} == {
+        c["domain"]: column.get(c["domain"]) for c in m["columns"]
+    }
+    linux = next(c for c in m["columns"] if c["domain"] == "linux")
+    assert linux["bus_factor_at"] == 3
+    rows = {row["key"]: row for row in m["rows"]}
+    ada = next(c for c in rows["p1"]["cells"] if c["domain"] == "linux")  # operations-engineer
+    assert (ada["target"], ada["status"]) == (3, "meets")
+    grace = next(c for c in rows["p2"]["cells"] if c["domain"] == "linux")  # no role: the column's
+    assert (grace["target"], grace["status"]) == (3, "meets")
+    unrated = next(c for c in rows["p2"]["cells"] if c["domain"] == "networking")  # counts as 0
+    assert unrated == {"domain": "networking", "proficiency": None, "target": 3, "status": "below"}
+    assert linux["bus_factor"] == 4  # p1, p2, p3 at 3 and p5 at 4
+    page = admin.get("/skills")
+    assert page.status_code == 200 and "plan" in page.text

@@ -6,9 +6,11 @@ plan and rows the caller fetched; the page, the CSV and XLSX downloads and
 Targets. With a saved plan, the plan's target at its deadline month: a person's target in a
 domain is what the target's slots for their role need (the highest, if several), a column's
 target is the highest any slot or domain cover of that month needs (what the plan's gaps
-measure). Without a plan, a person's target is what their catalog role needs, and a column
-has none. A column's bus factor counts the selected people at or above its target (without
-one, at least proficient, 3 of 4, as the dashboard counts); 1 or 0 is a key-person risk.
+measure); a person without a role is held to the column's target (the plan does not say
+which slot they fill, so the most any slot needs). Without a plan, a person's target is
+what their catalog role needs (none without a role), and a column has none. A column's
+bus factor counts the selected people at or above its target (without one, at least
+proficient, 3 of 4, as the dashboard counts); 1 or 0 is a key-person risk.
 
 Every cell says its status in words and a symbol as well as a colour class: ``meets``
 (✓), ``below`` (✗, unrated counts as 0), ``no-target`` (no mark) and ``unrated``.
@@ -116,7 +118,8 @@ def build(
         )
     rows = []
     for p in people:
-        need = tg.by_role.get(p.role or "", {})
+        # no role, against a plan: the column's target (see the module's docstring)
+        need = tg.by_role.get(p.role, {}) if p.role else (tg.by_domain if tg.source == "plan" else {})
         mine = skills.get(p.id, {})
         rows.append(
             {
