@@ -175,6 +175,35 @@ def test_export_page_gives_what_the_api_gives(app: Any, world: World) -> None:
     assert logged_in(app, "manager").get("/export").status_code == 403
 
 
+def test_export_can_leave_out_the_audit_log(app: Any, db: Any, db_url: str, world: World) -> None:
+    """The page's "leave out the audit log" (the form sends audit=false) gives what
+    `gputeam export --no-audit` gives: every table but the audit log, in every format."""
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app as cli
+
+    a = logged_in(app, "admin")
+    page = a.get("/export").text
+    assert re.search(r'<input type="checkbox" name="audit" value="false" id="no-audit">', page)
+    assert "audit_log" in json.loads(a.get("/export/download?format=json").content)["tables"]
+    without = json.loads(a.get("/export/download?format=json&audit=false").content)
+    assert "audit_log" not in without["tables"] and without["tables"]["people"]
+    done = CliRunner().invoke(cli, ["export", "--no-audit", "--org", "Acme", "--db", db_url])
+    assert done.exit_code == 0, done.output
+    assert set(json.loads(done.stdout)["tables"]) == set(without["tables"])
+    z = zipfile.ZipFile(io.BytesIO(a.get("/export/download?format=csv&audit=false").content))
+    assert "people.csv" in z.namelist() and not any(n.startswith("audit_log") for n in z.namelist())
+    assert any(
+        n.startswith("audit_log")
+        for n in zipfile.ZipFile(io.BytesIO(a.get("/export/download?format=csv").content)).namelist()
+    )
+    book = zipfile.ZipFile(io.BytesIO(a.get("/export/download?format=xlsx&audit=false").content))
+    assert "audit_log" not in book.read("xl/workbook.xml").decode()
+    full = zipfile.ZipFile(io.BytesIO(a.get("/export/download?format=xlsx").content))
+    assert "audit_log" in full.read("xl/workbook.xml").decode()
+    assert a.get("/api/v1/export?audit=false").content == a.get("/export/download?audit=false").content
+
+
 def test_people_to_move_are_found_by_name_or_id(
     app: Any, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -34,6 +34,8 @@ def export_page(request: Request, who: Exporter) -> Response:
 
 @router.get("/export/download")
 def export_download(
-    request: Request, who: Exporter, format: Literal["json", "csv", "xlsx"] = "json"
+    request: Request, who: Exporter, format: Literal["json", "csv", "xlsx"] = "json", audit: bool = True
 ) -> Response:
-    return export(request, who, format)
+    """The download; ``audit=false`` (the page's "leave out the audit log") as
+    ``gputeam export --no-audit``."""
+    return export(request, who, format, audit)

@@ -7,7 +7,7 @@ import json
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Form, HTTPException, Query, Request, UploadFile
 from fastapi.responses import Response
 
 from gputeam.errors import InputError, Problem
@@ -157,18 +157,26 @@ async def import_file(
 
 
 @router.get("/export", tags=["export"], summary="Export everything (JSON, CSV in a ZIP, XLSX)")
-def export(request: Request, who: Exporter, format: Literal["json", "csv", "xlsx"] = "json") -> Response:
+def export(
+    request: Request,
+    who: Exporter,
+    format: Literal["json", "csv", "xlsx"] = "json",
+    audit: Annotated[
+        bool, Query(description="false: leave out the audit log (as `gputeam export --no-audit`)")
+    ] = True,
+) -> Response:
     from gputeam import store as st
 
     with db(request).session() as s:
         org = services.org_id(request.app, s)
         stamp = request.app.state.clock.today().isoformat()
         if format == "json":
-            body = json.dumps(jsonable(st.export_data(s, org)), indent=1).encode()
+            data = st.export_data(s, org, include_audit=audit)
+            body = json.dumps(jsonable(data), indent=1).encode()
             return Response(body, media_type="application/json", headers=_attach(f"gputeam-{stamp}.json"))
         if format == "xlsx":
             return Response(
-                st.export_xlsx(s, org),
+                st.export_xlsx(s, org, include_audit=audit),
                 headers=_attach(f"gputeam-{stamp}.xlsx"),
                 media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             )
@@ -177,7 +185,7 @@ def export(request: Request, who: Exporter, format: Literal["json", "csv", "xlsx
 
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
-            for name, text in st.export_csv(s, org).items():
+            for name, text in st.export_csv(s, org, include_audit=audit).items():
                 zf.writestr(name if name.endswith(".csv") else f"{name}.csv", text)
         return Response(
             buf.getvalue(), media_type="application/zip", headers=_attach(f"gputeam-{stamp}-csv.zip")
