@@ -4,6 +4,8 @@ login page) and changes nothing (the audit log does not grow)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -13,18 +15,120 @@ from gputeam import store
 
 from .conftest import PASSWORD, ROLES, ROSTER_CSV, World, logged_in, token_for
 
+#: Two essays (one marked in the matrix, so the result stays open and every assessor may
+#: mark again) and three choice questions: 5 questions at 40/38/22 draw 2/2/1, all of them.
+TWO_ESSAYS = """// [id:essay-a] [tag:domain-networking]
+::Essay A::Explain how you drain a GPU node.{}
+
+// [id:essay-b] [tag:domain-networking]
+::Essay B::Explain how you check InfiniBand links.{}
+
+// [id:sto-1] [tag:domain-storage]
+::Storage 1::Which storage question is this?{=Right ~Wrong}
+
+// [id:sto-2] [tag:domain-storage]
+::Storage 2::Which other storage question is this?{=Right ~Wrong}
+
+// [id:ops-1] [tag:domain-operations]
+::Operations 1::Which operations question is this?{=Right ~Wrong}
+"""
+
 ALL = set(ROLES)
 STAFF = {"admin", "manager", "engineer"}
 MGMT = {"admin", "manager"}
 ADMIN = {"admin"}
 
 
-def matrix(w: World, victim: int) -> list[tuple[str, str, dict[str, Any], set[str]]]:
+@dataclass(frozen=True)
+class Exams:
+    """The exam data the matrix reaches: in programme acme-l2 (a practical with one
+    criterion), the engineer's attempt in progress (``mine``, an item of it) and p3's
+    (Beta); in essays-l2, p2's attempt handed in and awaiting the marking of two essays."""
+
+    mine: int
+    item: str
+    other: int
+    other_item: str
+    essays: int
+
+
+NOBODY: set[str] = set()
+ENGINEER = {"engineer"}
+
+
+def exam_rows(w: World, e: Exams) -> list[tuple[str, str, dict[str, Any], set[str]]]:
+    """The exam endpoints: an engineer sits their own attempt only (managers and admins
+    read it, answer and hand in for nobody); item analysis, retiring and essay marking for
+    managers and admins; practical grading and sign-off by assessors (here: managers and
+    admins), never anyone else."""
+    p1, p2, p3 = w.people["p1"], w.people["p2"], w.people["p3"]
+    grades = {"grades": {"drain": {"grade": "met", "evidence": "https://wiki.example/lab/{role}"}}}
+    return [
+        ("GET", f"/api/v1/attempts/{e.mine}", {}, STAFF),
+        ("GET", f"/api/v1/attempts/{e.other}", {}, ADMIN),
+        ("GET", f"/exams/attempts/{e.mine}", {}, STAFF),
+        ("GET", f"/exams/attempts/{e.other}", {}, ADMIN),
+        ("GET", f"/api/v1/people/{p1}/attempts", {}, STAFF),
+        ("GET", f"/api/v1/people/{p3}/attempts", {}, ADMIN),
+        ("PUT", f"/api/v1/attempts/{e.mine}/answers/{e.item}", {"json": {"value": 0}}, ENGINEER),
+        ("PUT", f"/api/v1/attempts/{e.other}/answers/{e.other_item}", {"json": {"value": 0}}, NOBODY),
+        (
+            "POST",
+            f"/exams/attempts/{e.mine}/save?item={e.item}",
+            {"data": {"present": e.item, f"q:{e.item}": "1"}},
+            ENGINEER,
+        ),
+        (
+            "POST",
+            f"/exams/attempts/{e.other}/save?item={e.other_item}",
+            {"data": {"present": e.other_item, f"q:{e.other_item}": "1"}},
+            NOBODY,
+        ),
+        ("POST", f"/api/v1/attempts/{e.other}/finish", {}, NOBODY),
+        ("POST", f"/exams/attempts/{e.other}/finish", {}, NOBODY),
+        ("POST", f"/api/v1/attempts/{e.mine}/finish", {}, ENGINEER),
+        ("POST", f"/exams/attempts/{e.mine}/finish", {}, ENGINEER),  # handed in already: the result
+        ("GET", "/api/v1/programmes/acme-l2/items", {}, MGMT),
+        ("GET", "/api/v1/programmes/acme-l2/items.csv", {}, MGMT),
+        ("GET", "/exams/acme-l2/items", {}, MGMT),
+        ("GET", "/exams/acme-l2/items.csv", {}, MGMT),
+        ("POST", "/api/v1/programmes/acme-l2/items/storage-011/retire", {}, MGMT),
+        ("POST", "/exams/acme-l2/items/operations-011/retire", {}, MGMT),
+        ("GET", f"/exams/acme-l2/practical/{p2}", {}, MGMT),
+        ("PUT", f"/api/v1/programmes/acme-l2/practicals/{p2}", {"json": grades}, MGMT),
+        ("POST", f"/api/v1/programmes/acme-l2/practicals/{p2}/sign-off", {}, MGMT),
+        (
+            "POST",
+            f"/exams/acme-l2/practical/{p2}",
+            {"data": {"grade:drain": "met", "evidence:drain": "", "action": "sign-off"}},
+            MGMT,
+        ),
+        ("GET", "/exams/essays-l2/marking", {}, MGMT),
+        ("GET", "/api/v1/programmes/essays-l2/marking", {}, MGMT),
+        ("GET", f"/api/v1/attempts/{e.essays}/essays", {}, MGMT),
+        ("GET", f"/exams/attempts/{e.essays}/marking", {}, MGMT),
+        (
+            "PUT",
+            f"/api/v1/attempts/{e.essays}/marks/essay-a",
+            {"json": {"mark": 0.5, "comment": "{role}"}},
+            MGMT,
+        ),
+        (
+            "POST",
+            f"/exams/attempts/{e.essays}/marking",
+            {"data": {"mark:essay-a": "0.25", "comment:essay-a": "page {role}"}},
+            MGMT,
+        ),
+    ]
+
+
+def matrix(w: World, victim: int, e: Exams) -> list[tuple[str, str, dict[str, Any], set[str]]]:
     """(method, path, request kwargs, roles allowed). p1: the engineer's own record, in
     Alpha (the manager's team); p2: Alpha; p3: Beta."""
     p1, p2, p3 = w.people["p1"], w.people["p2"], w.people["p3"]
     cert = {"cert_id": "nca-aiio", "valid_from": "2026-06-{day}"}
     return [
+        *exam_rows(w, e),
         ("GET", "/api/v1/me", {}, ALL),
         ("GET", "/api/v1/dashboard", {}, ALL),
         ("GET", "/api/v1/catalog", {}, ALL),
@@ -248,12 +352,39 @@ def _denied_ok(r: Any, path: str) -> bool:
 
 
 @pytest.fixture
+def exams(db: Any, world: World) -> Exams:
+    from tests.store.exam_helpers import exam_catalog, right_answers, setup_programme, spec
+
+    from gputeam.certify import read_bank
+
+    catalog, now = exam_catalog(), datetime.now(UTC)
+    with db.session() as s:
+        prog = setup_programme(s, world.org_id, catalog, rubric=[{"id": "drain", "name": "Drains a node"}])
+        mine = store.start_attempt(s, prog, world.people["p1"], now=now, catalog=catalog)
+        other = store.start_attempt(s, prog, world.people["p3"], now=now, catalog=catalog)
+        first = store.attempt_view(s, mine, now=now)["questions"][0]["id"]
+        other_first = store.attempt_view(s, other, now=now)["questions"][0]["id"]
+        essays = store.save_programme(s, world.org_id, "essays-l2", spec(questions=5), catalog=catalog)
+        store.import_bank(s, essays.id, read_bank(TWO_ESSAYS.encode(), "gift").bank, now=now)
+        sat = store.start_attempt(s, essays, world.people["p2"], now=now, catalog=catalog)
+        view = store.attempt_view(s, sat, now=now)
+        choices = [q for q in view["questions"] if q["type"] != "essay"]
+        for item, choice in right_answers({"questions": choices}).items():
+            store.save_answer(s, sat.id, world.people["p2"], item, choice, now=now)
+        for q in view["questions"]:
+            if q["type"] == "essay":
+                store.save_answer(s, sat.id, world.people["p2"], q["id"], "Cordon, drain, check.", now=now)
+        store.finish_attempt(s, sat.id, now=now, catalog=catalog)
+        return Exams(mine.id, first, other.id, other_first, sat.id)
+
+
+@pytest.fixture
 def victim(db: Any, world: World) -> int:
     with db.session() as s:
         return store.add_person(s, world.org_id, key="victim", name="To Be Deleted", team_id=world.beta).id
 
 
-def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> None:
+def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int, exams: Exams) -> None:
     from fastapi.testclient import TestClient
 
     from gputeam.catalog import load_catalog
@@ -265,7 +396,7 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> N
         principals.append((role, role, c, c.csrf))
     failures = []
     for label, role, client, csrf in principals:
-        for method, path, kwargs, allowed in matrix(world, victim):
+        for method, path, kwargs, allowed in matrix(world, victim, exams):
             before = _audit_count(db)
             r = _call(client, method, path, _fill(kwargs, label, course), csrf)
             may = role is not None and role in allowed
@@ -281,7 +412,7 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int) -> N
     assert not failures, "\n".join(failures)
 
 
-def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim: int) -> None:
+def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim: int, exams: Exams) -> None:
     """An admin's read-only token reads everything the admin may read, changes nothing."""
     from fastapi.testclient import TestClient
 
@@ -289,7 +420,7 @@ def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim:
 
     course = next(iter(load_catalog().courses))
     c = TestClient(app, headers={"Authorization": "Bearer " + token_for(app, "admin", ["read"])})
-    for method, path, kwargs, allowed in matrix(world, victim):
+    for method, path, kwargs, allowed in matrix(world, victim, exams):
         if not path.startswith("/api/") or "admin" not in allowed:
             continue
         before = _audit_count(db)

@@ -184,9 +184,18 @@ def test_pass_and_practical_sign_off_issue_the_credential(exam_app: Any, world: 
         _api(eng, "PUT", f"/attempts/{view['id']}/answers/{item}", json={"value": choice})
     _api(eng, "POST", f"/attempts/{view['id']}/finish")
     p1 = world.people["p1"]
-    # the candidate cannot assess themselves, not even when named as assessor
+    # not an assessor: as on the page, no such practical for them
     r = _api(eng, "PUT", f"/programmes/acme-l2/practicals/{p1}", json={"grades": {"drain": "met"}})
-    assert r.status_code == 422
+    assert r.status_code == 404
+    # the candidate cannot assess themselves, not even when named as assessor
+    with exam_app.state.db.session() as s:
+        original = dict(store.get_programme(s, world.org_id, "acme-l2").spec)
+        named = {**original, "assessors": ["p1"]}
+        store.save_programme(s, world.org_id, "acme-l2", named, catalog=exam_catalog())
+    r = _api(eng, "PUT", f"/programmes/acme-l2/practicals/{p1}", json={"grades": {"drain": "met"}})
+    assert r.status_code == 422 and "own" in r.text
+    with exam_app.state.db.session() as s:  # no longer named
+        store.save_programme(s, world.org_id, "acme-l2", original, catalog=exam_catalog())
     mgr = logged_in(exam_app, "manager")
     r = _api(
         mgr,

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import ERRORS, PathId, actor
@@ -204,10 +205,12 @@ def exam_time(
 
 
 def _practical(request: Request, s: Any, who: Principal, code: str, person_id: int) -> tuple[Any, Any]:
+    """The programme and the candidate, for an assessor of the programme; 404 for anyone
+    else, as on the practical page (the store refuses an assessor's own practical)."""
     prog = ex.programme(request, s, code)
     p = services.person_in_org(request.app, s, person_id)
-    if p is None:
-        raise HTTPException(404, "no such person")
+    if p is None or not store.may_assess(s, prog, who.role, who.person_id):
+        raise HTTPException(404, _("no such person, or not one you may assess"))
     return prog, p
 
 
