@@ -84,3 +84,14 @@ def test_request_limit_problems_in_the_language(app: Any, world: World) -> None:
     assert r.json()["problems"][0]["message"] == "NUL 문자가 포함되어 있습니다(주소)"
     r = c.get("/api/v1/people?q=a%00b")
     assert r.json()["title"] == "Invalid request" and r.json()["detail"] == "a NUL character in the request"
+
+
+def test_a_refused_form_says_the_stores_reason_in_the_language(app: Any, world: World) -> None:
+    """A team form refused by the store (a name taken) reads in the page's language."""
+    c = logged_in(app, "admin")
+    c.cookies.set("gputeam_lang", "ko")
+    r = c.post("/teams", data={"name": "Alpha", "csrf_token": c.csrf})
+    assert r.status_code == 422 and "이 이름의 팀이 이미 있습니다 (Alpha)" in r.text
+    c.cookies.set("gputeam_lang", "en")
+    r = c.post("/teams", data={"name": "Alpha", "csrf_token": c.csrf})
+    assert r.status_code == 422 and "a team with this name exists (Alpha)" in r.text

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.person_fields import PersonFields, shown
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 #: Why an archived team refuses a new member, and what is expected instead: one wording
 #: for the person form and API, moving people into a team and the roster import. An
 #: archived team keeps its people and their history but takes no one new.
-ARCHIVED_TEAM = "the team is archived"
-CURRENT_TEAM = "a current team"
+ARCHIVED_TEAM = N_("the team is archived")
+CURRENT_TEAM = N_("a current team")
 
 
 # ---------------------------------------------------------------- organisations and teams
@@ -31,7 +32,7 @@ def create_organisation(
     session: Session, name: str, *, currency: str = "USD", actor: str | None = None
 ) -> Organisation:
     if session.scalar(select(Organisation).where(Organisation.name == name)) is not None:
-        raise refused("organisation", "an organisation with this name exists", name)
+        raise refused("organisation", N_("an organisation with this name exists"), name)
     org = Organisation(name=name, currency=currency)
     session.add(org)
     session.flush()
@@ -75,15 +76,15 @@ def check_team_name(session: Session, org_id: int, name: str, team_id: int | Non
     name of another team of the organisation (archived ones included)."""
     name = clean_text(name).strip()
     fault = text_fault(name) or (
-        f"longer than {TEAM_LONGEST} characters" if len(name) > TEAM_LONGEST else None
+        N_("longer than {n} characters").format(n=TEAM_LONGEST) if len(name) > TEAM_LONGEST else None
     )
     if fault is not None or not name:
-        raise refused("team.name", fault or "must not be empty", shown(name))
+        raise refused("team.name", fault or N_("must not be empty"), shown(name))
     q = select(Team.id).where(Team.org_id == org_id, Team.name == name)
     if team_id is not None:
         q = q.where(Team.id != team_id)
     if session.scalar(q) is not None:
-        raise refused("team.name", "a team with this name exists", name)
+        raise refused("team.name", N_("a team with this name exists"), name)
     return name
 
 
@@ -194,7 +195,7 @@ def _check_team(session: Session, org_id: int, team_id: int | None, current: int
         return
     team = get_team(session, team_id)
     if team.org_id != org_id:
-        raise refused("person.team_id", "team of another organisation", team_id)
+        raise refused("person.team_id", N_("team of another organisation"), team_id)
     if team.archived_at is not None and team_id != current:
         raise refused("person.team_id", ARCHIVED_TEAM, team.name, CURRENT_TEAM)
 
@@ -218,7 +219,7 @@ def add_person(
     _check_team(session, org_id, values.get("team_id"))
     _check_email_free(session, org_id, values.get("email"))
     if get_person_by_key(session, org_id, values["key"]) is not None:
-        raise refused("person.key", "a person with this id exists", values["key"])
+        raise refused("person.key", N_("a person with this id exists"), values["key"])
     person = Person(org_id=org_id, **values)
     _write_person(session, person)
     audit.record(session, actor, "create", "person", person.id, None, audit.snapshot(person))
@@ -258,7 +259,7 @@ def update_person(
         and changes["key"] != person.key
         and get_person_by_key(session, person.org_id, changes["key"]) is not None
     ):
-        raise refused("person.key", "a person with this id exists", changes["key"])
+        raise refused("person.key", N_("a person with this id exists"), changes["key"])
     before = audit.snapshot(person)
     _write_person(session, person, changes)
     audit.record(session, actor, "update", "person", person.id, before, audit.snapshot(person))
@@ -446,7 +447,7 @@ def rate_skill(
     """Record a rating; earlier ratings stay as history. The note is one line of text."""
     note = one_line("note", note)
     if not 0 <= proficiency <= 4:
-        raise refused(f"skills.{domain}", "proficiency out of range", proficiency, "0-4")
+        raise refused(f"skills.{domain}", N_("proficiency out of range"), proficiency, "0-4")
     get_person(session, person_id)
     rating = SkillRating(
         person_id=person_id,

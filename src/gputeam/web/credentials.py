@@ -407,7 +407,7 @@ def issue_submit(
         uuid, _credential = _issue_for(request, who, person_id, achievement)
     except InputError as exc:
         return _person_credentials(
-            request, who, person_id, 422, error="; ".join(p.message for p in exc.problems)
+            request, who, person_id, 422, error="; ".join(p.localised().message for p in exc.problems)
         )
     return RedirectResponse(f"/people/{person_id}/credentials?issued={uuid}", status_code=303)
 
@@ -422,7 +422,11 @@ def revoke_submit(
             store.revoke_credential(s, row.org_id, uuid, reason, now=_now(), actor=who.username)
     except InputError as exc:
         return _person_credentials(
-            request, who, row.person_id or 0, 422, error="; ".join(p.message for p in exc.problems)
+            request,
+            who,
+            row.person_id or 0,
+            422,
+            error="; ".join(p.localised().message for p in exc.problems),
         )
     return RedirectResponse(f"/people/{row.person_id}/credentials", status_code=303)
 

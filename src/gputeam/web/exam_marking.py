@@ -126,7 +126,9 @@ async def marking_submit(request: Request, attempt_id: PathId, who: Sitter) -> R
             for item, mark, comment in given:
                 _mark(request, s, who, attempt_id, item, mark, comment)
     except InputError as exc:
-        return _marking_page(request, who, attempt_id, 422, "; ".join(p.message for p in exc.problems))
+        return _marking_page(
+            request, who, attempt_id, 422, "; ".join(p.localised().message for p in exc.problems)
+        )
     return RedirectResponse(f"/exams/attempts/{attempt_id}/marking?saved=1", status_code=303)
 
 

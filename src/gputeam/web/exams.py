@@ -51,7 +51,7 @@ def start(request: Request, code: str, who: Sitter) -> Response:
             ex.keep_session(request, s, who, a)
             attempt_id = a.id
     except InputError as exc:
-        return _list(request, who, 422, "; ".join(p.message for p in exc.problems))
+        return _list(request, who, 422, "; ".join(p.localised().message for p in exc.problems))
     return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
 
 
@@ -115,13 +115,14 @@ async def save(
     except store.TooLate as exc:
         if htmx:
             return HTMLResponse(
-                f'<span id="save-status" data-remaining="0">{exc.problems[0].message}</span>', status_code=409
+                f'<span id="save-status" data-remaining="0">{exc.problems[0].localised().message}</span>',
+                status_code=409,
             )
-        return _attempt_page(request, who, attempt_id, 409, exc.problems[0].message)
+        return _attempt_page(request, who, attempt_id, 409, exc.problems[0].localised().message)
     except store.NotFound:
         raise HTTPException(404, _("no such attempt")) from None
     except InputError as exc:
-        message = "; ".join(p.message for p in exc.problems)
+        message = "; ".join(p.localised().message for p in exc.problems)
         if htmx:
             return HTMLResponse(
                 f'<span id="save-status" class="error">Not saved: {message}</span>', status_code=422
@@ -288,6 +289,6 @@ async def practical_submit(request: Request, code: str, person_id: PathId, who: 
                 flash = _("Grades saved.")
     except InputError as exc:
         return _practical_page(
-            request, who, code, person_id, 422, error="; ".join(p.message for p in exc.problems)
+            request, who, code, person_id, 422, error="; ".join(p.localised().message for p in exc.problems)
         )
     return _practical_page(request, who, code, person_id, flash=flash)

@@ -288,7 +288,7 @@ def add_certification(
                 )
         except InputError as exc:
             errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = "; ".join(
-                pr.message for pr in exc.problems
+                pr.localised().message for pr in exc.problems
             )
         except store.WriteConflict:
             errors["valid_from"] = _("This certification is already recorded from this date.")

@@ -103,7 +103,7 @@ def change_password(
                     keep_session=request.state.session.sid,
                 )
         except InputError as exc:
-            errors["new_password"] = str(exc.problems[0].message if exc.problems else exc)
+            errors["new_password"] = str(exc.problems[0].localised().message if exc.problems else exc)
     if errors:
         return _account(request, who, 422, errors)
     return RedirectResponse("/account?changed=1", status_code=303)

@@ -339,7 +339,7 @@ def rate_skill(
             with request.app.state.db.session() as s:
                 store.rate_skill(s, person_id, domain, level, rated_by=actor(who), note=note.strip())
         except InputError as exc:
-            errors["proficiency"] = str(exc.problems[0].message if exc.problems else exc)
+            errors["proficiency"] = str(exc.problems[0].localised().message if exc.problems else exc)
     if errors:
         return person_response(
             request,

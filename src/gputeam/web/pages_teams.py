@@ -43,7 +43,7 @@ async def _form(request: Request) -> dict[str, Any]:
 
 
 def messages(exc: InputError) -> str:
-    return "; ".join(p.message + (f" ({p.found})" if p.found else "") for p in exc.problems)
+    return "; ".join(p.localised().message + (f" ({p.found})" if p.found else "") for p in exc.problems)
 
 
 def parse_day(text: str, label: str) -> tuple[date | None, str | None]:

@@ -103,7 +103,7 @@ def save(
                 s, attempt_id, ex.candidate(who), item_id, body["value"], now=ex.now(request)
             )
     except store.TooLate as exc:
-        raise HTTPException(409, exc.problems[0].message) from None
+        raise HTTPException(409, exc.problems[0].localised().message) from None
     return {"saved": True, "item_id": item_id, "remaining_seconds": left}
 
 
