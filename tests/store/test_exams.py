@@ -397,3 +397,21 @@ def test_only_the_blueprints_teams_may_sit(db: Any, world: Any) -> None:
     with db.session() as s:
         assert store.start_attempt(s, prog, p3, now=START, catalog=CATALOG).state == "in_progress"
         assert store.attempts_of(s, prog.id, world["p1"]) == []
+
+
+def test_item_statistics_csv_neutralises_the_authors_texts(db: Any, world: Any) -> None:
+    """An item id or domain a spreadsheet would run as a formula is written with a leading
+    apostrophe (gputeam.spreadsheet.csv_cell), like every other CSV export."""
+    import csv
+    import io
+
+    from gputeam.certify import read_bank
+
+    hostile = '// [id:=HYPERLINK("http://evil.example")] [tag:domain-+cmd]\n::Bad::Which?{=Right ~Wrong}\n'
+    with db.session() as s:
+        prog = _prog(s, world)
+        store.import_bank(s, prog.id, read_bank(hostile.encode(), "gift").bank, now=START)
+        text = store.item_statistics_csv(store.item_statistics(s, prog.id))
+    [row] = [r for r in csv.DictReader(io.StringIO(text)) if "HYPERLINK" in r["item_id"]]
+    assert row["item_id"] == '\'=HYPERLINK("http://evil.example")'
+    assert row["domain"] == "'+cmd"

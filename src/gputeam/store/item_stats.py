@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.certify import analyse_items
+from gputeam.spreadsheet import csv_cell
 from gputeam.store.schema_exams import BankItem, ExamAttempt
 
 CSV_COLUMNS = (
@@ -157,14 +158,16 @@ def _item_meta(session: Session, programme_id: int) -> dict[str, tuple[str | Non
 
 
 def item_statistics_csv(stats: dict[str, Any]) -> str:
+    """The item analysis as CSV; the author's texts (item id, domain) neutralised by
+    :func:`gputeam.spreadsheet.csv_cell`, so a spreadsheet never runs them as formulas."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for it in stats["items"]:
         w.writerow(
             [
-                it["item_id"],
-                it["domain"] or "",
+                csv_cell(it["item_id"]),
+                csv_cell(it["domain"] or ""),
                 it["type"] or "",
                 it["attempts"],
                 "" if it["facility"] is None else it["facility"],
