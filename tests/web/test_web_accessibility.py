@@ -72,7 +72,7 @@ def _bad_person_form(page: Any) -> None:
 
 def _bad_whatif(page: Any) -> None:
     page.fill("input[name=gpus]", "-1")  # htmx: the message beside the field
-    page.wait_for_selector("#err-gpus:has-text('GPUs must')")
+    page.wait_for_selector("#err-gpus:has-text('GPUs (peak)')")
 
 
 def _wrong_confirmation(page: Any) -> None:

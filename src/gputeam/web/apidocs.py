@@ -12,7 +12,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-router = APIRouter(include_in_schema=False)
+from gputeam.web.api.common import API_PREFIX
+
+router = APIRouter(prefix=API_PREFIX, include_in_schema=False)
 
 ASSETS = "/static/swagger-ui"
 

@@ -22,12 +22,12 @@ from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import _
 from gputeam.web import services
-from gputeam.web.api.common import PathId
+from gputeam.web.api.common import API_PREFIX, PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
-api = APIRouter(tags=["credentials"])
+api = APIRouter(prefix=API_PREFIX, tags=["credentials"])
 pages = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
 #: The largest credential, status list or baked image accepted (bytes).

@@ -15,13 +15,13 @@ from gputeam.errors import InputError, Problem
 from gputeam.i18n import _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, PathId
+from gputeam.web.api.common import API_PREFIX, ERRORS, PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
 pages = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
-api = APIRouter(tags=["exams"], responses=ERRORS)
+api = APIRouter(prefix=API_PREFIX, tags=["exams"], responses=ERRORS)
 Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 
 

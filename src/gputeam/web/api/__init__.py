@@ -10,13 +10,15 @@ from fastapi import APIRouter
 
 from gputeam.web.api import accounts, data, exams, people, plans, skills, teams
 
-router = APIRouter()
-router.include_router(people.router)
-router.include_router(teams.router)
-router.include_router(plans.router)
-router.include_router(data.router)
-router.include_router(accounts.router)
-router.include_router(exams.router)
-router.include_router(skills.router)
+#: The API's routers, in matching order; each carries the ``/api/v1`` prefix itself.
+ROUTERS: tuple[APIRouter, ...] = (
+    people.router,
+    teams.router,
+    plans.router,
+    data.router,
+    accounts.router,
+    exams.router,
+    skills.router,
+)
 
-__all__ = ["router"]
+__all__ = ["ROUTERS"]

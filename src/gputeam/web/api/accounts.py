@@ -11,11 +11,11 @@ from pydantic import Field
 from gputeam import store
 from gputeam.i18n import N_, gettext
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, Body, PathId, RefId, actor, db, forbid, not_found
+from gputeam.web.api.common import API_PREFIX, ERRORS, Body, PathId, RefId, actor, db, forbid, not_found
 from gputeam.web.auth import require
 from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
 
-router = APIRouter(tags=["accounts"], responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, tags=["accounts"], responses=ERRORS)
 
 Anyone = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
 TokenKeeper = Annotated[Principal, Depends(require(Perm.TOKENS))]

@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from gputeam.i18n import N_, gettext
 from gputeam.web.permissions import Principal
 
+#: Where the JSON API lives; its routers carry it as their prefix.
+API_PREFIX = "/api/v1"
+
 #: Database ids fit a 32-bit signed integer on every engine.
 MAX_ID = 2_147_483_647
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]

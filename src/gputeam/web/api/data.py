@@ -12,11 +12,11 @@ from fastapi.responses import Response
 
 from gputeam.errors import InputError, Problem
 from gputeam.web import limits, services
-from gputeam.web.api.common import ERRORS, PathId, actor, db, not_found, today
+from gputeam.web.api.common import API_PREFIX, ERRORS, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
-router = APIRouter(responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, responses=ERRORS)
 
 Importer = Annotated[Principal, Depends(require(Perm.IMPORT))]
 Exporter = Annotated[Principal, Depends(require(Perm.EXPORT))]

@@ -17,11 +17,11 @@ from gputeam.errors import InputError, Problem
 from gputeam.i18n import _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, PathId, actor
+from gputeam.web.api.common import API_PREFIX, ERRORS, PathId, actor
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
-router = APIRouter(tags=["exams"], responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, tags=["exams"], responses=ERRORS)
 Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
 CONFLICT: dict[int | str, dict[str, Any]] = {

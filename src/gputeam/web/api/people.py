@@ -14,6 +14,7 @@ from gputeam.i18n import N_, gettext
 from gputeam.store import EMAIL_EXAMPLE, NUMBER_RULES, TEXT_LONGEST
 from gputeam.web import services
 from gputeam.web.api.common import (
+    API_PREFIX,
     ERRORS,
     MAX_ID,
     Body,
@@ -30,7 +31,7 @@ from gputeam.web.auth import require
 from gputeam.web.lists import Chosen, chosen, visible
 from gputeam.web.permissions import Perm, Principal
 
-router = APIRouter(tags=["people"], responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, tags=["people"], responses=ERRORS)
 
 Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
 Writer = Annotated[Principal, Depends(require(Perm.PEOPLE_WRITE))]

@@ -12,11 +12,11 @@ from gputeam.errors import InputError, Problem
 from gputeam.scenario import Constraints, Fleet, PlanInputs
 from gputeam.scenario.models import Mode
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, Body, PathId, actor, db, not_found, today
+from gputeam.web.api.common import API_PREFIX, ERRORS, Body, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
-router = APIRouter(responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, responses=ERRORS)
 
 Viewer = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
 PlanReader = Annotated[Principal, Depends(require(Perm.PLANS_READ))]

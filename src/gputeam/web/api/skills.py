@@ -13,13 +13,13 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from gputeam import store
 from gputeam.web import services
-from gputeam.web.api.common import ERRORS, db, today
+from gputeam.web.api.common import API_PREFIX, ERRORS, db, today
 from gputeam.web.auth import require
 from gputeam.web.lists import Chosen, chosen
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.tracker_views import certifications_data, matrix_data
 
-router = APIRouter(tags=["tracker"], responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, tags=["tracker"], responses=ERRORS)
 
 Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
 Choices = Annotated[Chosen, Depends(chosen)]

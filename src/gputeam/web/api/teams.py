@@ -15,6 +15,7 @@ from gputeam import store
 from gputeam.i18n import N_
 from gputeam.web import services
 from gputeam.web.api.common import (
+    API_PREFIX,
     ERRORS,
     Body,
     Day,
@@ -29,7 +30,7 @@ from gputeam.web.api.common import (
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 
-router = APIRouter(tags=["teams"], responses=ERRORS)
+router = APIRouter(prefix=API_PREFIX, tags=["teams"], responses=ERRORS)
 
 Anyone = Annotated[Principal, Depends(require(Perm.DASHBOARD))]
 Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
