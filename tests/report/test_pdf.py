@@ -5,7 +5,8 @@ test renders the Letter one.
 The fonts are tested, not only the text: a PDF whose Hangul shows as empty boxes still
 extracts as text, so every font must be embedded, every one must be the bundled Noto Sans KR
 (this machine has no other font with Hangul: a fallback would show up in pdffonts), and the
-bundled font's cmap must cover every character pdftotext returns.
+embedded fonts must draw every character pdftotext returns (tests.pdf_tools.embedded_fonts
+reads the font programs in the PDF).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tests.pdf_tools import need_pdf_tools, tool
+from tests.pdf_tools import embedded_fonts, need_pdf_tools, tool
 
 from gputeam.catalog import load_catalog
 from gputeam.planning import plan
@@ -41,15 +42,6 @@ def info(path: Path) -> dict[str, str]:
     return dict(line.split(":", 1) for line in tool("pdfinfo", path).splitlines() if ":" in line)
 
 
-def bundled_cmap() -> set[int]:
-    from fontTools.ttLib import TTFont
-
-    covered: set[int] = set()
-    for f in pdf.font_files():
-        covered |= set(TTFont(f).getBestCmap())
-    return covered
-
-
 @pytest.fixture(scope="module")
 def a4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Plan]:
     """A long (72-month) finance plan for a Korean organisation, one person renamed in
@@ -73,8 +65,8 @@ def test_a4_fonts_embedded_and_cover_every_character(a4: tuple[Path, Plan]) -> N
         assert "NotoSansKR" in name, f"text fell back to a font other than the bundled one: {row}"
     text = tool("pdftotext", path, "-")
     assert KOREAN_ORG in text and KOREAN_PERSON in text
-    covered = bundled_cmap()
-    uncovered = sorted({c for c in text if not c.isspace() and ord(c) not in covered})
+    drawn = set().union(*embedded_fonts(path).values())
+    uncovered = sorted({c for c in text if not c.isspace() and c not in drawn})
     assert not uncovered, f"characters without a glyph in the embedded font: {uncovered}"
 
 
