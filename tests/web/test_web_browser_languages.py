@@ -1,0 +1,111 @@
+"""The web pages in German and Korean in headless Debian Chromium over a real uvicorn server
+(issue 13): German from the browser's language (Playwright's locale sends Accept-Language),
+then Korean chosen with the language switcher, which wins over the browser's German. On the
+dashboard, the people list and the plan page: ``<html lang>``, the navigation, the headings
+and the plan's money are the catalog's translations and the language's formats (expected
+texts from gputeam.i18n, not written here). One browser for the whole walk."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gputeam import i18n
+
+from . import test_web_browser
+from .conftest import PASSWORD, seed
+from .test_web_browser import page, running_server  # noqa: F401 (page: a fixture)
+from .test_web_languages import MONEY
+
+pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
+
+#: the navigation an admin sees, in its order (msgids)
+NAVIGATION = (
+    "Dashboard",
+    "People",
+    "Skills",
+    "Certifications",
+    "Teams",
+    "Plan",
+    "Catalog",
+    "Exams",
+    "Import",
+    "Export",
+    "Account",
+    "Users",
+)
+#: each page: its path, the msgid of its title, its first heading and its other headings
+PAGES = (
+    ("/", "Dashboard", "{Dashboard} · Acme", ("Bus factor per skill domain", "Headcount by role")),
+    ("/people", "People", "{People}", ()),
+    ("/plan", "Plan", "{Plan the live team}", ("Gaps at the deadline", "Sourcing", "Costs")),
+)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[str]:
+    from gputeam import store
+
+    url = f"sqlite:///{tmp_path}/languages.db"
+    db = store.open_database(url)
+    seed(db)
+    db.dispose()
+    with running_server(url, tmp_path) as base:
+        yield base
+
+
+def in_language(language: str, msgid: str) -> str:
+    """The catalog's translation of ``msgid`` (German keeps "Dashboard")."""
+    with i18n.use(language):
+        return i18n.gettext(msgid)
+
+
+def check_page(tab: Any, base: str, language: str, path: str) -> None:
+    from playwright.sync_api import expect
+
+    _path, title, h1, h2s = next(p for p in PAGES if p[0] == path)
+    heading = re.sub(r"\{([^}]+)\}", lambda m: in_language(language, m.group(1)), h1)
+    if tab.url != base + path:
+        tab.goto(base + path)
+    expect(tab.locator("html")).to_have_attribute("lang", language)
+    expect(tab).to_have_title(f"{in_language(language, title)} · gputeam")
+    expect(tab.locator("main h1")).to_have_text(heading)
+    navigation = [in_language(language, m) for m in NAVIGATION]
+    assert navigation != list(NAVIGATION)  # the English page would fail here
+    expect(tab.locator("header.top > a:not(.brand)")).to_have_text(navigation)
+    expect(tab.locator("header.top button")).to_have_text(in_language(language, "Log out"))
+    expect(tab.locator("nav.languages strong")).to_have_text(i18n.language_names()[language])
+    shown = tab.locator("main h2").all_inner_texts()
+    for msgid in h2s:
+        assert in_language(language, msgid) in shown, (path, msgid, shown)
+    if path == "/plan":  # the first-year cost, in the language's money format
+        cost = tab.locator(".card", has_text=in_language(language, "First-year cost")).locator(".big")
+        assert re.fullmatch(MONEY[language], cost.inner_text()), cost.inner_text()
+
+
+def test_pages_in_german_then_korean(site: str, page: Any) -> None:  # noqa: F811
+    from playwright.sync_api import expect
+
+    browser = page.context.browser
+    context = browser.new_context(locale="de-DE")  # Accept-Language: de-DE
+    tab = context.new_page()
+    tab.set_default_timeout(15_000)
+    tab.goto(site + "/login")
+    expect(tab.locator("html")).to_have_attribute("lang", "de")
+    expect(tab.locator("main h1")).to_have_text(in_language("de", "Log in"))
+    tab.fill("#username", "admin")
+    tab.fill("#password", PASSWORD)
+    tab.locator("main button[type=submit]").click()
+    expect(tab).to_have_url(site + "/")
+    for path in ("/", "/people", "/plan"):
+        check_page(tab, site, "de", path)
+
+    tab.locator("nav.languages a[lang=ko]").click()  # the switcher: back to the same page
+    expect(tab).to_have_url(site + "/plan")
+    for path in ("/plan", "/", "/people"):
+        check_page(tab, site, "ko", path)
+    context.close()
