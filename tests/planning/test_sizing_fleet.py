@@ -13,7 +13,7 @@ from gputeam.catalog import load_catalog
 from gputeam.errors import CatalogError
 from gputeam.planning import plan
 from gputeam.planning.sizing import size_for
-from gputeam.scenario import load_example
+from gputeam.scenario import MAX_GPUS, load_example
 
 from .helpers import scenario
 
@@ -34,7 +34,7 @@ def team(gpus: int, mode: str = "template", **fleet: object) -> dict[str, int]:
 
 @settings(max_examples=150, deadline=None)
 @given(
-    gpus=st.integers(min_value=1, max_value=200_000),
+    gpus=st.integers(min_value=1, max_value=MAX_GPUS - 1),  # gpus + 1 is sized too
     fleet=st.sampled_from(FLEETS),
     mode=st.sampled_from(("template", "lean")),
 )

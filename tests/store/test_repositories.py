@@ -338,3 +338,31 @@ def test_nul_characters_are_refused_on_both_engines(db: Database, org_id: int) -
     assert [(p.line, p.path) for p in rejected.value.problems] == [(2, "name")]
     with db.session() as s:
         assert list_people(s, org_id) == []
+
+
+def test_a_savepoint_neither_commits_nor_forgets_the_transactions_changes(db: Database, org_id: int) -> None:
+    """A savepoint as the transaction's first write (SQLite's driver would let it open the
+    transaction and its release commit it) is undone by the session's rollback; an undone
+    savepoint keeps the data-version bump of what was written before it; released
+    savepoints bump it once per commit, not once each."""
+    from gputeam.store import data_version
+
+    def version() -> int:
+        with db.session() as s:
+            return data_version(s)
+
+    with pytest.raises(RuntimeError), db.session() as s:
+        with s.begin_nested():
+            add_person(s, org_id, key="p1", name="Ana")
+        raise RuntimeError("boom")
+    with db.session() as s:
+        assert list_people(s, org_id) == []
+    before = version()
+    with db.session() as s:
+        add_person(s, org_id, key="p2", name="Bo")
+        nested = s.begin_nested()
+        add_person(s, org_id, key="p3", name="Cy")
+        nested.rollback()
+    with db.session() as s:
+        assert [p.key for p in list_people(s, org_id)] == ["p2"]
+    assert version() == before + 1

@@ -100,31 +100,3 @@ def test_a_built_view_asks_for_the_freezing() -> None:
     assert heap._pending
     cache.settle_if_pending()
     assert not heap._pending
-
-
-@pytest.mark.parametrize("freeze", [True, False])
-def test_the_server_freezes_after_a_cache_build_as_configured(
-    db: Any, world: Any, monkeypatch: pytest.MonkeyPatch, freeze: bool
-) -> None:
-    """A dashboard request builds cache entries; with ``freeze_heap`` (the default) the
-    objects alive after its response move to the permanent generation, without it none do."""
-    import gc
-
-    from fastapi.testclient import TestClient
-
-    from gputeam.web import create_app
-
-    from .conftest import login, make_settings
-
-    monkeypatch.setenv("GPUTEAM_FREEZE_HEAP", "true" if freeze else "false")
-    app = create_app(make_settings(), database=db)
-    assert app.state.settings.freeze_heap is freeze
-    gc.unfreeze()
-    try:
-        with TestClient(app) as client:
-            assert login(client, "admin").status_code == 303
-            gc.unfreeze()
-            assert client.get("/").status_code == 200
-            assert (gc.get_freeze_count() > 0) is freeze
-    finally:
-        gc.unfreeze()

@@ -7,7 +7,21 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from tests.web.conftest import World, token_for
+import pytest
+from tests.conftest import TODAY
+from tests.web.conftest import World, make_settings, token_for
+
+
+@pytest.fixture
+def app(db: Any, world: World, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The app as served: the suite turns the freezing off (GPUTEAM_FREEZE_HEAP, see
+    tests/conftest.py); the default is on."""
+    from gputeam.web import create_app
+
+    monkeypatch.delenv("GPUTEAM_FREEZE_HEAP")
+    assert make_settings().freeze_heap
+    yield create_app(make_settings(), database=db, today=TODAY)
+    gc.unfreeze()
 
 
 def _in_collector(obj: Any) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,10 +32,10 @@ class Database:
         self.engine = engine
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         event.listen(self.sessions, "before_flush", _refuse_nul)
-        event.listen(self.sessions, "before_commit", bump_data_version)
-        event.listen(self.sessions, "after_rollback", forget_data_change)
-        event.listen(self.sessions, "after_commit", self.analyze_pending)
-        event.listen(self.sessions, "after_rollback", _forget_analyze)
+        event.listen(self.sessions, "before_commit", _outermost(bump_data_version))
+        event.listen(self.sessions, "after_rollback", _outermost(forget_data_change))
+        event.listen(self.sessions, "after_commit", _outermost(self.analyze_pending))
+        event.listen(self.sessions, "after_rollback", _outermost(_forget_analyze))
 
     @property
     def url(self) -> str:
@@ -100,6 +100,19 @@ class Database:
         self.engine.dispose()
 
 
+def _outermost(listener: Callable[[Session], None]) -> Callable[[Session], None]:
+    """``listener`` for the session's transaction only: SQLAlchemy sends before_commit,
+    after_commit and after_rollback for each savepoint too, where a savepoint undone
+    (a refused e-mail) must not forget the changes made before it, nor each released one
+    bump the data version."""
+
+    def call(session: Session) -> None:
+        if not session.in_nested_transaction():
+            listener(session)
+
+    return call
+
+
 def _forget_analyze(session: Session) -> None:
     session.info.pop("gputeam_analyze", None)
 
@@ -151,6 +164,15 @@ def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> 
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
+
+        @event.listens_for(engine, "savepoint")
+        def _savepoint_in_a_transaction(conn: Any, _name: str) -> None:
+            # pysqlite opens a transaction only before INSERT/UPDATE/DELETE: a SAVEPOINT
+            # issued first would open one by itself, and its RELEASE would commit it, out of
+            # reach of the session's rollback. Open the real transaction first.
+            dbapi_conn = conn.connection.dbapi_connection
+            if dbapi_conn is not None and not dbapi_conn.in_transaction:
+                dbapi_conn.execute("BEGIN")
 
         return engine
     pre_ping = kwargs.pop("pool_pre_ping", None)
