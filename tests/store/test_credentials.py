@@ -58,6 +58,8 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     # valid from the day the certification is held (not the day of issue), until it expires
     assert doc["validUntil"] == "2028-12-01T00:00:00Z" and doc["validFrom"] == "2026-11-01T00:00:00Z"
     assert doc["proof"]["created"] == "2026-12-02T09:30:00Z"
+    # evidence a verifier can open: the credential's public page, not a page behind login
+    assert [e["id"].endswith(f"/credentials/{uuid}") for e in doc["evidence"]] == [True]
     assert doc["credentialSubject"]["achievement"]["name"] == CATALOG.certifications["nca-aiio"].name
     aligned = {
         (a["targetFramework"], a.get("targetCode"))

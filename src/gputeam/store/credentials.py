@@ -215,7 +215,9 @@ def issue_credential(
         status=statuslist.status_entry(status_list_url(base_url, key_row.id), index),
         evidence=[
             {
-                "id": f"{base_url}/people/{person.id}",
+                # the credential's public page (no login; the person page needs one and
+                # would name the tracker's internal id)
+                "id": f"{base_url}/credentials/{cred_uuid}",
                 "type": ["Evidence"],
                 "name": f"{cert_id} held from {held.valid_from}"
                 + (f" until {held.valid_until}" if held.valid_until else ""),
