@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from gputeam.cli.main import friendly
+from gputeam.cli.tracker_cmds import DbOption
 from gputeam.i18n import gettext as _
 from gputeam.i18n import ngettext
 
@@ -154,13 +155,7 @@ def register(app: typer.Typer) -> None:
                 ),
             ),
         ] = None,
-        db: Annotated[
-            str | None,
-            typer.Option(
-                "--db",
-                help=_("Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."),
-            ),
-        ] = None,
+        db: DbOption = None,
     ) -> None:
         """Check a question bank file, and with --programme store it in the database."""
         from gputeam.certify import summarise
@@ -233,13 +228,7 @@ def register(app: typer.Typer) -> None:
                 help=_("With --programme: write the retired items too (they are not retired on import)."),
             ),
         ] = False,
-        db: Annotated[
-            str | None,
-            typer.Option(
-                "--db",
-                help=_("Database URL (default: $GPUTEAM_DB, else a SQLite file in your data directory)."),
-            ),
-        ] = None,
+        db: DbOption = None,
     ) -> None:
         """Convert a question bank file to GIFT or Moodle XML, or with --programme write a
         programme's stored bank."""

@@ -74,6 +74,13 @@ def upload_form(request: Request, who: Importer, discarded: bool = False) -> Res
     )
 
 
+async def _upload_form_again(request: Request, who: Principal, kind: str, errors: dict[str, str]) -> Response:
+    """The upload form once more (422), its message beside the refused field."""
+    return await run_in_threadpool(
+        render, request, "import.html", 422, who=who, kinds=KIND_LABELS, kind=kind, errors=errors
+    )
+
+
 @router.post("/import")
 async def upload(
     request: Request,
@@ -84,15 +91,8 @@ async def upload(
     from gputeam.web.api.data import read_upload
 
     if kind not in KIND_LABELS:  # the form again, the message beside the choice
-        return await run_in_threadpool(
-            render,
-            request,
-            "import.html",
-            422,
-            who=who,
-            kinds=KIND_LABELS,
-            kind="roster",
-            errors={"kind": _("Choose a roster or certifications.")},
+        return await _upload_form_again(
+            request, who, "roster", {"kind": _("Choose a roster or certifications.")}
         )
 
     content = await read_upload(file)
@@ -106,16 +106,8 @@ async def upload(
     try:
         token = await run_in_threadpool(keep)
     except InputError as exc:
-        return await run_in_threadpool(
-            render,
-            request,
-            "import.html",
-            422,
-            who=who,
-            kinds=KIND_LABELS,
-            kind=kind,
-            errors={"file": "; ".join(_problem_text(p.localised().as_dict()) for p in exc.problems)},
-        )
+        text = "; ".join(_problem_text(p.localised().as_dict()) for p in exc.problems)
+        return await _upload_form_again(request, who, kind, {"file": text})
     return RedirectResponse(f"/import/{token}", status_code=303)
 
 
