@@ -259,18 +259,25 @@ async def load(
     cookies: dict[str, str],
     auth: dict[str, str],
     server_cpu: Any = lambda: float("nan"),
+    client: str = "lean",
+    database_cpu: Any = lambda: float("nan"),
 ) -> tuple[dict[str, list[Any]], float, str]:
     """Each simulated user has its own connection (its own client with one keep-alive
-    connection), as a browser would. Before the clock starts every user connects and
+    connection), as a browser would (``client``: "lean", :class:`LeanClient`, or "httpx").
+    Before the clock starts every user connects and
     requests every endpoint, in rounds, until the workers' caches are warm; then the
     measured run. Returns the results, the load generator's CPU seconds during the measured
     run, and a line describing the warm-up."""
     import httpx
 
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-    users = [
-        httpx.AsyncClient(base_url=base, limits=limits, timeout=60, cookies=cookies) for _ in range(clients)
-    ]
+    if client == "httpx":
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        users: list[Any] = [
+            httpx.AsyncClient(base_url=base, limits=limits, timeout=60, cookies=cookies)
+            for _ in range(clients)
+        ]
+    else:
+        users = [LeanClient(base, cookies) for _ in range(clients)]
     try:
         ids = [
             int(p["id"])
@@ -284,7 +291,7 @@ async def load(
             try:
                 r = await http.get(path, params=params, headers=auth if api else None)
                 return time.perf_counter() - t0 if r.status_code == 200 else f"HTTP {r.status_code}"
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, OSError, ValueError, asyncio.IncompleteReadError) as exc:
                 return type(exc).__name__
 
         # warm-up: first every user connects and requests every endpoint (a burst that
@@ -323,7 +330,7 @@ async def load(
         gc.freeze()
         pauses = GcPauses()
         speed = reference_loop_ms()
-        cpu0, server0 = time.process_time(), server_cpu()
+        cpu0, server0, database0 = time.process_time(), server_cpu(), database_cpu()
         stop = time.monotonic() + duration
 
         async def user(n: int, http: httpx.AsyncClient) -> None:
@@ -343,12 +350,14 @@ async def load(
             await asyncio.gather(*(user(n, http) for n, http in enumerate(users)))
         served = sum(len(v) for v in results.values())
         server_ms = (server_cpu() - server0) / max(served, 1) * 1000
+        database_ms = (database_cpu() - database0) / max(served, 1) * 1000
         return (
             results,
             time.process_time() - cpu0,
             (
                 f"{warm}\n{pauses}\nserver CPU per request (all its processes, user + system): "
-                f"{server_ms:.2f} ms\nhost speed: a reference Python loop took {speed:.0f} ms "
+                f"{server_ms:.2f} ms; the database server's processes for this database: "
+                f"{database_ms:.2f} ms\nhost speed: a reference Python loop took {speed:.0f} ms "
                 f"just before the run (this machine's CPU time varies with its neighbours; "
                 f"compare runs only with similar figures)"
             ),
@@ -357,28 +366,123 @@ async def load(
         await asyncio.gather(*(http.aclose() for http in users))
 
 
+class LeanClient:
+    """One user's keep-alive HTTP/1.1 connection, written for the benchmark: the load
+    generator shares the machine's cores with the server it measures, and httpx's client
+    spends several times more CPU per request than this (the CPU taken from the server
+    shows as server latency). Enough HTTP for our server: GET, a Content-Length or chunked
+    body, cookies given once; one request at a time."""
+
+    class Response:
+        def __init__(self, status_code: int, body: bytes) -> None:
+            self.status_code, self.content = status_code, body
+
+        def json(self) -> Any:
+            import json
+
+            return json.loads(self.content)
+
+    def __init__(self, base: str, cookies: dict[str, str]) -> None:
+        host_port = base.split("://", 1)[1]
+        self.host, port = host_port.rsplit(":", 1)
+        self.port = int(port)
+        self.cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self.one_at_a_time = asyncio.Lock()  # one connection: requests wait their turn
+
+    async def get(
+        self, path: str, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+    ) -> LeanClient.Response:
+        async with self.one_at_a_time:
+            return await self._get(path, params, headers)
+
+    async def _get(
+        self, path: str, params: dict[str, Any] | None, headers: dict[str, str] | None
+    ) -> LeanClient.Response:
+        from urllib.parse import urlencode
+
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        target = path + ("?" + urlencode(params) if params else "")
+        head = [f"GET {target} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if self.cookie:
+            head.append(f"Cookie: {self.cookie}")
+        head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+        try:
+            status_line = await reader.readuntil(b"\r\n")
+            if not status_line:
+                raise ConnectionResetError("server closed the connection")
+            fields: dict[bytes, bytes] = {}
+            while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+                name, _, value = line.partition(b":")
+                fields[name.strip().lower()] = value.strip()
+            if b"content-length" in fields:
+                body = await reader.readexactly(int(fields[b"content-length"]))
+            elif fields.get(b"transfer-encoding", b"").lower() == b"chunked":
+                parts = []
+                while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                    parts.append(await reader.readexactly(size))
+                    await reader.readexactly(2)
+                await reader.readexactly(2)
+                body = b"".join(parts)
+            else:
+                raise ValueError("response without a length")
+            if fields.get(b"connection", b"").lower() == b"close":
+                await self.aclose()
+        except BaseException:
+            await self.aclose()
+            raise
+        return self.Response(int(status_line.split()[1]), body)
+
+    async def aclose(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
+def _proc_cpu() -> dict[int, tuple[int, float, str]]:
+    """pid -> (parent pid, CPU seconds used (user + system), command line), from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    command = f.read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            found[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick, command)
+    return found
+
+
+def database_cpu(url: str) -> float:
+    """CPU seconds used so far by the PostgreSQL backends serving ``url``'s database (on
+    this machine; a backend's process title names its database); 0 for SQLite, whose
+    work is done inside the server's processes."""
+    if not url.startswith("postgresql"):
+        return 0.0
+    name = url.rsplit("/", 1)[1]
+    try:
+        return sum(cpu for _, cpu, command in _proc_cpu().values() if f" {name} " in command)
+    except OSError:
+        return float("nan")
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds (user + system) used so far by process ``pid`` and its children (the
     server's workers), read from /proc; NaN where /proc is not available."""
-    tick = os.sysconf("SC_CLK_TCK")
     try:
-        stats = {}
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as f:
-                        fields = f.read().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+        stats = _proc_cpu()
     except OSError:
         return float("nan")
-    tree, total = {pid}, 0
+    tree = {pid}
     for _ in range(3):  # parent, workers, their children
-        tree |= {p for p, (ppid, _) in stats.items() if ppid in tree}
-    for p in tree:
-        total += stats.get(p, (0, 0))[1]
-    return total / tick
+        tree |= {p for p, (ppid, _, _) in stats.items() if ppid in tree}
+    return sum(stats[p][1] for p in tree if p in stats)
 
 
 def reference_loop_ms() -> float:
@@ -486,6 +590,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--engines", default="sqlite,postgresql")
     ap.add_argument(
+        "--client",
+        choices=("lean", "httpx"),
+        default="lean",
+        help="the load generator's HTTP client: lean (a minimal keep-alive HTTP/1.1 client, "
+        "so that the generator takes little CPU from the server on the same machine) or httpx",
+    )
+    ap.add_argument(
         "--pg-url",
         default=os.environ.get("GPUTEAM_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
     )
@@ -497,7 +608,7 @@ def main() -> None:
     print(
         f"gputeam serve load: {args.clients} clients, {args.duration:g} s, "
         f"{args.people:,} people, {args.workers} worker(s), think {args.think:g} s, "
-        f"{os.cpu_count()} CPUs"
+        f"{os.cpu_count()} CPUs, {args.client} client"
     )
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -520,6 +631,8 @@ def main() -> None:
                             cookies,
                             auth,
                             lambda: tree_cpu(pid),
+                            args.client,
+                            lambda: database_cpu(url),
                         )
                     )
                 print(warm)
