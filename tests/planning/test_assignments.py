@@ -115,8 +115,9 @@ def test_promotion_raise_respects_local_salaries(catalog):
     ratio = catalog.levels[2].salary_usd.low / catalog.levels[1].salary_usd.low
     assert salary_at(p, 2, inr, cat) == pytest.approx(1_200_000 * ratio)
     assert salary_at(p, 2, inr, cat) < cat.levels[2].salary_usd.low
-    regional = inr.model_copy(update={"salary_bands": {2: {"low": 1_500_000, "high": 2_000_000}}})
-    regional = parse_scenario(regional.model_dump(mode="json"), "<t>")
+    regional = parse_scenario(
+        {**inr.model_dump(mode="json"), "salary_bands": {2: {"low": 1_500_000, "high": 2_000_000}}}, "<t>"
+    )
     from gputeam.catalog.currency import with_salary_bands
 
     cat2 = with_salary_bands(cat, {2: (1_500_000, 2_000_000)})

@@ -81,11 +81,12 @@ def enrol_people(
     for chunk in (ids[i : i + 1000] for i in range(0, len(ids), 1000)):
         found.update((p.id, p) for p in session.scalars(select(Person).where(Person.id.in_(chunk))))
         open_.update(
-            session.execute(
+            (person_id, course_id)
+            for person_id, course_id in session.execute(
                 select(Enrolment.person_id, Enrolment.course_id).where(
                     Enrolment.person_id.in_(chunk), Enrolment.completed_on.is_(None)
                 )
-            ).tuples()
+            )
         )
     for pid in ids:
         if pid not in found or found[pid].org_id != org_id:
