@@ -85,6 +85,53 @@ def test_issue_verify_revoke(db: Any, org_id: int) -> None:
     assert ("issue", "credential") in actions and ("revoke", "credential") in actions
 
 
+def test_esco_skill_alignments_are_signed_and_verify(db: Any, org_id: int) -> None:
+    """A certification granting mapped skill domains (CCSP: security, cloud) is aligned to
+    their ESCO skills; the credential verifies with ours and an independent verifier (the
+    alignment's targetType is a term the OB 3.0 context defines, so it is signed)."""
+    pid = _person(db, org_id, cert="ccsp")
+    _uuid, doc = _issue(db, org_id, pid, cert="ccsp")
+    ach = doc["credentialSubject"]["achievement"]
+    esco = [a for a in ach["alignment"] if a["targetFramework"] == "ESCO"]
+    assert [(a["targetName"], a["targetType"]) for a in esco] == [
+        ("information security strategy", "ext:ESCOSkill"),
+        ("cloud technologies", "ext:ESCOSkill"),
+    ]
+    assert all(a["targetUrl"].startswith("http://data.europa.eu/esco/skill/") for a in esco)
+    # the Achievement's id is its public page, not the catalog behind login
+    assert ach["id"] == f"{BASE}/achievements/ccsp"
+    result = verify(doc, now=NOW, status_list=_status(db, doc))
+    assert result.valid, result.as_dict()
+    from openbadgeslib.ob3.ldp import OB3LdpVerifier
+
+    assert OB3LdpVerifier.for_issuer_did(doc["issuer"]["id"]).verify(doc) is not None
+    # the signature covers the alignment: changing the ESCO entry breaks it
+    tampered = json.loads(json.dumps(doc))
+    for a in tampered["credentialSubject"]["achievement"]["alignment"]:
+        if a["targetFramework"] == "ESCO":
+            a["targetType"] = "ext:ESCOOccupation"
+    assert not verify(tampered, now=NOW).valid
+
+
+def test_public_achievement_names_its_issuer_and_no_person(db: Any, org_id: int) -> None:
+    with db.session() as s:
+        # before any key: no creator (a Profile needs an id)
+        before = store.public_achievement(s, org_id, CATALOG, "nca-aiio", base_url=BASE)
+    assert "creator" not in before and before["id"] == f"{BASE}/achievements/nca-aiio"
+    _uuid, doc = _issue(db, org_id, _person(db, org_id))
+    with db.session() as s:
+        after = store.public_achievement(s, org_id, CATALOG, "nca-aiio", base_url=BASE)
+        with pytest.raises(NotFound):
+            store.public_achievement(s, org_id, CATALOG, "no-such-cert", base_url=BASE)
+        with pytest.raises(NotFound):
+            store.public_achievement(s, org_id, CATALOG, "nca-aiio", base_url=BASE, programme="nope")
+    assert after["creator"]["id"] == doc["issuer"]["id"]
+    assert {k: v for k, v in after.items() if k not in ("@context", "creator")} == (
+        doc["credentialSubject"]["achievement"]
+    )
+    assert "ada" not in json.dumps(after).lower()
+
+
 def test_a_blank_revoke_reason_is_refused(db: Any, org_id: int) -> None:
     uuid, _doc = _issue(db, org_id, _person(db, org_id))
     for reason in ("", "   ", "\n\t"):

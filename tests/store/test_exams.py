@@ -132,6 +132,14 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
             "exam": "100 %",
         }
         assert "10 questions in 30 minutes" in subject["achievement"]["criteria"]["narrative"]
+        # the programme's achievement (its criteria are the programme's): its own public page
+        assert (
+            subject["achievement"]["id"] == f"https://tracker.example/achievements/{CERT}/programmes/acme-l2"
+        )
+        public = store.public_achievement(
+            s, world["org"], CATALOG, CERT, base_url="https://tracker.example", programme=world["prog"]
+        )
+        assert public["criteria"] == subject["achievement"]["criteria"]
         view = store.attempt_view(s, done, now=START + timedelta(minutes=20))
     assert "questions" not in view and "fractions" not in view["result"]
     from datetime import UTC, datetime

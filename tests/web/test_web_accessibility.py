@@ -107,6 +107,9 @@ PAGES = [
     Page("login", "/login", role=None),
     Page("verify", "/verify", role=None),
     Page("credential-share", "/credentials/{credential}", role=None),
+    Page("achievement", "/achievements/{cert}", role=None),
+    Page("achievement-programme", "/achievements/{exam_cert}/programmes/{exam}", role=None),
+    Page("skill-domains", "/skill-domains", role=None),
     Page("dashboard", "/"),
     Page("dashboard-viewer", "/", role="viewer"),
     Page("people", "/people"),
@@ -188,6 +191,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
     import httpx
     import yaml
     from tests.store.exam_helpers import (
+        CERT,
         EXTRA,
         START,
         exam_catalog,
@@ -225,6 +229,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         "essay_attempt": essay_attempt,
         "essay_exam": "essay-l2",
         "exam": "acme-l2",
+        "cert": "nca-aiio",
+        "exam_cert": CERT,
         **world.people,
     }
     with running_server(url, tmp, GPUTEAM_ORGANISATION="Acme", GPUTEAM_CATALOG_EXTRA=str(extra)) as base:
@@ -348,7 +354,7 @@ def test_every_page_is_checked() -> None:
     pages = {
         p
         for p in pages
-        if not p.endswith((".json", ".png", ".svg", ".pdf", ".csv", ".xlsx", "/download"))
+        if not p.endswith((".json", ".jwt", ".png", ".svg", ".pdf", ".csv", ".xlsx", "/download"))
         and not p.startswith(("/credentials/status/", "/language"))
     }  # a redirect
     missing = sorted(pages - covered)

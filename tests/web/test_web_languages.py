@@ -211,7 +211,12 @@ def test_pseudo_locale_pages_show_no_untranslated_text(app: Any, world: World) -
     credential = c.get(f"/people/{world.people['p1']}/credentials").text
     uuid = re.search(r'href="/credentials/([0-9a-f-]{36})"', credential)
     assert uuid, credential
-    pages = _pages(c, world) + [f"/credentials/{uuid.group(1)}", "/verify"]
+    pages = _pages(c, world) + [
+        f"/credentials/{uuid.group(1)}",
+        "/verify",
+        "/achievements/nca-aiio",
+        "/skill-domains",
+    ]
     data = _data(app, c, world)
     english = {page: _untranslated(c.get(page).text, data) for page in pages}
     assert all(english.values())  # the check sees the pages' words

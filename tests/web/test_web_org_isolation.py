@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import func, select
-from tests.store.exam_helpers import START, exam_catalog, setup_programme
+from tests.store.exam_helpers import CERT, START, exam_catalog, setup_programme
 
 from gputeam import store
 
@@ -78,6 +78,7 @@ def other(db: Any, world: World) -> dict[str, Any]:
             "key_id": cred.key_id,
             "key_did": s.get(store.IssuerKey, cred.key_id).did,
             "code": "other-l2",
+            "cert_id": CERT,
             "attempt_id": attempt.id,
             "bank_item": bank_item,
         }
@@ -134,6 +135,9 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("POST", "/people/{person_id}/credentials"): {"data": {"achievement": "nca-aiio"}},
         ("GET", "/credentials/{uuid}"): {},
         ("GET", "/credentials/{uuid}/credential.json"): {},
+        ("GET", "/credentials/{uuid}/credential.jwt"): {},
+        # a programme's achievement page: the other organisation's programme
+        ("GET", "/achievements/{cert_id}/programmes/{code}"): {},
         ("GET", "/credentials/{uuid}/badge.png"): {},
         ("GET", "/credentials/{uuid}/badge.svg"): {},
         ("POST", "/credentials/{uuid}/revoke"): {"data": {"reason": "not yours"}},
@@ -203,7 +207,8 @@ def _id_routes() -> list[tuple[str, str]]:
     out = []
     for path, methods in _routes(app):
         params = set(re.findall(r"\{(\w+)\}", path))
-        if params - {"domain", "kind", "section"} and not params & NOT_ORGANISATION_DATA:
+        # domain, kind, section, cert_id: the catalog's (the installation's), not an organisation's
+        if params - {"domain", "kind", "section", "cert_id"} and not params & NOT_ORGANISATION_DATA:
             out.extend((m, path) for m in sorted(methods - {"HEAD"}))
     return out
 
@@ -345,6 +350,7 @@ NO_ORGANISATION_DATA = {
     "/login": "the login form",
     "/language": "the language chooser",
     "/verify": "the public verifier: checks a credential pasted into it",
+    "/skill-domains": "the catalog's skill domains (public: credentials' alignments point at it)",
     "/api/v1/me": "the caller's own account",
     "/api/v1/users": "the installation's accounts (test_web_access.py)",
     "/admin/users": "the installation's accounts",

@@ -9,6 +9,7 @@ from gputeam.credentials.didweb import DidWebError, did_document, did_web
 from gputeam.credentials.issue import (
     AchievementSpec,
     Alignment,
+    achievement_json,
     credential,
     did_key,
     issue,
@@ -26,6 +27,7 @@ __all__ = [
     "ProofError",
     "UnknownContext",
     "Verification",
+    "achievement_json",
     "canonical",
     "credential",
     "did_document",

@@ -6,6 +6,7 @@ the web and CLI call :func:`issue`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,20 @@ from gputeam.credentials import multibase
 from gputeam.credentials.loader import CREDENTIALS_V2, OB_V3P0
 from gputeam.credentials.proof import sign
 
+#: The terms of OB 3.0's ``AlignmentTargetType`` enumeration; it is extensible, and any
+#: other value must be an extension term starting with ``ext:``.
+TARGET_TYPES = frozenset(
+    {
+        "ceasn:Competency",
+        "ceterms:Credential",
+        "CFItem",
+        "CFRubric",
+        "CFRubricCriterion",
+        "CFRubricCriterionLevel",
+        "CTDL",
+    }
+)
+
 
 def did_key(private_key: Ed25519PrivateKey) -> str:
     """The ``did:key`` identifier of an Ed25519 key (self-certifying, resolvable offline)."""
@@ -26,12 +41,23 @@ def did_key(private_key: Ed25519PrivateKey) -> str:
 
 @dataclass(frozen=True)
 class Alignment:
-    """A link from the achievement to a framework entry (a catalog skill domain, ESCO, O*NET)."""
+    """A link from the achievement to a framework entry (a catalog skill domain, ESCO, O*NET).
+    ``target_type``: OB 3.0's ``AlignmentTargetType`` (one of its terms, or an extension
+    term, which OB 3.0 requires to start with ``ext:``)."""
 
     target_name: str
     target_url: str
     target_framework: str
     target_code: str | None = None
+    target_type: str | None = None
+
+    def __post_init__(self) -> None:
+        kind = self.target_type
+        if kind is not None and kind not in TARGET_TYPES and not re.fullmatch(r"ext:[A-Za-z0-9._-]+", kind):
+            raise ValueError(
+                f"targetType {kind!r} is neither an OB 3.0 AlignmentTargetType "
+                "nor an extension term (ext:Name)"
+            )
 
     def as_json(self) -> dict[str, Any]:
         out = {
@@ -42,6 +68,8 @@ class Alignment:
         }
         if self.target_code:
             out["targetCode"] = self.target_code
+        if self.target_type:
+            out["targetType"] = self.target_type
         return out
 
 
@@ -56,21 +84,9 @@ class AchievementSpec:
     results: Mapping[str, str] = field(default_factory=dict)
 
 
-def credential(
-    *,
-    credential_id: str,
-    issuer_id: str,
-    issuer_name: str,
-    subject_id: str,
-    achievement: AchievementSpec,
-    valid_from: str,
-    valid_until: str | None = None,
-    results: Mapping[str, str] | None = None,
-    status: Mapping[str, Any] | None = None,
-    evidence: Sequence[Mapping[str, Any]] = (),
-) -> dict[str, Any]:
-    """The unsigned credential. ``results`` maps result-description ids of ``achievement`` to
-    achieved values (e.g. ``{"domain-networking": "82 %"}``)."""
+def achievement_json(achievement: AchievementSpec) -> dict[str, Any]:
+    """The OB 3.0 ``Achievement`` object of ``achievement`` (as a credential embeds it, and
+    as its public page serves it)."""
     ach: dict[str, Any] = {
         "id": achievement.id,
         "type": ["Achievement"],
@@ -90,6 +106,25 @@ def credential(
             }
             for rid, name in achievement.results.items()
         ]
+    return ach
+
+
+def credential(
+    *,
+    credential_id: str,
+    issuer_id: str,
+    issuer_name: str,
+    subject_id: str,
+    achievement: AchievementSpec,
+    valid_from: str,
+    valid_until: str | None = None,
+    results: Mapping[str, str] | None = None,
+    status: Mapping[str, Any] | None = None,
+    evidence: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The unsigned credential. ``results`` maps result-description ids of ``achievement`` to
+    achieved values (e.g. ``{"domain-networking": "82 %"}``)."""
+    ach = achievement_json(achievement)
     subject: dict[str, Any] = {"id": subject_id, "type": ["AchievementSubject"], "achievement": ach}
     if results:
         unknown = set(results) - set(achievement.results)

@@ -1,9 +1,11 @@
-"""Occupation alignments for achievements: O*NET-SOC and ISCO-08 (as ESCO publishes it), by the
-skill-domain groups a certification grants. The few entries used are bundled with their
-attribution in ``data/occupations.yaml`` (both frameworks are CC BY 4.0)."""
+"""Framework alignments for achievements: occupations (O*NET-SOC and ISCO-08 as ESCO publishes
+it) by the skill-domain groups a certification grants, and ESCO skills by its skill domains.
+The few entries used are bundled with their attribution in ``data/occupations.yaml`` and
+``data/esco_skills.yaml`` (all CC BY 4.0); nothing is fetched."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -15,18 +17,48 @@ ONET_URL = "https://www.onetonline.org/link/summary/{code}"
 ESCO_ISCO_URI = "http://data.europa.eu/esco/isco/C{code}"
 
 
+#: OB 3.0's AlignmentTargetType has no ESCO term; this is its extension term for one.
+ESCO_SKILL_TYPE = "ext:ESCOSkill"
+ESCO_SKILL_URI = re.compile(
+    r"http://data\.europa\.eu/esco/skill/([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})"
+)
+
+
 @cache
-def _table() -> dict[str, Any]:
+def _data(name: str) -> dict[str, Any]:
     import yaml
 
-    text = (
-        resources.files("gputeam.credentials")
-        .joinpath("data")
-        .joinpath("occupations.yaml")
-        .read_text(encoding="utf-8")
-    )
+    text = resources.files("gputeam.credentials").joinpath("data").joinpath(name).read_text(encoding="utf-8")
     data: dict[str, Any] = yaml.safe_load(text)
     return data
+
+
+def _table() -> dict[str, Any]:
+    return _data("occupations.yaml")
+
+
+def esco_skill_alignments(domains: Iterable[str]) -> tuple[Alignment, ...]:
+    """The ESCO skill alignments of the catalog skill ``domains`` that are mapped, in the
+    order of ``domains``, each concept once (``targetCode`` is the concept's UUID)."""
+    out: dict[str, Alignment] = {}
+    table = _data("esco_skills.yaml")
+    for domain in domains:
+        for entry in table.get(domain) or ():
+            uri, label = entry["uri"], entry["label"]
+            match = ESCO_SKILL_URI.fullmatch(uri)
+            if match is None:
+                raise ValueError(f"esco_skills.yaml: {uri!r} ({domain}) is not an ESCO skill URI")
+            out.setdefault(
+                uri,
+                Alignment(
+                    target_name=label,
+                    target_url=uri,
+                    target_framework="ESCO",
+                    target_code=match.group(1),
+                    target_type=ESCO_SKILL_TYPE,
+                ),
+            )
+    return tuple(out.values())
 
 
 def occupation_alignments(groups: Iterable[str]) -> tuple[Alignment, ...]:

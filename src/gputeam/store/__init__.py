@@ -171,7 +171,10 @@ url) -> int | None`` (the key whose list a URL of ours names), ``current_issuer_
 org_id, secret)``, ``issuer_key_in(s, org_id, key_id)`` (only within the organisation),
 ``rotate_issuer_key(s, org_id, secret)``, ``did_document(s, org_id, did)`` (the did:web
 document listing every key), ``expiring_credentials(s, today,
-until)``.
+until)``, ``credential_jwt(s, row, secret) -> str`` (the credential as a VC-JWT, signed by
+the key that issued it), ``public_achievement(s, org_id, catalog, cert_id, *, base_url,
+programme=None, issuer_did=None) -> dict`` (the Achievement its public page serves),
+``achievement_url(base_url, cert_id, programme=None)``.
 
 Internal certification programmes (issue 11)
 --------------------------------------------
@@ -270,6 +273,8 @@ from gputeam.store.certifications import (
     remove_certification,
 )
 from gputeam.store.credentials import (
+    achievement_url,
+    credential_jwt,
     current_issuer_key,
     did_document,
     expiring_credentials,
@@ -277,6 +282,7 @@ from gputeam.store.credentials import (
     issue_credential,
     issuer_key_in,
     list_credentials,
+    public_achievement,
     revoke_credential,
     rotate_issuer_key,
     status_list,
@@ -598,12 +604,15 @@ __all__ = [
     "extend_session",
     "IssuedCredential",
     "IssuerKey",
+    "achievement_url",
+    "credential_jwt",
     "current_issuer_key",
     "expiring_credentials",
     "did_document",
     "get_credential",
     "issue_credential",
     "list_credentials",
+    "public_achievement",
     "revoke_credential",
     "rotate_issuer_key",
     "status_list",

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.store import audit
-from gputeam.store.errors import not_found, refused
+from gputeam.store.errors import NotFound, not_found, refused
 from gputeam.store.people import get_organisation, get_person
 from gputeam.store.schema import CertificationHeld, IssuedCredential, IssuerKey
 
@@ -97,6 +97,20 @@ def _free_index(session: Session, key_id: int) -> int:
             return index
 
 
+def achievement_url(base_url: str, cert_id: str, programme: str | None = None) -> str:
+    """The public page of a catalog certification's achievement (the ``Achievement``'s id), or
+    of an internal programme's when ``programme`` (its code) grants it: open without login."""
+    from urllib.parse import quote
+
+    url = f"{base_url}/achievements/{quote(cert_id, safe='')}"
+    return f"{url}/programmes/{quote(programme, safe='')}" if programme else url
+
+
+def skill_domain_url(base_url: str, domain: str) -> str:
+    """The public page entry of a catalog skill domain (an alignment's ``targetUrl``)."""
+    return f"{base_url}/skill-domains#domain-{domain}"
+
+
 def achievement_for(
     catalog: Catalog,
     cert_id: str,
@@ -104,19 +118,22 @@ def achievement_for(
     *,
     criteria: str | None = None,
     results: Mapping[str, str] | None = None,
+    programme: str | None = None,
 ) -> Any:
     """The OB 3.0 Achievement of a catalog certification, aligned to the skill domains it
-    grants; ``criteria`` replaces the catalog's words (an internal programme's blueprint and
-    rubric), ``results`` names the result descriptions (id -> name)."""
+    grants, the occupations their groups belong to and the ESCO skills mapped to them;
+    ``criteria`` replaces the catalog's words (an internal programme's blueprint and rubric,
+    ``programme`` its code, which gives the achievement its own page), ``results`` names the
+    result descriptions (id -> name)."""
     from gputeam.credentials import AchievementSpec, Alignment
-    from gputeam.credentials.occupations import occupation_alignments
+    from gputeam.credentials.occupations import esco_skill_alignments, occupation_alignments
 
     cert = catalog.certifications[cert_id]
     level = f", competency level {cert.level} of the article's five" if cert.level else ""
     alignments = tuple(
         Alignment(
             target_name=catalog.domains[g.domain].name if g.domain in catalog.domains else g.domain,
-            target_url=f"{base_url}/catalog#domain-{g.domain}",
+            target_url=skill_domain_url(base_url, g.domain),
             target_framework="gputeam skill domains",
             target_code=g.domain,
         )
@@ -124,8 +141,9 @@ def achievement_for(
     )
     groups = {catalog.domains[g.domain].group for g in cert.grants if g.domain in catalog.domains}
     alignments += occupation_alignments(sorted(groups))
+    alignments += esco_skill_alignments(g.domain for g in cert.grants)
     return AchievementSpec(
-        id=f"{base_url}/catalog#cert-{cert_id}",
+        id=achievement_url(base_url, cert_id, programme),
         name=cert.name,
         description=f"{cert.name} ({cert.vendor}){level}.",
         criteria=criteria
@@ -161,10 +179,13 @@ def issue_credential(
     criteria: str | None = None,
     results: Mapping[str, tuple[str, str]] | None = None,
     issuer_did: str | None = None,
+    programme: str | None = None,
 ) -> IssuedCredential:
     """Issue and store a signed credential for a certification ``person_id`` holds.
     ``results`` (e.g. an exam's per-domain scores) maps a result id to (name, value);
-    ``issuer_did``: the organisation's did:web (default: the signing key's did:key)."""
+    ``issuer_did``: the organisation's did:web (default: the signing key's did:key);
+    ``programme``: the code of the internal programme whose pass this attests (with its
+    ``criteria``)."""
     from gputeam.credentials import credential, issue, statuslist
 
     person = get_person(session, person_id)
@@ -207,6 +228,7 @@ def issue_credential(
             base_url,
             criteria=criteria,
             results={k: name for k, (name, _) in (results or {}).items()},
+            programme=programme,
         ),
         results={k: value for k, (_, value) in (results or {}).items()} or None,
         # from when the certification is held (the proof's ``created`` is the issue time)
@@ -367,3 +389,63 @@ def expiring_credentials(
     if org_id is not None:
         q = q.where(IssuedCredential.org_id == org_id)
     return session.scalars(q.order_by(IssuedCredential.valid_until, IssuedCredential.id)).all()
+
+
+def credential_jwt(session: Session, row: IssuedCredential, secret: str) -> str:
+    """The issued credential in OB 3.0's other proof format, a VC-JWT, signed by the key that
+    signed its Data Integrity proof (retired or not), so its issuer and status list stay the
+    same. Deterministic (Ed25519): the same credential gives the same token."""
+    from gputeam.credentials.keys import unseal
+    from gputeam.credentials.vcjwt import encode
+
+    key_row = session.get(IssuerKey, row.key_id)
+    if key_row is None:
+        raise not_found("issuer key", row.key_id)
+    return encode(dict(row.document), unseal(key_row.sealed, secret, _context(key_row.org_id)))
+
+
+def public_achievement(
+    session: Session,
+    org_id: int,
+    catalog: Catalog,
+    cert_id: str,
+    *,
+    base_url: str,
+    programme: str | None = None,
+    issuer_did: str | None = None,
+) -> dict[str, Any]:
+    """The OB 3.0 ``Achievement`` a credential for ``cert_id`` names (through ``programme``,
+    the code of an internal programme of the organisation that grants it), as JSON-LD, with
+    its ``creator``: the organisation, once it has an issuer id (``issuer_did``, or its
+    current issuing key's did:key; OB 3.0's Profile needs an id). What its public page
+    shows: no person, no credential. Raises NotFound for a certification not in the
+    catalog, or a programme that is not the organisation's or does not grant it."""
+    from gputeam.credentials import achievement_json
+    from gputeam.credentials.loader import CREDENTIALS_V2, OB_V3P0
+    from gputeam.store.practical import criteria_text
+    from gputeam.store.programmes import get_programme, programme_spec
+
+    if cert_id not in catalog.certifications:
+        raise not_found("achievement", cert_id)
+    criteria = None
+    if programme is not None:
+        try:
+            spec = programme_spec(get_programme(session, org_id, programme))
+        except NotFound:
+            raise not_found("achievement", f"{cert_id}/programmes/{programme}") from None
+        if spec.certification != cert_id:
+            raise not_found("achievement", f"{cert_id}/programmes/{programme}")
+        criteria = criteria_text(spec)
+    spec_ = achievement_for(catalog, cert_id, base_url, criteria=criteria, programme=programme)
+    doc = {"@context": [CREDENTIALS_V2, OB_V3P0], **achievement_json(spec_)}
+    key = session.scalar(
+        select(IssuerKey)
+        .where(IssuerKey.org_id == org_id, IssuerKey.retired_at.is_(None))
+        .order_by(IssuerKey.id.desc())
+        .limit(1)
+    )
+    issuer_id = issuer_did or (key.did if key is not None else None)
+    if issuer_id:
+        name = get_organisation(session, org_id).name
+        doc["creator"] = {"id": issuer_id, "type": ["Profile"], "name": name}
+    return doc

@@ -296,6 +296,7 @@ def record_pass(
                     actor=actor,
                     criteria=criteria_text(spec),
                     results=results,
+                    programme=programme.code,
                     issuer_did=getattr(issuer, "did", None),
                 )
             credential = row.uuid

@@ -1,6 +1,7 @@
 """Credentials in the web app: public verification (``POST /api/v1/credentials/verify``, the
-``/verify`` page), share pages and downloads of issued credentials, the status lists, and
-issuing and revoking (admins).
+``/verify`` page), share pages and downloads of issued credentials (JSON, VC-JWT, baked
+badges), the status lists, the public pages of achievements and skill domains (what an
+issued credential's ids and alignments point at), and issuing and revoking (admins).
 
 Verification needs no login: anyone holding a credential may check it (it has no side
 effects, so it needs no CSRF token); it is :func:`gputeam.credentials.verify`, offline. The
@@ -15,7 +16,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, File, Form, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Body, Depends, File, Form, HTTPException, Path, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from gputeam import store
@@ -299,6 +300,29 @@ def credential_json(request: Request, uuid: str) -> Response:
     )
 
 
+@pages.get("/credentials/{uuid}/credential.jwt")
+def credential_jwt(request: Request, uuid: str) -> Response:
+    """The credential as a VC-JWT (OB 3.0's other proof format), signed by the key that
+    issued it: the same credential, so the same share link's capability."""
+    from gputeam.credentials.keys import SealError
+
+    row = _shared(request, uuid)
+    secret = _secret(request)
+    try:
+        with request.app.state.db.session() as s:
+            token = store.credential_jwt(s, row, secret)
+    except SealError as exc:
+        raise HTTPException(
+            409,
+            _("the issuing key does not open with the server's secret key ({reason})").format(reason=exc),
+        ) from None
+    return Response(
+        token + "\n",
+        media_type="application/jwt",
+        headers={"Content-Disposition": f'attachment; filename="credential-{uuid}.jwt"'},
+    )
+
+
 @pages.get("/credentials/{uuid}/badge.png")
 def credential_png(request: Request, uuid: str) -> Response:
     from gputeam.credentials.baking import badge_png, bake_png
@@ -488,3 +512,83 @@ def api_revoke(
             "revoked_at": done.revoked_at.isoformat() if done.revoked_at else None,
             "reason": done.revoked_reason,
         }
+
+
+# ---------------------------------------------------------------- public achievements
+# What an issued credential's Achievement id and skill-domain alignments point at: open
+# without login, naming no person. An Achievement is served as HTML (with its JSON-LD
+# embedded) or, to a client that asks for JSON, as JSON-LD.
+CatalogId = Annotated[str, Path(min_length=1, max_length=100)]
+JSON_TYPES = ("application/ld+json", "application/json")
+
+
+def _wants_json(request: Request) -> str | None:
+    """The JSON media type the client asks for (Accept), unless it asks for HTML as well or
+    first; None for HTML."""
+    accept = request.headers.get("accept", "")
+    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    for kind in kinds:
+        if kind in ("text/html", "application/xhtml+xml"):
+            return None
+        if kind in JSON_TYPES:
+            return kind
+    return None
+
+
+def _achievement(request: Request, cert_id: str, programme: str | None) -> Response:
+    with request.app.state.db.session() as s:
+        org_id = services.org_id(request.app, s)
+        try:
+            doc = store.public_achievement(
+                s,
+                org_id,
+                services.catalog(request.app),
+                cert_id,
+                base_url=_base_url(request),
+                programme=programme,
+                issuer_did=request.app.state.settings.issuer_did_web(),
+            )
+        except store.NotFound:
+            raise HTTPException(404, _("no such achievement")) from None
+        issuer = store.get_organisation(s, org_id).name
+    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
+    kind = _wants_json(request)
+    if kind is not None:
+        return JSONResponse(doc, media_type=kind, headers=headers)
+    # inside <script>, "<" is written as its JSON escape so no text can close the element
+    embedded = json.dumps(doc, ensure_ascii=False, indent=1).replace("<", "\\u003c")
+    frameworks = {a.get("targetFramework") for a in doc.get("alignment", [])}
+    response = render(
+        request,
+        "achievement.html",
+        ach=doc,
+        issuer=issuer,
+        embedded=embedded,
+        esco=any(f and "ESCO" in f for f in frameworks),
+        onet="O*NET-SOC 2019" in frameworks,
+    )
+    response.headers.update(headers)
+    return response
+
+
+@pages.get("/achievements/{cert_id}")
+def achievement_page(request: Request, cert_id: CatalogId) -> Response:
+    """A catalog certification's achievement, as credentials for it name it (public)."""
+    return _achievement(request, cert_id, None)
+
+
+@pages.get("/achievements/{cert_id}/programmes/{code}")
+def programme_achievement_page(request: Request, cert_id: CatalogId, code: CatalogId) -> Response:
+    """The achievement an internal programme's pass attests: its criteria are the programme's
+    blueprint and rubric (public)."""
+    return _achievement(request, cert_id, code)
+
+
+@pages.get("/skill-domains")
+def skill_domains_page(request: Request) -> Response:
+    """The catalog's skill domains (public): what credentials' skill-domain alignments
+    point at (``#domain-<id>``)."""
+    catalog = services.catalog(request.app)
+    response = render(request, "skill_domains.html", domains=list(catalog.domains.values()))
+    response.headers["Cache-Control"] = "public, max-age=300"
+    return response
