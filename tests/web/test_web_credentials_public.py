@@ -67,6 +67,9 @@ def test_the_achievement_id_is_a_public_page_without_person_data(app: Any, world
         assert r.status_code == 200 and r.headers["content-type"].startswith(accept)
         assert r.json() == {**embedded, "@context": out["credential"]["@context"], "creator": creator}
         assert "Accept" in r.headers["vary"]
+    # the HTML page carries a logged-in caller's navigation: no shared cache keeps it
+    assert page.headers["cache-control"] == "no-store"
+    assert logged_in(app, "admin").get(url.path).headers["cache-control"] == "no-store"
     # a browser's Accept (HTML first, */* after) gets the page
     r = client.get(url.path, headers={"Accept": "text/html,application/json;q=0.9,*/*;q=0.8"})
     assert r.headers["content-type"].startswith("text/html")

@@ -551,10 +551,11 @@ def _achievement(request: Request, cert_id: str, programme: str | None) -> Respo
         except store.NotFound:
             raise HTTPException(404, _("no such achievement")) from None
         issuer = store.get_organisation(s, org_id).name
-    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
     kind = _wants_json(request)
-    if kind is not None:
-        return JSONResponse(doc, media_type=kind, headers=headers)
+    if kind is not None:  # the same for everyone: shared caches may keep it
+        return JSONResponse(
+            doc, media_type=kind, headers={"Cache-Control": "public, max-age=300", "Vary": "Accept"}
+        )
     # inside <script>, "<" is written as its JSON escape so no text can close the element
     embedded = json.dumps(doc, ensure_ascii=False, indent=1).replace("<", "\\u003c")
     frameworks = {a.get("targetFramework") for a in doc.get("alignment", [])}
@@ -567,7 +568,9 @@ def _achievement(request: Request, cert_id: str, programme: str | None) -> Respo
         esco=any(f and "ESCO" in f for f in frameworks),
         onet="O*NET-SOC 2019" in frameworks,
     )
-    response.headers.update(headers)
+    # the page shows the caller's own navigation when logged in: never a shared cache's
+    # (the app's no-store stands)
+    response.headers["Vary"] = "Accept"
     return response
 
 
@@ -589,6 +592,4 @@ def skill_domains_page(request: Request) -> Response:
     """The catalog's skill domains (public): what credentials' skill-domain alignments
     point at (``#domain-<id>``)."""
     catalog = services.catalog(request.app)
-    response = render(request, "skill_domains.html", domains=list(catalog.domains.values()))
-    response.headers["Cache-Control"] = "public, max-age=300"
-    return response
+    return render(request, "skill_domains.html", domains=list(catalog.domains.values()))
