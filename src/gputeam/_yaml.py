@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -25,20 +26,10 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
     try:
         doc = yaml.load(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
+        raise InputError([syntax_problem(exc, file)]) from None
+    except Exception as exc:  # ruamel raises a few unmarked errors
         raise InputError(
-            [
-                Problem(
-                    path="",
-                    message=N_("not valid YAML: {reason}").format(reason=exc.problem or exc.context),
-                    file=file,
-                    line=(mark.line + 1) if mark else None,
-                )
-            ]
-        ) from None
-    except Exception as exc:  # ruamel raises a few unmarked errors (duplicate keys etc.)
-        raise InputError(
-            [Problem(path="", message=N_("not valid YAML: {reason}").format(reason=exc), file=file)]
+            [Problem(path="", message=N_("not valid YAML"), file=file, detail=str(exc))]
         ) from None
     lines: dict[Path, int] = {}
     walker = _Plain(lines)
@@ -56,6 +47,50 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
             ]
         )
     return data, lines
+
+
+#: What a YAML parser's own (English) sentence means, in gputeam's translated words: the
+#: sentence's start, and the advice shown with "not valid YAML".
+_SYNTAX_ADVICE = (
+    (
+        "mapping values are not allowed",
+        N_("indent each key as the others of its mapping, or quote a value with ': '"),
+    ),
+    ("found character '\\t'", N_("indent with spaces, not tabs")),
+    ("found a tab character", N_("indent with spaces, not tabs")),
+    ("found unexpected end of stream", N_("close every quote and bracket")),
+    ("found undefined alias", N_("define an anchor (&name) before its alias (*name)")),
+    ("found duplicate key", N_("give each key once in its mapping")),
+    ("could not find expected ':'", N_("write each key as 'key: value'")),
+)
+_EXPECTED = re.compile(r"expected (?P<expected>.+?), but (?:found|got) (?P<found>.+)", re.DOTALL)
+
+
+def syntax_problem(exc: Any, file: str | None) -> Problem:
+    """A YAML syntax error as a problem in gputeam's words (translated where shown): the
+    file, line and column; what the parser expected and found, when it says so; advice
+    for the common mistakes; and the parser's own sentence, which stays in English, as
+    the problem's ``detail``."""
+    mark = exc.problem_mark or exc.context_mark
+    said = "; ".join(str(part) for part in (exc.context, exc.problem) if part)
+    problem = str(exc.problem or exc.context or "")
+    expected = found = hint = None
+    if m := _EXPECTED.search(problem):
+        expected, found = m["expected"], m["found"]
+    for start, advice in _SYNTAX_ADVICE:
+        if problem.startswith(start):
+            hint = advice
+    return Problem(
+        path="",
+        message=N_("not valid YAML"),
+        file=file,
+        line=mark.line + 1 if mark else None,
+        column=mark.column + 1 if mark else None,
+        found=found,
+        expected=expected,
+        hint=hint,
+        detail=said or None,
+    )
 
 
 #: Values a document may hold once YAML aliases are expanded ('billion laughs' guard).

@@ -22,6 +22,10 @@ class Problem:
     file: str | None = None
     line: int | None = None
     hint: str | None = None
+    column: int | None = None
+    #: A library's own words about the problem (a parser's message), shown as they are
+    #: after gputeam's translated message: they are in English whatever the language.
+    detail: str | None = None
 
     def __str__(self) -> str:
         """The problem in one line, in the active language."""
@@ -31,6 +35,8 @@ class Problem:
         where = self.file or ("<input>" if self.line is not None else "")
         if self.line is not None:
             where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
         text = f"{where + ': ' if where else ''}{self.path or _('(top level)')}: {shown.message}"
         if self.found is not None:
             text += _("; found {value}").format(value=self.found)
@@ -38,6 +44,8 @@ class Problem:
             text += _("; expected {value}").format(value=shown.expected)
         if shown.hint:
             text += f" ({shown.hint})"
+        if self.detail:
+            text += " " + _("[in the parser's words: {detail}]").format(detail=self.detail)
         return text
 
     def localised(self) -> Problem:

@@ -91,8 +91,9 @@ def test_exposure_control_prefers_the_least_drawn_items() -> None:
 
 
 def test_not_enough_questions_names_the_domain() -> None:
-    with pytest.raises(BlueprintError, match="ops: needs 11, the bank has 5"):
+    with pytest.raises(BlueprintError, match="not enough questions in ops: 11 needed, the bank has 5") as e:
         select_form(pool({"infra": 30, "knowledge": 30, "ops": 5}), COUNTS, 1)
+    assert e.value.messages == ("not enough questions in ops: 11 needed, the bank has 5",)  # one per domain
 
 
 def test_descriptions_are_never_drawn_and_shared_ids_are_refused() -> None:

@@ -17,7 +17,9 @@ def test_all_names_exist_and_cover_the_public_exports() -> None:
 
 
 def test_the_package_imports_only_the_catalog_from_gputeam() -> None:
-    """Layer rule (DESIGN.md): certify may import gputeam.catalog, nothing else of gputeam."""
+    """Layer rule (DESIGN.md): certify may import gputeam.catalog, nothing else of gputeam but
+    the translation markers ``N_``/``Nn_`` of gputeam.i18n (they return the English text
+    unchanged; it is translated where it is shown)."""
     import ast
     from pathlib import Path
 
@@ -30,6 +32,9 @@ def test_the_package_imports_only_the_catalog_from_gputeam() -> None:
                 if isinstance(node, ast.ImportFrom)
                 else []
             )
+            if isinstance(node, ast.ImportFrom) and node.module == "gputeam.i18n":
+                assert {a.name for a in node.names} <= {"N_", "Nn_"}, path.name
+                continue
             for name in names:
                 if name.startswith("gputeam."):
                     assert name.startswith(("gputeam.certify", "gputeam.catalog")), f"{path.name}: {name}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 
 from gputeam.store import (
     Database,
@@ -12,6 +12,7 @@ from gputeam.store import (
     add_person,
     add_roadmap_item,
     due_reminders,
+    list_people,
     send_reminders,
 )
 
@@ -208,3 +209,55 @@ def test_reminder_mail_in_the_language(db: Database, org_id: int) -> None:
     (ana,) = [m for m in mailer.sent if m[0] == "ana@example.org"]
     assert ana[1] == "Ana: Certified Kubernetes Administrator (CKA)이(가) 2027. 1. 20.에 만료 예정(49일 후)"
     assert ana[2].startswith("2027. 1. 20.  Ana: ")
+
+
+def test_reminder_mail_in_the_recipients_own_language(db: Database, org_id: int) -> None:
+    """A person whose user account has a language (the account page's setting) gets their
+    mail in it whatever the run's language; the others, and the fallback address, in the
+    run's; the listing is the run's too."""
+    from gputeam import i18n
+    from gputeam.store import create_user, set_user_language
+
+    seed(db, org_id)
+    with db.session() as s:
+        person = {p.key: p.id for p in list_people(s, org_id)}
+        user = create_user(s, "ana", "correct horse battery", "engineer", person_id=person["p1"])
+        set_user_language(s, user.id, "de_DE", actor="ana")
+        assert user.language == "de"
+    mailer = FakeMailer()
+    with db.session() as s, i18n.use("ko"):
+        result = send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer, fallback_to="team@example.org")
+        listed = [r.subject for r in result.new]
+    by_to = {to: (subject, body) for to, subject, body in mailer.sent}
+    subject, body = by_to["ana@example.org"]
+    assert "läuft am 20.1.2027 ab (in 49 Tagen)" in subject and body.startswith("20.1.2027  Ana: ")
+    team_subject, team_body = by_to["team@example.org"]
+    assert "2026. 12. 2." in team_subject and "2026. 11. 1." in team_body  # the run's Korean
+    assert any("2027. 1. 20." in s for s in listed) and i18n.current() == "en"
+
+
+def test_a_users_language_is_checked_and_can_be_cleared(db: Database, org_id: int) -> None:
+    import pytest
+
+    from gputeam.errors import InputError
+    from gputeam.store import create_user, find_caller, set_user_language, start_session, user_languages
+
+    with db.session() as s:
+        ana = add_person(s, org_id, key="p1", name="Ana").id
+        user = create_user(s, "ana", "correct horse battery", "engineer", person_id=ana)
+        with pytest.raises(InputError) as bad:
+            set_user_language(s, user.id, "fr")
+        assert str(bad.value) == "language: unknown language; found 'fr'; expected en, de, nl, es, ko"
+        with pytest.raises(InputError):
+            set_user_language(s, user.id, "xx")  # the tests' pseudo-locale is not offered
+        set_user_language(s, user.id, "KO")
+        start_session(s, user.id, "sid-1", expires_at=datetime(2030, 1, 1, tzinfo=UTC))
+    with db.session() as s:
+        caller = find_caller(s, sid="sid-1")
+        assert caller is not None and caller.language == "ko"
+        assert user_languages(s, [ana]) == {ana: "ko"}
+        set_user_language(s, user.id, None)
+    with db.session() as s:
+        assert user_languages(s, [ana]) == {}
+        caller = find_caller(s, sid="sid-1")
+        assert caller is not None and caller.language is None

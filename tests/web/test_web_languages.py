@@ -3,6 +3,7 @@ problem titles of the API, and the pseudo-locale run over the translated pages."
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 from typing import Any
@@ -41,14 +42,16 @@ def test_dashboard_in_the_browsers_language(app: Any, world: World, language: st
 
 
 def test_the_switcher_remembers_the_choice(app: Any, world: World) -> None:
-    c = logged_in(app, "admin")
-    page = c.get("/people", headers={"Accept-Language": "de"})
-    assert 'href="/language?lang=ko&amp;next=/people"' in page.text
-    r = c.get("/language", params={"lang": "ko", "next": "/people"}, follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == "/people"
+    from fastapi.testclient import TestClient
+
+    c = TestClient(app)  # anonymous: the switcher's links set a cookie
+    page = c.get("/login", headers={"Accept-Language": "de"})
+    assert 'href="/language?lang=ko&amp;next=/login"' in page.text
+    r = c.get("/language", params={"lang": "ko", "next": "/login"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
     assert "gputeam_lang=ko" in r.headers["set-cookie"]
-    page = c.get("/people", headers={"Accept-Language": "de"})  # the choice wins
-    assert '<html lang="ko">' in page.text and '<th scope="col">이름</th>' in page.text
+    page = c.get("/login", headers={"Accept-Language": "de"})  # the choice wins
+    assert '<html lang="ko">' in page.text and r.headers.get("content-language") != "de"
     for bad in ("//evil.example", "https://evil.example/"):
         r = c.get("/language", params={"lang": "nl", "next": bad}, follow_redirects=False)
         assert r.headers["location"] == "/"
@@ -332,3 +335,69 @@ def test_money_in_the_organisations_currency(app: Any, world: World, language: s
     c.cookies.set("gputeam_lang", language)
     page = c.get("/").text.replace("\xa0", " ")
     assert f'<html lang="{language}">' in page and shown in page
+
+
+def _users_language(app: Any, username: str) -> str | None:
+    from gputeam import store
+
+    with app.state.db.session() as s:
+        user = store.get_user_by_username(s, username)
+        assert user is not None
+        return user.language
+
+
+def test_a_signed_in_users_switcher_sets_their_accounts_language(app: Any, world: World) -> None:
+    """Signed in, the switcher is a form (POST with the CSRF token): the choice becomes the
+    account's language (and the cookie's); it wins over the browser's Accept-Language and
+    over a stale cookie, in every browser the user signs in with."""
+    c = logged_in(app, "admin")
+    page = c.get("/people", headers={"Accept-Language": "de"})
+    assert '<form method="post" action="/language">' in page.text
+    assert '<button class="link" type="submit" name="lang" value="ko" lang="ko">한국어</button>' in page.text
+    assert (
+        c.post("/language", data={"lang": "ko", "next": "/people"}, follow_redirects=False).status_code == 403
+    )
+    r = c.post(
+        "/language", data={"lang": "ko", "next": "/people", "csrf_token": c.csrf}, follow_redirects=False
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/people"
+    assert "gputeam_lang=ko" in r.headers["set-cookie"] and _users_language(app, "admin") == "ko"
+    other = logged_in(app, "admin")  # another browser: German, with a Dutch cookie
+    other.cookies.set("gputeam_lang", "nl")
+    page = other.get("/people", headers={"Accept-Language": "de"})
+    assert '<html lang="ko">' in page.text and page.headers["content-language"] == "ko"
+    assert '<th scope="col">이름</th>' in page.text
+    api = other.get("/api/v1/people/999999", headers={"Accept-Language": "de"})
+    assert api.status_code == 404 and api.headers["content-language"] == "ko"
+    other.post("/logout", data={"csrf_token": other.csrf})
+    login = other.get("/login", headers={"Accept-Language": "de"})  # signed out: the cookie's
+    assert '<html lang="nl">' in login.text
+    # an API token (the admin's) keeps the request's own language
+    from fastapi.testclient import TestClient
+    from tests.web.conftest import token_for
+
+    token = token_for(app, "admin", ["read"])
+    r = TestClient(app).get(
+        "/api/v1/people/999999", headers={"Authorization": f"Bearer {token}", "Accept-Language": "de"}
+    )
+    assert r.status_code == 404 and r.headers["content-language"] == "de"
+
+
+def test_the_account_page_sets_and_clears_the_language(app: Any, world: World) -> None:
+    c = logged_in(app, "engineer")
+    page = c.get("/account", headers={"Accept-Language": "es"})
+    assert '<form class="inline" method="post" action="/account/language">' in page.text
+    assert '<option value="" selected>el idioma del navegador</option>' in page.text
+    r = c.post("/account/language", data={"language": "de", "csrf_token": c.csrf}, follow_redirects=False)
+    assert r.status_code == 303 and "gputeam_lang=de" in r.headers["set-cookie"]
+    c.cookies.delete("gputeam_lang")  # the account's setting, not the cookie, decides
+    page = c.get(r.headers["location"], headers={"Accept-Language": "es"})
+    assert '<html lang="de">' in page.text and "Sprache gespeichert." in page.text
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in page.text
+    bad = c.post("/account/language", data={"language": "fr", "csrf_token": c.csrf})
+    assert bad.status_code == 422 and "unbekannte Sprache; gefunden 'fr'" in html.unescape(bad.text)
+    assert _users_language(app, "engineer") == "de"
+    r = c.post("/account/language", data={"language": "", "csrf_token": c.csrf}, follow_redirects=False)
+    assert r.status_code == 303 and _users_language(app, "engineer") is None
+    assert 'gputeam_lang=""' in r.headers["set-cookie"]  # the cookie goes with it
+    assert '<html lang="es">' in c.get("/account", headers={"Accept-Language": "es"}).text

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 
 from gputeam.catalog.models import Catalog
 from gputeam.errors import CatalogError, Problem
+from gputeam.i18n import N_
 
 CATALOG_VERSION = "2025.10.1"
 
@@ -134,7 +135,7 @@ def load_catalog(extra: Mapping[str, Any] | None = None, file: str | None = None
             [
                 Problem(
                     path="",
-                    message="a catalog file must be a mapping of sections",
+                    message=N_("a catalog file must be a mapping of sections"),
                     file=file,
                     expected=", ".join(SECTIONS),
                 )
@@ -148,11 +149,11 @@ def load_catalog(extra: Mapping[str, Any] | None = None, file: str | None = None
             [
                 Problem(
                     path=s,
-                    message="unknown catalog section",
+                    message=N_("unknown catalog section"),
                     file=file,
-                    expected="one of " + ", ".join(SECTIONS),
+                    expected=N_("one of {choices}").format(choices=", ".join(SECTIONS)),
                     hint=(
-                        f"did you mean {m[0]!r}?"
+                        N_("did you mean {name}?").format(name=repr(m[0]))
                         if (m := difflib.get_close_matches(s, SECTIONS, n=1))
                         else None
                     ),
@@ -177,7 +178,7 @@ def parse_catalog_extra(text: str, file: str | None = None) -> dict[str, Any]:
             [
                 Problem(
                     path="",
-                    message="expected a mapping of catalog sections",
+                    message=N_("expected a mapping of catalog sections"),
                     file=file,
                     found=type(data).__name__,
                 )

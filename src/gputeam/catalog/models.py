@@ -13,6 +13,16 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gputeam.errors import FieldConflicts
+from gputeam.i18n import N_
+
+#: "unknown role 'x'" and the like, one sentence per kind of reference (a language
+#: declines the noun).
+_UNKNOWN = {
+    "skill domain": N_("unknown skill domain {name}"),
+    "certification": N_("unknown certification {name}"),
+    "course": N_("unknown course {name}"),
+    "role": N_("unknown role {name}"),
+}
 
 Proficiency = int  # 0 none, 1 aware, 2 working, 3 proficient, 4 expert
 NonNegative = Annotated[float, Field(ge=0)]
@@ -41,7 +51,7 @@ class Range(BaseModel):
     @model_validator(mode="after")
     def _ordered(self) -> Range:
         if self.low > self.high:
-            raise ValueError(f"low ({self.low}) is above high ({self.high})")
+            raise ValueError(N_("low ({low}) is above high ({high})").format(low=self.low, high=self.high))
         return self
 
     @property
@@ -352,7 +362,7 @@ class Catalog(BaseModel):
         problems: list[tuple[tuple[str | int, ...], str, str | None]] = []
 
         def unknown(path: tuple[str | int, ...], what: str, value: str) -> None:
-            problems.append((path, f"unknown {what} {value!r}", repr(value)))
+            problems.append((path, _UNKNOWN[what].format(name=repr(value)), repr(value)))
 
         for c in self.courses.values():
             for i, g in enumerate(c.grants):
@@ -376,7 +386,7 @@ class Catalog(BaseModel):
                 if n.domain not in self.domains:
                     unknown(("roles", r.id, "domains", i, "domain"), "skill domain", n.domain)
             if r.level_min > r.level_max:
-                problems.append((("roles", r.id, "level_min"), "above level_max", str(r.level_min)))
+                problems.append((("roles", r.id, "level_min"), N_("above level_max"), str(r.level_min)))
         for t in self.templates.values():
             for i, s in enumerate(t.slots):
                 if s.role not in self.roles:
@@ -399,7 +409,7 @@ class Catalog(BaseModel):
                 problems.append(
                     (
                         ("domains", d.id, "otherwise"),
-                        "the 'otherwise' chain comes back to a domain already in it",
+                        N_("the 'otherwise' chain comes back to a domain already in it"),
                         repr(d.otherwise),
                     )
                 )
@@ -414,7 +424,7 @@ class Catalog(BaseModel):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)
         if set(self.levels) != {1, 2, 3, 4, 5}:
-            problems.append((("levels",), "levels must be exactly 1-5", str(sorted(self.levels))))
+            problems.append((("levels",), N_("levels must be exactly 1-5"), str(sorted(self.levels))))
         if problems:
             raise FieldConflicts(problems)
         return self

@@ -20,10 +20,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gputeam.certify.models import Question
+from gputeam.i18n import N_
 
 
 class BlueprintError(ValueError):
-    """A blueprint that cannot be met (bad weights, too few questions in a domain)."""
+    """A blueprint that cannot be met (bad weights, too few questions in a domain): one
+    message per fault in ``messages`` (English, marked for translation where shown)."""
+
+    def __init__(self, *messages: str) -> None:
+        self.messages = messages
+        super().__init__("; ".join(messages))
 
 
 def domain_counts(total: int, weights: Mapping[str, float]) -> dict[str, int]:
@@ -31,15 +37,17 @@ def domain_counts(total: int, weights: Mapping[str, float]) -> dict[str, int]:
     scale), by largest remainder; equal remainders go to the larger weight, then to the
     domain id first in alphabetical order. The counts add up to ``total`` exactly."""
     if total < 0:
-        raise BlueprintError(f"the number of questions must not be negative (found {total})")
+        raise BlueprintError(N_("the number of questions must not be negative (found {n})").format(n=total))
     if not weights:
-        raise BlueprintError("a blueprint needs at least one domain weight")
+        raise BlueprintError(N_("a blueprint needs at least one domain weight"))
     bad = {d: w for d, w in weights.items() if not (math.isfinite(w) and w >= 0)}
     if bad:
-        raise BlueprintError(f"domain weights must be zero or positive numbers (found {bad})")
+        raise BlueprintError(
+            N_("domain weights must be zero or positive numbers (found {weights})").format(weights=bad)
+        )
     scale = sum(weights.values())
     if scale <= 0:
-        raise BlueprintError("at least one domain weight must be positive")
+        raise BlueprintError(N_("at least one domain weight must be positive"))
     quotas = {d: total * w / scale for d, w in weights.items()}
     counts = {d: math.floor(q + 1e-9) for d, q in quotas.items()}
     left = total - sum(counts.values())
@@ -92,12 +100,16 @@ def select_form(
         need = counts[domain]
         candidates = sorted(set(by_domain.get(domain, [])))
         if need > len(candidates):
-            short.append(f"{domain}: needs {need}, the bank has {len(candidates)}")
+            short.append(
+                N_("not enough questions in {domain}: {n} needed, the bank has {available}").format(
+                    domain=domain, n=need, available=len(candidates)
+                )
+            )
             continue
         rng.shuffle(candidates)
         candidates.sort(key=lambda item: exposure.get(item, 0))
         chosen += candidates[:need]
     if short:
-        raise BlueprintError("not enough questions: " + "; ".join(short))
+        raise BlueprintError(*short)
     rng.shuffle(chosen)
     return Form(seed=seed, items=tuple(chosen), by_domain=tuple((d, n) for d, n in sorted(counts.items())))

@@ -14,6 +14,7 @@ from typing import Any
 
 from gputeam.certify.models import Question
 from gputeam.certify.scoring import Response
+from gputeam.i18n import N_
 
 
 class ResponseError(ValueError):
@@ -59,11 +60,13 @@ def public_question(q: Question, seed: int) -> dict[str, Any]:
 
 def _int(value: Any) -> int:
     if isinstance(value, bool):
-        raise ResponseError("expected an option number")
+        raise ResponseError(N_("expected an option number"))
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise ResponseError(f"expected an option number, found {value!r}") from None
+        raise ResponseError(
+            N_("expected an option number, found {value}").format(value=repr(value))
+        ) from None
 
 
 def read_response(q: Question, value: Any, seed: int) -> Response:
@@ -76,41 +79,41 @@ def read_response(q: Question, value: Any, seed: int) -> Response:
         if q.single:
             if isinstance(value, list):
                 if len(value) != 1:
-                    raise ResponseError("choose one option")
+                    raise ResponseError(N_("choose one option"))
                 value = value[0]
             index = _int(value)
             if not 0 <= index < len(q.answers):
-                raise ResponseError(f"option {index} does not exist")
+                raise ResponseError(N_("option {n} does not exist").format(n=index))
             return order[index]
         values = value if isinstance(value, list) else [value]
         picked = sorted({_int(v) for v in values})
         if any(not 0 <= i < len(q.answers) for i in picked):
-            raise ResponseError("an option chosen does not exist")
+            raise ResponseError(N_("an option chosen does not exist"))
         return sorted(order[i] for i in picked)
     if q.qtype == "truefalse":
         if isinstance(value, bool):
             return value
         if str(value).lower() in ("true", "false"):
             return str(value).lower() == "true"
-        raise ResponseError("expected true or false")
+        raise ResponseError(N_("expected true or false"))
     if q.qtype in ("shortanswer", "essay"):
         if not isinstance(value, str):
-            raise ResponseError("expected text")
+            raise ResponseError(N_("expected text"))
         if len(value) > 20_000:
-            raise ResponseError("the answer is longer than 20,000 characters")
+            raise ResponseError(N_("the answer is longer than {n} characters").format(n="20,000"))
         return value
     if q.qtype == "numerical":
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise ResponseError("expected a number")
+            raise ResponseError(N_("expected a number"))
         text = str(value).strip()
         if len(text) > 50:
-            raise ResponseError("expected a number")
+            raise ResponseError(N_("expected a number"))
         return text
     if q.qtype == "match":
         stems = [p for p in q.pairs if p.question.text.strip()]
         options = set(match_options(q, seed))
         if not isinstance(value, list) or len(value) != len(stems):
-            raise ResponseError(f"expected a list of {len(stems)} choices")
+            raise ResponseError(N_("expected a list of {n} choices").format(n=len(stems)))
         out: list[str | None] = []
         for v in value:
             if v in (None, ""):
@@ -118,9 +121,9 @@ def read_response(q: Question, value: Any, seed: int) -> Response:
             elif isinstance(v, str) and v in options:
                 out.append(v)
             else:
-                raise ResponseError(f"{v!r} is not one of the options")
+                raise ResponseError(N_("{value} is not one of the options").format(value=repr(v)))
         return out
-    raise ResponseError(f"a {q.qtype} question takes no answer")
+    raise ResponseError(N_("a {kind} question takes no answer").format(kind=q.qtype))
 
 
 def shown_response(q: Question, response: Any, seed: int) -> Any:

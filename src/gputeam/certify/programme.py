@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 
 #: Seconds after the deadline during which a save in flight is still accepted.
 GRACE_SECONDS = 15
@@ -76,9 +77,9 @@ class Blueprint(_Frozen):
         mins = self.domain_minimum
         values = mins.values() if isinstance(mins, dict) else [] if mins is None else [mins]
         if any(not (0 <= v <= 1) for v in values):
-            raise ValueError("domain minimums are fractions between 0 and 1 (0.6 = 60 %)")
+            raise ValueError(N_("domain minimums are fractions between 0 and 1 (0.6 = 60 %)"))
         if any(not (math.isfinite(w) and w >= 0) for w in self.domain_weights.values()):
-            raise ValueError("domain weights must be zero or positive")
+            raise ValueError(N_("domain weights must be zero or positive"))
         return self
 
     def admits(self, team_id: int | None) -> bool:
@@ -112,7 +113,7 @@ class ProgrammeSpec(_Frozen):
     @model_validator(mode="after")
     def _checks(self) -> ProgrammeSpec:
         if any(not (1 <= v <= 4) for v in self.skills.values()):
-            raise ValueError("skill proficiencies are 1-4")
+            raise ValueError(N_("skill proficiencies are 1-4"))
         ids = [c.id for c in self.rubric]
         if len(set(ids)) != len(ids):
             raise ValueError("rubric criteria need distinct ids")
@@ -215,12 +216,12 @@ def next_attempt(
     the cooldown). ``passed`` None is an attempt awaiting the marking of its essays: no new
     attempt starts until it is marked."""
     if any(p is None for _, p in finished):
-        return None, "an attempt awaits marking"
+        return None, N_("an attempt awaits marking")
     finished = sorted(finished)
     passes = [i for i, (_, p) in enumerate(finished) if p]
     since_pass = finished[passes[-1] + 1 :] if passes else finished
     if blueprint.attempts is not None and len(since_pass) >= blueprint.attempts:
-        return None, f"all {blueprint.attempts} attempts used"
+        return None, N_("all {n} attempts used").format(n=blueprint.attempts)
     if not finished:
         return today, None
     last = finished[-1][0].date()

@@ -47,7 +47,9 @@ def load_input(
         raise _bad(
             "FILE",
             _("give a scenario file or --example NAME (one of them)"),
-            expected="finance, healthcare, startup or midsize for --example",
+            expected=_("one of {choices} for --example").format(
+                choices="finance, healthcare, startup, midsize"
+            ),
         )
     if example is not None:
         text, name = example_text(example), f"<example {example}>"
@@ -73,14 +75,14 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
     target = path.expanduser()
     if target.is_dir():
-        raise _bad("--out", _("is a directory"), found=str(path), expected="a file path")
+        raise _bad("--out", _("is a directory"), found=str(path), expected=_("a file path"))
     parent = target.parent.resolve() if str(target.parent) else Path.cwd()
     if not parent.is_dir():
         raise _bad(
             "--out",
             _("its directory does not exist"),
             found=str(path.parent),
-            expected="an existing directory",
+            expected=_("an existing directory"),
         )
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=parent)
@@ -158,7 +160,7 @@ def plan_cmd(
         raise _bad(
             "--out",
             _("the table format prints to the terminal"),
-            expected="--format json, md, html, xlsx, ics or pdf with --out",
+            expected=_("--format {formats} with --out").format(formats="json, md, html, xlsx, ics, pdf"),
         )
     if fmt in ("xlsx", "pdf") and out is None:
         raise _bad(

@@ -71,7 +71,7 @@ def _org_id(session: Session, name: str | None, *, create: bool) -> int:
                 Problem(
                     path="--org",
                     message=_("the database has no organisation yet"),
-                    hint="import a roster first: gputeam import roster FILE",
+                    hint=_("import a roster first: {command}").format(command="gputeam import roster FILE"),
                 )
             ]
         )
@@ -99,7 +99,9 @@ def _mapping(pairs: list[str] | None) -> dict[str, str]:
                         path="--map",
                         message=_("expected COLUMN=field"),
                         found=pair,
-                        hint="e.g. --map 'Personalnummer=id' or --map 'Notes=-' to ignore a column",
+                        hint=_("e.g. {example}, or {ignore} to ignore a column").format(
+                            example="--map 'Personalnummer=id'", ignore="--map 'Notes=-'"
+                        ),
                     )
                 ]
             )

@@ -98,7 +98,9 @@ accounts:
     ``get_user_by_username``, ``list_users``, ``count_users(s, role=None)``,
     ``update_user(s, user_id, *, role=None, active=None, person_id=None, password=None,
     keep_session=None)`` (a new password or a deactivation ends the user's sessions),
-    ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``;
+    ``set_user_teams(s, user_id, team_ids)``, ``user_team_ids(s, user_id)``,
+    ``set_user_language(s, user_id, language | None)`` (None: the browser's),
+    ``user_languages(s, person_ids) -> {person_id: language}`` (reminder mail);
     ``create_token(s, user_id, name, scopes, *, expires_at=None) -> (ApiToken, secret)``,
     ``verify_token(s, secret, *, now=None) -> ApiToken | None`` (last_used_at updated at
     most every 5 minutes), ``note_token_use(s, token_id, last_used_at, now)`` (the same
@@ -243,9 +245,11 @@ from gputeam.store.accounts import (
     note_token_use,
     revoke_token,
     secret_digest,
+    set_user_language,
     set_user_teams,
     start_session,
     update_user,
+    user_languages,
     user_team_ids,
     verify_password,
     verify_token,
@@ -558,12 +562,14 @@ __all__ = [
     "revoke_token",
     "save_plan",
     "save_scenario",
+    "set_user_language",
     "set_user_teams",
     "skill_history",
     "team_scenario",
     "update_person",
     "update_roadmap_item",
     "update_user",
+    "user_languages",
     "user_team_ids",
     "verify_password",
     "verify_token",

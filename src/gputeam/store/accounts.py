@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.person_rules import one_line
@@ -41,7 +42,7 @@ def _hasher() -> PasswordHasher:
 
 def hash_password(password: str) -> str:
     if len(password) < 8:
-        raise refused("password", "too short", None, "at least 8 characters")
+        raise refused("password", N_("too short"), None, N_("at least {n} characters").format(n=8))
     return str(_hasher().hash(password))
 
 
@@ -65,11 +66,11 @@ def create_user(
     actor: str | None = None,
 ) -> User:
     if role not in ROLES:
-        raise refused("role", "unknown role", role, ", ".join(ROLES))
+        raise refused("role", N_("unknown role"), role, ", ".join(ROLES))
     if not username.strip():
-        raise refused("username", "must not be empty", username)
+        raise refused("username", N_("must not be empty"), username)
     if get_user_by_username(session, username) is not None:
-        raise refused("username", "already taken", username)
+        raise refused("username", N_("already taken"), username)
     _check_links(session, person_id, team_ids := list(team_ids))
     user = User(username=username, password_hash=hash_password(password), role=role, person_id=person_id)
     session.add(user)
@@ -151,7 +152,7 @@ def update_user(
     before = audit.snapshot(user)
     if role is not None:
         if role not in ROLES:
-            raise refused("role", "unknown role", role, ", ".join(ROLES))
+            raise refused("role", N_("unknown role"), role, ", ".join(ROLES))
         user.role = role
     if active is not None:
         user.active = active
@@ -167,6 +168,42 @@ def update_user(
     if password is not None or active is False:
         end_sessions(session, user.id, keep=keep_session, actor=actor)
     return user
+
+
+def set_user_language(
+    session: Session, user_id: int, language: str | None, *, actor: str | None = None
+) -> User:
+    """Set the user's language (one of :data:`gputeam.i18n.LANGUAGES`, in any case or
+    locale form such as ``de_DE``), or clear it with None or ``""`` (the browser's language
+    then). Audited, so cached callers are read again."""
+    from gputeam.i18n import LANGUAGES, PSEUDO, normalise
+
+    user = get_user(session, user_id)
+    chosen = normalise(language) if language else None
+    if language and (chosen is None or chosen == PSEUDO):
+        raise refused("language", N_("unknown language"), repr(language), ", ".join(LANGUAGES))
+    if chosen == user.language:
+        return user
+    before = audit.snapshot(user)
+    user.language = chosen
+    session.flush()
+    audit.record(session, actor, "update", "user", user.id, before, audit.snapshot(user))
+    return user
+
+
+def user_languages(session: Session, person_ids: Iterable[int]) -> dict[int, str]:
+    """The language of the active user linked to each of ``person_ids`` that has one (the
+    most recently created such user, when several are linked to the same person)."""
+    ids = sorted(set(person_ids))
+    found: dict[int, str] = {}
+    for i in range(0, len(ids), 500):
+        rows = session.execute(
+            select(User.person_id, User.language)
+            .where(User.person_id.in_(ids[i : i + 500]), User.language.is_not(None), User.active.is_(True))
+            .order_by(User.id)
+        )
+        found.update({pid: language for pid, language in rows if pid is not None and language is not None})
+    return found
 
 
 def set_user_teams(
@@ -379,6 +416,7 @@ class Caller:
     revoked_at: datetime | None = None
     scopes: frozenset[str] | None = None
     last_used_at: datetime | None = None
+    language: str | None = None  # the user's own choice (None: the browser's)
 
     def live(self, now: datetime) -> bool:
         """Whether the credential still signs the user in at ``now``: a token until it is
@@ -389,7 +427,14 @@ class Caller:
 def find_caller(session: Session, *, token: str | None = None, sid: str | None = None) -> Caller | None:
     """The active user holding this API ``token`` or session id ``sid``: one query,
     joining the user's team memberships."""
-    columns: list[Any] = [User.id, User.username, User.role, User.person_id, TeamMembership.team_id]
+    columns: list[Any] = [
+        User.id,
+        User.username,
+        User.role,
+        User.person_id,
+        User.language,
+        TeamMembership.team_id,
+    ]
     if token is not None:
         columns += [
             ApiToken.id.label("credential_id"),
@@ -421,7 +466,16 @@ def find_caller(session: Session, *, token: str | None = None, sid: str | None =
     row = rows[0]
     teams = frozenset(r.team_id for r in rows if r.team_id is not None)
     if token is None:
-        return Caller(row.id, row.username, row.role, row.person_id, teams, row.credential_id, row.expires_at)
+        return Caller(
+            row.id,
+            row.username,
+            row.role,
+            row.person_id,
+            teams,
+            row.credential_id,
+            row.expires_at,
+            language=row.language,
+        )
     return Caller(
         row.id,
         row.username,
@@ -433,6 +487,7 @@ def find_caller(session: Session, *, token: str | None = None, sid: str | None =
         row.revoked_at,
         frozenset(row.scopes),
         row.last_used_at,
+        row.language,
     )
 
 

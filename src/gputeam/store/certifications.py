@@ -11,6 +11,7 @@ from sqlalchemy import exists, func, select
 from sqlalchemy.orm import Session, aliased, joinedload
 
 from gputeam.catalog import Catalog, ExpiryStatus, certificate_expiry, expiry_bounds, expiry_status
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import PeopleFilter, get_person
@@ -54,13 +55,13 @@ def add_certification(
     missing ``valid_until`` defaults from its validity. The evidence is one line of text."""
     evidence = one_line("evidence", evidence)
     if catalog is not None and cert_id not in catalog.certifications:
-        raise refused("certification", "not in the catalog", cert_id, "a catalog certification id")
+        raise refused("certification", N_("not in the catalog"), cert_id, N_("a catalog certification id"))
     get_person(session, person_id)
     if valid_until is None:
         valid_until = default_valid_until(catalog, cert_id, valid_from)
     if valid_until is not None and valid_until < valid_from:
         raise refused(
-            "valid_until", "before valid_from", valid_until.isoformat(), f">= {valid_from.isoformat()}"
+            "valid_until", N_("before valid_from"), valid_until.isoformat(), f">= {valid_from.isoformat()}"
         )
     held = CertificationHeld(
         person_id=person_id,
@@ -221,7 +222,7 @@ def list_held(
     :data:`HELD_SORTS`; certificates that never expire come last by expiry), ties by
     person name and certification."""
     if sort not in HELD_SORTS:
-        raise refused("sort", "unknown sort order", sort, ", ".join(HELD_SORTS))
+        raise refused("sort", N_("unknown sort order"), sort, ", ".join(HELD_SORTS))
     column = {
         "expires": CertificationHeld.valid_until,
         "person": Person.name,

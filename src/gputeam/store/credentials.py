@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import NotFound, not_found, refused
 from gputeam.store.people import get_organisation, get_person
@@ -90,7 +91,7 @@ def _free_index(session: Session, key_id: int) -> int:
         session.scalars(select(IssuedCredential.status_index).where(IssuedCredential.key_id == key_id))
     )
     if len(used) >= STATUS_LIST_BITS:
-        raise refused("status list", "this issuing key's status list is full; rotate the key")
+        raise refused("status list", N_("this issuing key's status list is full; rotate the key"))
     while True:
         index = secrets.randbelow(STATUS_LIST_BITS)
         if index not in used:
@@ -193,7 +194,10 @@ def issue_credential(
         raise not_found("person", person_id)
     if cert_id not in catalog.certifications:
         raise refused(
-            "achievement", "not a certification of the catalog in use", cert_id, "a catalog certification id"
+            "achievement",
+            N_("not a certification of the catalog in use"),
+            cert_id,
+            N_("a catalog certification id"),
         )
     today = now.date()
     held = session.scalars(
@@ -208,9 +212,11 @@ def issue_credential(
     if held is None or (held.valid_until is not None and held.valid_until < today):
         raise refused(
             "achievement",
-            f"{person.name} holds no valid {cert_id} on {today}",
+            N_("{person} holds no valid {certification} on {date}").format(
+                person=person.name, certification=cert_id, date=today
+            ),
             cert_id,
-            "a certification the person holds, valid today",
+            N_("a certification the person holds, valid today"),
         )
     key_row, key = current_issuer_key(session, org_id, secret, actor=actor)
     index = _free_index(session, key_row.id)
@@ -310,9 +316,11 @@ def revoke_credential(
         raise not_found("credential", uuid)
     reason = reason.strip()
     if not reason:
-        raise refused("reason", "say why the credential is revoked", expected="a reason")
+        raise refused("reason", N_("say why the credential is revoked"), expected=N_("a reason"))
     if row.revoked_at is not None:
-        raise refused("credential", f"already revoked on {row.revoked_at:%Y-%m-%d}", uuid)
+        raise refused(
+            "credential", N_("already revoked on {date}").format(date=f"{row.revoked_at:%Y-%m-%d}"), uuid
+        )
     row.revoked_at, row.revoked_reason = now, reason[:1000]
     session.flush()
     audit.record(

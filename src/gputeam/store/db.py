@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from gputeam.i18n import N_
 from gputeam.store.audit import bump_data_version, forget_data_change
 from gputeam.store.settings import database_url
 
@@ -130,9 +131,9 @@ def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:
             if isinstance(value, str) and "\x00" in value:
                 raise refused(
                     f"{table.name}.{col.key}",
-                    "contains a NUL character",
+                    N_("contains a NUL character"),
                     value.replace("\x00", "\\x00"),
-                    "text without NUL",
+                    N_("text without NUL"),
                 )
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.errors import Problem
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found
 from gputeam.store.learning import adopt_roadmaps, enrol_many, record_hours
@@ -27,7 +28,9 @@ def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | No
         raise StoreError(
             [
                 Problem(
-                    path="course_id", message="give a course or a path", expected="one of course_id, path_id"
+                    path="course_id",
+                    message=N_("give a course or a path"),
+                    expected=N_("one of {choices}").format(choices="course_id, path_id"),
                 )
             ]
         )
@@ -37,9 +40,9 @@ def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | No
                 [
                     Problem(
                         path="course_id",
-                        message="not in the catalog",
+                        message=N_("not in the catalog"),
                         found=course_id,
-                        expected="a catalog course id",
+                        expected=N_("a catalog course id"),
                     )
                 ]
             )
@@ -51,9 +54,9 @@ def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | No
             [
                 Problem(
                     path="path_id",
-                    message="not in the catalog",
+                    message=N_("not in the catalog"),
                     found=path_id,
-                    expected="a catalog learning path id",
+                    expected=N_("a catalog learning path id"),
                 )
             ]
         )

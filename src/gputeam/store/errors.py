@@ -43,6 +43,9 @@ _NOT_FOUND = {
     "programme": N_("no programme {key}"),
     "roadmap item": N_("no roadmap item {key}"),
     "scenario": N_("no scenario {key}"),
+    "api token": N_("no API token {key}"),
+    "status list": N_("no status list {key}"),
+    "item": N_("no item {key}"),
 }
 
 

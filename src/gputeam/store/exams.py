@@ -42,6 +42,7 @@ from gputeam.certify.programme import (
     remaining_seconds,
 )
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found, refused
 from gputeam.store.people import get_person
@@ -141,15 +142,17 @@ def start_attempt(
             return current
         finish_attempt(session, current.id, now=now, catalog=catalog, issuer=issuer, how="timeout")
     if not bp.admits(person.team_id):
-        raise refused("programme", f"{person.name} is not in a team that may sit this exam")
+        raise refused(
+            "programme", N_("{person} is not in a team that may sit this exam").format(person=person.name)
+        )
     when, why = next_allowed(session, programme, person_id, now)
     if when is None:
-        raise refused("attempt", f"no further attempt: {why}")
+        raise refused("attempt", N_("no further attempt: {reason}").format(reason=why))
     if when > now.date():
         raise refused(
             "attempt",
-            f"the next attempt is allowed on {when.isoformat()}",
-            expected="the end of the cooldown",
+            N_("the next attempt is allowed on {date}").format(date=when.isoformat()),
+            expected=N_("the end of the cooldown"),
         )
     rows = bank_items(session, programme.id, include_retired=False)
     by_item = {r.item_id: r for r in rows}
@@ -162,7 +165,7 @@ def start_attempt(
             {r.item_id: r.drawn for r in rows},
         )
     except BlueprintError as exc:
-        raise refused("bank", str(exc)) from None
+        raise StoreError([Problem(path="bank", message=m) for m in exc.messages]) from None
     numbers = [a.number for a in attempts_of(session, programme.id, person_id)]
     attempt = ExamAttempt(
         programme_id=programme.id,
@@ -181,7 +184,7 @@ def start_attempt(
     except IntegrityError:  # a parallel start won: resume its attempt
         current = _open(session, programme.id, person_id)
         if current is None:
-            raise refused("attempt", "another start of this exam is in progress; reload") from None
+            raise refused("attempt", N_("another start of this exam is in progress; reload")) from None
         return current
     session.execute(
         update(BankItem).where(BankItem.id.in_(attempt.form)).values(drawn=BankItem.drawn + 1, used=True)
@@ -236,9 +239,9 @@ def save_answer(
     if attempt is None or attempt.person_id != person_id:
         raise not_found("attempt", attempt_id)
     if attempt.state != "in_progress":
-        raise _too_late("the attempt is finished; the answer was not saved")
+        raise _too_late(N_("the attempt is finished; the answer was not saved"))
     if not accepts_save(attempt.deadline, now):
-        raise _too_late("time is up; the answer was not saved")
+        raise _too_late(N_("time is up; the answer was not saved"))
     # the versions of this item (a few), then the one the form holds: no 60-item IN list
     versions = session.execute(
         select(BankItem.id, BankItem.content_hash).where(
@@ -248,7 +251,7 @@ def save_answer(
     form = set(attempt.form)
     row = next((v for v in versions if v.id in form), None)
     if row is None:
-        raise refused("item", "not a question of this attempt", item_id)
+        raise refused("item", N_("not a question of this attempt"), item_id)
     try:
         response = read_response(_question(session, row.id, row.content_hash), value, attempt.seed)
     except ResponseError as exc:

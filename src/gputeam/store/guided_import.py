@@ -30,6 +30,7 @@ from typing import Any
 
 from gputeam.catalog import Catalog
 from gputeam.errors import Problem
+from gputeam.i18n import N_
 from gputeam.store.errors import ImportRejected, NotFound
 from gputeam.store.importing import (
     CERT_ALIASES,
@@ -88,9 +89,9 @@ class PendingUploads:
                 [
                     Problem(
                         path="file",
-                        message="file too large",
+                        message=N_("file too large"),
                         found=f"{len(data)} bytes",
-                        expected=f"at most {self.max_bytes} bytes",
+                        expected=N_("at most {n} bytes").format(n=self.max_bytes),
                     )
                 ]
             )
@@ -178,9 +179,10 @@ def _gone(token: str) -> NotFound:
         [
             Problem(
                 path="upload",
-                message="no such upload: it was imported, "
-                "discarded, is older than an hour, or is not yours; upload the "
-                "file again",
+                message=N_(
+                    "no such upload: it was imported, discarded, is older than an hour, "
+                    "or is not yours; upload the file again"
+                ),
                 found=token[:8] + "…",
             )
         ]
@@ -241,8 +243,8 @@ def sheet_names(data: bytes, filename: str) -> list[str]:
                 Problem(
                     path="",
                     file=filename,
-                    message=f"not a readable XLSX file ({type(exc).__name__})",
-                    expected="an .xlsx workbook",
+                    message=N_("not a readable XLSX file ({reason})").format(reason=type(exc).__name__),
+                    expected=N_("an .xlsx workbook"),
                 )
             ]
         ) from None

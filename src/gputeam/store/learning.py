@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import get_person, get_person_by_key
@@ -47,7 +48,7 @@ def enrol_many(
     """New enrolments, one per ``(person id, course id)``, written in one batch (a team of
     hundreds at once), each audited. The caller has checked the people."""
     if hours_done < 0:
-        raise refused("hours_done", "must not be negative", hours_done, ">= 0")
+        raise refused("hours_done", N_("must not be negative"), hours_done, ">= 0")
     made = [
         Enrolment(person_id=pid, course_id=course, started_on=started_on, hours_done=hours_done)
         for pid, course in pairs
@@ -72,14 +73,14 @@ def record_hours(
     if e is None:
         raise not_found("enrolment", enrolment_id)
     if hours_done < 0:
-        raise refused("hours_done", "must not be negative", hours_done, ">= 0")
+        raise refused("hours_done", N_("must not be negative"), hours_done, ">= 0")
     before = audit.snapshot(e)
     e.hours_done = hours_done
     if completed_on is not None:
         if completed_on < e.started_on:
             raise refused(
                 "completed_on",
-                "before the enrolment started",
+                N_("before the enrolment started"),
                 completed_on.isoformat(),
                 f">= {e.started_on.isoformat()}",
             )
@@ -147,9 +148,9 @@ def add_roadmap_item(
 ) -> RoadmapItem:
     title = one_line("title", title)
     if kind not in ROADMAP_KINDS:
-        raise refused("kind", "unknown roadmap item kind", kind, ", ".join(ROADMAP_KINDS))
+        raise refused("kind", N_("unknown roadmap item kind"), kind, ", ".join(ROADMAP_KINDS))
     if due < start:
-        raise refused("due", "before start", due.isoformat(), f">= {start.isoformat()}")
+        raise refused("due", N_("before start"), due.isoformat(), f">= {start.isoformat()}")
     get_person(session, person_id)
     item = RoadmapItem(
         person_id=person_id,
@@ -176,19 +177,19 @@ def update_roadmap_item(
     if set(changes) - allowed:
         raise refused(
             "roadmap_item",
-            "unknown fields",
+            N_("unknown fields"),
             ", ".join(sorted(set(changes) - allowed)),
             ", ".join(sorted(allowed)),
         )
     if isinstance(changes.get("title"), str):
         changes = {**changes, "title": one_line("title", changes["title"])}
     if "status" in changes and changes["status"] not in ROADMAP_STATUSES:
-        raise refused("status", "unknown status", changes["status"], ", ".join(ROADMAP_STATUSES))
+        raise refused("status", N_("unknown status"), changes["status"], ", ".join(ROADMAP_STATUSES))
     before = audit.snapshot(item)
     for k, v in changes.items():
         setattr(item, k, v)
     if item.due < item.start:
-        raise refused("due", "before start", item.due.isoformat(), f">= {item.start}")
+        raise refused("due", N_("before start"), item.due.isoformat(), f">= {item.start}")
     session.flush()
     audit.record(session, actor, "update", "roadmap_item", item.id, before, audit.snapshot(item))
     return item

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
 from gputeam.errors import Problem
+from gputeam.i18n import N_
 from gputeam.scenario import Constraints, Fleet, PlanInputs, Retention, Scenario, parse_scenario
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import CertificationHeld, Person
@@ -88,13 +89,13 @@ def _drop_unknown(entry: dict[str, Any], catalog: Catalog) -> list[Problem]:
     who = f"person {entry['id']} ({entry['name']})"
     out = []
 
-    def note(field: str, value: str, what: str, effect: str) -> None:
+    def note(field: str, value: str, message: str, expected: str) -> None:
         out.append(
             Problem(
                 path=f"{who}.{field}",
-                message=f"{what} not in the catalog; {effect}",
+                message=message,
                 found=repr(value),
-                expected=f"a catalog {what} id",
+                expected=expected,
                 file="<database>",
             )
         )
@@ -102,16 +103,26 @@ def _drop_unknown(entry: dict[str, Any], catalog: Catalog) -> list[Problem]:
     role = entry.get("role")
     if role is not None and role not in catalog.roles:
         del entry["role"]
-        note("role", role, "role", "planned as having no role")
+        note("role", role, N_("role not in the catalog; planned as having no role"), N_("a catalog role id"))
     for domain in [d for d in entry["skills"] if d not in catalog.domains]:
         del entry["skills"][domain]
-        note(f"skills.{domain}", domain, "skill domain", "rating left out of the plan")
+        note(
+            f"skills.{domain}",
+            domain,
+            N_("skill domain not in the catalog; rating left out of the plan"),
+            N_("a catalog skill domain id"),
+        )
     kept = []
     for held in entry["certifications"]:
         if held["id"] in catalog.certifications:
             kept.append(held)
         else:
-            note("certifications", held["id"], "certification", "left out of the plan")
+            note(
+                "certifications",
+                held["id"],
+                N_("certification not in the catalog; left out of the plan"),
+                N_("a catalog certification id"),
+            )
     entry["certifications"] = kept
     return out
 

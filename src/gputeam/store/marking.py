@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.exams import Issuer, _form_rows, _locked, mark_result, saved_answers
@@ -91,11 +92,13 @@ def _mark_value(value: Any, top: float, item_id: str) -> float:
         try:
             value = float(value.strip().replace(",", "."))
         except ValueError:
-            raise refused(f"marks.{item_id}", "not a number", value, f"0 to {top:g}") from None
+            raise refused(
+                f"marks.{item_id}", N_("not a number"), value, N_("0 to {top}").format(top=f"{top:g}")
+            ) from None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise refused(f"marks.{item_id}", "not a number", value, f"0 to {top:g}")
+        raise refused(f"marks.{item_id}", N_("not a number"), value, N_("0 to {top}").format(top=f"{top:g}"))
     if not 0 <= value <= top:
-        raise refused(f"marks.{item_id}", "out of range", value, f"0 to {top:g}")
+        raise refused(f"marks.{item_id}", N_("out of range"), value, N_("0 to {top}").format(top=f"{top:g}"))
     return float(value)
 
 
@@ -123,19 +126,19 @@ def mark_essay(
         raise not_found("attempt", attempt_id)
     check_assessor(session, programme, attempt.person_id, role, marker_person_id, "essay")
     if attempt.state != "finished":
-        raise refused("attempt", "the attempt is still running; essays are marked once it is handed in")
+        raise refused("attempt", N_("the attempt is still running; essays are marked once it is handed in"))
     result = dict(attempt.result or {})
     if not result.get("pending"):
-        raise refused("attempt", "every essay of this attempt is marked; the result is final")
+        raise refused("attempt", N_("every essay of this attempt is marked; the result is final"))
     question = next(
         (q for q in (question_of(r) for r in _form_rows(session, attempt)) if q.item_id == item_id), None
     )
     if question is None or question.qtype != "essay":
-        raise refused("item", "not an essay of this attempt", item_id)
+        raise refused("item", N_("not an essay of this attempt"), item_id)
     value = _mark_value(mark, question.default_mark, item_id)
     text = str(comment or "").strip()
     if len(text) > COMMENT_LONGEST:
-        raise refused(f"comments.{item_id}", f"longer than {COMMENT_LONGEST} characters")
+        raise refused(f"comments.{item_id}", N_("longer than {n} characters").format(n=COMMENT_LONGEST))
     manual: dict[str, Any] = dict(result.get("manual") or {})
     before = manual.get(item_id)
     manual[item_id] = {

@@ -151,9 +151,9 @@ def _check_email_free(session: Session, org_id: int, email: str | None, person_i
         if other is not None and email_key(other) == wanted:
             raise refused(
                 "person.email",
-                f"already the e-mail of person {key!r}",
+                N_("already the e-mail of person {key}").format(key=repr(key)),
                 email,
-                "an e-mail address no one else in the organisation has",
+                N_("an e-mail address no one else in the organisation has"),
             )
 
 
@@ -182,9 +182,9 @@ def _write_person(session: Session, person: Person, changes: Mapping[str, Any] |
         _check_email_free(session, person.org_id, email, person.id)
         raise refused(  # the other writer's row is not visible here (SQLite): the same words
             "person.email",
-            "already the e-mail of another person",
+            N_("already the e-mail of another person"),
             email,
-            "an e-mail address no one else in the organisation has",
+            N_("an e-mail address no one else in the organisation has"),
         ) from None
 
 
@@ -250,7 +250,7 @@ def update_person(
                 "person.active",
                 ARCHIVED_TEAM,
                 team.name,
-                "restore the team, or move the person to a current team, first",
+                N_("restore the team, or move the person to a current team, first"),
             )
     if changes.get("email") is not None and changes["email"] != person.email:
         _check_email_free(session, person.org_id, changes["email"], person.id)
@@ -341,7 +341,7 @@ class PeopleFilter:
         if self.search:
             if "\x00" in self.search:  # PostgreSQL cannot even compare with NUL: refuse alike
                 raise refused(
-                    "search", "contains a NUL character", repr(self.search)[1:-1], "text without NUL"
+                    "search", N_("contains a NUL character"), repr(self.search)[1:-1], N_("text without NUL")
                 )
             like = "%" + like_literal(self.search.lower()) + "%"
             out.append(
@@ -356,7 +356,7 @@ def people_order(sort: str = "name", descending: bool = False) -> list[Any]:
     id, so pages never overlap); people without a role or team come last either way. The
     ``team`` order needs :class:`Team` outer-joined."""
     if sort not in PEOPLE_SORTS:
-        raise refused("sort", "unknown sort order", sort, ", ".join(PEOPLE_SORTS))
+        raise refused("sort", N_("unknown sort order"), sort, ", ".join(PEOPLE_SORTS))
     column = {
         "name": Person.name,
         "key": Person.key,

@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.certifications import add_certification, default_valid_until
 from gputeam.store.errors import not_found, refused
@@ -44,6 +45,17 @@ def may_assess(session: Session, programme: Programme, role: str, person_id: int
     return person is not None and person.key in programme_spec(programme).assessors
 
 
+#: "an assessor cannot assess their own practical" (or essay): one sentence per kind of work.
+_OWN = {
+    "practical": N_("an assessor cannot assess their own practical"),
+    "essay": N_("an assessor cannot assess their own essay"),
+}
+_WHO = {
+    "practical": N_("only admins, managers and the programme's named assessors assess practicals"),
+    "essay": N_("only admins, managers and the programme's named assessors assess essays"),
+}
+
+
 def check_assessor(
     session: Session,
     programme: Programme,
@@ -55,23 +67,25 @@ def check_assessor(
     """Refused unless the caller may assess (:func:`may_assess`) and is not the candidate:
     the one rule for practicals and essay marking alike."""
     if assessor_person_id is not None and assessor_person_id == candidate_id:
-        raise refused("assessor", f"an assessor cannot assess their own {what}")
+        raise refused("assessor", _OWN[what])
     if not may_assess(session, programme, role, assessor_person_id):
-        raise refused("assessor", f"only admins, managers and the programme's named assessors assess {what}s")
+        raise refused("assessor", _WHO[what])
 
 
 def _grades(programme: Programme, grades: Mapping[str, Any]) -> dict[str, dict[str, str]]:
     criteria = {c.id for c in programme_spec(programme).rubric}
     if not criteria:
-        raise refused("programme", "this programme has no practical")
+        raise refused("programme", N_("this programme has no practical"))
     out = {}
     for cid, g in grades.items():
         if cid not in criteria:
-            raise refused(f"grades.{cid}", "not a criterion of the rubric", cid, ", ".join(sorted(criteria)))
+            raise refused(
+                f"grades.{cid}", N_("not a criterion of the rubric"), cid, ", ".join(sorted(criteria))
+            )
         g = g if isinstance(g, Mapping) else {"grade": g}
         grade = str(g.get("grade") or "")
         if grade not in GRADES:
-            raise refused(f"grades.{cid}.grade", "unknown grade", grade, " or ".join(GRADES))
+            raise refused(f"grades.{cid}.grade", N_("unknown grade"), grade, " or ".join(GRADES))
         out[cid] = {
             "grade": grade,
             "evidence": str(g.get("evidence") or "")[:2000],
@@ -154,11 +168,11 @@ def sign_off(
     check_assessor(session, programme, person_id, role, assessor_person_id)
     row = open_assessment(session, programme, person_id)
     if row is None:
-        raise refused("practical", "no graded practical to sign off")
+        raise refused("practical", N_("no graded practical to sign off"))
     rubric = programme_spec(programme).rubric
     missing = [c.id for c in rubric if c.required and c.id not in row.grades]
     if missing:
-        raise refused("practical", "grade every required criterion first", ", ".join(missing))
+        raise refused("practical", N_("grade every required criterion first"), ", ".join(missing))
     passed = all(row.grades.get(c.id, {}).get("grade") == "met" for c in rubric if c.required)
     row.outcome, row.signed_at, row.assessor = ("pass" if passed else "fail"), now, assessor
     session.flush()

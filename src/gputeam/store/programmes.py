@@ -25,6 +25,7 @@ from gputeam.catalog import Catalog
 from gputeam.certify import Bank, Question
 from gputeam.certify.programme import ProgrammeError, ProgrammeSpec, read_spec
 from gputeam.errors import Problem
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found, refused
 from gputeam.store.people import get_person
@@ -48,9 +49,9 @@ def save_programme(
     if not re.match(CODE_PATTERN, code):
         raise refused(
             "code",
-            "a programme code is lower-case letters, digits, '.', '_' or '-'",
+            N_("a programme code is lower-case letters, digits, '.', '_' or '-'"),
             code,
-            "e.g. acme-operator-l2",
+            N_("e.g. {example}").format(example="acme-operator-l2"),
         )
     try:
         checked = read_spec(spec, catalog)
@@ -146,7 +147,7 @@ def import_bank(
     if twice:
         raise refused(
             "bank",
-            "several questions share an item id; give each its own [id:...] or <idnumber>",
+            N_("several questions share an item id; give each its own [id:...] or <idnumber>"),
             ", ".join(twice),
         )
     current = _current(session, programme_id)
@@ -286,7 +287,9 @@ def set_time_multiplier(
     """A person's exam time multiplier (1 = no extra time; at most 4)."""
     person = get_person(session, person_id)
     if not (1.0 <= multiplier <= 4.0):
-        raise refused("time_multiplier", "must be between 1 and 4", multiplier, "1.25 for 25 % extra time")
+        raise refused(
+            "time_multiplier", N_("must be between 1 and 4"), multiplier, N_("1.25 for 25 % extra time")
+        )
     row = session.get(Accommodation, person_id)
     before = None if row is None else {"time_multiplier": row.time_multiplier, "note": row.note}
     if row is None:

@@ -7,7 +7,8 @@ and one when it has expired; an overdue roadmap item one per due date). Sent key
 recorded in ``reminders_sent``, so running ``gputeam remind`` again sends nothing new.
 
 Mail goes out when SMTP is configured (:meth:`SmtpSettings.from_env`); otherwise reminders
-are listed. Without ``dry_run`` both count as delivered.
+are listed. Without ``dry_run`` both count as delivered. A person whose user account has a
+language of its own gets their mail in it; other mail is in the run's language.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, expiry_status, load_catalog
-from gputeam.i18n import _, ngettext
+from gputeam.i18n import _, current, ngettext, use
 from gputeam.i18n.formats import date_text
+from gputeam.store.accounts import user_languages
 from gputeam.store.certifications import expiring_certifications
 from gputeam.store.learning import overdue_roadmap_items
 from gputeam.store.schema import ReminderSent, utcnow
@@ -41,6 +43,7 @@ class Reminder:
     email: str | None
     due: date
     subject: str
+    person_id: int | None = None
 
     def line(self) -> str:
         return f"{date_text(self.due)}  {self.subject}"
@@ -101,6 +104,7 @@ def due_reminders(
                 person=c.person.key,
                 name=c.person.name,
                 email=c.person.email,
+                person_id=c.person.id,
                 due=c.valid_until,
                 subject=subject,
             )
@@ -131,6 +135,7 @@ def due_reminders(
                 person=cr.person.key,
                 name=cr.person.name,
                 email=cr.person.email,
+                person_id=cr.person.id,
                 due=cr.valid_until,
                 subject=_(
                     "{person}: the {certification} credential {when}; renewing the "
@@ -147,6 +152,7 @@ def due_reminders(
                 person=it.person.key,
                 name=it.person.name,
                 email=it.person.email,
+                person_id=it.person.id,
                 due=it.due,
                 subject=ngettext(
                     "{person}: {kind} '{title}' was due on {date} ({days} day overdue)",
@@ -267,6 +273,19 @@ def send_reminders(
         )
         session.flush()
         return result
+    # each person's mail in their user account's language, if they set one (else the run's)
+    languages = user_languages(session, [r.person_id for r in result.new if r.email and r.person_id])
+    written: dict[str, dict[str, Reminder]] = {}
+
+    def in_language(language: str, items: list[Reminder]) -> list[Reminder]:
+        if language not in written:
+            with use(language):
+                again = due_reminders(
+                    session, today, within_days, org_id=org_id, include_sent=True, catalog=catalog
+                )
+            written[language] = {r.key: r for r in again}
+        return [written[language].get(r.key, r) for r in items]
+
     by_recipient: dict[str, list[Reminder]] = {}
     for r in result.new:
         to = r.email or fallback_to
@@ -275,12 +294,16 @@ def send_reminders(
             continue
         by_recipient.setdefault(to, []).append(r)
     for to, items in sorted(by_recipient.items()):
-        subject = (
-            items[0].subject
-            if len(items) == 1
-            else _("gputeam: {n} reminders for {date}").format(n=len(items), date=date_text(today))
-        )
-        body = "\n".join(r.line() for r in items) + "\n\n-- gputeam remind\n"
+        language = languages.get(items[0].person_id or 0) if items[0].email else None
+        if language is not None and language != current():
+            items = in_language(language, items)
+        with use(language or current()):
+            subject = (
+                items[0].subject
+                if len(items) == 1
+                else _("gputeam: {n} reminders for {date}").format(n=len(items), date=date_text(today))
+            )
+            body = "\n".join(r.line() for r in items) + "\n\n-- gputeam remind\n"
         try:
             mailer.send(to, subject, body)
         except Exception as exc:  # an SMTP failure for one recipient must not stop others

@@ -264,6 +264,9 @@ class User(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None] = mapped_column()
+    #: The user's language for pages and mail (one of gputeam.i18n.LANGUAGES); None: the
+    #: browser's (Accept-Language, or the language switcher's cookie).
+    language: Mapped[str | None] = mapped_column(String(10))
 
     person: Mapped[Person | None] = relationship()
     teams: Mapped[list[Team]] = relationship(secondary="team_memberships", viewonly=True)

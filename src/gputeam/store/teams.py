@@ -13,10 +13,17 @@ from typing import Any, Literal
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from gputeam.i18n import N_, Nn_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
 from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, check_team_name, update_person
 from gputeam.store.schema import Enrolment, Person, RoadmapItem, Team, utcnow
+
+#: English, singular and plural (translated where shown, by the count's plural form).
+_STILL_IN_TEAM = Nn_(
+    "{n} active person is in this team; move them to another team first",
+    "{n} active people are in this team; move them to another team first",
+)
 
 
 def team_in(session: Session, org_id: int, team_id: int) -> Team:
@@ -55,9 +62,9 @@ def set_team_archived(
         if members:
             raise refused(
                 "team.archived",
-                f"{members} active people are in this team; move them to another team first",
+                _STILL_IN_TEAM[members != 1].format(n=members),
                 team.name,
-                "a team with no active people",
+                N_("a team with no active people"),
             )
     before = audit.snapshot(team)
     team.archived_at = utcnow() if archived else None

@@ -27,7 +27,7 @@ from gputeam.i18n import N_, gettext
 from gputeam.web import cache
 from gputeam.web.api.common import API_PREFIX
 from gputeam.web.dbretry import DatabaseRetry
-from gputeam.web.language import Language
+from gputeam.web.language import AccountLanguage, Language
 from gputeam.web.limits import RequestLimits
 from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
@@ -192,6 +192,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
         return render.error_page(request, exc.status_code, str(exc.detail))
 
+    app.add_middleware(AccountLanguage)  # a signed-in user's own language (needs the session)
     app.add_middleware(DatabaseRetry)  # inside SessionCookies: a retry sets no cookie twice
     # sizes and NUL checked before anything reads a body; a page too large: a page
     app.add_middleware(RequestLimits, page=pages_import.too_large)

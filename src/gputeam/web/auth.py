@@ -65,6 +65,7 @@ def _known(request: Request, s: Any, key: tuple[str, str], **credential: str) ->
                     team_ids=c.team_ids,
                     scopes=c.scopes,
                     via="session" if c.scopes is None else "token",
+                    language=c.language,
                 ),
                 c,
                 c.last_used_at,

@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.i18n import _
+from gputeam.i18n import N_, _
 from gputeam.web import services
 from gputeam.web.api.common import API_PREFIX, PathId
 from gputeam.web.auth import require
@@ -489,7 +489,7 @@ def api_issue(
     achievement = body.get("achievement")
     if not isinstance(achievement, str):
         raise InputError(
-            [Problem(path="achievement", message="required", expected="a catalog certification id")]
+            [Problem(path="achievement", message=N_("required"), expected=N_("a catalog certification id"))]
         )
     uuid, document = _issue_for(request, who, person_id, achievement)
     return {"uuid": uuid, "credential": document, "share_url": f"{_base_url(request)}/credentials/{uuid}"}

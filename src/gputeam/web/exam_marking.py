@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.i18n import _
+from gputeam.i18n import N_, _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId
@@ -122,7 +122,7 @@ async def marking_submit(request: Request, attempt_id: PathId, who: Sitter) -> R
             ]
             given = [(item, mark, comment) for item, mark, comment in given if str(mark or "").strip()]
             if not given:
-                raise InputError([Problem(path="marks", message="enter a mark for at least one essay")])
+                raise InputError([Problem(path="marks", message=N_("enter a mark for at least one essay"))])
             for item, mark, comment in given:
                 _mark(request, s, who, attempt_id, item, mark, comment)
     except InputError as exc:
@@ -164,7 +164,11 @@ def mark(
     once every essay is marked the result is final."""
     if "mark" not in body:
         raise InputError(
-            [Problem(path="mark", message="required", expected="a number from 0 to the question's mark")]
+            [
+                Problem(
+                    path="mark", message=N_("required"), expected=N_("a number from 0 to the question's mark")
+                )
+            ]
         )
     with request.app.state.db.session() as s:
         _attempt(request, s, who, attempt_id)

@@ -16,6 +16,7 @@ from fastapi import Query
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 from gputeam.web.permissions import Principal
 
 #: People's status in a list: ``active`` (the default), ``inactive`` or ``all``.
@@ -48,14 +49,14 @@ class Chosen:
             problems.append(
                 Problem(
                     path="status",
-                    message="not a person status",
+                    message=N_("not a person status"),
                     found=self.status,
                     expected=" or ".join(PERSON_STATUSES),
                 )
             )
         if self.dir not in ("asc", "desc"):
             problems.append(
-                Problem(path="dir", message="not a direction", found=self.dir, expected="asc or desc")
+                Problem(path="dir", message=N_("not a direction"), found=self.dir, expected="asc or desc")
             )
         if problems:
             raise InputError(problems)
@@ -77,7 +78,10 @@ class Chosen:
             raise InputError(
                 [
                     Problem(
-                        path="sort", message="not a sort order", found=self.sort, expected=", ".join(allowed)
+                        path="sort",
+                        message=N_("not a sort order"),
+                        found=self.sort,
+                        expected=", ".join(allowed),
                     )
                 ]
             )
@@ -109,9 +113,9 @@ def _whole(text: str, name: str, problems: list[Problem], low: int, high: int) -
         problems.append(
             Problem(
                 path=name,
-                message="not a choice",
+                message=N_("not a choice"),
                 found=text,
-                expected=f"a whole number from {low} to {high}, or empty",
+                expected=N_("a whole number from {low} to {high}, or empty").format(low=low, high=high),
             )
         )
         return None

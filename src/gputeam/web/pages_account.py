@@ -38,6 +38,7 @@ def _account(
     *,
     token_errors: dict[str, str] | None = None,
     token_form: dict[str, Any] | None = None,
+    language_error: str | None = None,
 ) -> Response:
     with request.app.state.db.session() as s:
         tokens = [t for t in store.list_tokens(s, who.user_id) if t.revoked_at is None]
@@ -53,7 +54,30 @@ def _account(
         token_errors=token_errors or {},
         token_form=token_form,
         min_password=MIN_PASSWORD,
+        language_error=language_error,
     )
+
+
+@router.post("/account/language")
+def set_language(
+    request: Request, who: Anyone, language: Annotated[str, Form(max_length=20)] = ""
+) -> Response:
+    """Your language for pages and reminder mail (one of gputeam's), or none: the browser's.
+    The switcher's cookie follows (cleared with it), so the pages before login agree."""
+    from gputeam.web.language import COOKIE, remember
+
+    try:
+        with request.app.state.db.session() as s:
+            user = store.set_user_language(s, who.user_id, language.strip() or None, actor=who.username)
+            chosen = user.language
+    except InputError as exc:
+        return _account(request, who, 422, language_error="; ".join(str(p) for p in exc.problems))
+    response = RedirectResponse("/account?language=1#language", status_code=303)
+    if chosen is None:
+        response.delete_cookie(COOKIE, path="/")
+    else:
+        remember(response, chosen)
+    return response
 
 
 MIN_PASSWORD = 8  # what ``gputeam admin create`` (store.hash_password) demands

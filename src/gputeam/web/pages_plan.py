@@ -139,7 +139,9 @@ def plan_pdf(
 
 def _pdf_unavailable(request: Request, exc: InputError) -> Response:
     """503: the server cannot print PDFs (no Chromium, or it failed); the message says why."""
-    return render(request, "error.html", 503, code=503, title="PDF unavailable", detail=str(exc.problems[0]))
+    return render(
+        request, "error.html", 503, code=503, title=_("PDF unavailable"), detail=str(exc.problems[0])
+    )
 
 
 @router.post("/plan")

@@ -92,6 +92,7 @@ class Principal:
     team_ids: frozenset[int] = field(default_factory=frozenset)
     scopes: frozenset[str] | None = None  # None: a browser session, all of the role
     via: str = "session"
+    language: str | None = None  # the user's own language for pages (None: the browser's)
 
     def can(self, perm: Perm, *, write: bool = False) -> bool:
         """The role grants ``perm``, and a token holds its scope; ``write`` (an unsafe

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from gputeam import store
 from gputeam.catalog import EXPIRY_STATUSES
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 from gputeam.store import DbSession
 from gputeam.web import cache, services, skills_matrix
 from gputeam.web.lists import Chosen, visible
@@ -47,7 +48,7 @@ def matrix_data(
             [
                 Problem(
                     path="group",
-                    message="not a skill domain group",
+                    message=N_("not a skill domain group"),
                     found=group,
                     expected=", ".join(skills_matrix.groups(cat)),
                 )
@@ -106,9 +107,9 @@ def certifications_data(
             [
                 Problem(
                     path="expiry",
-                    message="not a certificate status",
+                    message=N_("not a certificate status"),
                     found=expiry,
-                    expected=", ".join(EXPIRY_STATUSES) + ", or empty",
+                    expected=N_("{choices}, or empty").format(choices=", ".join(EXPIRY_STATUSES)),
                 )
             ]
         )

@@ -73,6 +73,7 @@ NOT_FOUND = {
     "enrolment": N_("no such enrolment"),
     "person": N_("no such person"),
     "plan": N_("no such plan"),
+    "plan (none saved yet)": N_("no plan saved yet"),
     "roadmap item": N_("no such roadmap item"),
     "team": N_("no such team"),
     "token": N_("no such token"),

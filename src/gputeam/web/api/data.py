@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, File, Form, HTTPException, Query, Reques
 from fastapi.responses import Response
 
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 from gputeam.web import limits, services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
@@ -52,7 +53,8 @@ def parse_mapping(mapping: str | None) -> dict[str, str] | None:
             [
                 Problem(
                     path="mapping",
-                    message=f"not JSON: {exc.msg}",
+                    message=N_("not JSON"),
+                    detail=exc.msg,
                     expected='{"your column": "gputeam field", ...}',
                 )
             ]
@@ -64,7 +66,7 @@ def parse_mapping(mapping: str | None) -> dict[str, str] | None:
             [
                 Problem(
                     path="mapping",
-                    message="must map column names to field names",
+                    message=N_("must map column names to field names"),
                     expected='{"your column": "gputeam field"}',
                 )
             ]

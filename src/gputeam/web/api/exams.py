@@ -14,7 +14,7 @@ from fastapi.responses import Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.i18n import _
+from gputeam.i18n import N_, _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId, actor
@@ -96,7 +96,7 @@ def save(
     `true`/`false`, text (short answer, essay), a number as text (numerical), or a list of
     the chosen option per sub-question (matching); `null` clears the answer."""
     if "value" not in body:
-        raise InputError([Problem(path="value", message="required")])
+        raise InputError([Problem(path="value", message=N_("required"))])
     try:  # the store refuses (404) an attempt that is not the caller's own
         with request.app.state.db.session() as s:
             left = store.save_answer(
@@ -192,7 +192,7 @@ def exam_time(
     value = body.get("time_multiplier")
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InputError(
-            [Problem(path="time_multiplier", message="required", expected="a number from 1 to 4")]
+            [Problem(path="time_multiplier", message=N_("required"), expected=N_("a number from 1 to 4"))]
         )
     with request.app.state.db.session() as s:
         p = services.person_in_org(request.app, s, person_id)
@@ -232,7 +232,7 @@ def grade(
     grades = body.get("grades")
     if not isinstance(grades, dict):
         raise InputError(
-            [Problem(path="grades", message="required", expected="{criterion: {grade, evidence, note}}")]
+            [Problem(path="grades", message=N_("required"), expected="{criterion: {grade, evidence, note}}")]
         )
     with request.app.state.db.session() as s:
         prog, p = _practical(request, s, who, code, person_id)

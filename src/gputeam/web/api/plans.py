@@ -9,6 +9,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 from gputeam.scenario import Constraints, Fleet, PlanInputs
 from gputeam.scenario.models import Mode
 from gputeam.web import services
@@ -90,7 +91,9 @@ def plan_or_422(request: Request, s: Any, inputs: dict[str, Any], preview: bool)
     except InputError:
         raise
     except (ValueError, OverflowError) as exc:  # accepted by the models, not plannable
-        raise InputError([Problem(path="", message=f"cannot plan this scenario: {exc}")]) from None
+        raise InputError(
+            [Problem(path="", message=N_("cannot plan this scenario"), detail=str(exc))]
+        ) from None
 
 
 @router.post(
