@@ -436,3 +436,179 @@ def test_plurals_are_plural_forms_not_parentheses() -> None:
         assert i18n.ngettext("{n} problem in the import", "{n} problems in the import", 3) == (
             "{n} Probleme im Import"
         )
+
+
+#: The calls whose arguments are sentences a user reads: the position of the message among
+#: the positional arguments (``message=`` and ``hint=`` keywords too, wherever they are).
+_MESSAGE_AT = {
+    "refused": 1,  # gputeam.store.errors.refused(path, message, found, expected)
+    "Problem": 1,
+    "ResponseError": 0,
+    "BlueprintError": 0,
+    "_too_late": 0,
+    "_bad": 1,
+    "_fail": 1,
+}
+
+
+def _unmarked_messages(source: str) -> list[tuple[int, str]]:
+    """(line, text) of each message argument of :data:`_MESSAGE_AT`'s calls written as an
+    English literal (a string, an f-string, or a literal's ``.format(...)``) instead of
+    ``N_(...)`` / ``_(...)``: such a text never reaches the catalogs, so it stays English."""
+    import ast
+
+    def literal(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+            return literal(node.func.value)
+        if isinstance(node, ast.BinOp):
+            return literal(node.left) or literal(node.right)
+        return None
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name not in _MESSAGE_AT:
+            continue
+        args = node.args[_MESSAGE_AT[name] : _MESSAGE_AT[name] + 1]
+        args += [k.value for k in node.keywords if k.arg in ("message", "hint")]
+        for arg in args:
+            text = literal(arg)
+            if text is not None and re.search(r"[^\W\d_]{3}", text):
+                found.append((node.lineno, text))
+    return found
+
+
+def test_messages_users_read_are_marked_at_source() -> None:
+    """Every refusal and problem message in the code (the store's exam, credential and
+    account rules, certify's, the catalog's checks, the web's and the CLI's) is marked for
+    translation where it is written. The migrations are left out: they speak to the
+    operator upgrading, in English, and are not changed once released."""
+    unmarked = {
+        rel: found
+        for path in sorted((ROOT / "src" / "gputeam").rglob("*.py"))
+        if "migrations" not in path.parts
+        and (found := _unmarked_messages(path.read_text("utf-8")))
+        and (rel := path.relative_to(ROOT).as_posix())
+    }
+    assert unmarked == {}
+    # the check sees an unmarked message
+    assert _unmarked_messages('raise refused("a", f"no further attempt: {why}")') == [
+        (1, "no further attempt: ")
+    ]
+    assert _unmarked_messages('refused("a", N_("no further attempt: {r}").format(r=why))') == []
+
+
+_ERRORS_SCRIPT = r"""
+import json, sys
+sys.argv = ["gputeam", "--lang", sys.argv[1]]  # the language is read at start-up
+from typer.testing import CliRunner
+from gputeam.cli.main import app
+
+out = {}
+for args in json.loads(sys.stdin.read()):
+    result = CliRunner().invoke(app, ["--lang", sys.argv[2], *args], terminal_width=200)
+    out[" ".join(args)] = (result.exit_code, result.output)
+print(json.dumps(out))
+"""
+
+#: Command lines that fail: Click's parsing errors (an extra argument, an unknown option or
+#: command, a missing argument or option value, a bad number) and gputeam's own input
+#: problems (a missing file, neither file nor example, a format without --out, an unknown
+#: catalog section, an override out of range, YAML that does not parse).
+CLI_ERRORS = (
+    ("plan", "nope.yaml", "extra"),
+    ("plan", "--bogus"),
+    ("compare",),
+    ("plan", "--runs", "abc", "--example", "startup"),
+    ("nosuch",),
+    ("plan", "--format"),
+    ("plan", "nope.yaml"),
+    ("plan",),
+    ("plan", "--example", "startup", "--format", "xlsx"),
+    ("catalog", "show", "nope"),
+    ("plan", "--example", "startup", "--set", "horizon_months=-3"),
+    ("plan", "{bad}"),
+)
+
+
+def _cli_errors(language: str, bad_yaml: Path) -> dict[str, tuple[int, str]]:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    lines = [[a.replace("{bad}", str(bad_yaml)) for a in args] for args in CLI_ERRORS]
+    env = {**os.environ, "COLUMNS": "200", "TERMINAL_WIDTH": "200", "GPUTEAM_LANG": ""}
+    proc = subprocess.run(
+        [sys.executable, "-c", _ERRORS_SCRIPT, language, language],
+        input=json.dumps(lines),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {k: (v[0], v[1].replace(str(bad_yaml), "bad.yaml")) for k, v in json.loads(proc.stdout).items()}
+
+
+def _outside_brackets(text: str) -> str:
+    out, depth = [], 0
+    for ch in text:
+        depth += ch == "⟦"
+        if depth == 0:
+            out.append(ch)
+        depth -= ch == "⟧"
+    return "".join(out)
+
+
+def _untranslated_error(output: str, values: set[str]) -> list[str]:
+    """Words of an error in the pseudo-locale outside ⟦…⟧: none but the command path,
+    option names, metavars, the values typed and the parser's own words (``[in the parser's
+    words: …]``, marked)."""
+    found = []
+    for line in output.splitlines():
+        rest = _outside_brackets(line)
+        for token in re.split(r"[\s│╭╮╰╯─:;,()\[\]{}'\"]+", rest):
+            if not re.search(r"[a-z]{2}", token) or token.startswith("-") or token in values:
+                continue
+            found.append(f"{token!r} in {line.strip()!r}")
+    return found
+
+
+def test_pseudo_locale_finds_no_untranslated_text_in_cli_errors(tmp_path: Path) -> None:
+    """Every error path of the CLI in the pseudo-locale: Click's words (usage, the error
+    panel, its messages) and gputeam's problems are all translated; what is left is the
+    command, the options and the values as the user typed them."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("organisation: x\n  start: 2026\n", "utf-8")
+    outputs = _cli_errors(i18n.PSEUDO, bad)
+    values = {"gputeam", "plan", "compare", "catalog", "show", "file", "files", "nope", "nope.yaml"}
+    values |= {"extra", "abc", "nosuch", "bad.yaml", "startup", "horizon_months", "finance"}
+    values |= {"healthcare", "midsize", "xlsx", "plan.xlsx", "levels", "domains", "courses", "paths"}
+    values |= {"certs", "roles", "templates", "strategies", "economics", "transitions", "case-studies"}
+    values |= {"contradictions", "vendors", "specialisations", "roi-example", "x", "COMMAND", "ARGS"}
+    values |= {"section", "FILE", "horizon_months=-3"}  # the problems' field paths
+    found = {cmd: _untranslated_error(out, values) for cmd, (_code, out) in outputs.items()}
+    assert {cmd: words for cmd, words in found.items() if words} == {}
+    assert all(code == 2 for code, _out in outputs.values()), outputs
+    assert "⟦Got unexpected extra argument(s) (extra)⟧" in outputs["plan nope.yaml extra"][1]
+    # the check sees English
+    english = _cli_errors("en", bad)
+    assert all(_untranslated_error(out, values) for _code, out in english.values())
+
+
+def test_click_errors_in_german(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("organisation: x\n  start: 2026\n", "utf-8")
+    out = {cmd: text for cmd, (_code, text) in _cli_errors("de", bad).items()}
+    assert "Aufruf: gputeam plan [OPTIONS] [file]" in out["plan nope.yaml extra"]
+    assert "Unerwartete zusätzliche Argumente (extra)" in out["plan nope.yaml extra"]
+    assert "Option '--format' braucht ein Argument." in out["plan --format"]
+    assert "erwartet eines von finance, healthcare, startup, midsize für --example" in out["plan"]

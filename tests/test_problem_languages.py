@@ -70,8 +70,8 @@ def _untranslated(output: str) -> list[str]:
         if not line.strip():
             continue
         rest = line.strip()
-        if line.startswith("  "):  # "  file:line: path: message..."
-            rest = re.sub(r"^(?:[^:⟦]*:(?:\d+:)? )?(?:[^:⟦]*: )?", "", rest, count=1)
+        if line.startswith("  "):  # "  file:line[:column]: path: message..."
+            rest = re.sub(r"^(?:[^:⟦]*:(?:\d+:){0,2} )?(?:[^:⟦]*: )?", "", rest, count=1)
         if re.search(r"[A-Za-z]{2}", _unbracketed(rest)):
             found.append(line)
     return found
@@ -205,3 +205,40 @@ def test_catalog_show_in_german() -> None:
     assert result.exit_code == 0, result.output
     assert "roles (Katalog " in result.output and "Infrastruktur-Architekt" in result.output
     assert "infrastructure-architect" in result.output and "level_min" in result.output
+
+
+BAD_YAML = {
+    "indent": ("organisation: x\n  start: 2026\n", 2, 8),
+    "bracket": ("organisation: x\nstart: [2026\nfleet: {gpus: []}\n", 3, 6),
+    "tab": ("organisation: x\npeople:\n\t- a\n", 3, 1),
+    "twice": ("organisation: x\norganisation: y\n", 2, 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_YAML))
+def test_yaml_syntax_errors_are_framed_in_the_language(tmp_path: Path, name: str) -> None:
+    """A scenario that does not parse: file, line and column, 'not valid YAML', what the
+    parser expected and found, and advice, in German; the parser's own English sentence
+    follows in brackets, named as such, instead of being half-translated."""
+    text, line, column = BAD_YAML[name]
+    out = _plan(tmp_path, "de", text)
+    problem = out.splitlines()[1].strip()
+    assert problem.startswith(f"bad.yaml:{line}:{column}: (oberste Ebene): kein gültiges YAML")
+    said = re.search(r" \[Meldung des Parsers: (.+)\]$", problem)
+    assert said, problem
+    german = problem[: said.start()]
+    advice = {
+        "indent": "rücken Sie jeden Schlüssel wie die übrigen seiner Zuordnung ein",
+        "bracket": "gefunden ':'; erwartet ',' oder ']'",
+        "tab": "rücken Sie mit Leerzeichen ein, nicht mit Tabulatoren",
+        "twice": "jeder Schlüssel nur einmal in seiner Zuordnung",
+    }[name]
+    assert advice in german
+    assert not re.search(r"\b(?:expected|found|but|got|not|allowed|while|the|for)\b", german), german
+    assert i18n.current() == "en"
+
+
+def test_yaml_syntax_errors_in_the_pseudo_locale(tmp_path: Path) -> None:
+    for text, _line, _column in BAD_YAML.values():
+        out = _plan(tmp_path, i18n.PSEUDO, text)
+        assert _untranslated(out) == [], out

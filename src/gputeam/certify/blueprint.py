@@ -86,10 +86,11 @@ def select_form(
     ids = [q.item_id for q in pool if q.qtype != "description"]
     clashes = sorted(i for i, n in Counter(ids).items() if n > 1)
     if clashes:
-        raise BlueprintError(
-            f"several questions share the item id(s) {', '.join(clashes)}: give each "
-            "exam question its own [id:...] or <idnumber>"
+        message = N_(
+            "several questions share an item id ({ids}): give each exam question its own "
+            "[id:...] or <idnumber>"
         )
+        raise BlueprintError(message.format(ids=", ".join(clashes)))
     by_domain: dict[str, list[str]] = {}
     for q in pool:
         if q.domain is not None and q.qtype != "description":

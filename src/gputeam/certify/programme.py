@@ -144,8 +144,8 @@ def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
             Problem(
                 path="certification",
                 found=repr(spec.certification),
-                message="not a certification of the catalog in use",
-                expected="a catalog certification id (add your own in the catalog extras)",
+                message=N_("not a certification of the catalog in use"),
+                expected=N_("a catalog certification id (add your own in the catalog extras)"),
             )
         )
     for domain in spec.skills:
@@ -154,14 +154,14 @@ def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
                 Problem(
                     path=f"skills.{domain}",
                     found=repr(domain),
-                    message="unknown skill domain",
-                    expected="a catalog domain id",
+                    message=N_("unknown skill domain"),
+                    expected=N_("a catalog domain id"),
                 )
             )
     for m in spec.curriculum:
         if m.ref and m.ref not in catalog.courses and m.ref not in catalog.paths:
             problems.append(
-                Problem(path="curriculum", found=repr(m.ref), message="not a catalog course or path")
+                Problem(path="curriculum", found=repr(m.ref), message=N_("not a catalog course or path"))
             )
     if problems:
         raise ProgrammeError(problems)
@@ -178,7 +178,7 @@ def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
             [
                 Problem(
                     path="blueprint.domain_weights",
-                    message="no domain weights: give them, or grant a certification whose exam has them",
+                    message=N_("no domain weights: give them, or grant a certification whose exam has them"),
                 )
             ]
         )

@@ -51,7 +51,7 @@ def save_programme(
             "code",
             N_("a programme code is lower-case letters, digits, '.', '_' or '-'"),
             code,
-            N_("e.g. {example}").format(example="acme-operator-l2"),
+            N_("for example {example}").format(example="acme-operator-l2"),
         )
     try:
         checked = read_spec(spec, catalog)

@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_
 
 #: Secrets seen in examples and templates; never acceptable outside development.
 KNOWN_SECRETS = frozenset(
@@ -152,7 +153,7 @@ class Settings(CatalogSettings):
                 [
                     Problem(
                         path="GPUTEAM_ISSUER_DID",
-                        message="did:web needs the server's public https:// address",
+                        message=N_("did:web needs the server's public https:// address"),
                         found=repr(self.public_url),
                         expected="GPUTEAM_PUBLIC_URL=https://...",
                     )
@@ -174,23 +175,32 @@ class Settings(CatalogSettings):
             return self
         problem = None
         if self.secret_key.strip().lower() in KNOWN_SECRETS:
-            problem = "is empty or a well-known default"
+            problem = N_(
+                "the secret key is empty or a well-known default; refusing to start outside "
+                "development mode"
+            )
         elif len(self.secret_key) < MIN_SECRET_LENGTH:
-            problem = f"is shorter than {MIN_SECRET_LENGTH} characters"
+            problem = N_(
+                "the secret key is shorter than {n} characters; refusing to start outside "
+                "development mode"
+            ).format(n=MIN_SECRET_LENGTH)
         elif secret_bits(self.secret_key) < MIN_SECRET_BITS:
-            problem = (
-                "is too easy to guess (a repeated character or pattern, or too few different characters)"
+            problem = N_(
+                "the secret key is too easy to guess (a repeated character or pattern, or too "
+                "few different characters); refusing to start outside development mode"
             )
         if problem:
             raise SettingsError(
                 [
                     Problem(
                         path="GPUTEAM_SECRET_KEY",
-                        message=f"the secret key {problem}; refusing to start outside development mode",
-                        expected=f"{MIN_SECRET_LENGTH}+ random characters",
-                        hint=f"make one with: {MAKE_KEY} and set it: export GPUTEAM_SECRET_KEY=... "
-                        "(the same key for every process of the app); on a development machine "
-                        "use --dev instead",
+                        message=problem,
+                        expected=N_("{n}+ random characters").format(n=MIN_SECRET_LENGTH),
+                        hint=N_(
+                            "make one with: {command} and set it: export GPUTEAM_SECRET_KEY=... "
+                            "(the same key for every process of the app); on a development "
+                            "machine use --dev instead"
+                        ).format(command=MAKE_KEY),
                     )
                 ]
             )
