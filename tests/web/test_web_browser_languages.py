@@ -1,6 +1,7 @@
 """The web pages in German and Korean in headless Debian Chromium over a real uvicorn server
 (issue 13): German from the browser's language (Playwright's locale sends Accept-Language),
-then Korean chosen with the language switcher, which wins over the browser's German. On the
+then Korean chosen with the language switcher, which wins over the browser's German and is
+saved on the account (another German browser signs in to Korean). On the
 dashboard, the people list and the plan page: ``<html lang>``, the navigation, the headings
 and the plan's money are the catalog's translations and the language's formats (expected
 texts from gputeam.i18n, not written here). One browser for the whole walk."""
@@ -77,7 +78,9 @@ def check_page(tab: Any, base: str, language: str, path: str) -> None:
     navigation = [in_language(language, m) for m in NAVIGATION]
     assert navigation != list(NAVIGATION)  # the English page would fail here
     expect(tab.locator("header.top > a:not(.brand)")).to_have_text(navigation)
-    expect(tab.locator("header.top button")).to_have_text(in_language(language, "Log out"))
+    expect(tab.locator("header.top form[action='/logout'] button")).to_have_text(
+        in_language(language, "Log out")
+    )
     expect(tab.locator("nav.languages strong")).to_have_text(i18n.language_names()[language])
     shown = tab.locator("main h2").all_inner_texts()
     for msgid in h2s:
@@ -104,8 +107,20 @@ def test_pages_in_german_then_korean(site: str, page: Any) -> None:  # noqa: F81
     for path in ("/", "/people", "/plan"):
         check_page(tab, site, "de", path)
 
-    tab.locator("nav.languages a[lang=ko]").click()  # the switcher: back to the same page
+    tab.locator("nav.languages button[lang=ko]").click()  # the switcher: back to the same page
     expect(tab).to_have_url(site + "/plan")
     for path in ("/plan", "/", "/people"):
         check_page(tab, site, "ko", path)
     context.close()
+    # the switcher saved Korean on the account: another German browser signs in to Korean
+    other = browser.new_context(locale="de-DE")
+    tab = other.new_page()
+    tab.set_default_timeout(15_000)
+    tab.goto(site + "/login")
+    expect(tab.locator("html")).to_have_attribute("lang", "de")
+    tab.fill("#username", "admin")
+    tab.fill("#password", PASSWORD)
+    tab.locator("main button[type=submit]").click()
+    expect(tab).to_have_url(site + "/")
+    check_page(tab, site, "ko", "/")
+    other.close()

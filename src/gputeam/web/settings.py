@@ -176,13 +176,11 @@ class Settings(CatalogSettings):
         problem = None
         if self.secret_key.strip().lower() in KNOWN_SECRETS:
             problem = N_(
-                "the secret key is empty or a well-known default; refusing to start outside "
-                "development mode"
+                "the secret key is empty or a well-known default; refusing to start outside development mode"
             )
         elif len(self.secret_key) < MIN_SECRET_LENGTH:
             problem = N_(
-                "the secret key is shorter than {n} characters; refusing to start outside "
-                "development mode"
+                "the secret key is shorter than {n} characters; refusing to start outside development mode"
             ).format(n=MIN_SECRET_LENGTH)
         elif secret_bits(self.secret_key) < MIN_SECRET_BITS:
             problem = N_(
