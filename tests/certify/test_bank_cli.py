@@ -132,3 +132,22 @@ def test_export_to_gift_warns_about_what_gift_cannot_hold(tmp_path: Path) -> Non
     assert res.exit_code == 0, res.output
     assert "warning: 1 embedded file(s)" in res.stderr and "case-sensitive" in res.stderr
     assert len(read_bank(out.read_bytes()).bank.questions) == len(valid.questions)
+
+
+def test_text_report_in_german(tmp_path: Path) -> None:
+    """The bank's problems in the chosen language (certify writes English, marked for
+    translation; the report translates it), the question names and values as they are."""
+    path = write(tmp_path, "bad.gift", GIFT_BAD)
+    res = runner.invoke(app, ["--lang", "de", "bank", "import", str(path), "--dry-run"])
+    assert res.exit_code == 2
+    err = res.stderr.replace(str(path), "bad.gift")
+    assert (
+        "bad.gift:8: Frage 'One answer': zu wenige Antworten für eine Multiple-Choice-Frage (2 oder mehr)"
+        in err
+    )
+    assert "bad.gift:10: Frage 'Bad number': die Antwort 'lots' ist keine Zahl" in err
+    assert (
+        "ist keine der Bewertungsstufen von Moodle (100, 90," in err and "0 und ihre negativen Werte)" in err
+    )
+    assert "(multianswer): eingebettete Antworten (Lückentext) werden nicht unterstützt" in err
+    assert " is not " not in err and "supported" not in err and "enclosed" not in err

@@ -293,6 +293,13 @@ def test_essays_await_marking_by_an_assessor_never_the_candidate(exam_app: Any, 
     done = _api(eng, "POST", f"/attempts/{view['id']}/finish").json()
     assert done["result"]["pending"] == ["net-essay"] and done["result"]["passed"] is False
     assert "Awaiting marking" in eng.get(f"/exams/attempts/{view['id']}").text
+    # why no further attempt yet, in the candidate's language (the store's English, translated)
+    german = eng.get(f"/exams/attempts/{view['id']}", headers={"Accept-Language": "de"}).text
+    assert "<p>ein Versuch wartet auf die Bewertung.</p>" in german
+    assert (
+        "<p>ein Versuch wartet auf die Bewertung.</p>"
+        in eng.get("/exams", headers={"Accept-Language": "de"}).text
+    )
     # the candidate can neither list, read nor mark: 404, nothing stored
     assert _api(eng, "GET", "/programmes/essay-l2/marking").status_code == 404
     assert _api(eng, "GET", f"/attempts/{view['id']}/essays").status_code == 404

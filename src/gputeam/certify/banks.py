@@ -13,6 +13,7 @@ from gputeam.certify.gift import read_gift, write_gift
 from gputeam.certify.models import Bank, BankFormat, ImportResult, Question, Text
 from gputeam.certify.moodlexml import read_moodle_xml, write_moodle_xml
 from gputeam.certify.rules import BankReadError, decode
+from gputeam.i18n import N_
 
 FORMATS: tuple[str, ...] = ("gift", "moodle-xml")
 _XML_ENCODING = re.compile(rb"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
@@ -31,12 +32,16 @@ def _decode_xml(data: bytes) -> tuple[str, str]:
         try:
             canonical = codecs.lookup(name).name
         except LookupError:
-            raise BankReadError(f"unknown encoding {name!r} in the XML declaration", 1) from None
+            raise BankReadError(
+                N_("unknown encoding {name} in the XML declaration").format(name=repr(name)), 1
+            ) from None
         if canonical not in ("utf-8", "utf_8"):
             try:
                 return data.decode(canonical), name
             except UnicodeDecodeError as exc:
-                raise BankReadError(f"the file is not valid {name} (byte {exc.start})") from None
+                raise BankReadError(
+                    N_("the file is not valid {encoding} (byte {n})").format(encoding=name, n=exc.start)
+                ) from None
     return decode(data)
 
 

@@ -38,6 +38,7 @@ from gputeam.certify.rules import (
     resolve_domain,
     snap_grade,
 )
+from gputeam.i18n import N_
 
 # Escaped characters become private-use placeholders while the structure is parsed.
 _ESCAPES = {
@@ -135,7 +136,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
     if qtype == "multichoice":
         parts = _split(answertext.replace("=", "~="), "~")
         if len(parts) < 2:
-            raise _Invalid("not enough answers for a multiple-choice question (2 or more)")
+            raise _Invalid(N_("not enough answers for a multiple-choice question (2 or more)"))
         answers = []
         for raw in parts:
             raw = raw.strip(_WS)
@@ -150,12 +151,12 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
     if qtype == "match":
         parts = _split(answertext, "=")
         if len(parts) < 2:
-            raise _Invalid("not enough pairs for a matching question (2 or more)")
+            raise _Invalid(N_("not enough pairs for a matching question (2 or more)"))
         pairs = []
         for raw in parts:
             raw = raw.strip(_WS)
             if "->" not in raw:
-                raise _Invalid(f"matching pair {_post(raw)!r} has no '->'")
+                raise _Invalid(N_("matching pair {pair} has no '->'").format(pair=repr(_post(raw))))
             left, right = raw.split("->", 1)
             pairs.append(MatchPair(question=_with_format(left, fmt), answer=_post(right).strip(_WS)))
         return {"pairs": tuple(pairs)}
@@ -181,7 +182,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
     if qtype == "shortanswer":
         parts = _split(answertext, "=")
         if not parts:
-            raise _Invalid("a short-answer question needs at least 1 answer")
+            raise _Invalid(N_("a short-answer question needs at least 1 answer"))
         answers = []
         for raw in parts:
             fraction, raw = _weight(raw.strip(_WS))
@@ -201,7 +202,7 @@ def _answers(qtype: QType, answertext: str, fmt: TextFormat) -> dict[str, object
             body, wrong = body[: body.index("~")], body[body.index("~") :]
         parts = _split(body, "=")
         if not parts:
-            raise _Invalid("a numerical question needs at least 1 answer")
+            raise _Invalid(N_("a numerical question needs at least 1 answer"))
         answers = []
         for raw in parts:
             fraction, raw = _weight(raw.strip(_WS))
@@ -233,17 +234,17 @@ def _numeric(text: str) -> tuple[str, float]:
     if text.find("..") > 0:
         low, high = (s.strip(_WS) for s in text.split("..", 1))
         if not (is_number(low) and is_number(high)):
-            raise _Invalid(f"range {text!r} is not two numbers")
+            raise _Invalid(N_("range {text} is not two numbers").format(text=repr(text)))
         # Decimal arithmetic, so 3.141..3.142 is 3.1415 ± 0.0005 and not a binary neighbour
         mid = (Decimal(low) + Decimal(high)) / 2
         return _decimal(mid), float(Decimal(high) - mid)
     if text.find(":") > 0:
         value, tol = (s.strip(_WS) for s in text.split(":", 1))
         if not (is_number(value) and is_number(tol)):
-            raise _Invalid(f"answer {text!r} is not a number with a tolerance")
+            raise _Invalid(N_("answer {answer} is not a number with a tolerance").format(answer=repr(text)))
         return value, float(tol)
     if text.strip(_WS) != "*" and not is_number(text.strip(_WS)):
-        raise _Invalid(f"answer {text!r} is not a number")
+        raise _Invalid(N_("answer {answer} is not a number").format(answer=repr(text)))
     return text.strip(_WS), 0.0
 
 
@@ -337,15 +338,17 @@ def _read_question(
             line=line_no,
             question=label,
             qtype="multianswer",
-            message="embedded answers (cloze) are not supported; import it as Moodle XML "
-            "after converting, or split it into separate questions",
+            message=N_(
+                "embedded answers (cloze) are not supported; import it as Moodle XML "
+                "after converting, or split it into separate questions"
+            ),
         )
     start, finish = body.find("{"), body.find("}")
     description = start < 0 and finish < 0
     if description:
         answertext, qtext = "", body
     elif start < 0 or finish < 0 or finish < start:
-        return ImportIssue(line=line_no, question=label, message="the answers are not enclosed in { }")
+        return ImportIssue(line=line_no, question=label, message=N_("the answers are not enclosed in { }"))
     else:
         answertext = body[start + 1 : finish].strip(_WS)
         blank = "" if body.endswith("}") else "_____"

@@ -42,6 +42,7 @@ from gputeam.certify.rules import (
     snap_grade,
     trim,
 )
+from gputeam.i18n import N_
 
 _FORMAT_IN: dict[str, TextFormat] = {
     "moodle_auto_format": "moodle",
@@ -111,13 +112,18 @@ def _parse(text: str) -> _Node:
     try:
         defusedxml.sax.parseString(body.encode("utf-8"), builder)
     except xml.sax.SAXParseException as exc:
-        raise BankReadError(f"not well-formed XML: {exc.getMessage()}", exc.getLineNumber()) from None
+        raise BankReadError(
+            N_("not well-formed XML: {reason}").format(reason=exc.getMessage()), exc.getLineNumber()
+        ) from None
     except defusedxml.DefusedXmlException as exc:
-        raise BankReadError(f"refused XML: {exc}") from None
+        raise BankReadError(N_("refused XML: {reason}").format(reason=exc)) from None
     if builder.root is None or builder.root.tag != "quiz":
         found = builder.root.tag if builder.root else "nothing"
         raise BankReadError(
-            f"not a Moodle XML question file: the root element is <{found}>, expected <quiz>", 1
+            N_("not a Moodle XML question file: the root element is <{found}>, expected <quiz>").format(
+                found=found
+            ),
+            1,
         )
     return builder.root
 
@@ -164,7 +170,7 @@ def _float(value: str, what: str) -> float:
     try:
         return float(value)
     except ValueError:
-        raise ValueError(f"{what} {value!r} is not a number") from None
+        raise ValueError(N_("{what} {value} is not a number").format(what=what, value=repr(value))) from None
 
 
 def _answer(node: _Node, fmt: TextFormat, rich: bool) -> Answer:
@@ -179,7 +185,7 @@ def _answer(node: _Node, fmt: TextFormat, rich: bool) -> Answer:
 def _question(node: _Node, qtype: str, category: str) -> dict[str, object]:
     name_node = _path(node, "name", "text")
     if name_node is None:
-        raise ValueError("the question has no <name><text>")
+        raise ValueError(N_("the question has no <name><text>"))
     text = _text(node.child("questiontext"), "html")
     fmt = text.format
     tag_nodes = tags_node.all("tag") if (tags_node := node.child("tags")) is not None else []
@@ -286,13 +292,17 @@ def read_moodle_xml(
             "essay",
             "description",
         ):
-            what = "embedded answers (cloze)" if qtype == "multianswer" else f"the question type {raw_type!r}"
+            what = (
+                N_("embedded answers (cloze): not supported by gputeam")
+                if qtype == "multianswer"
+                else N_("the question type {kind}: not supported by gputeam").format(kind=repr(raw_type))
+            )
             unsupported.append(
                 Unsupported(
                     line=node.line,
                     question=label,
                     qtype=qtype or "(none)",
-                    message=f"{what}: not supported by gputeam",
+                    message=what,
                 )
             )
             continue

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from gputeam.certify.models import DOMAIN_TAG_PREFIX, ImportIssue, Question
+from gputeam.i18n import N_
 
 # Moodle's grade options (question_bank::fraction_options_full): 0, ±1 and ± each of these.
 _RAW_FRACTIONS = (
@@ -68,7 +69,9 @@ def decode(data: bytes) -> tuple[str, str]:
     try:
         return data.decode("cp1252"), "windows-1252"
     except UnicodeDecodeError as exc:
-        raise BankReadError(f"neither UTF-8 nor Windows-1252 text (byte {exc.start})") from None
+        raise BankReadError(
+            N_("neither UTF-8 nor Windows-1252 text (byte {n})").format(n=exc.start)
+        ) from None
 
 
 def match_grade(fraction: float) -> float | None:
@@ -100,6 +103,13 @@ def is_number(text: str) -> bool:
     return math.isfinite(value)
 
 
+#: Moodle's grade options, as its importer lists them.
+_GRADE_OPTIONS = (
+    "100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, "
+    "14.28571, 12.5, 11.11111, 10, 5, 0"
+)
+
+
 def check_question(q: Question) -> list[str]:
     """What makes a question unusable, as Moodle's importer and question types decide it."""
     problems: list[str] = []
@@ -107,48 +117,58 @@ def check_question(q: Question) -> list[str]:
         for a in q.answers:
             if match_grade(a.fraction) is None:
                 problems.append(
-                    f"grade {percent(a.fraction)}% of answer {a.text.text!r} is not one "
-                    "of Moodle's grade options (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, "
-                    "50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5, "
-                    "0, and their negatives)"
+                    N_(
+                        "grade {grade}% of answer {answer} is not one of Moodle's grade options "
+                        "({options}, and their negatives)"
+                    ).format(grade=percent(a.fraction), answer=repr(a.text.text), options=_GRADE_OPTIONS)
                 )
     if q.qtype == "multichoice":
         if len([a for a in q.answers if a.text.text.strip()]) < 2:
-            problems.append("a multiple-choice question needs at least 2 answers")
+            problems.append(N_("a multiple-choice question needs at least 2 answers"))
         elif q.single:
             best = max(a.fraction for a in q.answers)
             if abs(best - 1) > _GRADE_TOLERANCE:
-                problems.append(f"one answer must be worth 100% (the best is {percent(best)}%)")
+                problems.append(
+                    N_("one answer must be worth 100% (the best is {best}%)").format(best=percent(best))
+                )
         else:
             total = round(sum(a.fraction for a in q.answers if a.fraction > 0), 2)
             if abs(total - 1) > _GRADE_TOLERANCE:
                 problems.append(
-                    f"the positive grades of a multiple-response question must add up to "
-                    f"100% (they add up to {percent(total)}%)"
+                    N_(
+                        "the positive grades of a multiple-response question must add up to "
+                        "100% (they add up to {total}%)"
+                    ).format(total=percent(total))
                 )
     elif q.qtype == "shortanswer":
         if not q.answers:
-            problems.append("a short-answer question needs at least 1 answer")
+            problems.append(N_("a short-answer question needs at least 1 answer"))
         elif abs(max(a.fraction for a in q.answers) - 1) > _GRADE_TOLERANCE:
-            problems.append("one answer must be worth 100%")
+            problems.append(N_("one answer must be worth 100%"))
     elif q.qtype == "numerical":
         if not q.answers:
-            problems.append("a numerical question needs at least 1 answer")
+            problems.append(N_("a numerical question needs at least 1 answer"))
         for a in q.answers:
             if a.text.text != "*" and not is_number(a.text.text):
-                problems.append(f"answer {a.text.text!r} is not a number")
+                problems.append(N_("answer {answer} is not a number").format(answer=repr(a.text.text)))
             if a.tolerance is not None and not math.isfinite(a.tolerance):
-                problems.append(f"tolerance of answer {a.text.text!r} is not a number")
+                problems.append(
+                    N_("tolerance of answer {answer} is not a number").format(answer=repr(a.text.text))
+                )
     elif q.qtype == "truefalse":
         if sorted(a.text.text for a in q.answers) != ["false", "true"]:
-            problems.append("a true/false question needs one 'true' and one 'false' answer")
+            problems.append(N_("a true/false question needs one 'true' and one 'false' answer"))
     elif q.qtype == "match":
         stems = [p for p in q.pairs if p.question.text.strip()]
         if len(q.pairs) < 2 or not stems:
-            problems.append("a matching question needs at least 2 pairs")
+            problems.append(N_("a matching question needs at least 2 pairs"))
         for p in stems:
             if not p.answer.strip():
-                problems.append(f"sub-question {p.question.text!r} has no matching answer")
+                problems.append(
+                    N_("sub-question {question} has no matching answer").format(
+                        question=repr(p.question.text)
+                    )
+                )
     return problems
 
 
@@ -166,9 +186,10 @@ def drop_duplicate_ids(questions: Sequence[Question]) -> tuple[list[Question], l
                     line=q.line,
                     question=q.name,
                     message=(
-                        f"id {q.idnumber!r} is already used by question {first.name!r}"
-                        + (f" at line {first.line}" if first.line else "")
-                    ),
+                        N_("id {id} is already used by question {question} at line {line}")
+                        if first.line
+                        else N_("id {id} is already used by question {question}")
+                    ).format(id=repr(q.idnumber), question=repr(first.name), line=first.line),
                 )
             )
             continue

@@ -80,16 +80,18 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
 
 
 def _report_problems(file: Path, result: ImportResult) -> None:
+    from gputeam.i18n.messages import translate
+
     err = sys.stderr
     for e in result.errors:
         err.write(
             f"{file}:{e.line}: "
             + _("question {question}").format(question=repr(e.question))
-            + f": {e.message}\n"
+            + f": {translate(e.message)}\n"
         )
     for u in result.unsupported:
         question = _("question {question}").format(question=repr(u.question))
-        err.write(f"{file}:{u.line}: {question} ({u.qtype}): {u.message}\n")
+        err.write(f"{file}:{u.line}: {question} ({u.qtype}): {translate(u.message)}\n")
 
 
 def _store(file: Path, fmt: str, domain_map: list[str], code: str, db: str | None, *, quiet: bool) -> None:

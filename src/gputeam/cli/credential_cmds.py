@@ -251,14 +251,19 @@ def _own_did_document(db: str, org: str | None) -> dict[str, Any]:
     try:
         did = did_web((os.environ.get("GPUTEAM_PUBLIC_URL") or "").rstrip("/"))
     except DidWebError as exc:
-        typer.echo(f"error: --db: set GPUTEAM_PUBLIC_URL to the tracker's address: {exc}", err=True)
+        typer.echo(
+            _("error:")
+            + " --db: "
+            + _("set GPUTEAM_PUBLIC_URL to the tracker's address: {reason}").format(reason=exc),
+            err=True,
+        )
         raise typer.Exit(2) from None
     database = open_database(db)
     try:
         with database.session() as s:
             return {did: did_document(s, _org_id(s, org, create=False), did)}
     except InputError as exc:
-        typer.echo(f"error: --db: {'; '.join(p.message for p in exc.problems)}", err=True)
+        typer.echo(_("error:") + " --db: " + "; ".join(p.localised().message for p in exc.problems), err=True)
         raise typer.Exit(2) from None
     finally:
         database.dispose()
@@ -275,7 +280,7 @@ def _issuer_did(url: str) -> str | None:
     try:
         return did_web(url)
     except DidWebError as exc:
-        typer.echo(f"error: GPUTEAM_ISSUER_DID=web: {exc}", err=True)
+        typer.echo(_("error:") + f" GPUTEAM_ISSUER_DID=web: {exc}", err=True)
         raise typer.Exit(2) from None
 
 
