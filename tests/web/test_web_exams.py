@@ -236,6 +236,10 @@ def test_item_analysis_retire_and_time_multiplier(exam_app: Any, world: World) -
     assert csv_text.splitlines()[0].startswith("item_id,domain,type,attempts,facility")
     page = mgr.get("/exams/acme-l2/items")
     assert page.status_code == 200 and "Retire" in page.text
+    # the flags are codes in the API and the CSV, words on the page (in the page's language)
+    german = mgr.get("/exams/acme-l2/items", headers={"Accept-Language": "de"}).text
+    assert "<td>zu leicht</td>" in german and "too easy" not in german
+    assert "too easy" in csv_text
     item = seen[0]["item_id"]
     r = mgr.post(f"/exams/acme-l2/items/{item}/retire", data={"csrf_token": mgr.csrf}, follow_redirects=False)
     assert r.status_code == 303

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from gputeam.i18n import N_
+
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -134,9 +136,9 @@ def analyse_items(
         tuple(
             name
             for name, hit in (
-                ("too easy", f > easy),
-                ("too hard", f < hard),
-                ("negative discrimination", d < 0),
+                (N_("too easy"), f > easy),
+                (N_("too hard"), f < hard),
+                (N_("negative discrimination"), d < 0),
             )
             if hit
         )
