@@ -344,3 +344,17 @@ def test_the_plans_sentences_in_german(plans: dict[str, Plan]) -> None:
     ):
         assert words in text, words
     assert "optimal plan" not in text and "upskill " not in text and "Counterfactual" not in text
+
+
+@pytest.mark.parametrize("language", sorted(CURRENCIES))
+def test_plotly_date_axes_follow_the_language(language: str, local_plans: dict[str, Plan]) -> None:
+    """The charts' date axes (the roadmaps' Gantt) are labelled in the language's date form:
+    the axis's tickformat writes a day as the reports write it (de 2.12.2026, ko 2026. 12. 2.);
+    English keeps Plotly's own."""
+    with i18n.use(language):
+        page = render(local_plans[language], "html").decode("utf-8")
+    specs = [json.loads(s) for s in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', page)]
+    dated = [s["layout"]["xaxis"] for s in specs if s["layout"].get("xaxis", {}).get("type") == "date"]
+    assert dated and all(date(2026, 12, 2).strftime(x["tickformat"]) == DATES[language] for x in dated)
+    english = render(local_plans[language], "html").decode("utf-8")
+    assert '"tickformat":"%-d' not in english and '"tickformat":"%Y.' not in english
