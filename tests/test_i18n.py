@@ -474,6 +474,15 @@ def _unmarked_messages(source: str) -> list[tuple[int, str]]:
             continue
         func = node.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        owner = getattr(getattr(func, "value", None), "id", None)
+        if name == "append" and owner in ("conflicts", "problems") and node.args:
+            # a model validator's (path, message, found) for FieldConflicts
+            item = node.args[0]
+            if isinstance(item, ast.Tuple) and len(item.elts) == 3:
+                text = literal(item.elts[1])
+                if text is not None and re.search(r"[^\W\d_]{3}", text):
+                    found.append((node.lineno, text))
+            continue
         if name not in _MESSAGE_AT:
             continue
         args = node.args[_MESSAGE_AT[name] : _MESSAGE_AT[name] + 1]
@@ -503,6 +512,9 @@ def test_messages_users_read_are_marked_at_source() -> None:
         (1, "no further attempt: ")
     ]
     assert _unmarked_messages('refused("a", N_("no further attempt: {r}").format(r=why))') == []
+    assert _unmarked_messages('conflicts.append((("id",), "person id repeated", "x"))') == [
+        (1, "person id repeated")
+    ]
 
 
 _ERRORS_SCRIPT = r"""

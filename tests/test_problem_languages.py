@@ -46,6 +46,16 @@ people:
   - {id: b, name: B, certifications: [{id: NCP-AII, earned: 2025-05-01, expires: 2024-01-01}]}
 """,
     "list": "- just\n- a list\n",
+    "conflicts": """organisation: Bad
+start: 2026-01-01
+currency: USD
+usd_rate: 2
+salary_bands: {7: {low: 1, high: 2}}
+fleet: {gpus: [{month: 1, count: 64}]}
+people:
+  - {id: a, name: A}
+  - {id: a, name: B}
+""",
 }
 
 
@@ -242,3 +252,13 @@ def test_yaml_syntax_errors_in_the_pseudo_locale(tmp_path: Path) -> None:
     for text, _line, _column in BAD_YAML.values():
         out = _plan(tmp_path, i18n.PSEUDO, text)
         assert _untranslated(out) == [], out
+
+
+def test_scenario_conflicts_in_german(tmp_path: Path) -> None:
+    """The scenario's checks across fields (a repeated person id, a USD rate other than 1, a
+    salary band for no level) in German, each at its line."""
+    out = _plan(tmp_path, "de", BAD_SCENARIOS["conflicts"])
+    assert "Fehler: 3 Probleme im Szenario" in out
+    assert "bad.yaml:9: people[1].id: Personen-ID wiederholt; IDs müssen eindeutig sein; gefunden 'a'" in out
+    assert "bad.yaml:4: usd_rate: muss 1 sein (oder fehlen), wenn die Währung USD ist; gefunden 2.0" in out
+    assert "bad.yaml:5: salary_bands[7]: eine Stufe von 1 bis 5; gefunden 7" in out

@@ -116,7 +116,7 @@ class ProgrammeSpec(_Frozen):
             raise ValueError(N_("skill proficiencies are 1-4"))
         ids = [c.id for c in self.rubric]
         if len(set(ids)) != len(ids):
-            raise ValueError("rubric criteria need distinct ids")
+            raise ValueError(N_("rubric criteria need distinct ids"))
         return self
 
     @property

@@ -296,15 +296,17 @@ class Scenario(Model):
         seen: set[str] = set()
         for i, p in enumerate(self.people):
             if p.id in seen:
-                conflicts.append((("people", i, "id"), "person id repeated; ids must be unique", repr(p.id)))
+                conflicts.append(
+                    (("people", i, "id"), N_("person id repeated; ids must be unique"), repr(p.id))
+                )
             seen.add(p.id)
         if self.currency == "USD" and self.usd_rate not in (None, 1):
             conflicts.append(
-                (("usd_rate",), "must be 1 (or left out) when currency is USD", str(self.usd_rate))
+                (("usd_rate",), N_("must be 1 (or left out) when currency is USD"), str(self.usd_rate))
             )
         for lvl in self.salary_bands:
             if not 1 <= lvl <= 5:
-                conflicts.append((("salary_bands", lvl), "a level from 1 to 5", str(lvl)))
+                conflicts.append((("salary_bands", lvl), N_("a level from 1 to 5"), str(lvl)))
         conflicts += horizon_conflicts(self.fleet, self.constraints, self.horizon_months)
         if conflicts:
             raise FieldConflicts(conflicts)
