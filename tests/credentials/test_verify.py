@@ -377,6 +377,10 @@ def test_cli_exit_codes_and_json(tmp_path: Path) -> None:
     assert r.exit_code == 1 and out["valid"] is False
     assert {"name": "status", "ok": False, "message": "revoked by the issuer"} in out["checks"]
     assert all(set(c) == {"name", "ok", "message"} for c in out["checks"])
+    # the report in the chosen language (the JSON above keeps the English identifiers)
+    r = runner.invoke(app, ["--lang", "de", "credential", "verify", str(good), "--status-list", str(status)])
+    assert r.exit_code == 1 and "FAIL Status: vom Aussteller widerrufen" in r.stdout
+    assert "ok   Struktur: ein Open-Badges-3.0-Nachweis (VC-2.0-Datenmodell)" in r.stdout
     for name, content, says in (
         ("bin.json", b"\x89PNG\r\n", "not a PNG file"),
         ("text.json", b"{not json", "not JSON"),

@@ -401,3 +401,30 @@ def test_the_account_page_sets_and_clears_the_language(app: Any, world: World) -
     assert r.status_code == 303 and _users_language(app, "engineer") is None
     assert 'gputeam_lang=""' in r.headers["set-cookie"]  # the cookie goes with it
     assert '<html lang="es">' in c.get("/account", headers={"Accept-Language": "es"}).text
+
+
+def test_a_credentials_checks_in_the_language(app: Any, world: World) -> None:
+    """A credential's page: the verifier's checks (English in gputeam.credentials, marked)
+    named and described in the page's language; the DIDs and dates in them as they are."""
+    c = logged_in(app, "admin")
+    r = c.post(
+        f"/people/{world.people['p1']}/credentials",
+        data={"achievement": "nca-aiio", "csrf_token": c.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    uuid = re.search(
+        r'href="/credentials/([0-9a-f-]{36})"', c.get(f"/people/{world.people['p1']}/credentials").text
+    )
+    assert uuid
+    page = html.unescape(c.get(f"/credentials/{uuid.group(1)}", headers={"Accept-Language": "de"}).text)
+    assert (
+        '<th scope="row">Struktur</th>' in page
+        and "ein Open-Badges-3.0-Nachweis (VC-2.0-Datenmodell)" in page
+    )
+    assert '<th scope="row">Beweis</th>' in page and re.search(
+        r"eddsa-rdfc-2022-Signatur von did:\S+ ist gültig", page
+    )
+    assert re.search(r"<td>(nicht widerrufen|Status nicht geprüft: [^<]+)</td>", page)
+    assert "Empfänger nicht geprüft: keiner angegeben" in page
+    assert 'lang="en"' not in page.split("<tbody>")[-1].split("</tbody>")[0]  # every check translated

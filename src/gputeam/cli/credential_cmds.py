@@ -52,6 +52,8 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
 
 def register(app: typer.Typer) -> None:
+    from gputeam.cli.main import friendly
+
     credential = typer.Typer(
         help=_("Open Badges 3.0 credentials: issue, verify (offline), bake, revoke."), no_args_is_help=True
     )
@@ -65,6 +67,7 @@ def register(app: typer.Typer) -> None:
             "recipient. Exit 0 valid, 1 invalid, 2 unreadable. Never uses the network."
         ),
     )
+    @friendly
     def verify_cmd(
         file: Annotated[
             Path,
@@ -144,8 +147,10 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
         else:
+            from gputeam.i18n.messages import translate
+
             for c in result.checks:
-                typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {c.name}: {c.message}")
+                typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {translate(c.name)}: {translate(c.message)}")
             typer.echo(_("valid") if result.valid else _("INVALID"))
         raise typer.Exit(0 if result.valid else 1)
 
@@ -156,6 +161,7 @@ def register(app: typer.Typer) -> None:
             "proof: `gputeam credential verify badge.png` reads it back."
         ),
     )
+    @friendly
     def bake_cmd(
         file: Annotated[Path, typer.Argument(help=_("The credential: JSON or a VC-JWT."))],
         out: Annotated[

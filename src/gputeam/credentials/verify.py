@@ -19,6 +19,12 @@ from typing import Any
 from gputeam.credentials import didweb, multibase, statuslist
 from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, UnknownContext
 from gputeam.credentials.proof import ProofError, verify_proof
+from gputeam.i18n import N_
+
+#: The checks' names, in their order: identifiers in the JSON result, words where a page or
+#: the terminal shows them (translated there, as the checks' messages are; a message with a
+#: library's or a sub-check's own words stays as it is).
+CHECK_NAMES = (N_("structure"), N_("proof"), N_("validity"), N_("status"), N_("recipient"))
 
 BADGE_TYPES = ("OpenBadgeCredential", "AchievementCredential")
 #: The largest credential verified (its compact JSON, bytes): canonicalisation costs time in
@@ -220,7 +226,7 @@ def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = 
     proofs = cred["proof"] if isinstance(cred["proof"], list) else [cred["proof"]]
     issuer = _id(cred.get("issuer")) or ""
     if not proofs or not all(isinstance(p, dict) for p in proofs):
-        return Check("proof", False, "proof must be an object or a list of objects")
+        return Check("proof", False, N_("proof must be an object or a list of objects"))
     failures = []
     for p in proofs:
         try:
@@ -233,20 +239,22 @@ def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = 
         except Exception as exc:  # canonicalisation of a malformed document
             failures.append(f"the credential cannot be canonicalised: {type(exc).__name__}")
             continue
-        return Check("proof", True, f"eddsa-rdfc-2022 signature by {p['verificationMethod']} is valid")
+        valid = N_("eddsa-rdfc-2022 signature by {method} is valid")
+        return Check("proof", True, valid.format(method=p["verificationMethod"]))
     return Check("proof", False, "; ".join(failures))
 
 
 def check_validity(cred: dict[str, Any], now: datetime) -> Check:
     start = parse_datetime(cred["validFrom"])
     if now < start:
-        return Check("validity", False, f"not valid before {cred['validFrom']}")
+        return Check("validity", False, N_("not valid before {date}").format(date=cred["validFrom"]))
     if "validUntil" in cred:
         end = parse_datetime(cred["validUntil"])
         if now >= end:
-            return Check("validity", False, f"expired on {cred['validUntil']}")
-        return Check("validity", True, f"valid from {cred['validFrom']} until {cred['validUntil']}")
-    return Check("validity", True, f"valid from {cred['validFrom']}, no end date")
+            return Check("validity", False, N_("expired on {date}").format(date=cred["validUntil"]))
+        until = N_("valid from {start} until {end}")
+        return Check("validity", True, until.format(start=cred["validFrom"], end=cred["validUntil"]))
+    return Check("validity", True, N_("valid from {start}, no end date").format(start=cred["validFrom"]))
 
 
 def check_status(
@@ -257,7 +265,7 @@ def check_status(
 ) -> Check:
     entries = cred.get("credentialStatus")
     if entries is None:
-        return Check("status", True, "no credentialStatus: the issuer cannot revoke it")
+        return Check("status", True, N_("no credentialStatus: the issuer cannot revoke it"))
     entries = entries if isinstance(entries, list) else [entries]
     revocation = [
         e
@@ -267,29 +275,32 @@ def check_status(
         and e.get("statusPurpose") == statuslist.PURPOSE
     ]
     if not revocation:
-        return Check("status", True, "status not checked: no revocation entry it understands")
+        return Check("status", True, N_("status not checked: no revocation entry it understands"))
     entry = revocation[0]
     if status_list is None:
         return Check(
             "status",
             True,
-            "status not checked: the status list "
-            f"{entry.get('statusListCredential')} was not given (offline)",
+            N_("status not checked: the status list {url} was not given (offline)").format(
+                url=entry.get("statusListCredential")
+            ),
         )
     if status_list.get("id") != entry.get("statusListCredential"):
         return Check(
             "status",
             False,
-            f"the status list given is {status_list.get('id')!r}, the "
-            f"credential names {entry.get('statusListCredential')!r}",
+            N_("the status list given is {given}, the credential names {named}").format(
+                given=repr(status_list.get("id")), named=repr(entry.get("statusListCredential"))
+            ),
         )
     index = _list_index(entry.get("statusListIndex"))
     if index is None:
         return Check(
             "status",
             False,
-            "statusListIndex must be a non-negative integer written as a string; "
-            f"found {entry.get('statusListIndex')!r}",
+            N_("statusListIndex must be a non-negative integer written as a string; found {value}").format(
+                value=repr(entry.get("statusListIndex"))
+            ),
         )
     listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now, did_documents)
     if isinstance(listed, Check):
@@ -299,8 +310,8 @@ def check_status(
     except statuslist.StatusListError as exc:
         return Check("status", False, f"statusListIndex: {exc}")
     if revoked:
-        return Check("status", False, "revoked by the issuer")
-    return Check("status", True, "not revoked")
+        return Check("status", False, N_("revoked by the issuer"))
+    return Check("status", True, N_("not revoked"))
 
 
 def _list_index(value: Any) -> int | None:
@@ -318,9 +329,9 @@ def verify_status_list(
 ) -> bytes | Check:
     """The bits of a status list credential, or a failed check saying why it can't be used."""
     if "BitstringStatusListCredential" not in _types(status_list):
-        return Check("status", False, "the status list is not a BitstringStatusListCredential")
+        return Check("status", False, N_("the status list is not a BitstringStatusListCredential"))
     if _id(status_list.get("issuer")) != issuer:
-        return Check("status", False, "the status list was not issued by the credential's issuer")
+        return Check("status", False, N_("the status list was not issued by the credential's issuer"))
     proofs = status_list.get("proof")
     proofs = proofs if isinstance(proofs, list) else [proofs]
     try:
@@ -341,10 +352,10 @@ def verify_status_list(
 
 def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
     if recipient is None:
-        return Check("recipient", True, "recipient not checked: none was given")
+        return Check("recipient", True, N_("recipient not checked: none was given"))
     subject = cred["credentialSubject"]
     if subject.get("id") == recipient:
-        return Check("recipient", True, f"issued to {recipient}")
+        return Check("recipient", True, N_("issued to {recipient}").format(recipient=recipient))
     identifiers = subject.get("identifier") or []
     for ident in identifiers if isinstance(identifiers, list) else [identifiers]:
         if not isinstance(ident, dict):
@@ -354,10 +365,11 @@ def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
             continue
         if ident.get("hashed") and isinstance(value, str) and value.startswith("sha256$"):
             if hashlib.sha256((recipient + salt).encode()).hexdigest() == value[7:].lower():
-                return Check("recipient", True, f"issued to {recipient} (hashed identifier)")
+                hashed = N_("issued to {recipient} (hashed identifier)")
+                return Check("recipient", True, hashed.format(recipient=recipient))
         elif value == recipient:
-            return Check("recipient", True, f"issued to {recipient}")
-    return Check("recipient", False, f"not issued to {recipient}")
+            return Check("recipient", True, N_("issued to {recipient}").format(recipient=recipient))
+    return Check("recipient", False, N_("not issued to {recipient}").format(recipient=recipient))
 
 
 def check_jwt(token: str, cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
@@ -367,7 +379,7 @@ def check_jwt(token: str, cred: dict[str, Any], did_documents: Mapping[str, Any]
         kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "", did_documents)
     except ProofError as exc:
         return Check("proof", False, str(exc))
-    return Check("proof", True, f"VC-JWT signature by {kid} is valid")
+    return Check("proof", True, N_("VC-JWT signature by {kid} is valid").format(kid=kid))
 
 
 def verify(
@@ -408,7 +420,7 @@ def verify(
         ("status", lambda: check_status(cred, status_list, now, did_documents)),
         ("recipient", lambda: check_recipient(cred, recipient)),
     ]
-    checks = [Check("structure", True, "an Open Badges 3.0 credential (VC 2.0 data model)")]
+    checks = [Check("structure", True, N_("an Open Badges 3.0 credential (VC 2.0 data model)"))]
     checks += [_guarded(name, step) for name, step in steps]
     return Verification(tuple(checks))
 
