@@ -27,6 +27,8 @@ sqlite_template = _store_fixtures.sqlite_template
 db_url = _store_fixtures.db_url
 db = _store_fixtures.db
 ENGINES = _store_fixtures.ENGINES
+create_pg_database = _store_fixtures.create_pg_database
+drop_pg_database = _store_fixtures.drop_pg_database
 
 TODAY = date(2026, 12, 2)
 SECRET = "test-secret-" + "x" * 40

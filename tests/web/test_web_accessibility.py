@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import PASSWORD, ROSTER_CSV, seed
-from .test_web_browser import CHROMIUM, running_server
+from .conftest import ENGINES, PASSWORD, ROSTER_CSV, seed
+from .test_web_browser import CHROMIUM, running_server, server_database
 
 pytestmark = [
     pytest.mark.browser,
@@ -46,6 +46,9 @@ class Page:
     role: str | None = "admin"
     #: reach the page by doing something on ``path`` first (a form to submit)
     steps: Callable[[Any], None] | None = None
+    #: the page shows what the database holds: checked on SQLite and on PostgreSQL (False:
+    #: the same page whatever the engine, checked once, on SQLite)
+    database: bool = True
 
 
 def _upload(data: bytes, *clicks: str, then: str) -> Callable[[Any], None]:
@@ -161,7 +164,7 @@ PAGES = [
     Page("not-found", "/people/999999"),
     # the API explorer (Swagger UI): its list, an operation of each method opened, and
     # the Authorize dialog once a token is given
-    Page("api-explorer", "/api/v1/docs", role=None, steps=_explorer(then=".opblock-get")),
+    Page("api-explorer", "/api/v1/docs", role=None, steps=_explorer(then=".opblock-get"), database=False),
     Page(
         "api-explorer-operations",
         "/api/v1/docs",
@@ -173,21 +176,40 @@ PAGES = [
             ".opblock-delete .opblock-summary-control >> nth=0",
             then=".opblock-delete .opblock-body",
         ),
+        database=False,
     ),
-    Page("api-explorer-authorize", "/api/v1/docs", role=None, steps=_explorer_authorized),
+    Page("api-explorer-authorize", "/api/v1/docs", role=None, steps=_explorer_authorized, database=False),
 ]
 
+#: the pages that show data, checked on both engines; the others on SQLite only
+DATA_PAGES = [p for p in PAGES if p.database]
+SAME_PAGES = [p for p in PAGES if not p.database]
 
-def screenshot_dir(factory: pytest.TempPathFactory) -> Path:
+
+def screenshot_dir(factory: pytest.TempPathFactory, engine: str = "sqlite") -> Path:
+    """``$GPUTEAM_SCREENSHOTS``, else ``screenshots/`` under pytest's base temporary
+    directory; the PostgreSQL server's pages in its ``postgresql/`` folder."""
     chosen = os.environ.get("GPUTEAM_SCREENSHOTS")
     path = Path(chosen) if chosen else factory.getbasetemp() / "screenshots"
+    if engine != "sqlite":
+        path = path / engine
     path.mkdir(parents=True, exist_ok=True)
     return path
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    """A server over a seeded database; yields its address and the ids pages use."""
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A server over a seeded database on the engine a test asks for (indirectly; else
+    SQLite); yields its address and the ids pages use. One server per engine and module."""
+    engine: str = getattr(request, "param", "sqlite")
+    tmp = tmp_path_factory.mktemp("a11y-" + engine)
+    with server_database(engine, request, tmp) as url:
+        yield from _serve(url, tmp)
+
+
+def _serve(url: str, tmp: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     import httpx
     import yaml
     from tests.store.exam_helpers import (
@@ -202,8 +224,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 
     from gputeam import store
 
-    tmp = tmp_path_factory.mktemp("a11y")
-    url = f"sqlite:///{tmp}/a11y.db"
     extra = tmp / "extra.yaml"  # the exams' own certification
     extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
     db = store.open_database(url)
@@ -308,25 +328,80 @@ def describe(found: list[dict[str, Any]]) -> str:
     )
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[p.name for p in PAGES])
+@pytest.mark.parametrize("site", ENGINES[:1], indirect=True)  # the SQLite checks' server
+def test_keyboard_skip_link_and_focus_order(
+    site: tuple[str, dict[str, Any]], browser: Any, contexts: dict[Any, Any]
+) -> None:
+    """The first Tab reaches "Skip to the content", which moves focus past the navigation;
+    then Tab goes on through the page in reading order (the people form's fields)."""
+    base, ids = site
+    page = _logged_in(browser, contexts, base, "admin")
+    try:
+        page.goto(base + f"/people/{ids['p2']}/edit")
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "() => [document.activeElement.className, document.activeElement.textContent]"
+        )
+        assert focused == ["skip", "Skip to the content"]
+        assert page.locator("a.skip").is_visible()  # shown once focused
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => document.activeElement.id") == "content"
+        names = []
+        for _ in range(3):
+            page.keyboard.press("Tab")
+            names.append(page.evaluate("() => document.activeElement.name"))
+        fields = page.eval_on_selector_all(
+            "main form input:not([type=hidden]), main form select", "els => els.slice(0, 3).map(e => e.name)"
+        )
+        assert names == fields
+    finally:
+        page.close()
+
+
+# One server per engine for the module: "site" parametrised the same way (same values,
+# same order) in each test, so pytest keeps it between the tests of an engine.
+@pytest.mark.parametrize("spec", DATA_PAGES, ids=[p.name for p in DATA_PAGES])
+@pytest.mark.parametrize("site", ENGINES, indirect=True)
 def test_no_serious_violations(
     spec: Page,
     site: tuple[str, dict[str, Any]],
     browser: Any,
     contexts: dict[Any, Any],
     tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
 ) -> None:
+    check_page(
+        spec, site, browser, contexts, screenshot_dir(tmp_path_factory, request.node.callspec.params["site"])
+    )
+
+
+@pytest.mark.parametrize("spec", SAME_PAGES, ids=[p.name for p in SAME_PAGES])
+@pytest.mark.parametrize("site", ENGINES[:1], indirect=True)
+def test_no_serious_violations_engine_free(
+    spec: Page,
+    site: tuple[str, dict[str, Any]],
+    browser: Any,
+    contexts: dict[Any, Any],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """The pages that are the same whatever the database (the API explorer)."""
+    check_page(spec, site, browser, contexts, screenshot_dir(tmp_path_factory))
+
+
+def check_page(
+    spec: Page, site: tuple[str, dict[str, Any]], browser: Any, contexts: dict[Any, Any], shots: Path
+) -> None:
+    """Open the page as its role, take its steps, write its screenshot and axe's findings
+    to ``shots``; fail on a serious or critical violation."""
     base, ids = site
     page = _logged_in(browser, contexts, base, spec.role)
     try:
         page.goto(base + spec.path.format(**ids))
         if spec.steps is not None:
             spec.steps(page)
-        page.screenshot(path=str(screenshot_dir(tmp_path_factory) / f"{spec.name}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"{spec.name}.png"), full_page=True)
         found = violations(page)
-        (screenshot_dir(tmp_path_factory) / f"{spec.name}.axe.json").write_text(
-            json.dumps(found, indent=1), "utf-8"
-        )
+        (shots / f"{spec.name}.axe.json").write_text(json.dumps(found, indent=1), "utf-8")
         bad = [v for v in found if v["impact"] in FAILING]
         assert not bad, f"{spec.name} ({page.url}):\n{describe(bad)}"
     finally:
@@ -359,32 +434,3 @@ def test_every_page_is_checked() -> None:
     }  # a redirect
     missing = sorted(pages - covered)
     assert not missing, f"add these pages to PAGES in {Path(__file__).name}: {missing}"
-
-
-def test_keyboard_skip_link_and_focus_order(
-    site: tuple[str, dict[str, Any]], browser: Any, contexts: dict[Any, Any]
-) -> None:
-    """The first Tab reaches "Skip to the content", which moves focus past the navigation;
-    then Tab goes on through the page in reading order (the people form's fields)."""
-    base, ids = site
-    page = _logged_in(browser, contexts, base, "admin")
-    try:
-        page.goto(base + f"/people/{ids['p2']}/edit")
-        page.keyboard.press("Tab")
-        focused = page.evaluate(
-            "() => [document.activeElement.className, document.activeElement.textContent]"
-        )
-        assert focused == ["skip", "Skip to the content"]
-        assert page.locator("a.skip").is_visible()  # shown once focused
-        page.keyboard.press("Enter")
-        assert page.evaluate("() => document.activeElement.id") == "content"
-        names = []
-        for _ in range(3):
-            page.keyboard.press("Tab")
-            names.append(page.evaluate("() => document.activeElement.name"))
-        fields = page.eval_on_selector_all(
-            "main form input:not([type=hidden]), main form select", "els => els.slice(0, 3).map(e => e.name)"
-        )
-        assert names == fields
-    finally:
-        page.close()

@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROSTER_CSV, SECRET
+from .conftest import ROSTER_CSV, SECRET, create_pg_database, drop_pg_database
 
 CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
@@ -25,6 +26,26 @@ pytestmark = [
         reason=f"{CHROMIUM} is missing (apt-get install chromium); under CI=true this test fails instead",
     ),
 ]
+
+
+@contextmanager
+def server_database(engine: str, request: pytest.FixtureRequest, folder: Path) -> Iterator[str]:
+    """The URL of a new, empty database for a browser test's server on ``engine``
+    ("sqlite" or "postgresql", the ids of ``ENGINES``): a SQLite file in ``folder``, or a
+    PostgreSQL database of its own, created here and dropped afterwards (its server from
+    ``pg_admin_url``: the test is skipped when it is unreachable, and fails under CI=true).
+    The server process and the test's seeding both use it; migrations run when it is first
+    opened."""
+    if engine == "sqlite":
+        yield f"sqlite:///{folder}/e2e.db"
+        return
+    admin: str = request.getfixturevalue("pg_admin_url")
+    name = f"gputeam_e2e_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    url = create_pg_database(admin, name)
+    try:
+        yield url
+    finally:
+        drop_pg_database(admin, name)
 
 
 @contextmanager

@@ -2,9 +2,10 @@
 and in this order over a real uvicorn server: log in, filter the skills matrix to a
 team, open an expiring certification from the certifications view, enrol the team's two
 people in a learning path, import a roster through the guided flow, save and adopt a
-plan; then the inactive people reached from the list. Each page is written as a
-screenshot (full page, PNG) to ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/`` in the
-test's temporary folder) for review."""
+plan; then the inactive people reached from the list. On SQLite and on PostgreSQL (each
+walk its own database and server). Each page is written as a screenshot (full page, PNG)
+to ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/`` in the test's temporary folder;
+the PostgreSQL walk's in its ``postgresql/`` folder) for review."""
 
 from __future__ import annotations
 
@@ -18,10 +19,21 @@ from typing import Any
 import pytest
 
 from . import test_web_browser
-from .conftest import PASSWORD, seed
-from .test_web_browser import page, running_server  # noqa: F401 (page: a fixture)
+from .conftest import ENGINES, PASSWORD, seed
+from .test_web_browser import page, running_server, server_database  # noqa: F401 (page: a fixture)
 
 pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
+
+
+def screenshot_folder(tmp_path: Path, engine: str) -> Path:
+    """Where this walk's screenshots go: ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/``
+    in the test's temporary folder); the PostgreSQL walk's in its ``postgresql/`` folder."""
+    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
+    if engine != "sqlite":
+        shots = shots / engine
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
 
 #: a roster as team leads keep them: a title above the header, a known person changed
 #: and a new one
@@ -33,32 +45,36 @@ ROSTER = (
 )
 
 
-@pytest.fixture
-def lead_site(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+@pytest.fixture(params=ENGINES)
+def lead_site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Any, str]]:
+    """The server over a seeded database, on SQLite and on PostgreSQL."""
     from gputeam import store
 
-    url = f"sqlite:///{tmp_path}/lead.db"
-    db = store.open_database(url)
-    world = seed(db)
-    today = date.today()  # the server's clock: statuses are counted from it
-    with db.session() as s:
-        store.add_person(
-            s, world.org_id, key="p9", name="Former Member", team_id=world.alpha, level=3, active=False
-        )
-        store.add_certification(
-            s, world.people["p2"], "rhce", today - timedelta(days=3 * 365 - 20), today + timedelta(days=20)
-        )  # expiring within 30 days
-    db.dispose()
-    with running_server(url, tmp_path) as base:
-        yield base, world
+    with server_database(request.param, request, tmp_path) as url:
+        db = store.open_database(url)
+        world = seed(db)
+        today = date.today()  # the server's clock: statuses are counted from it
+        with db.session() as s:
+            store.add_person(
+                s, world.org_id, key="p9", name="Former Member", team_id=world.alpha, level=3, active=False
+            )
+            store.add_certification(
+                s,
+                world.people["p2"],
+                "rhce",
+                today - timedelta(days=3 * 365 - 20),
+                today + timedelta(days=20),
+            )  # expiring within 30 days
+        db.dispose()
+        with running_server(url, tmp_path) as base:
+            yield base, world, request.param
 
 
-def test_team_lead_morning(lead_site: tuple[str, Any], page: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_team_lead_morning(lead_site: tuple[str, Any, str], page: Any, tmp_path: Path) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
-    base, world = lead_site
-    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
-    shots.mkdir(parents=True, exist_ok=True)
+    base, world, engine = lead_site
+    shots = screenshot_folder(tmp_path, engine)
     taken: list[str] = []
 
     def shot(name: str) -> None:
@@ -145,6 +161,8 @@ def test_team_lead_morning(lead_site: tuple[str, Any], page: Any, tmp_path: Path
     expect(page.locator("main")).to_contain_text("Nora Newcomer")
     shot("team-after")
     page.goto(base + "/people?status=inactive")
+    expect(page.locator("#people-rows")).to_contain_text("Former Member")
+    shot("people-inactive")
     page.click("#people-rows >> text=Former Member")
     expect(page.locator("h1")).to_contain_text("Former Member")
     shot("person-inactive")
