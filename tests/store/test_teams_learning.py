@@ -211,6 +211,34 @@ def test_adopting_a_saved_plan_twice_adds_nothing_and_burnup_follows(db: Databas
     assert {p["month"]: p["planned"] for p in mine["points"]}["2027-02"] == 2
 
 
+def test_adopting_for_a_team_takes_only_its_people(db: Database, org_id: int) -> None:
+    """A manager's adoption for their team: the team's people get what adopting for the
+    whole organisation would give them, nobody else gets anything; adopting for the whole
+    organisation afterwards adds only the others' items."""
+    alpha, beta, ids = _team_with_people(db, org_id)
+    with db.session() as s:
+        store.assign_to_team(s, org_id, beta, ids[2:])  # p2 in Beta
+        other_org = store.create_organisation(s, "Other")
+        foreign = store.create_team(s, other_org.id, "Theirs").id
+        sc = store.save_scenario(s, org_id, "live", {"fleet": {}})
+        plan_id = store.save_plan(s, sc.id, _plan(["p0", "p1", "p2"]), date(2026, 10, 1)).id
+        mine = store.adopt_saved_plan(s, org_id, plan_id, team_id=alpha, actor="lead")
+        again = store.adopt_saved_plan(s, org_id, plan_id, team_id=alpha, actor="lead")
+        assert store.list_roadmap_items(s, person_id=ids[2]) == []
+        assert len(store.list_roadmap_items(s, person_id=ids[0])) == 2
+        everyone = store.adopt_saved_plan(s, org_id, plan_id, actor="admin")
+        entry = store.list_audit(s, entity="plan", entity_id=plan_id)
+    # p2 (Beta), the planned hire and the untracked person are outside Alpha
+    assert mine == {"created": 4, "already": 0, "outside": 3}
+    assert again == {"created": 0, "already": 4, "outside": 3}
+    assert everyone == {"created": 2, "already": 4, "hires": 1, "unknown": ["gone"]}
+    scopes = sorted((e.actor, (e.after or {}).get("team_id")) for e in entry if e.action == "adopt")
+    assert scopes == [("admin", None), ("lead", alpha), ("lead", alpha)]
+    for team in (foreign, 9_999_999):  # another organisation's team, no team
+        with pytest.raises(NotFound), db.session() as s:
+            store.adopt_saved_plan(s, org_id, plan_id, team_id=team)
+
+
 def test_an_archived_team_takes_no_one_new_by_any_door(db: Database, org_id: int) -> None:
     alpha, beta, ids = _team_with_people(db, org_id)
     with db.session() as s:

@@ -122,9 +122,9 @@ def exam_rows(w: World, e: Exams) -> list[tuple[str, str, dict[str, Any], set[st
     ]
 
 
-def matrix(w: World, victim: int, e: Exams) -> list[tuple[str, str, dict[str, Any], set[str]]]:
+def matrix(w: World, victim: int, e: Exams, plan: int) -> list[tuple[str, str, dict[str, Any], set[str]]]:
     """(method, path, request kwargs, roles allowed). p1: the engineer's own record, in
-    Alpha (the manager's team); p2: Alpha; p3: Beta."""
+    Alpha (the manager's team); p2: Alpha; p3: Beta; ``plan``: a saved plan."""
     p1, p2, p3 = w.people["p1"], w.people["p2"], w.people["p3"]
     cert = {"cert_id": "nca-aiio", "valid_from": "2026-06-{day}"}
     return [
@@ -259,6 +259,21 @@ def matrix(w: World, victim: int, e: Exams) -> list[tuple[str, str, dict[str, An
             {"json": {"course_id": "{course}", "started_on": "2026-11-01"}},
             ADMIN,
         ),
+        # a saved plan adopted: for the organisation by admins, for a team by its managers
+        ("POST", f"/api/v1/plans/{plan}/adopt", {}, ADMIN),
+        ("POST", f"/plans/{plan}/adopt", {}, ADMIN),
+        ("POST", f"/api/v1/teams/{w.alpha}/adopt", {"json": {"plan_id": plan}}, MGMT),
+        ("POST", f"/api/v1/teams/{w.beta}/adopt", {"json": {"plan_id": plan}}, ADMIN),
+        ("POST", f"/teams/{w.alpha}/adopt", {"data": {"plan_id": str(plan)}}, MGMT),
+        ("POST", f"/teams/{w.beta}/adopt", {"data": {"plan_id": str(plan)}}, ADMIN),
+        # the skills matrix and the certifications view (each narrowed to whom one may read)
+        ("GET", "/skills", {}, STAFF),
+        ("GET", f"/skills?team={w.alpha}", {}, STAFF),
+        ("GET", "/skills.csv", {}, STAFF),
+        ("GET", "/skills.xlsx", {}, STAFF),
+        ("GET", "/certifications", {}, STAFF),
+        ("GET", "/api/v1/skills/matrix", {}, STAFF),
+        ("GET", "/api/v1/certifications", {}, STAFF),
         ("GET", "/teams", {}, MGMT),
         ("GET", f"/teams/{w.alpha}", {}, MGMT),
         ("GET", f"/teams/{w.beta}", {}, ADMIN),
@@ -379,12 +394,21 @@ def exams(db: Any, world: World) -> Exams:
 
 
 @pytest.fixture
+def plan(app: Any) -> int:
+    """A plan of the live team, saved by the admin."""
+    c = logged_in(app, "admin")
+    r = c.post("/api/v1/plans", json={"save": True}, headers={"X-CSRF-Token": c.csrf})
+    assert r.status_code == 200, r.text
+    return int(c.get("/api/v1/plans").json()[0]["id"])
+
+
+@pytest.fixture
 def victim(db: Any, world: World) -> int:
     with db.session() as s:
         return store.add_person(s, world.org_id, key="victim", name="To Be Deleted", team_id=world.beta).id
 
 
-def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int, exams: Exams) -> None:
+def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int, exams: Exams, plan: int) -> None:
     from fastapi.testclient import TestClient
 
     from gputeam.catalog import load_catalog
@@ -396,7 +420,7 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int, exam
         principals.append((role, role, c, c.csrf))
     failures = []
     for label, role, client, csrf in principals:
-        for method, path, kwargs, allowed in matrix(world, victim, exams):
+        for method, path, kwargs, allowed in matrix(world, victim, exams, plan):
             before = _audit_count(db)
             r = _call(client, method, path, _fill(kwargs, label, course), csrf)
             may = role is not None and role in allowed
@@ -412,7 +436,9 @@ def test_role_endpoint_matrix(app: Any, db: Any, world: World, victim: int, exam
     assert not failures, "\n".join(failures)
 
 
-def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim: int, exams: Exams) -> None:
+def test_read_scoped_token_cannot_write(
+    app: Any, db: Any, world: World, victim: int, exams: Exams, plan: int
+) -> None:
     """An admin's read-only token reads everything the admin may read, changes nothing."""
     from fastapi.testclient import TestClient
 
@@ -420,7 +446,7 @@ def test_read_scoped_token_cannot_write(app: Any, db: Any, world: World, victim:
 
     course = next(iter(load_catalog().courses))
     c = TestClient(app, headers={"Authorization": "Bearer " + token_for(app, "admin", ["read"])})
-    for method, path, kwargs, allowed in matrix(world, victim, exams):
+    for method, path, kwargs, allowed in matrix(world, victim, exams, plan):
         if not path.startswith("/api/") or "admin" not in allowed:
             continue
         before = _audit_count(db)

@@ -2,10 +2,11 @@
 and in this order over a real uvicorn server: log in, filter the skills matrix to a
 team, open an expiring certification from the certifications view, enrol the team's two
 people in a learning path, import a roster through the guided flow, save and adopt a
-plan; then the inactive people reached from the list. On SQLite and on PostgreSQL (each
-walk its own database and server). Each page is written as a screenshot (full page, PNG)
-to ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/`` in the test's temporary folder;
-the PostgreSQL walk's in its ``postgresql/`` folder) for review."""
+plan; then the inactive people reached from the list, and the team's manager adopting the
+plan for their own team. On SQLite and on PostgreSQL (each walk its own database and
+server). Each page is written as a screenshot (full page, PNG) to ``$GPUTEAM_SCREENSHOTS``
+(default: ``screenshots/`` in the test's temporary folder; the PostgreSQL walk's in its
+``postgresql/`` folder) for review."""
 
 from __future__ import annotations
 
@@ -166,5 +167,18 @@ def test_team_lead_morning(lead_site: tuple[str, Any, str], page: Any, tmp_path:
     page.click("#people-rows >> text=Former Member")
     expect(page.locator("h1")).to_contain_text("Former Member")
     shot("person-inactive")
+
+    # the team's manager adopts the saved plan for their own team: what the admin adopted
+    # for everyone is there already, the other teams' roadmaps are left alone
+    page.click("text=Log out")
+    page.fill("#username", "manager")
+    page.fill("#password", PASSWORD)
+    page.click("button[type=submit]")
+    page.click("header >> text=Teams")
+    page.click("table >> text=Alpha")
+    page.click("text=Adopt the saved plan's roadmaps for this team")
+    expect(page.locator(".flash")).to_contain_text("already on people's roadmaps")
+    expect(page.locator(".flash")).to_contain_text("outside the team left alone")
+    shot("team-manager-adopted")
 
     assert sorted(p.name for p in shots.glob("morning-*.png")) == sorted(f"morning-{n}.png" for n in taken)

@@ -1,6 +1,7 @@
 """People lifecycle, learning and adopting a plan from the pages (issue 10 §2): deactivate,
 reactivate, delete with confirmation (audited); salaries in the importer's locale forms;
-enrol in a path, log hours, mark done (the roadmap follows); adopt a saved plan twice;
+enrol in a path, log hours, mark done (the roadmap follows); adopt a saved plan twice, and
+for one team as its manager;
 refused forms keep the user's place (message beside the field, values kept), the plan
 page's what-if inputs too. SQLite and PostgreSQL."""
 
@@ -177,6 +178,67 @@ def test_adopt_a_saved_plan_from_the_page_twice(app: Any, db: Any, world: World)
     m = logged_in(app, "manager")
     assert m.post(f"/plans/{plan_id}/adopt", data={"csrf_token": m.csrf}).status_code == 403
     assert 'class="burnup"' in m.get(f"/teams/{world.alpha}").text
+
+
+def test_a_manager_adopts_the_saved_plan_for_their_own_team_only(app: Any, db: Any, world: World) -> None:
+    """Managers manage their teams (issue 10 §2): from their team's page and the API a
+    manager adopts the saved plan's roadmaps for that team's people, never anyone else's;
+    another team, an unknown plan or a bad form is refused and changes nothing."""
+    a = logged_in(app, "admin")
+    assert a.post("/api/v1/plans", json={"save": True}, headers={"X-CSRF-Token": a.csrf}).status_code == 200
+    plan_id = a.get("/api/v1/plans").json()[0]["id"]
+    m = logged_in(app, "manager")
+    h = {"X-CSRF-Token": m.csrf}
+    page = m.get(f"/teams/{world.alpha}").text
+    assert f'action="/teams/{world.alpha}/adopt"' in page and f'name="plan_id" value="{plan_id}"' in page
+    assert 'action="/plans/' not in m.get("/plan").text  # the organisation's adoption: admins only
+
+    def items() -> dict[str, int]:
+        with db.session() as s:
+            return {key: len(store.list_roadmap_items(s, person_id=pid)) for key, pid in world.people.items()}
+
+    r = m.post(f"/teams/{world.alpha}/adopt", data={"plan_id": str(plan_id), "csrf_token": m.csrf})
+    assert r.status_code == 200 and "roadmap items added" in r.text and "outside the team" in r.text
+    got = items()
+    assert got["p1"] > 0 and got["p3"] == 0  # p3 is in Beta
+    again = m.post(f"/api/v1/teams/{world.alpha}/adopt", json={"plan_id": plan_id}, headers=h)
+    assert again.status_code == 200, again.text
+    assert again.json() == {
+        "team_id": world.alpha,
+        "plan_id": plan_id,
+        "created": 0,
+        "already": got["p1"] + got["p2"],
+        "outside": again.json()["outside"],
+    }
+    assert again.json()["outside"] >= 1  # p3's roadmap (and the planned hires'), left alone
+    # another team's: 404 (the manager may not see it); a plan that is not there: 404
+    for bad in (
+        m.post(f"/teams/{world.beta}/adopt", data={"plan_id": str(plan_id), "csrf_token": m.csrf}),
+        m.post(f"/api/v1/teams/{world.beta}/adopt", json={"plan_id": plan_id}, headers=h),
+        m.post(f"/teams/{world.alpha}/adopt", data={"plan_id": "99999", "csrf_token": m.csrf}),
+        m.post(f"/teams/{world.alpha}/adopt", data={"plan_id": "x; DROP", "csrf_token": m.csrf}),
+        m.post(f"/teams/{world.alpha}/adopt", data={"plan_id": "9" * 12, "csrf_token": m.csrf}),
+        m.post(f"/api/v1/teams/{world.alpha}/adopt", json={"plan_id": 99999}, headers=h),
+    ):
+        assert bad.status_code == 404 and "Traceback" not in bad.text, bad.text[:300]
+    too_long = m.post(f"/teams/{world.alpha}/adopt", data={"plan_id": "9" * 30, "csrf_token": m.csrf})
+    assert too_long.status_code == 422 and "Traceback" not in too_long.text
+    refused = m.post(f"/api/v1/teams/{world.alpha}/adopt", json={}, headers=h)
+    assert refused.status_code == 422 and "plan_id" in refused.json()["problems"][0]["path"]
+    assert items() == got
+    # the admin adopts for the whole organisation: Beta's person gets theirs, Alpha's
+    # people nothing new
+    everyone = a.post(f"/api/v1/plans/{plan_id}/adopt", headers={"X-CSRF-Token": a.csrf}).json()
+    assert everyone["already"] == got["p1"] + got["p2"] and items()["p3"] == everyone["created"] > 0
+    with db.session() as s:
+        scopes = [
+            (e.actor, (e.after or {}).get("team_id"))
+            for e in store.list_audit(s, entity="plan", entity_id=plan_id)
+            if e.action == "adopt"
+        ]
+    assert sorted(scopes, key=str) == sorted(
+        [("manager", world.alpha), ("manager", world.alpha), ("admin", None)], key=str
+    )
 
 
 def test_plan_whatif_errors_beside_the_fields_and_no_old_results(app: Any, world: World) -> None:

@@ -148,6 +148,7 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("POST", "/api/v1/teams/{team_id}/enrolments"): {
             "json": {"course_id": course, "started_on": "2026-11-01"}
         },
+        ("POST", "/api/v1/teams/{team_id}/adopt"): {"json": {"plan_id": 1}},
         ("GET", "/api/v1/teams/{team_id}/burnup"): {},
         ("GET", "/api/v1/people/{person_id}/burnup"): {},
         ("GET", "/teams/{team_id}"): {},
@@ -167,6 +168,7 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         },
         ("POST", "/enrolments/{enrolment_id}/done"): {},
         ("POST", "/plans/{plan_id}/adopt"): {},
+        ("POST", "/teams/{team_id}/adopt"): {"data": {"plan_id": "1"}},
         # internal certification programmes (issue 11): the other organisation's
         # programme code, attempt and candidate
         ("GET", "/api/v1/attempts/{attempt_id}"): {},
@@ -288,6 +290,17 @@ def test_lists_and_references_stay_in_the_organisation(
         f"/api/v1/users/{world.users['manager']}", json={"team_ids": [other["team_id"]]}, headers=headers
     )
     assert r.status_code == 404
+    # nor can a team adopt another organisation's plan
+    before = _snapshot(db, other["org_id"])
+    r = admin.post(f"/api/v1/teams/{world.alpha}/adopt", json={"plan_id": other["plan_id"]}, headers=headers)
+    assert r.status_code == 404
+    r = admin.post(
+        f"/teams/{world.alpha}/adopt",
+        data={"plan_id": str(other["plan_id"]), "csrf_token": admin.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 404 and "OTHERPLAN" not in r.text
+    assert _snapshot(db, other["org_id"]) == before
 
 
 def test_cli_imported_organisation_is_invisible_and_exports_apart(

@@ -146,6 +146,33 @@ def test_matrix_downloads_are_spreadsheet_safe(app: Any, world: World, more: dic
     assert ws.max_row == 5  # header, two people, target, bus factor
 
 
+def test_a_manager_sees_the_matrix_of_their_own_team_only(
+    app: Any, world: World, more: dict[str, int]
+) -> None:
+    """Managers see their teams' matrix (issue 10 §2): the page, its CSV and XLSX and the
+    certifications view hold Alpha's people only; filtering to another team shows no one."""
+    from openpyxl import load_workbook
+
+    m = logged_in(app, "manager")
+    page = m.get("/skills").text
+    assert "Ada Lovelace" in page and "Grace Hopper" in page
+    assert "Linus T" not in page and "HYPERLINK" not in page  # Beta's people
+    rows = list(csv.reader(io.StringIO(m.get("/skills.csv").text)))
+    assert [row[1] for row in rows[1:-2]] == ["Ada Lovelace", "Grace Hopper"]
+    ws = load_workbook(io.BytesIO(m.get("/skills.xlsx").content)).active
+    assert [ws.cell(row=r, column=2).value for r in range(2, ws.max_row - 1)] == [
+        "Ada Lovelace",
+        "Grace Hopper",
+    ]
+    beta = m.get(f"/skills?team={world.beta}")
+    assert beta.status_code == 200 and "Linus T" not in beta.text and "Ada Lovelace" not in beta.text
+    assert [row[1] for row in csv.reader(io.StringIO(m.get(f"/skills.csv?team={world.beta}").text))][
+        1:-2
+    ] == []
+    certs = m.get("/certifications").text
+    assert "Linus T" not in certs and "Grace Hopper" in certs
+
+
 def test_people_list_filters_sorts_and_reaches_inactive_people(
     app: Any, world: World, more: dict[str, int]
 ) -> None:

@@ -75,7 +75,8 @@ teams:
 enrolments:
     ``courses_of(catalog, course_id=None, path_id=None)``, ``enrol_people(s, org_id,
     person_ids, course_ids, started_on)`` (skips open enrolments), ``complete_enrolment(s,
-    enrolment_id, done_on)``, ``adopt_saved_plan(s, org_id, plan_id) -> counts``.
+    enrolment_id, done_on)``, ``adopt_saved_plan(s, org_id, plan_id, *, team_id=None) ->
+    counts`` (``team_id``: that team's people only).
 burnup:
     ``burnup(s, org_id, today, *, person_id=None, team_id=None)``: planned against done
     roadmap items per month.

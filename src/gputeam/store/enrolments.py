@@ -19,6 +19,7 @@ from gputeam.store import audit
 from gputeam.store.errors import StoreError, not_found
 from gputeam.store.learning import adopt_roadmaps, enrol_many, record_hours
 from gputeam.store.schema import Enrolment, Person, SavedPlan, SavedScenario
+from gputeam.store.teams import team_in
 
 
 def courses_of(catalog: Catalog, course_id: str | None = None, path_id: str | None = None) -> list[str]:
@@ -119,22 +120,28 @@ def complete_enrolment(
 
 
 def adopt_saved_plan(
-    session: Session, org_id: int, plan_id: int, *, actor: str | None = None
+    session: Session, org_id: int, plan_id: int, *, team_id: int | None = None, actor: str | None = None
 ) -> dict[str, Any]:
     """Adopt the organisation's saved plan ``plan_id`` (NotFound for another's): its
     roadmaps become the people's roadmap items (see
     :func:`gputeam.store.learning.adopt_roadmaps`; idempotent). Audited as ``adopt``.
-    Answers counts: ``created``, ``already``, ``hires``, ``unknown`` (ids)."""
+    Answers counts: ``created``, ``already``, ``hires``, ``unknown`` (ids).
+
+    ``team_id`` (a team of the organisation, else NotFound): for that team's people only,
+    as a team's manager adopts it; the counts are then ``created``, ``already`` and
+    ``outside`` (the plan's roadmaps of anyone else, left for their own teams)."""
     row = session.get(SavedPlan, plan_id)
     scenario = session.get(SavedScenario, row.scenario_id) if row is not None else None
     if row is None or scenario is None or scenario.org_id != org_id:
         raise not_found("plan", plan_id)
-    result = adopt_roadmaps(session, org_id, row.plan, plan_id=row.id, actor=actor)
-    counts = {
-        "created": len(result["created"]),
-        "already": result["already"],
-        "hires": result["hires"],
-        "unknown": result["unknown"],
-    }
-    audit.record(session, actor, "adopt", "plan", row.id, None, {"org_id": org_id, **counts})
+    if team_id is not None:
+        team_in(session, org_id, team_id)
+    result = adopt_roadmaps(session, org_id, row.plan, plan_id=row.id, team_id=team_id, actor=actor)
+    counts: dict[str, Any] = {"created": len(result["created"]), "already": result["already"]}
+    if team_id is None:
+        counts |= {"hires": result["hires"], "unknown": result["unknown"]}
+    else:
+        counts["outside"] = result["outside"]
+    scope = {"org_id": org_id} if team_id is None else {"org_id": org_id, "team_id": team_id}
+    audit.record(session, actor, "adopt", "plan", row.id, None, {**scope, **counts})
     return counts

@@ -276,19 +276,28 @@ def adopt_roadmaps(
     plan: Mapping[str, Any],
     *,
     plan_id: int | None = None,
+    team_id: int | None = None,
     actor: str | None = None,
 ) -> dict[str, Any]:
     """:func:`adopt_plan_roadmaps` with the counts: ``created`` (the items),
     ``already`` (items the people had), ``hires`` (planned hires, not tracked people) and
-    ``unknown`` (roadmap people the organisation does not have, by id)."""
+    ``unknown`` (roadmap people the organisation does not have, by id).
+
+    ``team_id``: only the roadmaps of that team's people (what adopting for the whole
+    organisation would give them, no more); the others (other teams' people, planned
+    hires, people not tracked) are counted as ``outside`` and left alone."""
     created: list[RoadmapItem] = []
-    already, hires, unknown = 0, 0, []
+    already, hires, outside, unknown = 0, 0, 0, []
     finished: dict[tuple[int, str], date] = {}  # a course already done is an item done
     for roadmap in plan.get("roadmaps", ()):
-        if roadmap.get("hire"):
+        hire = bool(roadmap.get("hire"))
+        person = None if hire else get_person_by_key(session, org_id, str(roadmap.get("person")))
+        if team_id is not None and (person is None or person.team_id != team_id):
+            outside += 1
+            continue
+        if hire:
             hires += 1
             continue
-        person = get_person_by_key(session, org_id, str(roadmap.get("person")))
         if person is None:
             unknown.append(str(roadmap.get("person")))
             continue
@@ -329,4 +338,4 @@ def adopt_roadmaps(
             if it["kind"] in COURSE_KINDS and done_on is not None:
                 update_roadmap_item(session, item.id, {"status": "done", "done_on": done_on}, actor=actor)
             created.append(item)
-    return {"created": created, "already": already, "hires": hires, "unknown": unknown}
+    return {"created": created, "already": already, "hires": hires, "unknown": unknown, "outside": outside}

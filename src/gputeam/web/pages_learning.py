@@ -1,7 +1,9 @@
 """Learning from the person page: enrol the person in a course or a learning path (all its
 courses), record hours, mark an enrolment done (which marks the person's roadmap items for
 the course done: :func:`gputeam.store.record_hours`). Admins, the person's managers and the
-engineer on their own record. A refused form is shown again on the person page with the
+engineer on their own record. Adopting a saved plan's roadmaps: admins for the whole
+organisation, from the plan page; admins and a team's managers for that team's people,
+from the team page. A refused form is shown again on the person page with the
 message beside the field and the values kept (422); nothing is written."""
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from gputeam.i18n import _, ngettext
 from gputeam.store import BadCell
 from gputeam.store import parse_number as any_number
 from gputeam.web import services
-from gputeam.web.api.common import PathId, actor
+from gputeam.web.api.common import MAX_ID, PathId, actor
+from gputeam.web.api.teams import manageable_team
 from gputeam.web.auth import require
 from gputeam.web.pages_people import recordable
 from gputeam.web.pages_teams import parse_day, parse_target
@@ -124,21 +127,47 @@ def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Res
     return _back(pid, _("Course done; its roadmap items are marked done."))
 
 
+def adopted(got: dict[str, Any]) -> str:
+    """What an adoption did, as a sentence (the counts of
+    :func:`gputeam.store.adopt_saved_plan`, for the organisation or for a team)."""
+    parts = [_("{n} roadmap items added").format(n=got["created"])]
+    if got["already"]:
+        parts.append(_("{n} already on people's roadmaps").format(n=got["already"]))
+    if got.get("hires"):
+        parts.append(_("{n} planned hires left for when they join").format(n=got["hires"]))
+    if got.get("unknown"):
+        parts.append(_("not tracked here: {ids}").format(ids=", ".join(got["unknown"][:5])))
+    if got.get("outside"):
+        parts.append(_("{n} roadmaps of people outside the team left alone").format(n=got["outside"]))
+    return "; ".join(parts) + "."
+
+
 @router.post("/plans/{plan_id}/adopt")
 def adopt_plan(
     request: Request, plan_id: PathId, who: Annotated[Principal, Depends(require(Perm.PLANS_RUN))]
 ) -> Response:
     """Adopt a saved plan's roadmaps (admin): idempotent, audited; back to the plan page
-    saying what was added."""
+    saying what was added. Managers adopt it for their own teams (:func:`adopt_for_team`)."""
     if who.role != "admin":
         raise HTTPException(403, _("only admins adopt a plan for the whole organisation"))
     with request.app.state.db.session() as s:
         got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
-    parts = [_("{n} roadmap items added").format(n=got["created"])]
-    if got["already"]:
-        parts.append(_("{n} already on people's roadmaps").format(n=got["already"]))
-    if got["hires"]:
-        parts.append(_("{n} planned hires left for when they join").format(n=got["hires"]))
-    if got["unknown"]:
-        parts.append(_("not tracked here: {ids}").format(ids=", ".join(got["unknown"][:5])))
-    return RedirectResponse(f"/plan?flash={quote('; '.join(parts) + '.')}#adopt", status_code=303)
+    return RedirectResponse(f"/plan?flash={quote(adopted(got))}#adopt", status_code=303)
+
+
+@router.post("/teams/{team_id}/adopt")
+def adopt_for_team(
+    request: Request,
+    team_id: PathId,
+    who: Annotated[Principal, Depends(require(Perm.TEAMS))],
+    plan_id: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Adopt the saved plan ``plan_id`` (the one the team page showed) for the team's
+    people only: admins and the team's managers; idempotent, audited; back to the team
+    page saying what was added."""
+    with request.app.state.db.session() as s:
+        team = manageable_team(request, s, who, team_id)
+        if not (plan_id.isascii() and plan_id.isdigit() and 0 < int(plan_id) <= MAX_ID):
+            raise HTTPException(404, _("no such plan"))
+        got = store.adopt_saved_plan(s, team.org_id, int(plan_id), team_id=team.id, actor=actor(who))
+    return RedirectResponse(f"/teams/{team_id}?flash={quote(adopted(got))}#adopt", status_code=303)

@@ -1,6 +1,7 @@
 """Team pages: the list (admins create teams), and a team's page with its people, their
 learning progress and burn-up (plan against actual), and the forms a team lead uses:
-rename, archive or restore, move people in, enrol the team in a course or learning path.
+rename, archive or restore, move people in, enrol the team in a course or learning path,
+adopt the saved plan's roadmaps for the team's people.
 
 Admins act on every team, managers on their own (another team answers 404, as its
 people do). A refused form is shown again with the message beside the field, the values
@@ -169,6 +170,9 @@ def team_response(
             "archived": team.archived_at is not None,
             "learning": store.learning_summary(s, org, day, team_id=team.id),
         }
+        # the saved plan a manager may adopt for the team (its id and version)
+        row = store.latest_plan_row(s, org) if who.may_manage_team(team.id) else None
+        plan = {"id": row.id, "version": row.version} if row is not None else None
     return render(
         request,
         "team.html",
@@ -183,6 +187,7 @@ def team_response(
         candidates_total=candidates_total,
         find=find,
         can_manage=who.may_manage_team(t["id"]),
+        plan=plan,
         targets=learning_targets(request),
         errors=errors or {},
         form=form or {},

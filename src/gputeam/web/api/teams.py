@@ -1,5 +1,6 @@
 """Teams: list, create (admin), read, rename and archive, assign people, enrol the team in
-a course or learning path, and the burn-up of plan against actual (also per person).
+a course or learning path, adopt a saved plan's roadmaps for the team's people, and the
+burn-up of plan against actual (also per person).
 
 Who: admins act on every team; a manager on the teams they belong to (reading another
 team answers 404, changing it 403); engineers and viewers only list the teams."""
@@ -61,6 +62,10 @@ class TeamEnrolmentIn(Body):
         default=None, min_length=1, max_length=100, description="A catalog learning path id: all its courses."
     )
     started_on: Day
+
+
+class TeamAdoptionIn(Body):
+    plan_id: RefId = Field(description="A saved plan of the organisation (GET /plans).")
 
 
 def team_json(t: Any, who: Principal) -> dict[str, Any]:
@@ -171,6 +176,24 @@ def enrol_team(request: Request, team_id: PathId, body: TeamEnrolmentIn, who: Ma
             "created": [e.id for e in result["created"]],
             "already": result["already"],
         }
+
+
+@router.post(
+    "/teams/{team_id}/adopt",
+    summary="Adopt a saved plan's roadmaps for the team's people",
+    description="The plan's roadmap items of the team's people become their roadmap items (as "
+    "adopting the plan for the whole organisation would give them; items they already have are "
+    "not added again). Admins and the team's managers. Answers created, already (items the "
+    "people had) and outside (the plan's roadmaps of anyone else: other teams' people, planned "
+    "hires; left alone).",
+)
+def adopt_for_team(request: Request, team_id: PathId, body: TeamAdoptionIn, who: Manager) -> dict[str, Any]:
+    with db(request).session() as s:
+        team = manageable_team(request, s, who, team_id)
+        got = store.adopt_saved_plan(
+            s, services.org_id(request.app, s), body.plan_id, team_id=team.id, actor=actor(who)
+        )
+        return {"team_id": team.id, "plan_id": body.plan_id, **got}
 
 
 @router.get("/teams/{team_id}/burnup", summary="Roadmap items planned against done, by month")
