@@ -161,3 +161,51 @@ def test_patch_keeps_a_role_the_catalog_no_longer_has(app: Any, db: Any, world: 
     got = _problems(c.patch(f"/api/v1/people/{world.people['p3']}", json={"role": "legacy-role"}))
     assert got["person.role"]["found"] == "legacy-role"
     assert _state(db) == before
+
+
+def test_the_api_person_models_are_the_store_person_fields() -> None:
+    """One model of a person's fields: the API's POST, PATCH and answer schemas list exactly
+    ``store.PersonFields``' fields (POST: and the skills to rate; answers: and the id), with
+    the store's limits, ``key`` and ``name`` required on POST, the store's defaults."""
+    from gputeam.store import NUMBER_RULES, PERSON_FIELDS, REQUIRED, TEXT_LONGEST, PersonFields
+    from gputeam.web import create_app
+    from gputeam.web.settings import Settings
+
+    schemas = create_app(Settings(dev=True), database=object()).openapi()["components"]["schemas"]
+    person_in, patch, out = schemas["PersonIn"], schemas["PersonPatch"], schemas["PersonOut"]
+    assert list(person_in["properties"]) == [*PERSON_FIELDS, "skills"]
+    assert list(patch["properties"]) == list(PERSON_FIELDS)
+    assert list(out["properties"]) == ["id", *PERSON_FIELDS]
+    assert person_in["required"] == list(REQUIRED) and "required" not in patch
+    for name in PERSON_FIELDS:
+        for schema in (person_in, patch, out):
+            field = schema["properties"][name]
+            if name in TEXT_LONGEST:
+                assert field["maxLength"] == TEXT_LONGEST[name], (name, field)
+            if name in NUMBER_RULES:
+                rule = NUMBER_RULES[name]
+                assert (field["minimum"], field["maximum"]) == (rule.low, rule.high), (name, field)
+        if name not in REQUIRED:
+            assert person_in["properties"][name].get("default") == PersonFields.model_fields[name].default
+
+
+def test_a_person_added_inactive_and_null_changing_nothing(app: Any, db: Any, world: World) -> None:
+    """Every person field is settable through the API (a former member added as inactive);
+    on PATCH, null for a field that is never null (name, level, active ...) changes
+    nothing, null for an optional one (e-mail, team) clears it."""
+    c = _bearer(app)
+    r = c.post(
+        "/api/v1/people", json={"key": "gone", "name": "Former", "active": False, "team_id": world.beta}
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["active"] is False and r.json()["team_id"] == world.beta
+    pid = r.json()["id"]
+    r = c.patch(f"/api/v1/people/{pid}", json={"name": None, "level": None, "active": None, "team_id": None})
+    assert r.status_code == 200, r.text
+    assert (r.json()["name"], r.json()["level"], r.json()["active"], r.json()["team_id"]) == (
+        "Former",
+        1,
+        False,
+        None,
+    )
+    assert c.post("/api/v1/people", json={"key": "x", "name": "X", "active": "maybe"}).status_code == 422

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_args
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from pydantic import Field
+from pydantic import Field, create_model
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, gettext
-from gputeam.store import EMAIL_EXAMPLE, NUMBER_RULES, TEXT_LONGEST
+from gputeam.store import (
+    EMAIL_EXAMPLE,
+    NUMBER_RULES,
+    PERSON_FIELDS,
+    REQUIRED,
+    TEXT_LONGEST,
+    PersonFields,
+)
 from gputeam.web import services
 from gputeam.web.api.common import (
     API_PREFIX,
@@ -38,23 +45,6 @@ Writer = Annotated[Principal, Depends(require(Perm.PEOPLE_WRITE))]
 Recorder = Annotated[Principal, Depends(require(Perm.RECORDS_WRITE))]
 
 
-class PersonOut(Body):
-    id: int
-    key: str
-    name: str
-    email: str | None
-    title: str
-    background: str
-    level: int
-    experience_months: int
-    weekly_study_hours: float
-    salary: float | None
-    role: str | None
-    site: str | None
-    team_id: int | None
-    active: bool
-
-
 SITE_DOC = (
     "Where the person works (a data-centre site, a city): free text, null or blank for none. "
     "Not checked against a scenario's sites (a scenario counts its sites; it does not name them)."
@@ -79,40 +69,75 @@ def _limits(name: str) -> dict[str, Any]:
     return {"maxLength": TEXT_LONGEST[name]}
 
 
-def _f(name: str, default: Any = None, description: str | None = None) -> Any:
-    return Field(default=default, description=description, json_schema_extra=_limits(name))
+#: what the API documents of a person field beyond its type and limits
+FIELD_DOCS = {
+    "key": "Stable identifier.",
+    "email": EMAIL_DOC,
+    "role": ROLE_DOC,
+    "site": SITE_DOC,
+    "team_id": "The person's team (`GET /api/v1/teams`), or null for none.",
+    "active": "false: the person has left (kept for the record, counted nowhere); true: active.",
+}
 
 
-class PersonIn(Body):
-    key: str = Field(description="Stable identifier.", json_schema_extra=_limits("key"))
-    name: str = Field(json_schema_extra=_limits("name"))
-    email: str | None = _f("email", None, EMAIL_DOC)
-    title: str = _f("title", "")
-    background: str = _f("background", "sysadmin")
-    level: int = _f("level", 1)
-    experience_months: int = _f("experience_months", 0)
-    weekly_study_hours: float = _f("weekly_study_hours", 4)
-    salary: float | None = _f("salary")
-    role: str | None = _f("role", None, ROLE_DOC)
-    site: str | None = _f("site", None, SITE_DOC)
-    team_id: RefId | None = None
-    skills: dict[str, Annotated[int, Field(ge=0, le=4)]] = Field(default_factory=dict)
+def _nullable(name: str) -> bool:
+    """The person field may hold null (none)."""
+    return type(None) in get_args(PersonFields.model_fields[name].annotation)
 
 
-class PersonPatch(Body):
-    key: str | None = _f("key")
-    name: str | None = _f("name")
-    email: str | None = _f("email", None, EMAIL_DOC)
-    title: str | None = _f("title")
-    background: str | None = _f("background")
-    level: int | None = _f("level")
-    experience_months: int | None = _f("experience_months")
-    weekly_study_hours: float | None = _f("weekly_study_hours")
-    salary: float | None = _f("salary")
-    role: str | None = _f("role", None, ROLE_DOC)
-    site: str | None = _f("site", None, SITE_DOC)
-    team_id: RefId | None = None
-    active: bool | None = None
+#: the fields that never hold null: on PATCH, null for one of them changes nothing
+NOT_NULL = tuple(name for name in PERSON_FIELDS if not _nullable(name))
+
+
+def _field(name: str, way: str) -> tuple[Any, Any]:
+    """The API model field for the person field ``name``: its type and default from
+    ``store.PersonFields``, its limits and description for the schema. ``way``: ``in``
+    (POST: the store's defaults, ``key`` and ``name`` required), ``patch`` (every field
+    optional: what is given changes) or ``out``."""
+    model = PersonFields.model_fields[name]
+    kind: Any = model.annotation
+    if name == "team_id":
+        kind = RefId | None if way != "out" else int | None
+    elif name == "active":
+        kind = bool  # JSON true / false (the store's field is strict about it)
+    limits = _limits(name) if name in NUMBER_RULES or name in TEXT_LONGEST else None
+    spec: dict[str, Any] = {"description": FIELD_DOCS.get(name), "json_schema_extra": limits}
+    if way == "patch":
+        return kind | None, Field(default=None, **spec)
+    if way == "out" or name in REQUIRED:
+        return kind, Field(**spec)
+    return kind, Field(default=model.default, **spec)
+
+
+def _person_model(
+    name: str, way: str, doc: str, first: dict[str, Any] | None = None, **more: Any
+) -> type[Body]:
+    """An API model with the fields ``first``, one for each of ``store.PERSON_FIELDS``, then
+    ``more``."""
+    fields = {**(first or {}), **{f: _field(f, way) for f in PERSON_FIELDS}, **more}
+    made: type[Body] = create_model(name, __base__=Body, __doc__=doc, **fields)
+    return made
+
+
+# The person models of the API, made from the store's one model of a person's fields
+# (store.PersonFields): a field added there is in the API, its schema and its checks. The
+# store checks every value (the same words whichever door it came in by).
+if TYPE_CHECKING:
+    PersonOut = Body
+    PersonIn = Body
+    PersonPatch = Body
+else:
+    PersonOut = _person_model("PersonOut", "out", "A person's fields.", first={"id": (int, ...)})
+    PersonIn = _person_model(
+        "PersonIn",
+        "in",
+        "A new person: `key` and `name`, the other fields as they default.",
+        skills=(
+            dict[str, Annotated[int, Field(ge=0, le=4)]],
+            Field(default_factory=dict, description="Skill domain id to proficiency (0 none ... 4 expert)."),
+        ),
+    )
+    PersonPatch = _person_model("PersonPatch", "patch", "The fields to change: those given change.")
 
 
 class SkillIn(Body):
@@ -205,22 +230,15 @@ def list_people(
 
 @router.post("/people", response_model=PersonOut, status_code=201, summary="Add a person")
 def add_person(request: Request, body: PersonIn, who: Writer, response: Response) -> dict[str, Any]:
-    _check_team(who, body.team_id)
+    fields = body.model_dump()
+    skills: dict[str, int] = fields.pop("skills")
+    _check_team(who, fields["team_id"])
     with db(request).session() as s:
         org = services.org_id(request.app, s)
-        if body.team_id is not None:
-            _team(request, s, body.team_id)
-        fields = body.model_dump(exclude={"key", "name", "skills"})
-        p = store.add_person(
-            s,
-            org,
-            key=body.key,
-            name=body.name,
-            actor=actor(who),
-            catalog=services.catalog(request.app),
-            **fields,
-        )
-        for domain, prof in body.skills.items():
+        if fields["team_id"] is not None:
+            _team(request, s, fields["team_id"])
+        p = store.add_person(s, org, actor=actor(who), catalog=services.catalog(request.app), **fields)
+        for domain, prof in skills.items():
             _known_domain(request, domain)
             store.rate_skill(s, p.id, domain, prof, rated_by=actor(who))
         response.headers["Location"] = f"/api/v1/people/{p.id}"
@@ -258,16 +276,7 @@ def update_person(request: Request, person_id: PathId, body: PersonPatch, who: W
             _check_team(who, changes["team_id"])
             if changes["team_id"] is not None:
                 _team(request, s, changes["team_id"])
-        for k in (
-            "key",
-            "name",
-            "level",
-            "experience_months",
-            "weekly_study_hours",
-            "title",
-            "background",
-            "active",
-        ):
+        for k in NOT_NULL:
             if k in changes and changes[k] is None:
                 changes.pop(k)
         p = store.update_person(s, p.id, changes, actor=actor(who), catalog=services.catalog(request.app))
