@@ -48,6 +48,16 @@ def server_database(engine: str, request: pytest.FixtureRequest, folder: Path) -
         drop_pg_database(admin, name)
 
 
+def screenshot_folder(tmp_path: Path, engine: str) -> Path:
+    """Where this walk's screenshots go: ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/``
+    in the test's temporary folder); the PostgreSQL walk's in its ``postgresql/`` folder."""
+    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
+    if engine != "sqlite":
+        shots = shots / engine
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
 @contextmanager
 def running_server(url: str, tmp_path: Path, **env_extra: str) -> Iterator[str]:
     """A real uvicorn server on a free port over the database ``url``; yields its base URL."""

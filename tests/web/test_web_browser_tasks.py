@@ -1,12 +1,12 @@
 """End to end in headless Debian Chromium: a team lead's tasks (issue 10 §2). An admin
 enrols a team of two in a learning path, marks a course done, sees an invalid what-if
 input named beside its field (htmx, out of band) with no stale result, saves and adopts
-the plan, and sees plan against actual on the team page. Screenshots of each page go to
-``$GPUTEAM_SCREENSHOTS`` (default: the test's temporary folder) for review."""
+the plan, and sees plan against actual on the team page. On SQLite and on PostgreSQL.
+Screenshots of each page go to ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/`` in the
+test's temporary folder; PostgreSQL's in its ``postgresql/`` folder) for review."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,37 +14,43 @@ from typing import Any
 import pytest
 
 from . import test_web_browser
-from .conftest import ROSTER_CSV
-from .test_web_browser import page, running_server  # noqa: F401 (page: a fixture)
+from .conftest import ENGINES, ROSTER_CSV
+from .test_web_browser import (  # noqa: F401 (page: a fixture)
+    page,
+    running_server,
+    screenshot_folder,
+    server_database,
+)
 
 pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
 
 
-@pytest.fixture
-def seeded(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=ENGINES)
+def seeded(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """The server over a roster, on SQLite and on PostgreSQL; its address and the engine."""
     from gputeam import store
 
-    url = f"sqlite:///{tmp_path}/lead.db"
-    db = store.open_database(url)
-    with db.session() as s:
-        org = store.get_or_create_organisation(s, "Acme")
-        store.import_roster(s, org.id, ROSTER_CSV.encode(), filename="roster.csv")
-        store.create_user(s, "lead", "e2e password", "admin")
-    db.dispose()
-    with running_server(url, tmp_path) as base:
-        yield base
+    with server_database(request.param, request, tmp_path) as url:
+        db = store.open_database(url)
+        with db.session() as s:
+            org = store.get_or_create_organisation(s, "Acme")
+            store.import_roster(s, org.id, ROSTER_CSV.encode(), filename="roster.csv")
+            store.create_user(s, "lead", "e2e password", "admin")
+        db.dispose()
+        with running_server(url, tmp_path) as base:
+            yield base, request.param
 
 
-def test_a_team_leads_tasks(seeded: str, page: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_team_leads_tasks(seeded: tuple[str, str], page: Any, tmp_path: Path) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
-    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
-    shots.mkdir(parents=True, exist_ok=True)
+    base, engine = seeded
+    shots = screenshot_folder(tmp_path, engine)
 
     def shot(name: str) -> None:
         page.screenshot(path=str(shots / f"tracker-{name}.png"), full_page=True)
 
-    page.goto(seeded + "/login")
+    page.goto(base + "/login")
     page.fill("#username", "lead")
     page.fill("#password", "e2e password")
     page.click("button[type=submit]")

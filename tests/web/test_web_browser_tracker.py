@@ -10,7 +10,6 @@ server). Each page is written as a screenshot (full page, PNG) to ``$GPUTEAM_SCR
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from datetime import date, timedelta
@@ -21,19 +20,14 @@ import pytest
 
 from . import test_web_browser
 from .conftest import ENGINES, PASSWORD, seed
-from .test_web_browser import page, running_server, server_database  # noqa: F401 (page: a fixture)
+from .test_web_browser import (  # noqa: F401 (page: a fixture)
+    page,
+    running_server,
+    screenshot_folder,
+    server_database,
+)
 
 pytestmark = test_web_browser.pytestmark  # Chromium, skipped (or failed under CI) without it
-
-
-def screenshot_folder(tmp_path: Path, engine: str) -> Path:
-    """Where this walk's screenshots go: ``$GPUTEAM_SCREENSHOTS`` (default: ``screenshots/``
-    in the test's temporary folder); the PostgreSQL walk's in its ``postgresql/`` folder."""
-    shots = Path(os.environ.get("GPUTEAM_SCREENSHOTS") or tmp_path / "screenshots")
-    if engine != "sqlite":
-        shots = shots / engine
-    shots.mkdir(parents=True, exist_ok=True)
-    return shots
 
 
 #: a roster as team leads keep them: a title above the header, a known person changed
