@@ -1,7 +1,8 @@
 """Accessibility: axe-core (vendored from npm in tests/web/vendor/axe-core, MPL-2.0) run by
 Playwright in the Debian Chromium on every page of the tracker, over a real server with
-data (people, teams, certifications valid, expiring and expired, a saved plan, an issued
-credential, an import in progress). No serious or critical violation is allowed.
+data (people, teams, certifications valid, expiring and expired, a saved plan adopted, a
+team enrolled in a learning path with hours logged and a course done, an issued
+credential, an import in progress), on SQLite and on PostgreSQL. No serious or critical violation is allowed.
 
 Each page is also written as a screenshot (full page, PNG) for review: to the directory in
 ``$GPUTEAM_SCREENSHOTS``, else ``screenshots/`` under pytest's base temporary directory.
@@ -16,7 +17,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +79,17 @@ def _bad_whatif(page: Any) -> None:
     page.wait_for_selector("#err-gpus:has-text('GPUs (peak)')")
 
 
+def _bad_hours(page: Any) -> None:
+    page.fill("input[name=hours_done] >> nth=0", "lots")  # not a number in any locale
+    page.click("form[action$='/hours'] >> button >> nth=0")
+    page.wait_for_selector("[id^=err-hours-]")
+
+
+def _adopt(page: Any) -> None:
+    page.click("text=Adopt the saved plan's roadmaps")
+    page.wait_for_selector(".flash:has-text('roadmap items added')")
+
+
 def _wrong_confirmation(page: Any) -> None:
     page.fill("input[name=confirm]", "not the id")
     page.click("text=Delete for good")
@@ -118,6 +130,7 @@ PAGES = [
     Page("people", "/people"),
     Page("person", "/people/{p1}"),
     Page("person-engineer", "/people/{p1}", role="engineer"),
+    Page("person-hours-refused", "/people/{p1}", steps=_bad_hours),
     Page("people-inactive", "/people?status=inactive&sort=team"),
     Page("person-new", "/people/new"),
     Page("person-edit", "/people/{p2}/edit"),
@@ -128,12 +141,14 @@ PAGES = [
     Page("plan", "/plan"),
     Page("plan-refused", "/plan", steps=_bad_whatif),
     Page("plan-viewer", "/plan", role="viewer"),
+    Page("plan-adopted", "/plan", steps=_adopt),
     Page("catalog", "/catalog"),
     Page("catalog-domains", "/catalog?section=domains"),
     Page("account", "/account"),
     Page("users", "/admin/users"),
     Page("teams", "/teams"),
     Page("team", "/teams/{alpha}"),
+    Page("team-manager", "/teams/{alpha}", role="manager"),
     Page("export", "/export"),
     Page("import", "/import"),
     Page("import-refused", "/import", steps=_upload(b"%PDF-1.4 not a table", then="#err-file")),
@@ -223,6 +238,7 @@ def _serve(url: str, tmp: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     )
 
     from gputeam import store
+    from gputeam.catalog import load_catalog
 
     extra = tmp / "extra.yaml"  # the exams' own certification
     extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
@@ -262,6 +278,20 @@ def _serve(url: str, tmp: Path) -> Iterator[tuple[str, dict[str, Any]]]:
         r = api.post(f"/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
         assert r.status_code == 201, r.text
         ids["credential"] = r.json()["uuid"]
+        # learning under way: the plan adopted (roadmap items, a burn-up), Alpha enrolled
+        # in a learning path, hours logged on one course and another done
+        plan_id = api.get("/plans").json()[0]["id"]
+        assert api.post(f"/plans/{plan_id}/adopt").status_code == 200
+        started = date.today() - timedelta(days=30)
+        r = api.post(
+            f"/teams/{world.alpha}/enrolments",
+            json={"path_id": next(iter(load_catalog().paths)), "started_on": started.isoformat()},
+        )
+        assert r.status_code == 201, r.text
+        enrolled = r.json()["created"]
+        assert api.patch(f"/enrolments/{enrolled[0]}", json={"hours_done": 6.5}).status_code == 200
+        done = {"hours_done": 10, "completed_on": date.today().isoformat()}
+        assert api.patch(f"/enrolments/{enrolled[-1]}", json=done).status_code == 200
         yield base, ids
 
 
