@@ -448,7 +448,11 @@ _MESSAGE_AT = {
     "_too_late": 0,
     "_bad": 1,
     "_fail": 1,
+    "BadCell": 0,  # gputeam.store.tables.BadCell(reason, expected): an import's cell
 }
+#: The same for methods of these objects: an import's ``problems.add(line, column, value,
+#: reason, expected, hint)``.
+_METHOD_MESSAGE_AT = {("problems", "add"): 3}
 
 
 def _unmarked_messages(source: str) -> list[tuple[int, str]]:
@@ -483,9 +487,13 @@ def _unmarked_messages(source: str) -> list[tuple[int, str]]:
                 if text is not None and re.search(r"[^\W\d_]{3}", text):
                     found.append((node.lineno, text))
             continue
-        if name not in _MESSAGE_AT:
+        if (owner, name) in _METHOD_MESSAGE_AT:
+            at = _METHOD_MESSAGE_AT[(owner, name)]
+        elif name in _MESSAGE_AT:
+            at = _MESSAGE_AT[name]
+        else:
             continue
-        args = node.args[_MESSAGE_AT[name] : _MESSAGE_AT[name] + 1]
+        args = node.args[at : at + 1]
         args += [k.value for k in node.keywords if k.arg in ("message", "hint")]
         for arg in args:
             text = literal(arg)

@@ -262,3 +262,39 @@ def test_scenario_conflicts_in_german(tmp_path: Path) -> None:
     assert "bad.yaml:9: people[1].id: Personen-ID wiederholt; IDs müssen eindeutig sein; gefunden 'a'" in out
     assert "bad.yaml:4: usd_rate: muss 1 sein (oder fehlen), wenn die Währung USD ist; gefunden 2.0" in out
     assert "bad.yaml:5: salary_bands[7]: eine Stufe von 1 bis 5; gefunden 7" in out
+
+
+def test_certificate_import_problems_in_german(tmp_path: Path) -> None:
+    """`gputeam import certifications` in German: an unknown person, an unknown
+    certification, a missing date and a repeated certificate, each at its row and column;
+    and a file without a required column."""
+    db = f"sqlite:///{tmp_path / 'team.db'}"
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\np1,Ada\n", "utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", "roster", str(roster), "--db", db]).exit_code == 0
+    certs = tmp_path / "certs.csv"
+    certs.write_text(
+        "person,certification,valid_from\n"
+        "p9,nca-aiio,2025-01-01\n"
+        "p1,no-such-cert,2025-01-01\n"
+        "p1,nca-aiio,\n"
+        "p1,nca-aiio,2025-01-01\n"
+        "p1,nca-aiio,2025-01-01\n",
+        "utf-8",
+    )
+    out = runner.invoke(app, ["--lang", "de", "import", "certifications", str(certs), "--db", db]).output
+    out = out.replace(str(certs), "certs.csv")
+    assert (
+        "certs.csv:2: person: keine Person mit dieser ID; gefunden 'p9'; "
+        "erwartet eine ID aus der Personalliste" in out
+    )
+    assert "certs.csv:3: certification: unbekannte Zertifizierung; gefunden 'no-such-cert'" in out
+    assert "certs.csv:4: valid_from: Datum fehlt" in out
+    assert "certs.csv:6: certification: dasselbe Zertifikat wie in Zeile 5" in out
+    certs.write_text("person,certification\np1,nca-aiio\n", "utf-8")
+    out = runner.invoke(app, ["--lang", "de", "import", "certifications", str(certs), "--db", db]).output
+    assert (
+        "valid_from: Pflichtspalte 'valid_from' fehlt (oder ordnen Sie eine mit --map 'SPALTE=valid_from' zu)"
+        in out
+    )

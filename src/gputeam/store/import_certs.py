@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, load_catalog
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
 from gputeam.store.certifications import default_valid_until
@@ -70,8 +71,8 @@ def import_certifications(
                 table.header_line,
                 required,
                 None,
-                f"missing required column {required!r}",
-                hint=f"or map one with --map 'COLUMN={required}'",
+                N_("missing required column {name}").format(name=repr(required)),
+                hint=N_("or map one with --map 'COLUMN={field}'").format(field=required),
             )
     problems.raise_if_any()
     cert_by_name = {normalise(c.name): c.id for c in catalog.certifications.values()}
@@ -86,22 +87,22 @@ def import_certifications(
                 if fld == "person":
                     key = text(value)
                     if not key:
-                        raise BadCell("missing person id", "a roster id")
+                        raise BadCell(N_("missing person id"), N_("a roster id"))
                     if key not in people:
                         problems.add(
                             line,
                             column,
                             value,
-                            "no person with this id",
-                            "a roster id",
-                            _did_you_mean(key, people) or "import the roster first",
+                            N_("no person with this id"),
+                            N_("a roster id"),
+                            _did_you_mean(key, people) or N_("import the roster first"),
                         )
                         continue
                     rec["person_id"] = people[key]
                 elif fld == "certification":
                     cid = text(value)
                     if not cid:
-                        raise BadCell("missing certification", "a catalog certification id")
+                        raise BadCell(N_("missing certification"), N_("a catalog certification id"))
                     if cid not in catalog.certifications:
                         if cid.lower() in catalog.certifications:
                             cid = cid.lower()
@@ -112,8 +113,8 @@ def import_certifications(
                                 line,
                                 column,
                                 value,
-                                "unknown certification",
-                                "a catalog certification id",
+                                N_("unknown certification"),
+                                N_("a catalog certification id"),
                                 _did_you_mean(cid.lower(), catalog.certifications),
                             )
                             continue
@@ -121,7 +122,7 @@ def import_certifications(
                 elif fld in ("valid_from", "valid_until"):
                     if is_blank(value):
                         if fld == "valid_from":
-                            raise BadCell("missing date", "the date it was earned")
+                            raise BadCell(N_("missing date"), N_("the date it was earned"))
                         continue
                     rec[fld] = day(value)
                 elif fld == "evidence":
@@ -137,7 +138,11 @@ def import_certifications(
         if rec["valid_until"] is not None and rec["valid_until"] < rec["valid_from"]:
             column = row.get("valid_until", ("valid_until", None))[0]
             problems.add(
-                line, column, rec["valid_until"], "before valid_from", f">= {rec['valid_from'].isoformat()}"
+                line,
+                column,
+                rec["valid_until"],
+                N_("before valid_from"),
+                f">= {rec['valid_from'].isoformat()}",
             )
             continue
         ident = (rec["person_id"], rec["cert_id"], rec["valid_from"])
@@ -146,8 +151,8 @@ def import_certifications(
                 line,
                 row["certification"][0],
                 rec["cert_id"],
-                f"same certificate as row {first_row[ident]}",
-                "each certificate once",
+                N_("same certificate as row {row}").format(row=first_row[ident]),
+                N_("each certificate once"),
             )
             continue
         first_row[ident] = line

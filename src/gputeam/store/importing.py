@@ -439,7 +439,10 @@ def import_roster(
     def team_name(v: Cell) -> str:
         s = text(v)
         if len(s) > TEAM_LONGEST:
-            raise BadCell(f"longer than {TEAM_LONGEST} characters", f"at most {TEAM_LONGEST} characters")
+            raise BadCell(
+                N_("longer than {n} characters").format(n=TEAM_LONGEST),
+                N_("at most {n} characters").format(n=TEAM_LONGEST),
+            )
         return s
 
     def role(v: Cell) -> str:
@@ -456,7 +459,7 @@ def import_roster(
         except BadCell as exc:
             raise BadCell(exc.reason, "0-4 or none/aware/working/proficient/expert") from None
         if not 0 <= n <= 4:
-            raise BadCell("proficiency out of range", "0-4 or none/aware/working/proficient/expert")
+            raise BadCell(N_("proficiency out of range"), "0-4 or none/aware/working/proficient/expert")
         return n
 
     def decimal(v: Cell) -> float:

@@ -299,11 +299,21 @@ def _parse_number(written: str, decimal_comma: bool | None) -> float:
             if decimal_comma is None:
                 other = "," if sep == "." else "."
                 raise BadCell(
-                    f"ambiguous number: {whole}{sep}{frac} is {whole}{other}{frac} with "
-                    f"{sep!r} as the decimal mark, {whole}{frac} with {sep!r} separating "
-                    "thousands, and this file does not say which",
-                    f"{whole}{frac} (no separator) or a number with a decimal mark and "
-                    "thousands separator both written (1.234,5 / 1,234.5)",
+                    N_(
+                        "ambiguous number: {number} is {as_decimal} with {mark} as the decimal "
+                        "mark, {as_whole} with {separator} separating thousands, and this file "
+                        "does not say which"
+                    ).format(
+                        number=f"{whole}{sep}{frac}",
+                        as_decimal=f"{whole}{other}{frac}",
+                        mark=repr(sep),
+                        as_whole=f"{whole}{frac}",
+                        separator=repr(sep),
+                    ),
+                    N_(
+                        "{plain} (no separator) or a number with a decimal mark and thousands "
+                        "separator both written (1.234,5 / 1,234.5)"
+                    ).format(plain=f"{whole}{frac}"),
                 )
             s = whole + "." + frac if (sep == ",") == decimal_comma else whole + frac
         else:  # 4.5, 4,5, 0,500: a decimal mark either way
