@@ -124,3 +124,26 @@ def test_pages_in_german_then_korean(site: str, page: Any) -> None:  # noqa: F81
     expect(tab).to_have_url(site + "/")
     check_page(tab, site, "ko", "/")
     other.close()
+
+
+def test_hangul_renders_in_the_bundled_font(site: str, page: Any) -> None:  # noqa: F811
+    """On a machine without a Hangul font of its own (CI installs none), a Korean page is
+    drawn with the bundled Noto Sans KR, not as empty boxes: the browser loaded the face
+    for the page's Hangul, and the page's font measures Korean text as that face does."""
+    page.goto(site + "/language?lang=ko&next=/login")
+    page.wait_for_function("document.fonts.status === 'loaded'")
+    loaded = page.evaluate(
+        "() => [...document.fonts].filter(f => f.family.replace(/\"/g, '') === 'gputeam Hangul'"
+        " && f.status === 'loaded').map(f => f.weight)"
+    )
+    assert "400" in loaded, loaded
+    widths = page.evaluate(
+        """() => {
+            const text = '로그인 한국어 자격증';
+            const ctx = document.createElement('canvas').getContext('2d');
+            const width = font => { ctx.font = font; return ctx.measureText(text).width; };
+            return [width('15px "gputeam Hangul"'), width(getComputedStyle(document.body).font)];
+        }"""
+    )
+    bundled, page_font = widths
+    assert page_font == pytest.approx(bundled, rel=0.02), widths

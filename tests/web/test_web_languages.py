@@ -428,3 +428,25 @@ def test_a_credentials_checks_in_the_language(app: Any, world: World) -> None:
     assert re.search(r"<td>(nicht widerrufen|Status nicht geprüft: [^<]+)</td>", page)
     assert "Empfänger nicht geprüft: keiner angegeben" in page
     assert 'lang="en"' not in page.split("<tbody>")[-1].split("</tbody>")[0]  # every check translated
+
+
+def test_the_reports_hangul_font_is_served_to_browsers(app: Any, world: World) -> None:
+    """The stylesheet's Hangul face points at the report's own font files (one copy), which
+    the server gives to anyone, cacheable like the other static files."""
+    from fastapi.testclient import TestClient
+
+    from gputeam.report.pdf import font_files
+
+    with TestClient(app) as c:
+        css = c.get("/static/app.css").text
+        faces = re.findall(r"@font-face\s*\{[^}]*\}", css)
+        urls = [u for face in faces for u in re.findall(r"url\(([^)]+)\)", face)]
+        assert len(urls) == 2 and all("gputeam Hangul" in face for face in faces)
+        for url in urls:
+            r = c.get(url)
+            assert r.status_code == 200, url
+            assert r.content == next(f for f in font_files() if f.name == url.rsplit("/", 1)[1]).read_bytes()
+            assert "no-store" not in r.headers.get("cache-control", "")
+        assert "SIL Open Font License" in c.get("/static/fonts/OFL.txt").text
+        assert c.get("/static/fonts/../app.css").status_code in (200, 404)  # never outside
+        assert c.get("/static/fonts/missing.woff2").status_code == 404

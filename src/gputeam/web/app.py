@@ -12,6 +12,7 @@ import functools
 import secrets
 from contextlib import asynccontextmanager
 from datetime import date
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,8 @@ from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
 
 HERE = Path(__file__).parent
+#: The fonts the reports embed (gputeam/report/fonts), served to browsers too.
+FONTS = Path(str(resources.files("gputeam.report") / "fonts"))
 SESSION_COOKIE = "gputeam_session"
 
 
@@ -198,6 +201,9 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.add_middleware(RequestLimits, page=pages_import.too_large)
     app.add_middleware(SessionCookies)
     app.add_middleware(Language)  # outermost: every page and problem in the request's language
+    # the report's bundled Noto Sans KR (one copy of the files): Korean renders where the
+    # browser's machine has no Hangul font; app.css loads it for Hangul only
+    app.mount("/static/fonts", StaticFiles(directory=FONTS), name="fonts")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     routers = (
         *api.ROUTERS,
