@@ -9,9 +9,10 @@ from html import escape
 from typing import Any
 
 from gputeam.i18n import _
+from gputeam.web.chart_axis import labelled_ticks
 
 W, H = 620, 220
-LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 34
+LEFT, RIGHT, TOP, BOTTOM = 40, 24, 14, 34  # RIGHT: half the last month's label
 PLANNED, DONE = "#4c78a8", "#54a24b"
 
 
@@ -44,14 +45,11 @@ def burnup_svg(data: Mapping[str, Any], title: str) -> str:
             f'stroke="#ddd"/><text x="{LEFT - 4}" y="{y(v) + 3:.1f}" font-size="9" '
             f'text-anchor="end" fill="#666">{v}</text>'
         )
-    every = max(1, n // 12)
-    for i, p in enumerate(points):
-        if i % every == 0 or i == n - 1:
-            anchor = "end" if i == n - 1 and n > 1 else "start" if i == 0 else "middle"
-            parts.append(
-                f'<text x="{x(i):.1f}" y="{H - BOTTOM + 12}" font-size="9" '
-                f'text-anchor="{anchor}" fill="#666">{escape(p["month"])}</text>'
-            )
+    for i in labelled_ticks([x(i) for i in range(n)]):
+        parts.append(
+            f'<text x="{x(i):.1f}" y="{H - BOTTOM + 12}" font-size="9" '
+            f'text-anchor="middle" fill="#666">{escape(points[i]["month"])}</text>'
+        )
     planned = " ".join(f"{x(i):.1f},{y(p['planned']):.1f}" for i, p in enumerate(points))
     parts.append(
         f'<polyline points="{planned}" fill="none" stroke="{PLANNED}" '

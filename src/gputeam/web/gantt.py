@@ -13,6 +13,7 @@ from html import escape
 
 from gputeam.i18n import _
 from gputeam.i18n import formats as _locale
+from gputeam.web.chart_axis import MONTH_LABEL_PX, labelled_ticks
 
 COLOURS = {
     "course": "#4c78a8",
@@ -72,15 +73,17 @@ def gantt_svg(bars: Iterable[Bar], today: date, title: str = "Roadmap") -> str:
         f'viewBox="0 0 {width} {height}" width="100%" '
         f'aria-label="{escape(title)}"><title>{escape(title)}</title>'
     ]
-    for m in _month_starts(first, last):
-        if m < first:
-            continue
+    months = [m for m in _month_starts(first, last) if m >= first]
+    # a label starts at its month's line: one that would run past the chart is left out
+    fits = [m for m in months if x(m) + 2 + MONTH_LABEL_PX <= width]
+    labelled = {fits[i] for i in labelled_ticks([x(m) for m in fits])}
+    for m in months:
         mx = x(m)
-        parts.append(
-            f'<line x1="{mx:.1f}" y1="14" x2="{mx:.1f}" y2="{height}" '
-            f'stroke="#ddd"/><text x="{mx + 2:.1f}" y="11" font-size="9" '
-            f'fill="#666">{escape(_month(m))}</text>'
-        )
+        parts.append(f'<line x1="{mx:.1f}" y1="14" x2="{mx:.1f}" y2="{height}" stroke="#ddd"/>')
+        if m in labelled:
+            parts.append(
+                f'<text x="{mx + 2:.1f}" y="11" font-size="9" fill="#666">{escape(_month(m))}</text>'
+            )
     for i, b in enumerate(bars):
         y = 20 + i * ROW
         x0, x1 = x(b.start), x(max(b.end, b.start))
