@@ -226,6 +226,12 @@ def test_a_manager_adopts_the_saved_plan_for_their_own_team_only(app: Any, db: A
     refused = m.post(f"/api/v1/teams/{world.alpha}/adopt", json={}, headers=h)
     assert refused.status_code == 422 and "plan_id" in refused.json()["problems"][0]["path"]
     assert items() == got
+    # the whole organisation is the admin's: the refusal says where a manager adopts instead
+    whole = m.post(f"/api/v1/plans/{plan_id}/adopt", headers=h)
+    assert whole.status_code == 403 and "POST /api/v1/teams/{team_id}/adopt" in whole.json()["detail"]
+    whole = m.post(f"/plans/{plan_id}/adopt", data={"csrf_token": m.csrf})
+    assert whole.status_code == 403 and "team&#39;s page" in whole.text, whole.text[:300]
+    assert items() == got
     # the admin adopts for the whole organisation: Beta's person gets theirs, Alpha's
     # people nothing new
     everyone = a.post(f"/api/v1/plans/{plan_id}/adopt", headers={"X-CSRF-Token": a.csrf}).json()

@@ -149,7 +149,13 @@ def adopt_plan(
     """Adopt a saved plan's roadmaps (admin): idempotent, audited; back to the plan page
     saying what was added. Managers adopt it for their own teams (:func:`adopt_for_team`)."""
     if who.role != "admin":
-        raise HTTPException(403, _("only admins adopt a plan for the whole organisation"))
+        raise HTTPException(
+            403,
+            _(
+                "only admins adopt a plan for the whole organisation; a team's manager adopts "
+                "it for their own team on the team's page"
+            ),
+        )
     with request.app.state.db.session() as s:
         got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
     return RedirectResponse(f"/plan?flash={quote(adopted(got))}#adopt", status_code=303)

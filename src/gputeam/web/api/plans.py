@@ -9,7 +9,7 @@ from pydantic import Field
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
-from gputeam.i18n import N_
+from gputeam.i18n import N_, _
 from gputeam.scenario import Constraints, Fleet, PlanInputs
 from gputeam.scenario.models import Mode
 from gputeam.web import services
@@ -156,7 +156,13 @@ def get_plan(request: Request, plan_id: PathId, who: PlanReader) -> dict[str, An
 )
 def adopt(request: Request, plan_id: PathId, who: Planner) -> dict[str, Any]:
     if who.role != "admin":
-        raise HTTPException(403, "only admins adopt a plan for the whole organisation")
+        raise HTTPException(
+            403,
+            _(
+                "only admins adopt a plan for the whole organisation; a team's manager adopts it "
+                "for their own team with POST {path}"
+            ).format(path=f"{API_PREFIX}/teams/{{team_id}}/adopt"),
+        )
     with db(request).session() as s:
         # created: items added; already: items people had (adopting twice adds nothing);
         # hires: planned hires skipped; unknown: roadmap people not tracked here
