@@ -232,14 +232,28 @@ def test_item_analysis_retire_and_time_multiplier(exam_app: Any, world: World) -
     stats = _api(mgr, "GET", "/programmes/acme-l2/items").json()
     seen = [i for i in stats["items"] if i["attempts"]]
     assert len(seen) == 10 and all(i["facility"] == 1.0 and "too easy" in i["flags"] for i in seen)
+    # per domain: facility, discrimination, alpha and KR-20 in the API, the CSV and the page
+    assert [d["domain"] for d in stats["domains"]] == ["networking", "operations", "storage"]
+    assert all(
+        d["facility"] == 1.0 and {"discrimination", "alpha", "kr20"} <= d.keys() for d in stats["domains"]
+    )
     csv_text = mgr.get("/exams/acme-l2/items.csv").text
-    assert csv_text.splitlines()[0].startswith("item_id,domain,type,attempts,facility")
+    assert csv_text.splitlines()[0].startswith(
+        "scope,item_id,domain,type,attempts,facility,discrimination,alpha,kr20"
+    )
+    assert [line.split(",")[0] for line in csv_text.splitlines()[1:]].count("domain") == 3
     page = mgr.get("/exams/acme-l2/items")
     assert page.status_code == 200 and "Retire" in page.text
     # the flags are codes in the API and the CSV, words on the page (in the page's language)
     german = mgr.get("/exams/acme-l2/items", headers={"Accept-Language": "de"}).text
     assert "<td>zu leicht</td>" in german and "too easy" not in german
     assert "too easy" in csv_text
+    domain_table = page.text.split('id="domain-stats"')[1].split("</table>")[0]
+    assert all(f">{d}</th>" in domain_table for d in ("networking", "operations", "storage"))
+    assert "Cronbach" in domain_table and "KR-20" in domain_table and "<td>4</td>" in domain_table  # items
+    item_table = page.text.split('id="item-stats"')[1]
+    assert "Right networking" in item_table and "(right): 1" in item_table  # the options chosen
+    assert "too easy" in item_table
     item = seen[0]["item_id"]
     r = mgr.post(f"/exams/acme-l2/items/{item}/retire", data={"csrf_token": mgr.csrf}, follow_redirects=False)
     assert r.status_code == 303
@@ -506,3 +520,16 @@ def test_blueprint_teams_decide_who_may_sit_and_what_the_list_shows(exam_app: An
     assert r.status_code == 422 and "not in a team that may sit" in r.text
     mgr = logged_in(exam_app, "manager")
     assert [p["code"] for p in _api(mgr, "GET", "/programmes").json()] == ["acme-l2", "beta-only"]
+
+
+def test_every_item_analysis_flag_is_marked_for_translation() -> None:
+    """The page shows the flags in the reader's language: each of certify's flags, the
+    distractor flags included, has a translation in every language."""
+    from gputeam.certify.analysis import FLAGS
+    from gputeam.i18n import gettext as tr
+    from gputeam.i18n import use
+
+    assert "distractor chosen more than the key" in FLAGS
+    for language in ("de", "nl", "es", "ko"):
+        with use(language):
+            assert all(tr(flag) != flag for flag in FLAGS), language

@@ -10,7 +10,7 @@ or raises :class:`ResponseError`.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from gputeam.certify.models import Question
 from gputeam.certify.scoring import Response
@@ -21,9 +21,13 @@ class ResponseError(ValueError):
     """A response that does not fit its question (wrong type, option out of range)."""
 
 
+def _match_answers(q: Question) -> list[str]:
+    return sorted({p.answer for p in q.pairs if p.answer})
+
+
 def match_options(q: Question, seed: int) -> list[str]:
     """The answers a match question offers, in an order fixed by the attempt's seed."""
-    options = sorted({p.answer for p in q.pairs if p.answer})
+    options = _match_answers(q)
     random.Random(f"{seed}:{q.item_id}").shuffle(options)
     return options
 
@@ -136,11 +140,64 @@ def shown_response(q: Question, response: Any, seed: int) -> Any:
     return where.get(response) if isinstance(response, int) else None
 
 
+class ItemOption(NamedTuple):
+    """One option item analysis counts: a choice question's answer, or a matching question's
+    pairing of a stem (``group``, its number; ``stem``, its text) with an answer."""
+
+    group: int
+    stem: str | None
+    text: str
+    right: bool
+
+
+def item_options(q: Question) -> list[ItemOption]:
+    """The options of a question, numbered as :func:`picked_options` numbers them: a
+    multiple-choice question's answers in the bank's order (right: worth more than 0),
+    true and false, or each stem of a matching question with each answer in turn (right:
+    the stem's answer). Empty for the other types."""
+    if q.qtype == "multichoice":
+        return [ItemOption(0, None, a.text.text, a.fraction > 0) for a in q.answers]
+    if q.qtype == "truefalse":
+        worth = {a.text.text: a.fraction for a in q.answers}
+        return [ItemOption(0, None, v, worth.get(v, 0.0) > 0) for v in ("true", "false")]
+    if q.qtype == "match":
+        answers = _match_answers(q)
+        stems = [p for p in q.pairs if p.question.text.strip()]
+        return [
+            ItemOption(s, p.question.text, a, a == p.answer) for s, p in enumerate(stems) for a in answers
+        ]
+    return []
+
+
+def picked_options(q: Question, response: Response) -> list[int]:
+    """The options (numbered as :func:`item_options`) a stored response chose."""
+    if q.qtype == "truefalse":
+        return [0 if response else 1] if isinstance(response, bool) else []
+    if response is None or isinstance(response, bool | str | float):
+        return []
+    if q.qtype == "multichoice":
+        if isinstance(response, int):
+            picked = [response] if q.single else []
+        else:
+            picked = (
+                [] if q.single else [i for i in response if isinstance(i, int) and not isinstance(i, bool)]
+            )
+        return sorted({i for i in picked if 0 <= i < len(q.answers)})
+    if q.qtype == "match" and not isinstance(response, int):
+        answers = {a: k for k, a in enumerate(_match_answers(q))}
+        return [
+            s * len(answers) + answers[a]
+            for s, a in enumerate(response)
+            if isinstance(a, str) and a in answers
+        ]
+    return []
+
+
 def choice_index(q: Question, response: Response) -> int:
-    """The option a single-choice response picked (-1: none or not a single choice), for
-    the distractor counts of item analysis."""
-    if q.qtype == "multichoice" and q.single and isinstance(response, int) and not isinstance(response, bool):
-        return response
-    if q.qtype == "truefalse" and isinstance(response, bool):
-        return 0 if response else 1
+    """The option a single-choice (or true/false) response picked, -1 for none or for a
+    question that takes several: the distractor counts of item analysis read these from a
+    compact matrix, and :func:`picked_options` of the other questions separately."""
+    if q.qtype in ("truefalse", "multichoice") and (q.qtype == "truefalse" or q.single):
+        picked = picked_options(q, response)
+        return picked[0] if picked else -1
     return -1

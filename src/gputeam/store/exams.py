@@ -30,6 +30,7 @@ from gputeam.certify import BlueprintError, Question, domain_counts, score_exam,
 from gputeam.certify.delivery import (
     ResponseError,
     choice_index,
+    picked_options,
     public_question,
     read_response,
     shown_response,
@@ -332,11 +333,14 @@ def mark_result(
 
     fractions: list[float | None] = []
     choices: list[int] = []
+    picks: list[list[int]] = []
     for q in questions:
         fraction = manual.get(q.item_id) if q.qtype == "essay" else score_question(q, answers.get(q.item_id))
         fractions.append(fraction)
         choices.append(choice_index(q, answers.get(q.item_id)))
-    from gputeam.store.item_stats import encode_rows, encode_scores
+        # the options of the questions that take several (multiple response, matching)
+        picks.append([] if choices[-1] >= 0 else picked_options(q, answers.get(q.item_id)))
+    from gputeam.store.item_stats import encode_picks, encode_rows, encode_scores
 
     packed_fractions, packed_choices = encode_scores(fractions, choices)
     return {
@@ -361,6 +365,7 @@ def mark_result(
         "item_rows": encode_rows([r.id for r in rows]),
         "fractions": packed_fractions,
         "choices": packed_choices,
+        "picks": encode_picks(picks),
     }
 
 
@@ -529,7 +534,7 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
     result = {
         k: v
         for k, v in (attempt.result or {}).items()
-        if k not in ("item_rows", "fractions", "choices", "manual")
+        if k not in ("item_rows", "fractions", "choices", "picks", "manual")
     }
     when, why = next_allowed(session, programme, attempt.person_id, now)
     from gputeam.store.marking import essay_feedback

@@ -1,6 +1,6 @@
 """Item analysis over a programme's finished attempts (issue 11 §5), by
-:func:`gputeam.certify.analyse_items`: per item (by its stable id, across versions) and
-per domain; the CSV the web and CLI offer."""
+:func:`gputeam.certify.analyse_items`: per item (by its stable id, across versions), per
+domain and for the form; the CSV the web and CLI offer."""
 
 from __future__ import annotations
 
@@ -14,17 +14,23 @@ import numpy.typing as npt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from gputeam.certify import analyse_items
+from gputeam.certify import Question, analyse_items
+from gputeam.certify.delivery import ItemOption, item_options
 from gputeam.spreadsheet import csv_cell
 from gputeam.store.schema_exams import BankItem, ExamAttempt
 
+#: One row per item, then one per domain and one for the whole form (``scope``); the
+#: domain and form rows fill alpha and KR-20, the item rows flags, distractors and retired.
 CSV_COLUMNS = (
+    "scope",
     "item_id",
     "domain",
     "type",
     "attempts",
     "facility",
     "discrimination",
+    "alpha",
+    "kr20",
     "flags",
     "distractors",
     "retired",
@@ -34,8 +40,13 @@ CSV_COLUMNS = (
 #: Per-attempt item scores are stored as fixed-width digits (read back with one vectorised
 #: step for 10,000 attempts): a fraction f in [-1, 1] as round((f + 1) × 1000), 4 digits,
 #: "----" when a person has still to mark it; a choice c as c + 1, 2 digits (00: none).
-#: The bank item rows (versions) an attempt drew, in order, 9 digits each.
+#: The bank item rows (versions) an attempt drew, in order, 9 digits each. The options an
+#: attempt chose where it may choose several (multiple response, matching: numbered by
+#: :func:`gputeam.certify.delivery.item_options`) as "picks": the question's position on
+#: the form (3 digits) and the option (4 digits), one such pair per option chosen.
 FRACTION_WIDTH, CHOICE_WIDTH, ROW_WIDTH = 4, 2, 9
+POSITION_WIDTH, OPTION_WIDTH = 3, 4
+PICK_WIDTH = POSITION_WIDTH + OPTION_WIDTH
 
 
 def encode_rows(bank_rows: list[int]) -> str:
@@ -50,6 +61,17 @@ def encode_scores(fractions: list[float | None], choices: list[int]) -> tuple[st
     return f, c
 
 
+def encode_picks(picks: list[list[int]]) -> str:
+    """``picks[position]``: the options chosen on the form's question at that position
+    (options past 4 digits are not counted)."""
+    return "".join(
+        f"{position:03d}{option:04d}"
+        for position, options in enumerate(picks)
+        for option in options
+        if option < 10**OPTION_WIDTH
+    )
+
+
 def _digits(text: str, width: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(-1, width)
     missing = (raw == ord("-")).any(axis=1)
@@ -61,22 +83,28 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else round(x, 4)
 
 
-def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
-    """``{"attempts", "alpha", "kr20", "items": [...], "domains": {domain: facility}}``; the
-    matrix holds the items finished attempts drew (items never drawn are listed after)."""
-    # the three compact fields only, extracted by the database (no JSON parsed here)
+def _analysis_rows(session: Session, programme_id: int) -> list[tuple[str, str, str, str]]:
+    """(item rows, fractions, choices, picks) of the finished attempts, extracted by the
+    database (no JSON parsed here); attempts finished before picks were kept have none."""
     result = ExamAttempt.result
-    rows = [
-        r
+    return [
+        (r[0], r[1], r[2], r[3] or "")
         for r in session.execute(
             select(
                 result["item_rows"].as_string(),
                 result["fractions"].as_string(),
                 result["choices"].as_string(),
+                result["picks"].as_string(),
             ).where(ExamAttempt.programme_id == programme_id, ExamAttempt.state == "finished")
         )
         if r[0]
     ]
+
+
+def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
+    """``{"attempts", "alpha", "kr20", "facility", "items": [...], "domains": [...]}``; the
+    matrix holds the items finished attempts drew (items never drawn are listed after)."""
+    rows = _analysis_rows(session, programme_id)
     versions = session.execute(
         select(BankItem.id, BankItem.item_id).where(BankItem.programme_id == programme_id)
     ).all()
@@ -96,16 +124,35 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
     scores[row_of, col_of] = np.where(unmarked, np.nan, fractions / 1000.0 - 1.0)
     chosen, _ = _digits("".join(r[2] for r in rows), CHOICE_WIDTH)
     choices[row_of, col_of] = chosen - 1
+    # picks: (attempt, position on its form, option) -> (attempt, item column, option)
+    pick_counts = np.fromiter((len(r[3]) // PICK_WIDTH for r in rows), dtype=np.int64, count=len(rows))
+    packed, _ = _digits("".join(r[3] for r in rows), PICK_WIDTH)
+    pick_row = np.repeat(np.arange(len(rows)), pick_counts)
+    position, pick_option = packed // 10**OPTION_WIDTH, packed % 10**OPTION_WIDTH
+    on_form = position < lengths[pick_row]
+    pick_row, position, pick_option = pick_row[on_form], position[on_form], pick_option[on_form]
+    pick_col = col_of[(np.cumsum(lengths) - lengths)[pick_row] + position]
     drawn = ~np.isnan(scores).all(axis=0) if len(rows) else np.zeros(len(all_ids), dtype=bool)
     keep = np.flatnonzero(drawn)
     ids = [all_ids[k] for k in keep]
     col = {item: k for k, item in enumerate(ids)}
+    new_col = np.full(len(all_ids), -1, dtype=np.int64)
+    new_col[keep] = np.arange(len(keep))
+    pick_col = new_col[pick_col]
     scores, choices = scores[:, keep], choices[:, keep]
-    analysis = analyse_items(scores, ids, choices)
-    domains: dict[str, str] = {i: d for i in ids if i in meta and (d := meta[i][0])}
+    options = {item: item_options(q) if q else [] for item, (_, _, _, q) in meta.items()}
+    analysis = analyse_items(
+        scores,
+        ids,
+        choices,
+        picks=(pick_row, pick_col, pick_option),
+        domains={i: d for i in ids if i in meta and (d := meta[i][0])},
+        keys=[[(o.group, o.right) for o in options.get(i, [])] or None for i in ids],
+    )
     out_items = []
     for k, item in enumerate(ids):
-        domain, qtype, retired = meta.get(item, (None, None, False))
+        domain, qtype, retired, _q = meta.get(item, (None, None, False, None))
+        counts = [] if analysis.distractors is None else analysis.distractors[k].tolist()
         out_items.append(
             {
                 "item_id": item,
@@ -115,14 +162,12 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
                 "facility": _num(float(analysis.facility[k])),
                 "discrimination": _num(float(analysis.discrimination[k])),
                 "flags": list(analysis.flags[k]) if analysis.attempts[k] else [],
-                "distractors": []
-                if analysis.distractors is None
-                else [int(n) for n in analysis.distractors[k]],
+                "distractors": _distractors(options.get(item, []), counts),
                 "retired": retired,
             }
         )
     for item in sorted(set(meta) - set(col)):
-        domain, qtype, retired = meta[item]
+        domain, qtype, retired, _q = meta[item]
         out_items.append(
             {
                 "item_id": item,
@@ -132,29 +177,87 @@ def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
                 "facility": None,
                 "discrimination": None,
                 "flags": [],
-                "distractors": [],
+                "distractors": _distractors(options.get(item, []), []),
                 "retired": retired,
             }
         )
+    seen = ~np.isnan(scores)
     return {
         "attempts": len(rows),
+        "facility": _num(float(np.nansum(scores) / seen.sum())) if seen.any() else None,
         "alpha": _num(analysis.alpha),
-        "kr20": analysis.kr20,
+        "kr20": _num(analysis.kr20) if analysis.kr20 is not None else None,
         "items": out_items,
-        "domains": {d: round(f, 4) for d, f in analysis.by_domain(domains).items()},
+        "domains": [
+            {
+                "domain": d.domain,
+                "items": d.items,
+                "attempts": d.attempts,
+                "facility": _num(d.facility),
+                "discrimination": _num(d.discrimination),
+                "alpha": _num(d.alpha),
+                "kr20": _num(d.kr20) if d.kr20 is not None else None,
+            }
+            for d in analysis.domains
+        ],
     }
 
 
-def _item_meta(session: Session, programme_id: int) -> dict[str, tuple[str | None, str, bool]]:
-    """item id -> (domain, type, retired) of its newest version (no question texts read)."""
-    out: dict[str, tuple[str | None, str, bool]] = {}
-    for item, domain, qtype, retired in session.execute(
-        select(BankItem.item_id, BankItem.domain, BankItem.qtype, BankItem.retired_at)
+def _distractors(options: list[ItemOption], counts: list[int]) -> list[dict[str, Any]]:
+    """Each option of an item (each pairing of a matching question) and how many attempts
+    chose it."""
+    return [
+        {
+            "stem": o.stem,
+            "option": o.text,
+            "right": o.right,
+            "chosen": counts[k] if k < len(counts) else 0,
+        }
+        for k, o in enumerate(options)
+    ]
+
+
+_WITH_OPTIONS = ("multichoice", "truefalse", "match")
+
+
+def _item_meta(
+    session: Session, programme_id: int
+) -> dict[str, tuple[str | None, str, bool, Question | None]]:
+    """item id -> (domain, type, retired, question) of its newest version (the question of
+    the types with options only: no other texts read)."""
+    out: dict[str, tuple[str | None, str, bool, Question | None]] = {}
+    newest: dict[str, int] = {}
+    for row, item, domain, qtype, retired in session.execute(
+        select(BankItem.id, BankItem.item_id, BankItem.domain, BankItem.qtype, BankItem.retired_at)
         .where(BankItem.programme_id == programme_id)
         .order_by(BankItem.version)
     ):
-        out[item] = (domain, qtype, retired is not None)
+        out[item] = (domain, qtype, retired is not None, None)
+        newest[item] = row
+    wanted = [newest[i] for i, m in out.items() if m[1] in _WITH_OPTIONS]
+    if wanted:
+        for item, question in session.execute(
+            select(BankItem.item_id, BankItem.question).where(BankItem.id.in_(wanted))
+        ):
+            domain, qtype, retired, _ = out[item]
+            out[item] = (domain, qtype, retired, Question.model_validate(question))
     return out
+
+
+def _number_cell(value: float | None) -> str | float:
+    return "" if value is None else value
+
+
+def _counts_cell(item: dict[str, Any]) -> str:
+    """The option counts in the options' order; a matching question's stems apart (|)."""
+    groups: list[list[str]] = []
+    stem: object = object()
+    for d in item["distractors"]:
+        if not groups or d["stem"] != stem:
+            groups.append([])
+            stem = d["stem"]
+        groups[-1].append(str(d["chosen"]))
+    return " | ".join(" ".join(g) for g in groups)
 
 
 def item_statistics_csv(stats: dict[str, Any]) -> str:
@@ -166,15 +269,51 @@ def item_statistics_csv(stats: dict[str, Any]) -> str:
     for it in stats["items"]:
         w.writerow(
             [
+                "item",
                 csv_cell(it["item_id"]),
                 csv_cell(it["domain"] or ""),
                 it["type"] or "",
                 it["attempts"],
-                "" if it["facility"] is None else it["facility"],
-                "" if it["discrimination"] is None else it["discrimination"],
+                _number_cell(it["facility"]),
+                _number_cell(it["discrimination"]),
+                "",
+                "",
                 "; ".join(it["flags"]),
-                " ".join(str(n) for n in it["distractors"]),
+                _counts_cell(it),
                 "yes" if it["retired"] else "",
             ]
         )
+    for d in stats["domains"]:
+        w.writerow(
+            [
+                "domain",
+                "",
+                csv_cell(d["domain"]),
+                "",
+                d["attempts"],
+                _number_cell(d["facility"]),
+                _number_cell(d["discrimination"]),
+                _number_cell(d["alpha"]),
+                _number_cell(d["kr20"]),
+                "",
+                "",
+                "",
+            ]
+        )
+    w.writerow(
+        [
+            "form",
+            "",
+            "",
+            "",
+            stats["attempts"],
+            _number_cell(stats["facility"]),
+            "",
+            _number_cell(stats["alpha"]),
+            _number_cell(stats["kr20"]),
+            "",
+            "",
+            "",
+        ]
+    )
     return buf.getvalue()
