@@ -217,6 +217,14 @@
     if (code === 409) { writeQueue({}); window.location.reload(); }
     else if (code >= 500) { notSaved(); }
   });
+  // keep what the keyboard focuses from scrolling under the sticky bar (exam.css: the
+  // scroll padding, here the bar's height as laid out: it wraps on narrow windows)
+  var bar = timer.closest(".exam-bar");
+  function padScroll() {
+    if (bar) { document.documentElement.style.scrollPaddingTop = (bar.offsetHeight + 16) + "px"; }
+  }
+  padScroll();
+  window.addEventListener("resize", padScroll);
   tick();
   window.setInterval(tick, 1000);
 }());
