@@ -166,6 +166,17 @@ def test_exam_pages_without_javascript_and_with_htmx(exam_app: Any, world: World
         data={"csrf_token": eng.csrf, "present": items, f"q:{items[6]}": str(right[items[6]])},
     )
     assert r.status_code == 200 and 'data-remaining="1740"' in r.text
+    # a value that does not fit: refused in words, the value escaped, nothing stored
+    r = eng.post(
+        f"/exams/attempts/{attempt_id}/save?item={items[7]}",
+        headers={"HX-Request": "true"},
+        data={"csrf_token": eng.csrf, "present": items, f"q:{items[7]}": "<b>x</b>"},
+    )
+    assert r.status_code == 422 and "Not saved:" in r.text
+    assert "<b>" not in r.text and "&lt;b&gt;" in r.text
+    # the questions save on change one at a time, the last change queued behind one in
+    # flight (never dropped), and the page puts the status in place itself (hx-swap none)
+    assert html.count('hx-sync="this:queue last" hx-swap="none"') == 10
     with exam_app.state.db.session() as s:
         assert len(saved_answers(s, attempt_id)) == 10  # 4 cleared by the full save
         assert sum(v is not None for v in saved_answers(s, attempt_id).values()) == 7

@@ -10,6 +10,7 @@ stored. Rules live in :mod:`gputeam.store.exams`; this module reads forms and re
 
 from __future__ import annotations
 
+from html import escape
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
@@ -114,19 +115,16 @@ async def save(
                 )
     except store.TooLate as exc:
         if htmx:
-            return HTMLResponse(
-                f'<span id="save-status" data-remaining="0">{exc.problems[0].localised().message}</span>',
-                status_code=409,
-            )
+            text = escape(exc.problems[0].localised().message)
+            return HTMLResponse(f'<span id="save-status" data-remaining="0">{text}</span>', status_code=409)
         return _attempt_page(request, who, attempt_id, 409, exc.problems[0].localised().message)
     except store.NotFound:
         raise HTTPException(404, _("no such attempt")) from None
     except InputError as exc:
         message = "; ".join(p.localised().message for p in exc.problems)
         if htmx:
-            return HTMLResponse(
-                f'<span id="save-status" class="error">Not saved: {message}</span>', status_code=422
-            )
+            text = escape(_("Not saved: {reason}").format(reason=message))
+            return HTMLResponse(f'<span id="save-status" class="error">{text}</span>', status_code=422)
         return _attempt_page(request, who, attempt_id, 422, _("Not saved: {reason}").format(reason=message))
     if htmx:
         return HTMLResponse(

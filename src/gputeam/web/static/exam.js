@@ -148,8 +148,12 @@
       lastSent[item] = JSON.stringify(pairs);
       queue(item, pairs);
     });
+    // htmx swaps nothing (hx-swap="none"): the save status is put in place here, so two
+    // questions saved at once never swap into a status the other one has just replaced
+    // (a swap error that stopped the question's next queued save, which was then lost)
     document.body.addEventListener("htmx:afterRequest", function (event) {
       var item = itemOf(event.detail.elt), xhr = event.detail.xhr;
+      if (item !== null && xhr && ((xhr.status >= 200 && xhr.status < 300) || xhr.status === 422)) { showResponse(xhr.responseText); }
       if (item !== null && xhr && xhr.status > 0 && xhr.status < 500) {
         unqueue(item, event.detail.elt.examSent || []);  // stored, or refused for good
         if (xhr.status < 300 && failing) { flush(); }  // the connection is back: send the rest
