@@ -57,7 +57,8 @@ def test_programme_bank_sweep_items_retire(db_url: str, tmp_path: Path) -> None:
         row = s.get(store.schema_exams.ExamAttempt, attempt)
         assert (row.state, row.finished_how, row.passed) == ("finished", "timeout", False)
     r = runner.invoke(app, ["exams", "items", "acme-l2", "--csv", *common])
-    assert r.stdout.startswith("item_id,domain,type,attempts") and r.stdout.count("\n") == 37
+    assert r.stdout.startswith("scope,item_id,domain,type,attempts")
+    assert r.stdout.count("\n") == 41  # the header, 36 items, 3 domains, the form
     r = runner.invoke(app, ["exams", "retire", "acme-l2", "storage-001", *common])
     assert r.exit_code == 0
     r = runner.invoke(app, ["programme", "list", "--json", *common])

@@ -13,10 +13,10 @@ Public API (everything else is internal):
   :class:`Form`, :class:`BlueprintError`
 - scoring: :func:`score_question`, :func:`score_exam`, :class:`ExamResult`,
   :class:`DomainScore`
-- item analysis: :func:`analyse_items`, :class:`ItemAnalysis`
+- item analysis: :func:`analyse_items`, :class:`ItemAnalysis`, :class:`DomainAnalysis`
 """
 
-from gputeam.certify.analysis import ItemAnalysis, analyse_items
+from gputeam.certify.analysis import DomainAnalysis, ItemAnalysis, analyse_items
 from gputeam.certify.banks import gift_cannot_hold, read_bank, summarise, write_bank
 from gputeam.certify.blueprint import BlueprintError, Form, domain_counts, form_seed, select_form
 from gputeam.certify.models import (
@@ -40,6 +40,7 @@ __all__ = [
     "BankReadError",
     "BlueprintError",
     "Category",
+    "DomainAnalysis",
     "DomainScore",
     "EmbeddedFile",
     "ExamResult",
