@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import select
+from sqlalchemy import Text, column, func, select, true
 from sqlalchemy.orm import Session
 
 from gputeam.certify import Question, analyse_items
@@ -85,20 +85,27 @@ def _num(x: float) -> float | None:
 
 def _analysis_rows(session: Session, programme_id: int) -> list[tuple[str, str, str, str]]:
     """(item rows, fractions, choices, picks) of the finished attempts, extracted by the
-    database (no JSON parsed here); attempts finished before picks were kept have none."""
+    database (no JSON parsed here); attempts finished before picks were kept have none.
+    PostgreSQL reads each result once (``json_to_record``; each ``->>`` parses the JSON
+    text again)."""
     result = ExamAttempt.result
-    return [
-        (r[0], r[1], r[2], r[3] or "")
-        for r in session.execute(
-            select(
-                result["item_rows"].as_string(),
-                result["fractions"].as_string(),
-                result["choices"].as_string(),
-                result["picks"].as_string(),
-            ).where(ExamAttempt.programme_id == programme_id, ExamAttempt.state == "finished")
+    finished = (ExamAttempt.programme_id == programme_id, ExamAttempt.state == "finished")
+    if session.get_bind().dialect.name == "postgresql":
+        record = (
+            func.json_to_record(result)
+            .table_valued(*(column(name, Text) for name in ("item_rows", "fractions", "choices", "picks")))
+            .render_derived(name="r", with_types=True)
         )
-        if r[0]
-    ]
+        query = select(record.c.item_rows, record.c.fractions, record.c.choices, record.c.picks)
+        query = query.select_from(ExamAttempt).join(record, true()).where(*finished)
+    else:
+        query = select(
+            result["item_rows"].as_string(),
+            result["fractions"].as_string(),
+            result["choices"].as_string(),
+            result["picks"].as_string(),
+        ).where(*finished)
+    return [(r[0], r[1], r[2], r[3] or "") for r in session.execute(query) if r[0]]
 
 
 def item_statistics(session: Session, programme_id: int) -> dict[str, Any]:
