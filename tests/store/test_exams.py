@@ -149,6 +149,31 @@ def test_pass_records_certification_skills_and_credential(db: Any, world: Any) -
     assert verify(creds[0].document, now=datetime(2027, 1, 1, tzinfo=UTC)).valid
 
 
+def test_what_a_pass_records_reaches_the_reminders_and_the_planner(db: Any, world: Any) -> None:
+    """Issue 11 §3: the certification a pass records, with its validity, and the skill
+    ratings are what the reminders and the planner's live team read."""
+    from datetime import date
+
+    from gputeam.scenario import Fleet, GpuStep
+
+    with db.session() as s:
+        a = store.start_attempt(s, _prog(s, world), world["p1"], now=START, catalog=CATALOG)
+        for item, choice in right_answers(store.attempt_view(s, a, now=START)).items():
+            store.save_answer(s, a.id, world["p1"], item, choice, now=START)
+        store.finish_attempt(s, a.id, now=START + timedelta(minutes=20), catalog=CATALOG)
+    with db.session() as s:  # valid 24 months: due for renewal within 90 days of 2028-12-02
+        assert store.due_reminders(s, date(2028, 6, 1), catalog=CATALOG) == []
+        [due] = store.due_reminders(s, date(2028, 10, 1), catalog=CATALOG)
+        assert "Ada" in due.line() and "ACME GPU Cluster Operator, Level 2" in due.line()
+        fleet = Fleet(gpus=(GpuStep(month=1, count=64),), interconnect="infiniband", orchestration="slurm")
+        scenario = store.team_scenario(s, world["org"], fleet, start=date(2027, 1, 1), catalog=CATALOG)
+    ada = next(p for p in scenario.people if p.name == "Ada")
+    assert [(c.id, c.earned, c.expires) for c in ada.certifications] == [
+        (CERT, date(2026, 12, 2), date(2028, 12, 2))
+    ]
+    assert ada.skills["infiniband"] == 2
+
+
 def test_a_pass_is_recorded_when_the_issuing_key_cannot_be_unsealed(db: Any, world: Any) -> None:
     """The key was sealed with another secret (GPUTEAM_SECRET_KEY changed): the pass, the
     certification and the skills are recorded, no credential is issued, and the audit says
