@@ -73,10 +73,16 @@ def encode_picks(picks: list[list[int]]) -> str:
 
 
 def _digits(text: str, width: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The numbers of fixed-width digit fields, and which fields are blank ("-" first):
+    one pass per digit column (an integer matrix product, or a reduction over the short
+    rows, took several times as long)."""
     raw = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(-1, width)
-    missing = (raw == ord("-")).any(axis=1)
-    values = (raw.astype(np.int64) - ord("0")) @ (10 ** np.arange(width - 1, -1, -1))
-    return values, missing
+    values = raw[:, 0].astype(np.int64)
+    for k in range(1, width):
+        values *= 10
+        values += raw[:, k]
+    values -= ord("0") * sum(10**k for k in range(width))
+    return values, raw[:, 0] == ord("-")
 
 
 def _num(x: float) -> float | None:
