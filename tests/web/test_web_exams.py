@@ -257,7 +257,7 @@ def test_item_analysis_retire_and_time_multiplier(exam_app: Any, world: World) -
     assert page.status_code == 200 and "Retire" in page.text
     # the flags are codes in the API and the CSV, words on the page (in the page's language)
     german = mgr.get("/exams/acme-l2/items", headers={"Accept-Language": "de"}).text
-    assert "<td>zu leicht</td>" in german and "too easy" not in german
+    assert "<td>zu leicht, Distraktor selten gewählt</td>" in german and "too easy" not in german
     assert "too easy" in csv_text
     domain_table = page.text.split('id="domain-stats"')[1].split("</table>")[0]
     assert all(f">{d}</th>" in domain_table for d in ("networking", "operations", "storage"))
