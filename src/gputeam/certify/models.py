@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -131,7 +131,10 @@ class Bank(_Frozen):
 
 
 class ImportIssue(_Frozen):
-    """An invalid question: where it starts, its name (or text), and what is wrong."""
+    """An invalid question: where it starts, its name (or text), and what is wrong; an
+    unreadable category has :attr:`CATEGORY` as its question."""
+
+    CATEGORY: ClassVar[str] = "(category)"
 
     line: int | None
     question: str

@@ -142,8 +142,9 @@ def _str(node: _Node | None, *tags: str, default: str = "") -> str:
         return default
     if found.children:
         raise ValueError(
-            f"<{found.tag}> at line {found.line} holds unescaped markup "
-            f"(<{found.children[0].tag}>): put it in <![CDATA[ ... ]]>"
+            N_("<{tag}> at line {line} holds unescaped markup (<{child}>): put it in <![CDATA[ ... ]]>").format(
+                tag=found.tag, line=found.line, child=found.children[0].tag
+            )
         )
     return trim(found.text)
 
@@ -278,7 +279,7 @@ def read_moodle_xml(
                     idnumber=_str(node, "idnumber") or None,
                 )
             except ValueError as exc:
-                errors.append(ImportIssue(line=node.line, question="(category)", message=str(exc)))
+                errors.append(ImportIssue(line=node.line, question=ImportIssue.CATEGORY, message=str(exc)))
                 continue
             if category not in {c.path for c in categories}:
                 categories.append(new)

@@ -82,13 +82,16 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
 def _report_problems(file: Path, result: ImportResult) -> None:
     from gputeam.i18n.messages import translate
 
+    from gputeam.certify import ImportIssue
+
     err = sys.stderr
     for e in result.errors:
-        err.write(
-            f"{file}:{e.line}: "
-            + _("question {question}").format(question=repr(e.question))
-            + f": {translate(e.message)}\n"
+        what = (
+            _("category")
+            if e.question == ImportIssue.CATEGORY
+            else _("question {question}").format(question=repr(e.question))
         )
+        err.write(f"{file}:{e.line}: {what}: {translate(e.message)}\n")
     for u in result.unsupported:
         question = _("question {question}").format(question=repr(u.question))
         err.write(f"{file}:{u.line}: {question} ({u.qtype}): {translate(u.message)}\n")

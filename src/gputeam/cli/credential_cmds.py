@@ -144,13 +144,13 @@ def register(app: typer.Typer) -> None:
         result = verify(
             cred, now=datetime.now(UTC), status_list=listed, recipient=recipient, did_documents=documents
         )
-        if as_json:
-            typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
-        else:
-            from gputeam.i18n.messages import translate
+        from gputeam.i18n.messages import translate
 
+        if as_json:  # names and ok are identifiers; messages in the chosen language
+            typer.echo(json.dumps(result.as_dict(translate), indent=2, ensure_ascii=False))
+        else:
             for c in result.checks:
-                typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {translate(c.name)}: {translate(c.message)}")
+                typer.echo(f"{'ok  ' if c.ok else 'FAIL'} {translate(c.name)}: {c.text(translate)}")
             typer.echo(_("valid") if result.valid else _("INVALID"))
         raise typer.Exit(0 if result.valid else 1)
 

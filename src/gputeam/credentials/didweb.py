@@ -21,6 +21,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from gputeam.credentials import multibase
 from gputeam.credentials.proof import ProofError
+from gputeam.i18n import N_
 
 DID_V1 = "https://www.w3.org/ns/did/v1"
 MULTIKEY_V1 = "https://w3id.org/security/multikey/v1"
@@ -34,9 +35,11 @@ def did_web(public_url: str) -> str:
     """The did:web of a tracker's public HTTPS address."""
     parts = urlsplit(public_url.strip())
     if parts.scheme != "https" or not parts.hostname:
-        raise DidWebError(f"a did:web needs the server's public https:// address, not {public_url!r}")
+        not_https = N_("a did:web needs the server's public https:// address, not {url}")
+        raise DidWebError(not_https.format(url=repr(public_url)))
     if parts.query or parts.fragment or parts.username or parts.password:
-        raise DidWebError(f"a did:web address has no query, fragment or user: {public_url!r}")
+        extra = N_("a did:web address has no query, fragment or user: {url}")
+        raise DidWebError(extra.format(url=repr(public_url)))
     host = parts.hostname + (f"%3A{parts.port}" if parts.port else "")
     path = [quote(unquote(p), safe="") for p in parts.path.split("/") if p]
     return ":".join(["did:web", host, *path])
@@ -74,36 +77,43 @@ def resolve(verification_method: str, documents: Mapping[str, Any] | None) -> by
     Ed25519 multikey."""
     did, _, fragment = verification_method.partition("#")
     if not fragment:
-        raise ProofError(f"verificationMethod {verification_method!r} names no key (#fragment)")
+        no_key = N_("verificationMethod {method} names no key (#fragment)")
+        raise ProofError(no_key.format(method=repr(verification_method)))
     doc = (documents or {}).get(did)
     if doc is None:
         raise ProofError(
-            f"{did} is a did:web: its DID document is needed to verify offline "
-            "(pass it as a file; gputeam never fetches it)"
+            N_(
+                "{did} is a did:web: its DID document is needed to verify offline "
+                "(pass it as a file; gputeam never fetches it)"
+            ).format(did=did)
         )
     if not isinstance(doc, Mapping) or doc.get("id") != did:
-        raise ProofError(f"the DID document given for {did} is the document of {_id_of(doc)!r}")
+        other = N_("the DID document given for {did} is the document of {other}")
+        raise ProofError(other.format(did=did, other=repr(_id_of(doc))))
     full = f"{did}#{fragment}"
     assertion = doc.get("assertionMethod")
     assertion = assertion if isinstance(assertion, list) else []
     listed = {_absolute(did, m if isinstance(m, str) else _id_of(m)) for m in assertion}
     if full not in listed:
-        raise ProofError(f"{full} is not an assertion method of {did}'s DID document")
+        unlisted = N_("{method} is not an assertion method of {did}'s DID document")
+        raise ProofError(unlisted.format(method=full, did=did))
     candidates = [m for m in assertion if isinstance(m, Mapping)]
     methods = doc.get("verificationMethod")
     candidates += [m for m in (methods if isinstance(methods, list) else []) if isinstance(m, Mapping)]
     method = next((m for m in candidates if _absolute(did, _id_of(m)) == full), None)
     if method is None:
-        raise ProofError(f"{did}'s DID document does not describe {full}")
+        raise ProofError(N_("{did}'s DID document does not describe {method}").format(did=did, method=full))
     if method.get("controller") not in (None, did):
-        raise ProofError(f"{full} is controlled by {method.get('controller')!r}, not {did}")
+        controlled = N_("{method} is controlled by {controller}, not {did}")
+        raise ProofError(controlled.format(method=full, controller=repr(method.get("controller")), did=did))
     key = method.get("publicKeyMultibase")
     if not isinstance(key, str):
-        raise ProofError(f"{full} has no publicKeyMultibase")
+        raise ProofError(N_("{method} has no publicKeyMultibase").format(method=full))
     try:
         return multibase.ed25519_from_multikey(key)
     except multibase.MultibaseError as exc:
-        raise ProofError(f"{full}: {exc}") from None
+        unusable = N_("the key of {method} cannot be used: {reason}")
+        raise ProofError(unusable.format(method=full, reason=exc)) from None
 
 
 def _id_of(node: Any) -> str:

@@ -13,6 +13,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from gputeam.i18n import N_
+
 CREDENTIALS_V2 = "https://www.w3.org/ns/credentials/v2"
 OB_V3P0 = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"
 
@@ -35,8 +37,9 @@ class UnknownContext(ValueError):
     def __init__(self, url: str) -> None:
         self.url = url
         super().__init__(
-            f"unknown JSON-LD context {url!r}: only the bundled contexts are used "
-            f"offline ({', '.join(sorted(CONTEXTS))})"
+            N_("unknown JSON-LD context {url}: only the bundled contexts are used offline ({bundled})").format(
+                url=repr(url), bundled=", ".join(sorted(CONTEXTS))
+            )
         )
 
 
@@ -52,8 +55,10 @@ def _bundled(url: str) -> dict[str, Any]:
     found = hashlib.sha256(data).hexdigest()
     if found != digest:
         raise DamagedContext(
-            f"bundled context {name} has SHA-256 {found}, expected {digest}: the installation "
-            "is damaged, so nothing is verified against it"
+            N_(
+                "bundled context {name} has SHA-256 {found}, expected {expected}: the "
+                "installation is damaged, so nothing is verified against it"
+            ).format(name=name, found=found, expected=digest)
         )
     doc: dict[str, Any] = json.loads(data)
     return doc

@@ -8,6 +8,8 @@ An Ed25519 public key in multikey form is the multicodec prefix ``0xed 0x01`` fo
 
 from __future__ import annotations
 
+from gputeam.i18n import N_
+
 ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _INDEX = {c: i for i, c in enumerate(ALPHABET)}
 ED25519_PUB = b"\xed\x01"
@@ -31,7 +33,7 @@ def b58decode(text: str) -> bytes:
     n = 0
     for c in text:
         if c not in _INDEX:
-            raise MultibaseError(f"{c!r} is not a base58btc character")
+            raise MultibaseError(N_("{char} is not a base58btc character").format(char=repr(c)))
         n = n * 58 + _INDEX[c]
     zeros = len(text) - len(text.lstrip("1"))
     body = n.to_bytes((n.bit_length() + 7) // 8, "big") if n else b""
@@ -45,14 +47,14 @@ def encode(data: bytes) -> str:
 
 def decode(text: str) -> bytes:
     if not text.startswith("z"):
-        raise MultibaseError("expected multibase base58btc (a value starting with 'z')")
+        raise MultibaseError(N_("expected multibase base58btc (a value starting with 'z')"))
     return b58decode(text[1:])
 
 
 def ed25519_multikey(public_key: bytes) -> str:
     """The multikey string (``z6Mk…``) of a 32-byte Ed25519 public key."""
     if len(public_key) != 32:
-        raise MultibaseError("an Ed25519 public key has 32 bytes")
+        raise MultibaseError(N_("an Ed25519 public key has 32 bytes"))
     return encode(ED25519_PUB + public_key)
 
 
@@ -60,5 +62,5 @@ def ed25519_from_multikey(text: str) -> bytes:
     """The 32-byte Ed25519 public key in a multikey string; refuses any other key type."""
     raw = decode(text)
     if raw[:2] != ED25519_PUB or len(raw) != 34:
-        raise MultibaseError("not an Ed25519 multikey (expected multicodec 0xed01 and 32 bytes)")
+        raise MultibaseError(N_("not an Ed25519 multikey (expected multicodec 0xed01 and 32 bytes)"))
     return raw[2:]

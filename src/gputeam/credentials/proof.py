@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from gputeam.credentials import multibase
 from gputeam.credentials.loader import DamagedContext, UnknownContext, document_loader
+from gputeam.i18n import N_
 
 #: A pyld document loader: (url, options) -> {"document": ...}; the default serves only the
 #: bundled contexts. Tests of other vectors pass one that adds their (restated) contexts.
@@ -39,8 +40,10 @@ class DroppedTerms(ValueError):
     def __init__(self, terms: list[str]) -> None:
         self.terms = terms
         super().__init__(
-            "properties not defined by the credential's contexts (not covered by "
-            f"a signature, so refused): {', '.join(sorted(set(terms)))}"
+            N_(
+                "properties not defined by the credential's contexts (not covered by a "
+                "signature, so refused): {terms}"
+            ).format(terms=", ".join(sorted(set(terms))))
         )
 
 
@@ -125,7 +128,7 @@ def _jsonld_reason(exc: BaseException) -> str:
         if type(seen).__name__ == "JsonLdError" and seen.args:
             innermost = str(seen.args[0])
         seen = getattr(seen, "cause", None) or seen.__cause__
-    return f"the document is not valid JSON-LD: {innermost}"
+    return N_("the document is not valid JSON-LD: {reason}").format(reason=innermost)
 
 
 def verify_proof(
@@ -134,18 +137,21 @@ def verify_proof(
     """Raise :class:`ProofError` unless ``proof`` is a valid ``eddsa-rdfc-2022`` proof of
     ``document`` by ``public_key`` (32 bytes)."""
     if proof.get("type") != PROOF_TYPE:
-        raise ProofError(f"proof type is {proof.get('type')!r}, expected {PROOF_TYPE!r}")
+        found = N_("proof type is {found}, expected {expected}")
+        raise ProofError(found.format(found=repr(proof.get("type")), expected=repr(PROOF_TYPE)))
     if proof.get("cryptosuite") != CRYPTOSUITE:
-        raise ProofError(f"cryptosuite is {proof.get('cryptosuite')!r}, expected {CRYPTOSUITE!r}")
+        found = N_("cryptosuite is {found}, expected {expected}")
+        raise ProofError(found.format(found=repr(proof.get("cryptosuite")), expected=repr(CRYPTOSUITE)))
     value = proof.get("proofValue")
     if not isinstance(value, str):
-        raise ProofError("the proof has no proofValue")
+        raise ProofError(N_("the proof has no proofValue"))
     try:
         signature = multibase.decode(value)
     except multibase.MultibaseError as exc:
-        raise ProofError(f"proofValue: {exc}") from None
+        raise ProofError(N_("proofValue: {reason}").format(reason=exc)) from None
     if len(signature) != 64:
-        raise ProofError(f"proofValue holds {len(signature)} bytes, an Ed25519 signature 64")
+        length = N_("proofValue holds {size} bytes, an Ed25519 signature 64")
+        raise ProofError(length.format(size=len(signature)))
     from pyld.jsonld import JsonLdError
 
     try:
@@ -158,6 +164,8 @@ def verify_proof(
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, data)
     except InvalidSignature:
         raise ProofError(
-            "the signature does not match the credential: it was changed after "
-            "signing, or signed with another key"
+            N_(
+                "the signature does not match the credential: it was changed after "
+                "signing, or signed with another key"
+            )
         ) from None

@@ -12,6 +12,8 @@ import base64
 import gzip
 from typing import Any
 
+from gputeam.i18n import N_
+
 MIN_BITS = 131_072
 PURPOSE = "revocation"
 
@@ -23,28 +25,31 @@ class StatusListError(ValueError):
 def encode(bits: bytes | bytearray) -> str:
     """``encodedList`` of a bitstring (bytes, most significant bit first)."""
     if len(bits) * 8 < MIN_BITS:
-        raise StatusListError(f"a status list holds at least {MIN_BITS} bits")
+        raise StatusListError(N_("a status list holds at least {n} bits").format(n=MIN_BITS))
     packed = gzip.compress(bytes(bits), mtime=0)
     return "u" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
 
 
 def decode(encoded: str) -> bytes:
     if not isinstance(encoded, str) or not encoded.startswith("u"):
-        raise StatusListError("encodedList must be multibase base64url (starting with 'u')")
+        raise StatusListError(N_("encodedList must be multibase base64url (starting with 'u')"))
     body = encoded[1:]
     try:
         raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         bits = gzip.decompress(raw)
     except (ValueError, OSError, EOFError) as exc:
-        raise StatusListError(f"encodedList is not a GZIP-compressed bitstring: {exc}") from None
+        not_gzip = N_("encodedList is not a GZIP-compressed bitstring: {reason}")
+        raise StatusListError(not_gzip.format(reason=exc)) from None
     if len(bits) * 8 < MIN_BITS:
-        raise StatusListError(f"the list has {len(bits) * 8} bits, fewer than {MIN_BITS}")
+        short = N_("the list has {n} bits, fewer than {minimum}")
+        raise StatusListError(short.format(n=len(bits) * 8, minimum=MIN_BITS))
     return bits
 
 
 def is_set(bits: bytes | bytearray, index: int) -> bool:
     if not 0 <= index < len(bits) * 8:
-        raise StatusListError(f"statusListIndex {index} is outside the list (0..{len(bits) * 8 - 1})")
+        outside = N_("statusListIndex {index} is outside the list (0..{last})")
+        raise StatusListError(outside.format(index=index, last=len(bits) * 8 - 1))
     return bool(bits[index // 8] & (0x80 >> (index % 8)))
 
 

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 
 from gputeam.credentials.issue import verification_method
 from gputeam.credentials.proof import ProofError
+from gputeam.i18n import N_
 
 ALGORITHMS = ["EdDSA", "Ed25519"]
 
@@ -91,9 +92,9 @@ def unverified_payload(token: str) -> dict[str, Any]:
     try:
         payload = json.loads(_unb64(token.strip().split(".")[1]))
     except (ValueError, IndexError) as exc:
-        raise ProofError(f"not a readable JWT: {exc}") from None
+        raise ProofError(N_("not a readable JWT: {reason}").format(reason=exc)) from None
     if not isinstance(payload, dict):
-        raise ProofError("the JWT payload is not a JSON object")
+        raise ProofError(N_("the JWT payload is not a JSON object"))
     return payload
 
 
@@ -111,12 +112,11 @@ def verify_jwt(token: str, issuer_id: str, did_documents: Mapping[str, Any] | No
     try:
         header = json.loads(_unb64(token.split(".")[0]))
     except ValueError as exc:
-        raise ProofError(f"the JWT header is not readable: {exc}") from None
+        raise ProofError(N_("the JWT header is not readable: {reason}").format(reason=exc)) from None
     if not isinstance(header, dict) or header.get("alg") not in ALGORITHMS:
-        raise ProofError(
-            f"JWT alg {header.get('alg') if isinstance(header, dict) else None!r} "
-            f"is not one of {', '.join(ALGORITHMS)}"
-        )
+        alg = header.get("alg") if isinstance(header, dict) else None
+        unknown = N_("JWT alg {alg} is not one of {algorithms}")
+        raise ProofError(unknown.format(alg=repr(alg), algorithms=", ".join(ALGORITHMS)))
     kid = header.get("kid")
     public = resolve_key(kid, issuer_id, did_documents)
     key = OKPKey.import_key({"kty": "OKP", "crv": "Ed25519", "x": _b64(public)})
@@ -125,15 +125,19 @@ def verify_jwt(token: str, issuer_id: str, did_documents: Mapping[str, Any] | No
             warnings.simplefilter("ignore")
             obj = jws.deserialize_compact(token, key, algorithms=ALGORITHMS)
     except (JoseError, ValueError) as exc:
-        raise ProofError(f"the JWT signature does not verify: {type(exc).__name__}") from None
+        bad = N_("the JWT signature does not verify: {error}")
+        raise ProofError(bad.format(error=type(exc).__name__)) from None
     payload = json.loads(obj.payload)
     expected = claims_for({k: v for k, v in payload.items() if k not in ("iss", "jti", "sub", "nbf", "exp")})
     for claim, value in expected.items():
         if payload.get(claim) != value:
             raise ProofError(
-                f"JWT claim {claim} is {payload.get(claim)!r}, but the credential says {value!r}"
+                N_("JWT claim {claim} is {found}, but the credential says {expected}").format(
+                    claim=claim, found=repr(payload.get(claim)), expected=repr(value)
+                )
             )
     for claim in ("exp", "sub"):
         if claim in payload and claim not in expected:
-            raise ProofError(f"JWT claim {claim} has no counterpart in the credential")
+            unmatched = N_("JWT claim {claim} has no counterpart in the credential")
+            raise ProofError(unmatched.format(claim=claim))
     return str(kid)

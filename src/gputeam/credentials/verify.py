@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,8 +22,9 @@ from gputeam.credentials.proof import ProofError, verify_proof
 from gputeam.i18n import N_
 
 #: The checks' names, in their order: identifiers in the JSON result, words where a page or
-#: the terminal shows them (translated there, as the checks' messages are; a message with a
-#: library's or a sub-check's own words stays as it is).
+#: the terminal shows them (translated there, as the checks' messages are: every message here
+#: is an English sentence marked with ``N_``; a library's own words quoted in one stay as
+#: they are).
 CHECK_NAMES = (N_("structure"), N_("proof"), N_("validity"), N_("status"), N_("recipient"))
 
 BADGE_TYPES = ("OpenBadgeCredential", "AchievementCredential")
@@ -35,12 +36,33 @@ _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
 
 @dataclass(frozen=True)
 class Check:
+    """One step's outcome. ``message`` is English; when a step found several faults it is
+    their sentences joined by "; ", and ``parts`` holds them one by one (each a message of
+    its own, translated one by one where it is shown)."""
+
     name: str
     ok: bool
     message: str
+    parts: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "message": self.message}
+    @classmethod
+    def of(cls, name: str, ok: bool, sentences: Sequence[str]) -> Check:
+        """A check whose message is several sentences."""
+        return cls(name, ok, "; ".join(sentences), tuple(sentences))
+
+    @property
+    def sentences(self) -> tuple[str, ...]:
+        """The message's sentences (one, unless the step found several faults)."""
+        return self.parts or (self.message,)
+
+    def text(self, translate: Callable[[str], str] | None = None) -> str:
+        """The message: English, or each sentence passed through ``translate`` (the caller's
+        language; this package knows none)."""
+        return self.message if translate is None else "; ".join(map(translate, self.sentences))
+
+    def as_dict(self, translate: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """``name`` and ``ok`` are identifiers; ``message`` is for people (:meth:`text`)."""
+        return {"name": self.name, "ok": self.ok, "message": self.text(translate)}
 
 
 @dataclass(frozen=True)
@@ -51,17 +73,17 @@ class Verification:
     def valid(self) -> bool:
         return bool(self.checks) and all(c.ok for c in self.checks)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "checks": [c.as_dict() for c in self.checks]}
+    def as_dict(self, translate: Callable[[str], str] | None = None) -> dict[str, Any]:
+        return {"valid": self.valid, "checks": [c.as_dict(translate) for c in self.checks]}
 
 
 def parse_datetime(value: Any) -> datetime:
     """An XML Schema dateTime with a time zone (``Z`` or an offset), as VC 2.0 requires."""
     if not isinstance(value, str):
-        raise ValueError("expected a date-time string")
+        raise ValueError(N_("expected a date-time string"))
     found = datetime.fromisoformat(value.replace("Z", "+00:00"))
     if found.tzinfo is None:
-        raise ValueError("a date-time needs a time zone (e.g. 'Z')")
+        raise ValueError(N_("a date-time needs a time zone (e.g. 'Z')"))
     return found
 
 
@@ -83,37 +105,43 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     ``embedded_proof``: a Data Integrity credential must carry a ``proof`` (a VC-JWT's proof
     is the JWS around it)."""
     if not isinstance(cred, dict):
-        return ["the credential is not a JSON object"]
+        return [N_("the credential is not a JSON object")]
     import json
 
     try:
         size = len(json.dumps(cred, separators=(",", ":")).encode())
     except (TypeError, ValueError):
-        return ["the credential is not plain JSON"]
+        return [N_("the credential is not plain JSON")]
     if size > MAX_CREDENTIAL_BYTES:
-        return [f"the credential has {size:,} bytes, more than the {MAX_CREDENTIAL_BYTES:,} verified"]
-    out: list[str] = []
+        too_large = N_("the credential has {size} bytes, more than the {limit} verified")
+        return [too_large.format(size=size, limit=MAX_CREDENTIAL_BYTES)]
+    problems: list[str] = []
     ctx = cred.get("@context")
     if not isinstance(ctx, list) or not ctx or ctx[0] != CREDENTIALS_V2:
-        out.append(f"@context must be a list starting with {CREDENTIALS_V2!r}")
+        problems.append(N_("@context must be a list starting with {url}").format(url=repr(CREDENTIALS_V2)))
     if isinstance(ctx, list):
         if OB_V3P0 not in ctx:
-            out.append(f"@context must include the Open Badges 3.0 context {OB_V3P0!r}")
+            ob = N_("@context must include the Open Badges 3.0 context {url}")
+            problems.append(ob.format(url=repr(OB_V3P0)))
         for c in ctx:
             if isinstance(c, str) and c not in CONTEXTS:
-                out.append(str(UnknownContext(c)))
+                problems.append(str(UnknownContext(c)))
             elif not isinstance(c, str):
-                out.append("@context: embedded contexts are not accepted, only the bundled URLs")
-    out += _data_model_problems(cred)
+                problems.append(N_("@context: embedded contexts are not accepted, only the bundled URLs"))
+    problems += _data_model_problems(cred)
     for field in ("validFrom", "validUntil"):
         if field in cred or field == "validFrom":
             try:
                 parse_datetime(cred.get(field))
-            except ValueError as exc:
-                out.append(f"{field}: {exc}; found {cred.get(field)!r}")
+            except ValueError as exc:  # ours (marked) or datetime's own words
+                problems.append(
+                    N_("{field} must be a date-time with a time zone ({reason}); found {value}").format(
+                        field=field, reason=exc, value=repr(cred.get(field))
+                    )
+                )
     if embedded_proof and "proof" not in cred:
-        out.append("the credential has no proof")
-    return out
+        problems.append(N_("the credential has no proof"))
+    return problems
 
 
 def _is_uri(value: Any) -> bool:
@@ -131,51 +159,71 @@ def _data_model_problems(cred: dict[str, Any]) -> list[str]:
     """The properties Open Badges 3.0's data model requires (§ B.1 AchievementCredential,
     Profile, AchievementSubject, Achievement, Criteria) that ``cred`` lacks, each named by
     its path. (@context, validFrom/validUntil and proof are checked by the caller.)"""
-    out: list[str] = []
+    problems: list[str] = []
     if not _is_uri(cred.get("id")):
-        out.append(f"id must be the credential's URI; found {cred.get('id')!r}")
+        problems.append(N_("id must be the credential's URI; found {value}").format(value=repr(cred.get("id"))))
     types = _types(cred)
     if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
-        out.append(
-            f"type must include 'VerifiableCredential' and one of {', '.join(BADGE_TYPES)}; found {types}"
+        problems.append(
+            N_("type must include 'VerifiableCredential' and one of {types}; found {value}").format(
+                types=", ".join(BADGE_TYPES), value=types
+            )
         )
     if not _text(cred.get("name")):
-        out.append("name (the credential's display name) is required")
+        problems.append(N_("name (the credential's display name) is required"))
     issuer = cred.get("issuer")
     if not isinstance(issuer, dict):
-        out.append(f"issuer must be a Profile object (with id and type 'Profile'); found {issuer!r}")
+        problems.append(
+            N_("issuer must be a Profile object (with id and type 'Profile'); found {value}").format(
+                value=repr(issuer)
+            )
+        )
     else:
         if not _is_uri(issuer.get("id")):
-            out.append(f"issuer.id must be the issuer's URI; found {issuer.get('id')!r}")
+            problems.append(N_("issuer.id must be the issuer's URI; found {value}").format(value=repr(issuer.get("id"))))
         if "Profile" not in _types(issuer):
-            out.append(f"issuer.type must include 'Profile'; found {_types(issuer)}")
+            problems.append(N_("issuer.type must include 'Profile'; found {value}").format(value=_types(issuer)))
     subject = cred.get("credentialSubject")
     if not isinstance(subject, dict):
-        return [*out, "credentialSubject must be an AchievementSubject object"]
+        return [*problems, N_("credentialSubject must be an AchievementSubject object")]
     if "AchievementSubject" not in _types(subject):
-        out.append(f"credentialSubject.type must include 'AchievementSubject'; found {_types(subject)}")
+        problems.append(
+            N_("credentialSubject.type must include 'AchievementSubject'; found {value}").format(
+                value=_types(subject)
+            )
+        )
     identifier = subject.get("identifier")
     if not _is_uri(subject.get("id")) and not (
         isinstance(identifier, dict) or (isinstance(identifier, list) and identifier)
     ):
-        out.append("credentialSubject needs an id (the recipient's URI) or an identifier")
+        problems.append(N_("credentialSubject needs an id (the recipient's URI) or an identifier"))
     ach = subject.get("achievement")
     if not isinstance(ach, dict):
-        return [*out, "credentialSubject.achievement must be an Achievement object"]
-    where = "credentialSubject.achievement"
+        return [*problems, N_("credentialSubject.achievement must be an Achievement object")]
     if not _is_uri(ach.get("id")):
-        out.append(f"{where}.id must be the achievement's URI; found {ach.get('id')!r}")
+        problems.append(
+            N_("credentialSubject.achievement.id must be the achievement's URI; found {value}").format(
+                value=repr(ach.get("id"))
+            )
+        )
     if "Achievement" not in _types(ach):
-        out.append(f"{where}.type must include 'Achievement'; found {_types(ach)}")
-    for field in ("name", "description"):
-        if not _text(ach.get(field)):
-            out.append(f"{where}.{field} is required")
+        problems.append(
+            N_("credentialSubject.achievement.type must include 'Achievement'; found {value}").format(
+                value=_types(ach)
+            )
+        )
+    if not _text(ach.get("name")):
+        problems.append(N_("credentialSubject.achievement.name is required"))
+    if not _text(ach.get("description")):
+        problems.append(N_("credentialSubject.achievement.description is required"))
     criteria = ach.get("criteria")
     if not isinstance(criteria, dict) or not (
         _is_uri(criteria.get("id")) or _text(criteria.get("narrative"))
     ):
-        out.append(f"{where}.criteria must be an object with an id (a URI) or a narrative")
-    return out
+        problems.append(
+            N_("credentialSubject.achievement.criteria must be an object with an id (a URI) or a narrative")
+        )
+    return problems
 
 
 def resolve_key(
@@ -191,35 +239,41 @@ def resolve_key(
     in the issuer's name.
     """
     if not isinstance(verification_method, str) or not verification_method:
-        raise ProofError("the proof has no verificationMethod")
+        raise ProofError(N_("the proof has no verificationMethod"))
     base, _, fragment = verification_method.partition("#")
     if base.startswith("did:"):
         method = base.split(":")[1] if base.count(":") >= 2 else ""
         if method not in ("key", "web"):
-            raise ProofError(f"DID method {method!r} cannot be resolved offline (did:key and did:web can)")
+            unresolvable = N_("DID method {method} cannot be resolved offline (did:key and did:web can)")
+            raise ProofError(unresolvable.format(method=repr(method)))
     if base != issuer_id:
         raise ProofError(
-            f"verificationMethod {verification_method!r} does not belong to the issuer {issuer_id!r}"
+            N_("verificationMethod {method} does not belong to the issuer {issuer}").format(
+                method=repr(verification_method), issuer=repr(issuer_id)
+            )
         )
     if base.startswith("did:web:"):
         return didweb.resolve(verification_method, did_documents)
     if base.startswith("did:"):
         key_text = base[len("did:key:") :]
         if fragment and fragment != key_text:
-            raise ProofError("the did:key fragment must repeat the key")
+            raise ProofError(N_("the did:key fragment must repeat the key"))
     elif base.startswith("https://") or base.startswith("http://"):
         if not fragment.startswith("z6Mk"):
             raise ProofError(
-                f"verificationMethod {verification_method!r} cannot be resolved "
-                "offline (expected the issuer's URL with a multikey fragment)"
+                N_(
+                    "verificationMethod {method} cannot be resolved offline (expected the "
+                    "issuer's URL with a multikey fragment)"
+                ).format(method=repr(verification_method))
             )
         key_text = fragment
     else:
-        raise ProofError(f"verificationMethod {verification_method!r} is neither a DID nor a URL")
+        neither = N_("verificationMethod {method} is neither a DID nor a URL")
+        raise ProofError(neither.format(method=repr(verification_method)))
     try:
         return multibase.ed25519_from_multikey(key_text)
     except multibase.MultibaseError as exc:
-        raise ProofError(f"verificationMethod: {exc}") from None
+        raise ProofError(N_("verificationMethod: {reason}").format(reason=exc)) from None
 
 
 def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
@@ -231,17 +285,18 @@ def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = 
     for p in proofs:
         try:
             if p.get("proofPurpose") != "assertionMethod":
-                raise ProofError(f"proofPurpose is {p.get('proofPurpose')!r}, expected 'assertionMethod'")
+                purpose = N_("proofPurpose is {found}, expected 'assertionMethod'")
+                raise ProofError(purpose.format(found=repr(p.get("proofPurpose"))))
             verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
         except ProofError as exc:
             failures.append(str(exc))
             continue
         except Exception as exc:  # canonicalisation of a malformed document
-            failures.append(f"the credential cannot be canonicalised: {type(exc).__name__}")
+            failures.append(N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__))
             continue
         valid = N_("eddsa-rdfc-2022 signature by {method} is valid")
         return Check("proof", True, valid.format(method=p["verificationMethod"]))
-    return Check("proof", False, "; ".join(failures))
+    return Check.of("proof", False, failures)
 
 
 def check_validity(cred: dict[str, Any], now: datetime) -> Check:
@@ -308,7 +363,7 @@ def check_status(
     try:
         revoked = statuslist.is_set(listed, index)
     except statuslist.StatusListError as exc:
-        return Check("status", False, f"statusListIndex: {exc}")
+        return Check("status", False, N_("statusListIndex: {reason}").format(reason=exc))
     if revoked:
         return Check("status", False, N_("revoked by the issuer"))
     return Check("status", True, N_("not revoked"))
@@ -337,14 +392,14 @@ def verify_status_list(
     try:
         p = proofs[0] if proofs else None
         if not isinstance(p, dict):
-            raise ProofError("the status list has no proof")
+            raise ProofError(N_("the status list has no proof"))
         verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
     except ProofError as exc:
-        return Check("status", False, f"the status list's proof is invalid: {exc}")
+        return Check("status", False, N_("the status list's proof is invalid: {reason}").format(reason=exc))
     subject = status_list.get("credentialSubject")
     try:
         if not isinstance(subject, dict):
-            raise statuslist.StatusListError("the status list has no credentialSubject")
+            raise statuslist.StatusListError(N_("the status list has no credentialSubject"))
         return statuslist.decode(subject.get("encodedList", ""))
     except statuslist.StatusListError as exc:
         return Check("status", False, str(exc))
@@ -407,9 +462,10 @@ def verify(
     try:
         problems = structure_problems(cred, embedded_proof=token is None)
     except Exception as exc:  # the safety net of _guarded, for the first step
-        problems = [f"the structure check could not read the credential ({type(exc).__name__}: {exc})"]
+        unread = N_("the structure check could not read the credential ({error})")
+        problems = [unread.format(error=f"{type(exc).__name__}: {exc}")]
     if problems:
-        return Verification((Check("structure", False, "; ".join(problems)),))
+        return Verification((Check.of("structure", False, problems),))
 
     def proof() -> Check:
         return check_proof(cred, did_documents) if token is None else check_jwt(token, cred, did_documents)
@@ -432,4 +488,5 @@ def _guarded(name: str, step: Callable[[], Check]) -> Check:
         return step()
     except Exception as exc:
         reason = f"{type(exc).__name__}: {exc}"
-        return Check(name, False, f"the {name} check could not read the credential ({reason})")
+        unread = N_("the {name} check could not read the credential ({reason})")
+        return Check(name, False, unread.format(name=name, reason=reason))

@@ -12,16 +12,20 @@ form (a value the user typed, a library's own message) stays as it is.
 
 This is the one place problems are translated: ``Problem.__str__`` (the CLI), the web's
 error and import pages (the ``message`` filter) and the API's problem documents call it.
+:func:`pieces` is the same translation in pieces, each saying whether it stayed English
+prose (a library's own words quoted in a translated sentence), for a page to mark it
+``lang="en"``.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cache
+from string import Formatter
 
 from gputeam.i18n import current, gettext, ngettext
 
-__all__ = ["translate"]
+__all__ = ["pieces", "translate"]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _ANY_FIELD = re.compile(r"\{[^{}]*\}")
@@ -90,17 +94,50 @@ def translate(text: str) -> str:
     """``text`` (an English message, maybe filled in) in the active language."""
     if not text or current() == "en":
         return text
+    return "".join(piece for piece, _english in pieces(text))
+
+
+#: Prose: two words of letters in a row (a sentence, not an identifier, a number or a URL).
+_PROSE = re.compile(r"[^\W\d_]{2,}[ ,;:]+[^\W\d_]{2,}")
+
+
+def pieces(text: str) -> list[tuple[str, bool]]:
+    """``text`` in the active language, as (piece, stayed English) pairs whose pieces join
+    to :func:`translate`'s result: True marks English prose the catalogs do not know (a
+    library's own message quoted in a translated sentence, or a whole sentence of no known
+    form); values such as ids, URLs and numbers are never marked."""
+    if not text or current() == "en":
+        return [(text, False)]
     known, templates = _messages()
     if text in known:
-        return gettext(text)
+        return [(gettext(text), False)]
     for msgid, prefix, suffix, pattern in templates:
         if not (text.startswith(prefix) and text.endswith(suffix)):
             continue
         match = pattern.fullmatch(text)
         if match:
             raw = match.groupdict()
-            values = {k: translate(v) for k, v in raw.items()}
             if isinstance(msgid, tuple):
-                return ngettext(msgid[0], msgid[1], _count(raw, msgid[2])).format(**values)
-            return gettext(msgid).format(**values)
-    return text
+                translated = ngettext(msgid[0], msgid[1], _count(raw, msgid[2]))
+            else:
+                translated = gettext(msgid)
+            return _fill(translated, raw)
+    return [(text, _PROSE.search(text) is not None)]
+
+
+def _fill(translated: str, raw: dict[str, str]) -> list[tuple[str, bool]]:
+    """A translated template's literal text and its placeholders' values, each value itself
+    in pieces (a message is translated; anything else stays as it is)."""
+    out: list[tuple[str, bool]] = []
+    for literal, field, spec, conversion in Formatter().parse(translated):
+        if literal:
+            out.append((literal, False))
+        if field is None:
+            continue
+        if field in raw and not spec and not conversion:
+            out += pieces(raw[field])
+        else:  # as str.format would (the catalogs' check keeps the placeholders the English's)
+            spec_text = (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+            values = {k: translate(v) for k, v in raw.items()}
+            out.append((("{" + field + spec_text + "}").format(**values), False))
+    return out

@@ -368,9 +368,11 @@ def _templates() -> Jinja2Templates:
     templates.env.globals["language"] = lambda: "en" if i18n.current() == i18n.PSEUDO else i18n.current()
     templates.env.globals["languages"] = i18n.language_names()
     templates.env.filters["tr"] = lambda text: i18n.gettext(str(text))  # catalog names (data)
-    from gputeam.i18n.messages import translate
+    from gputeam.i18n.messages import pieces, translate
 
     templates.env.filters["message"] = lambda text: translate(str(text))  # a problem's English texts
+    # the same, in pieces: (text, stayed English) for a page to mark a library's own words
+    templates.env.filters["message_pieces"] = lambda text: pieces(str(text))
     return templates
 
 

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, _
+from gputeam.i18n.messages import translate
 from gputeam.web import services
 from gputeam.web.api.common import API_PREFIX, PathId
 from gputeam.web.auth import require
@@ -45,7 +46,7 @@ def _parse(raw: bytes) -> Any:
     from gputeam.credentials.vcjwt import looks_like_jwt
 
     if len(raw) > MAX_UPLOAD:
-        raise Unreadable(f"larger than {MAX_UPLOAD:,} bytes")
+        raise Unreadable(N_("larger than {size} bytes").format(size=MAX_UPLOAD))
     if raw[:4] == b"\x89PNG" or b"<svg" in raw[:4096]:
         try:
             raw = unbake(raw).encode()
@@ -54,13 +55,13 @@ def _parse(raw: bytes) -> Any:
     try:
         text = raw.decode("utf-8-sig").strip()
     except UnicodeDecodeError:
-        raise Unreadable("not UTF-8 text, a PNG or an SVG") from None
+        raise Unreadable(N_("not UTF-8 text, a PNG or an SVG")) from None
     if looks_like_jwt(text):
         return text
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise Unreadable(f"not JSON or a VC-JWT: {exc}") from None
+        raise Unreadable(N_("not JSON or a VC-JWT: {reason}").format(reason=exc)) from None
 
 
 def _did_documents(request: Request) -> dict[str, Any]:
@@ -73,17 +74,16 @@ def _did_documents(request: Request) -> dict[str, Any]:
         return {did: store.did_document(s, services.org_id(request.app, s), did)}
 
 
-def _verify(
-    request: Request, cred: Any, status_list: Any = None, recipient: str | None = None
-) -> dict[str, Any]:
+def _verify(request: Request, cred: Any, status_list: Any = None, recipient: str | None = None) -> Any:
+    """The :class:`gputeam.credentials.Verification` of ``cred`` (English; a page or the API
+    shows it in the request's language)."""
     from gputeam.credentials import verify
 
     if not isinstance(cred, (dict, str)):
-        raise Unreadable(
-            "the credential must be a JSON object or a VC-JWT string; found " + type(cred).__name__
-        )
+        not_a_credential = N_("the credential must be a JSON object or a VC-JWT string; found {type}")
+        raise Unreadable(not_a_credential.format(type=type(cred).__name__))
     if status_list is not None and not isinstance(status_list, dict):
-        raise Unreadable("status_list must be a JSON object (the status list credential)")
+        raise Unreadable(N_("status_list must be a JSON object (the status list credential)"))
     if status_list is None:
         status_list = _own_status_list(request, cred)
     return verify(
@@ -92,7 +92,7 @@ def _verify(
         status_list=status_list,
         recipient=recipient or None,
         did_documents=_did_documents(request),
-    ).as_dict()
+    )
 
 
 @api.post("/credentials/verify", summary="Verify an Open Badges 3.0 credential (no login)")
@@ -116,26 +116,21 @@ def verify_api(
     given). The body is `{"credential": <the credential object, or a VC-JWT string>,
     "status_list": <optional status list credential>, "recipient": <optional identifier>}`.
     Answers 200 with `{"valid": bool, "checks": [{"name", "ok", "message"}]}` whether or not
-    the credential is valid; 422 when the body holds no credential."""
+    the credential is valid (`name` is the check's identifier; `message` is in the
+    request's language, `Accept-Language`); 422 when the body holds no credential."""
+
     recipient = body.get("recipient")
     try:
         if "credential" not in body:
-            raise Unreadable("the body needs a 'credential' member")
+            raise Unreadable(N_("the body needs a 'credential' member"))
         if recipient is not None and not isinstance(recipient, str):
-            raise Unreadable("recipient must be a string (an identifier such as mailto:...)")
+            raise Unreadable(N_("recipient must be a string (an identifier such as mailto:...)"))
         result = _verify(request, body["credential"], body.get("status_list"), recipient)
     except Unreadable as exc:
-        return JSONResponse(
-            {
-                "type": "urn:gputeam:problem:input",
-                "title": "Invalid input",
-                "status": 422,
-                "detail": str(exc),
-            },
-            status_code=422,
-            media_type="application/problem+json",
-        )
-    return JSONResponse(result)
+        from gputeam.web.app import problem
+
+        return problem(422, N_("Invalid input"), translate(str(exc)), type_="urn:gputeam:problem:input")
+    return JSONResponse(result.as_dict(translate))
 
 
 @pages.get("/verify")
@@ -160,7 +155,7 @@ async def verify_submit(
         try:
             result = _verify(request, _parse(raw), recipient=recipient.strip() or None)
         except Unreadable as exc:
-            error = _("This is not a credential gputeam can read: {reason}.").format(reason=exc)
+            error = _("This is not a credential gputeam can read: {reason}.").format(reason=translate(str(exc)))
     return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
 
 
