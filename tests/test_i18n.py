@@ -449,6 +449,14 @@ _MESSAGE_AT = {
     "_bad": 1,
     "_fail": 1,
     "BadCell": 0,  # gputeam.store.tables.BadCell(reason, expected): an import's cell
+    # the credential verifier (gputeam.credentials): a check's message, why a proof, a
+    # status list, a multikey or a did:web is refused; the web's unreadable upload
+    "Check": 2,
+    "ProofError": 0,
+    "StatusListError": 0,
+    "MultibaseError": 0,
+    "DidWebError": 0,
+    "Unreadable": 0,
 }
 #: The same for methods of these objects: an import's ``problems.add(line, column, value,
 #: reason, expected, hint)``.
@@ -479,13 +487,15 @@ def _unmarked_messages(source: str) -> list[tuple[int, str]]:
         func = node.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
         owner = getattr(getattr(func, "value", None), "id", None)
-        if name == "append" and owner in ("conflicts", "problems") and node.args:
-            # a model validator's (path, message, found) for FieldConflicts
+        if name == "append" and owner in ("conflicts", "problems", "failures") and node.args:
+            # a model validator's (path, message, found) for FieldConflicts, or a message
+            # itself (the credential verifier's structure problems and proof failures)
             item = node.args[0]
             if isinstance(item, ast.Tuple) and len(item.elts) == 3:
-                text = literal(item.elts[1])
-                if text is not None and re.search(r"[^\W\d_]{3}", text):
-                    found.append((node.lineno, text))
+                item = item.elts[1]
+            text = literal(item)
+            if text is not None and re.search(r"[^\W\d_]{3}", text):
+                found.append((node.lineno, text))
             continue
         if (owner, name) in _METHOD_MESSAGE_AT:
             at = _METHOD_MESSAGE_AT[(owner, name)]
@@ -522,6 +532,13 @@ def test_messages_users_read_are_marked_at_source() -> None:
     assert _unmarked_messages('refused("a", N_("no further attempt: {r}").format(r=why))') == []
     assert _unmarked_messages('conflicts.append((("id",), "person id repeated", "x"))') == [
         (1, "person id repeated")
+    ]
+    assert _unmarked_messages('problems.append(f"the credential has no {what}")') == [
+        (1, "the credential has no ")
+    ]
+    assert _unmarked_messages('raise ProofError(f"proofValue: {exc}")') == [(1, "proofValue: ")]
+    assert _unmarked_messages('return Check("status", False, "revoked by the issuer")') == [
+        (1, "revoked by the issuer")
     ]
 
 
