@@ -430,6 +430,73 @@ def test_a_credentials_checks_in_the_language(app: Any, world: World) -> None:
     assert 'lang="en"' not in page.split("<tbody>")[-1].split("</tbody>")[0]  # every check translated
 
 
+def _details(page: str) -> dict[str, str]:
+    """The verification table's rows of a page: check name -> its details cell (HTML)."""
+    body = page.split("<tbody>")[-1].split("</tbody>")[0]
+    return dict(re.findall(r'<th scope="row">([^<]*)</th><td>[^<]*</td><td>(.*?)</td></tr>', body))
+
+
+def test_a_credentials_failures_in_the_language(app: Any, world: World) -> None:
+    """Why a check failed, in the page's and the API's language: a revoked credential's
+    share page, a forged and a broken credential on /verify (each fault a sentence; the date
+    parser's own words, quoted, the only part marked lang=en), the API's report and its
+    problem document (Accept-Language); in the pseudo-locale nothing else is left English."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from tests.web.test_web_api import bearer
+
+    admin = bearer(app, "admin", ["read", "write"])
+    r = admin.post(f"/api/v1/people/{world.people['p1']}/credentials", json={"achievement": "nca-aiio"})
+    assert r.status_code == 201, r.text
+    uuid, doc = r.json()["uuid"], r.json()["credential"]
+    r = admin.post(f"/api/v1/credentials/{uuid}/revoke", json={"reason": "issued in error"})
+    assert r.status_code == 200, r.text
+    de = {"Accept-Language": "de"}
+    anon = TestClient(app)
+    shared = _details(html.unescape(anon.get(f"/credentials/{uuid}", headers=de).text))
+    assert shared["Status"] == "vom Aussteller widerrufen"
+    forged = json.loads(json.dumps(doc))
+    forged["credentialSubject"]["achievement"]["name"] = "Forged"
+    broken = json.loads(json.dumps(doc))
+    del broken["name"]
+    broken["validFrom"] = "yesterday"
+    page = anon.post("/verify", data={"pasted": json.dumps(forged)}, headers=de).text
+    assert _details(html.unescape(page))["Beweis"] == (
+        "die Signatur passt nicht zum Nachweis: er wurde nach dem Signieren geändert oder mit "
+        "einem anderen Schlüssel signiert"
+    )
+    page = html.unescape(anon.post("/verify", data={"pasted": json.dumps(broken)}, headers=de).text)
+    assert _details(page)["Struktur"] == (
+        "name (der Anzeigename des Nachweises) ist erforderlich; validFrom muss ein Zeitpunkt "
+        'mit Zeitzone sein (<span lang="en">Invalid isoformat string: \'yesterday\'</span>); '
+        "gefunden 'yesterday'"
+    )
+    assert "".join(_details(page).values()).count('lang="en"') == 1  # the quoted words only
+    # the API: the report's messages and the problem document follow Accept-Language
+    r = anon.post("/api/v1/credentials/verify", json={"credential": forged}, headers=de)
+    checks = {c["name"]: c for c in r.json()["checks"]}
+    assert checks["proof"]["message"].startswith("die Signatur passt nicht zum Nachweis")
+    assert checks["status"]["message"] == "vom Aussteller widerrufen"
+    r = anon.post("/api/v1/credentials/verify", json={"credential": forged})
+    assert {c["name"]: c["message"] for c in r.json()["checks"]}["status"] == "revoked by the issuer"
+    r = anon.post("/api/v1/credentials/verify", json={}, headers=de)
+    assert r.status_code == 422 and r.headers["content-type"] == "application/problem+json"
+    assert r.json()["title"] == "Ungültige Eingabe"
+    assert r.json()["detail"] == "der Body braucht ein Element 'credential'"
+    r = anon.post("/api/v1/credentials/verify", json={"credential": 5}, headers=de)
+    assert r.json()["detail"] == "der Nachweis muss ein JSON-Objekt oder eine VC-JWT-Zeichenkette sein; gefunden int"
+    # the pseudo-locale: outside the translated messages only values and punctuation
+    pseudo = TestClient(app, cookies={"gputeam_lang": "xx"})
+    for cred in (forged, broken):
+        page = html.unescape(pseudo.post("/verify", data={"pasted": json.dumps(cred)}).text)
+        for name, cell in _details(page).items():
+            text = re.sub(r'<span lang="en">[^<]*</span>', "", cell)
+            outside = "".join(re.split(r"⟦[^⟦⟧]*(?:⟦[^⟦⟧]*⟧[^⟦⟧]*)*⟧", text))
+            assert name.startswith("⟦") and not re.search(r"[A-Za-z]{2}", outside), (name, cell)
+
+
 def test_the_reports_hangul_font_is_served_to_browsers(app: Any, world: World) -> None:
     """The stylesheet's Hangul face points at the report's own font files (one copy), which
     the server gives to anyone, cacheable like the other static files."""

@@ -98,7 +98,7 @@ def translate(text: str) -> str:
 
 
 #: Prose: two words of letters in a row (a sentence, not an identifier, a number or a URL).
-_PROSE = re.compile(r"[^\W\d_]{2,}[ ,;:]+[^\W\d_]{2,}")
+_PROSE = re.compile(r"[^\W\d_]{2,}[,;:]? [^\W\d_]{2,}")
 
 
 def pieces(text: str) -> list[tuple[str, bool]]:
