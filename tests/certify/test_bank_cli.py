@@ -151,3 +151,28 @@ def test_text_report_in_german(tmp_path: Path) -> None:
     )
     assert "(multianswer): eingebettete Antworten (Lückentext) werden nicht unterstützt" in err
     assert " is not " not in err and "supported" not in err and "enclosed" not in err
+
+
+def test_an_unreadable_category_in_german(tmp_path: Path) -> None:
+    """A Moodle XML category whose path holds unescaped markup fails its check: the report
+    says so in the chosen language, naming the category (not a question) and the line."""
+    xml = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n<question type="category">\n'
+        "  <category><text>$course$/top/<b>Networking</b></text></category>\n</question>\n"
+        '<question type="truefalse">\n  <name><text>TF</text></name>\n'
+        '  <questiontext format="html"><text>Is it?</text></questiontext>\n'
+        '  <answer fraction="100"><text>true</text></answer>\n'
+        '  <answer fraction="0"><text>false</text></answer>\n</question>\n</quiz>\n'
+    )
+    path = write(tmp_path, "cat.xml", xml)
+    res = runner.invoke(app, ["--lang", "de", "bank", "import", str(path), "--dry-run"])
+    assert res.exit_code == 2
+    err = res.stderr.replace(str(path), "cat.xml")
+    assert (
+        "cat.xml:3: Kategorie: <text> in Zeile 4 enthält nicht maskiertes Markup (<b>): "
+        "setzen Sie es in <![CDATA[ ... ]]>"
+    ) in err
+    res = runner.invoke(app, ["bank", "import", str(path), "--dry-run"])
+    assert "cat.xml:3: category: <text> at line 4 holds unescaped markup (<b>)" in res.stderr.replace(
+        str(path), "cat.xml"
+    )

@@ -142,8 +142,8 @@ def _str(node: _Node | None, *tags: str, default: str = "") -> str:
         return default
     if found.children:
         raise ValueError(
-            N_("<{tag}> at line {line} holds unescaped markup (<{child}>): put it in <![CDATA[ ... ]]>").format(
-                tag=found.tag, line=found.line, child=found.children[0].tag
+            N_("{element} at line {line} holds unescaped markup ({child}): put it in <![CDATA[ ... ]]>").format(
+                element=f"<{found.tag}>", line=found.line, child=f"<{found.children[0].tag}>"
             )
         )
     return trim(found.text)
