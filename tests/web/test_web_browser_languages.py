@@ -1,10 +1,11 @@
-"""The web pages in German and Korean in headless Debian Chromium over a real uvicorn server
+"""The web pages in each language in headless Debian Chromium over a real uvicorn server
 (issue 13): German from the browser's language (Playwright's locale sends Accept-Language),
 then Korean chosen with the language switcher, which wins over the browser's German and is
-saved on the account (another German browser signs in to Korean). On the
-dashboard, the people list and the plan page: ``<html lang>``, the navigation, the headings
-and the plan's money are the catalog's translations and the language's formats (expected
-texts from gputeam.i18n, not written here). One browser for the whole walk."""
+saved on the account (another German browser signs in to Korean), then Dutch and Spanish
+with the switcher. On the dashboard, the people list and the plan page (Dutch and Spanish:
+the plan page): ``<html lang>``, the navigation, the headings and the plan's money are the
+catalog's translations and the language's formats (expected texts from gputeam.i18n, not
+written here). One server and one browser for the whole walk."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def check_page(tab: Any, base: str, language: str, path: str) -> None:
         assert re.fullmatch(MONEY[language], cost.inner_text()), cost.inner_text()
 
 
-def test_pages_in_german_then_korean(site: str, page: Any) -> None:  # noqa: F811
+def test_pages_in_german_korean_dutch_and_spanish(site: str, page: Any) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     browser = page.context.browser
@@ -123,6 +124,11 @@ def test_pages_in_german_then_korean(site: str, page: Any) -> None:  # noqa: F81
     tab.locator("main button[type=submit]").click()
     expect(tab).to_have_url(site + "/")
     check_page(tab, site, "ko", "/")
+    # Dutch, then Spanish, with the switcher: the plan page (its money format too)
+    for language in ("nl", "es"):
+        tab.locator(f"nav.languages button[lang={language}]").click()
+        expect(tab.locator("html")).to_have_attribute("lang", language)
+        check_page(tab, site, language, "/plan")
     other.close()
 
 
