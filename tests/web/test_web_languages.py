@@ -444,7 +444,6 @@ def test_a_credentials_failures_in_the_language(app: Any, world: World) -> None:
     import json
 
     from fastapi.testclient import TestClient
-
     from tests.web.test_web_api import bearer
 
     admin = bearer(app, "admin", ["read", "write"])
@@ -470,7 +469,7 @@ def test_a_credentials_failures_in_the_language(app: Any, world: World) -> None:
     page = html.unescape(anon.post("/verify", data={"pasted": json.dumps(broken)}, headers=de).text)
     assert _details(page)["Struktur"] == (
         "name (der Anzeigename des Nachweises) ist erforderlich; validFrom muss ein Zeitpunkt "
-        'mit Zeitzone sein (<span lang="en">Invalid isoformat string: \'yesterday\'</span>); '
+        "mit Zeitzone sein (<span lang=\"en\">Invalid isoformat string: 'yesterday'</span>); "
         "gefunden 'yesterday'"
     )
     assert "".join(_details(page).values()).count('lang="en"') == 1  # the quoted words only
@@ -486,7 +485,10 @@ def test_a_credentials_failures_in_the_language(app: Any, world: World) -> None:
     assert r.json()["title"] == "Ungültige Eingabe"
     assert r.json()["detail"] == "der Body braucht ein Element 'credential'"
     r = anon.post("/api/v1/credentials/verify", json={"credential": 5}, headers=de)
-    assert r.json()["detail"] == "der Nachweis muss ein JSON-Objekt oder eine VC-JWT-Zeichenkette sein; gefunden int"
+    assert (
+        r.json()["detail"]
+        == "der Nachweis muss ein JSON-Objekt oder eine VC-JWT-Zeichenkette sein; gefunden int"
+    )
     # the pseudo-locale: outside the translated messages only values and punctuation
     pseudo = TestClient(app, cookies={"gputeam_lang": "xx"})
     for cred in (forged, broken):

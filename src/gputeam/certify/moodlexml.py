@@ -142,9 +142,9 @@ def _str(node: _Node | None, *tags: str, default: str = "") -> str:
         return default
     if found.children:
         raise ValueError(
-            N_("{element} at line {line} holds unescaped markup ({child}): put it in <![CDATA[ ... ]]>").format(
-                element=f"<{found.tag}>", line=found.line, child=f"<{found.children[0].tag}>"
-            )
+            N_(
+                "{element} at line {line} holds unescaped markup ({child}): put it in <![CDATA[ ... ]]>"
+            ).format(element=f"<{found.tag}>", line=found.line, child=f"<{found.children[0].tag}>")
         )
     return trim(found.text)
 

@@ -80,9 +80,8 @@ def _read(file: Path, fmt: str, domain_map: list[str]) -> ImportResult:
 
 
 def _report_problems(file: Path, result: ImportResult) -> None:
-    from gputeam.i18n.messages import translate
-
     from gputeam.certify import ImportIssue
+    from gputeam.i18n.messages import translate
 
     err = sys.stderr
     for e in result.errors:

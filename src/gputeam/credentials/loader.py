@@ -37,9 +37,9 @@ class UnknownContext(ValueError):
     def __init__(self, url: str) -> None:
         self.url = url
         super().__init__(
-            N_("unknown JSON-LD context {url}: only the bundled contexts are used offline ({bundled})").format(
-                url=repr(url), bundled=", ".join(sorted(CONTEXTS))
-            )
+            N_(
+                "unknown JSON-LD context {url}: only the bundled contexts are used offline ({bundled})"
+            ).format(url=repr(url), bundled=", ".join(sorted(CONTEXTS)))
         )
 
 

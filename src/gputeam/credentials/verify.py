@@ -161,7 +161,9 @@ def _data_model_problems(cred: dict[str, Any]) -> list[str]:
     its path. (@context, validFrom/validUntil and proof are checked by the caller.)"""
     problems: list[str] = []
     if not _is_uri(cred.get("id")):
-        problems.append(N_("id must be the credential's URI; found {value}").format(value=repr(cred.get("id"))))
+        problems.append(
+            N_("id must be the credential's URI; found {value}").format(value=repr(cred.get("id")))
+        )
     types = _types(cred)
     if "VerifiableCredential" not in types or not set(BADGE_TYPES) & set(types):
         problems.append(
@@ -180,9 +182,13 @@ def _data_model_problems(cred: dict[str, Any]) -> list[str]:
         )
     else:
         if not _is_uri(issuer.get("id")):
-            problems.append(N_("issuer.id must be the issuer's URI; found {value}").format(value=repr(issuer.get("id"))))
+            problems.append(
+                N_("issuer.id must be the issuer's URI; found {value}").format(value=repr(issuer.get("id")))
+            )
         if "Profile" not in _types(issuer):
-            problems.append(N_("issuer.type must include 'Profile'; found {value}").format(value=_types(issuer)))
+            problems.append(
+                N_("issuer.type must include 'Profile'; found {value}").format(value=_types(issuer))
+            )
     subject = cred.get("credentialSubject")
     if not isinstance(subject, dict):
         return [*problems, N_("credentialSubject must be an AchievementSubject object")]
@@ -292,7 +298,9 @@ def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = 
             failures.append(str(exc))
             continue
         except Exception as exc:  # canonicalisation of a malformed document
-            failures.append(N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__))
+            failures.append(
+                N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__)
+            )
             continue
         valid = N_("eddsa-rdfc-2022 signature by {method} is valid")
         return Check("proof", True, valid.format(method=p["verificationMethod"]))

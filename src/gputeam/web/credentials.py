@@ -155,7 +155,9 @@ async def verify_submit(
         try:
             result = _verify(request, _parse(raw), recipient=recipient.strip() or None)
         except Unreadable as exc:
-            error = _("This is not a credential gputeam can read: {reason}.").format(reason=translate(str(exc)))
+            error = _("This is not a credential gputeam can read: {reason}.").format(
+                reason=translate(str(exc))
+            )
     return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
 
 
