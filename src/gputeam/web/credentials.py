@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, File, Form, HTTPException, Path, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -28,6 +28,9 @@ from gputeam.web.api.common import API_PREFIX, PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
+
+if TYPE_CHECKING:
+    from gputeam.credentials import Verification
 
 api = APIRouter(prefix=API_PREFIX, tags=["credentials"])
 pages = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
@@ -74,9 +77,11 @@ def _did_documents(request: Request) -> dict[str, Any]:
         return {did: store.did_document(s, services.org_id(request.app, s), did)}
 
 
-def _verify(request: Request, cred: Any, status_list: Any = None, recipient: str | None = None) -> Any:
-    """The :class:`gputeam.credentials.Verification` of ``cred`` (English; a page or the API
-    shows it in the request's language)."""
+def _verify(
+    request: Request, cred: Any, status_list: Any = None, recipient: str | None = None
+) -> Verification:
+    """The verification of ``cred`` (English; a page or the API shows it in the request's
+    language)."""
     from gputeam.credentials import verify
 
     if not isinstance(cred, (dict, str)):
