@@ -252,8 +252,8 @@ def _item_meta(
         for item, question in session.execute(
             select(BankItem.item_id, BankItem.question).where(BankItem.id.in_(wanted))
         ):
-            domain, qtype, retired, _ = out[item]
-            out[item] = (domain, qtype, retired, Question.model_validate(question))
+            domain, qtype, is_retired, _ = out[item]
+            out[item] = (domain, qtype, is_retired, Question.model_validate(question))
     return out
 
 
