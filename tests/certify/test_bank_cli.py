@@ -61,7 +61,7 @@ def test_text_report_names_line_and_question(tmp_path: Path) -> None:
     res = runner.invoke(app, ["bank", "import", str(path), "--dry-run"])
     assert res.exit_code == 2
     assert f"{path}:1: question 'Bad grade'" in res.stderr
-    assert "1 valid questions" in res.stdout
+    assert f"{path}: 1 valid question (" in res.stdout  # one question: no plural
 
 
 def test_domain_map_option(tmp_path: Path) -> None:
@@ -151,6 +151,10 @@ def test_text_report_in_german(tmp_path: Path) -> None:
     )
     assert "(multianswer): eingebettete Antworten (Lückentext) werden nicht unterstützt" in err
     assert " is not " not in err and "supported" not in err and "enclosed" not in err
+    assert "bad.gift: 1 gültige Frage (" in res.stdout.replace(str(path), "bad.gift")
+    store = runner.invoke(app, ["--lang", "de", "bank", "import", str(path)])  # neither option
+    assert store.exit_code == 2
+    assert "Fehler: mit --programme CODE werden die Fragen gespeichert" in store.stderr
 
 
 def test_an_unreadable_category_in_german(tmp_path: Path) -> None:

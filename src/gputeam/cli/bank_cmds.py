@@ -166,7 +166,10 @@ def register(app: typer.Typer) -> None:
 
         if not dry_run and programme is None:
             sys.stderr.write(
-                "error: give --programme CODE to store the questions, or --dry-run to check the file\n"
+                _("error:")
+                + " "
+                + _("give --programme CODE to store the questions, or --dry-run to check the file")
+                + "\n"
             )
             raise typer.Exit(2)
         result = _read(file, format, domain_map or [])
@@ -175,13 +178,14 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         else:
             by_type = ", ".join(f"{k} {v}" for k, v in report["by_type"].items())  # type: ignore[attr-defined]
+            valid = int(report["questions"])  # type: ignore[call-overload]
             sys.stdout.write(
                 _(
-                    "{file}: {valid} valid questions ({types}) in {format} ({encoding}); "
+                    "{file}: {valid} ({types}) in {format} ({encoding}); "
                     "{invalid} invalid, {unsupported} unsupported"
                 ).format(
                     file=file,
-                    valid=report["questions"],
+                    valid=ngettext("{n} valid question", "{n} valid questions", valid).format(n=valid),
                     types=by_type or _("none"),
                     format=result.format,
                     encoding=result.encoding,
