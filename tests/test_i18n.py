@@ -457,6 +457,7 @@ _MESSAGE_AT = {
     "MultibaseError": 0,
     "DidWebError": 0,
     "Unreadable": 0,
+    "BakingError": 0,  # why a badge image holds no readable credential
 }
 #: The same for methods of these objects: an import's ``problems.add(line, column, value,
 #: reason, expected, hint)``.

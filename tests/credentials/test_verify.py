@@ -475,3 +475,42 @@ def test_cli_failure_details_in_the_language(tmp_path: Path) -> None:
         for line in r.stdout.splitlines():
             rest = _outside_brackets(line).removeprefix("FAIL").removeprefix("ok")
             assert set(rest) <= set(" :;"), f"{case}: {line!r}"
+
+
+def test_unreadable_badge_images_are_explained_in_the_language(tmp_path: Path) -> None:
+    """A badge image that holds no readable credential: why, in the chosen language, for
+    each way an image fails (exit 2, no traceback); the pseudo-locale leaves no English."""
+    from gputeam.credentials.baking import PNG_SIGNATURE
+
+    def png_chunk(kind: bytes, data: bytes) -> bytes:
+        import struct
+        import zlib
+
+        return struct.pack(">I4s", len(data), kind) + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    images = {
+        "no-credential.png": PNG_SIGNATURE + png_chunk(b"IEND", b""),
+        "truncated.png": PNG_SIGNATURE + b"\0\0\0\x0dIHDR",
+        "bad-crc.png": PNG_SIGNATURE + png_chunk(b"IEND", b"")[:-1] + b"\0",
+        "empty.svg": b'<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+        "broken.svg": b"<svg><g></svg>",
+    }
+    expected = {
+        "no-credential.png": "das PNG enthält keinen Chunk openbadgecredential",
+        "truncated.png": "abgeschnittener PNG-Chunk b'IHDR'",
+        "bad-crc.png": "PNG-Chunk b'IEND' besteht die CRC-Prüfung nicht",
+        "empty.svg": "das SVG enthält kein Element openbadges:credential",
+        "broken.svg": "kein SVG-Dokument: ",
+    }
+    runner = CliRunner()
+    for name, data in images.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        r = runner.invoke(app, ["--lang", "de", "credential", "verify", str(path)])
+        assert r.exit_code == 2 and "Traceback" not in r.output, (name, r.output)
+        assert expected[name] in r.stderr, (name, r.stderr)
+        english = runner.invoke(app, ["credential", "verify", str(path)])
+        assert english.exit_code == 2 and expected[name] not in english.stderr
+        pseudo = runner.invoke(app, ["--lang", "xx", "credential", "verify", str(path)])
+        reason = pseudo.stderr.split(f"{path}:", 1)[1]
+        assert not set(_outside_brackets(reason)) - set(" :;\n"), (name, pseudo.stderr)

@@ -11,6 +11,7 @@ import typer
 from gputeam.cli.tracker_cmds import DbOption, OrgOption
 from gputeam.i18n import N_
 from gputeam.i18n import gettext as _
+from gputeam.i18n.messages import translate
 
 BaseUrl = Annotated[
     str | None,
@@ -33,7 +34,7 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
         try:
             raw = unbake(raw).encode()
         except BakingError as exc:
-            typer.echo(_("error:") + f" {path}: {exc}", err=True)
+            typer.echo(_("error:") + f" {path}: {translate(str(exc))}", err=True)
             raise typer.Exit(2) from None
     try:
         text = raw.decode("utf-8-sig")
@@ -144,7 +145,6 @@ def register(app: typer.Typer) -> None:
         result = verify(
             cred, now=datetime.now(UTC), status_list=listed, recipient=recipient, did_documents=documents
         )
-        from gputeam.i18n.messages import translate
 
         if as_json:  # names and ok are identifiers; messages in the chosen language
             typer.echo(json.dumps(result.as_dict(translate), indent=2, ensure_ascii=False))
@@ -193,7 +193,10 @@ def register(app: typer.Typer) -> None:
                 title = "" if is_jwt else str(cred.get("name", ""))
                 svg = image.read_text(encoding="utf-8-sig") if image else baking.badge_svg(title)
                 data = baking.bake_svg(svg, text, jwt=is_jwt).encode("utf-8")
-        except (OSError, UnicodeDecodeError, baking.BakingError) as exc:
+        except baking.BakingError as exc:
+            typer.echo(_("error:") + f" {image or out}: {translate(str(exc))}", err=True)
+            raise typer.Exit(2) from None
+        except (OSError, UnicodeDecodeError) as exc:
             typer.echo(_("error:") + f" {image or out}: {exc}", err=True)
             raise typer.Exit(2) from None
         tmp = out.with_name(out.name + ".part")

@@ -15,6 +15,8 @@ import html
 import struct
 import zlib
 
+from gputeam.i18n import N_
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 KEYWORD = b"openbadgecredential"
 OB_NS = "https://purl.imsglobal.org/ob/v3p0"
@@ -26,24 +28,24 @@ class BakingError(ValueError):
 
 def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
     if not png.startswith(PNG_SIGNATURE):
-        raise BakingError("not a PNG file (its signature is missing)")
+        raise BakingError(N_("not a PNG file (its signature is missing)"))
     out, pos = [], len(PNG_SIGNATURE)
     while pos < len(png):
         if pos + 8 > len(png):
-            raise BakingError("truncated PNG chunk header")
+            raise BakingError(N_("truncated PNG chunk header"))
         length, kind = struct.unpack(">I4s", png[pos : pos + 8])
         data = png[pos + 8 : pos + 8 + length]
         if len(data) != length or pos + 12 + length > len(png):
-            raise BakingError(f"truncated PNG chunk {kind!r}")
+            raise BakingError(N_("truncated PNG chunk {kind}").format(kind=repr(kind)))
         (crc,) = struct.unpack(">I", png[pos + 8 + length : pos + 12 + length])
         if crc != zlib.crc32(kind + data):
-            raise BakingError(f"PNG chunk {kind!r} fails its CRC")
+            raise BakingError(N_("PNG chunk {kind} fails its CRC").format(kind=repr(kind)))
         out.append((kind, data))
         pos += 12 + length
         if kind == b"IEND":
             break
     if not out or out[-1][0] != b"IEND":
-        raise BakingError("the PNG has no IEND chunk")
+        raise BakingError(N_("the PNG has no IEND chunk"))
     return out
 
 
@@ -72,22 +74,24 @@ def unbake_png(png: bytes) -> str:
         # keyword NUL, compression flag, compression method, language NUL, translated NUL, text
         rest = data[len(KEYWORD) + 1 :]
         if len(rest) < 4:
-            raise BakingError("malformed openbadgecredential iTXt chunk")
+            raise BakingError(N_("malformed openbadgecredential iTXt chunk"))
         compressed, rest = rest[0], rest[2:]
         _language, sep1, rest = rest.partition(b"\0")
         _translated, sep2, text = rest.partition(b"\0")
         if not (sep1 and sep2):
-            raise BakingError("malformed openbadgecredential iTXt chunk")
+            raise BakingError(N_("malformed openbadgecredential iTXt chunk"))
         if compressed:
             try:
                 text = zlib.decompress(text)
             except zlib.error as exc:
-                raise BakingError(f"compressed credential chunk is unreadable: {exc}") from None
+                raise BakingError(
+                    N_("compressed credential chunk is unreadable: {reason}").format(reason=exc)
+                ) from None
         try:
             return text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BakingError("the baked credential is not UTF-8 text") from None
-    raise BakingError("the PNG carries no openbadgecredential chunk")
+            raise BakingError(N_("the baked credential is not UTF-8 text")) from None
+    raise BakingError(N_("the PNG carries no openbadgecredential chunk"))
 
 
 def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
@@ -98,14 +102,14 @@ def bake_svg(svg: str, credential_text: str, jwt: bool = False) -> str:
     try:
         root = SafeET.fromstring(svg)
     except Exception as exc:
-        raise BakingError(f"not an SVG document: {exc}") from None
+        raise BakingError(N_("not an SVG document: {reason}").format(reason=exc)) from None
     if not root.tag.endswith("svg"):
-        raise BakingError("not an SVG document (the root element is not <svg>)")
+        raise BakingError(N_("not an SVG document (the root element is not <svg>)"))
     start = svg.find("<svg")
     end_open = svg.find(">", start)
     close = svg.rfind("</svg>")
     if start < 0 or end_open < 0 or close < 0 or svg[end_open - 1] == "/":
-        raise BakingError("the SVG root must have an opening and a closing tag")
+        raise BakingError(N_("the SVG root must have an opening and a closing tag"))
     head, body, tail = svg[: end_open + 1], svg[end_open + 1 : close], svg[close:]
     body = _strip_credential(body)
     if "xmlns:openbadges" not in head:
@@ -140,7 +144,7 @@ def unbake_svg(svg: str) -> str:
     try:
         root = SafeET.fromstring(svg)
     except Exception as exc:
-        raise BakingError(f"not an SVG document: {exc}") from None
+        raise BakingError(N_("not an SVG document: {reason}").format(reason=exc)) from None
     for child in root:
         if child.tag == f"{{{OB_NS}}}credential":
             if child.get("verify"):
@@ -148,8 +152,8 @@ def unbake_svg(svg: str) -> str:
             text = child.text
             if isinstance(text, str) and text.strip():
                 return text.strip()
-            raise BakingError("the openbadges:credential element is empty")
-    raise BakingError("the SVG carries no openbadges:credential element")
+            raise BakingError(N_("the openbadges:credential element is empty"))
+    raise BakingError(N_("the SVG carries no openbadges:credential element"))
 
 
 def unbake(data: bytes) -> str:
@@ -159,7 +163,7 @@ def unbake(data: bytes) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise BakingError("neither a PNG nor an SVG (UTF-8) file") from None
+        raise BakingError(N_("neither a PNG nor an SVG (UTF-8) file")) from None
     return unbake_svg(text)
 
 
