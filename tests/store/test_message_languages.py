@@ -82,3 +82,35 @@ def test_store_refusals_in_the_pseudo_locale(db: Database, org_id: int) -> None:
         None,
         "en, de, nl, es, ko",
     ]
+
+
+def test_a_programme_specs_field_refusals_in_german(db: Database, org_id: int) -> None:
+    """A spec whose fields break their limits (pydantic's checks) is refused field by field
+    in the language, worded by the same rule as a scenario's fields; the catalog checks too."""
+    catalog = load_catalog()
+    spec = {
+        "name": "ACME Operator",
+        "certification": "nca-aiio",
+        "blueprint": {"questions": 0, "minutes": 60, "pass_mark": 1.5},
+    }
+    with db.session() as s:
+        bad = refusal(lambda: store.save_programme(s, org_id, "acme-l2", spec, catalog=catalog))
+        unknown = refusal(
+            lambda: store.save_programme(
+                s,
+                org_id,
+                "acme-l2",
+                {
+                    **spec,
+                    "blueprint": {"questions": 10, "minutes": 60, "pass_mark": 0.7},
+                    "certification": "nope",
+                },
+                catalog=catalog,
+            )
+        )
+    german = shown(bad, "de")
+    assert "blueprint.questions: Eingabe muss größer oder gleich 1 sein" in german, german
+    assert "blueprint.pass_mark: Eingabe muss kleiner oder gleich 1 sein" in german, german
+    assert "Input should" not in german
+    assert "blueprint.questions: Input should be greater than or equal to 1" in str(bad)
+    assert "certification: keine Zertifizierung des verwendeten Katalogs" in shown(unknown, "de")

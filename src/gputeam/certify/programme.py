@@ -124,12 +124,9 @@ class ProgrammeSpec(_Frozen):
         return bool(self.rubric)
 
 
-def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
-    """A programme spec from JSON/YAML data, checked against ``catalog``; the blueprint's
-    weights and cooldown are filled from the catalog certification's exam when not given.
-    Raises :class:`ProgrammeError` naming each bad field."""
+def _validated(data: Mapping[str, Any]) -> ProgrammeSpec:
     try:
-        spec = ProgrammeSpec.model_validate(data)
+        return ProgrammeSpec.model_validate(data)
     except ValidationError as exc:
         raise ProgrammeError(
             [
@@ -137,6 +134,15 @@ def read_spec(data: Mapping[str, Any], catalog: Catalog) -> ProgrammeSpec:
                 for e in exc.errors()
             ]
         ) from None
+
+
+def read_spec(data: Mapping[str, Any] | ProgrammeSpec, catalog: Catalog) -> ProgrammeSpec:
+    """A programme spec from JSON/YAML data, checked against ``catalog``; the blueprint's
+    weights and cooldown are filled from the catalog certification's exam when not given.
+    Raises :class:`ProgrammeError` naming each bad field. ``data`` may be a spec validated
+    already (the store validates it itself, to word pydantic's refusals as every other
+    door does, for translation)."""
+    spec = data if isinstance(data, ProgrammeSpec) else _validated(data)
     problems = []
     cert = catalog.certifications.get(spec.certification)
     if cert is None:

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from gputeam._yaml import problems_from_validation
 from gputeam.catalog import Catalog
 from gputeam.certify import Bank, Question
 from gputeam.certify.programme import ProgrammeError, ProgrammeSpec, read_spec
@@ -54,7 +56,11 @@ def save_programme(
             N_("for example {example}").format(example="acme-operator-l2"),
         )
     try:
-        checked = read_spec(spec, catalog)
+        parsed = ProgrammeSpec.model_validate(spec)
+    except ValidationError as exc:  # worded by the one rule for pydantic's refusals
+        raise StoreError(problems_from_validation(exc, {}, f"programme {code}")) from None
+    try:
+        checked = read_spec(parsed, catalog)
     except ProgrammeError as exc:
         raise StoreError(
             [
