@@ -458,6 +458,7 @@ _MESSAGE_AT = {
     "DidWebError": 0,
     "Unreadable": 0,
     "BakingError": 0,  # why a badge image holds no readable credential
+    "SealError": 0,  # why the organisation's issuing key does not open
 }
 #: The same for methods of these objects: an import's ``problems.add(line, column, value,
 #: reason, expected, hint)``.

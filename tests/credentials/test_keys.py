@@ -42,3 +42,28 @@ def test_occupation_alignments_by_domain_group() -> None:
     both = occupation_alignments(["fabric", "gpu"])
     assert {a.target_code for a in both} == {"15-1241.00", "2523", "15-1244.00", "2522"}
     assert occupation_alignments([]) == ()
+
+
+def test_why_a_key_does_not_open_in_the_language() -> None:
+    """The reasons are English where written (the package is pure) and translated where
+    shown (the share page's 409 puts them in its sentence)."""
+    from gputeam import i18n
+    from gputeam.i18n.messages import translate
+
+    blob = seal(Ed25519PrivateKey.generate(), SECRET, "org:1")
+    reasons = []
+    for call in (lambda: unseal(blob, SECRET + "x", "org:1"), lambda: unseal(b"v0", SECRET, "org:1")):
+        with pytest.raises(SealError) as caught:
+            call()
+        reasons.append(str(caught.value))
+    with pytest.raises(SealError) as caught:
+        seal(Ed25519PrivateKey.generate(), "", "org:1")
+    reasons.append(str(caught.value))
+    with i18n.use("de"):
+        german = [translate(r) for r in reasons]
+    assert german == [
+        "der Ausstellungsschlüssel lässt sich mit dem Geheimnis dieses Servers nicht öffnen "
+        "(GPUTEAM_SECRET_KEY geändert?)",
+        "kein versiegelter Ausstellungsschlüssel von gputeam",
+        "kein geheimer Serverschlüssel, mit dem sich Ausstellungsschlüssel versiegeln lassen",
+    ]

@@ -20,6 +20,8 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 
+from gputeam.i18n import N_
+
 VERSION = b"v1"
 
 
@@ -29,7 +31,7 @@ class SealError(ValueError):
 
 def _aes_key(secret: str, salt: bytes, context: str) -> bytes:
     if not secret:
-        raise SealError("no server secret to seal issuing keys with")
+        raise SealError(N_("no server secret to seal issuing keys with"))
     return HKDF(
         algorithm=hashes.SHA256(), length=32, salt=salt, info=b"gputeam issuer key v1|" + context.encode()
     ).derive(secret.encode())
@@ -44,12 +46,12 @@ def seal(private_key: Ed25519PrivateKey, secret: str, context: str) -> bytes:
 
 def unseal(blob: bytes, secret: str, context: str) -> Ed25519PrivateKey:
     if not blob.startswith(VERSION) or len(blob) != 2 + 16 + 12 + 32 + 16:
-        raise SealError("not a sealed gputeam issuing key")
+        raise SealError(N_("not a sealed gputeam issuing key"))
     salt, nonce, sealed = blob[2:18], blob[18:30], blob[30:]
     try:
         raw = AESGCM(_aes_key(secret, salt, context)).decrypt(nonce, sealed, VERSION)
     except InvalidTag:
         raise SealError(
-            "the issuing key does not open with this server's secret (GPUTEAM_SECRET_KEY changed?)"
+            N_("the issuing key does not open with this server's secret (GPUTEAM_SECRET_KEY changed?)")
         ) from None
     return Ed25519PrivateKey.from_private_bytes(raw)

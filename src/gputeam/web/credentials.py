@@ -316,7 +316,9 @@ def credential_jwt(request: Request, uuid: str) -> Response:
     except SealError as exc:
         raise HTTPException(
             409,
-            _("the issuing key does not open with the server's secret key ({reason})").format(reason=exc),
+            _("the issuing key does not open with the server's secret key ({reason})").format(
+                reason=translate(str(exc))
+            ),
         ) from None
     return Response(
         token + "\n",
