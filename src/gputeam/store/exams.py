@@ -187,6 +187,12 @@ def start_attempt(
         if current is None:
             raise refused("attempt", N_("another start of this exam is in progress; reload")) from None
         return current
+    # count the draws; the rows locked in one order (by id) first, so that starts drawing
+    # overlapping forms wait for each other instead of deadlocking (an UPDATE locks rows in
+    # the order it finds them, which differs between two statements on PostgreSQL)
+    session.execute(
+        select(BankItem.id).where(BankItem.id.in_(attempt.form)).order_by(BankItem.id).with_for_update()
+    )
     session.execute(
         update(BankItem).where(BankItem.id.in_(attempt.form)).values(drawn=BankItem.drawn + 1, used=True)
     )
