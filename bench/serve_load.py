@@ -132,11 +132,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(url: str, workers: int) -> Any:
+def server(url: str, workers: int, env: dict[str, str] | None = None) -> Any:
+    """A uvicorn server of ``url`` on a free loopback port (``env``: more settings, as
+    ``GPUTEAM_*`` variables); yields its base URL and process id."""
     import httpx
 
     port = free_port()
-    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET}
+    env = {**os.environ, "GPUTEAM_DB": url, "GPUTEAM_SECRET_KEY": SECRET, **(env or {})}
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -370,23 +372,29 @@ class LeanClient:
     """One user's keep-alive HTTP/1.1 connection, written for the benchmark: the load
     generator shares the machine's cores with the server it measures, and httpx's client
     spends several times more CPU per request than this (the CPU taken from the server
-    shows as server latency). Enough HTTP for our server: GET, a Content-Length or chunked
-    body, cookies given once; one request at a time."""
+    shows as server latency). Enough HTTP for our server: GET, and POST with a form or
+    JSON body; a Content-Length or chunked response body; the cookies given, updated by
+    the server's Set-Cookie (name and value only); one request at a time; no redirects
+    followed (the response's ``headers`` carry the location)."""
 
     class Response:
-        def __init__(self, status_code: int, body: bytes) -> None:
-            self.status_code, self.content = status_code, body
+        def __init__(self, status_code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+            self.status_code, self.content, self.headers = status_code, body, headers or {}
+
+        @property
+        def text(self) -> str:
+            return self.content.decode()
 
         def json(self) -> Any:
             import json
 
             return json.loads(self.content)
 
-    def __init__(self, base: str, cookies: dict[str, str]) -> None:
+    def __init__(self, base: str, cookies: dict[str, str] | None = None) -> None:
         host_port = base.split("://", 1)[1]
         self.host, port = host_port.rsplit(":", 1)
         self.port = int(port)
-        self.cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.cookies = dict(cookies or {})
         self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self.one_at_a_time = asyncio.Lock()  # one connection: requests wait their turn
 
@@ -394,10 +402,35 @@ class LeanClient:
         self, path: str, params: dict[str, Any] | None = None, headers: dict[str, str] | None = None
     ) -> LeanClient.Response:
         async with self.one_at_a_time:
-            return await self._get(path, params, headers)
+            return await self._request("GET", path, params, headers, None)
 
-    async def _get(
-        self, path: str, params: dict[str, Any] | None, headers: dict[str, str] | None
+    async def post(
+        self,
+        path: str,
+        data: dict[str, Any] | list[tuple[str, str]] | None = None,
+        json: Any = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> LeanClient.Response:
+        """POST ``data`` as a form (a dict, a list value repeats the field; or (name,
+        value) pairs in order) or ``json`` as JSON."""
+        import json as json_module
+        from urllib.parse import urlencode
+
+        if json is not None:
+            body, kind = json_module.dumps(json).encode(), "application/json"
+        else:
+            body, kind = urlencode(data or {}, doseq=True).encode(), "application/x-www-form-urlencoded"
+        async with self.one_at_a_time:
+            return await self._request("POST", path, params, headers, (kind, body))
+
+    async def _request(
+        self,
+        method: str,
+        path: str,
+        params: dict[str, Any] | None,
+        headers: dict[str, str] | None,
+        body: tuple[str, bytes] | None,
     ) -> LeanClient.Response:
         from urllib.parse import urlencode
 
@@ -405,11 +438,13 @@ class LeanClient:
             self.streams = await asyncio.open_connection(self.host, self.port)
         reader, writer = self.streams
         target = path + ("?" + urlencode(params) if params else "")
-        head = [f"GET {target} HTTP/1.1", f"Host: {self.host}:{self.port}"]
-        if self.cookie:
-            head.append(f"Cookie: {self.cookie}")
+        head = [f"{method} {target} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if self.cookies:
+            head.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
-        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1"))
+        if body is not None:
+            head += [f"Content-Type: {body[0]}", f"Content-Length: {len(body[1])}"]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + (body[1] if body else b""))
         try:
             status_line = await reader.readuntil(b"\r\n")
             if not status_line:
@@ -417,16 +452,20 @@ class LeanClient:
             fields: dict[bytes, bytes] = {}
             while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
                 name, _, value = line.partition(b":")
-                fields[name.strip().lower()] = value.strip()
+                name, value = name.strip().lower(), value.strip()
+                if name == b"set-cookie":
+                    cookie_name, _, rest = value.decode("latin-1").partition("=")
+                    self.cookies[cookie_name.strip()] = rest.split(";", 1)[0]
+                fields[name] = value
             if b"content-length" in fields:
-                body = await reader.readexactly(int(fields[b"content-length"]))
+                content = await reader.readexactly(int(fields[b"content-length"]))
             elif fields.get(b"transfer-encoding", b"").lower() == b"chunked":
                 parts = []
                 while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
                     parts.append(await reader.readexactly(size))
                     await reader.readexactly(2)
                 await reader.readexactly(2)
-                body = b"".join(parts)
+                content = b"".join(parts)
             else:
                 raise ValueError("response without a length")
             if fields.get(b"connection", b"").lower() == b"close":
@@ -434,7 +473,8 @@ class LeanClient:
         except BaseException:
             await self.aclose()
             raise
-        return self.Response(int(status_line.split()[1]), body)
+        found = {k.decode("latin-1"): v.decode("latin-1") for k, v in fields.items()}
+        return self.Response(int(status_line.split()[1]), content, found)
 
     async def aclose(self) -> None:
         if self.streams is not None:
