@@ -166,6 +166,13 @@ def test_exam_pages_without_javascript_and_with_htmx(exam_app: Any, world: World
         data={"csrf_token": eng.csrf, "present": items, f"q:{items[6]}": str(right[items[6]])},
     )
     assert r.status_code == 200 and 'data-remaining="1740"' in r.text
+    assert ">Saved · 29 min 00 s left<" in r.text
+    german = eng.post(
+        f"/exams/attempts/{attempt_id}/save?item={items[6]}",
+        headers={"HX-Request": "true", "Accept-Language": "de"},
+        data={"csrf_token": eng.csrf, "present": items, f"q:{items[6]}": str(right[items[6]])},
+    )
+    assert ">Gespeichert · noch 29 min 00 s<" in german.text, german.text
     # a value that does not fit: refused in words, the value escaped, nothing stored
     r = eng.post(
         f"/exams/attempts/{attempt_id}/save?item={items[7]}",

@@ -107,3 +107,26 @@ def test_the_web_package_looks_nothing_up_in_a_session_itself() -> None:
                     f"{node.func.value.id}.{node.func.attr}(...)"
                 )
     assert bad == []
+
+
+def test_no_async_endpoint_does_database_work_on_the_event_loop() -> None:
+    """An ``async def`` in the web layer that opens a database session would run it on
+    the event loop: a SQLite writer waiting for the lock (or any slow query) would hold up
+    every other request of the process. Such work goes in plain functions (FastAPI runs
+    them in its thread pool; a form is read by the ``PostedForm`` dependency) or through
+    ``run_in_threadpool``."""
+    import ast
+    from pathlib import Path
+
+    import gputeam.web
+
+    root = Path(gputeam.web.__file__).parent
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.AsyncFunctionDef):
+                body = ast.get_source_segment(text, node) or ""
+                if (".session(" in body or "read_session(" in body) and "run_in_threadpool" not in body:
+                    offenders.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    assert offenders == []

@@ -17,6 +17,7 @@ from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId
 from gputeam.web.auth import require
+from gputeam.web.forms import PostedForm
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
@@ -111,8 +112,7 @@ def marking_page(request: Request, attempt_id: PathId, who: Sitter) -> Response:
 
 
 @pages.post("/exams/attempts/{attempt_id}/marking")
-async def marking_submit(request: Request, attempt_id: PathId, who: Sitter) -> Response:
-    form = await request.form()
+def marking_submit(request: Request, attempt_id: PathId, who: Sitter, form: PostedForm) -> Response:
     try:
         with request.app.state.db.session() as s:
             attempt, _programme = _attempt(request, s, who, attempt_id)

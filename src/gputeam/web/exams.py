@@ -25,6 +25,7 @@ from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
 from gputeam.web.fmt import word
+from gputeam.web.forms import PostedForm
 from gputeam.web.permissions import Perm, Principal
 from gputeam.web.render import render
 
@@ -95,13 +96,13 @@ def _form_answers(form: Any, only: str | None) -> dict[str, Any]:
 
 
 @router.post("/exams/attempts/{attempt_id}/save")
-async def save(
+def save(
     request: Request,
     attempt_id: PathId,
     who: Sitter,
+    form: PostedForm,
     item: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Response:
-    form = await request.form()
     answers = _form_answers(form, item)
     htmx = bool(request.headers.get("HX-Request"))
     left = 0
@@ -127,16 +128,15 @@ async def save(
             return HTMLResponse(f'<span id="save-status" class="error">{text}</span>', status_code=422)
         return _attempt_page(request, who, attempt_id, 422, _("Not saved: {reason}").format(reason=message))
     if htmx:
-        return HTMLResponse(
-            f'<span id="save-status" data-remaining="{left}">Saved · '
-            f"{left // 60} min {left % 60:02d} s left</span>"
+        saved = _("Saved · {minutes} min {seconds} s left").format(
+            minutes=left // 60, seconds=f"{left % 60:02d}"
         )
+        return HTMLResponse(f'<span id="save-status" data-remaining="{left}">{escape(saved)}</span>')
     return RedirectResponse(f"/exams/attempts/{attempt_id}?saved=1", status_code=303)
 
 
 @router.post("/exams/attempts/{attempt_id}/finish")
-async def finish(request: Request, attempt_id: PathId, who: Sitter) -> Response:
-    form = await request.form()
+def finish(request: Request, attempt_id: PathId, who: Sitter, form: PostedForm) -> Response:
     answers = _form_answers(form, None)
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id, own=True)
@@ -250,8 +250,9 @@ def practical_page(request: Request, code: str, person_id: PathId, who: Sitter) 
 
 
 @router.post("/exams/{code}/practical/{person_id}")
-async def practical_submit(request: Request, code: str, person_id: PathId, who: Sitter) -> Response:
-    form = await request.form()
+def practical_submit(
+    request: Request, code: str, person_id: PathId, who: Sitter, form: PostedForm
+) -> Response:
     try:
         with request.app.state.db.session() as s:
             prog = ex.programme(request, s, code)

@@ -5,13 +5,27 @@ status 422, as the person form does (:mod:`gputeam.web.pages_people`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
+from fastapi import Depends, Request
 from pydantic import BaseModel, ValidationError
+from starlette.datastructures import FormData
 
 from gputeam.errors import InputError
 
 M = TypeVar("M", bound=BaseModel)
+
+
+async def posted_form(request: Request) -> FormData:
+    """The request's form, read on the event loop, so that the endpoint taking it can be a
+    plain function: FastAPI runs those in its thread pool, where their database work (a
+    SQLite writer waiting for the lock, a PostgreSQL round trip) does not hold up every
+    other request of the process, as it would inside an ``async`` endpoint."""
+    return await request.form()
+
+
+#: An endpoint's parameter: the posted form (see :func:`posted_form`).
+PostedForm = Annotated[FormData, Depends(posted_form)]
 
 
 def checked(model: type[M], data: Mapping[str, Any]) -> tuple[M | None, dict[str, str]]:

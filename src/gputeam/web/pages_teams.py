@@ -36,11 +36,16 @@ Reader = Annotated[Principal, Depends(require(Perm.PEOPLE_READ))]
 
 
 async def _form(request: Request) -> dict[str, Any]:
-    """The posted form: single values as text, ``person_id`` (repeated) as a list."""
+    """The posted form: single values as text, ``person_id`` (repeated) as a list. Read on
+    the event loop as a dependency, so the endpoints stay plain functions that FastAPI
+    runs in its thread pool (see :func:`gputeam.web.forms.posted_form`)."""
     data = await request.form()
     out: dict[str, Any] = {k: v for k, v in data.items() if isinstance(v, str) and len(v) <= 1000}
     out["person_id"] = [v for v in data.getlist("person_id") if isinstance(v, str)][:1000]
     return out
+
+
+TeamForm = Annotated[dict[str, Any], Depends(_form)]
 
 
 def messages(exc: InputError) -> str:
@@ -112,8 +117,7 @@ def _list(
 
 
 @router.post("/teams")
-async def create_team(request: Request, who: Admin) -> Response:
-    form = await _form(request)
+def create_team(request: Request, who: Admin, form: TeamForm) -> Response:
     try:
         with request.app.state.db.session() as s:
             t = store.create_team(s, services.org_id(request.app, s), form.get("name", ""), actor=actor(who))
@@ -200,8 +204,7 @@ def _done(team_id: int, flash: str) -> Response:
 
 
 @router.post("/teams/{team_id}/rename")
-async def rename(request: Request, team_id: PathId, who: Manager) -> Response:
-    form = await _form(request)
+def rename(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> Response:
     try:
         with request.app.state.db.session() as s:
             team = manageable_team(request, s, who, team_id)
@@ -214,16 +217,16 @@ async def rename(request: Request, team_id: PathId, who: Manager) -> Response:
 
 
 @router.post("/teams/{team_id}/archive")
-async def archive(request: Request, team_id: PathId, who: Manager) -> Response:
-    return await _archive(request, team_id, who, True)
+def archive(request: Request, team_id: PathId, who: Manager) -> Response:
+    return _archive(request, team_id, who, True)
 
 
 @router.post("/teams/{team_id}/restore")
-async def restore(request: Request, team_id: PathId, who: Manager) -> Response:
-    return await _archive(request, team_id, who, False)
+def restore(request: Request, team_id: PathId, who: Manager) -> Response:
+    return _archive(request, team_id, who, False)
 
 
-async def _archive(request: Request, team_id: int, who: Principal, archived: bool) -> Response:
+def _archive(request: Request, team_id: int, who: Principal, archived: bool) -> Response:
     try:
         with request.app.state.db.session() as s:
             team = manageable_team(request, s, who, team_id)
@@ -236,8 +239,7 @@ async def _archive(request: Request, team_id: int, who: Principal, archived: boo
 
 
 @router.post("/teams/{team_id}/people")
-async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
-    form = await _form(request)
+def assign(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> Response:
     ids = [int(v) for v in form["person_id"] if v.isdigit() and 0 < int(v) < 2**31]
     if not ids:
         return team_response(
@@ -258,8 +260,7 @@ async def assign(request: Request, team_id: PathId, who: Manager) -> Response:
 
 
 @router.post("/teams/{team_id}/enrol")
-async def enrol(request: Request, team_id: PathId, who: Manager) -> Response:
-    form = await _form(request)
+def enrol(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> Response:
     errors: dict[str, str] = {}
     courses, fault = parse_target(request, form.get("target", ""))
     if fault:
