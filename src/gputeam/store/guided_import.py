@@ -32,16 +32,18 @@ from gputeam.catalog import Catalog
 from gputeam.errors import Problem
 from gputeam.i18n import N_
 from gputeam.store.errors import ImportRejected, NotFound
-from gputeam.store.importing import (
+from gputeam.store.import_tables import (
     CERT_ALIASES,
     CERT_FIELDS,
     IGNORE,
     ROSTER_ALIASES,
     ROSTER_FIELDS,
-    _find_header,
-    _Problems,
-    _resolve_header,
-    _table,
+    Problems,
+    find_header,
+    open_table,
+    resolve_header,
+)
+from gputeam.store.importing import (
     skill_columns,
 )
 from gputeam.store.tables import BadCell, text
@@ -264,11 +266,11 @@ def layout(
     if sheet is not None and sheet not in sheets:
         sheet = None
     sheet = sheet or (sheets[0] if sheets else None)
-    base = _table(upload.data, upload.filename, sheet)
+    base = open_table(upload.data, upload.filename, sheet)
     fields: tuple[str, ...] = ROSTER_FIELDS if upload.kind == "roster" else CERT_FIELDS
     aliases = ROSTER_ALIASES if upload.kind == "roster" else CERT_ALIASES
     extra = skill_columns(catalog) if upload.kind == "roster" else None
-    detected = _find_header(base, None, None, fields, aliases, extra)
+    detected = find_header(base, None, None, fields, aliases, extra)
     table = detected
     if header_row is not None and header_row != detected.header_line:
         try:
@@ -285,8 +287,8 @@ def layout(
                     )
                 ]
             ) from None
-    problems = _Problems(table.name)
-    targets = _resolve_header(table, None, fields, aliases, problems, extra)
+    problems = Problems(table.name)
+    targets = resolve_header(table, None, fields, aliases, problems, extra)
     faults = {p.path: p.message for p in problems.items}
     samples: list[list[str]] = [[] for _ in table.header]
     for _line, cells in table.rows[:3]:

@@ -22,19 +22,21 @@ from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
 from gputeam.store.certifications import default_valid_until
-from gputeam.store.importing import (
-    ANALYZE_AFTER_ROWS,
+from gputeam.store.import_tables import (
     CERT_ALIASES,
     CERT_FIELDS,
-    ImportReport,
-    _cells,
-    _did_you_mean,
-    _find_header,
-    _Problems,
-    _resolve_header,
-    _table,
-    analyze_after_commit,
+    Problems,
+    did_you_mean,
+    find_header,
     normalise,
+    open_table,
+    resolve_header,
+    row_cells,
+)
+from gputeam.store.importing import (
+    ANALYZE_AFTER_ROWS,
+    ImportReport,
+    analyze_after_commit,
 )
 from gputeam.store.people import get_organisation
 from gputeam.store.person_rules import ONE_LINE, clean_text, text_fault
@@ -60,11 +62,11 @@ def import_certifications(
     unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
     catalog = catalog or load_catalog()
     get_organisation(session, org_id)
-    table = _find_header(
-        _table(source, filename, sheet, header_row), header_row, mapping, CERT_FIELDS, CERT_ALIASES
+    table = find_header(
+        open_table(source, filename, sheet, header_row), header_row, mapping, CERT_FIELDS, CERT_ALIASES
     )
-    problems = _Problems(table.name)
-    columns = _resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
+    problems = Problems(table.name)
+    columns = resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
     for required in ("person", "certification", "valid_from"):
         if required not in columns:
             problems.add(
@@ -79,7 +81,7 @@ def import_certifications(
     people = {k: v for k, v in session.execute(select(Person.key, Person.id).where(Person.org_id == org_id))}
     records: list[dict[str, Any]] = []
     first_row: dict[tuple[int, str, date], int] = {}
-    for line, row in _cells(table, columns, problems):
+    for line, row in row_cells(table, columns, problems):
         rec: dict[str, Any] = {}
         bad = len(problems.items)
         for fld, (column, value) in row.items():
@@ -95,7 +97,7 @@ def import_certifications(
                             value,
                             N_("no person with this id"),
                             N_("a roster id"),
-                            _did_you_mean(key, people) or N_("import the roster first"),
+                            did_you_mean(key, people) or N_("import the roster first"),
                         )
                         continue
                     rec["person_id"] = people[key]
@@ -115,7 +117,7 @@ def import_certifications(
                                 value,
                                 N_("unknown certification"),
                                 N_("a catalog certification id"),
-                                _did_you_mean(cid.lower(), catalog.certifications),
+                                did_you_mean(cid.lower(), catalog.certifications),
                             )
                             continue
                     rec["cert_id"] = cid

@@ -13,7 +13,8 @@ Roster columns (case and spacing ignored; see ``ROSTER_ALIASES``): ``id`` (requi
 and one column per skill domain: its catalog id (``linux``), ``skill:<id>`` or its catalog
 name, holding a proficiency 0-4 or its name (none, aware, working, proficient, expert).
 
-Certifications are imported by :mod:`gputeam.store.import_certs` with the same helpers.
+Certifications are imported by :mod:`gputeam.store.import_certs`; both read their tables
+with :mod:`gputeam.store.import_tables` (columns, header row, cells, problems).
 
 ``mapping`` renames the file's columns (``{"Personalnummer": "id"}``); map a column to
 ``"-"`` to ignore it. Unknown columns are an error rather than silently dropped.
@@ -21,9 +22,7 @@ Certifications are imported by :mod:`gputeam.store.import_certs` with the same h
 
 from __future__ import annotations
 
-import difflib
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,15 +31,25 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from gputeam.catalog import Catalog, load_catalog
-from gputeam.errors import Problem
-from gputeam.i18n import N_, Nn_
+from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.bulk import bulk_insert
-from gputeam.store.errors import ImportRejected, StoreError
+from gputeam.store.errors import StoreError
+from gputeam.store.import_tables import (
+    ROSTER_ALIASES,
+    ROSTER_FIELDS,
+    Problems,
+    did_you_mean,
+    find_header,
+    normalise,
+    open_table,
+    resolve_header,
+    row_cells,
+)
 from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, current_skills, get_organisation
 from gputeam.store.person_fields import PersonFields
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
-from gputeam.store.person_rules import TEAM_LONGEST, email_key, text_fault
+from gputeam.store.person_rules import TEAM_LONGEST, email_key
 from gputeam.store.schema import Person, SkillRating, Team, utcnow
 from gputeam.store.tables import (
     BadCell,
@@ -50,70 +59,10 @@ from gputeam.store.tables import (
     integer,
     is_blank,
     number,
-    read_table,
     text,
 )
 
-ROSTER_FIELDS = (
-    "id",
-    "name",
-    "email",
-    "title",
-    "background",
-    "level",
-    "experience_months",
-    "weekly_study_hours",
-    "salary",
-    "role",
-    "team",
-    "site",
-    "active",
-)
-ROSTER_ALIASES = {
-    "key": "id",
-    "person": "id",
-    "person_id": "id",
-    "employee_id": "id",
-    "employee": "id",
-    "full_name": "name",
-    "e_mail": "email",
-    "mail": "email",
-    "job_title": "title",
-    "experience": "experience_months",
-    "months_experience": "experience_months",
-    "experience_months_": "experience_months",
-    "study_hours": "weekly_study_hours",
-    "study_hours_per_week": "weekly_study_hours",
-    "weekly_hours": "weekly_study_hours",
-    "team_name": "team",
-    "competency_level": "level",
-    "location": "site",
-    "office": "site",
-}
-CERT_FIELDS = ("person", "certification", "valid_from", "valid_until", "evidence")
-CERT_ALIASES = {
-    "id": "person",
-    "person_id": "person",
-    "employee_id": "person",
-    "key": "person",
-    "cert": "certification",
-    "cert_id": "certification",
-    "certification_id": "certification",
-    "earned": "valid_from",
-    "issued": "valid_from",
-    "date": "valid_from",
-    "obtained": "valid_from",
-    "expires": "valid_until",
-    "expiry": "valid_until",
-    "expiry_date": "valid_until",
-    "valid_to": "valid_until",
-    "url": "evidence",
-    "credential": "evidence",
-    "credential_url": "evidence",
-    "proof": "evidence",
-}
 PROFICIENCY_NAMES = {"none": 0, "aware": 1, "working": 2, "proficient": 3, "expert": 4}
-IGNORE = "-"
 
 
 @dataclass
@@ -136,245 +85,6 @@ class ImportReport:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-_NON_WORD = re.compile(r"[^0-9a-z:]+")
-
-
-def normalise(header: str) -> str:
-    return _NON_WORD.sub("_", header.strip().lower()).strip("_")
-
-
-class _Problems:
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.items: list[Problem] = []
-        self.cells: set[tuple[int, str]] = set()
-
-    def add(
-        self,
-        line: int,
-        column: str,
-        value: Cell,
-        reason: str,
-        expected: str | None = None,
-        hint: str | None = None,
-    ) -> None:
-        """Record a problem; only the first one for each cell is kept."""
-        if (line, column) in self.cells:
-            return
-        self.cells.add((line, column))
-        found = None if value is None else repr(text(value))
-        self.items.append(
-            Problem(
-                path=column,
-                message=reason,
-                found=found,
-                expected=expected,
-                file=self.source,
-                line=line,
-                hint=hint,
-            )
-        )
-
-    def raise_if_any(self) -> None:
-        if self.items:
-            self.items.sort(key=lambda p: (p.line or 0, p.path))
-            raise ImportRejected(self.items)
-
-
-def _did_you_mean(value: str, choices: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(value, list(choices), n=1)
-    return N_("did you mean {name}?").format(name=repr(close[0])) if close else None
-
-
-#: The note of a header found below the first row (the number of rows skipped chooses).
-_HEADER_NOTE = Nn_(
-    "header on row {line}; the row above it skipped (choose another with --header-row)",
-    "header on row {line}; the rows above it skipped (choose another with --header-row)",
-)
-HEADER_HINT = N_(
-    "is the header not on the first row (a title above it)? give its row number "
-    "with --header-row N (the 'Header row' field on the import page)"
-)
-
-
-def _known_column(
-    header: str,
-    mapping: Mapping[str, str] | None,
-    fields: tuple[str, ...],
-    aliases: Mapping[str, str],
-    extra: Callable[[str], str | None] | None,
-) -> bool:
-    n = normalise(header)
-    return bool(n) and (
-        header in (mapping or {})
-        or n in {normalise(k) for k in mapping or {}}
-        or n in fields
-        or n in aliases
-        or (extra is not None and extra(n) is not None)
-    )
-
-
-def _find_header(
-    table: Table,
-    header_row: int | None,
-    mapping: Mapping[str, str] | None,
-    fields: tuple[str, ...],
-    aliases: Mapping[str, str],
-    extra: Callable[[str], str | None] | None = None,
-) -> Table:
-    """``table`` with its header on the row that holds column names: the first row unless
-    it names no known column (a title such as "GPU team roster - exported ...") and a row
-    below it, within the first few, names at least two (or the row ``header_row`` asked
-    for, which read_table has already chosen)."""
-    if header_row is not None:
-        return table
-
-    def known(cells: list[str]) -> int:
-        return sum(_known_column(c, mapping, fields, aliases, extra) for c in cells)
-
-    candidates = table.candidates()
-    if not candidates or known(candidates[0][1]):
-        return table
-    for line, cells in candidates[1:]:
-        if known(cells) >= min(2, len([c for c in cells if c])):
-            found = table.with_header(line)
-            found.notes.append(_HEADER_NOTE[0 if line == 2 else 1].format(line=line))
-            return found
-    return table
-
-
-def _resolve_header(
-    table: Table,
-    mapping: Mapping[str, str] | None,
-    fields: tuple[str, ...],
-    aliases: Mapping[str, str],
-    problems: _Problems,
-    extra: Callable[[str], str | None] | None = None,
-) -> list[str | None]:
-    """The canonical field for each column (``None``: ignored)."""
-    norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
-    out: list[str | None] = []
-    top = table.header_line
-    known = sum(_known_column(h, mapping, fields, aliases, extra) for h in table.header)
-    seen: dict[str, str] = {}
-    for header in table.header:
-        n = normalise(header)
-        target: str | None
-        if header in (mapping or {}) or n in norm_map:
-            target = (mapping or {}).get(header, norm_map.get(n))
-            target = None if not target or target == IGNORE else target
-            if target is not None and target not in fields and not target.startswith("skill:"):
-                t2 = normalise(target)
-                wanted = target
-                target = t2 if t2 in fields else aliases.get(t2) or (extra(t2) if extra else None)
-                if target is None:
-                    problems.add(
-                        top,
-                        header,
-                        None,
-                        N_("--map names an unknown field {name}").format(name=repr(wanted)),
-                        expected=", ".join(fields),
-                        hint=_did_you_mean(t2, [*fields, *aliases]),
-                    )
-        elif not header:
-            target = None
-        elif n in fields:
-            target = n
-        elif n in aliases:
-            target = aliases[n]
-        else:
-            target = extra(n) if extra else None
-            if target is None:
-                problems.add(
-                    top,
-                    header,
-                    None,
-                    N_("unknown column"),
-                    expected=", ".join(fields),
-                    hint=_did_you_mean(n, [*fields, *aliases])
-                    or (
-                        HEADER_HINT
-                        if not known
-                        else N_("map it with --map 'COLUMN=field', or to '-' to ignore it")
-                    ),
-                )
-        if target is not None and target.startswith("skill:") and extra is not None:
-            checked = extra(target)
-            if checked is None:
-                problems.add(
-                    top,
-                    header,
-                    None,
-                    N_("unknown skill domain {name}").format(name=repr(target[6:])),
-                    expected=N_("a catalog skill domain id"),
-                )
-                target = None
-        if target is not None and target in seen:
-            problems.add(
-                top,
-                header,
-                None,
-                N_("column maps to {field}, as does column {other}").format(
-                    field=repr(target), other=repr(seen[target])
-                ),
-                expected=N_("each field in one column"),
-            )
-        if target is not None:
-            seen[target] = header
-        out.append(target)
-    return out
-
-
-def _cells(
-    table: Table, columns: list[str | None], problems: _Problems
-) -> Iterable[tuple[int, dict[str, tuple[str, Cell]]]]:
-    """Per row: ``{field: (column header, cell)}``; stray cells past the header are bad."""
-    width = len(columns)
-    for line, cells in table.rows:
-        for i in range(width, len(cells)):
-            if not is_blank(cells[i]):
-                problems.add(
-                    line,
-                    N_("column {number}").format(number=i + 1),
-                    cells[i],
-                    N_("value outside the header's columns"),
-                    hint=N_("a separator inside an unquoted value?"),
-                )
-        row = {
-            f: (table.header[i], cells[i] if i < len(cells) else None)
-            for i, f in enumerate(columns)
-            if f is not None
-        }
-        for f, (column, value) in list(row.items()):
-            if isinstance(value, str) and (fault := text_fault(value.strip())) is not None:
-                problems.add(
-                    line, column, repr(value)[1:-1], fault, N_("one line of text without control characters")
-                )
-                row[f] = (column, None)
-        yield line, row
-
-
-def _table(
-    source: Table | bytes | str | Path, filename: str | None, sheet: str | None, header_row: int | None = None
-) -> Table:
-    name = filename or (Path(source).name if isinstance(source, str | Path) else "<input>")
-    try:
-        if isinstance(source, Table):
-            return source.with_header(header_row) if header_row is not None else source
-        return read_table(source, filename=filename, sheet=sheet, header_row=header_row)
-    except BadCell as exc:
-        raise ImportRejected(
-            [
-                Problem(
-                    path=N_("header row") if header_row else "",
-                    message=exc.reason,
-                    expected=exc.expected,
-                    file=getattr(source, "name", name),
-                )
-            ]
-        ) from None
 
 
 # ---------------------------------------------------------------- roster
@@ -412,16 +122,16 @@ def import_roster(
     """Create or update people (matched by ``id`` within the organisation) and record
     changed skill ratings. Unknown teams are created. People not in the file are left
     alone. ``header_row``: the header's row number (default: found, see
-    :func:`_find_header`). Raises :class:`ImportRejected` with every bad cell; then nothing
+    :func:`find_header`). Raises :class:`ImportRejected` with every bad cell; then nothing
     is written. The report lists every change to a person already stored."""
     catalog = catalog or load_catalog()
     get_organisation(session, org_id)
-    table = _table(source, filename, sheet, header_row)
-    problems = _Problems(table.name)
+    table = open_table(source, filename, sheet, header_row)
+    problems = Problems(table.name)
     role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
     skill_column = skill_columns(catalog)
-    table = _find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES, skill_column)
-    columns = _resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems, skill_column)
+    table = find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES, skill_column)
+    columns = resolve_header(table, mapping, ROSTER_FIELDS, ROSTER_ALIASES, problems, skill_column)
     if "id" not in columns and not any(
         p.line == table.header_line and p.path == "id" for p in problems.items
     ):
@@ -509,7 +219,7 @@ def import_roster(
 
     records: list[tuple[int, dict[str, Any], dict[str, int]]] = []
     first_row: dict[str, int] = {}
-    for line, row in _cells(table, columns, problems):
+    for line, row in row_cells(table, columns, problems):
         rec: dict[str, Any] = {}
         skills: dict[str, int] = {}
         for fld, (column, value) in row.items():
@@ -523,7 +233,7 @@ def import_roster(
             except BadCell as exc:
                 hint = None
                 if fld == "role":
-                    hint = _did_you_mean(text(value), catalog.roles)
+                    hint = did_you_mean(text(value), catalog.roles)
                 problems.add(line, column, value, exc.reason, exc.expected, hint)
         _check_fields(line, row, rec, problems, catalog)
         key = rec.get("id")
@@ -673,7 +383,7 @@ def _check_fields(
     line: int,
     row: Mapping[str, tuple[str, Cell]],
     rec: dict[str, Any],
-    problems: _Problems,
+    problems: Problems,
     catalog: Catalog,
 ) -> None:
     """Validate a row's person fields as :class:`PersonFields` (the rule every door
@@ -687,7 +397,7 @@ def _check_fields(
             name = p.path.removeprefix("person.")
             fld = "id" if name == "key" else name
             column, value = row[fld]
-            hint = _did_you_mean(text(value), catalog.roles) if fld == "role" else None
+            hint = did_you_mean(text(value), catalog.roles) if fld == "role" else None
             problems.add(line, column, value, p.message, p.expected, hint)
             person.pop(name, None)
             rec.pop(fld, None)
@@ -701,7 +411,7 @@ def _check_emails(
     *,
     row_columns: list[str],
     columns: list[str | None],
-    problems: _Problems,
+    problems: Problems,
 ) -> None:
     """E-mail addresses are unique within the organisation, ignoring case: after the
     import, no two people (in the file, or one in the file and one already stored) share
@@ -742,7 +452,7 @@ def _check_archived_teams(
     archived: set[str],
     *,
     column_of: Mapping[str, str],
-    problems: _Problems,
+    problems: Problems,
 ) -> None:
     """An archived team takes no one new and has no active people, from a file as from
     the forms: a row putting a new person, or one from another team, into an archived
