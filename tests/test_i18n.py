@@ -597,7 +597,8 @@ def _cli_errors(language: str, bad_yaml: Path) -> dict[str, tuple[int, str]]:
     return {k: (v[0], v[1].replace(str(bad_yaml), "bad.yaml")) for k, v in json.loads(proc.stdout).items()}
 
 
-def _outside_brackets(text: str) -> str:
+def outside_brackets(text: str) -> str:
+    """``text`` without the pseudo-locale's translated pieces (⟦…⟧, nested too)."""
     out, depth = [], 0
     for ch in text:
         depth += ch == "⟦"
@@ -613,7 +614,7 @@ def _untranslated_error(output: str, values: set[str]) -> list[str]:
     words: …]``, marked)."""
     found = []
     for line in output.splitlines():
-        rest = _outside_brackets(line)
+        rest = outside_brackets(line)
         for token in re.split(r"[\s│╭╮╰╯─:;,()\[\]{}'\"]+", rest):
             if not re.search(r"[a-z]{2}", token) or token.startswith("-") or token in values:
                 continue

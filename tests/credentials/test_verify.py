@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from tests.test_i18n import outside_brackets
 from typer.testing import CliRunner
 
 from gputeam.cli.main import app
@@ -424,16 +425,6 @@ def _tampered(tmp_path: Path) -> dict[str, list[str]]:
     }
 
 
-def _outside_brackets(text: str) -> str:
-    out, depth = [], 0
-    for ch in text:
-        depth += ch == "⟦"
-        if depth == 0:
-            out.append(ch)
-        depth -= ch == "⟧"
-    return "".join(out)
-
-
 def test_cli_failure_details_in_the_language(tmp_path: Path) -> None:
     """Why a check failed, in the chosen language: a forged credential's proof, a broken
     structure (each fault a sentence; the date parser's own words stay as they are inside
@@ -473,7 +464,7 @@ def test_cli_failure_details_in_the_language(tmp_path: Path) -> None:
     for case, args in cases.items():
         r = runner.invoke(app, ["--lang", "xx", "credential", "verify", *args])
         for line in r.stdout.splitlines():
-            rest = _outside_brackets(line).removeprefix("FAIL").removeprefix("ok")
+            rest = outside_brackets(line).removeprefix("FAIL").removeprefix("ok")
             assert set(rest) <= set(" :;"), f"{case}: {line!r}"
 
 
@@ -513,4 +504,4 @@ def test_unreadable_badge_images_are_explained_in_the_language(tmp_path: Path) -
         assert english.exit_code == 2 and expected[name] not in english.stderr
         pseudo = runner.invoke(app, ["--lang", "xx", "credential", "verify", str(path)])
         reason = pseudo.stderr.split(f"{path}:", 1)[1]
-        assert not set(_outside_brackets(reason)) - set(" :;\n"), (name, pseudo.stderr)
+        assert not set(outside_brackets(reason)) - set(" :;\n"), (name, pseudo.stderr)

@@ -465,30 +465,10 @@ def find_caller(session: Session, *, token: str | None = None, sid: str | None =
         return None
     row = rows[0]
     teams = frozenset(r.team_id for r in rows if r.team_id is not None)
+    common = (row.id, row.username, row.role, row.person_id, teams, row.credential_id, row.expires_at)
     if token is None:
-        return Caller(
-            row.id,
-            row.username,
-            row.role,
-            row.person_id,
-            teams,
-            row.credential_id,
-            row.expires_at,
-            language=row.language,
-        )
-    return Caller(
-        row.id,
-        row.username,
-        row.role,
-        row.person_id,
-        teams,
-        row.credential_id,
-        row.expires_at,
-        row.revoked_at,
-        frozenset(row.scopes),
-        row.last_used_at,
-        row.language,
-    )
+        return Caller(*common, language=row.language)
+    return Caller(*common, row.revoked_at, frozenset(row.scopes), row.last_used_at, row.language)
 
 
 def revoke_token(

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from gputeam.spreadsheet import csv_cell, xlsx_put
 from gputeam.store.audit import list_audit
+from gputeam.store.import_tables import CERT_FIELDS, ROSTER_FIELDS
 from gputeam.store.people import current_skills, get_organisation
 from gputeam.store.schema import (
     CertificationHeld,
@@ -229,24 +230,8 @@ def _columns(rows: list[dict[str, Any]], table: str) -> list[str]:
     return list(_EMPTY_COLUMNS.get(table, ()))
 
 
-_EMPTY_COLUMNS = {
-    "people": (
-        "id",
-        "name",
-        "email",
-        "title",
-        "background",
-        "level",
-        "experience_months",
-        "weekly_study_hours",
-        "salary",
-        "role",
-        "team",
-        "site",
-        "active",
-    ),
-    "certifications": ("person", "certification", "valid_from", "valid_until", "evidence"),
-}
+#: the columns of an empty table: those the imports read back (one list of columns)
+_EMPTY_COLUMNS = {"people": ROSTER_FIELDS, "certifications": CERT_FIELDS}
 
 
 def to_csv(data: dict[str, Any]) -> dict[str, str]:
