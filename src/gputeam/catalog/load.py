@@ -28,6 +28,7 @@ KEYED = {
     "strategies": "id",
     "case_studies": "id",
     "contradictions": "id",
+    "gpu_models": "id",
 }
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
 PATCHED = ("economics", "roi_example")
@@ -54,6 +55,7 @@ def packaged_data() -> dict[str, Any]:
         "economics",
     ):
         raw[name] = yaml.load((root / f"{name}.yaml").read_text("utf-8"), Loader=loader)
+    raw["gpu_models"] = yaml.load((root / "gpus.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
 

@@ -175,6 +175,35 @@ class Role(Entry):
     fleet_note: str = Field(default="", description="Why the role depends on the fleet.")
 
 
+GpuVendor = Literal["nvidia", "amd", "intel"]
+
+
+class GpuModel(Entry):
+    """A GPU (accelerator) model: what the hardware brings to a plan."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...] = Field(default=(), description="Other names a scenario may use.")
+    vendor: GpuVendor
+    generation: str = Field(description="Architecture generation (keys failure rates and skills).")
+    tdp_w: float | None = Field(default=None, gt=0, description="The accelerator's rated power (W).")
+    kw_per_gpu: float = Field(
+        gt=0, le=20, description="Wall power per GPU with its server share, before PUE."
+    )
+    rack_scale: bool = Field(default=False, description="Sold as a rack-scale system (e.g. NVL72).")
+    cooling: Literal["air", "liquid", "either"] = Field(description="How the model is cooled.")
+    scale_up: str = Field(description="The scale-up interconnect between GPUs of a node or rack.")
+
+    def matches(self, name: str) -> bool:
+        """Whether a scenario's ``fleet.gpu_model`` names this model (case and spacing ignored)."""
+        key = _gpu_key(name)
+        return key in {_gpu_key(n) for n in (self.id, self.name, *self.aliases)}
+
+
+def _gpu_key(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
 class Slot(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -356,6 +385,11 @@ class Catalog(BaseModel):
     contradictions: dict[str, Contradiction]
     vendor_tracks: tuple[VendorTrack, ...]
     specialisations: tuple[Specialisation, ...]
+    gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
+
+    def gpu_model(self, name: str) -> GpuModel | None:
+        """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""
+        return next((g for g in self.gpu_models.values() if g.matches(name)), None)
 
     @model_validator(mode="after")
     def _references(self) -> Catalog:
