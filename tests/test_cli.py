@@ -644,3 +644,58 @@ def test_plan_json_is_strict_json_for_extreme_inputs(tmp_path: Path) -> None:
             raise ValueError(f"{name} is not JSON")
 
         json.loads(result.stdout, parse_constant=refuse)
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    """``--version`` / ``-V`` print the installed distribution's version (pyproject.toml is
+    its one home; ``gputeam.__version__`` reads the same)."""
+    import tomllib
+    from importlib.metadata import version
+
+    import gputeam
+
+    declared = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text("utf-8"))[
+        "project"
+    ]["version"]
+    assert gputeam.__version__ == version("gputeam") == declared
+    for flag in ("--version", "-V"):
+        proc = run(flag)
+        assert proc.returncode == 0 and proc.stdout.strip() == f"gputeam {declared}", proc
+
+
+def test_h_is_help_on_every_level() -> None:
+    for args in (("-h",), ("plan", "-h"), ("catalog", "-h"), ("admin", "token", "-h")):
+        proc = run(*args)
+        assert proc.returncode == 0 and "Usage:" in proc.stdout, (args, proc.stderr)
+
+
+def test_shell_completion_script_and_candidates() -> None:
+    proc = run("completion", "bash")
+    assert proc.returncode == 0 and "_GPUTEAM_COMPLETE=complete_bash" in proc.stdout
+    asked = subprocess.run(
+        gputeam_exe(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            **os.environ,
+            "COMP_WORDS": "gputeam plan --for",
+            "COMP_CWORD": "2",
+            "_GPUTEAM_COMPLETE": "complete_bash",
+        },
+    )
+    assert asked.stdout.split() == ["--format"], asked
+    assert run("completion", "tcsh").returncode == 2
+
+
+def test_the_locale_chooses_the_language_of_a_command() -> None:
+    unset = ("GPUTEAM_LANG", "LANGUAGE", "LC_MESSAGES", "LANG")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    proc = subprocess.run(
+        [*gputeam_exe(), "plan", "--example", "startup", "--runs", "0", "--today", "2026-12-02"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "LC_ALL": "es_ES.UTF-8", "NO_COLOR": "1", "COLUMNS": "120"},
+    )
+    assert proc.returncode == 0 and "Equipo objetivo" in proc.stdout, proc.stdout[:500]

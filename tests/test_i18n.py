@@ -107,6 +107,20 @@ def test_the_language_comes_from_option_then_environment() -> None:
         i18n.from_environment("fr", env)
 
 
+def test_the_locale_variables_in_posix_order() -> None:
+    """POSIX: LC_ALL overrides LC_MESSAGES, which overrides LANG; only the first one set
+    counts; GNU gettext's LANGUAGE list comes first unless the locale is C/POSIX."""
+    assert i18n.from_environment(None, {"LC_ALL": "es_ES.UTF-8"}) == "es"
+    assert i18n.from_environment(None, {"LC_ALL": "es_ES.UTF-8", "LANG": "de_DE.UTF-8"}) == "es"
+    assert i18n.from_environment(None, {"LC_MESSAGES": "nl_NL.UTF-8", "LANG": "de_DE.UTF-8"}) == "nl"
+    assert i18n.from_environment(None, {"LC_ALL": "ko_KR.UTF-8", "LC_MESSAGES": "nl_NL"}) == "ko"
+    assert i18n.from_environment(None, {"LC_ALL": "C", "LANG": "de_DE.UTF-8"}) == "en"
+    assert i18n.from_environment(None, {"LC_ALL": "C.UTF-8", "LANGUAGE": "de"}) == "en"
+    assert i18n.from_environment(None, {"LANGUAGE": "fr:de", "LC_ALL": "es_ES.UTF-8"}) == "de"
+    assert i18n.from_environment(None, {"LANGUAGE": "fr", "LC_ALL": "es_ES.UTF-8"}) == "es"
+    assert i18n.from_environment(None, {"GPUTEAM_LANG": "ko", "LC_ALL": "es_ES.UTF-8"}) == "ko"
+
+
 def test_accept_language_picks_the_best_supported() -> None:
     assert i18n.from_accept_language("fr-CH, fr;q=0.9, nl;q=0.8, de;q=0.7") == "nl"
     assert i18n.from_accept_language("de;q=0.5, ko-KR") == "ko"
@@ -298,6 +312,7 @@ def test_pseudo_locale_finds_no_untranslated_text_in_any_help() -> None:
     names = {"gputeam", *(part for path in helps for part in path.split())}
     names |= {"file", "files", "section", "name", "username", "uuid", "code", "attempt", "item"}
     names |= {"mark", "key", "person", "certification", "programme", "str", "int", "float", "path", "bool"}
+    names |= {"shell"}
     problems = {path or "gputeam": _untranslated_help(out, names) for path, (code, out) in helps.items()}
     assert {k: v for k, v in problems.items() if v} == {}
     assert all(code == 0 for code, _out in helps.values())

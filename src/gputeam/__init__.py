@@ -16,7 +16,18 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml is its one home)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gputeam")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 _EXPORTS = {
     "Catalog": "gputeam.catalog",

@@ -48,6 +48,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,7 +58,8 @@ LangOption = Annotated[
     typer.Option(
         "--lang",
         help=_(
-            "Language of the output: {languages} (default: GPUTEAM_LANG, LANGUAGE, LANG, else en)."
+            "Language of the output: {languages} (default: GPUTEAM_LANG, then LANGUAGE, LC_ALL, "
+            "LC_MESSAGES, LANG, else en)."
         ).format(languages=", ".join(i18n.LANGUAGES)),
     ),
 ]
@@ -104,8 +106,28 @@ def friendly(func: F) -> F:
 _GLOBAL_LANG: ContextVar[str | None] = ContextVar("gputeam_cli_lang", default=None)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from gputeam import __version__
+
+        typer.echo(f"gputeam {__version__}")
+        raise typer.Exit()
+
+
+VersionOption = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        "-V",
+        help=_("Show the version and exit."),
+        callback=_print_version,
+        is_eager=True,
+    ),
+]
+
+
 @app.callback(help=_("Plan, build and track the team that runs GPU / AI infrastructure."))
-def _main(lang: LangOption = None) -> None:
+def _main(lang: LangOption = None, version: VersionOption = False) -> None:
     """Plan, build and track the team that runs GPU / AI infrastructure."""
     # ``gputeam --lang de plan ...``: the commands run in that language (a command's own
     # --lang wins); an unknown language is reported by the command.
@@ -125,7 +147,8 @@ def _register() -> None:
     plan_cmds.register(app)
     compare_cmds.register(app)
     catalog_cmds.register(app)
-    for name in ("tracker_cmds", "serve_cmds", "bank_cmds", "credential_cmds", "exam_cmds"):
+    optional = ("tracker_cmds", "serve_cmds", "bank_cmds", "credential_cmds", "exam_cmds", "completion_cmds")
+    for name in optional:
         try:
             module = __import__(f"gputeam.cli.{name}", fromlist=["register"])
         except ModuleNotFoundError as exc:
@@ -139,6 +162,12 @@ _register()
 
 
 def main() -> None:
+    import os
+
+    if "_GPUTEAM_COMPLETE" in os.environ:  # a shell asks for completions (gputeam completion)
+        from typer.completion import completion_init  # type: ignore[attr-defined]
+
+        completion_init()
     app(prog_name="gputeam")
 
 

@@ -70,9 +70,16 @@ def normalise(value: str | None) -> str | None:
     return None
 
 
+#: The locale categories that choose the language of messages, strongest first (POSIX).
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+
+
 def from_environment(option: str | None = None, environ: Mapping[str, str] | None = None) -> str:
-    """The CLI's language: ``option`` (``--lang``), else ``GPUTEAM_LANG``, else the first
-    supported entry of ``LANGUAGE`` (a colon-separated list), else ``LANG``; default English.
+    """The CLI's language: ``option`` (``--lang``), else ``GPUTEAM_LANG``, else the locale as
+    gettext finds it: the first supported entry of ``LANGUAGE`` (a colon-separated priority
+    list, ignored when the locale is C/POSIX), else the first set of ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG`` (only the first set one counts, so ``LC_ALL=C`` wins over
+    ``LANG=de_DE``); default English.
 
     An unsupported ``option`` raises ValueError (the CLI reports it); unsupported environment
     values are skipped."""
@@ -82,8 +89,13 @@ def from_environment(option: str | None = None, environ: Mapping[str, str] | Non
         if code is None:
             raise ValueError(option)
         return code
-    candidates = [env.get("GPUTEAM_LANG", ""), *env.get("LANGUAGE", "").split(":"), env.get("LANG", "")]
-    for value in candidates:
+    own = normalise(env.get("GPUTEAM_LANG", ""))
+    if own is not None and own != PSEUDO:
+        return own
+    locale = next((env[v] for v in LOCALE_VARIABLES if env.get(v)), "")
+    if locale.split(".")[0] in ("C", "POSIX"):
+        return "en"
+    for value in (*env.get("LANGUAGE", "").split(":"), locale):
         code = normalise(value)
         if code is not None and code != PSEUDO:
             return code

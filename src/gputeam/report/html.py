@@ -1,8 +1,9 @@
 """Self-contained HTML report: one offline file, tables plus Plotly charts.
 
-Plotly.js is embedded inline, read from the installed ``plotly`` package's
-``package_data/plotly.min.js`` (its Python API is never imported: figures are built here
-as plain dicts and serialised with ``json.dumps``). The page loads nothing from the
+Plotly.js is embedded inline: a partial bundle of plotly.js (the trace types the charts use:
+scatter, bar, heatmap, histogram) vendored as ``static/plotly-gputeam.min.js`` and built by
+``tools/plotly/build.js`` (no plotly Python package: figures are built here as plain dicts
+and serialised with ``json.dumps``). The page loads nothing from the
 network, and its Content-Security-Policy forbids it to.
 
 Each chart is a ``<div data-chart="ID">`` with its figure in a ``<script
@@ -74,6 +75,10 @@ def _view_section(section: Section, section_charts: list[Chart], currency: str) 
     }
 
 
+#: The vendored plotly.js partial bundle and the trace types it holds (tools/plotly/entry.js).
+PLOTLY_BUNDLE = "plotly-gputeam.min.js"
+PLOTLY_TRACES = frozenset({"scatter", "bar", "heatmap", "histogram"})
+
 _PLOTLY_SLOT = '"<gputeam:plotly.js>"'
 """Placeholder the page carries where Plotly.js goes; autoescaped text can never contain it
 (its ``<`` and ``"`` would be escaped), so splicing the library in as bytes is safe."""
@@ -81,7 +86,7 @@ _PLOTLY_SLOT = '"<gputeam:plotly.js>"'
 
 @lru_cache(maxsize=1)
 def _plotly_js() -> bytes:
-    js = (resources.files("plotly") / "package_data" / "plotly.min.js").read_bytes()
+    js = (resources.files("gputeam.report") / "static" / PLOTLY_BUNDLE).read_bytes()
     # an inline script ends at the first "</script": make sure the library cannot contain one
     return re.sub(rb"</(script)", rb"<\\/\1", js, flags=re.IGNORECASE)
 

@@ -208,13 +208,13 @@ def print_html(page: bytes, paper: str, executable: str | None = None) -> bytes:
     exe = executable or chromium_path()
     try:
         from playwright.sync_api import Error, sync_playwright
-    except ImportError:  # pragma: no cover - a dependency of gputeam
+    except ImportError:  # PDF output is the optional gputeam[pdf]
         raise RendererMissing(
             [
                 Problem(
                     path="--format pdf",
-                    message=_("the Python package playwright is not installed"),
-                    expected="pip install playwright",
+                    message=_("PDF output needs the Python package playwright, which is not installed"),
+                    expected="pip install 'gputeam[pdf]'",
                 )
             ]
         ) from None

@@ -179,12 +179,42 @@ def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> 
                 dbapi_conn.execute("BEGIN")
 
         return engine
+    _require_driver(parsed.get_backend_name(), parsed.get_driver_name())
     pre_ping = kwargs.pop("pool_pre_ping", None)
     _size_pool(kwargs, threads)
     engine = create_engine(url, pool_pre_ping=bool(pre_ping), **kwargs)
     if pre_ping is None:
         _ping_when_idle(engine)
     return engine
+
+
+#: Server database drivers gputeam supports, with the extra that installs each.
+DRIVER_EXTRAS = {("postgresql", "psycopg"): "postgres"}
+
+
+def _require_driver(backend: str, driver: str) -> None:
+    """Refuse, naming the extra to install, a server URL whose driver is not installed
+    (PostgreSQL support is the optional ``gputeam[postgres]``)."""
+    import importlib
+
+    extra = DRIVER_EXTRAS.get((backend, driver))
+    if extra is None:
+        return
+    try:
+        importlib.import_module(driver)
+    except ImportError:
+        from gputeam.errors import Problem
+        from gputeam.store.errors import StoreError
+
+        raise StoreError(
+            [
+                Problem(
+                    path="--db",
+                    message=N_("the database driver {driver} is not installed").format(driver=driver),
+                    expected=f"pip install 'gputeam[{extra}]'",
+                )
+            ]
+        ) from None
 
 
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
