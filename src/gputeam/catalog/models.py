@@ -143,6 +143,11 @@ class Certification(Entry):
         default=None, ge=0, description="Self-study besides courses before the exam."
     )
     grants: tuple[DomainGain, ...] = ()
+    available_from: date | None = Field(
+        default=None,
+        description="First day the exam can be taken (a programme announced before it "
+        "opens); none: available now or date not published.",
+    )
 
 
 class TrainingPath(Entry):
@@ -198,6 +203,31 @@ class GpuModel(Entry):
         """Whether a scenario's ``fleet.gpu_model`` names this model (case and spacing ignored)."""
         key = _gpu_key(name)
         return key in {_gpu_key(n) for n in (self.id, self.name, *self.aliases)}
+
+
+class GpuVendorStack(Entry):
+    """What a GPU vendor's hardware asks of the team: its software stack (a skill domain)
+    and the vendor certifications that mark each competency level (article §3, §4, §10)."""
+
+    id: GpuVendor
+    name: str
+    stack_domain: str = Field(description="The skill domain of the vendor's GPU software stack.")
+    level_certifications: dict[int, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="Level (2-5) to the certifications, any one of which marks it; empty: "
+        "the vendor has no public certification.",
+    )
+    network_certification: str | None = Field(
+        default=None, description="The certification a network specialist prefers at a level."
+    )
+    replaces: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="A template's (NVIDIA) certification to this vendor's equivalent; "
+        "null: no equivalent, the requirement is dropped.",
+    )
+    certification_note: str = Field(
+        default="", description="What the plan says about this vendor's certifications."
+    )
 
 
 def _gpu_key(name: str) -> str:
@@ -386,6 +416,7 @@ class Catalog(BaseModel):
     vendor_tracks: tuple[VendorTrack, ...]
     specialisations: tuple[Specialisation, ...]
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
+    gpu_vendors: dict[str, GpuVendorStack] = Field(default_factory=dict)
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""
@@ -454,6 +485,16 @@ class Catalog(BaseModel):
                         unknown(
                             ("case_studies", cs.id, "measures", i, "certifications"), "certification", cid
                         )
+        for v in self.gpu_vendors.values():
+            if v.stack_domain not in self.domains:
+                unknown(("gpu_vendors", v.id, "stack_domain"), "skill domain", v.stack_domain)
+            named = [c for certs in v.level_certifications.values() for c in certs]
+            named += [c for pair in v.replaces.items() for c in pair if c is not None]
+            if v.network_certification is not None:
+                named.append(v.network_certification)
+            for cid in named:
+                if cid not in self.certifications:
+                    unknown(("gpu_vendors", v.id), "certification", cid)
         for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)

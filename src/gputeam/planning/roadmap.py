@@ -44,10 +44,18 @@ from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.catalog.models import Course
 from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import add_months, month_of, weeks
+from gputeam.planning.hardware import (
+    EXPERIENCE_LOOKAHEAD,
+    LevelCertifications,
+    experience_date,
+    experience_month,
+    gains_experience,
+    level_certifications,
+)
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
-from gputeam.planning.sizing import LEVEL_CERTS
 from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
+from gputeam.scenario.models import Fleet
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
 #: What pydantic itself stores as a validated item's private state: ``None`` in some
@@ -90,6 +98,9 @@ class _State:
     cursor: date
     items: list[RoadmapItem] = field(default_factory=list)
     capped: frozenset[str] = frozenset()  # transition domains: study gives at most STUDY_CAP
+    levels: LevelCertifications | None = None  # the fleet's vendor's level certifications
+    fleet: Fleet | None = None  # experience accrues only in months it runs GPUs
+    plan_start: date | None = None
 
 
 def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
@@ -103,18 +114,26 @@ def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
 
 
 def certs_needed(
-    slot: TargetSlot, have: Iterable[str], catalog: Catalog, prefer_network: bool = False
+    slot: TargetSlot,
+    have: Iterable[str],
+    catalog: Catalog,
+    prefer_network: bool = False,
+    levels: LevelCertifications | None = None,
 ) -> list[str]:
-    """Certifications to earn, prerequisites first."""
+    """Certifications to earn, prerequisites first (``levels``: the fleet's vendor's level
+    certifications, :func:`gputeam.planning.hardware.level_certifications`; NVIDIA's when
+    not given)."""
     have = set(have)
+    levels = levels or level_certifications(catalog)
     wanted: list[str] = []
     for group in slot.certifications:
         if not any(c in have for c in group):
             wanted.append(group[0])
     for lvl in range(2, slot.level_min + 1):
-        options = LEVEL_CERTS.get(lvl, ())
+        options = levels.at(lvl)
         if options and not any(c in have or c in wanted for c in options):
-            wanted.append("ncp-ain" if prefer_network and "ncp-ain" in options else options[0])
+            net = levels.network
+            wanted.append(net if prefer_network and net in options else options[0])
     ordered: list[str] = []
 
     def visit(cid: str) -> None:
@@ -129,15 +148,28 @@ def certs_needed(
     return ordered
 
 
-def level_eligible(person: Person, catalog: Catalog, certs: Iterable[str], months_in: int) -> int:
-    """Highest level the person qualifies for after ``months_in`` months of the plan."""
+def level_eligible(
+    person: Person,
+    catalog: Catalog,
+    certs: Iterable[str],
+    months_in: int,
+    levels: LevelCertifications | None = None,
+    fleet: Fleet | None = None,
+    since_month: int = 1,
+) -> int:
+    """Highest level the person qualifies for after ``months_in`` months of the plan. With
+    ``fleet``, only months from ``since_month`` in which it runs GPUs add experience."""
     have = set(certs)
-    exp = person.experience_months + months_in
+    levels = levels or level_certifications(catalog)
+    gained = months_in - since_month + 1
+    if fleet is not None:
+        gained = sum(1 for m in range(since_month, months_in + 1) if gains_experience(fleet, m))
+    exp = person.experience_months + max(0, gained)
     best = person.level
     for lvl in range(person.level + 1, 6):
         if exp < catalog.levels[lvl].experience_months.low:
             break
-        options = LEVEL_CERTS.get(lvl, ())
+        options = levels.at(lvl)
         if options and not have.intersection(options):
             break
         best = lvl
@@ -162,18 +194,22 @@ def build_roadmap(
     horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
     allowed: set[str] = set(scenario.constraints.strategies)
     held = held_valid(person, catalog, start)
+    levels = level_certifications(catalog, scenario.fleet)
     state = _State(
         skills=dict(person.skills),
         certs=dict(held),
         cursor=start,
         capped=frozenset(t.domain for t in catalog.transitions),
+        levels=levels,
+        fleet=scenario.fleet,
+        plan_start=scenario.start,
     )
     rate = person.weekly_study_hours
     strict = scenario.constraints.prerequisite_strictness
     skills_end: date | None = None
     first_goal = 0  # items from here on are goals, not conditions of readiness
     if slot is not None and rate > 0:
-        needed = certs_needed(slot, held, catalog, prefer_network=slot.role == "network-specialist")
+        needed = certs_needed(slot, held, catalog, slot.role == "network-specialist", levels)
         goals = person.level >= slot.level_min  # certifications are goals, not gates
         if goals:
             _domain_courses(slot.domains, state, catalog, rate, allowed)
@@ -195,14 +231,21 @@ def build_roadmap(
         )
     if slot is not None:
         state.items[first_goal:] = [i.model_copy(update={"goal": True}) for i in state.items[first_goal:]]
-    stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
+    stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog, levels)
     _renewals(state, catalog, horizon_end)
     ready: date | None = None
     ready_month: int | None = None
     level_at: int | None = None
     if slot is not None and not stuck:
         ready, level_at = _level_ready(
-            person, slot, state, catalog, scenario.start, study_end, skills_only=skills_end is not None
+            person,
+            slot,
+            state,
+            catalog,
+            scenario.start,
+            study_end,
+            skills_only=skills_end is not None,
+            since=experience_on or scenario.start,
         )
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
@@ -238,7 +281,7 @@ def _role_level_goals(
     if role is None or role.level_min <= slot.level_min:
         return
     full = slot.model_copy(update={"level_min": role.level_min, "certifications": ()})
-    for cid in certs_needed(full, state.certs, catalog, prefer_network=slot.role == "network-specialist"):
+    for cid in certs_needed(full, state.certs, catalog, slot.role == "network-specialist", state.levels):
         saved = (len(state.items), state.cursor, dict(state.skills), dict(state.certs))
         _path_courses(cid, state, catalog, rate, allowed)
         _exam(cid, person, state, catalog, rate, experience_on, strictness)
@@ -248,8 +291,14 @@ def _role_level_goals(
             return
 
 
-def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
-    if certs_needed(slot, held, catalog):
+def _lacks(
+    person: Person,
+    slot: TargetSlot,
+    held: Mapping[str, date],
+    catalog: Catalog,
+    levels: LevelCertifications | None = None,
+) -> bool:
+    if certs_needed(slot, held, catalog, levels=levels):
         return True
     return any(person.skills.get(d, 0) < p for d, p in slot.domains.items()) or person.level < slot.level_min
 
@@ -364,7 +413,9 @@ def _exam(
     if cert.min_experience_months:
         short = math.ceil(cert.min_experience_months * strictness) - person.experience_months
         if short > 0:
-            earliest = max(earliest, add_months(experience_on, short))
+            earliest = max(earliest, _experienced(state, experience_on, short))
+    if cert.available_from is not None:  # a programme announced before its exams open
+        earliest = max(earliest, cert.available_from)
     day = earliest
     state.items.append(
         _item(
@@ -381,6 +432,15 @@ def _exam(
     state.cursor = day + timedelta(days=1)
     state.certs[cert_id] = day
     _grant(state, ((g.domain, g.to) for g in cert.grants))
+
+
+def _experienced(state: _State, since: date, months: int) -> date:
+    """The day ``months`` more months of GPU experience have accrued since ``since``: only
+    months in which the fleet runs GPUs count (:mod:`gputeam.planning.hardware`, rule 4)."""
+    if state.fleet is None or state.plan_start is None:
+        return add_months(since, months)
+    day = experience_date(state.fleet, state.plan_start, since, months)
+    return day if day is not None else add_months(since, months + EXPERIENCE_LOOKAHEAD)
 
 
 def _domain_courses(
@@ -542,24 +602,36 @@ def _level_ready(
     plan_start: date,
     study_end: date,
     skills_only: bool = False,
+    since: date | None = None,
 ) -> tuple[date | None, int]:
     """First date when skills, certifications and level all fit the slot: the end of the
     study and practice, or the end of the plan month in which the person reaches the
-    experience the slot's level needs (article §3), whichever is later."""
+    experience the slot's level needs (article §3), whichever is later. Experience accrues
+    from ``since`` (the plan start or a hire's arrival), in months the fleet runs GPUs."""
     practice_end = max(
         (i.end for i in state.items if i.kind in ("practice", "apprenticeship")), default=study_end
     )
     day = study_end if skills_only else max(study_end, practice_end)
     certs = {c for c, earned in state.certs.items() if earned <= day}
     first = month_of(plan_start, day)
+    levels = state.levels or level_certifications(catalog)
+    since_month = max(1, month_of(plan_start, since)) if since is not None else 1
     if person.level < slot.level_min:
         for lvl in range(person.level + 1, slot.level_min + 1):
-            options = LEVEL_CERTS.get(lvl, ())
+            options = levels.at(lvl)
             if options and not certs.intersection(options):
                 return None, person.level
     short = math.ceil(catalog.levels[slot.level_min].experience_months.low - person.experience_months)
-    months_in = max(first, short) if person.level < slot.level_min else first
-    lvl = level_eligible(person, catalog, certs, months_in)
+    months_in = first
+    if person.level < slot.level_min:
+        if state.fleet is None:
+            months_in = max(first, short)
+        else:
+            reached = experience_month(state.fleet, short, since_month)
+            if reached is None:  # no GPUs to gain the experience on
+                return None, person.level
+            months_in = max(first, reached)
+    lvl = level_eligible(person, catalog, certs, months_in, levels, state.fleet, since_month)
     if months_in == first:
         return day, lvl
     return add_months(plan_start, months_in) - timedelta(days=1), lvl

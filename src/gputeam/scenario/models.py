@@ -8,7 +8,7 @@ Unknown fields are errors, never silently dropped.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -51,8 +51,25 @@ class Fleet(Model):
     gpu_model: str = Field(
         default="H100", max_length=GPU_MODEL_LONGEST, description="GPU model, e.g. H100, B200, MI300X."
     )
+    gpu_models: tuple[Annotated[str, Field(min_length=1, max_length=GPU_MODEL_LONGEST)], ...] = Field(
+        default=(),
+        max_length=8,
+        description="Further GPU models running beside gpu_model in a mixed fleet, e.g. "
+        "[Gaudi 3] beside H100. gpu_model stays the main model (its vendor's stack and "
+        "certifications go into every role); each further model adds its needs (its "
+        "vendor's software stack, liquid cooling, rack-scale skills) as people to cover. "
+        "Power per GPU is the mean of all the models' unless kw_per_gpu is given.",
+    )
     gpus: tuple[GpuStep, ...] = Field(
         min_length=1, description="GPU count over time: a step function by plan month."
+    )
+    gpu_access_from_month: int | None = Field(
+        default=None,
+        ge=1,
+        description="Plan month from which the team works hands-on on GPUs before its own "
+        "fleet runs (a vendor lab or bootcamp on real systems, a cloud sandbox). Experience "
+        "in GPU infrastructure accrues only in months with GPUs in service or with this "
+        "access; none: only with GPUs in service.",
     )
     sites: int = Field(default=1, ge=1, description="Data-centre sites.")
     interconnect: Interconnect = Field(default="infiniband", description="GPU fabric.")
