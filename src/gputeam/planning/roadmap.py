@@ -637,6 +637,40 @@ def _level_ready(
     return add_months(plan_start, months_in) - timedelta(days=1), lvl
 
 
+def extend_roadmap(
+    roadmap: Roadmap,
+    person: Person,
+    skills: Mapping[str, int],
+    needs: Mapping[str, int],
+    scenario: Scenario,
+    catalog: Catalog,
+    mentor_available: bool = False,
+) -> Roadmap:
+    """``roadmap`` with courses and practice that take ``person`` (with ``skills`` at the end
+    of it) to ``needs`` beyond their role (the fleet's coverage needs,
+    :mod:`gputeam.planning.needs`), after their other study; goals, not conditions of
+    readiness for the role. The domains go to ``covers``."""
+    rate = person.weekly_study_hours
+    todo = {d: p for d, p in needs.items() if skills.get(d, 0) < p}
+    if rate <= 0 or not todo:
+        return roadmap
+    study = [i.end for i in roadmap.items if i.kind != "renewal"]
+    state = _State(
+        skills=dict(skills),
+        certs={},
+        cursor=max([scenario.start, *([roadmap.ready] if roadmap.ready else []), *study]),
+        items=list(roadmap.items),
+        capped=frozenset(t.domain for t in catalog.transitions),
+    )
+    allowed: set[str] = set(scenario.constraints.strategies)
+    first = len(state.items)
+    _domain_courses(todo, state, catalog, rate, allowed)
+    _practice(person, todo, state, catalog, rate, allowed, mentor_available)
+    added = [i.model_copy(update={"goal": True}) for i in state.items[first:]]
+    items = tuple(sorted((*roadmap.items, *added), key=lambda i: (i.start, i.end, i.kind)))
+    return roadmap.model_copy(update={"items": items, "covers": (*roadmap.covers, *todo)})
+
+
 def hire_roadmaps(
     role: str,
     level: int,
