@@ -193,3 +193,39 @@ def test_exam_experience_waits_for_gpu_months() -> None:
     rm = build_roadmap(sc.people[0], slot, sc, CATALOG)
     exam = next(i for i in rm.items if i.kind == "exam" and i.ref == "ncp-aii")
     assert exam.start >= date(2028, 7, 1)  # start 2027-01-01 + 18 months (6 without GPUs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    steps=st.lists(st.tuples(st.integers(1, 40), st.sampled_from([0, 0, 8, 64])), min_size=1, max_size=5),
+    access=st.none() | st.integers(1, 40),
+    first=st.integers(1, 30),
+    months=st.integers(0, 30),
+)
+def test_experience_spans_agree_with_counting_month_by_month(
+    steps: list[tuple[int, int]], access: int | None, first: int, months: int
+) -> None:
+    """The span arithmetic gives what counting each month with GPUs (or access) gives."""
+    from gputeam.planning.hardware import experience_between, gains_experience
+    from gputeam.scenario.models import Fleet
+
+    by_month = dict(sorted(steps))
+    fleet = Fleet(gpus=[{"month": m, "count": c} for m, c in by_month.items()], gpu_access_from_month=access)
+    last = first + 40
+    assert experience_between(fleet, first, last) == sum(
+        1 for m in range(first, last + 1) if gains_experience(fleet, m)
+    )
+    counted, got = None, 0
+    for m in range(first, first + 200):
+        if months <= 0:
+            counted = first - 1
+            break
+        got += gains_experience(fleet, m)
+        if got >= months:
+            counted = m
+            break
+    reached = experience_month(fleet, months, first)
+    if counted is not None:
+        assert reached == counted
+    else:
+        assert reached is None or reached >= first + 200

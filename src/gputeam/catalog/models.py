@@ -8,6 +8,7 @@ Nothing here imports the rest of gputeam but its shared error types. Every entry
 from __future__ import annotations
 
 from datetime import date
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -230,6 +231,16 @@ class GpuVendorStack(Entry):
     )
 
 
+def _gpu_names(models: dict[str, GpuModel]) -> dict[str, GpuModel]:
+    """Each model's id, name and aliases as :meth:`GpuModel.matches` compares them (the
+    first model wins a name two share)."""
+    out: dict[str, GpuModel] = {}
+    for g in models.values():
+        for n in (g.id, g.name, *g.aliases):
+            out.setdefault(_gpu_key(n), g)
+    return out
+
+
 def _gpu_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -420,7 +431,16 @@ class Catalog(BaseModel):
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""
-        return next((g for g in self.gpu_models.values() if g.matches(name)), None)
+        models, index = self._gpu_index
+        if models is not self.gpu_models:  # a copy with other models: not this index
+            index = _gpu_names(self.gpu_models)
+        return index.get(_gpu_key(name))
+
+    @cached_property
+    def _gpu_index(self) -> tuple[dict[str, GpuModel], dict[str, GpuModel]]:
+        """The GPU models and their index by name, built once per catalog: the planner asks
+        for the fleet's model for every roadmap."""
+        return self.gpu_models, _gpu_names(self.gpu_models)
 
     @model_validator(mode="after")
     def _references(self) -> Catalog:

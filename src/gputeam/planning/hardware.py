@@ -48,7 +48,7 @@ ROLE_STACK_DOMAIN = "cuda-drivers"
 #: Coverage the hardware asks for: proficiency and the fewest people (one per site above).
 COVER_PROFICIENCY = 3
 COVER_PEOPLE_MIN = 2
-#: How far past the horizon experience is looked for (months).
+#: Months an exam waits when the experience it asks for is never gained (no GPUs ever).
 EXPERIENCE_LOOKAHEAD = 240
 
 
@@ -287,24 +287,67 @@ def gains_experience(fleet: Fleet, month: int) -> bool:
     return fleet.gpus_at(month) > 0 or (access is not None and month >= access)
 
 
-def experience_month(fleet: Fleet, months: int, from_month: int = 1) -> int | None:
-    """The plan month by whose end ``months`` GPU months have accrued from ``from_month``
-    on (``from_month - 1`` for none needed; None: not within the look-ahead)."""
-    if months <= 0:
-        return from_month - 1
-    got = 0
-    for m in range(from_month, from_month + EXPERIENCE_LOOKAHEAD):
-        if gains_experience(fleet, m):
-            got += 1
-            if got >= months:
-                return m
-    return None
+@dataclass(frozen=True)
+class Experience:
+    """The plan months that add experience (rule 4) as ordered, disjoint spans (first, last;
+    None: open-ended), from the GPU steps and the access month: built once per roadmap, so
+    counting is a few spans, not a loop over months."""
 
+    spans: tuple[tuple[int, int | None], ...]
 
-def experience_date(fleet: Fleet, plan_start: date, since: date, months: int) -> date | None:
-    """The first day by which ``months`` GPU months have accrued since ``since``."""
-    first = max(1, month_of(plan_start, since))
-    m = experience_month(fleet, months, first)
-    if m is None:
+    @classmethod
+    def of(cls, fleet: Fleet) -> Experience:
+        raw: list[tuple[int, int | None]] = []
+        steps = fleet.gpus
+        for i, step in enumerate(steps):
+            if step.count > 0:
+                raw.append((step.month, steps[i + 1].month - 1 if i + 1 < len(steps) else None))
+        if fleet.gpu_access_from_month is not None:
+            raw.append((fleet.gpu_access_from_month, None))
+        raw.sort(key=lambda r: r[0])
+        out: list[tuple[int, int | None]] = []
+        for a, b in raw:
+            if out and (out[-1][1] is None or a <= (out[-1][1] or 0) + 1):
+                last = out[-1][1]
+                out[-1] = (out[-1][0], None if last is None or b is None else max(last, b))
+            else:
+                out.append((a, b))
+        return cls(spans=tuple(out))
+
+    def between(self, first: int, last: int) -> int:
+        """Months from ``first`` to ``last`` (inclusive) that add experience."""
+        got = 0
+        for a, b in self.spans:
+            lo, hi = max(a, first), last if b is None else min(b, last)
+            got += max(0, hi - lo + 1)
+        return got
+
+    def month(self, months: int, from_month: int = 1) -> int | None:
+        """The plan month by whose end ``months`` months of experience have accrued from
+        ``from_month`` on (``from_month - 1`` when none is needed; None: never)."""
+        if months <= 0:
+            return from_month - 1
+        need = months
+        for a, b in self.spans:
+            lo = max(a, from_month)
+            if b is not None and b < lo:
+                continue
+            if b is None or b - lo + 1 >= need:
+                return lo + need - 1
+            need -= b - lo + 1
         return None
-    return max(since, add_months(plan_start, m))
+
+    def date(self, plan_start: date, since: date, months: int) -> date | None:
+        """The first day by which ``months`` months of experience have accrued since ``since``."""
+        m = self.month(months, max(1, month_of(plan_start, since)))
+        return None if m is None else max(since, add_months(plan_start, m))
+
+
+def experience_between(fleet: Fleet, first: int, last: int) -> int:
+    """Months from ``first`` to ``last`` (inclusive) that add experience (rule 4)."""
+    return Experience.of(fleet).between(first, last)
+
+
+def experience_month(fleet: Fleet, months: int, from_month: int = 1) -> int | None:
+    """:meth:`Experience.month` for ``fleet``."""
+    return Experience.of(fleet).month(months, from_month)

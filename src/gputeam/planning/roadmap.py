@@ -46,16 +46,13 @@ from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import add_months, month_of, weeks
 from gputeam.planning.hardware import (
     EXPERIENCE_LOOKAHEAD,
+    Experience,
     LevelCertifications,
-    experience_date,
-    experience_month,
-    gains_experience,
     level_certifications,
 )
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
 from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
-from gputeam.scenario.models import Fleet
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
 #: What pydantic itself stores as a validated item's private state: ``None`` in some
@@ -99,7 +96,7 @@ class _State:
     items: list[RoadmapItem] = field(default_factory=list)
     capped: frozenset[str] = frozenset()  # transition domains: study gives at most STUDY_CAP
     levels: LevelCertifications | None = None  # the fleet's vendor's level certifications
-    fleet: Fleet | None = None  # experience accrues only in months it runs GPUs
+    experience: Experience | None = None  # the months that add experience (GPUs run)
     plan_start: date | None = None
 
 
@@ -154,16 +151,16 @@ def level_eligible(
     certs: Iterable[str],
     months_in: int,
     levels: LevelCertifications | None = None,
-    fleet: Fleet | None = None,
+    experience: Experience | None = None,
     since_month: int = 1,
 ) -> int:
     """Highest level the person qualifies for after ``months_in`` months of the plan. With
-    ``fleet``, only months from ``since_month`` in which it runs GPUs add experience."""
+    ``experience``, only its months from ``since_month`` on (GPUs in service) count."""
     have = set(certs)
     levels = levels or level_certifications(catalog)
     gained = months_in - since_month + 1
-    if fleet is not None:
-        gained = sum(1 for m in range(since_month, months_in + 1) if gains_experience(fleet, m))
+    if experience is not None:
+        gained = experience.between(since_month, months_in)
     exp = person.experience_months + max(0, gained)
     best = person.level
     for lvl in range(person.level + 1, 6):
@@ -201,7 +198,7 @@ def build_roadmap(
         cursor=start,
         capped=frozenset(t.domain for t in catalog.transitions),
         levels=levels,
-        fleet=scenario.fleet,
+        experience=Experience.of(scenario.fleet),
         plan_start=scenario.start,
     )
     rate = person.weekly_study_hours
@@ -437,9 +434,9 @@ def _exam(
 def _experienced(state: _State, since: date, months: int) -> date:
     """The day ``months`` more months of GPU experience have accrued since ``since``: only
     months in which the fleet runs GPUs count (:mod:`gputeam.planning.hardware`, rule 4)."""
-    if state.fleet is None or state.plan_start is None:
+    if state.experience is None or state.plan_start is None:
         return add_months(since, months)
-    day = experience_date(state.fleet, state.plan_start, since, months)
+    day = state.experience.date(state.plan_start, since, months)
     return day if day is not None else add_months(since, months + EXPERIENCE_LOOKAHEAD)
 
 
@@ -624,14 +621,14 @@ def _level_ready(
     short = math.ceil(catalog.levels[slot.level_min].experience_months.low - person.experience_months)
     months_in = first
     if person.level < slot.level_min:
-        if state.fleet is None:
+        if state.experience is None:
             months_in = max(first, short)
         else:
-            reached = experience_month(state.fleet, short, since_month)
+            reached = state.experience.month(short, since_month)
             if reached is None:  # no GPUs to gain the experience on
                 return None, person.level
             months_in = max(first, reached)
-    lvl = level_eligible(person, catalog, certs, months_in, levels, state.fleet, since_month)
+    lvl = level_eligible(person, catalog, certs, months_in, levels, state.experience, since_month)
     if months_in == first:
         return day, lvl
     return add_months(plan_start, months_in) - timedelta(days=1), lvl
