@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from helpers import person, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,8 @@ from gputeam.planning.power import power_bill_per_gpu_year
 from gputeam.planning.result import TargetSlot
 from gputeam.planning.roadmap import build_roadmap
 from gputeam.planning.sizing import size
+
+from .helpers import person, scenario
 
 CATALOG = load_catalog()
 TODAY = date(2026, 12, 2)

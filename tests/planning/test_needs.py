@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from helpers import person, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,8 @@ from gputeam.catalog import load_catalog
 from gputeam.planning import plan
 from gputeam.planning.needs import peak_needs
 from gputeam.planning.optimiser_model import peak_slots
+
+from .helpers import person, scenario
 
 CATALOG = load_catalog()
 TODAY = date(2026, 12, 2)
