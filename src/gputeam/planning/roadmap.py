@@ -4,8 +4,10 @@ them to an assigned role, in calendar dates.
 Rules, in order:
 
 1. Certifications needed: the slot's required certifications (the first of each "any one
-   of" group the person lacks), those of the slot's level (Level 2: NCA-AIIO; Level 3: an
-   NVIDIA Professional; Level 4: NCP-AII or NCP-AIO, article §3), and, recursively, their
+   of" group the person lacks), those of the slot's level for the fleet's GPU vendor
+   (:func:`gputeam.planning.hardware.level_certifications`; NVIDIA: Level 2 NCA-AIIO,
+   Level 3 an NVIDIA Professional, Level 4 NCP-AII or NCP-AIO, article §3; AMD: the ROCm
+   Associate, Professional, Expert; Intel: none), and, recursively, their
    prerequisites (NCP-AII needs NCA-AIIO, article §4). For a person whose level already
    fits the slot they are goals, not gates: the skills come first, the person is ready
    when they have them, and the certifications follow on the same roadmap.
@@ -25,7 +27,10 @@ Rules, in order:
    (:data:`STUDY_CAP`): 40 hours for an exam do not replace the months on the job.
 5. Study items run back to back at the person's weekly study hours; an exam waits for its
    courses, its prerequisites and its minimum experience, times the scenario's
-   ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it).
+   ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it),
+   and for the day a not-yet-open programme opens (``available_from``). Experience, for an
+   exam and for a level, accrues only in months the organisation runs GPUs (or has
+   hands-on access to them, :mod:`gputeam.planning.hardware` rule 4).
    A slot below its role's own level (vendor-supported lean staffing) keeps the role level's
    certifications as goals after readiness, when their exams fall within the horizon.
 6. Every certification held or earned is renewed one month before it expires, if that
