@@ -528,6 +528,51 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         ),
     )
     yield (
+        "GPU models",
+        "`gpu_models`, keyed by `id`: what a fleet's `gpu_model` (and `gpu_models`) brings: "
+        "vendor, power, rack scale and cooling (issue 18; `gputeam.planning.hardware`).",
+        _table(
+            ["id", "name", "vendor", "generation", "kW per GPU", "rack scale", "cooling", "source", "as of"],
+            [
+                [
+                    g.id,
+                    g.name,
+                    g.vendor,
+                    g.generation,
+                    g.kw_per_gpu,
+                    "yes" if g.rack_scale else "no",
+                    g.cooling,
+                    g.source,
+                    g.as_of,
+                ]
+                for g in cat.gpu_models.values()
+            ],
+        ),
+    )
+    yield (
+        "GPU vendors",
+        "`gpu_vendors`, keyed by `id`: each vendor's software-stack skill domain and the "
+        "certifications that mark each level; `replaces` maps the templates' NVIDIA "
+        "certifications to the vendor's (none: dropped).",
+        _table(
+            ["id", "name", "stack domain", "level certifications", "replaces", "note", "source", "as of"],
+            [
+                [
+                    v.id,
+                    v.name,
+                    v.stack_domain,
+                    "; ".join(f"{lvl}: {', '.join(c)}" for lvl, c in v.level_certifications.items())
+                    or "none",
+                    ", ".join(f"{a} -> {b or 'none'}" for a, b in v.replaces.items()) or "-",
+                    v.certification_note or "-",
+                    v.source,
+                    v.as_of,
+                ]
+                for v in cat.gpu_vendors.values()
+            ],
+        ),
+    )
+    yield (
         "Emerging specialisations",
         "`specialisations`, a list (article §10).",
         _table(

@@ -8,6 +8,7 @@ Nothing here imports the rest of gputeam but its shared error types. Every entry
 from __future__ import annotations
 
 from datetime import date
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -143,6 +144,11 @@ class Certification(Entry):
         default=None, ge=0, description="Self-study besides courses before the exam."
     )
     grants: tuple[DomainGain, ...] = ()
+    available_from: date | None = Field(
+        default=None,
+        description="First day the exam can be taken (a programme announced before it "
+        "opens); none: available now or date not published.",
+    )
 
 
 class TrainingPath(Entry):
@@ -198,6 +204,41 @@ class GpuModel(Entry):
         """Whether a scenario's ``fleet.gpu_model`` names this model (case and spacing ignored)."""
         key = _gpu_key(name)
         return key in {_gpu_key(n) for n in (self.id, self.name, *self.aliases)}
+
+
+class GpuVendorStack(Entry):
+    """What a GPU vendor's hardware asks of the team: its software stack (a skill domain)
+    and the vendor certifications that mark each competency level (article §3, §4, §10)."""
+
+    id: GpuVendor
+    name: str
+    stack_domain: str = Field(description="The skill domain of the vendor's GPU software stack.")
+    level_certifications: dict[int, tuple[str, ...]] = Field(
+        default_factory=dict,
+        description="Level (2-5) to the certifications, any one of which marks it; empty: "
+        "the vendor has no public certification.",
+    )
+    network_certification: str | None = Field(
+        default=None, description="The certification a network specialist prefers at a level."
+    )
+    replaces: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="A template's (NVIDIA) certification to this vendor's equivalent; "
+        "null: no equivalent, the requirement is dropped.",
+    )
+    certification_note: str = Field(
+        default="", description="What the plan says about this vendor's certifications."
+    )
+
+
+def _gpu_names(models: dict[str, GpuModel]) -> dict[str, GpuModel]:
+    """Each model's id, name and aliases as :meth:`GpuModel.matches` compares them (the
+    first model wins a name two share)."""
+    out: dict[str, GpuModel] = {}
+    for g in models.values():
+        for n in (g.id, g.name, *g.aliases):
+            out.setdefault(_gpu_key(n), g)
+    return out
 
 
 def _gpu_key(name: str) -> str:
@@ -386,10 +427,20 @@ class Catalog(BaseModel):
     vendor_tracks: tuple[VendorTrack, ...]
     specialisations: tuple[Specialisation, ...]
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
+    gpu_vendors: dict[str, GpuVendorStack] = Field(default_factory=dict)
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""
-        return next((g for g in self.gpu_models.values() if g.matches(name)), None)
+        models, index = self._gpu_index
+        if models is not self.gpu_models:  # a copy with other models: not this index
+            index = _gpu_names(self.gpu_models)
+        return index.get(_gpu_key(name))
+
+    @cached_property
+    def _gpu_index(self) -> tuple[dict[str, GpuModel], dict[str, GpuModel]]:
+        """The GPU models and their index by name, built once per catalog: the planner asks
+        for the fleet's model for every roadmap."""
+        return self.gpu_models, _gpu_names(self.gpu_models)
 
     @model_validator(mode="after")
     def _references(self) -> Catalog:
@@ -454,6 +505,16 @@ class Catalog(BaseModel):
                         unknown(
                             ("case_studies", cs.id, "measures", i, "certifications"), "certification", cid
                         )
+        for v in self.gpu_vendors.values():
+            if v.stack_domain not in self.domains:
+                unknown(("gpu_vendors", v.id, "stack_domain"), "skill domain", v.stack_domain)
+            named = [c for certs in v.level_certifications.values() for c in certs]
+            named += [c for pair in v.replaces.items() for c in pair if c is not None]
+            if v.network_certification is not None:
+                named.append(v.network_certification)
+            for cid in named:
+                if cid not in self.certifications:
+                    unknown(("gpu_vendors", v.id), "certification", cid)
         for i, tr in enumerate(self.transitions):
             if tr.domain not in self.domains:
                 unknown(("transitions", i, "domain"), "skill domain", tr.domain)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
 from gputeam.i18n import N_, Nn_
+from gputeam.planning import hardware
 from gputeam.planning.calendar import month_list_text
 from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
@@ -42,6 +43,7 @@ def _warnings(
     roadmaps: tuple[Roadmap, ...],
     costs: Costs,
 ) -> Iterator[Warning]:
+    yield from hardware.warnings(scenario, catalog)
     con = catalog.contradictions
     deadline = scenario.deadline
     c = scenario.constraints

@@ -10,6 +10,7 @@ from gputeam.planning.calendar import add_months
 from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
+from gputeam.planning.needs import need_warnings, plan_needs
 from gputeam.planning.notices import plan_notes, plan_warnings
 from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import Plan, Roadmap
@@ -104,9 +105,16 @@ def plan(
             first=first,
             role_name=name,
         )
-    rm = tuple(roadmaps)
+    # coverage needs (liquid cooling, a second vendor's stack ...): trained for, or warned of
+    base = tuple(roadmaps)
+    rm, needs = plan_needs(scenario, catalog, target, sourcing, base, mentor_available=mentor)
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
+    needs_cost = 0.0
+    if any(a is not b for a, b in zip(rm, base, strict=True)):  # what that training adds
+        needs_cost = round(
+            costs.horizon - compute_costs(scenario, catalog, target, sourcing, base).horizon, 2
+        )
     roi = compute_roi(scenario, catalog, target, sourcing, rm)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
     tell("costs")
@@ -117,6 +125,7 @@ def plan(
         else None
     )
     tell("risk")
+    warnings = (*warnings, *need_warnings(catalog, needs, risk, scenario.deadline))
     return Plan(
         catalog_version=catalog.version,
         generated_for=today,
@@ -129,6 +138,8 @@ def plan(
         roi=roi,
         risk=risk,
         warnings=warnings,
+        needs=needs,
+        needs_cost=needs_cost,
         notes=plan_notes(scenario, catalog),
         case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
     )

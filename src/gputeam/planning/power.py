@@ -2,7 +2,8 @@
 
 Two bases, chosen by the scenario's ``fleet.power_saving``:
 
-* ``physical`` (default): kW per GPU x PUE x 8,760 h x price per kWh x the saved share
+* ``physical`` (default): kW per GPU (the fleet's, else its GPU models', else the catalog's:
+  :func:`gputeam.planning.hardware.kw_per_gpu`) x PUE x 8,760 h x price per kWh x the saved share
   (``efficiency_power_share``, the article's 15%), from the fleet's inputs where given and
   the catalog's otherwise;
 * ``article``: the article's own figure per GPU ($75,000 for 100 GPUs, §9), which implies a
@@ -12,6 +13,7 @@ Two bases, chosen by the scenario's ``fleet.power_saving``:
 from __future__ import annotations
 
 from gputeam.catalog import Catalog
+from gputeam.planning.hardware import kw_per_gpu
 from gputeam.scenario import Scenario
 
 HOURS_PER_YEAR = 8760
@@ -21,7 +23,7 @@ ARTICLE_LINE = "efficiency (15% power)"
 def power_bill_per_gpu_year(scenario: Scenario, catalog: Catalog) -> float:
     """kW per GPU x PUE x 8,760 h x price per kWh (fleet inputs, else the catalog's)."""
     e, f = catalog.economics, scenario.fleet
-    kw = f.kw_per_gpu or e.kw_per_gpu
+    kw = kw_per_gpu(scenario, catalog)
     pue = f.pue or e.pue
     price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
     return kw * pue * HOURS_PER_YEAR * price

@@ -272,6 +272,34 @@ class Roadmap(Result):
     ready: date | None
     ready_month: int | None
     level_at_ready: int | None
+    covers: tuple[str, ...] = Field(
+        default=(),
+        description="Skill domains this roadmap trains beyond the role, for the fleet's "
+        "coverage needs (liquid cooling, a second vendor's stack ...).",
+    )
+
+
+class NeedCover(Result):
+    """How one coverage need of the fleet (``TargetMonth.coverage``, at its peak over the
+    horizon) is met: by whom, and how many people are still missing."""
+
+    domain: str
+    proficiency: int
+    people: int = Field(description="How many people must hold it at that proficiency.")
+    holders: tuple[str, ...] = Field(
+        description="People and hires who hold it or reach it on their roadmap (ids)."
+    )
+    trained: tuple[str, ...] = Field(
+        default=(), description="Of the holders: people whose roadmaps add it for this need."
+    )
+    missing: int = Field(ge=0, description="People still missing: named in a warning.")
+    from_month: int | None = Field(
+        default=None,
+        description="Plan month from which enough people hold it (None: never within the horizon).",
+    )
+    rule: str = ""
+    rule_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("rule", "rule_text"),)
 
 
 # ---------------------------------------------------------------- costs and ROI
@@ -499,6 +527,14 @@ class Plan(Result):
     warnings: tuple[Warning, ...] = Field(description="About this plan: act on these.")
     notes: tuple[Note, ...] = Field(
         default=(), description="About the article's own figures: background, not faults."
+    )
+    needs: tuple[NeedCover, ...] = Field(
+        default=(), description="How each of the fleet's coverage needs is met (or not)."
+    )
+    needs_cost: float = Field(
+        default=0.0,
+        description="What the training for coverage needs adds to costs.horizon (decided "
+        "after sourcing, so not in sourcing.total_cost).",
     )
     case_study: CaseStudyComparison | None = Field(
         default=None,

@@ -129,6 +129,8 @@ def prepare(
             for d, prof in s.domains.items():
                 need[d] = max(need.get(d, 0), prof)
                 role_needs[s.role][d] = max(role_needs[s.role].get(d, 0), prof)
+        for cover in tm.coverage:  # the fleet's coverage needs: key-person risk too
+            need[cover.domain] = max(need.get(cover.domain, 0), cover.proficiency)
     domains = tuple(sorted(need))
     didx = {d: i for i, d in enumerate(domains)}
 
@@ -174,9 +176,16 @@ def prepare(
                 salary=salary / 12 * uplift,
                 recruit=catalog.levels[p.level].salary_usd.mid * e.hiring_cost_share,
                 skills={d for d, v in p.skills.items() if d in need and v >= need[d]},
-                gains=set(role_needs[a.role]) if a and a.role in role_needs else set(),
+                gains=(set(role_needs[a.role]) | set(rm.covers if rm else ()))
+                if a and a.role in role_needs
+                else set(),
             )
         )
+    # hires' coverage training (planning.needs), in the order the pipeline numbers hires
+    hire_covers: dict[str | None, list[tuple[str, ...]]] = {}
+    for rm in roadmaps:
+        if rm.hire:
+            hire_covers.setdefault(rm.role, []).append(rm.covers)
     for hire in sourcing.hires:
         band = catalog.levels[hire.level].salary_usd.mid
         for _ in range(hire.count):
@@ -193,7 +202,7 @@ def prepare(
                     salary=band / 12 * uplift,
                     recruit=band * e.hiring_cost_share,
                     skills=set(role_needs.get(hire.role, {})),
-                    gains=set(),
+                    gains={d for d in (hire_covers.get(hire.role) or [()]).pop(0) if d in need},
                 )
             )
     n_u, n_d, n_k = len(rows), len(domains), len(roles)

@@ -4,8 +4,10 @@ them to an assigned role, in calendar dates.
 Rules, in order:
 
 1. Certifications needed: the slot's required certifications (the first of each "any one
-   of" group the person lacks), those of the slot's level (Level 2: NCA-AIIO; Level 3: an
-   NVIDIA Professional; Level 4: NCP-AII or NCP-AIO, article §3), and, recursively, their
+   of" group the person lacks), those of the slot's level for the fleet's GPU vendor
+   (:func:`gputeam.planning.hardware.level_certifications`; NVIDIA: Level 2 NCA-AIIO,
+   Level 3 an NVIDIA Professional, Level 4 NCP-AII or NCP-AIO, article §3; AMD: the ROCm
+   Associate, Professional, Expert; Intel: none), and, recursively, their
    prerequisites (NCP-AII needs NCA-AIIO, article §4). For a person whose level already
    fits the slot they are goals, not gates: the skills come first, the person is ready
    when they have them, and the certifications follow on the same roadmap.
@@ -25,7 +27,10 @@ Rules, in order:
    (:data:`STUDY_CAP`): 40 hours for an exam do not replace the months on the job.
 5. Study items run back to back at the person's weekly study hours; an exam waits for its
    courses, its prerequisites and its minimum experience, times the scenario's
-   ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it).
+   ``constraints.prerequisite_strictness`` (1: all of it; 0: the vendor only recommends it),
+   and for the day a not-yet-open programme opens (``available_from``). Experience, for an
+   exam and for a level, accrues only in months the organisation runs GPUs (or has
+   hands-on access to them, :mod:`gputeam.planning.hardware` rule 4).
    A slot below its role's own level (vendor-supported lean staffing) keeps the role level's
    certifications as goals after readiness, when their exams fall within the horizon.
 6. Every certification held or earned is renewed one month before it expires, if that
@@ -44,8 +49,13 @@ from gputeam.catalog import Catalog, certificate_expiry
 from gputeam.catalog.models import Course
 from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import add_months, month_of, weeks
+from gputeam.planning.hardware import (
+    EXPERIENCE_LOOKAHEAD,
+    Experience,
+    LevelCertifications,
+    level_certifications,
+)
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
-from gputeam.planning.sizing import LEVEL_CERTS
 from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
 
@@ -90,6 +100,9 @@ class _State:
     cursor: date
     items: list[RoadmapItem] = field(default_factory=list)
     capped: frozenset[str] = frozenset()  # transition domains: study gives at most STUDY_CAP
+    levels: LevelCertifications | None = None  # the fleet's vendor's level certifications
+    experience: Experience | None = None  # the months that add experience (GPUs run)
+    plan_start: date | None = None
 
 
 def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
@@ -103,18 +116,26 @@ def held_valid(person: Person, catalog: Catalog, on: date) -> dict[str, date]:
 
 
 def certs_needed(
-    slot: TargetSlot, have: Iterable[str], catalog: Catalog, prefer_network: bool = False
+    slot: TargetSlot,
+    have: Iterable[str],
+    catalog: Catalog,
+    prefer_network: bool = False,
+    levels: LevelCertifications | None = None,
 ) -> list[str]:
-    """Certifications to earn, prerequisites first."""
+    """Certifications to earn, prerequisites first (``levels``: the fleet's vendor's level
+    certifications, :func:`gputeam.planning.hardware.level_certifications`; NVIDIA's when
+    not given)."""
     have = set(have)
+    levels = levels or level_certifications(catalog)
     wanted: list[str] = []
     for group in slot.certifications:
         if not any(c in have for c in group):
             wanted.append(group[0])
     for lvl in range(2, slot.level_min + 1):
-        options = LEVEL_CERTS.get(lvl, ())
+        options = levels.at(lvl)
         if options and not any(c in have or c in wanted for c in options):
-            wanted.append("ncp-ain" if prefer_network and "ncp-ain" in options else options[0])
+            net = levels.network
+            wanted.append(net if prefer_network and net in options else options[0])
     ordered: list[str] = []
 
     def visit(cid: str) -> None:
@@ -129,15 +150,28 @@ def certs_needed(
     return ordered
 
 
-def level_eligible(person: Person, catalog: Catalog, certs: Iterable[str], months_in: int) -> int:
-    """Highest level the person qualifies for after ``months_in`` months of the plan."""
+def level_eligible(
+    person: Person,
+    catalog: Catalog,
+    certs: Iterable[str],
+    months_in: int,
+    levels: LevelCertifications | None = None,
+    experience: Experience | None = None,
+    since_month: int = 1,
+) -> int:
+    """Highest level the person qualifies for after ``months_in`` months of the plan. With
+    ``experience``, only its months from ``since_month`` on (GPUs in service) count."""
     have = set(certs)
-    exp = person.experience_months + months_in
+    levels = levels or level_certifications(catalog)
+    gained = months_in - since_month + 1
+    if experience is not None:
+        gained = experience.between(since_month, months_in)
+    exp = person.experience_months + max(0, gained)
     best = person.level
     for lvl in range(person.level + 1, 6):
         if exp < catalog.levels[lvl].experience_months.low:
             break
-        options = LEVEL_CERTS.get(lvl, ())
+        options = levels.at(lvl)
         if options and not have.intersection(options):
             break
         best = lvl
@@ -162,18 +196,22 @@ def build_roadmap(
     horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
     allowed: set[str] = set(scenario.constraints.strategies)
     held = held_valid(person, catalog, start)
+    levels = level_certifications(catalog, scenario.fleet)
     state = _State(
         skills=dict(person.skills),
         certs=dict(held),
         cursor=start,
         capped=frozenset(t.domain for t in catalog.transitions),
+        levels=levels,
+        experience=Experience.of(scenario.fleet),
+        plan_start=scenario.start,
     )
     rate = person.weekly_study_hours
     strict = scenario.constraints.prerequisite_strictness
     skills_end: date | None = None
     first_goal = 0  # items from here on are goals, not conditions of readiness
     if slot is not None and rate > 0:
-        needed = certs_needed(slot, held, catalog, prefer_network=slot.role == "network-specialist")
+        needed = certs_needed(slot, held, catalog, slot.role == "network-specialist", levels)
         goals = person.level >= slot.level_min  # certifications are goals, not gates
         if goals:
             _domain_courses(slot.domains, state, catalog, rate, allowed)
@@ -195,14 +233,21 @@ def build_roadmap(
         )
     if slot is not None:
         state.items[first_goal:] = [i.model_copy(update={"goal": True}) for i in state.items[first_goal:]]
-    stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog)
+    stuck = slot is not None and rate <= 0 and _lacks(person, slot, held, catalog, levels)
     _renewals(state, catalog, horizon_end)
     ready: date | None = None
     ready_month: int | None = None
     level_at: int | None = None
     if slot is not None and not stuck:
         ready, level_at = _level_ready(
-            person, slot, state, catalog, scenario.start, study_end, skills_only=skills_end is not None
+            person,
+            slot,
+            state,
+            catalog,
+            scenario.start,
+            study_end,
+            skills_only=skills_end is not None,
+            since=experience_on or scenario.start,
         )
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
@@ -238,7 +283,7 @@ def _role_level_goals(
     if role is None or role.level_min <= slot.level_min:
         return
     full = slot.model_copy(update={"level_min": role.level_min, "certifications": ()})
-    for cid in certs_needed(full, state.certs, catalog, prefer_network=slot.role == "network-specialist"):
+    for cid in certs_needed(full, state.certs, catalog, slot.role == "network-specialist", state.levels):
         saved = (len(state.items), state.cursor, dict(state.skills), dict(state.certs))
         _path_courses(cid, state, catalog, rate, allowed)
         _exam(cid, person, state, catalog, rate, experience_on, strictness)
@@ -248,8 +293,14 @@ def _role_level_goals(
             return
 
 
-def _lacks(person: Person, slot: TargetSlot, held: Mapping[str, date], catalog: Catalog) -> bool:
-    if certs_needed(slot, held, catalog):
+def _lacks(
+    person: Person,
+    slot: TargetSlot,
+    held: Mapping[str, date],
+    catalog: Catalog,
+    levels: LevelCertifications | None = None,
+) -> bool:
+    if certs_needed(slot, held, catalog, levels=levels):
         return True
     return any(person.skills.get(d, 0) < p for d, p in slot.domains.items()) or person.level < slot.level_min
 
@@ -364,7 +415,9 @@ def _exam(
     if cert.min_experience_months:
         short = math.ceil(cert.min_experience_months * strictness) - person.experience_months
         if short > 0:
-            earliest = max(earliest, add_months(experience_on, short))
+            earliest = max(earliest, _experienced(state, experience_on, short))
+    if cert.available_from is not None:  # a programme announced before its exams open
+        earliest = max(earliest, cert.available_from)
     day = earliest
     state.items.append(
         _item(
@@ -381,6 +434,15 @@ def _exam(
     state.cursor = day + timedelta(days=1)
     state.certs[cert_id] = day
     _grant(state, ((g.domain, g.to) for g in cert.grants))
+
+
+def _experienced(state: _State, since: date, months: int) -> date:
+    """The day ``months`` more months of GPU experience have accrued since ``since``: only
+    months in which the fleet runs GPUs count (:mod:`gputeam.planning.hardware`, rule 4)."""
+    if state.experience is None or state.plan_start is None:
+        return add_months(since, months)
+    day = state.experience.date(state.plan_start, since, months)
+    return day if day is not None else add_months(since, months + EXPERIENCE_LOOKAHEAD)
 
 
 def _domain_courses(
@@ -542,27 +604,73 @@ def _level_ready(
     plan_start: date,
     study_end: date,
     skills_only: bool = False,
+    since: date | None = None,
 ) -> tuple[date | None, int]:
     """First date when skills, certifications and level all fit the slot: the end of the
     study and practice, or the end of the plan month in which the person reaches the
-    experience the slot's level needs (article §3), whichever is later."""
+    experience the slot's level needs (article §3), whichever is later. Experience accrues
+    from ``since`` (the plan start or a hire's arrival), in months the fleet runs GPUs."""
     practice_end = max(
         (i.end for i in state.items if i.kind in ("practice", "apprenticeship")), default=study_end
     )
     day = study_end if skills_only else max(study_end, practice_end)
     certs = {c for c, earned in state.certs.items() if earned <= day}
     first = month_of(plan_start, day)
+    levels = state.levels or level_certifications(catalog)
+    since_month = max(1, month_of(plan_start, since)) if since is not None else 1
     if person.level < slot.level_min:
         for lvl in range(person.level + 1, slot.level_min + 1):
-            options = LEVEL_CERTS.get(lvl, ())
+            options = levels.at(lvl)
             if options and not certs.intersection(options):
                 return None, person.level
     short = math.ceil(catalog.levels[slot.level_min].experience_months.low - person.experience_months)
-    months_in = max(first, short) if person.level < slot.level_min else first
-    lvl = level_eligible(person, catalog, certs, months_in)
+    months_in = first
+    if person.level < slot.level_min:
+        if state.experience is None:
+            months_in = max(first, short)
+        else:
+            reached = state.experience.month(short, since_month)
+            if reached is None:  # no GPUs to gain the experience on
+                return None, person.level
+            months_in = max(first, reached)
+    lvl = level_eligible(person, catalog, certs, months_in, levels, state.experience, since_month)
     if months_in == first:
         return day, lvl
     return add_months(plan_start, months_in) - timedelta(days=1), lvl
+
+
+def extend_roadmap(
+    roadmap: Roadmap,
+    person: Person,
+    skills: Mapping[str, int],
+    needs: Mapping[str, int],
+    scenario: Scenario,
+    catalog: Catalog,
+    mentor_available: bool = False,
+) -> Roadmap:
+    """``roadmap`` with courses and practice that take ``person`` (with ``skills`` at the end
+    of it) to ``needs`` beyond their role (the fleet's coverage needs,
+    :mod:`gputeam.planning.needs`), after their other study; goals, not conditions of
+    readiness for the role. The domains go to ``covers``."""
+    rate = person.weekly_study_hours
+    todo = {d: p for d, p in needs.items() if skills.get(d, 0) < p}
+    if rate <= 0 or not todo:
+        return roadmap
+    study = [i.end for i in roadmap.items if i.kind != "renewal"]
+    state = _State(
+        skills=dict(skills),
+        certs={},
+        cursor=max([scenario.start, *([roadmap.ready] if roadmap.ready else []), *study]),
+        items=list(roadmap.items),
+        capped=frozenset(t.domain for t in catalog.transitions),
+    )
+    allowed: set[str] = set(scenario.constraints.strategies)
+    first = len(state.items)
+    _domain_courses(todo, state, catalog, rate, allowed)
+    _practice(person, todo, state, catalog, rate, allowed, mentor_available)
+    added = [i.model_copy(update={"goal": True}) for i in state.items[first:]]
+    items = tuple(sorted((*roadmap.items, *added), key=lambda i: (i.start, i.end, i.kind)))
+    return roadmap.model_copy(update={"items": items, "covers": (*roadmap.covers, *todo)})
 
 
 def hire_roadmaps(

@@ -43,6 +43,7 @@ from gputeam.catalog import Catalog
 from gputeam.i18n import N_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.costs import base_salary, contractor_rate, ledger, loaded_uplift
+from gputeam.planning.hardware import kw_per_gpu
 from gputeam.planning.power import HOURS_PER_YEAR, article_saving_per_gpu_year
 from gputeam.planning.result import Roadmap, Roi, RoiMonth, Sourcing, Target
 from gputeam.planning.text import Text, say
@@ -276,7 +277,7 @@ class _Assumptions:
             downtime=e.downtime_cost_per_gpu_year,
             deploy=e.deployment_speedup_value_per_gpu,
             power_share=e.efficiency_power_share,
-            kw=f.kw_per_gpu or e.kw_per_gpu,
+            kw=kw_per_gpu(scenario, catalog),
             pue=f.pue or e.pue,
             kwh_price=f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh,
             paid=scenario.roi.paid_share(f.deployment),

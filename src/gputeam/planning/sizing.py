@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from gputeam.catalog import Catalog
 from gputeam.catalog.models import FleetCondition, Template
 from gputeam.i18n import N_, Nn_
+from gputeam.planning import hardware
 from gputeam.planning.calendar import month_start
 from gputeam.planning.result import DomainCover, Target, TargetMonth, TargetSlot
 from gputeam.planning.text import Term, Text, concat, say, say_n
@@ -43,11 +44,6 @@ from gputeam.scenario import Scenario
 from gputeam.scenario.models import Fleet
 
 PARALLEL_STORAGE = ("parallel-fs", "gpudirect-storage")
-LEVEL_CERTS: dict[int, tuple[str, ...]] = {
-    2: ("nca-aiio",),
-    3: ("ncp-aii", "ncp-ain", "ncp-aio"),
-    4: ("ncp-aii", "ncp-aio"),
-}
 
 
 def size(scenario: Scenario, catalog: Catalog) -> Target:
@@ -165,7 +161,7 @@ def size_for(scenario: Scenario, catalog: Catalog, gpus: int, month: int) -> Tar
         gpus=gpus,
         basis=basis,
         slots=slots,
-        coverage=tuple(_coverage(scenario, catalog, gpus)),
+        coverage=(*_coverage(scenario, catalog, gpus), *hardware.coverage(catalog, scenario.fleet)),
     )
 
 
@@ -378,6 +374,7 @@ def _slot(
             *([rule] if rule else []),
             say(N_("; vendor support covers Level-4+ escalation: Level 2+, one step less skill")),
         )
+    domains, certs = hardware.slot_needs(catalog, scenario.fleet, domains, certs)  # the vendor's
     return TargetSlot(
         role=role_id,
         level_min=lmin,

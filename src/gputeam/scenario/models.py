@@ -8,7 +8,7 @@ Unknown fields are errors, never silently dropped.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -75,6 +75,23 @@ class Fleet(Model):
         description="Basis of the ROI's power saving: physical (kW per GPU x PUE x hours x "
         "price x the saved share) or article (the article's $75,000 per 100 GPUs, §9, which "
         "implies an unusually high power bill).",
+    )
+    gpu_models: tuple[Annotated[str, Field(min_length=1, max_length=GPU_MODEL_LONGEST)], ...] = Field(
+        default=(),
+        max_length=8,
+        description="Further GPU models running beside gpu_model in a mixed fleet, e.g. "
+        "[Gaudi 3] beside H100. gpu_model stays the main model (its vendor's stack and "
+        "certifications go into every role); each further model adds its needs (its "
+        "vendor's software stack, liquid cooling, rack-scale skills) as people to cover. "
+        "Power per GPU is the mean of all the models' unless kw_per_gpu is given.",
+    )
+    gpu_access_from_month: int | None = Field(
+        default=None,
+        ge=1,
+        description="Plan month from which the team works hands-on on GPUs before its own "
+        "fleet runs (a vendor lab or bootcamp on real systems, a cloud sandbox). Experience "
+        "in GPU infrastructure accrues only in months with GPUs in service or with this "
+        "access; none: only with GPUs in service.",
     )
 
     @field_validator("gpus")
