@@ -223,6 +223,64 @@ def _target(plan: Plan) -> Section:
     )
 
 
+def _workload(plan: Plan) -> Section | None:
+    """The fleet's workload month by month (issue 18), and which roles absorb it."""
+    w = plan.workload
+    if w is None:
+        return None
+    rows = tuple(
+        (
+            m.month,
+            m.date,
+            m.gpus,
+            m.interruptions,
+            m.pages,
+            m.hardware_swaps,
+            m.incident_hours + m.maintenance_hours + m.deployment_hours + m.service_hours,
+            m.rollout_hours,
+            m.technician_hours,
+            m.operations_fte,
+            m.technician_fte,
+        )
+        for m in w.months
+    )
+    cols = (
+        Column(_("Month"), "month"),
+        Column(_("Date"), "date"),
+        Column(_("GPUs"), "int"),
+        Column(_("Interruptions"), "number"),
+        Column(_("Pages"), "number"),
+        Column(_("Hardware swaps"), "number"),
+        Column(_("Operations hours"), "number"),
+        Column(_("Roll-out hours"), "number"),
+        Column(_("Technician hours"), "number"),
+        Column(_("Operations FTE"), "number"),
+        Column(_("Technician FTE"), "number"),
+    )
+    shares = tuple((s.work, ", ".join(s.roles) or "-", localise(s.note_text, s.note)) for s in w.absorbed_by)
+    rates = (
+        (_("GPU generation"), Cell(w.generation, "text")),
+        (_("Interruptions per GPU-year"), Cell(w.interruptions_per_gpu_year, "number")),
+        (_("Automation"), Cell(f"{w.automation} (x{w.automation_factor:g})", "text")),
+        (_("Support model"), Cell(w.support_model, "text")),
+        (_("Source"), Cell(w.interruptions_source, "text")),
+    )
+    return Section(
+        "workload",
+        _("Workload"),
+        (
+            Table("workload", cols, rows, title=_("Work the fleet creates, a month")),
+            Table(
+                "workload_roles",
+                (Column(_("Work")), Column(_("Roles")), Column(_("Note"))),
+                shares,
+                title=_("Who absorbs it"),
+            ),
+            Table("workload_rates", (Column(_("Assumption")), Column(_("Value"))), rates, title=_("Rates")),
+        ),
+    )
+
+
 def _gaps(plan: Plan) -> Section:
     g = plan.gaps
     names = people_names(plan)
@@ -636,6 +694,7 @@ def sections(plan: Plan) -> list[Section]:
     out = [
         _summary(plan),
         _target(plan),
+        *(s for s in (_workload(plan),) if s is not None),
         _gaps(plan),
         _sourcing(plan),
         _roadmaps(plan),
