@@ -11,11 +11,23 @@ Two modes (the staffing-density contradiction, article §5 and §7):
   nearest person (half up; a role that shrinks between rosters rounds half down), so the
   team grows with the fleet without a cliff at any boundary: a role changes by at most one
   person from one GPU count to the next.
-* ``lean``: vendor-supported staffing as in the case studies (§7): one person per
-  ``gpus_per_engineer_lean`` GPUs (80: 400 GPUs / 5 people), or per
-  ``gpus_per_engineer_vendor_supported`` (100: 500 H100s / 5 engineers) with a vendor
-  support contract, which also covers Level-4+ escalations, so in-house slots then need
-  Level 2 and one proficiency step less than the role's full need.
+  Template mode is the article's rosters, raised (never lowered) where the fleet needs
+  more: operations engineers up to the out-of-hours cover, specialists up to the
+  ``workload.specialists`` rule, hardware roles on the team's own hardware and, beyond the
+  largest anchor, operations engineers up to the work (issue 18).
+* ``lean``: the team the fleet's work, cover and span of control need (issue 18, figures in
+  the catalog's ``workload``, see :mod:`gputeam.planning.workload`): operations engineers =
+  the larger of (incident + maintenance + deployment + service hours) / (productive hours x
+  the 50 % operational cap, SRE) and the out-of-hours cover of ``fleet.support_model`` (a
+  paged rotation: 1 / 25 % on call = 4 for a primary only, 8 for a one-site primary +
+  secondary, 6 a site on several sites, times the people on call at once at 2 incidents a
+  12-hour shift; staffed 24/7 seats of 6 FTE; none in business hours or vendor-managed);
+  specialists by fabric, storage, cooling and compliance; data-centre technicians from the
+  on-site hardware work; one lead per ``span_of_control`` engineers and one architect per
+  as many leads. With ``vendor_support`` the vendor takes hardware faults, swaps and
+  installation and covers Level-4+ escalations (the first lead), so in-house slots then
+  need Level 2 and one proficiency step less than the role's full need. Every count only
+  grows with GPUs (Hypothesis tests in tests/planning/test_workload_sizing.py).
 
 The fleet decides which needs hold, from catalog data (``needed_when`` on skill domains and
 roles): a domain needed only on some fleets (InfiniBand, GPUDirect Storage, liquid cooling)
@@ -24,8 +36,8 @@ cloud networking) or dropped; a role needed only on some fleets (the network spe
 an all-cloud fleet, the storage specialist on an object store) is left out. Fleet features
 also add needs in both modes: parallel file systems / GPUDirect Storage need a storage
 specialist; liquid cooling, cloud or hybrid deployment need people who hold those skills;
-compliance needs a security specialist; a 24/7 rotation needs enough operations staff to
-cover 168 hours a week after leave and training.
+compliance needs a security specialist; out-of-hours cover needs enough operations
+engineers for the rotation or the staffed seats.
 """
 
 from __future__ import annotations

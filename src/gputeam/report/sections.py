@@ -91,6 +91,13 @@ def contractor_hours_by_month(plan: Plan) -> list[float]:
     return hours
 
 
+def mode_label(mode: str) -> str:
+    """A sizing mode in words: template mode is the article's rosters, so labelled."""
+    if mode == "template":
+        return _("template (the article's §5 rosters)")
+    return _("lean (sized from the fleet's work, cover and span of control)")
+
+
 def _summary(plan: Plan) -> Section:
     sc = plan.scenario
     deadline = deadline_month(plan)
@@ -99,7 +106,7 @@ def _summary(plan: Plan) -> Section:
         (_("Organisation"), Cell(sc.organisation, "text")),
         (_("Plan computed for"), Cell(plan.generated_for, "date")),
         (_("Catalog version"), Cell(plan.catalog_version, "text")),
-        (_("Mode"), Cell(plan.target.mode, "text")),
+        (_("Mode"), Cell(mode_label(plan.target.mode), "text")),
         (_("Start"), Cell(sc.start, "date")),
         (_("Horizon (months)"), Cell(len(plan.target.months), "int")),
         (_("Deadline month"), Cell(deadline, "month")),
