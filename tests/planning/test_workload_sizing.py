@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gputeam.catalog import load_catalog
 from gputeam.catalog.models import Contradiction
+from gputeam.errors import ScenarioError
 from gputeam.planning import plan
 from gputeam.planning.notices import density_warning
 from gputeam.planning.sizing import size, size_for
+from gputeam.planning.workload import fleet_rates
 from gputeam.report.sections import sections
-from gputeam.scenario import load_example
+from gputeam.scenario import load_example, load_scenario_text
+from gputeam.scenario.load import EXAMPLES
 
 from .helpers import scenario
 
@@ -160,15 +164,46 @@ def test_plan_carries_the_workload_month_by_month(today):
 
 def test_unknown_generation_falls_back_and_fleet_overrides():
     amd = scenario(mode="lean", fleet={**fleet_of(1024), "gpu_model": "MI300X"})
-    from gputeam.planning.workload import fleet_rates
-
     assert fleet_rates(amd, CATALOG).interruptions == CATALOG.workload.interruptions_per_gpu_year["hopper"]
     mine = scenario(mode="lean", fleet={**fleet_of(1024), "interruptions_per_gpu_year": 0.5})
     assert fleet_rates(mine, CATALOG).interruptions == 0.5
 
 
 def test_examples_are_bundled(today):
-    from gputeam.scenario.load import EXAMPLES
-
     assert {"cloud", "rackscale", "hyperscale"} <= set(EXAMPLES)
     assert date(2027, 1, 1) == load_example("cloud").start
+
+
+def test_every_workload_figure_can_be_overridden():
+    """catalog-extra section ``workload`` patches any figure (here the span of control and
+    the Hopper interruption rate); the plan's rules show the new figures."""
+    mine = load_catalog({"workload": {"span_of_control": 4, "interruptions_per_gpu_year": {"hopper": 0.5}}})
+    sc = scenario(mode="lean", fleet=fleet_of(2048, storage="parallel-fs"))
+    base, over = size_for(sc, CATALOG, 2048, 1), size_for(sc, mine, 2048, 1)
+    assert counts(over)["infrastructure-lead"] > counts(base)["infrastructure-lead"]
+    assert counts(over)["operations-engineer"] > counts(base)["operations-engineer"]
+    lead = next(s for s in over.slots if s.role == "infrastructure-lead")
+    assert "/ 4 per lead" in lead.rule
+
+
+def test_business_hours_contradicting_on_call_is_refused():
+    text = (
+        "organisation: x\nstart: 2027-01-01\nfleet:\n  gpus: [{month: 1, count: 64}]\n"
+        "  on_call_24x7: true\n  support_model: business-hours\npeople: []\n"
+    )
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario_text(text, "s.yaml")
+    assert any("support_model" in p.path and "on_call_24x7" in p.message for p in exc.value.problems)
+
+
+def test_staffed_seats_only_when_asked():
+    """Staffed 24/7 seats (NOC, 6 FTE a seat) only for support_model staffed-24x7; a paged
+    rotation is smaller, and business hours or a vendor-managed service need neither."""
+    ops = {
+        support: counts(size_for(scenario(mode="lean", fleet=fleet_of(512, support)), CATALOG, 512, 1))[
+            "operations-engineer"
+        ]
+        for support in SUPPORT
+    }
+    assert ops["staffed-24x7"] == 6 > ops["on-call"] == 4 >= ops["business-hours"]
+    assert ops["vendor-managed"] <= ops["business-hours"]

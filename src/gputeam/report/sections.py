@@ -701,12 +701,12 @@ def sections(plan: Plan) -> list[Section]:
     out = [
         _summary(plan),
         _target(plan),
-        *(s for s in (_workload(plan),) if s is not None),
         _gaps(plan),
         _sourcing(plan),
         _roadmaps(plan),
         _costs(plan),
         _roi(plan),
+        *(s for s in (_workload(plan),) if s is not None),
         _warnings(plan),
         _notes(plan),
     ]
