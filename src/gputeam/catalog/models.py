@@ -300,7 +300,7 @@ Automation = Literal["manual", "scripted", "self-healing"]
 
 
 class SpecialistRule(BaseModel):
-    """When a fleet gets dedicated specialists of one role, and how many (issue 18)."""
+    """When a fleet gets dedicated specialists of one role, and how many."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -313,7 +313,7 @@ class SpecialistRule(BaseModel):
 
 
 class WorkloadRates(Entry):
-    """The work a fleet creates and the norms the team is sized from (issue 18)."""
+    """The work a fleet creates and the norms the team is sized from."""
 
     interruptions_per_gpu_year: dict[str, NonNegative | None] = Field(
         description="Unplanned interruptions per GPU-year by GPU generation (null: unknown)."

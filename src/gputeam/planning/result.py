@@ -94,7 +94,7 @@ class Target(Result):
 
 # ---------------------------------------------------------------- workload
 class WorkloadMonth(Result):
-    """The work the fleet creates in one plan month (issue 18), and the staff it takes."""
+    """The work the fleet creates in one plan month, and the staff it takes."""
 
     month: int
     date: date

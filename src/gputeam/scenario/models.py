@@ -65,7 +65,7 @@ class Fleet(Model):
     on_call_24x7: bool = Field(
         default=False,
         description="Deprecated: use support_model. true reads as support_model: on-call (a paged "
-        "24/7 rotation; before issue 18 it meant staffed shifts, now support_model: staffed-24x7).",
+        "24/7 rotation; it used to mean staffed shifts, now support_model: staffed-24x7).",
     )
     support_model: SupportModel | None = Field(
         default=None,
