@@ -269,8 +269,10 @@ def test_template_headcounts() -> None:
 
 
 def test_eight_roles() -> None:
-    assert len(CAT.roles) == 8
-    assert set(CAT.roles) == {s.role for t in CAT.templates.values() for s in t.slots}
+    """The article's eight template roles (§5), and issue 18's two on-premises hardware roles."""
+    hardware = {"datacenter-technician", "facilities-engineer"}
+    assert len(CAT.roles) == 10 and hardware <= set(CAT.roles)
+    assert set(CAT.roles) - hardware == {s.role for t in CAT.templates.values() for s in t.slots}
 
 
 def test_template_certifications_by_scale() -> None:

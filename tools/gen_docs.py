@@ -489,6 +489,35 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         (f"`economics`, one mapping patched field by field. Source: {eco.source}; as of {eco.as_of}."),
         _table(["field", "value", "meaning"], rows),
     )
+    work = cat.workload
+    rows = []
+    for name, field in type(work).model_fields.items():
+        if name in ("source", "as_of", "specialists"):
+            continue
+        value = getattr(work, name)
+        if isinstance(value, dict):
+            value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        rows.append([f"`{name}`", value, field.description or ""])
+    for rule in work.specialists:
+        when = ", ".join(f"{k} {'/'.join(v)}" for k, v in rule.when.items()) or "any fleet"
+        extra = (" with compliance" if rule.compliance else "") + (
+            f", at least {rule.per_site} a site" if rule.per_site else ""
+        )
+        rows.append(
+            [
+                f"`specialists`: {rule.role}",
+                f"from {rule.from_gpus:,} GPUs, one per {rule.gpus_per_person:,.0f}",
+                f"{when}{extra}",
+            ]
+        )
+    yield (
+        "Workload",
+        (
+            "`workload`, one mapping patched field by field: the work a fleet creates and the "
+            f"norms the team is sized from (see planning.md). Source: {work.source}; as of {work.as_of}."
+        ),
+        _table(["field", "value", "meaning"], rows),
+    )
     ex = cat.roi_example
     yield (
         "ROI worked example",

@@ -88,8 +88,13 @@ def test_contractors_stop_when_staff_cover_each_run_of_months() -> None:
     sc = scenario(
         mode="lean",
         horizon_months=18,
-        fleet={"gpus": [{"month": 1, "count": 80}, {"month": 16, "count": 240}], "interconnect": "ethernet"},
-        people=[person("ann", name="Ann Lee", skills={"linux": 3, "networking": 2, "monitoring": 2})],
+        # issue 18: 80 GPUs take 3 operations engineers and 800 take 4 (the service work of
+        # a site is fixed; it was 1 and 2 at 80 GPUs a person)
+        fleet={"gpus": [{"month": 1, "count": 80}, {"month": 16, "count": 800}], "interconnect": "ethernet"},
+        people=[
+            person(pid, name=name, skills={"linux": 3, "networking": 2, "monitoring": 2})
+            for pid, name in (("ann", "Ann Lee"), ("bea", "Bea Ruiz"), ("cam", "Cam Osei"))
+        ],
         constraints={
             "deadline_month": 6,
             "hiring_lead_time_months": 3,
@@ -133,6 +138,9 @@ def fractional_case() -> Scenario:
         fleet={
             "gpus": [{"month": 1, "count": 400}, {"month": 16, "count": 1200}],
             "interconnect": "infiniband",
+            # issue 18: a storage specialist keeps the lean team odd (7, was 5 at 80 GPUs a
+            # person), so half the slots as the contractor cap is still a fraction
+            "storage": "parallel-fs",
         },
         people=[
             person("lee", name="Lee Chen", level=3, experience_months=20, skills=LEAD_SKILLS),

@@ -335,9 +335,9 @@ def test_the_plans_sentences_in_german(plans: dict[str, Plan]) -> None:
     for words in (
         "optimaler Plan (HiGHS, Lücke 0,00 %): ",
         "weiterbilden (Level 2), bereit im Monat",
-        "Infrastructure Lead auf Level 4 im Monat 1 einstellen",
+        "Infrastructure Lead auf Level 4 im Monat 2 einstellen",
         "externe Fachkräfte überbrücken",
-        "lean: 400 GPUs / 80 GPUs pro Person (Artikel §7B) = 5",
+        "Führungsspanne: 4 Ingenieure / 8 pro Leitung, aufgerundet, mindestens eine = 1",
         "Prüfungsvorbereitung: ",
         "Vergleichsfall: ",
         "Investition: Weiterbildung",

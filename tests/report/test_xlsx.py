@@ -13,7 +13,18 @@ from gputeam.report import xlsx
 
 from .conftest import EXAMPLES, renamed
 
-BASE_SHEETS = ["Summary", "Target", "Gaps", "Sourcing", "Roadmaps", "Costs", "ROI", "Warnings", "Notes"]
+BASE_SHEETS = [
+    "Summary",
+    "Target",
+    "Gaps",
+    "Sourcing",
+    "Roadmaps",
+    "Costs",
+    "ROI",
+    "Workload",
+    "Warnings",
+    "Notes",
+]
 
 
 def _load(p: Plan) -> openpyxl.Workbook:

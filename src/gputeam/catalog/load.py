@@ -32,7 +32,7 @@ KEYED = {
     "gpu_vendors": "id",
 }
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
-PATCHED = ("economics", "roi_example")
+PATCHED = ("economics", "roi_example", "workload")
 SECTIONS = (*KEYED, *APPENDED, *PATCHED)
 
 
@@ -58,6 +58,7 @@ def packaged_data() -> dict[str, Any]:
         raw[name] = yaml.load((root / f"{name}.yaml").read_text("utf-8"), Loader=loader)
     raw["gpu_models"] = yaml.load((root / "gpus.yaml").read_text("utf-8"), Loader=loader)
     raw["gpu_vendors"] = yaml.load((root / "vendors.yaml").read_text("utf-8"), Loader=loader)
+    raw["workload"] = yaml.load((root / "workload.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
 

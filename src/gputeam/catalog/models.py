@@ -337,6 +337,55 @@ class Economics(Entry):
         return self.hours_per_fte_year / 12
 
 
+Automation = Literal["manual", "scripted", "self-healing"]
+
+
+class SpecialistRule(BaseModel):
+    """When a fleet gets dedicated specialists of one role, and how many."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    role: str
+    when: FleetCondition = Field(default_factory=dict, description="Fleet features that must hold.")
+    compliance: bool = Field(default=False, description="Only on a fleet with compliance regimes.")
+    from_gpus: int = Field(ge=1, description="Fleet size from which the role is staffed at all.")
+    gpus_per_person: float = Field(gt=0, description="Then one person per this many GPUs (rounded up).")
+    per_site: int = Field(default=0, ge=0, description="At least this many per site.")
+
+
+class WorkloadRates(Entry):
+    """The work a fleet creates and the norms the team is sized from."""
+
+    interruptions_per_gpu_year: dict[str, NonNegative | None] = Field(
+        description="Unplanned interruptions per GPU-year by GPU generation (null: unknown)."
+    )
+    interruptions_source: str = Field(min_length=1, description="Where each generation's figure comes from.")
+    fallback_generation: str = Field(description="Generation whose figure stands in for an unknown one.")
+    hardware_share: Share = Field(description="Share of interruptions caused by hardware.")
+    fabric_share: Share = Field(description="Share of interruptions in switches and cables.")
+    hands_on_hours_per_interruption: NonNegative = Field(description="Follow-up hours per incident, by hand.")
+    automation_factor: dict[Automation, Share] = Field(description="Hands-on hours kept, by automation.")
+    maintenance_hours_per_gpu_year: NonNegative = Field(description="Planned maintenance, by hand.")
+    hard_failures_per_gpu_year: NonNegative = Field(description="GPUs failing for good (hardware swaps).")
+    hours_per_hard_failure: NonNegative = Field(description="On-site hours per hard failure.")
+    on_site_hours_per_hardware_interruption: NonNegative = Field(
+        description="On-site hours (reseat, swap, cable) per hardware interruption."
+    )
+    deployment_hours_per_gpu: NonNegative = Field(description="Project hours per new GPU, by hand.")
+    refresh_years: float = Field(gt=0, description="Years after which a GPU is replaced (steady installs).")
+    service_hours_per_site_week: NonNegative = Field(description="Fixed service work per site a week.")
+    operational_share_cap: Share = Field(description="Largest share of an engineer's time on operations.")
+    oncall_share_cap: Share = Field(description="Largest share of an engineer's time on call.")
+    rotation_primary_secondary_one_site: int = Field(ge=1, description="Engineers for a one-site rotation.")
+    rotation_per_site_multi_site: int = Field(ge=1, description="Engineers per site, multi-site rotation.")
+    incidents_per_shift_max: float = Field(gt=0, description="Incidents one on-call engineer takes a shift.")
+    secondary_from_pages_per_week: float = Field(ge=0, description="Pages a week from which a secondary.")
+    technician_hands_on_share: Share = Field(description="Share of a technician's time on hands-on work.")
+    technician_from_fte: NonNegative = Field(description="Technician work (FTE) from which one is staffed.")
+    span_of_control: int = Field(ge=1, description="Engineers per lead.")
+    specialists: tuple[SpecialistRule, ...] = ()
+
+
 class RoiExample(Entry):
     gpus: int = Field(ge=1)
     engineers: int = Field(ge=1)
@@ -428,6 +477,7 @@ class Catalog(BaseModel):
     specialisations: tuple[Specialisation, ...]
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
     gpu_vendors: dict[str, GpuVendorStack] = Field(default_factory=dict)
+    workload: WorkloadRates
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""
@@ -498,6 +548,9 @@ class Catalog(BaseModel):
                         repr(d.otherwise),
                     )
                 )
+        for i, rule in enumerate(self.workload.specialists):
+            if rule.role not in self.roles:
+                unknown(("workload", "specialists", i, "role"), "role", rule.role)
         for cs in self.case_studies.values():
             for i, m in enumerate(cs.measures):
                 for cid in m.certifications:

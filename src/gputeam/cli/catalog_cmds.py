@@ -20,6 +20,7 @@ SHOWABLE = (
     "templates",
     "strategies",
     "economics",
+    "workload",
     "transitions",
     "case-studies",
     "contradictions",

@@ -108,7 +108,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
 def plan_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("Scenario YAML/JSON file."))] = None,
     example: Annotated[
-        str | None, typer.Option(help=_("Bundled example: finance, healthcare, startup, midsize."))
+        str | None,
+        typer.Option(
+            help=_("Bundled example: finance, healthcare, startup, midsize, cloud, rackscale, hyperscale.")
+        ),
     ] = None,
     mode: Annotated[str | None, typer.Option(help=_("template or lean (overrides the scenario)."))] = None,
     format: Annotated[

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
+from gputeam.catalog.models import Contradiction
 from gputeam.i18n import N_, Nn_
 from gputeam.planning import hardware
 from gputeam.planning.calendar import month_list_text
@@ -178,27 +179,40 @@ def _warnings(
     alt = size_for(scenario.model_copy(update={"mode": other}), catalog, peak, 1).headcount
     here = size_for(scenario, catalog, peak, 1).headcount
     if here != alt:
-        d = con["staffing-density"]
-        density = (
-            N_(
-                "{title}: at {gpus:,} GPUs this template plan needs {here} people; lean mode "
-                "would need {alt}. {detail}"
-            )
-            if scenario.mode == "template"
-            else N_(
-                "{title}: at {gpus:,} GPUs this lean plan needs {here} people; template mode "
-                "would need {alt}. {detail}"
-            )
-        )
-        yield Warning(
-            code=d.id,
-            source=d.source,
-            text=say(
-                density, title=Term(term=d.title), gpus=peak, here=here, alt=alt, detail=Term(term=d.detail)
-            ),
-        )
+        yield density_warning(con["staffing-density"], peak, here, alt, scenario.mode)
     if math.isclose(costs.horizon, 0.0):
         yield Warning(code="no-cost", text=say(N_("the plan has no cost: is the fleet empty?")))
+
+
+def density_warning(d: Contradiction, gpus: int, here: int, alt: int, mode: str) -> Warning:
+    """The staffing-density warning, whose words follow its numbers (issue 18): the
+    contradiction's title ("templates staff far more densely") only where the template
+    plan does need more people than lean mode; otherwise a sentence that says the reverse."""
+    template, lean = (here, alt) if mode == "template" else (alt, here)
+    if template > lean:
+        text = say(
+            N_(
+                "{title}: at {gpus:,} GPUs the article's template rosters need {template} people, "
+                "lean mode (sized from the fleet's work) {lean}. {detail}"
+            ),
+            title=Term(term=d.title),
+            gpus=gpus,
+            template=template,
+            lean=lean,
+            detail=Term(term=d.detail),
+        )
+    else:
+        text = say(
+            N_(
+                "Staffing density (article §5, §7): at {gpus:,} GPUs the article's template rosters "
+                "need {template} people, lean mode (sized from the fleet's work) {lean}: here the "
+                "templates staff less densely, not more"
+            ),
+            gpus=gpus,
+            template=template,
+            lean=lean,
+        )
+    return Warning(code=d.id, source=d.source, text=text)
 
 
 def plan_notes(scenario: Scenario, catalog: Catalog) -> tuple[Note, ...]:

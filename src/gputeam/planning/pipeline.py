@@ -19,6 +19,7 @@ from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates, source
+from gputeam.planning.workload import workload
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -142,4 +143,5 @@ def plan(
         needs_cost=needs_cost,
         notes=plan_notes(scenario, catalog),
         case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
+        workload=workload(scenario, catalog),
     )

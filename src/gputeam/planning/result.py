@@ -92,6 +92,55 @@ class Target(Result):
         return self.months[min(max(month, 1), len(self.months)) - 1]
 
 
+# ---------------------------------------------------------------- workload
+class WorkloadMonth(Result):
+    """The work the fleet creates in one plan month, and the staff it takes."""
+
+    month: int
+    date: date
+    gpus: int
+    interruptions: float = Field(description="Unplanned interruptions expected this month.")
+    pages: float = Field(description="Interruptions that reach a person (after automation).")
+    hardware_swaps: float = Field(description="Hard failures: GPUs or boards swapped for good.")
+    incident_hours: float = Field(description="Hands-on follow-up hours of in-house staff.")
+    maintenance_hours: float = Field(description="Planned maintenance hours.")
+    deployment_hours: float = Field(description="Steady installation work (the refresh cycle).")
+    service_hours: float = Field(description="Fixed service work of the sites.")
+    rollout_hours: float = Field(description="Project hours for GPUs newly installed this month.")
+    technician_hours: float = Field(description="On-site hardware hours (swaps, reseats, cables).")
+    operations_fte: float = Field(description="Operations staff the month's work takes, at the cap.")
+    technician_fte: float = Field(description="Data-centre technicians the on-site work takes.")
+
+
+class WorkShare(Result):
+    """Which roles absorb one kind of work, and why."""
+
+    work: str
+    roles: tuple[str, ...]
+    note: str = ""
+    note_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("note", "note_text"),)
+
+
+class Workload(Result):
+    """The fleet's workload model: rates, month by month figures and who absorbs them."""
+
+    gpu_model: str
+    generation: str
+    interruptions_per_gpu_year: float
+    interruptions_source: str
+    hardware_share: float
+    automation: str
+    automation_factor: float
+    support_model: str
+    own_hardware: bool = Field(description="Whether the team's own staff handle the hardware.")
+    productive_hours_per_fte_year: float
+    operational_share_cap: float
+    months: tuple[WorkloadMonth, ...]
+    absorbed_by: tuple[WorkShare, ...]
+    source: str
+
+
 # ---------------------------------------------------------------- gaps
 class Fit(Result):
     person: str
@@ -540,6 +589,9 @@ class Plan(Result):
         default=None,
         description="The article's stated outcomes beside the plan's, when the "
         "scenario models one of its case studies (scenario field case_study).",
+    )
+    workload: Workload | None = Field(
+        default=None, description="The work the fleet creates month by month, and who absorbs it."
     )
 
     def to_json(self) -> dict[str, Any]:

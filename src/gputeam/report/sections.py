@@ -91,6 +91,13 @@ def contractor_hours_by_month(plan: Plan) -> list[float]:
     return hours
 
 
+def mode_label(mode: str) -> str:
+    """A sizing mode in words: template mode is the article's rosters, so labelled."""
+    if mode == "template":
+        return _("template (the article's §5 rosters)")
+    return _("lean (sized from the fleet's work, cover and span of control)")
+
+
 def _summary(plan: Plan) -> Section:
     sc = plan.scenario
     deadline = deadline_month(plan)
@@ -99,7 +106,7 @@ def _summary(plan: Plan) -> Section:
         (_("Organisation"), Cell(sc.organisation, "text")),
         (_("Plan computed for"), Cell(plan.generated_for, "date")),
         (_("Catalog version"), Cell(plan.catalog_version, "text")),
-        (_("Mode"), Cell(plan.target.mode, "text")),
+        (_("Mode"), Cell(mode_label(plan.target.mode), "text")),
         (_("Start"), Cell(sc.start, "date")),
         (_("Horizon (months)"), Cell(len(plan.target.months), "int")),
         (_("Deadline month"), Cell(deadline, "month")),
@@ -219,6 +226,64 @@ def _target(plan: Plan) -> Section:
                 assumptions,
                 title=_("Assumptions"),
             ),
+        ),
+    )
+
+
+def _workload(plan: Plan) -> Section | None:
+    """The fleet's workload month by month (issue 18), and which roles absorb it."""
+    w = plan.workload
+    if w is None:
+        return None
+    rows = tuple(
+        (
+            m.month,
+            m.date,
+            m.gpus,
+            m.interruptions,
+            m.pages,
+            m.hardware_swaps,
+            m.incident_hours + m.maintenance_hours + m.deployment_hours + m.service_hours,
+            m.rollout_hours,
+            m.technician_hours,
+            m.operations_fte,
+            m.technician_fte,
+        )
+        for m in w.months
+    )
+    cols = (
+        Column(_("Month"), "month"),
+        Column(_("Date"), "date"),
+        Column(_("GPUs"), "int"),
+        Column(_("Interruptions"), "number"),
+        Column(_("Pages"), "number"),
+        Column(_("Hardware swaps"), "number"),
+        Column(_("Operations hours"), "number"),
+        Column(_("Roll-out hours"), "number"),
+        Column(_("Technician hours"), "number"),
+        Column(_("Operations FTE"), "number"),
+        Column(_("Technician FTE"), "number"),
+    )
+    shares = tuple((s.work, ", ".join(s.roles) or "-", localise(s.note_text, s.note)) for s in w.absorbed_by)
+    rates = (
+        (_("GPU generation"), Cell(w.generation, "text")),
+        (_("Interruptions per GPU-year"), Cell(w.interruptions_per_gpu_year, "number")),
+        (_("Automation"), Cell(f"{w.automation} (x{w.automation_factor:g})", "text")),
+        (_("Support model"), Cell(w.support_model, "text")),
+        (_("Source"), Cell(w.interruptions_source, "text")),
+    )
+    return Section(
+        "workload",
+        _("Workload"),
+        (
+            Table("workload", cols, rows, title=_("Work the fleet creates, a month")),
+            Table(
+                "workload_roles",
+                (Column(_("Work")), Column(_("Roles")), Column(_("Note"))),
+                shares,
+                title=_("Who absorbs it"),
+            ),
+            Table("workload_rates", (Column(_("Assumption")), Column(_("Value"))), rates, title=_("Rates")),
         ),
     )
 
@@ -641,6 +706,7 @@ def sections(plan: Plan) -> list[Section]:
         _roadmaps(plan),
         _costs(plan),
         _roi(plan),
+        *(s for s in (_workload(plan),) if s is not None),
         _warnings(plan),
         _notes(plan),
     ]

@@ -35,6 +35,7 @@ SHEETS = {
     "roadmaps": N_("Roadmaps"),
     "costs": N_("Costs"),
     "roi": N_("ROI"),
+    "workload": N_("Workload"),
     "warnings": N_("Warnings"),
     "notes": N_("Notes"),
     "risk": N_("Risk"),

@@ -15,7 +15,7 @@ from gputeam.errors import InputError, Problem, ScenarioError
 from gputeam.i18n import N_
 from gputeam.scenario.models import Scenario, field_names
 
-EXAMPLES = ("finance", "healthcare", "startup", "midsize")
+EXAMPLES = ("finance", "healthcare", "startup", "midsize", "cloud", "rackscale", "hyperscale")
 #: A scenario's reference to the catalog that names nothing in it: (message, expected).
 _UNKNOWN = {
     "skill domain": (N_("unknown skill domain"), N_("a catalog skill domain id")),

@@ -24,6 +24,8 @@ StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
 Mode = Literal["template", "lean"]
 PowerSaving = Literal["physical", "article"]
 Counterfactual = Literal["outsourced", "hire-only"]
+SupportModel = Literal["on-call", "staffed-24x7", "business-hours", "vendor-managed"]
+Automation = Literal["manual", "scripted", "self-healing"]
 
 
 #: The longest plan, in months: scenarios, plan inputs and the API all accept 1 to this.
@@ -60,7 +62,30 @@ class Fleet(Model):
     cooling: Cooling = Field(default="air", description="Air or liquid cooling.")
     orchestration: Orchestration = Field(default="slurm", description="Workload scheduler.")
     deployment: Deployment = Field(default="on-prem", description="Where the fleet runs.")
-    on_call_24x7: bool = Field(default=False, description="Needs a 24/7 on-call rotation.")
+    on_call_24x7: bool = Field(
+        default=False,
+        description="Deprecated: use support_model. true reads as support_model: on-call (a paged "
+        "24/7 rotation; it used to mean staffed shifts, now support_model: staffed-24x7).",
+    )
+    support_model: SupportModel | None = Field(
+        default=None,
+        description="Who answers outside office hours: on-call (a paged 24/7 rotation), "
+        "staffed-24x7 (staffed shifts, NOC seats), business-hours (nobody) or vendor-managed (a "
+        "vendor or managed service runs the hardware and out-of-hours response); default: "
+        "on-call if on_call_24x7 is true, else business-hours.",
+    )
+    automation: Automation = Field(
+        default="scripted",
+        description="How much of the hands-on work automation takes: manual, scripted or "
+        "self-healing (drain, requeue and reboot without a person).",
+    )
+    interruptions_per_gpu_year: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="Unplanned interruptions per GPU-year; default: the catalog's figure for "
+        "the GPU model's generation.",
+    )
     compliance: tuple[str, ...] = Field(
         default=(), description="Compliance regimes, e.g. PCI-DSS, HIPAA, SOC 2."
     )
@@ -93,6 +118,27 @@ class Fleet(Model):
         "in GPU infrastructure accrues only in months with GPUs in service or with this "
         "access; none: only with GPUs in service.",
     )
+
+    @model_validator(mode="after")
+    def _support_agrees(self) -> Fleet:
+        if self.on_call_24x7 and self.support_model == "business-hours":
+            raise FieldConflicts(
+                [
+                    (
+                        ("support_model",),
+                        N_("business-hours contradicts on_call_24x7: true (drop on_call_24x7)"),
+                        self.support_model,
+                    )
+                ]
+            )
+        return self
+
+    @property
+    def support(self) -> SupportModel:
+        """The support model in force: ``support_model``, else what ``on_call_24x7`` reads as."""
+        if self.support_model is not None:
+            return self.support_model
+        return "on-call" if self.on_call_24x7 else "business-hours"
 
     @field_validator("gpus")
     @classmethod
