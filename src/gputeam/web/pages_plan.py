@@ -84,6 +84,8 @@ def plan_page(request: Request, who: PlanReader) -> Response:
                 error = str(exc)
         elif latest is not None:
             plan, saved = latest[0], latest[1]
+        if plan is not None:
+            plan = services.plan_for(request.app, s, plan, who)
     return render(
         request,
         "plan.html",
@@ -126,6 +128,7 @@ def plan_pdf(
             name = f"gputeam-plan-{today(request).isoformat()}"
         else:
             return error_page(request, 404, "No plan has been saved yet.")
+        plan = services.plan_for(request.app, s, plan, who)
     try:
         data = pdf.render(plan, paper)
     except (pdf.RendererMissing, pdf.PrintFailed) as exc:
@@ -207,6 +210,8 @@ def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Resp
                 error = str(exc)
         if plan is not None and action == "save":
             services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
+        if plan is not None:
+            plan = services.plan_for(request.app, s, plan, who)
     if plan is not None and action == "save":
         return RedirectResponse("/plan?saved=1", status_code=303)
     context = {

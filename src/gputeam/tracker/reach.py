@@ -1,0 +1,199 @@
+"""Role-shaped data: whose personal data a caller may see, and a plan cut down to it.
+
+A caller's *reach* is the set of people whose personal fields they may read: an admin
+everyone, a manager the people of their teams, an engineer themself, a viewer nobody
+(:meth:`gputeam.web.permissions.Principal.readable_people` states who, per role; this
+module turns that into people's keys and applies it). Whatever door a plan leaves by (the
+JSON API, the plan page and its chart, the PDF, Markdown, XLSX or ICS report), it is first
+passed through :func:`shape_plan` with the caller's reach.
+
+A plan shaped to a reach keeps:
+
+- everything about the organisation as a whole: the target team by month, role gaps,
+  hires, contractor hours, cost lines and totals (salaries summed over everyone), ROI,
+  risk figures and the bus factor per skill domain (counts of holders, never names);
+- of each person within reach: their record in the scenario (name, level, salary, skills,
+  certifications), their fit, assignment and roadmap, and the sentences about them;
+- the roadmaps of planned hires (they are not people yet).
+
+It drops, for every person outside the reach, their record, fit, assignment, place in the
+unassigned list, roadmap, training delay, and every sentence (explanation, warning, note)
+that names them. Per-person salaries therefore never leave the reach; totals do (as on the
+dashboard, which shows the organisation's salary cost to every role).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from gputeam.i18n import N_
+from gputeam.planning.result import Plan
+from gputeam.planning.text import Term, Text, say
+
+#: who a caller may read, as ``Principal.readable_people()`` states it: ``(team ids,
+#: person id)`` (None: not narrowed that way; both None: everyone), or None: nobody
+Readable = tuple[frozenset[int] | None, int | None] | None
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The people whose personal data a caller may see: ``everyone``, else the people
+    whose keys (roster ids) are in ``keys`` (empty: nobody, aggregates only)."""
+
+    everyone: bool = False
+    keys: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def of(cls, readable: Readable, people: Mapping[str, tuple[int, int | None]]) -> Reach:
+        """The reach of a caller who may read ``readable`` (see :data:`Readable`), over
+        ``people`` (person key to (person id, team id), the organisation's everyone)."""
+        if readable is None:
+            return cls()
+        teams, person = readable
+        if teams is None and person is None:
+            return cls(everyone=True)
+        keys = frozenset(
+            key
+            for key, (pid, team) in people.items()
+            if (person is not None and pid == person) or (teams is not None and team in teams)
+        )
+        return cls(keys=keys)
+
+    def sees(self, key: str) -> bool:
+        """May the caller read the person with this key?"""
+        return self.everyone or key in self.keys
+
+
+#: what stands in for a sentence about someone out of reach (the dashboard's words)
+NOT_SHOWN = N_("(not shown to your role)")
+
+
+def shape_plan(plan: Plan, reach: Reach) -> Plan:
+    """``plan`` as a caller with ``reach`` may see it (the module's rule); the plan
+    itself when the reach is everyone."""
+    if reach.everyone:
+        return plan
+    out_of_reach = [(p.id, p.name) for p in plan.scenario.people if not reach.sees(p.id)]
+    out_of_reach += [(r.person, r.name) for r in plan.roadmaps if not r.hire and not reach.sees(r.person)]
+    hide = _Hide(frozenset(k for k, _ in out_of_reach), frozenset(n for _, n in out_of_reach if n))
+
+    s = plan.sourcing
+    sourcing = s.model_copy(
+        update={
+            "assignments": tuple(a for a in s.assignments if reach.sees(a.person)),
+            "unassigned": tuple(k for k in s.unassigned if reach.sees(k)),
+            "explanation": hide.lines(s.explanation),
+            "explanation_texts": hide.texts(s.explanation_texts),
+            "uncovered": hide.lines(s.uncovered),
+            "uncovered_texts": hide.texts(s.uncovered_texts),
+            "details": s.details.model_copy(
+                update={
+                    "start_delay_months": {
+                        k: v for k, v in s.details.start_delay_months.items() if reach.sees(k)
+                    }
+                }
+            ),
+        }
+    )
+    roi = plan.roi.model_copy(
+        update={"notes": hide.lines(plan.roi.notes), "note_texts": hide.texts(plan.roi.note_texts)}
+    )
+    shaped = plan.model_copy(
+        update={
+            "scenario": plan.scenario.model_copy(
+                update={"people": tuple(p for p in plan.scenario.people if reach.sees(p.id))}
+            ),
+            "gaps": plan.gaps.model_copy(
+                update={"fits": tuple(f for f in plan.gaps.fits if reach.sees(f.person))}
+            ),
+            "sourcing": sourcing,
+            "roadmaps": tuple(r for r in plan.roadmaps if r.hire or reach.sees(r.person)),
+            "roi": roi,
+            "warnings": tuple(w for w in plan.warnings if hide.keeps(w.message, w.text)),
+            "notes": tuple(n for n in plan.notes if hide.keeps(n.message, n.text)),
+        }
+    )
+    # whatever else names someone out of reach (a hire's reason naming the closest
+    # candidate ...) is replaced by NOT_SHOWN, wherever it sits
+    swept = hide.sweep(shaped)
+    assert isinstance(swept, Plan)
+    return swept
+
+
+@dataclass(frozen=True)
+class _Hide:
+    """What must not be shown: people's keys and names."""
+
+    keys: frozenset[str]
+    names: frozenset[str]
+
+    def mentions(self, text: str) -> bool:
+        return text in self.keys or any(n in text for n in self.names)
+
+    def names_someone(self, param: object) -> bool:
+        if isinstance(param, str):
+            return self.mentions(param)
+        if isinstance(param, Term):
+            return self.mentions(param.term)
+        if isinstance(param, Text):
+            return self.says(param)
+        if isinstance(param, tuple):
+            return any(self.names_someone(p) for p in param)
+        return False
+
+    def says(self, sentence: Text) -> bool:
+        """Does the sentence name anyone out of reach (in English, or in a parameter)?"""
+        return self.mentions(sentence.english()) or any(
+            self.names_someone(v) for v in sentence.params.values()
+        )
+
+    def lines(self, items: Iterable[str]) -> tuple[str, ...]:
+        return tuple(i for i in items if not self.mentions(i))
+
+    def texts(self, items: Iterable[Text]) -> tuple[Text, ...]:
+        return tuple(t for t in items if not self.says(t))
+
+    def keeps(self, message: str, text: Text | None) -> bool:
+        return not (self.mentions(message) or (text is not None and self.says(text)))
+
+    def sweep(self, value: object) -> object:
+        """``value`` with every sentence or string naming someone out of reach replaced
+        by :data:`NOT_SHOWN` (and mapping entries keyed by one dropped); unchanged parts
+        are the same objects."""
+        if isinstance(value, Text):
+            return say(NOT_SHOWN) if self.says(value) else value
+        if isinstance(value, str):
+            return NOT_SHOWN if self.mentions(value) else value
+        if isinstance(value, BaseModel):
+            changes = {}
+            for name in type(value).model_fields:
+                old = getattr(value, name)
+                new = self.sweep(old)
+                if new is not old:
+                    changes[name] = new
+            return value.model_copy(update=changes) if changes else value
+        if isinstance(value, tuple):
+            items = tuple(self.sweep(v) for v in value)
+            return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
+        if isinstance(value, dict):
+            entries = {
+                k: self.sweep(v) for k, v in value.items() if not (isinstance(k, str) and self.mentions(k))
+            }
+            same = len(entries) == len(value) and all(entries[k] is value[k] for k in entries)
+            return value if same else entries
+        return value
+
+
+def shape_salary_cost(cost: Mapping[str, object], reach: Reach) -> dict[str, object]:
+    """The organisation's annual salary cost (the dashboard's ``annual_salary_cost``) as a
+    caller with ``reach`` may see it: everyone, all of it; anyone else, the total and its
+    basis only. The split into salaries recorded and estimated (each with its head count)
+    is left out (``None``): with one salary recorded, "recorded for 1 person" is that
+    person's salary."""
+    if reach.everyone:
+        return dict(cost)
+    hidden = ("recorded", "recorded_people", "estimated", "estimated_people", "unestimated_people")
+    return {k: (None if k in hidden else v) for k, v in cost.items()}
