@@ -24,6 +24,7 @@ dashboard, which shows the organisation's salary cost to every role).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -78,7 +79,7 @@ def shape_plan(plan: Plan, reach: Reach) -> Plan:
         return plan
     out_of_reach = [(p.id, p.name) for p in plan.scenario.people if not reach.sees(p.id)]
     out_of_reach += [(r.person, r.name) for r in plan.roadmaps if not r.hire and not reach.sees(r.person)]
-    hide = _Hide(frozenset(k for k, _ in out_of_reach), frozenset(n for _, n in out_of_reach if n))
+    hide = _Hide.of(frozenset(k for k, _ in out_of_reach), {n for _, n in out_of_reach if n.strip()})
 
     s = plan.sourcing
     sourcing = s.model_copy(
@@ -125,13 +126,20 @@ def shape_plan(plan: Plan, reach: Reach) -> Plan:
 
 @dataclass(frozen=True)
 class _Hide:
-    """What must not be shown: people's keys and names."""
+    """What must not be shown: people's keys (a string that is one) and names (a string
+    that holds one as whole words: "Li" hides "Li Wei's roadmap", not "Linux")."""
 
     keys: frozenset[str]
-    names: frozenset[str]
+    names: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, keys: frozenset[str], names: set[str]) -> _Hide:
+        longest_first = sorted(names, key=len, reverse=True)
+        pattern = "|".join(re.escape(n.strip()) for n in longest_first)
+        return cls(keys, re.compile(rf"(?<!\w)(?:{pattern})(?!\w)") if names else None)
 
     def mentions(self, text: str) -> bool:
-        return text in self.keys or any(n in text for n in self.names)
+        return text in self.keys or (self.names is not None and self.names.search(text) is not None)
 
     def names_someone(self, param: object) -> bool:
         if isinstance(param, str):
@@ -187,13 +195,19 @@ class _Hide:
         return value
 
 
+#: the fewest recorded salaries a sum may hold to be shown beyond admins
+MIN_SALARIES = 5
+
+
 def shape_salary_cost(cost: Mapping[str, object], reach: Reach) -> dict[str, object]:
     """The organisation's annual salary cost (the dashboard's ``annual_salary_cost``) as a
-    caller with ``reach`` may see it: everyone, all of it; anyone else, the total and its
-    basis only. The split into salaries recorded and estimated (each with its head count)
-    is left out (``None``): with one salary recorded, "recorded for 1 person" is that
-    person's salary."""
-    if reach.everyone:
+    caller with ``reach`` may see it. Everyone: all of it. Anyone else: all of it too when
+    no salary is recorded (the figure is band estimates only) or at least
+    :data:`MIN_SALARIES` are; with 1 to 4 recorded salaries the amounts (``total``,
+    ``recorded``, ``estimated``) are left out (``None``), head counts and basis kept:
+    "987,654 recorded for 1 person" is that person's salary, and a total less the band
+    estimates gives it away as well."""
+    recorded = cost.get("recorded_people")
+    if reach.everyone or not isinstance(recorded, int) or not 0 < recorded < MIN_SALARIES:
         return dict(cost)
-    hidden = ("recorded", "recorded_people", "estimated", "estimated_people", "unestimated_people")
-    return {k: (None if k in hidden else v) for k, v in cost.items()}
+    return {k: (None if k in ("total", "recorded", "estimated") else v) for k, v in cost.items()}

@@ -8,14 +8,14 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam.errors import InputError
 from gputeam.i18n import _
 from gputeam.report.sections import roi_text
 from gputeam.scenario import MAX_GPUS, MAX_HORIZON_MONTHS, PlanInputs
 from gputeam.scenario.models import GPU_MODEL_LONGEST
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.auth import require
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.permissions import Perm, Principal
@@ -213,7 +213,7 @@ def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Resp
         if plan is not None:
             plan = services.plan_for(request.app, s, plan, who)
     if plan is not None and action == "save":
-        return RedirectResponse("/plan?saved=1", status_code=303)
+        return notices.redirect(request, "/plan", _("Plan saved: the dashboard now measures against it."))
     context = {
         "who": who,
         "controls": controls,
