@@ -47,6 +47,8 @@ class Site:
     def __init__(self, app: Any, world: World, marker: int, plan_id: int) -> None:
         self.app, self.world, self.marker, self.plan_id = app, world, marker, plan_id
         self.clients: dict[str, Any] = {}
+        self.attempts: list[int] = []
+        self.credential = ""
 
     def client(self, role: str) -> Any:
         if role not in self.clients:
@@ -86,18 +88,59 @@ def site(sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
             store.rate_skill(s, p.id, "linux", 4)
             store.add_certification(s, p.id, "nca-aiio", TODAY.replace(year=2026, month=3), None)
             marker = p.id
+        attempts = _exams(database, world, marker)
         app = create_app(make_settings(), database=database, today=TODAY)
         site = Site(app, world, marker, 0)
+        site.attempts = attempts
         admin = site.client("admin")
         r = admin.post("/api/v1/plans", json={"save": True}, headers={"X-CSRF-Token": admin.csrf})
         assert r.status_code == 200, r.text
         site.plan_id = r.json()["saved"]["id"]
+        # a credential of p1's (the public credential pages name their holder, by design:
+        # the holder hands the link out), so the credential routes have a real one
+        r = admin.post(
+            f"/api/v1/people/{world.people['p1']}/credentials",
+            json={"achievement": "nca-aiio"},
+            headers={"X-CSRF-Token": admin.csrf},
+        )
+        assert r.status_code == 201, r.text
+        site.credential = r.json()["uuid"]
         for role in ROLES:
             site.client(role)
         yield site
     for c in site.clients.values():
         c.close()
     database.dispose()
+
+
+def _exams(database: Any, world: World, marker: int) -> list[int]:
+    """The marker sits programme acme-l2 (handed in) and essays-l2 (awaiting marking);
+    p1, the engineer, has an attempt of acme-l2 in progress. The attempts' ids."""
+    from datetime import UTC, datetime
+
+    from tests.store.exam_helpers import exam_catalog, right_answers, setup_programme, spec
+
+    from gputeam import store
+    from gputeam.certify import read_bank
+
+    from .test_web_authz import TWO_ESSAYS
+
+    catalog, now = exam_catalog(), datetime.now(UTC)
+    with database.session() as s:
+        prog = setup_programme(s, world.org_id, catalog, rubric=[{"id": "drain", "name": "Drains a node"}])
+        theirs = store.start_attempt(s, prog, marker, now=now, catalog=catalog)
+        for item, choice in right_answers(store.attempt_view(s, theirs, now=now)).items():
+            store.save_answer(s, theirs.id, marker, item, choice, now=now)
+        store.finish_attempt(s, theirs.id, now=now, catalog=catalog)
+        mine = store.start_attempt(s, prog, world.people["p1"], now=now, catalog=catalog)
+        essays = store.save_programme(s, world.org_id, "essays-l2", spec(questions=5), catalog=catalog)
+        store.import_bank(s, essays.id, read_bank(TWO_ESSAYS.encode(), "gift").bank, now=now)
+        sat = store.start_attempt(s, essays, marker, now=now, catalog=catalog)
+        for q in store.attempt_view(s, sat, now=now)["questions"]:
+            if q["type"] == "essay":
+                store.save_answer(s, sat.id, marker, q["id"], f"{MARKER_NAME} drains the node.", now=now)
+        store.finish_attempt(s, sat.id, now=now, catalog=catalog)
+        return [mine.id, theirs.id, sat.id]
 
 
 def _fills(site: Site) -> dict[str, list[str]]:
@@ -109,9 +152,9 @@ def _fills(site: Site) -> dict[str, list[str]]:
         "plan_id": [str(site.plan_id)],
         "section": ["roles"],
         "cert_id": ["nca-aiio"],
-        "code": ["acme-l2"],
-        "attempt_id": ["1"],
-        "uuid": ["00000000-0000-4000-8000-000000000000"],
+        "code": ["acme-l2", "essays-l2"],
+        "attempt_id": [str(a) for a in site.attempts],
+        "uuid": [site.credential],
         "key_id": ["1"],
         "token": ["x"],
     }

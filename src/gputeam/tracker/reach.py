@@ -153,10 +153,9 @@ class _Hide:
         return False
 
     def says(self, sentence: Text) -> bool:
-        """Does the sentence name anyone out of reach (in English, or in a parameter)?"""
-        return self.mentions(sentence.english()) or any(
-            self.names_someone(v) for v in sentence.params.values()
-        )
+        """Does the sentence name anyone out of reach? Names enter a sentence only as its
+        parameters (its template is a fixed message), so those are what is searched."""
+        return any(self.names_someone(v) for v in sentence.params.values())
 
     def lines(self, items: Iterable[str]) -> tuple[str, ...]:
         return tuple(i for i in items if not self.mentions(i))
@@ -184,6 +183,8 @@ class _Hide:
                     changes[name] = new
             return value.model_copy(update=changes) if changes else value
         if isinstance(value, tuple):
+            if not value or isinstance(value[0], int | float):  # figures (cost samples ...)
+                return value
             items = tuple(self.sweep(v) for v in value)
             return items if any(a is not b for a, b in zip(items, value, strict=True)) else value
         if isinstance(value, dict):

@@ -85,7 +85,7 @@ def plan_page(request: Request, who: PlanReader) -> Response:
         elif latest is not None:
             plan, saved = latest[0], latest[1]
         if plan is not None:
-            plan = services.plan_for(request.app, s, plan, who)
+            plan = services.plan_for(request.app, s, plan, who, saved.id if saved is not None else None)
     return render(
         request,
         "plan.html",
@@ -117,8 +117,9 @@ def plan_pdf(
         return _pdf_unavailable(request, exc)
     with request.app.state.db.session() as s:
         latest = services.latest_plan(request.app, s)
+        saved = None
         if latest is not None:
-            plan, name = latest[0], f"gputeam-plan-v{latest[1].version}"
+            plan, name, saved = latest[0], f"gputeam-plan-v{latest[1].version}", latest[1].id
         elif who.can(Perm.PLANS_RUN):
             inputs = services.plan_inputs(s, services.org_id(request.app, s))
             try:
@@ -128,7 +129,7 @@ def plan_pdf(
             name = f"gputeam-plan-{today(request).isoformat()}"
         else:
             return error_page(request, 404, "No plan has been saved yet.")
-        plan = services.plan_for(request.app, s, plan, who)
+        plan = services.plan_for(request.app, s, plan, who, saved)
     try:
         data = pdf.render(plan, paper)
     except (pdf.RendererMissing, pdf.PrintFailed) as exc:

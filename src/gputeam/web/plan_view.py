@@ -155,10 +155,14 @@ def caller_reach(app: FastAPI, s: DbSession, who: Principal) -> Reach:
     return Reach.of(readable, person_teams(app, s))
 
 
-def plan_for(app: FastAPI, s: DbSession, plan: Any, who: Principal) -> Any:
+def plan_for(app: FastAPI, s: DbSession, plan: Any, who: Principal, saved: int | None = None) -> Any:
     """``plan`` (a Plan) as ``who`` may see it (:func:`gputeam.tracker.shape_plan`): every
-    door that shows or hands out a plan passes it through here first."""
-    return shape_plan(plan, caller_reach(app, s, who))
+    door that shows or hands out a plan passes it through here first. ``saved``: the
+    plan's id when it is a saved one (its shaped forms are then kept, per reach)."""
+    reach = caller_reach(app, s, who)
+    if reach.everyone or saved is None:
+        return shape_plan(plan, reach)
+    return cache.shaped(app, ("plan", saved, reach), lambda: shape_plan(plan, reach))
 
 
 def saved_plan_json(app: FastAPI, s: DbSession, plan_id: int, plan: dict[str, Any], who: Principal) -> Any:
@@ -174,4 +178,4 @@ def saved_plan_json(app: FastAPI, s: DbSession, plan_id: int, plan: dict[str, An
         parsed = cache.view(app, ("plan", plan_id), lambda: Plan.model_validate(plan))
     except ValueError:
         return None
-    return cache.view(app, ("plan shaped", plan_id, reach), lambda: shape_plan(parsed, reach).to_json())
+    return cache.shaped(app, ("json", plan_id, reach), lambda: shape_plan(parsed, reach).to_json())
