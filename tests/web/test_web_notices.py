@@ -90,3 +90,19 @@ def test_a_notice_cookie_of_another_session_or_forged_shows_nothing(
     b.cookies.set(notices.COOKIE, forged)
     assert "helpdesk" not in b.get("/people").text
     assert "Team renamed." in a.get(f"/teams/{world.alpha}").text  # a's own notice still waits
+
+
+def test_the_users_page_notice_comes_from_the_action(sqlite_only: None, app: Any, world: World) -> None:
+    """*Log out everywhere* on /admin/users: the notice names the user and the count, once
+    (it was the ``?done=`` text before)."""
+    logged_in(app, "viewer")  # a session to end
+    admin = logged_in(app, "admin")
+    r = admin.post(
+        f"/admin/users/{world.users['viewer']}/logout",
+        data={"csrf_token": admin.csrf},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/admin/users"
+    page = admin.get("/admin/users").text
+    assert page.count("viewer: 1 session ended.") == 1
+    assert "session ended" not in admin.get("/admin/users").text

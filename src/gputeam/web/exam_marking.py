@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, _
 from gputeam.web import exam_access as ex
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId
 from gputeam.web.auth import require
 from gputeam.web.forms import PostedForm
@@ -111,7 +111,6 @@ def _marking_page(
         code=code,
         title=title,
         error=error,
-        flash=_("Marks saved.") if request.query_params.get("saved") else None,
     )
 
 
@@ -138,7 +137,7 @@ def marking_submit(request: Request, attempt_id: PathId, who: Sitter, form: Post
         return _marking_page(
             request, who, attempt_id, 422, "; ".join(p.localised().message for p in exc.problems)
         )
-    return RedirectResponse(f"/exams/attempts/{attempt_id}/marking?saved=1", status_code=303)
+    return notices.redirect(request, f"/exams/attempts/{attempt_id}/marking", _("Marks saved."))
 
 
 # ---------------------------------------------------------------- API

@@ -217,7 +217,7 @@ def _users(
         teams=teams,
         roles=ROLES,
         error=error,
-        done=flash,
+        flash=flash,
         errors=errors or {},
         form=form or {},
     )
