@@ -309,3 +309,20 @@ def test_each_role_sees_its_own_people_in_the_plan_and_no_one_else(site: Site, r
     assert sorted(p["name"] for p in api["scenario"]["people"]) == sorted(MINE[role])
     assert {r["name"] for r in api["roadmaps"] if not r["hire"]} <= set(MINE[role])
     assert api["costs"]["first_year"] > 0 and api["target"]["months"]  # the aggregates stay
+
+
+def test_a_plan_in_an_older_shape_is_for_admins_only(db_url: str, app: Any, world: World) -> None:
+    """A saved plan this gputeam cannot read as a Plan cannot be shaped: admins get it as
+    stored, everyone else a 404 (never the unshaped document)."""
+    if not db_url.startswith("sqlite"):
+        pytest.skip("engine-independent")
+    from gputeam import store
+
+    old = {"scenario": {"people": [{"id": MARKER_KEY, "name": MARKER_NAME, "salary": MARKER_SALARY}]}}
+    with app.state.db.session() as s:
+        row = store.save_scenario(s, world.org_id, "live", {"fleet": {}}, actor="t")
+        plan_id = store.save_plan(s, row.id, old, TODAY, actor="t").id
+    assert MARKER_NAME in logged_in(app, "admin").get(f"/api/v1/plans/{plan_id}").text
+    for role in OUTSIDE:
+        r = logged_in(app, role).get(f"/api/v1/plans/{plan_id}")
+        assert r.status_code == 404 and not MARKERS.search(r.text), role
