@@ -4,22 +4,26 @@ A caller's *reach* is the set of people whose personal fields they may read: an 
 everyone, a manager the people of their teams, an engineer themself, a viewer nobody
 (:meth:`gputeam.web.permissions.Principal.readable_people` states who, per role; this
 module turns that into people's keys and applies it). Whatever door a plan leaves by (the
-JSON API, the plan page and its chart, the PDF, Markdown, XLSX or ICS report), it is first
-passed through :func:`shape_plan` with the caller's reach.
+JSON API, the plan page and its roadmap chart, the PDF report and every other report
+rendered from the shaped plan), it is first passed through :func:`shape_plan` with the
+caller's reach.
 
 A plan shaped to a reach keeps:
 
 - everything about the organisation as a whole: the target team by month, role gaps,
-  hires, contractor hours, cost lines and totals (salaries summed over everyone), ROI,
-  risk figures and the bus factor per skill domain (counts of holders, never names);
+  hires, contractor hours, cost lines and totals (salaries summed over everyone with
+  hires, training and contractors), ROI, risk figures and the bus factor per skill domain
+  (counts of holders, never names);
 - of each person within reach: their record in the scenario (name, level, salary, skills,
   certifications), their fit, assignment and roadmap, and the sentences about them;
 - the roadmaps of planned hires (they are not people yet).
 
 It drops, for every person outside the reach, their record, fit, assignment, place in the
-unassigned list, roadmap, training delay, and every sentence (explanation, warning, note)
-that names them. Per-person salaries therefore never leave the reach; totals do (as on the
-dashboard, which shows the organisation's salary cost to every role).
+unassigned list, roadmap and training delay, and the explanations, warnings and notes
+that name them; any other sentence or text naming them (a hire's reason naming the
+closest candidate on staff) reads :data:`NOT_SHOWN` instead. Per-person salaries never
+leave the reach. The dashboard's salary sum is shaped by :func:`shape_salary_cost`: its
+amounts are left out beyond admins while it holds 1 to 4 recorded salaries.
 """
 
 from __future__ import annotations
