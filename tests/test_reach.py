@@ -110,3 +110,29 @@ def test_a_name_is_hidden_as_whole_words_only() -> None:
     assert hide.mentions("upskill Li to Operations Engineer") and hide.mentions("(closest: Ada Lovelace, who")
     assert hide.mentions("p9") and not hide.mentions("p90")
     assert not hide.mentions("Linux administration") and not hide.mentions("Adapter")
+
+
+@given(
+    role=st.sampled_from(["admin", "manager", "engineer", "viewer"]),
+    own=st.none() | st.integers(1, 9),
+    teams=st.frozensets(st.integers(1, 5), max_size=3),
+    person=st.integers(1, 9),
+    team=st.none() | st.integers(1, 5),
+)
+def test_who_reads_whom(
+    role: str, own: int | None, teams: frozenset[int], person: int, team: int | None
+) -> None:
+    """'read people: admin everyone, manager their teams, engineer themself, viewer no'
+    (docs/web.md, Roles), and the reach over a roster agrees with the rule person by person."""
+    from gputeam.tracker.reach import readable, reads
+
+    got = reads(readable(role, own, teams), person, team)
+    expected = {
+        "admin": True,
+        "manager": team is not None and team in teams,
+        "engineer": own is not None and own == person,
+        "viewer": False,
+    }[role]
+    assert got == expected
+    roster = {"k": (person, team)}
+    assert Reach.of(readable(role, own, teams), roster).sees("k") == expected

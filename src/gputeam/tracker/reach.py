@@ -43,6 +43,30 @@ from gputeam.planning.text import Term, Text, say
 Readable = tuple[frozenset[int] | None, int | None] | None
 
 
+def readable(role: str, person_id: int | None, team_ids: frozenset[int]) -> Readable:
+    """Whose records a caller of ``role`` may read, as :data:`Readable` (the one home of
+    the rule; ``Principal.readable_people`` and ``may_read_person`` ask it): an admin
+    everyone, a manager the people of ``team_ids``, an engineer their own record
+    (``person_id``), anyone else (a viewer) nobody."""
+    if role == "admin":
+        return None, None
+    if role == "manager":
+        return team_ids, None
+    if role == "engineer" and person_id is not None:
+        return None, person_id
+    return None
+
+
+def reads(readable_: Readable, person_id: int, team_id: int | None) -> bool:
+    """Is the person (``person_id``, in team ``team_id``) within ``readable_``?"""
+    if readable_ is None:
+        return False
+    teams, own = readable_
+    if teams is None and own is None:
+        return True
+    return (own is not None and own == person_id) or (teams is not None and team_id in teams)
+
+
 @dataclass(frozen=True)
 class Reach:
     """The people whose personal data a caller may see: ``everyone``, else the people
@@ -57,15 +81,9 @@ class Reach:
         ``people`` (person key to (person id, team id), the organisation's everyone)."""
         if readable is None:
             return cls()
-        teams, person = readable
-        if teams is None and person is None:
+        if readable == (None, None):
             return cls(everyone=True)
-        keys = frozenset(
-            key
-            for key, (pid, team) in people.items()
-            if (person is not None and pid == person) or (teams is not None and team in teams)
-        )
-        return cls(keys=keys)
+        return cls(keys=frozenset(key for key, (pid, team) in people.items() if reads(readable, pid, team)))
 
     def sees(self, key: str) -> bool:
         """May the caller read the person with this key?"""
