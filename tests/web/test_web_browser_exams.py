@@ -98,7 +98,7 @@ def test_sit_lose_connection_resume_run_out_of_time(
 @pytest.fixture
 def seeded_practical(tmp_path: Path) -> Iterator[tuple[str, Any, int]]:
     """A programme with a practical whose named assessor is the candidate herself (Ada), and
-    a manager who may assess."""
+    her team's manager, who may assess her."""
     from gputeam import store
 
     url = f"sqlite:///{tmp_path}/e2e.db"
@@ -107,9 +107,11 @@ def seeded_practical(tmp_path: Path) -> Iterator[tuple[str, Any, int]]:
     db = store.open_database(url)
     with db.session() as s:
         org = store.create_organisation(s, "Acme")
-        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", level=2)
+        team = store.create_team(s, org.id, "Ops")
+        p = store.add_person(s, org.id, key="ada", name="Ada Lovelace", level=2, team_id=team.id)
         store.create_user(s, "ada", "e2e password", "engineer", person_id=p.id)
-        store.create_user(s, "grace", "e2e password", "manager")
+        # a manager assesses the people of their teams (issue 20: a manager's reach)
+        store.create_user(s, "grace", "e2e password", "manager", team_ids=[team.id])
         prog = setup_programme(s, org.id, exam_catalog(), rubric=[{"id": "drain", "name": "Drains a node"}])
         spec = dict(prog.spec)
         store.save_programme(s, org.id, "acme-l2", {**spec, "assessors": ["ada"]}, catalog=exam_catalog())

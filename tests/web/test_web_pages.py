@@ -44,7 +44,8 @@ def test_dashboard_without_and_with_plan(app: Any, world: World) -> None:
         },
         follow_redirects=False,
     )
-    assert r.status_code == 303 and r.headers["location"] == "/plan?saved=1"
+    assert r.status_code == 303 and r.headers["location"] == "/plan"
+    assert "Plan saved: the dashboard now measures against it." in c.get("/plan").text
     text = _text(c.get("/").text)
     assert "Coverage at the deadline (month 6)" in text
     assert "Certification compliance per role" in text

@@ -48,7 +48,8 @@ def test_admin_runs_teams_from_the_pages(app: Any, db: Any, world: World) -> Non
         data={"person_id": [str(world.people["p3"])], "csrf_token": c.csrf},
         follow_redirects=False,
     )
-    assert r.status_code == 303 and "1%20moved" in r.headers["location"]
+    assert r.status_code == 303 and r.headers["location"] == f"/teams/{fabric}"
+    assert "1 moved into the team." in c.get(r.headers["location"]).text  # the notice
     r = c.post(f"/teams/{world.alpha}/archive", data={"csrf_token": c.csrf})
     assert r.status_code == 422 and 'id="err-archive"' in r.text and "move them" in r.text
     r = c.post(f"/teams/{world.beta}/archive", data={"csrf_token": c.csrf}, follow_redirects=False)

@@ -30,6 +30,7 @@ from gputeam.web.api.common import API_PREFIX
 from gputeam.web.dbretry import DatabaseRetry
 from gputeam.web.language import AccountLanguage, Language
 from gputeam.web.limits import RequestLimits
+from gputeam.web.notices import NoticeSigner
 from gputeam.web.security import Session, SessionSigner
 from gputeam.web.settings import Settings
 
@@ -104,6 +105,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.settings = settings
     app.state.db = database
     app.state.signer = SessionSigner(secret, settings.session_max_age)
+    app.state.notice_signer = NoticeSigner(secret)  # notices after an action (gputeam.web.notices)
     app.state.clock = Clock(today)
     app.state.templates = _templates()
     cache.install(app)  # the per-process views, rendered text and known callers

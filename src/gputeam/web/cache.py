@@ -41,6 +41,10 @@ AGGREGATE_ENTRIES = 1024
 LIST_ENTRIES = 32
 #: Callers remembered per process; beyond this many, the oldest are forgotten.
 KNOWN_CALLERS = 10_000
+#: Saved plans shaped to a caller's reach (gputeam.tracker.reach), kept per process: one
+#: per saved plan and reach (a manager's teams, an engineer), apart from the views so
+#: that many callers do not push the dashboard out.
+SHAPED_ENTRIES = 64
 
 
 def install(app: FastAPI) -> None:
@@ -52,6 +56,7 @@ def install(app: FastAPI) -> None:
     app.state.text_cache = {}
     app.state.text_cache_size = 0
     app.state.known_callers = {}
+    app.state.shaped_cache = {}
 
 
 def remember(cache: dict[Any, Any], key: Hashable, value: Any, limit: int = VIEW_ENTRIES) -> None:
@@ -106,6 +111,12 @@ def listing(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
     """Every row of a list (keyed by its data version, filter and order), built once per
     process; a page of it is then a slice (kept apart from the views, like the aggregates)."""
     return cached(app.state.list_cache, key, build, LIST_ENTRIES)
+
+
+def shaped(app: FastAPI, key: Hashable, build: Callable[[], T]) -> T:
+    """A saved plan shaped to a reach (keyed by the plan's id and the reach), built once
+    per process; kept apart from the views."""
+    return cached(app.state.shaped_cache, key, build, SHAPED_ENTRIES)
 
 
 def process_wide(app: FastAPI, key: str, build: Callable[[], T]) -> T:

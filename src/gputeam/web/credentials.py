@@ -23,7 +23,7 @@ from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, _
 from gputeam.i18n.messages import translate
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import API_PREFIX, PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
@@ -357,12 +357,8 @@ def credential_svg(request: Request, uuid: str) -> Response:
 
 
 @pages.get("/people/{person_id}/credentials")
-def person_credentials(
-    request: Request, person_id: PathId, who: Reader, issued: str | None = None
-) -> Response:
-    return _person_credentials(
-        request, who, person_id, flash=(_("Credential issued: {id}").format(id=issued) if issued else None)
-    )
+def person_credentials(request: Request, person_id: PathId, who: Reader) -> Response:
+    return _person_credentials(request, who, person_id)
 
 
 def _person_credentials(
@@ -437,7 +433,9 @@ def issue_submit(
         return _person_credentials(
             request, who, person_id, 422, error="; ".join(p.localised().message for p in exc.problems)
         )
-    return RedirectResponse(f"/people/{person_id}/credentials?issued={uuid}", status_code=303)
+    return notices.redirect(
+        request, f"/people/{person_id}/credentials", _("Credential issued: {id}").format(id=uuid)
+    )
 
 
 @pages.post("/credentials/{uuid}/revoke")

@@ -11,9 +11,10 @@ from fastapi import FastAPI
 
 from gputeam import store
 from gputeam.store import DbSession
+from gputeam.tracker import shape_salary_cost
 from gputeam.web import cache, dashboard
 from gputeam.web.org import catalog, org_id
-from gputeam.web.plan_view import data_problems, latest_plan, live_scenario, plan_inputs
+from gputeam.web.plan_view import caller_reach, data_problems, latest_plan, live_scenario, plan_inputs
 
 
 def dashboard_data(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
@@ -39,7 +40,8 @@ def _build_dashboard(app: FastAPI, s: DbSession, today: date) -> dict[str, Any]:
 def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str, Any]:
     """The dashboard as ``who`` may see it: the figures are organisation-wide, but the
     expiring and expired certificates name only people the caller may read (admin: everyone; manager:
-    their teams; engineer: themself; viewer: nobody)."""
+    their teams; engineer: themself; viewer: nobody), and the salary cost is its total
+    (:func:`gputeam.tracker.shape_salary_cost`)."""
     data = dashboard_data(app, s, today)
     if who.sees_everyone():
         return data
@@ -59,6 +61,7 @@ def dashboard_for(app: FastAPI, s: DbSession, today: date, who: Any) -> dict[str
     problems = [{**p, "path": None} for p in data.get("data_problems", [])]
     return {
         **data,
+        "annual_salary_cost": shape_salary_cost(data["annual_salary_cost"], caller_reach(app, s, who)),
         "expiring": named(data["expiring"]),
         "expired": named(data["expired"]),
         "data_problems": problems,

@@ -124,6 +124,24 @@ def listed(request: Request, s: Any, who: Principal) -> list[dict[str, Any]]:
     return out
 
 
+def assesses(request: Request, s: Any, who: Principal, prog: Any, person: Any) -> bool:
+    """May ``who`` assess ``person``'s work in ``prog`` (see them in the marking and
+    practical queues, mark their essays, grade and sign off their practical)? An admin
+    anyone; a named assessor of the programme anyone; a manager the people of their teams
+    (docs/web.md, Roles: the people they may read). Their own work passes here: the store
+    refuses it with its reason ("an assessor cannot assess their own practical")."""
+    if person is None:
+        return False
+    if not store.may_assess(s, prog, who.role, who.person_id):
+        return False
+    if who.role == "admin":
+        return True
+    me = None if who.person_id is None else services.person_in_org(request.app, s, who.person_id)
+    if me is not None and me.key in store.programme_spec(prog).assessors:
+        return True
+    return who.may_read_person(person.id, person.team_id)
+
+
 def manages(who: Principal) -> bool:
     return who.can(Perm.EXAMS_MANAGE)
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, _
 from gputeam.web import exam_access as ex
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import API_PREFIX, ERRORS, PathId
 from gputeam.web.auth import require
 from gputeam.web.forms import PostedForm
@@ -30,20 +30,29 @@ def _queue(request: Request, s: Any, code: str, who: Principal) -> tuple[Any, li
     prog = ex.programme(request, s, code)
     if not store.may_assess(s, prog, who.role, who.person_id):
         raise HTTPException(404, _("no such programme, or not one you mark"))
-    return prog, store.marking_queue(s, prog, role=who.role, person_id=who.person_id)
+    queue = store.marking_queue(s, prog, role=who.role, person_id=who.person_id)
+    return prog, [q for q in queue if _assesses(request, s, who, prog, q["person_id"])]
 
 
-def _practicals(s: Any, prog: Any, who: Principal) -> list[dict[str, Any]]:
-    return store.practical_queue(s, prog, role=who.role, person_id=who.person_id)
+def _assesses(request: Request, s: Any, who: Principal, prog: Any, person_id: int) -> bool:
+    return ex.assesses(request, s, who, prog, services.person_in_org(request.app, s, person_id))
+
+
+def _practicals(request: Request, s: Any, prog: Any, who: Principal) -> list[dict[str, Any]]:
+    queue = store.practical_queue(s, prog, role=who.role, person_id=who.person_id)
+    return [q for q in queue if _assesses(request, s, who, prog, q["person_id"])]
 
 
 def _attempt(request: Request, s: Any, who: Principal, attempt_id: int) -> tuple[Any, Any]:
     try:
-        return store.attempt_to_mark(
+        attempt, prog = store.attempt_to_mark(
             s, services.org_id(request.app, s), attempt_id, role=who.role, person_id=who.person_id
         )
     except store.NotFound:
         raise HTTPException(404, _("no such attempt, or not one you may mark")) from None
+    if not _assesses(request, s, who, prog, attempt.person_id):  # a manager: their teams'
+        raise HTTPException(404, _("no such attempt, or not one you may mark"))
+    return attempt, prog
 
 
 def _mark(
@@ -71,7 +80,7 @@ def queue_page(request: Request, code: str, who: Sitter) -> Response:
     with request.app.state.db.session() as s:
         prog, queue = _queue(request, s, code, who)
         title = store.programme_spec(prog).name
-        practicals = _practicals(s, prog, who)
+        practicals = _practicals(request, s, prog, who)
     return render(
         request, "exam_marking_list.html", code=code, title=title, queue=queue, practicals=practicals
     )
@@ -102,7 +111,6 @@ def _marking_page(
         code=code,
         title=title,
         error=error,
-        flash=_("Marks saved.") if request.query_params.get("saved") else None,
     )
 
 
@@ -129,7 +137,7 @@ def marking_submit(request: Request, attempt_id: PathId, who: Sitter, form: Post
         return _marking_page(
             request, who, attempt_id, 422, "; ".join(p.localised().message for p in exc.problems)
         )
-    return RedirectResponse(f"/exams/attempts/{attempt_id}/marking?saved=1", status_code=303)
+    return notices.redirect(request, f"/exams/attempts/{attempt_id}/marking", _("Marks saved."))
 
 
 # ---------------------------------------------------------------- API

@@ -213,7 +213,7 @@ def _practical_page(
     with request.app.state.db.session() as s:
         prog = ex.programme(request, s, code)
         p = services.person_in_org(request.app, s, person_id)
-        if p is None or not store.may_assess(s, prog, who.role, who.person_id):
+        if p is None or not ex.assesses(request, s, who, prog, p):
             raise HTTPException(404, _("no such person, or not one you may assess"))
         spec = store.programme_spec(prog)
         rows = store.list_assessments(s, prog.id, p.id)
@@ -256,6 +256,8 @@ def practical_submit(
     try:
         with request.app.state.db.session() as s:
             prog = ex.programme(request, s, code)
+            if not ex.assesses(request, s, who, prog, services.person_in_org(request.app, s, person_id)):
+                raise HTTPException(404, _("no such person, or not one you may assess"))
             spec = store.programme_spec(prog)
             grades = {
                 c.id: {

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,7 +13,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.i18n import _, current
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import (
     LoginRefused,
@@ -248,8 +247,8 @@ def person_response(
     )
 
 
-def _back(person_id: int, flash: str) -> Response:
-    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
+def _back(request: Request, person_id: int, flash: str) -> Response:
+    return notices.redirect(request, f"/people/{person_id}", flash)
 
 
 @router.post("/people/{person_id}/certifications")
@@ -306,7 +305,7 @@ def add_certification(
                 "evidence": evidence,
             },
         )
-    return _back(person_id, _("Certification {id} recorded.").format(id=cert_id))
+    return _back(request, person_id, _("Certification {id} recorded.").format(id=cert_id))
 
 
 @router.post("/roadmap-items/{item_id}/done")
@@ -320,7 +319,7 @@ def roadmap_done(request: Request, item_id: PathId, who: Recorder) -> Response:
             raise HTTPException(403, _("you may not change this person's records"))
         store.complete_roadmap_item(s, item_id, today(request), actor=actor(who))
         pid = p.id
-    return _back(pid, _("Marked done."))
+    return _back(request, pid, _("Marked done."))
 
 
 # ---------------------------------------------------------------- catalog

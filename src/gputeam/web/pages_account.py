@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -12,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.i18n import _, gettext, ngettext
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import PathId
 from gputeam.web.auth import require
 from gputeam.web.permissions import ROLES, Perm, Principal, allowed_scopes
@@ -218,15 +217,15 @@ def _users(
         teams=teams,
         roles=ROLES,
         error=error,
-        done=flash,
+        flash=flash,
         errors=errors or {},
         form=form or {},
     )
 
 
 @router.get("/admin/users")
-def users_page(request: Request, who: Admin, done: str | None = None) -> Response:
-    return _users(request, who, flash=done)
+def users_page(request: Request, who: Admin) -> Response:
+    return _users(request, who)
 
 
 @router.post("/admin/users")
@@ -312,7 +311,7 @@ def update_user(
     except HTTPException as exc:
         return _users(request, who, exc.status_code, str(exc.detail))
     done = _("{name} updated.").format(name=name)
-    return RedirectResponse(f"/admin/users?done={quote(done)}", status_code=303)
+    return notices.redirect(request, "/admin/users", done)
 
 
 @router.post("/admin/users/{user_id}/logout")
@@ -321,12 +320,10 @@ def log_out_everywhere(request: Request, user_id: PathId, who: Admin) -> Respons
     with request.app.state.db.session() as s:
         name = store.get_user(s, user_id).username
         ended = store.end_sessions(s, user_id, actor=who.username)
-    return RedirectResponse(
-        "/admin/users?done="
-        + quote(
-            ngettext("{name}: {n} session ended.", "{name}: {n} sessions ended.", ended).format(
-                name=name, n=ended
-            )
+    return notices.redirect(
+        request,
+        "/admin/users",
+        ngettext("{name}: {n} session ended.", "{name}: {n} sessions ended.", ended).format(
+            name=name, n=ended
         ),
-        status_code=303,
     )

@@ -9,16 +9,15 @@ message beside the field and the values kept (422); nothing is written."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.i18n import _, ngettext
 from gputeam.store import BadCell
 from gputeam.store import parse_number as any_number
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import MAX_ID, PathId, actor
 from gputeam.web.api.teams import manageable_team
 from gputeam.web.auth import require
@@ -54,8 +53,8 @@ def parse_hours(text: str) -> tuple[float | None, str | None]:
     return hours, None
 
 
-def _back(person_id: int, flash: str, anchor: str = "courses") -> Response:
-    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}#{anchor}", status_code=303)
+def _back(request: Request, person_id: int, flash: str, anchor: str = "courses") -> Response:
+    return notices.redirect(request, f"/people/{person_id}#{anchor}", flash)
 
 
 @router.post("/people/{person_id}/enrol")
@@ -90,6 +89,7 @@ def enrol(
         )
     made = len(result["created"])
     return _back(
+        request,
         person_id,
         ngettext("Enrolled in {n} course", "Enrolled in {n} courses", made).format(n=made)
         + (_("; {n} already open.").format(n=result["already"]) if result["already"] else "."),
@@ -115,7 +115,7 @@ def enrolment_hours(
         return person_response(
             request, who, pid, 422, hours_errors={enrolment_id: fault}, hours_form={enrolment_id: hours_done}
         )
-    return _back(pid, _("Hours recorded."))
+    return _back(request, pid, _("Hours recorded."))
 
 
 @router.post("/enrolments/{enrolment_id}/done")
@@ -124,7 +124,7 @@ def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Res
         e = _enrolment(request, who, s, enrolment_id)
         pid = e.person_id
         store.complete_enrolment(s, e.id, max(today(request), e.started_on), actor=actor(who))
-    return _back(pid, _("Course done; its roadmap items are marked done."))
+    return _back(request, pid, _("Course done; its roadmap items are marked done."))
 
 
 def adopted(got: dict[str, Any]) -> str:
@@ -158,7 +158,7 @@ def adopt_plan(
         )
     with request.app.state.db.session() as s:
         got = store.adopt_saved_plan(s, services.org_id(request.app, s), plan_id, actor=actor(who))
-    return RedirectResponse(f"/plan?flash={quote(adopted(got))}#adopt", status_code=303)
+    return notices.redirect(request, "/plan#adopt", adopted(got))
 
 
 @router.post("/teams/{team_id}/adopt")
@@ -176,4 +176,4 @@ def adopt_for_team(
         if not (plan_id.isascii() and plan_id.isdigit() and 0 < int(plan_id) <= MAX_ID):
             raise HTTPException(404, _("no such plan"))
         got = store.adopt_saved_plan(s, team.org_id, int(plan_id), team_id=team.id, actor=actor(who))
-    return RedirectResponse(f"/teams/{team_id}?flash={quote(adopted(got))}#adopt", status_code=303)
+    return notices.redirect(request, f"/teams/{team_id}#adopt", adopted(got))

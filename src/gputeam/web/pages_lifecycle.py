@@ -6,13 +6,13 @@ change is audited by the store."""
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.i18n import _
+from gputeam.web import notices
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
 from gputeam.web.pages_people import _changeable
@@ -34,7 +34,7 @@ def _set_active(request: Request, who: Principal, person_id: int, active: bool) 
         if active
         else _("Deactivated: kept with their history, left out of plans, dashboards and reminders.")
     )
-    return RedirectResponse(f"/people/{person_id}?flash={quote(flash)}", status_code=303)
+    return notices.redirect(request, f"/people/{person_id}", flash)
 
 
 @router.post("/people/{person_id}/deactivate")
@@ -88,4 +88,4 @@ def delete(
     if error:
         return _confirm_page(request, who, person_id, 422, error, confirm)
     flash = _("{name} deleted.").format(name=name)
-    return RedirectResponse(f"/people?flash={quote(flash)}", status_code=303)
+    return notices.redirect(request, "/people", flash)

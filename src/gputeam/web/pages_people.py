@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.i18n import N_, _
 from gputeam.store import EMAIL_LONGEST, NUMBER_RULES, REQUIRED, TEXT_LONGEST, BadCell
 from gputeam.store import parse_number as any_number
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
@@ -231,7 +230,7 @@ def _create_person(request: Request, who: Principal, form: dict[str, str]) -> Re
             errors = _store_errors(exc)
     if errors:
         return _form_page(request, who, person_id=None, form=form, teams=teams, errors=errors, status=422)
-    return RedirectResponse(f"/people/{pid}?flash=" + quote(_("Person added.")), status_code=303)
+    return notices.redirect(request, f"/people/{pid}", _("Person added."))
 
 
 def _changeable(request: Request, who: Principal, s: Any, person_id: int) -> Any:
@@ -309,7 +308,7 @@ def _update_person(request: Request, who: Principal, person_id: int, form: dict[
         return _form_page(
             request, who, person_id=person_id, form=form, teams=teams, errors=errors, status=422
         )
-    return RedirectResponse(f"/people/{person_id}?flash=" + quote(_("Saved.")), status_code=303)
+    return notices.redirect(request, f"/people/{person_id}", _("Saved."))
 
 
 # ---------------------------------------------------------------- skills
@@ -349,6 +348,4 @@ def rate_skill(
             skill_errors=errors,
             skill_form={"domain": domain, "proficiency": proficiency, "note": note},
         )
-    return RedirectResponse(
-        f"/people/{person_id}?flash=" + quote(_("Skill rated.")) + "#skills", status_code=303
-    )
+    return notices.redirect(request, f"/people/{person_id}#skills", _("Skill rated."))

@@ -8,14 +8,14 @@ from datetime import date
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam.errors import InputError
 from gputeam.i18n import _
 from gputeam.report.sections import roi_text
 from gputeam.scenario import MAX_GPUS, MAX_HORIZON_MONTHS, PlanInputs
 from gputeam.scenario.models import GPU_MODEL_LONGEST
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.auth import require
 from gputeam.web.gantt import Bar, gantt_svg
 from gputeam.web.permissions import Perm, Principal
@@ -84,6 +84,8 @@ def plan_page(request: Request, who: PlanReader) -> Response:
                 error = str(exc)
         elif latest is not None:
             plan, saved = latest[0], latest[1]
+        if plan is not None:
+            plan = services.plan_for(request.app, s, plan, who, saved.id if saved is not None else None)
     return render(
         request,
         "plan.html",
@@ -115,8 +117,9 @@ def plan_pdf(
         return _pdf_unavailable(request, exc)
     with request.app.state.db.session() as s:
         latest = services.latest_plan(request.app, s)
+        saved = None
         if latest is not None:
-            plan, name = latest[0], f"gputeam-plan-v{latest[1].version}"
+            plan, name, saved = latest[0], f"gputeam-plan-v{latest[1].version}", latest[1].id
         elif who.can(Perm.PLANS_RUN):
             inputs = services.plan_inputs(s, services.org_id(request.app, s))
             try:
@@ -126,6 +129,7 @@ def plan_pdf(
             name = f"gputeam-plan-{today(request).isoformat()}"
         else:
             return error_page(request, 404, "No plan has been saved yet.")
+        plan = services.plan_for(request.app, s, plan, who, saved)
     try:
         data = pdf.render(plan, paper)
     except (pdf.RendererMissing, pdf.PrintFailed) as exc:
@@ -207,8 +211,10 @@ def _plan_submit(request: Request, who: Principal, form: dict[str, str]) -> Resp
                 error = str(exc)
         if plan is not None and action == "save":
             services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
+        if plan is not None:
+            plan = services.plan_for(request.app, s, plan, who)
     if plan is not None and action == "save":
-        return RedirectResponse("/plan?saved=1", status_code=303)
+        return notices.redirect(request, "/plan", _("Plan saved: the dashboard now measures against it."))
     context = {
         "who": who,
         "controls": controls,

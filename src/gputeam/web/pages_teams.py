@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Annotated, Any
-from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
 from gputeam.errors import InputError
 from gputeam.i18n import _
-from gputeam.web import services
+from gputeam.web import notices, services
 from gputeam.web.api.common import PathId, actor
 from gputeam.web.api.teams import manageable_team, movable_people, readable_team
 from gputeam.web.auth import require
@@ -124,7 +123,7 @@ def create_team(request: Request, who: Admin, form: TeamForm) -> Response:
             tid = t.id
     except InputError as exc:
         return _list(request, who, 422, {"name": messages(exc)}, form)
-    return RedirectResponse(f"/teams/{tid}?flash=" + quote(_("Team created.")), status_code=303)
+    return notices.redirect(request, f"/teams/{tid}", _("Team created."))
 
 
 # ---------------------------------------------------------------- one team
@@ -199,8 +198,8 @@ def team_response(
     )
 
 
-def _done(team_id: int, flash: str) -> Response:
-    return RedirectResponse(f"/teams/{team_id}?flash={quote(flash)}", status_code=303)
+def _done(request: Request, team_id: int, flash: str) -> Response:
+    return notices.redirect(request, f"/teams/{team_id}", flash)
 
 
 @router.post("/teams/{team_id}/rename")
@@ -213,7 +212,7 @@ def rename(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> R
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"name": messages(exc)}, form)
-    return _done(team_id, _("Team renamed."))
+    return _done(request, team_id, _("Team renamed."))
 
 
 @router.post("/teams/{team_id}/archive")
@@ -235,7 +234,7 @@ def _archive(request: Request, team_id: int, who: Principal, archived: bool) -> 
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"archive": messages(exc)})
-    return _done(team_id, _("Team archived.") if archived else _("Team restored."))
+    return _done(request, team_id, _("Team archived.") if archived else _("Team restored."))
 
 
 @router.post("/teams/{team_id}/people")
@@ -256,7 +255,7 @@ def assign(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> R
         if exc.kind == "lookup":
             raise
         return team_response(request, who, team_id, 422, {"person_id": messages(exc)}, form)
-    return _done(team_id, _("{n} moved into the team.").format(n=len(moved)))
+    return _done(request, team_id, _("{n} moved into the team.").format(n=len(moved)))
 
 
 @router.post("/teams/{team_id}/enrol")
@@ -277,6 +276,7 @@ def enrol(request: Request, team_id: PathId, who: Manager, form: TeamForm) -> Re
     if errors:
         return team_response(request, who, team_id, 422, errors, form)
     return _done(
+        request,
         team_id,
         (
             _("{n} enrolments added, {already} already enrolled.")

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from gputeam.tracker import reach
+
 ROLES = ("admin", "manager", "engineer", "viewer")
 
 
@@ -113,9 +115,7 @@ class Principal:
         return self.role == "admin"
 
     def may_read_person(self, person_id: int, team_id: int | None) -> bool:
-        if not self.can(Perm.PEOPLE_READ):
-            return False
-        return self._owns(person_id, team_id)
+        return reach.reads(self.readable_people(), person_id, team_id)
 
     def may_change_person(self, person_id: int, team_id: int | None) -> bool:
         """Change the person record itself (name, role, level, team ...)."""
@@ -137,16 +137,10 @@ class Principal:
         """The people this caller may read, for a list: ``(team_ids, person_id)`` (None:
         not narrowed that way), or None for nobody. The set form of
         :meth:`may_read_person`: admin everyone, a manager the people of their teams, an
-        engineer their own record."""
+        engineer their own record (the rule: :func:`gputeam.tracker.reach.readable`)."""
         if not self.can(Perm.PEOPLE_READ):
             return None
-        if self.role == "admin":
-            return None, None
-        if self.role == "manager":
-            return self.team_ids, None
-        if self.role == "engineer" and self.person_id is not None:
-            return None, self.person_id
-        return None
+        return reach.readable(self.role, self.person_id, self.team_ids)
 
     def _owns(self, person_id: int, team_id: int | None, own: bool = True) -> bool:
         if self.role == "admin":

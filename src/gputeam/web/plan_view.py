@@ -13,8 +13,10 @@ from fastapi import FastAPI
 from gputeam import store
 from gputeam.scenario import Fleet, GpuStep, PlanInputs, Scenario
 from gputeam.store import DbSession
+from gputeam.tracker import Reach, shape_plan
 from gputeam.web import cache
 from gputeam.web.org import catalog, org_id
+from gputeam.web.permissions import Principal
 
 LIVE_SCENARIO = "live"
 #: Used until someone saves a fleet: one small H100 cluster.
@@ -141,3 +143,39 @@ def _latest_plan(app: FastAPI, s: DbSession) -> tuple[Any, Any] | None:
     except ValueError:  # saved by an older gputeam with another plan shape
         return None
     return parsed, row
+
+
+def caller_reach(app: FastAPI, s: DbSession, who: Principal) -> Reach:
+    """Whose personal data ``who`` may see (:class:`gputeam.tracker.Reach`)."""
+    from gputeam.web.dashboard_view import person_teams
+
+    readable = who.readable_people()
+    if readable == (None, None):
+        return Reach(everyone=True)
+    return Reach.of(readable, person_teams(app, s))
+
+
+def plan_for(app: FastAPI, s: DbSession, plan: Any, who: Principal, saved: int | None = None) -> Any:
+    """``plan`` (a Plan) as ``who`` may see it (:func:`gputeam.tracker.shape_plan`): every
+    door that shows or hands out a plan passes it through here first. ``saved``: the
+    plan's id when it is a saved one (its shaped forms are then kept, per reach)."""
+    reach = caller_reach(app, s, who)
+    if reach.everyone or saved is None:
+        return shape_plan(plan, reach)
+    return cache.shaped(app, ("plan", saved, reach), lambda: shape_plan(plan, reach))
+
+
+def saved_plan_json(app: FastAPI, s: DbSession, plan_id: int, plan: dict[str, Any], who: Principal) -> Any:
+    """A saved plan's JSON as ``who`` may see it: the stored document for those who see
+    everyone, else the plan shaped to their reach (cached per plan and reach); None when
+    it must be shaped but was saved by an older gputeam in a shape this one cannot read."""
+    from gputeam.planning import Plan
+
+    reach = caller_reach(app, s, who)
+    if reach.everyone:
+        return plan
+    try:
+        parsed = cache.view(app, ("plan", plan_id), lambda: Plan.model_validate(plan))
+    except ValueError:
+        return None
+    return cache.shaped(app, ("json", plan_id, reach), lambda: shape_plan(parsed, reach).to_json())

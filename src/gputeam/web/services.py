@@ -5,7 +5,7 @@ The functions live in small view modules; import them from there in new code:
 
 - :mod:`gputeam.web.org`: ``catalog``, ``org_id``, ``person_in_org``, ``team_in_org``;
 - :mod:`gputeam.web.plan_view`: plan inputs, what-ifs, ``run_plan``, ``save_plan``,
-  ``latest_plan``;
+  ``latest_plan``, ``plan_for`` (a plan shaped to the caller's reach);
 - :mod:`gputeam.web.dashboard_view`: the dashboard per caller, as a dict or JSON;
 - :mod:`gputeam.web.person_view`: ``person_summary``, ``person_detail``;
 - :mod:`gputeam.web.cache`: the per-process caches (``cached_text``).
@@ -28,6 +28,7 @@ from gputeam.web.plan_view import (
     gpus_peak,
     latest_plan,
     live_scenario,
+    plan_for,
     plan_inputs,
     run_plan,
     save_plan,
@@ -56,6 +57,7 @@ __all__ = [
     "person_in_org",
     "person_summary",
     "person_teams",
+    "plan_for",
     "plan_inputs",
     "run_plan",
     "save_plan",

@@ -209,7 +209,7 @@ def _practical(request: Request, s: Any, who: Principal, code: str, person_id: i
     else, as on the practical page (the store refuses an assessor's own practical)."""
     prog = ex.programme(request, s, code)
     p = services.person_in_org(request.app, s, person_id)
-    if p is None or not store.may_assess(s, prog, who.role, who.person_id):
+    if p is None or not ex.assesses(request, s, who, prog, p):
         raise HTTPException(404, _("no such person, or not one you may assess"))
     return prog, p
 

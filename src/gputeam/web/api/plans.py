@@ -12,7 +12,7 @@ from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_, _
 from gputeam.scenario import Constraints, Fleet, PlanInputs
 from gputeam.scenario.models import Mode
-from gputeam.web import services
+from gputeam.web import plan_view, services
 from gputeam.web.api.common import API_PREFIX, ERRORS, Body, PathId, actor, db, not_found, today
 from gputeam.web.auth import require
 from gputeam.web.permissions import Perm, Principal
@@ -103,7 +103,8 @@ def run_plan(request: Request, body: PlanIn, who: Planner) -> dict[str, Any]:
     with db(request).session() as s:
         inputs = merged_inputs(services.plan_inputs(s, services.org_id(request.app, s)), body)
         plan = plan_or_422(request, s, inputs, preview=not body.save)
-        out: dict[str, Any] = {"inputs": inputs, "plan": plan.to_json(), "saved": None}
+        shown = plan_view.plan_for(request.app, s, plan, who)
+        out: dict[str, Any] = {"inputs": inputs, "plan": shown.to_json(), "saved": None}
         if body.save:
             out["saved"] = services.save_plan(request.app, s, inputs, plan, today(request), actor(who))
         return out
@@ -137,7 +138,7 @@ def latest(request: Request, who: PlanReader) -> dict[str, Any]:
         row = store.latest_plan(s, services.org_id(request.app, s))
         if row is None:
             raise not_found("plan (none saved yet)")
-        return {"id": row.id, "version": row.version, "plan": row.plan}
+        return _saved(request, s, row, who)
 
 
 @router.get("/plans/{plan_id}", tags=["plans"], summary="One saved plan")
@@ -146,7 +147,15 @@ def get_plan(request: Request, plan_id: PathId, who: PlanReader) -> dict[str, An
         row = store.find_plan(s, services.org_id(request.app, s), plan_id)
         if row is None:
             raise not_found("plan")
-        return {"id": row.id, "version": row.version, "plan": row.plan}
+        return _saved(request, s, row, who)
+
+
+def _saved(request: Request, s: Any, row: Any, who: Principal) -> dict[str, Any]:
+    """A saved plan as ``who`` may see it (shaped to their reach: docs/web.md, Roles)."""
+    plan = plan_view.saved_plan_json(request.app, s, row.id, row.plan, who)
+    if plan is None:
+        raise not_found("plan (saved by an older gputeam: only admins read it)")
+    return {"id": row.id, "version": row.version, "plan": plan}
 
 
 @router.post(
