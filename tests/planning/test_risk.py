@@ -38,6 +38,15 @@ KEYS = {
     "plan_cost",
     "plan_cost_percentile",
     "cost_drivers",
+    # issue 19 item 4: readiness that means staff, with standard errors and the budget
+    "p_ready_se",
+    "contractor_share_at_deadline",
+    "contractor_coverage",
+    "p_ready_with_contractors",
+    "budget",
+    "p_cost_within_budget",
+    "p_cost_within_budget_se",
+    "plan_cost_best_case",
 }
 
 

@@ -364,7 +364,9 @@ class Roi(Result):
 
 # ---------------------------------------------------------------- risk
 class CoverageBands(Result):
-    p10: tuple[float, ...] = Field(description="Per month: coverage the worst 10 % of runs fall below.")
+    p10: tuple[float, ...] = Field(
+        description="Per month: staff coverage (people, not contractors) the worst 10 % of runs fall below."
+    )
     p50: tuple[float, ...]
     p90: tuple[float, ...]
 
@@ -419,14 +421,42 @@ class Risk(Result):
     seed: int
     deadline_month: int
     readiness_threshold: float = Field(
-        description="Share of the deadline month's target slots that must be covered (staff "
-        "plus planned contractors) for a run to count as ready."
+        description="Share of the deadline month's target slots that staff (people, not "
+        "contractors) must cover for a run to count as ready."
     )
     p_ready_by_deadline: float = Field(
-        description="Share of runs whose coverage in the deadline month reaches the threshold."
+        description="Share of runs whose staff coverage in the deadline month reaches the "
+        "threshold (contractors are not counted: see p_ready_with_contractors)."
+    )
+    p_ready_se: float = Field(
+        default=0.0,
+        description="Monte Carlo standard error of p_ready_by_deadline: sqrt(p (1 - p) / runs).",
     )
     p_fully_covered: float = Field(
-        description="Share of runs covering every slot of the deadline month (100 %)."
+        description="Share of runs whose staff cover every slot of the deadline month (100 %)."
+    )
+    contractor_share_at_deadline: float = Field(
+        default=0.0, description="Share of the deadline month's target the plan covers with contractors."
+    )
+    contractor_coverage: tuple[float, ...] = Field(
+        default=(), description="Per month: share of the target the plan covers with contractors."
+    )
+    p_ready_with_contractors: float | None = Field(
+        default=None,
+        description="Share of runs reaching the threshold when the planned contractors are "
+        "counted beside staff (not readiness: its own line).",
+    )
+    budget: float | None = Field(default=None, description="constraints.budget, if any.")
+    p_cost_within_budget: float | None = Field(
+        default=None, description="Share of runs whose horizon cost is within the budget."
+    )
+    p_cost_within_budget_se: float | None = Field(
+        default=None,
+        description="Monte Carlo standard error of p_cost_within_budget: sqrt(p (1 - p) / runs).",
+    )
+    plan_cost_best_case: bool = Field(
+        default=False,
+        description="The plan's own cost is at or below the 10th percentile of the runs: a best case.",
     )
     coverage_bands: CoverageBands
     cost_percentiles: CostPercentiles

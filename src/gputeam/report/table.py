@@ -8,6 +8,7 @@ from rich.text import Text
 
 from gputeam.i18n import _, ngettext
 from gputeam.planning.result import Plan, Risk, Roi
+from gputeam.report.risk_section import readiness_lines
 from gputeam.report.sections import people_names, roi_text
 from gputeam.report.tables import format_value, money, percent_text
 from gputeam.report.words import line_name, localise, localise_all, roadmap_name
@@ -208,15 +209,18 @@ def _risk(risk: Risk, console: Console, cur: str) -> None:
         + _("Risk")
         + "[/]: "
         + _(
-            "P(ready by deadline, at least {threshold} covered) {p}; cost P10/P50/P90 {costs}; the "
-            "plan's own cost is at P{percentile}"
+            "P(ready by deadline, staff cover at least {threshold}) {p} ± {se}; cost P10/P50/P90 "
+            "{costs}; the plan's own cost is at P{percentile}"
         ).format(
             threshold=percent_text(risk.readiness_threshold),
-            p=percent_text(risk.p_ready_by_deadline),
+            p=percent_text(risk.p_ready_by_deadline, 1),
+            se=percent_text(risk.p_ready_se, 1),
             costs=" / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90)),
             percentile=f"{risk.plan_cost_percentile * 100:.0f}",
         )
     )
+    for line in readiness_lines(risk, cur):
+        console.print(shown("  " + line), highlight=False)
     for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
         console.print(
             shown(
