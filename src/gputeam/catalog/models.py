@@ -200,6 +200,20 @@ class GpuModel(Entry):
         return key in {_gpu_key(n) for n in (self.id, self.name, *self.aliases)}
 
 
+RetentionLeverId = Literal["premium-pay", "equity", "stability-bonus", "career-track", "mentoring"]
+
+
+class RetentionLever(Entry):
+    """A retention lever (article §8): what it costs and the share of attrition it cuts."""
+
+    id: RetentionLeverId
+    name: str
+    cost: float = Field(ge=0, le=1, description="Share of each person's salary a year, fully funded.")
+    attrition_cut: float = Field(
+        ge=0, le=1, description="Share by which the lever, fully funded, cuts each level's annual attrition."
+    )
+
+
 def _gpu_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -386,6 +400,7 @@ class Catalog(BaseModel):
     vendor_tracks: tuple[VendorTrack, ...]
     specialisations: tuple[Specialisation, ...]
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
+    retention_levers: dict[str, RetentionLever] = Field(default_factory=dict)
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""

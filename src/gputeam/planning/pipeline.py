@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import date
 
 from gputeam.catalog import Catalog
+from gputeam.planning import retention
 from gputeam.planning.calendar import add_months
 from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
@@ -56,6 +57,9 @@ def plan(
         catalog = with_salary_bands(
             catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
         )
+    given = scenario  # the plan keeps the scenario as given; its stages see it priced:
+    levers = retention.effect(scenario, catalog)  # retention levers' spend and credited cut
+    scenario = retention.priced(scenario, levers)
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -109,6 +113,7 @@ def plan(
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
     roi = compute_roi(scenario, catalog, target, sourcing, rm)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    warnings += retention.warnings(scenario, catalog, levers)
     tell("costs")
     tell("risk", 0)
     risk = (
@@ -120,7 +125,7 @@ def plan(
     return Plan(
         catalog_version=catalog.version,
         generated_for=today,
-        scenario=scenario,
+        scenario=given,
         target=target,
         gaps=gaps,
         sourcing=sourcing,

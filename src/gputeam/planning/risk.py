@@ -125,7 +125,7 @@ def prepare(
     c = scenario.constraints
     h = scenario.horizon_months
     uplift = e.overhead_multiplier * (1 + scenario.retention.premium_pay)
-    cut = 1 - scenario.retention.attrition_reduction
+    cut = 1 - (scenario.retention.attrition_reduction or 0.0)  # credited: planning.retention
     roles = sorted({s.role for tm in target.months for s in tm.slots})
     ridx = {r: i for i, r in enumerate(roles)}
     need: dict[str, int] = {}

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gputeam.catalog.models import RetentionLeverId
 from gputeam.errors import FieldConflicts
 from gputeam.i18n import N_
 
@@ -160,8 +161,20 @@ class Retention(Model):
     premium_pay: float = Field(default=0, ge=0, le=1, description="Pay above market (article §8: 0.15-0.25).")
     certification_bonus: float = Field(default=0, ge=0, description="Bonus per certification earned (USD).")
     retention_bonus: float = Field(default=0, ge=0, description="Annual retention bonus per person (USD).")
-    attrition_reduction: float = Field(
-        default=0, ge=0, le=1, description="Your assumption: share by which these levers cut attrition."
+    attrition_reduction: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Your assumption: share by which the retention levers cut attrition. It is "
+        "credited only up to what the funded levers buy (catalog `retention_levers`); more is "
+        "warned about and not credited. Left out: what the levers buy.",
+    )
+    levers: tuple[RetentionLeverId, ...] = Field(
+        default=(),
+        description="Retention levers taken (article §8): premium-pay, equity, stability-bonus, "
+        "career-track, mentoring. Each is priced and credited at its catalog cost and "
+        "attrition cut; `premium_pay` and `retention_bonus` above fund premium-pay and "
+        "stability-bonus by their own amounts.",
     )
 
 
