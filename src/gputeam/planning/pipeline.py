@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 
 from gputeam.catalog import Catalog
@@ -13,7 +13,7 @@ from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_notes, plan_warnings
 from gputeam.planning.optimiser_model import peak_slots
-from gputeam.planning.result import Plan, Roadmap
+from gputeam.planning.result import Plan, Roadmap, Sourcing, Target
 from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
@@ -68,6 +68,52 @@ def plan(
     tell("sourcing", 0)
     sourcing = source(scenario, catalog, target, cands, method=method)
     tell("sourcing")
+    rm = plan_roadmaps(scenario, catalog, target, cands, sourcing)
+    tell("costs", 0)
+    costs = compute_costs(scenario, catalog, target, sourcing, rm)
+    roi = compute_roi(scenario, catalog, target, sourcing, rm)
+    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    warnings += retention.warnings(scenario, catalog, levers)
+    tell("costs")
+    tell("risk", 0)
+    risk = (
+        assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed)
+        if runs > 0
+        else None
+    )
+    tell("risk")
+    readiness_plan = None
+    if scenario.constraints.target_p_ready is not None and method == "mip" and sourcing.status == "optimal":
+        from gputeam.planning.readiness import optimise_readiness
+
+        readiness_plan = optimise_readiness(scenario, catalog, target, cands, sourcing, seed=seed)
+    return Plan(
+        catalog_version=catalog.version,
+        generated_for=today,
+        scenario=given,
+        target=target,
+        gaps=gaps,
+        sourcing=sourcing,
+        roadmaps=rm,
+        costs=costs,
+        roi=roi,
+        risk=risk,
+        warnings=warnings,
+        notes=plan_notes(scenario, catalog),
+        case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
+        readiness_plan=readiness_plan,
+    )
+
+
+def plan_roadmaps(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    cands: Mapping[tuple[str, str], Roadmap],
+    sourcing: Sourcing,
+) -> tuple[Roadmap, ...]:
+    """Every person's roadmap under ``sourcing`` (a delayed start rebuilt), then each planned
+    hire's onboarding roadmap: the one home of it, for the plan and the readiness candidates."""
     assigned = {a.person: a.role for a in sourcing.assignments}
     delays = sourcing.details.start_delay_months
     slots = peak_slots(target)
@@ -108,32 +154,4 @@ def plan(
             first=first,
             role_name=name,
         )
-    rm = tuple(roadmaps)
-    tell("costs", 0)
-    costs = compute_costs(scenario, catalog, target, sourcing, rm)
-    roi = compute_roi(scenario, catalog, target, sourcing, rm)
-    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
-    warnings += retention.warnings(scenario, catalog, levers)
-    tell("costs")
-    tell("risk", 0)
-    risk = (
-        assess(scenario, catalog, target, sourcing, rm, costs, roi, runs=runs, seed=seed)
-        if runs > 0
-        else None
-    )
-    tell("risk")
-    return Plan(
-        catalog_version=catalog.version,
-        generated_for=today,
-        scenario=given,
-        target=target,
-        gaps=gaps,
-        sourcing=sourcing,
-        roadmaps=rm,
-        costs=costs,
-        roi=roi,
-        risk=risk,
-        warnings=warnings,
-        notes=plan_notes(scenario, catalog),
-        case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
-    )
+    return tuple(roadmaps)

@@ -515,6 +515,53 @@ class CaseStudyComparison(Result):
     outcomes: tuple[CaseOutcome, ...]
 
 
+class ReadinessCandidate(Result):
+    """One candidate of the readiness-optimised plan: the cost-optimal plan (solved exactly)
+    with staff, not contractors, covering the target from ``months_early`` months before the
+    deadline (-1: the cheapest plan itself), plus one buffer slot on each of ``buffer_roles``."""
+
+    months_early: int
+    buffer_roles: tuple[str, ...] = ()
+    feasible: bool
+    cost: float | None = Field(default=None, description="The candidate plan's horizon cost.")
+    expected_cost: float | None = Field(default=None, description="Mean cost over the SAA draws.")
+    p_ready_saa: float | None = Field(default=None, description="P(ready) on the fixed SAA draws.")
+    p_ready_validated: float | None = Field(default=None, description="P(ready) on fresh draws.")
+    p_ready_validated_se: float | None = None
+
+
+class ReadinessPlan(Result):
+    """The plan optimised for ``constraints.target_p_ready`` beside the cheapest one (issue 19
+    item 5): sample-average approximation over a bounded candidate set, validated on fresh
+    draws (docs/optimiser.md, Readiness-optimised plan)."""
+
+    target_p_ready: float
+    saa_runs: int
+    saa_seed: int
+    validation_runs: int
+    validation_seed: int
+    candidates: tuple[ReadinessCandidate, ...]
+    chosen: int | None = Field(description="Index of the chosen candidate; None: none reaches the target.")
+    baseline_cost: float
+    baseline_expected_cost: float
+    baseline_p_ready: float = Field(description="The cheapest plan's P(ready), validated.")
+    baseline_p_ready_se: float
+    cost: float | None = None
+    expected_cost: float | None = None
+    p_ready_saa: float | None = None
+    p_ready: float | None = Field(default=None, description="The chosen plan's P(ready), validated.")
+    p_ready_se: float | None = None
+    hires: tuple[Hire, ...] = ()
+    assignments: tuple[Assignment, ...] = ()
+    contractor_hours: float = 0.0
+    changes: tuple[str, ...] = Field(default=(), description="What the chosen plan does differently.")
+    changes_texts: tuple[Text, ...] = ()
+    gap: str = Field(default="", description="The statistical gap, in words.")
+    gap_text: Text | None = None
+    solve_seconds: float = Field(description="Wall time of the candidates' solves and simulations.")
+    _sentences = (("gap", "gap_text"),)
+
+
 class Plan(Result):
     catalog_version: str
     generated_for: date = Field(description="The 'today' the plan was computed for.")
@@ -534,6 +581,11 @@ class Plan(Result):
         default=None,
         description="The article's stated outcomes beside the plan's, when the "
         "scenario models one of its case studies (scenario field case_study).",
+    )
+    readiness_plan: ReadinessPlan | None = Field(
+        default=None,
+        description="With constraints.target_p_ready: the plan optimised for readiness "
+        "beside this (the cheapest) one.",
     )
 
     def to_json(self) -> dict[str, Any]:

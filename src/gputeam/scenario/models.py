@@ -217,6 +217,15 @@ class Constraints(Model):
         "contractors) a simulated run must cover to count as ready by the deadline.",
     )
 
+    target_p_ready: float | None = Field(
+        default=None,
+        gt=0,
+        lt=1,
+        description="Probability of being ready by the deadline (staff, not contractors) the "
+        "readiness-optimised plan must reach at the least expected cost; it is shown beside "
+        "the cheapest plan, which stays the plan (docs/optimiser.md).",
+    )
+
     prerequisite_strictness: float = Field(
         default=1,
         ge=0,
