@@ -54,7 +54,7 @@ from gputeam.planning.text import Money, Term, Text, say, say_n
 from gputeam.scenario import Scenario
 
 MONTHS_EARLY = 3  # candidates staff the target up to this many months before the deadline
-SAA_RUNS = 500
+SAA_RUNS = 1000
 VALIDATION_RUNS = 2000
 Z = 1.645  # one-sided 95 %
 
