@@ -149,3 +149,25 @@ def test_open_months_under_a_binding_budget_name_the_budget() -> None:
         if "before the deadline" in line:
             assert "the budget of EUR 300,000" in line, line
             assert "capped at" not in line
+
+
+def test_the_worked_example_in_optimiser_md() -> None:
+    """docs/optimiser.md's budget example, recomputed from the plan JSON."""
+    import re
+    from pathlib import Path
+
+    p = plan(university(budget=200_000), CATALOG, TODAY, runs=0).to_json()
+    fixes = p["sourcing"]["details"]["conflict"]["fixes"]
+    least = smallest_budget(instance(university()))
+    assert least is not None
+    text = re.sub(
+        r"\s+", " ", (Path(__file__).resolve().parents[2] / "docs" / "optimiser.md").read_text("utf-8")
+    )
+    assert f'B = EUR {least:,.2f}, shown as "a budget of at least EUR {fixes["budget"]:,.0f}"' in text
+    assert f"one at EUR {0.99 * fixes['budget']:,.0f} (0.99 of it) does not" in text
+    line = next(
+        u
+        for u in plan(university(budget=300_000), CATALOG, TODAY, runs=0).sourcing.uncovered
+        if "Storage" in u
+    )
+    assert line.split(": ", 1)[1] in text
