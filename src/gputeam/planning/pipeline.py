@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from datetime import date
 
 from gputeam.catalog import Catalog
 from gputeam.planning import retention
-from gputeam.planning.calendar import add_months
 from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.notices import plan_notes, plan_warnings
-from gputeam.planning.optimiser_model import peak_slots
-from gputeam.planning.result import Plan, Roadmap, Sourcing, Target
+from gputeam.planning.result import Plan
 from gputeam.planning.risk import assess
-from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
-from gputeam.planning.sourcing import candidates, source
+from gputeam.planning.sourcing import candidates, plan_roadmaps, source
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -103,55 +100,3 @@ def plan(
         case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
         readiness_plan=readiness_plan,
     )
-
-
-def plan_roadmaps(
-    scenario: Scenario,
-    catalog: Catalog,
-    target: Target,
-    cands: Mapping[tuple[str, str], Roadmap],
-    sourcing: Sourcing,
-) -> tuple[Roadmap, ...]:
-    """Every person's roadmap under ``sourcing`` (a delayed start rebuilt), then each planned
-    hire's onboarding roadmap: the one home of it, for the plan and the readiness candidates."""
-    assigned = {a.person: a.role for a in sourcing.assignments}
-    delays = sourcing.details.start_delay_months
-    slots = peak_slots(target)
-    mentor = any(p.level >= 4 for p in scenario.people)
-    roadmaps: list[Roadmap] = []
-    for p in scenario.people:
-        if p.id in assigned and delays.get(p.id):
-            # the optimiser starts this roadmap late to keep within the training capacity
-            roadmaps.append(
-                build_roadmap(
-                    p,
-                    slots[assigned[p.id]],
-                    scenario,
-                    catalog,
-                    start=add_months(scenario.start, delays[p.id]),
-                    mentor_available=mentor,
-                )
-            )
-        elif p.id in assigned:
-            roadmaps.append(cands[(p.id, assigned[p.id])])
-        else:
-            roadmaps.append(build_roadmap(p, None, scenario, catalog))
-    numbered: dict[str, int] = {}
-    for hire in sourcing.hires:  # onboarding: the certifications a hire is not assumed to hold
-        if hire.role not in slots:
-            continue
-        first = numbered.get(hire.role, 0) + 1
-        numbered[hire.role] = first + hire.count - 1
-        name = catalog.roles[hire.role].name if hire.role in catalog.roles else hire.role
-        roadmaps += hire_roadmaps(
-            hire.role,
-            hire.level,
-            hire.count,
-            hire.arrival_month,
-            slots[hire.role],
-            scenario,
-            catalog,
-            first=first,
-            role_name=name,
-        )
-    return tuple(roadmaps)

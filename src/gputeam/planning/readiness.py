@@ -50,6 +50,7 @@ from gputeam.planning.result import (
     Target,
 )
 from gputeam.planning.risk import binomial_se, prepare, simulate
+from gputeam.planning.sourcing import plan_roadmaps
 from gputeam.planning.text import Money, Term, Text, say, say_n
 from gputeam.scenario import Scenario
 
@@ -106,8 +107,6 @@ def optimise_readiness(
     seed: int = 0,
 ) -> ReadinessPlan:
     """The readiness-optimised plan beside ``cheapest`` (see the module docstring)."""
-    from gputeam.planning.pipeline import plan_roadmaps
-
     goal = scenario.constraints.target_p_ready or 0.9
     t0 = time.perf_counter()
     slots = peak_slots(target)
