@@ -95,3 +95,22 @@ def test_buffered_instances_staff_the_deadline_target_early() -> None:
         for m in range(d - 2, d + 1):
             assert b.demand_at(role, m) >= max(inst.demand_at(role, d), inst.demand_at(role, m)) + 1
     assert len(b.options) == len(inst.options)  # the same model size
+
+
+def test_every_report_shows_both_plans_in_one_table(tmp_path: Path) -> None:
+    """The cheapest and the readiness plan side by side in the Markdown, HTML and XLSX
+    reports (built once in report.sections)."""
+    from gputeam.report import render
+    from gputeam.report.sections import sections
+
+    p = plan(example("finance", target_p_ready=0.9), CATALOG, TODAY, runs=200)
+    (section,) = [s for s in sections(p) if s.id == "readiness_plan"]
+    (table,) = section.tables
+    assert [row[0] for row in table.rows] == ["cheapest", "for readiness"]
+    md = render(p, "md").decode()
+    assert "## Optimised for readiness: target P(ready) 90%" in md and "| for readiness |" in md
+    assert b"Optimised for readiness" in render(p, "html")
+    assert render(p, "xlsx")[:2] == b"PK"
+    assert not [
+        s for s in sections(plan(example("finance"), CATALOG, TODAY, runs=0)) if s.id == "readiness_plan"
+    ]

@@ -7,11 +7,18 @@ import math
 from typing import Any
 
 from gputeam.i18n import _
-from gputeam.planning.result import Plan, Risk, Sensitivity
+from gputeam.planning.result import Plan, ReadinessPlan, Risk, Sensitivity
 from gputeam.report.tables import Cell, Column, Section, Table, money, percent_text
-from gputeam.report.words import line_name
+from gputeam.report.words import line_name, localise, localise_all
 
-__all__ = ["best_case_sentence", "plan_cost_sentence", "readiness_lines", "risk_section", "sensitivity"]
+__all__ = [
+    "best_case_sentence",
+    "plan_cost_sentence",
+    "readiness_lines",
+    "readiness_plan_section",
+    "risk_section",
+    "sensitivity",
+]
 
 
 def risk_section(plan: Plan, risk: Risk) -> Section:
@@ -134,6 +141,45 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
     )
     notes = (plan_cost_sentence(risk, plan.costs.currency), *readiness_lines(risk, plan.costs.currency))
     return Section("risk", _("Risk"), tuple(tables), notes=notes)
+
+
+def readiness_plan_section(rp: ReadinessPlan) -> Section:
+    """The cheapest plan and the one optimised for readiness, in one table (issue 19 item 5)."""
+    rows: list[tuple[Any, ...]] = [
+        (
+            _("cheapest"),
+            Cell(rp.baseline_cost, "money"),
+            Cell(rp.baseline_expected_cost, "money"),
+            Cell(rp.baseline_p_ready, "pct"),
+            Cell(rp.baseline_p_ready_se, "pct"),
+            "",
+        )
+    ]
+    if rp.cost is not None:
+        rows.append(
+            (
+                _("for readiness"),
+                Cell(rp.cost, "money"),
+                Cell(rp.expected_cost, "money"),
+                Cell(rp.p_ready, "pct"),
+                Cell(rp.p_ready_se, "pct"),
+                "; ".join(localise_all(rp.changes_texts, rp.changes)),
+            )
+        )
+    table = Table(
+        "readiness_plan",
+        (
+            Column(_("plan")),
+            Column(_("cost"), "money"),
+            Column(_("expected cost"), "money"),
+            Column(_("P(ready), validated"), "pct"),
+            Column(_("Standard error of the probability ready (Monte Carlo)"), "pct"),
+            Column(_("what changes")),
+        ),
+        tuple(rows),
+    )
+    title = _("Optimised for readiness: target P(ready) {p}").format(p=percent_text(rp.target_p_ready))
+    return Section("readiness_plan", title, (table,), notes=(localise(rp.gap_text, rp.gap),))
 
 
 def readiness_lines(risk: Risk, currency: str) -> tuple[str, ...]:
