@@ -158,10 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     mean_loop = sum(costs) / len(costs)
     print(
-        f"check: P(ready by deadline) {out['p_ready_by_deadline']:.3f}; mean cost vectorised "
-        f"{sum(out['cost_samples']) / len(out['cost_samples']):,.0f} vs loop {mean_loop:,.0f}; "
-        f"mean coverage at the deadline vectorised P50 {out['coverage_bands']['p50'][sc.deadline - 1]:.3f} "
-        f"vs loop {sorted(c[sc.deadline - 1] for c in covs)[len(covs) // 2]:.3f}"
+        f"check: P(ready by deadline) {out.p_ready_by_deadline:.3f} ± {out.p_ready_se:.3f}; mean cost "
+        f"vectorised {sum(out.cost_samples) / len(out.cost_samples):,.0f} vs loop {mean_loop:,.0f}; "
+        f"mean coverage at the deadline vectorised P50 "
+        f"{out.coverage_bands.p50[sc.deadline - 1]:.3f} (staff) vs loop "
+        f"{sorted(c[sc.deadline - 1] for c in covs)[len(covs) // 2]:.3f} (staff and contractors)"
     )
     return 0
 

@@ -518,6 +518,18 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
         ),
         _table(["field", "value", "meaning"], rows),
     )
+    yield (
+        "Retention levers",
+        "`retention_levers`, keyed by `id` (article §8): what each lever costs a year, as a share "
+        "of salary, and the share of attrition it cuts when fully funded (see docs/planning.md, Costs).",
+        _table(
+            ["id", "name", "cost (share of salary)", "attrition cut", "source", "as of"],
+            [
+                [lv.id, lv.name, lv.cost, lv.attrition_cut, lv.source, lv.as_of]
+                for lv in cat.retention_levers.values()
+            ],
+        ),
+    )
     ex = cat.roi_example
     yield (
         "ROI worked example",

@@ -38,6 +38,15 @@ KEYS = {
     "plan_cost",
     "plan_cost_percentile",
     "cost_drivers",
+    # issue 19 item 4: readiness that means staff, with standard errors and the budget
+    "p_ready_se",
+    "contractor_share_at_deadline",
+    "contractor_coverage",
+    "p_ready_with_contractors",
+    "budget",
+    "p_cost_within_budget",
+    "p_cost_within_budget_se",
+    "plan_cost_best_case",
 }
 
 
@@ -185,8 +194,12 @@ def test_retention_levers_lower_attrition_risk() -> None:
     catalog = load_catalog()
     sc = load_example("finance")
     kept = sc.model_copy(
-        update={"retention": sc.retention.model_copy(update={"attrition_reduction": 0.8})}
-    )  # same plan, fewer leavers
+        update={
+            "retention": sc.retention.model_copy(
+                update={"levers": ("equity", "stability-bonus", "career-track", "mentoring")}
+            )
+        }
+    )  # the same decisions, fewer leavers (issue 19: a reduction must be bought by its levers)
     a = plan(sc, catalog, TODAY, runs=3000).risk
     b = plan(kept, catalog, TODAY, runs=3000).risk
     assert a is not None and b is not None

@@ -30,6 +30,7 @@ KEYED = {
     "contradictions": "id",
     "gpu_models": "id",
     "gpu_vendors": "id",
+    "retention_levers": "id",
 }
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
 PATCHED = ("economics", "roi_example", "workload")
@@ -59,6 +60,7 @@ def packaged_data() -> dict[str, Any]:
     raw["gpu_models"] = yaml.load((root / "gpus.yaml").read_text("utf-8"), Loader=loader)
     raw["gpu_vendors"] = yaml.load((root / "vendors.yaml").read_text("utf-8"), Loader=loader)
     raw["workload"] = yaml.load((root / "workload.yaml").read_text("utf-8"), Loader=loader)
+    raw["retention_levers"] = yaml.load((root / "retention.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
 

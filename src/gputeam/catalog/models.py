@@ -241,6 +241,20 @@ def _gpu_names(models: dict[str, GpuModel]) -> dict[str, GpuModel]:
     return out
 
 
+RetentionLeverId = Literal["premium-pay", "equity", "stability-bonus", "career-track", "mentoring"]
+
+
+class RetentionLever(Entry):
+    """A retention lever (article §8): what it costs and the share of attrition it cuts."""
+
+    id: RetentionLeverId
+    name: str
+    cost: float = Field(ge=0, le=1, description="Share of each person's salary a year, fully funded.")
+    attrition_cut: float = Field(
+        ge=0, le=1, description="Share by which the lever, fully funded, cuts each level's annual attrition."
+    )
+
+
 def _gpu_key(name: str) -> str:
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
@@ -478,6 +492,7 @@ class Catalog(BaseModel):
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
     gpu_vendors: dict[str, GpuVendorStack] = Field(default_factory=dict)
     workload: WorkloadRates
+    retention_levers: dict[str, RetentionLever] = Field(default_factory=dict)
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""

@@ -213,6 +213,13 @@ def plan_cmd(
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
+    if result.sourcing.status == "infeasible":
+        # the report is written and says which constraints conflict; the status tells a script
+        raise typer.Exit(INFEASIBLE_EXIT)
+
+
+#: `gputeam plan`'s exit status when no plan meets every constraint (the report is still written).
+INFEASIBLE_EXIT = 3
 
 
 class _Bar:

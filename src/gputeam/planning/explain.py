@@ -78,6 +78,14 @@ def _needs_text(needs: list[Text | str]) -> Text | tuple[Text | str, ...]:
     )
 
 
+def budget_room(inst: Instance, d: Decisions) -> float | None:
+    """What the budget leaves unspent by ``d`` (undiscounted, as the budget row counts it),
+    or None without a budget."""
+    if inst.budget is None:
+        return None
+    return inst.budget - evaluate(inst, d, discounted=False)
+
+
 def versus_greedy(
     cost: float, greedy_cost: float | None, greedy_open: float, plan_open: float, currency: str
 ) -> Text | None:
@@ -274,12 +282,28 @@ def build_sourcing(
         )
 
     uncovered: list[Text] = []
+    budget_left = budget_room(inst, d)
     for (role_id, m), fte in sorted(d.uncovered.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         slots_open = open_slots(fte, inst.demand_at(role_id, m), inst.role_names.get(role_id, role_id))
         if m < inst.deadline:
             cap = inst.contractor_cap[m - 1]
+            hired = sum(f for (_, mm), f in d.contractors.items() if mm == m)
             what = (
                 say(
+                    N_(
+                        "month {month}: {slots} open before the deadline: contractors could "
+                        "fill it for {cost}, but the budget of {budget} has {left} left"
+                    ),
+                    month=m,
+                    slots=slots_open,
+                    cost=_money(fte * inst.contractor_fte_cost, cur),
+                    budget=_money(inst.budget or 0.0, cur),
+                    left=_money(max(budget_left or 0.0, 0.0), cur),
+                )
+                if budget_left is not None
+                and cap - hired > 1e-6
+                and budget_left < fte * inst.contractor_fte_cost - 0.5
+                else say(
                     N_(
                         "month {month}: {slots} open before the deadline: nobody can be ready, no "
                         "hire can arrive yet and contractors are capped at {cap:g} FTE that month"

@@ -7,13 +7,16 @@ When no plan satisfies every constraint, :func:`diagnose`
 2. re-solves with each constraint family dropped in turn (lead time, contractor cap, hiring
    capacity, budget, training capacity, mentors), and in pairs when no single one is enough;
 3. finds the earliest deadline that works by bisection, and the smallest budget by solving
-   without the budget.
+   the minimal-budget problem (:func:`smallest_budget`): the budget row's own expression
+   minimised subject to every other constraint, so that budget is feasible and 0.99 of it
+   is not.
 
 The statement in plain words is built from those results only, never guessed.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -21,8 +24,8 @@ from typing import Any
 from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import month_start, month_with_date_text
 from gputeam.planning.optimiser_mip import Solution, solve
-from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance, evaluate
-from gputeam.planning.text import Either, Term, Text, concat, say, say_n
+from gputeam.planning.optimiser_model import MENTOR_RATIO, Instance
+from gputeam.planning.text import Either, Money, Term, Text, concat, say, say_n
 
 
 @dataclass
@@ -48,6 +51,31 @@ def present_families(inst: Instance) -> list[str]:
     if any(o.apprentice for o in inst.options):
         out.append("mentors")
     return out
+
+
+def smallest_budget(inst: Instance, time_limit: float = 5.0) -> float | None:
+    """The smallest budget at which ``inst`` has a plan, or None when it has none at any
+    budget (another constraint conflicts) or the solver found no answer in time.
+
+    It is the optimum of the minimal-budget problem: every constraint but the budget kept,
+    and the budget row's own expression (the undiscounted horizon cost, current staff
+    included) minimised, solved with HiGHS as the optimiser is. Minimising the optimiser's
+    objective instead (discounted, with a terminal year) and pricing its plan gives a budget
+    that works but is not the smallest."""
+    sol = solve(inst, drop=["budget"], objective="budget", gap=1e-7, time_limit=time_limit)
+    if sol.decisions is None or sol.objective is None or sol.status != "optimal":
+        return None
+    return sol.objective
+
+
+def budget_ceiling(amount: float) -> float:
+    """``amount`` rounded up to four significant figures (at most 0.1 % more), so a budget
+    shown as "at least" is one that works."""
+    if amount <= 0:
+        return 0.0
+    step = 10.0 ** (math.floor(math.log10(amount)) - 3)
+    near = round(amount / step) * step
+    return near if near >= amount else math.ceil(amount / step) * step
 
 
 def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None) -> Diagnosis:
@@ -77,9 +105,9 @@ def diagnose(inst: Instance, time_limit: float = 5.0, start: date | None = None)
         if start is not None:
             fixes["deadline_date"] = month_start(start, found).isoformat()
     if "budget" in fixes:
-        free = solve(inst, drop=["budget"], time_limit=time_limit)
-        if free.decisions is not None:
-            fixes["budget"] = round(evaluate(inst, free.decisions, discounted=False), -3)
+        least = smallest_budget(inst, time_limit=time_limit)
+        if least is not None:
+            fixes["budget"] = budget_ceiling(least)
     if not fixes and len(inst.options) <= 2000:  # no single relaxation: try them in pairs
         import itertools
 
@@ -156,7 +184,9 @@ def _statement(
         "hires": say_n(
             Nn_("at most {n} hire a month", "at most {n} hires a month"), "n", n=inst.max_hires or 0
         ),
-        "budget": say(N_("the budget of {budget:,.0f}"), budget=inst.budget or 0.0),
+        "budget": say(
+            N_("the budget of {budget}"), budget=Money(amount=inst.budget or 0.0, currency=inst.currency)
+        ),
         "training": say(N_("at most {n} people in training at once"), n=inst.max_in_training or 0),
         "mentors": say(N_("at most {n} apprentices per senior mentor"), n=MENTOR_RATIO),
     }
@@ -192,7 +222,14 @@ def _statement(
     if "hires" in fixes:
         options.append(say(N_("more hires a month")))
     if "budget" in fixes:
-        options.append(say(N_("a budget of at least {budget:,.0f}"), budget=float(fixes["budget"])))
+        options.append(
+            say(
+                N_("a budget of at least {budget}"),
+                budget=Money(amount=float(fixes["budget"]), currency=inst.currency),
+            )
+            if not isinstance(fixes["budget"], bool)
+            else say(N_("a larger budget"))
+        )
     if "training" in fixes:
         options.append(say(N_("more people in training at once")))
     if "mentors" in fixes:

@@ -63,6 +63,30 @@ def _warnings(
                 lead=c.hiring_lead_time_months,
             ),
         )
+    first_gpu = min((g.month for g in scenario.fleet.gpus if g.count > 0), default=None)
+    if c.deadline_month is not None and (first_gpu is None or deadline < first_gpu):
+        yield Warning(
+            code="deadline-before-gpus",
+            text=(
+                say(
+                    N_(
+                        "deadline month {deadline} is before the first GPU arrives (month "
+                        "{month}): readiness by the deadline is judged on a team for GPUs that "
+                        "are not there yet; set the deadline to when the team must run them"
+                    ),
+                    deadline=deadline,
+                    month=first_gpu,
+                )
+                if first_gpu is not None
+                else say(
+                    N_(
+                        "deadline month {deadline} is set but no GPU arrives within the fleet's "
+                        "steps: readiness by the deadline means nothing yet"
+                    ),
+                    deadline=deadline,
+                )
+            ),
+        )
     late = [h for h in sourcing.hires if h.arrival_month > deadline]
     if late:
         yield Warning(

@@ -64,7 +64,7 @@ from gputeam.planning.result import (
 from gputeam.planning.text import Money, Text, concat, say
 from gputeam.scenario import Scenario
 
-__all__ = ["FAMILIES", "MENTOR_RATIO", "Solution", "open_penalty", "optimise", "solve"]
+__all__ = ["FAMILIES", "MENTOR_RATIO", "Solution", "open_penalty", "optimise", "optimise_instance", "solve"]
 
 
 def optimise(
@@ -126,6 +126,29 @@ def optimise(
             }
         )
     return _infeasible(scenario, catalog, inst, sol, slots, details, greedy_cost)
+
+
+def optimise_instance(
+    scenario: Scenario,
+    catalog: Catalog,
+    inst: Instance,
+    slots: Mapping[str, TargetSlot],
+    *,
+    gap: float = 1e-4,
+    time_limit: float = 30.0,
+) -> Sourcing | None:
+    """The optimal Sourcing over a given (e.g. buffered) instance, or None when it has no
+    feasible plan within the time limit (no diagnosis: a candidate, not the plan)."""
+    sol = solve(inst, gap=gap, time_limit=time_limit)
+    if sol.decisions is None:
+        return None
+    details = SourcingDetails(
+        cost_basis="horizon total incl. current salaries",
+        options=len(inst.options),
+        solver="HiGHS",
+        terminal_months=inst.terminal_months,
+    )
+    return _optimal(scenario, catalog, inst, sol, sol.decisions, slots, details, None)
 
 
 def _greedy_terminal(inst: Instance, greedy: Sourcing) -> float:

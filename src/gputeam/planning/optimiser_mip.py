@@ -464,12 +464,19 @@ def solve(
     drop: Iterable[str] = (),
     deadline: int | None = None,
     threads: int | None = None,
+    objective: str = "cost",
 ) -> Solution:
     """Solve the sourcing MIP over ``inst``.
 
     ``drop`` removes constraint families (see :data:`FAMILIES`); ``elastic`` keeps them but
     lets each be violated at a penalty, which always gives a solution and shows where the
     conflict lies; ``deadline`` overrides the instance's.
+
+    ``objective="budget"`` minimises the budget row's own expression instead (the
+    undiscounted horizon cost the budget constraint measures, no terminal year, no
+    tie-breaks; open slots before the deadline cost nothing there, as in the budget row):
+    its optimum plus the fixed staff cost is the smallest budget at which the programme is
+    feasible (see :func:`gputeam.planning.infeasibility.smallest_budget`).
     """
     t0 = time.perf_counter()
     dropped = set(drop)
@@ -482,6 +489,10 @@ def solve(
     )
     for step in STEPS:
         step(mdl)
+    if objective == "budget":
+        mdl.lp.cost = [0.0] * len(mdl.lp.cost)
+        for col, amount in mdl.budget:
+            mdl.lp.cost[col] += amount / mdl.scale
     status, _, mip_gap, values = mdl.lp.solve(gap, time_limit, threads)
     seconds = time.perf_counter() - t0
     if not values:
@@ -490,7 +501,12 @@ def solve(
     short = {key: values[c] for key, c in mdl.short.items() if values[c] > 1e-6}
     slack = {f: sum(values[c] for c in cols) for f, cols in mdl.slack.items()}
     slack = {f: v for f, v in slack.items() if v > 1e-6}
-    return Solution(status, _money(mdl, d, values), mip_gap, seconds, d, slack, short)
+    money = (
+        inst.fixed_flat + sum(amount * values[col] for col, amount in mdl.budget)
+        if objective == "budget"
+        else _money(mdl, d, values)
+    )
+    return Solution(status, money, mip_gap, seconds, d, slack, short)
 
 
 def _decisions(mdl: _Model, values: list[float]) -> Decisions:

@@ -112,6 +112,7 @@ class Instance:
     onboarding: dict[tuple[str, int], dict[int, float]] = field(default_factory=dict)
     terminal_months: int = 0  # see TERMINAL_MONTHS; 0: the horizon alone
     person_level: dict[str, int] = field(default_factory=dict)  # current level by person id
+    currency: str = "USD"  # of every amount above (the scenario's)
 
     @property
     def roles(self) -> list[str]:
@@ -376,6 +377,7 @@ def build_instance(
         onboarding=onboarding,
         terminal_months=TERMINAL_MONTHS,
         person_level={p.id: p.level for p in scenario.people},
+        currency=scenario.currency,
     )
 
 

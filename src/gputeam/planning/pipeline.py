@@ -6,19 +6,17 @@ from collections.abc import Callable
 from datetime import date
 
 from gputeam.catalog import Catalog
-from gputeam.planning.calendar import add_months
+from gputeam.planning import retention
 from gputeam.planning.case_study import compare_case_study
 from gputeam.planning.costs import compute_costs
 from gputeam.planning.gaps import find_gaps
 from gputeam.planning.needs import need_warnings, plan_needs
 from gputeam.planning.notices import plan_notes, plan_warnings
-from gputeam.planning.optimiser_model import peak_slots
-from gputeam.planning.result import Plan, Roadmap
+from gputeam.planning.result import Plan
 from gputeam.planning.risk import assess
-from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
-from gputeam.planning.sourcing import candidates, source
+from gputeam.planning.sourcing import candidates, plan_roadmaps, source
 from gputeam.planning.workload import workload
 from gputeam.scenario import Scenario
 
@@ -58,6 +56,9 @@ def plan(
         catalog = with_salary_bands(
             catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
         )
+    given = scenario  # the plan keeps the scenario as given; its stages see it priced:
+    levers = retention.effect(scenario, catalog)  # retention levers' spend and credited cut
+    scenario = retention.priced(scenario, levers)
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -66,48 +67,9 @@ def plan(
     tell("sourcing", 0)
     sourcing = source(scenario, catalog, target, cands, method=method)
     tell("sourcing")
-    assigned = {a.person: a.role for a in sourcing.assignments}
-    delays = sourcing.details.start_delay_months
-    slots = peak_slots(target)
     mentor = any(p.level >= 4 for p in scenario.people)
-    roadmaps: list[Roadmap] = []
-    for p in scenario.people:
-        if p.id in assigned and delays.get(p.id):
-            # the optimiser starts this roadmap late to keep within the training capacity
-            roadmaps.append(
-                build_roadmap(
-                    p,
-                    slots[assigned[p.id]],
-                    scenario,
-                    catalog,
-                    start=add_months(scenario.start, delays[p.id]),
-                    mentor_available=mentor,
-                )
-            )
-        elif p.id in assigned:
-            roadmaps.append(cands[(p.id, assigned[p.id])])
-        else:
-            roadmaps.append(build_roadmap(p, None, scenario, catalog))
-    numbered: dict[str, int] = {}
-    for hire in sourcing.hires:  # onboarding: the certifications a hire is not assumed to hold
-        if hire.role not in slots:
-            continue
-        first = numbered.get(hire.role, 0) + 1
-        numbered[hire.role] = first + hire.count - 1
-        name = catalog.roles[hire.role].name if hire.role in catalog.roles else hire.role
-        roadmaps += hire_roadmaps(
-            hire.role,
-            hire.level,
-            hire.count,
-            hire.arrival_month,
-            slots[hire.role],
-            scenario,
-            catalog,
-            first=first,
-            role_name=name,
-        )
+    base = plan_roadmaps(scenario, catalog, target, cands, sourcing)
     # coverage needs (liquid cooling, a second vendor's stack ...): trained for, or warned of
-    base = tuple(roadmaps)
     rm, needs = plan_needs(scenario, catalog, target, sourcing, base, mentor_available=mentor)
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
@@ -118,6 +80,7 @@ def plan(
         )
     roi = compute_roi(scenario, catalog, target, sourcing, rm)
     warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    warnings += retention.warnings(scenario, catalog, levers)
     tell("costs")
     tell("risk", 0)
     risk = (
@@ -127,10 +90,15 @@ def plan(
     )
     tell("risk")
     warnings = (*warnings, *need_warnings(catalog, needs, risk, scenario.deadline))
+    readiness_plan = None
+    if scenario.constraints.target_p_ready is not None and method == "mip" and sourcing.status == "optimal":
+        from gputeam.planning.readiness import optimise_readiness
+
+        readiness_plan = optimise_readiness(scenario, catalog, target, cands, sourcing, seed=seed)
     return Plan(
         catalog_version=catalog.version,
         generated_for=today,
-        scenario=scenario,
+        scenario=given,
         target=target,
         gaps=gaps,
         sourcing=sourcing,
@@ -144,4 +112,5 @@ def plan(
         notes=plan_notes(scenario, catalog),
         case_study=compare_case_study(scenario, catalog, target, sourcing, rm, costs),
         workload=workload(scenario, catalog),
+        readiness_plan=readiness_plan,
     )

@@ -441,7 +441,9 @@ class Roi(Result):
 
 # ---------------------------------------------------------------- risk
 class CoverageBands(Result):
-    p10: tuple[float, ...] = Field(description="Per month: coverage the worst 10 % of runs fall below.")
+    p10: tuple[float, ...] = Field(
+        description="Per month: staff coverage (people, not contractors) the worst 10 % of runs fall below."
+    )
     p50: tuple[float, ...]
     p90: tuple[float, ...]
 
@@ -496,14 +498,42 @@ class Risk(Result):
     seed: int
     deadline_month: int
     readiness_threshold: float = Field(
-        description="Share of the deadline month's target slots that must be covered (staff "
-        "plus planned contractors) for a run to count as ready."
+        description="Share of the deadline month's target slots that staff (people, not "
+        "contractors) must cover for a run to count as ready."
     )
     p_ready_by_deadline: float = Field(
-        description="Share of runs whose coverage in the deadline month reaches the threshold."
+        description="Share of runs whose staff coverage in the deadline month reaches the "
+        "threshold (contractors are not counted: see p_ready_with_contractors)."
+    )
+    p_ready_se: float = Field(
+        default=0.0,
+        description="Monte Carlo standard error of p_ready_by_deadline: sqrt(p (1 - p) / runs).",
     )
     p_fully_covered: float = Field(
-        description="Share of runs covering every slot of the deadline month (100 %)."
+        description="Share of runs whose staff cover every slot of the deadline month (100 %)."
+    )
+    contractor_share_at_deadline: float = Field(
+        default=0.0, description="Share of the deadline month's target the plan covers with contractors."
+    )
+    contractor_coverage: tuple[float, ...] = Field(
+        default=(), description="Per month: share of the target the plan covers with contractors."
+    )
+    p_ready_with_contractors: float | None = Field(
+        default=None,
+        description="Share of runs reaching the threshold when the planned contractors are "
+        "counted beside staff (not readiness: its own line).",
+    )
+    budget: float | None = Field(default=None, description="constraints.budget, if any.")
+    p_cost_within_budget: float | None = Field(
+        default=None, description="Share of runs whose horizon cost is within the budget."
+    )
+    p_cost_within_budget_se: float | None = Field(
+        default=None,
+        description="Monte Carlo standard error of p_cost_within_budget: sqrt(p (1 - p) / runs).",
+    )
+    plan_cost_best_case: bool = Field(
+        default=False,
+        description="The plan's own cost is at or below the 10th percentile of the runs: a best case.",
     )
     coverage_bands: CoverageBands
     cost_percentiles: CostPercentiles
@@ -562,6 +592,53 @@ class CaseStudyComparison(Result):
     outcomes: tuple[CaseOutcome, ...]
 
 
+class ReadinessCandidate(Result):
+    """One candidate of the readiness-optimised plan: the cost-optimal plan (solved exactly)
+    with staff, not contractors, covering the target from ``months_early`` months before the
+    deadline (-1: the cheapest plan itself), plus one buffer slot on each of ``buffer_roles``."""
+
+    months_early: int
+    buffer_roles: tuple[str, ...] = ()
+    feasible: bool
+    cost: float | None = Field(default=None, description="The candidate plan's horizon cost.")
+    expected_cost: float | None = Field(default=None, description="Mean cost over the SAA draws.")
+    p_ready_saa: float | None = Field(default=None, description="P(ready) on the fixed SAA draws.")
+    p_ready_validated: float | None = Field(default=None, description="P(ready) on fresh draws.")
+    p_ready_validated_se: float | None = None
+
+
+class ReadinessPlan(Result):
+    """The plan optimised for ``constraints.target_p_ready`` beside the cheapest one (issue 19
+    item 5): sample-average approximation over a bounded candidate set, validated on fresh
+    draws (docs/optimiser.md, Readiness-optimised plan)."""
+
+    target_p_ready: float
+    saa_runs: int
+    saa_seed: int
+    validation_runs: int
+    validation_seed: int
+    candidates: tuple[ReadinessCandidate, ...]
+    chosen: int | None = Field(description="Index of the chosen candidate; None: none reaches the target.")
+    baseline_cost: float
+    baseline_expected_cost: float
+    baseline_p_ready: float = Field(description="The cheapest plan's P(ready), validated.")
+    baseline_p_ready_se: float
+    cost: float | None = None
+    expected_cost: float | None = None
+    p_ready_saa: float | None = None
+    p_ready: float | None = Field(default=None, description="The chosen plan's P(ready), validated.")
+    p_ready_se: float | None = None
+    hires: tuple[Hire, ...] = ()
+    assignments: tuple[Assignment, ...] = ()
+    contractor_hours: float = 0.0
+    changes: tuple[str, ...] = Field(default=(), description="What the chosen plan does differently.")
+    changes_texts: tuple[Text, ...] = ()
+    gap: str = Field(default="", description="The statistical gap, in words.")
+    gap_text: Text | None = None
+    solve_seconds: float = Field(description="Wall time of the candidates' solves and simulations.")
+    _sentences = (("gap", "gap_text"),)
+
+
 class Plan(Result):
     catalog_version: str
     generated_for: date = Field(description="The 'today' the plan was computed for.")
@@ -592,6 +669,11 @@ class Plan(Result):
     )
     workload: Workload | None = Field(
         default=None, description="The work the fleet creates month by month, and who absorbs it."
+    )
+    readiness_plan: ReadinessPlan | None = Field(
+        default=None,
+        description="With constraints.target_p_ready: the plan optimised for readiness "
+        "beside this (the cheapest) one.",
     )
 
     def to_json(self) -> dict[str, Any]:

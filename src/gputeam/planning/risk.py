@@ -17,10 +17,15 @@ duties) or one head of a planned hire. Each run draws, for every unit:
   levers). A leaver with a target role is replaced by a hire after a fresh lead time
   (the replacement does not leave again within the horizon).
 
-From these: coverage per month (staff present and ready, plus the planned contractors,
-against the target, role by role); the probability of being ready by the deadline, i.e. that
-coverage in the deadline month reaches the scenario's ``constraints.readiness_threshold``
-(default 95 % of the month's target slots; the share of runs covering 100 % is given too);
+From these: coverage per month (staff present and ready against the target, role by role:
+people only, a contractor is never counted as ready staff); the probability of being ready
+by the deadline, i.e. that staff coverage in the deadline month reaches the scenario's
+``constraints.readiness_threshold`` (default 95 % of the month's target slots; the share of
+runs covering 100 % is given too), each with its Monte Carlo standard error (binomial,
+``sqrt(p (1 - p) / runs)``); beside it, as their own lines, the share of each month's target
+the plan covers with contractors and the probability of reaching the threshold when those
+planned contractors are counted too; the probability that the run's cost stays within
+``constraints.budget``, with its standard error;
 the cost over the horizon (the plan's cost plus retake fees, contractors backfilling slots
 left vacant when contractors are allowed, recruiting for replacements, less salaries not
 paid while a post is vacant), and per skill domain the number of holders by month and the
@@ -103,6 +108,7 @@ class RiskInputs:
     gains: NDArray[np.bool_]  # (U, D): gains the domain when ready in their role
     role_domains: NDArray[np.bool_]  # (K, D)
     readiness: float  # share of the deadline month's slots a ready run covers
+    budget: float | None = None  # constraints.budget: P(cost <= budget) is reported against it
 
 
 def prepare(
@@ -119,7 +125,7 @@ def prepare(
     c = scenario.constraints
     h = scenario.horizon_months
     uplift = e.overhead_multiplier * (1 + scenario.retention.premium_pay)
-    cut = 1 - scenario.retention.attrition_reduction
+    cut = 1 - (scenario.retention.attrition_reduction or 0.0)  # credited: planning.retention
     roles = sorted({s.role for tm in target.months for s in tm.slots})
     ridx = {r: i for i, r in enumerate(roles)}
     need: dict[str, int] = {}
@@ -259,6 +265,7 @@ def prepare(
         gains=gains,
         role_domains=role_domains,
         readiness=c.readiness_threshold,
+        budget=c.budget,
     )
 
 
@@ -430,13 +437,37 @@ def staff_counts(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
     return first + _count(runs, n_k, h, group, d.replaced, h + 1)
 
 
-def coverage(x: RiskInputs, staff: NDArray[np.int64]) -> NDArray[np.float64]:
-    """(runs, months): share of the target covered by staff plus planned contractors."""
+def coverage(x: RiskInputs, staff: NDArray[np.int64], contractors: bool = True) -> NDArray[np.float64]:
+    """(runs, months): share of the target covered by staff, plus the planned contractors
+    when ``contractors`` (readiness counts staff only: ``contractors=False``)."""
     import numpy as np
 
-    covered = np.minimum(staff + x.contractors[None, :, :], x.demand[None, :, :]).sum(axis=1)
+    have = staff + x.contractors[None, :, :] if contractors else staff
+    covered = np.minimum(have, x.demand[None, :, :]).sum(axis=1)
     total = x.demand.sum(axis=0)
     return np.where(total > 0, covered / np.where(total > 0, total, 1), 1.0)
+
+
+def contractor_coverage(x: RiskInputs) -> NDArray[np.float64]:
+    """(months,): share of each month's target the plan covers with contractors (planned FTE,
+    at most the role's target), 0 in a month with no target."""
+    import numpy as np
+
+    covered = np.minimum(x.contractors, x.demand).sum(axis=0)
+    total = x.demand.sum(axis=0)
+    return np.where(total > 0, covered / np.where(total > 0, total, 1), 0.0)
+
+
+def binomial_se(p: float, runs: int) -> float:
+    """The Monte Carlo standard error of a probability ``p`` estimated from ``runs``
+    independent runs: ``sqrt(p (1 - p) / runs)`` (the binomial proportion's)."""
+    if runs <= 0:
+        return 0.0
+    return math.sqrt(max(p * (1 - p), 0.0) / runs)
+
+
+#: The plan's own cost is called a best case when at most this share of runs cost no more.
+BEST_CASE_PERCENTILE = 0.10
 
 
 def holders(x: RiskInputs, d: Draws) -> NDArray[np.int64]:
@@ -472,6 +503,7 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
     rng = np.random.default_rng(seed)
     h = x.horizon
     cov = np.empty((runs, h))
+    cov_with = np.empty((runs, h))  # counting the planned contractors too
     cost = np.empty(runs)
     parts = np.empty((runs, len(DRIVERS)))
     bus: list[NDArray[np.int64]] = []
@@ -479,7 +511,9 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
     while done < runs:
         n = min(CHUNK, runs - done)
         d = draw(x, rng, n)
-        cov[done : done + n] = coverage(x, staff_counts(x, d))
+        staff = staff_counts(x, d)
+        cov[done : done + n] = coverage(x, staff, contractors=False)
+        cov_with[done : done + n] = coverage(x, staff)
         cost[done : done + n] = d.cost
         parts[done : done + n] = d.parts
         if done < bus_runs and len(x.domains):
@@ -505,13 +539,25 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
             for i, dom in enumerate(x.domains)
         ]
     mean_parts = parts.mean(axis=0)
+    p_ready = float(np.mean(cov[:, dl - 1] >= x.readiness - 1e-9))
+    within = float(np.mean(cost <= x.budget + 0.005)) if x.budget is not None else None
+    hired = contractor_coverage(x)
+    plan_pct = round(float(np.mean(cost <= x.base_cost + 0.005)), 4)
     return Risk(
         runs=runs,
         seed=seed,
         deadline_month=dl,
         readiness_threshold=x.readiness,
-        p_ready_by_deadline=float(np.mean(cov[:, dl - 1] >= x.readiness - 1e-9)),
+        p_ready_by_deadline=p_ready,
+        p_ready_se=round(binomial_se(p_ready, runs), 6),
         p_fully_covered=float(np.mean(cov[:, dl - 1] >= 1 - 1e-9)),
+        contractor_share_at_deadline=round(float(hired[dl - 1]), 4),
+        contractor_coverage=tuple(round(float(v), 4) for v in hired),
+        p_ready_with_contractors=float(np.mean(cov_with[:, dl - 1] >= x.readiness - 1e-9)),
+        budget=x.budget,
+        p_cost_within_budget=within,
+        p_cost_within_budget_se=round(binomial_se(within, runs), 6) if within is not None else None,
+        plan_cost_best_case=plan_pct <= BEST_CASE_PERCENTILE,
         coverage_bands=CoverageBands(
             **{
                 k: tuple(round(float(v), 4) for v in row)
@@ -521,7 +567,7 @@ def simulate(x: RiskInputs, runs: int = 2000, seed: int = 0, bus_runs: int = BUS
         cost_percentiles=CostPercentiles(p10=p10, p50=p50, p90=p90),
         mean_cost=round(float(cost.mean()), 2),
         plan_cost=round(x.base_cost, 2),
-        plan_cost_percentile=round(float(np.mean(cost <= x.base_cost + 0.005)), 4),
+        plan_cost_percentile=plan_pct,
         cost_drivers=CostDrivers(**{k: round(float(v), 2) for k, v in zip(DRIVERS, mean_parts, strict=True)}),
         cost_samples=tuple(round(float(v), 2) for v in cost[:SAMPLES]),
         bus_factors=tuple(bus_factors),

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from gputeam.catalog import Catalog
 from gputeam.i18n import N_
-from gputeam.planning.calendar import month_list_text
+from gputeam.planning.calendar import add_months, month_list_text
 from gputeam.planning.explain import open_slots
 from gputeam.planning.gaps import fit
 from gputeam.planning.optimiser import optimise
@@ -39,7 +39,7 @@ from gputeam.planning.result import (
     Target,
     TargetSlot,
 )
-from gputeam.planning.roadmap import build_roadmap, held_valid
+from gputeam.planning.roadmap import build_roadmap, held_valid, hire_roadmaps
 from gputeam.planning.text import Term, Text, concat, say
 from gputeam.scenario import Scenario
 
@@ -349,3 +349,55 @@ def _bridge(
                 )
         coverage.append(covered / total if total else 1.0)
     return needs, coverage, uncovered
+
+
+def plan_roadmaps(
+    scenario: Scenario,
+    catalog: Catalog,
+    target: Target,
+    cands: Mapping[tuple[str, str], Roadmap],
+    sourcing: Sourcing,
+) -> tuple[Roadmap, ...]:
+    """Every person's roadmap under ``sourcing`` (a delayed start rebuilt), then each planned
+    hire's onboarding roadmap: the one home of it, for the plan and the readiness candidates."""
+    assigned = {a.person: a.role for a in sourcing.assignments}
+    delays = sourcing.details.start_delay_months
+    slots = peak_slots(target)
+    mentor = any(p.level >= 4 for p in scenario.people)
+    roadmaps: list[Roadmap] = []
+    for p in scenario.people:
+        if p.id in assigned and delays.get(p.id):
+            # the optimiser starts this roadmap late to keep within the training capacity
+            roadmaps.append(
+                build_roadmap(
+                    p,
+                    slots[assigned[p.id]],
+                    scenario,
+                    catalog,
+                    start=add_months(scenario.start, delays[p.id]),
+                    mentor_available=mentor,
+                )
+            )
+        elif p.id in assigned:
+            roadmaps.append(cands[(p.id, assigned[p.id])])
+        else:
+            roadmaps.append(build_roadmap(p, None, scenario, catalog))
+    numbered: dict[str, int] = {}
+    for hire in sourcing.hires:  # onboarding: the certifications a hire is not assumed to hold
+        if hire.role not in slots:
+            continue
+        first = numbered.get(hire.role, 0) + 1
+        numbered[hire.role] = first + hire.count - 1
+        name = catalog.roles[hire.role].name if hire.role in catalog.roles else hire.role
+        roadmaps += hire_roadmaps(
+            hire.role,
+            hire.level,
+            hire.count,
+            hire.arrival_month,
+            slots[hire.role],
+            scenario,
+            catalog,
+            first=first,
+            role_name=name,
+        )
+    return tuple(roadmaps)

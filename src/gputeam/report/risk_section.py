@@ -7,11 +7,18 @@ import math
 from typing import Any
 
 from gputeam.i18n import _
-from gputeam.planning.result import Plan, Risk, Sensitivity
+from gputeam.planning.result import Plan, ReadinessPlan, Risk, Sensitivity
 from gputeam.report.tables import Cell, Column, Section, Table, money, percent_text
-from gputeam.report.words import line_name
+from gputeam.report.words import line_name, localise, localise_all
 
-__all__ = ["plan_cost_sentence", "risk_section", "sensitivity"]
+__all__ = [
+    "best_case_sentence",
+    "plan_cost_sentence",
+    "readiness_lines",
+    "readiness_plan_section",
+    "risk_section",
+    "sensitivity",
+]
 
 
 def risk_section(plan: Plan, risk: Risk) -> Section:
@@ -24,9 +31,30 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
         ),
         (_("Deadline month"), Cell(risk.deadline_month, "month")),
         (_("Probability every slot is covered at the deadline"), Cell(risk.p_fully_covered, "pct")),
+        (_("Standard error of the probability ready (Monte Carlo)"), Cell(risk.p_ready_se, "pct")),
+        (
+            _("Covered by contractors at the deadline (planned)"),
+            Cell(risk.contractor_share_at_deadline, "pct"),
+        ),
+        (
+            _("Probability ready counting the planned contractors"),
+            Cell(risk.p_ready_with_contractors, "pct"),
+        ),
         (_("Plan's own cost"), Cell(risk.plan_cost, "money")),
         (_("Share of runs costing no more than the plan"), Cell(risk.plan_cost_percentile, "pct")),
         (_("Mean simulated cost"), Cell(risk.mean_cost, "money")),
+        *(
+            [
+                (_("Budget"), Cell(risk.budget, "money")),
+                (_("Probability the cost is within the budget"), Cell(risk.p_cost_within_budget, "pct")),
+                (
+                    _("Standard error of that probability (Monte Carlo)"),
+                    Cell(risk.p_cost_within_budget_se, "pct"),
+                ),
+            ]
+            if risk.budget is not None
+            else []
+        ),
         (_("Cost P10"), Cell(cp.p10, "money")),
         (_("Cost P50"), Cell(cp.p50, "money")),
         (_("Cost P90"), Cell(cp.p90, "money")),
@@ -111,7 +139,91 @@ def risk_section(plan: Plan, risk: Risk) -> Section:
             title=_("ROI sensitivity (the team plan held fixed)"),
         )
     )
-    return Section("risk", _("Risk"), tuple(tables), notes=(plan_cost_sentence(risk, plan.costs.currency),))
+    notes = (plan_cost_sentence(risk, plan.costs.currency), *readiness_lines(risk, plan.costs.currency))
+    return Section("risk", _("Risk"), tuple(tables), notes=notes)
+
+
+def readiness_plan_section(rp: ReadinessPlan) -> Section:
+    """The cheapest plan and the one optimised for readiness, in one table (issue 19 item 5)."""
+    rows: list[tuple[Any, ...]] = [
+        (
+            _("cheapest"),
+            Cell(rp.baseline_cost, "money"),
+            Cell(rp.baseline_expected_cost, "money"),
+            Cell(rp.baseline_p_ready, "pct"),
+            Cell(rp.baseline_p_ready_se, "pct"),
+            "",
+        )
+    ]
+    if rp.cost is not None:
+        rows.append(
+            (
+                _("for readiness"),
+                Cell(rp.cost, "money"),
+                Cell(rp.expected_cost, "money"),
+                Cell(rp.p_ready, "pct"),
+                Cell(rp.p_ready_se, "pct"),
+                "; ".join(localise_all(rp.changes_texts, rp.changes)),
+            )
+        )
+    table = Table(
+        "readiness_plan",
+        (
+            Column(_("plan")),
+            Column(_("cost"), "money"),
+            Column(_("expected cost"), "money"),
+            Column(_("P(ready), validated"), "pct"),
+            Column(_("Standard error of the probability ready (Monte Carlo)"), "pct"),
+            Column(_("what changes")),
+        ),
+        tuple(rows),
+    )
+    title = _("Optimised for readiness: target P(ready) {p}").format(p=percent_text(rp.target_p_ready))
+    return Section("readiness_plan", title, (table,), notes=(localise(rp.gap_text, rp.gap),))
+
+
+def readiness_lines(risk: Risk, currency: str) -> tuple[str, ...]:
+    """What the headline probability leaves out, each its own sentence: the contractors the
+    plan counts on at the deadline, the chance of staying within the budget, a best case."""
+    out: list[str] = []
+    if risk.contractor_share_at_deadline > 0:
+        out.append(
+            _(
+                "Covered by contractors: {share} of the deadline month's target; they are not "
+                "counted as ready (counting them, {p} of runs reach the threshold)."
+            ).format(
+                share=percent_text(risk.contractor_share_at_deadline),
+                p=percent_text(risk.p_ready_with_contractors or 0.0),
+            )
+        )
+    if risk.budget is not None and risk.p_cost_within_budget is not None:
+        out.append(
+            _("P(cost within the budget of {budget}) {p} ± {se} (Monte Carlo standard error).").format(
+                budget=money(risk.budget, currency),
+                p=percent_text(risk.p_cost_within_budget, 1),
+                se=percent_text(risk.p_cost_within_budget_se or 0.0, 1),
+            )
+        )
+    sentence = best_case_sentence(risk, currency)
+    if sentence:
+        out.append(sentence)
+    return tuple(out)
+
+
+def best_case_sentence(risk: Risk, currency: str) -> str:
+    """When the plan's own cost is a best case (at or below P10 of the runs), say so and
+    give the costs to budget for instead; empty otherwise."""
+    if not risk.plan_cost_best_case:
+        return ""
+    pct = risk.plan_cost_percentile
+    return _(
+        "The plan's own cost is a best case: it is at P{percentile} of the simulated runs. "
+        "Budget for the median run, {p50}, or {p90} to be safe in nine runs out of ten."
+    ).format(
+        percentile=f"{pct * 100:.0f}",
+        p50=money(risk.cost_percentiles.p50, currency),
+        p90=money(risk.cost_percentiles.p90, currency),
+    )
 
 
 def plan_cost_sentence(risk: Risk, currency: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from gputeam.i18n import _
 from gputeam.planning.result import Plan, Roi, TargetMonth
 from gputeam.report.case_study_view import case_study_section
-from gputeam.report.risk_section import risk_section, sensitivity
+from gputeam.report.risk_section import readiness_plan_section, risk_section, sensitivity
 from gputeam.report.tables import (
     Cell,
     Column,
@@ -712,6 +712,8 @@ def sections(plan: Plan) -> list[Section]:
     ]
     if plan.risk is not None:
         out.append(risk_section(plan, plan.risk))
+    if plan.readiness_plan is not None:
+        out.append(readiness_plan_section(plan.readiness_plan))
     case = case_study_section(plan)
     if case is not None:
         out.append(case)

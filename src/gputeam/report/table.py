@@ -7,7 +7,8 @@ from rich.table import Table
 from rich.text import Text
 
 from gputeam.i18n import _, ngettext
-from gputeam.planning.result import Plan, Risk, Roi
+from gputeam.planning.result import Plan, ReadinessPlan, Risk, Roi
+from gputeam.report.risk_section import readiness_lines
 from gputeam.report.sections import people_names, roi_text
 from gputeam.report.tables import format_value, money, percent_text
 from gputeam.report.words import line_name, localise, localise_all, roadmap_name
@@ -116,6 +117,8 @@ def print_plan(plan: Plan, console: Console) -> None:
     )
     if plan.risk is not None:
         _risk(plan.risk, console, cur)
+    if plan.readiness_plan is not None:
+        _readiness(plan.readiness_plan, console, cur)
     from gputeam.report.case_study_view import print_case_study
 
     print_case_study(plan, console)
@@ -201,6 +204,36 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     console.print(t)
 
 
+def _readiness(rp: ReadinessPlan, console: Console, cur: str) -> None:
+    """The cheapest plan and the readiness-optimised one, in one table."""
+    t = Table(
+        title=_("Optimised for readiness: target P(ready) {p}").format(p=percent_text(rp.target_p_ready))
+    )
+    for head in (_("plan"), _("cost"), _("expected cost"), _("P(ready), validated"), _("what changes")):
+        t.add_column(head)
+
+    def p_text(p: float | None, se: float | None) -> str:
+        return "-" if p is None else f"{percent_text(p, 1)} ± {percent_text(se or 0.0, 1)}"
+
+    t.add_row(
+        _("cheapest"),
+        money(rp.baseline_cost, cur),
+        money(rp.baseline_expected_cost, cur),
+        p_text(rp.baseline_p_ready, rp.baseline_p_ready_se),
+        "",
+    )
+    if rp.cost is not None:
+        t.add_row(
+            _("for readiness"),
+            money(rp.cost, cur),
+            money(rp.expected_cost or 0.0, cur),
+            p_text(rp.p_ready, rp.p_ready_se),
+            shown("; ".join(localise_all(rp.changes_texts, rp.changes))),
+        )
+    console.print(t)
+    console.print(shown("  " + localise(rp.gap_text, rp.gap)), highlight=False)
+
+
 def _risk(risk: Risk, console: Console, cur: str) -> None:
     cp = risk.cost_percentiles
     console.print(
@@ -208,15 +241,18 @@ def _risk(risk: Risk, console: Console, cur: str) -> None:
         + _("Risk")
         + "[/]: "
         + _(
-            "P(ready by deadline, at least {threshold} covered) {p}; cost P10/P50/P90 {costs}; the "
-            "plan's own cost is at P{percentile}"
+            "P(ready by deadline, staff cover at least {threshold}) {p} ± {se}; cost P10/P50/P90 "
+            "{costs}; the plan's own cost is at P{percentile}"
         ).format(
             threshold=percent_text(risk.readiness_threshold),
-            p=percent_text(risk.p_ready_by_deadline),
+            p=percent_text(risk.p_ready_by_deadline, 1),
+            se=percent_text(risk.p_ready_se, 1),
             costs=" / ".join(money(v, cur) for v in (cp.p10, cp.p50, cp.p90)),
             percentile=f"{risk.plan_cost_percentile * 100:.0f}",
         )
     )
+    for line in readiness_lines(risk, cur):
+        console.print(shown("  " + line), highlight=False)
     for b in [b for b in risk.bus_factors if b.p_zero > 0.05][:5]:
         console.print(
             shown(

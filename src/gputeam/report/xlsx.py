@@ -40,6 +40,7 @@ SHEETS = {
     "notes": N_("Notes"),
     "risk": N_("Risk"),
     "case_study": N_("Case study"),
+    "readiness_plan": N_("Readiness plan"),
 }
 """Section id to sheet name (in English; shown in the active language)."""
 #: Excel date formats in each language's all-digit order (English: ISO).

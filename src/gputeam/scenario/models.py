@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from gputeam.catalog.models import RetentionLeverId
 from gputeam.errors import FieldConflicts
 from gputeam.i18n import N_
 
@@ -223,8 +224,20 @@ class Retention(Model):
     premium_pay: float = Field(default=0, ge=0, le=1, description="Pay above market (article §8: 0.15-0.25).")
     certification_bonus: float = Field(default=0, ge=0, description="Bonus per certification earned (USD).")
     retention_bonus: float = Field(default=0, ge=0, description="Annual retention bonus per person (USD).")
-    attrition_reduction: float = Field(
-        default=0, ge=0, le=1, description="Your assumption: share by which these levers cut attrition."
+    attrition_reduction: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Your assumption: share by which the retention levers cut attrition. It is "
+        "credited only up to what the funded levers buy (catalog `retention_levers`); more is "
+        "warned about and not credited. Left out: what the levers buy.",
+    )
+    levers: tuple[RetentionLeverId, ...] = Field(
+        default=(),
+        description="Retention levers taken (article §8): premium-pay, equity, stability-bonus, "
+        "career-track, mentoring. Each is priced and credited at its catalog cost and "
+        "attrition cut; `premium_pay` and `retention_bonus` above fund premium-pay and "
+        "stability-bonus by their own amounts.",
     )
 
 
@@ -265,6 +278,15 @@ class Constraints(Model):
         le=1,
         description="Share of the deadline month's target slots (staff plus planned "
         "contractors) a simulated run must cover to count as ready by the deadline.",
+    )
+
+    target_p_ready: float | None = Field(
+        default=None,
+        gt=0,
+        lt=1,
+        description="Probability of being ready by the deadline (staff, not contractors) the "
+        "readiness-optimised plan must reach at the least expected cost; it is shown beside "
+        "the cheapest plan, which stays the plan (docs/optimiser.md).",
     )
 
     prerequisite_strictness: float = Field(
