@@ -29,6 +29,7 @@ KEYED = {
     "case_studies": "id",
     "contradictions": "id",
     "gpu_models": "id",
+    "salary_bands": "country",
 }
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
 PATCHED = ("economics", "roi_example")
@@ -56,6 +57,7 @@ def packaged_data() -> dict[str, Any]:
     ):
         raw[name] = yaml.load((root / f"{name}.yaml").read_text("utf-8"), Loader=loader)
     raw["gpu_models"] = yaml.load((root / "gpus.yaml").read_text("utf-8"), Loader=loader)
+    raw["salary_bands"] = yaml.load((root / "salaries.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
 

@@ -175,6 +175,17 @@ class Role(Entry):
     fleet_note: str = Field(default="", description="Why the role depends on the fleet.")
 
 
+class CountryBands(Entry):
+    """Salary bands of one country, by level, in that country's currency. The US bands are the
+    levels' own (``salary_usd``, article §3); a level left out has no published figure."""
+
+    country: str = Field(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 code.")
+    currency: str = Field(min_length=3, max_length=3, description="ISO 4217 code of the bands.")
+    levels: dict[int, Range] = Field(
+        default_factory=dict, description="Level (1-5) to its annual salary band; none where unsourced."
+    )
+
+
 GpuVendor = Literal["nvidia", "amd", "intel"]
 
 
@@ -386,6 +397,9 @@ class Catalog(BaseModel):
     vendor_tracks: tuple[VendorTrack, ...]
     specialisations: tuple[Specialisation, ...]
     gpu_models: dict[str, GpuModel] = Field(default_factory=dict)
+    salary_bands: dict[str, CountryBands] = Field(
+        default_factory=dict, description="Salary bands by country (ISO 3166-1 alpha-2)."
+    )
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""

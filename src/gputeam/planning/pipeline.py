@@ -18,6 +18,7 @@ from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
 from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates, source
+from gputeam.planning.text import Text
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -46,16 +47,17 @@ def plan(
         if progress is not None:
             progress(stage, done, total)
 
+    bands: list[Text] = []
     if scenario.usd_rate is not None:
         from gputeam.catalog.currency import in_currency
 
         catalog = in_currency(catalog, scenario.usd_rate)
-    if scenario.salary_bands:
+    if scenario.salary_bands or scenario.currency != "USD" or scenario.country not in (None, "US"):
         from gputeam.catalog.currency import with_salary_bands
+        from gputeam.planning.costs import band_warnings, salary_bands
 
-        catalog = with_salary_bands(
-            catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
-        )
+        bands = band_warnings(scenario, catalog)
+        catalog = with_salary_bands(catalog, salary_bands(scenario, catalog).bands)
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -108,7 +110,7 @@ def plan(
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
     roi = compute_roi(scenario, catalog, target, sourcing, rm)
-    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
+    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs, bands)
     tell("costs")
     tell("risk", 0)
     risk = (

@@ -278,7 +278,7 @@ class _Assumptions:
             power_share=e.efficiency_power_share,
             kw=f.kw_per_gpu or e.kw_per_gpu,
             pue=f.pue or e.pue,
-            kwh_price=f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh,
+            kwh_price=scenario.kwh_price if scenario.kwh_price is not None else e.usd_per_kwh,
             paid=scenario.roi.paid_share(f.deployment),
             disc=scenario.roi.discount_rate,
             article_bill=article_saving_per_gpu_year(catalog) / e.efficiency_power_share
