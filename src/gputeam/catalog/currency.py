@@ -58,9 +58,11 @@ def in_currency(catalog: Catalog, rate: float) -> Catalog:
         )
         for k, s in catalog.strategies.items()
     }
-    economics = catalog.economics.model_copy(
-        update={f: getattr(catalog.economics, f) * rate for f in ECONOMICS_MONEY}
-    )
+    money = {f: getattr(catalog.economics, f) * rate for f in ECONOMICS_MONEY}
+    ms = catalog.economics.managed_service
+    if ms is not None:
+        money["managed_service"] = ms.model_copy(update={"per_gpu_month_usd": _x(ms.per_gpu_month_usd, rate)})
+    economics = catalog.economics.model_copy(update=money)
     return catalog.model_copy(
         update={
             "levels": levels,

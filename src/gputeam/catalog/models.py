@@ -267,6 +267,18 @@ class Transition(Entry):
     months: Range
 
 
+class ManagedService(Entry):
+    """What an operated (managed) service charges to run the team's slots (the ROI's
+    ``managed-service`` alternative)."""
+
+    markup_over_loaded_cost: float = Field(
+        ge=0, description="A staffed slot's hourly price over the loaded hourly cost of its level."
+    )
+    per_gpu_month_usd: NonNegative | None = Field(
+        default=None, description="Price per GPU in service a month, when the service is priced so."
+    )
+
+
 class Economics(Entry):
     contractor_rate_usd_h: float = Field(ge=0)
     employee_rate_usd_h: float = Field(ge=0)
@@ -299,6 +311,9 @@ class Economics(Entry):
     attrition_by_level: dict[int, Share]
     template_scale_exponent: dict[str, NonNegative] = Field(
         default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent."
+    )
+    managed_service: ManagedService | None = Field(
+        default=None, description="The managed-service alternative's prices (the ROI)."
     )
 
     @property

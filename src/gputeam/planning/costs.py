@@ -126,7 +126,7 @@ def _salary_bands(scenario: Scenario, catalog: Catalog) -> Bands:
             r = entry.levels[lv]
             bands[lv], origin[lv] = (r.low, r.high), "country"
         elif us:
-            origin[lv] = "us"
+            origin[lv] = "country"  # the levels' own bands are the US ones (article §3)
         elif lv in staff:
             bands[lv], origin[lv] = (min(staff[lv]), max(staff[lv])), "staff"
         elif staff:

@@ -15,7 +15,7 @@ from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
-from gputeam.planning.roi import compute_roi
+from gputeam.planning.roi import compute_roi, risk_adjusted
 from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates, source
 from gputeam.planning.text import Text
@@ -119,6 +119,11 @@ def plan(
         else None
     )
     tell("risk")
+    if risk is not None:
+        cp = risk.cost_percentiles
+        roi = roi.model_copy(
+            update={"risk_adjusted": risk_adjusted(roi, cp.p10, cp.p50, cp.p90, risk.plan_cost, runs)}
+        )
     return Plan(
         catalog_version=catalog.version,
         generated_for=today,

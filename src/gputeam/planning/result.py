@@ -322,15 +322,68 @@ class RoiMonth(Result):
         description="Costs avoided against the alternative, less the in-house run cost, plus "
         "operational benefits, that month."
     )
+    filled: float = Field(
+        default=0.0,
+        description="Share of the target that someone runs in the plan that month: staff "
+        "plus its contractors' full-time equivalents, at most 1 (0 before the first GPU).",
+    )
+    alternative_filled: float = Field(
+        default=0.0, description="The same share in the alternative (1 for a managed service)."
+    )
     cash_flow: float = Field(description="sum(returns) - sum(investment).")
     cumulative: float = Field(description="Cash flow summed from month 1 to this month.")
     discount_factor: float = Field(description="(1 + discount_rate) ** (-(month - 1) / 12).")
 
 
+class RoiAlternative(Result):
+    """The plan's ROI against one alternative (the ROI's side-by-side view)."""
+
+    counterfactual: Literal["managed-service", "hire-only", "outsourced"]
+    headline: bool = Field(description="The alternative `roi.counterfactual` picks.")
+    investment: float
+    returns: float
+    return_lines: dict[str, float]
+    net_roi: float | None
+    benefit_cost_ratio: float | None
+    payback_months: float | None
+    npv: float | None
+    reasons: dict[str, str] = Field(default_factory=dict)
+    reason_texts: dict[str, Text] = Field(default_factory=dict, description=_TEXT)
+    basis: str = ""
+    basis_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("basis", "basis_text"),)
+
+
+class RoiRisk(Result):
+    """NPV and net ROI across the Monte Carlo runs: each run's cost above (or below) the
+    plan's own is taken off (or added to) the returns; the alternative's cost is held fixed."""
+
+    runs: int
+    npv_p10: float
+    npv_p50: float
+    npv_p90: float
+    net_roi_p10: float | None
+    net_roi_p50: float | None
+    net_roi_p90: float | None
+    mean_discount_factor: float = Field(
+        description="The horizon's mean discount factor, applied to the extra cost (spread evenly)."
+    )
+
+
 class Roi(Result):
     basis: str = ""
-    counterfactual: Literal["outsourced", "hire-only", "article"] = Field(
+    counterfactual: Literal["managed-service", "outsourced", "hire-only", "article"] = Field(
         description="What the plan is compared with; 'article' for the article's own example."
+    )
+    alternatives: tuple[RoiAlternative, ...] = Field(
+        default=(), description="The plan against each alternative, the headline first."
+    )
+    return_reasons: dict[str, str] = Field(
+        default_factory=dict, description="Return line to why it counts (or why it is zero)."
+    )
+    return_reason_texts: dict[str, Text] = Field(default_factory=dict, description=_TEXT)
+    risk_adjusted: RoiRisk | None = Field(
+        default=None, description="NPV and net ROI percentiles across the Monte Carlo runs."
     )
     investment: float = Field(description="Sum of investment_lines.")
     investment_lines: dict[str, float]

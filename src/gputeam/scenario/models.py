@@ -23,7 +23,7 @@ Deployment = Literal["on-prem", "cloud", "hybrid"]
 StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
 Mode = Literal["template", "lean"]
 PowerSaving = Literal["physical", "article"]
-Counterfactual = Literal["outsourced", "hire-only"]
+Counterfactual = Literal["managed-service", "hire-only", "outsourced"]
 
 
 #: The longest plan, in months: scenarios, plan inputs and the API all accept 1 to this.
@@ -237,10 +237,28 @@ class Constraints(Model):
 
 class RoiSettings(Model):
     counterfactual: Counterfactual = Field(
-        default="outsourced",
-        description="What the plan's in-house path is compared with: `outsourced` (the same "
-        "target run entirely by contractors at the contractor rate) or `hire-only` (the "
-        "target filled by hires, bridged by contractors until they arrive, nobody upskilled).",
+        default="hire-only",
+        description="The headline alternative the plan's in-house path is compared with: "
+        "`managed-service` (the target run by an operated service, priced per slot by level or "
+        "per GPU-month), `hire-only` (the target filled by experienced hires at market bands, "
+        "bridged by contractors until they arrive, nobody upskilled) or `outsourced` (every "
+        "slot at the one contractor rate, the article's §9 framing).",
+    )
+    alternatives: tuple[Counterfactual, ...] = Field(
+        default=("hire-only", "managed-service"),
+        description="Alternatives reported beside the headline, side by side (the headline "
+        "is always among them).",
+    )
+    service_rate_h: dict[int, float] = Field(
+        default_factory=dict,
+        description="Managed-service price per staffed hour by level (1-5), in `currency`; "
+        "default the catalog's `economics.managed_service`.",
+    )
+    service_per_gpu_month: float | None = Field(
+        default=None,
+        ge=0,
+        description="Managed-service price per GPU in service a month, in `currency` (a quote); "
+        "when given, the service is priced so instead of per slot.",
     )
     discount_rate: float = Field(
         default=0.08,
