@@ -183,4 +183,4 @@ def test_risk_adjusted_npv_and_roi_come_from_the_monte_carlo_costs() -> None:
         (roi.returns - (cp.p50 - p.risk.plan_cost) - roi.investment) / roi.investment
     )
     assert rk.npv_p10 <= rk.npv_p50 <= rk.npv_p90 and rk.runs == 200
-    assert "Risk-adjusted" in markdown.render(p).decode()
+    assert "NPV and net ROI across 200 Monte Carlo runs" in markdown.render(p).decode()

@@ -613,7 +613,7 @@ def roi_detail_tables(roi: Roi) -> list[Table]:
                     ),
                 ),
                 title=_(
-                    "Risk-adjusted ({runs} Monte Carlo runs: each run's extra cost off the returns)"
+                    "NPV and net ROI across {runs} Monte Carlo runs (each run's extra cost off the returns)"
                 ).format(runs=rk.runs),
             )
         )
