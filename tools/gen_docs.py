@@ -483,11 +483,35 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
             value = _range(value)
         elif isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        elif isinstance(value, BaseModel):  # a nested entry with its own source
+            parts = [f"{k}: {_cell(v)}" for k, v in value if k not in ("source", "as_of")]
+            value = ", ".join(parts) + f" (source: {getattr(value, 'source', '')})"
         rows.append([f"`{name}`", value, field.description or ECONOMICS_MEANING.get(name, "")])
     yield (
         "Economics",
         (f"`economics`, one mapping patched field by field. Source: {eco.source}; as of {eco.as_of}."),
         _table(["field", "value", "meaning"], rows),
+    )
+    yield (
+        "Salary bands by country",
+        "`salary_bands`, keyed by `country` (ISO 3166-1 alpha-2), in that country's currency; "
+        "the US bands are the levels' own (article §3). A level left out has no published "
+        "figure: a plan prices it from the scenario's own staff or converts the US band, and "
+        "warns (docs/planning.md, Salary bands by country).",
+        _table(
+            ["country", "currency", "bands by level", "source", "as of"],
+            [
+                [
+                    b.country,
+                    b.currency,
+                    ", ".join(f"{lv}: {_range(r)}" for lv, r in sorted(b.levels.items()))
+                    or "none",
+                    b.source,
+                    b.as_of,
+                ]
+                for b in cat.salary_bands.values()
+            ],
+        ),
     )
     ex = cat.roi_example
     yield (
