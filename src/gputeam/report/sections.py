@@ -597,7 +597,12 @@ def roi_detail_tables(roi: Roi) -> list[Table]:
         out.append(
             Table(
                 "roi_risk",
-                (Column(_("Measure")), Column("P10"), Column("P50"), Column("P90")),
+                (
+                    Column(_("Measure")),
+                    Column(_("P10 (worst tenth)")),
+                    Column(_("P50 (median)")),
+                    Column(_("P90 (best tenth)")),
+                ),
                 (
                     (
                         _("Net present value"),
