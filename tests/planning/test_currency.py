@@ -166,3 +166,24 @@ def test_a_sweep_over_currency_never_charts_costs_together(catalog: Any, today: 
     header = render_csv(["currency"], rows).decode().splitlines()[0]
     assert header.split(",")[-2] == "currency"
     assert json.loads(json.dumps({"ok": True}))
+
+
+def test_the_compare_command_prints_each_plan_in_its_own_currency(tmp_path: Any) -> None:
+    """The terminal table of `gputeam compare`: the Korean plan's cost in won, never with the
+    first plan's euro sign."""
+    from typer.testing import CliRunner
+
+    from gputeam.cli.main import app
+
+    base = (
+        "organisation: {org}\nstart: 2027-01-01\ncurrency: {cur}\nusd_rate: {rate}\n"
+        "fleet: {{gpus: [{{month: 1, count: 64}}]}}\n"
+    )
+    eur, krw = tmp_path / "berlin.yaml", tmp_path / "seoul.yaml"
+    eur.write_text(base.format(org="Berlin", cur="EUR", rate=0.92), "utf-8")
+    krw.write_text(base.format(org="Seoul", cur="KRW", rate=1380), "utf-8")
+    result = CliRunner().invoke(app, ["compare", str(eur), str(krw), "--runs", "0", "--today", "2026-12-02"])
+    assert result.exit_code == 0, result.output
+    cost = next(line for line in result.output.splitlines() if "Horizon cost" in line)
+    berlin, seoul = [c.strip() for c in cost.split("│")[2:4]]
+    assert berlin.startswith("€") and seoul.endswith("KRW") and "€" not in seoul
