@@ -504,8 +504,7 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
                 [
                     b.country,
                     b.currency,
-                    ", ".join(f"{lv}: {_range(r)}" for lv, r in sorted(b.levels.items()))
-                    or "none",
+                    ", ".join(f"{lv}: {_range(r)}" for lv, r in sorted(b.levels.items())) or "none",
                     b.source,
                     b.as_of,
                 ]
