@@ -187,3 +187,15 @@ def test_the_compare_command_prints_each_plan_in_its_own_currency(tmp_path: Any)
     cost = next(line for line in result.output.splitlines() if "Horizon cost" in line)
     berlin, seoul = [c.strip() for c in cost.split("│")[2:4]]
     assert berlin.startswith("€") and seoul.endswith("KRW") and "€" not in seoul
+
+
+def test_service_rates_by_level_are_validated_and_uk_means_gb(catalog: Any) -> None:
+    text = (
+        "organisation: X\nstart: 2027-01-01\nfleet: {gpus: [{month: 1, count: 8}]}\n"
+        "roi: {service_rate_h: {7: 100}}\n"
+    )
+    with pytest.raises(InputError) as info:
+        load_scenario_text(text, "team.yaml")
+    assert [p.path for p in info.value.problems] == ["roi.service_rate_h[7]"]
+    assert plan_country(scenario(currency="GBP", usd_rate=0.79, country="uk"), catalog) == "GB"
+    assert plan_country(scenario(currency="GBP", usd_rate=0.79), catalog) == "GB"

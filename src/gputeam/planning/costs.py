@@ -62,7 +62,8 @@ def plan_country(scenario: Scenario, catalog: Catalog) -> str | None:
     the scenario's currency among the catalog's (USD: the US), else None (a currency several
     countries share, such as EUR, or one the catalog does not list)."""
     if scenario.country:
-        return scenario.country.upper()
+        code = scenario.country.upper()
+        return "GB" if code == "UK" else code  # ISO 3166 says GB; UK is the common name
     if scenario.currency == "USD":
         return "US"
     users = [c.country for c in catalog.salary_bands.values() if c.currency == scenario.currency]

@@ -355,6 +355,15 @@ class Scenario(Model):
         for lvl in self.salary_bands:
             if not 1 <= lvl <= 5:
                 conflicts.append((("salary_bands", lvl), N_("a level from 1 to 5"), str(lvl)))
+        for lvl, rate in self.roi.service_rate_h.items():
+            if not 1 <= lvl <= 5 or rate < 0:
+                conflicts.append(
+                    (
+                        ("roi", "service_rate_h", lvl),
+                        N_("a level from 1 to 5 and a rate of 0 or more"),
+                        f"{lvl}: {rate:g}",
+                    )
+                )
         if (
             self.constraints.contractors.rate_h is not None
             and self.constraints.contractors.rate_usd_h is not None
