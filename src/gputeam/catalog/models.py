@@ -66,6 +66,10 @@ class Level(Entry):
     competencies: tuple[str, ...]
     typical_certifications: tuple[str, ...] = ()
     salary_usd: Range
+    us_salary: Range | None = Field(
+        default=None,
+        description="The US band (converted) a plan's regional band replaced (set by the planner).",
+    )
     sfia_levels: tuple[int, ...] = Field(
         default=(), description="SFIA levels (1-7) by number only; SFIA's text is licensed."
     )

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from gputeam.catalog import Catalog
+from gputeam.catalog.models import Range
 from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.result import CostLine, Costs, Roadmap, Sourcing, Target, TemplateCost
@@ -133,13 +134,20 @@ def _salary_bands(scenario: Scenario, catalog: Catalog) -> Bands:
         elif staff:
             if ratio is None:
                 ratio = statistics.median(
-                    s / catalog.levels[lvl].salary_usd.mid for lvl, pay in staff.items() for s in pay
+                    s / _us_band(catalog, lvl).mid for lvl, pay in staff.items() for s in pay
                 )
-            r = catalog.levels[lv].salary_usd
+            r = _us_band(catalog, lv)
             bands[lv], origin[lv] = (r.low * ratio, r.high * ratio), "scaled"
         else:
             origin[lv] = "us"
     return Bands(bands, origin, country, ratio)
+
+
+def _us_band(catalog: Catalog, level: int) -> Range:
+    """The level's US band (article §3) in the plan's currency, even once a regional band
+    replaced it."""
+    lv = catalog.levels[level]
+    return lv.us_salary or lv.salary_usd
 
 
 def band_warnings(scenario: Scenario, catalog: Catalog) -> list[Text]:

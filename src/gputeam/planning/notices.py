@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from gputeam.catalog import Catalog
 from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import month_list_text
+from gputeam.planning.costs import band_warnings
 from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
-from gputeam.planning.text import Money, Term, Text, say, say_n
+from gputeam.planning.text import Money, Term, say, say_n
 from gputeam.scenario import Scenario
 
 
@@ -30,11 +31,8 @@ def plan_warnings(
     sourcing: Sourcing,
     roadmaps: tuple[Roadmap, ...],
     costs: Costs,
-    bands: Sequence[Text] = (),
 ) -> tuple[Warning, ...]:
-    """The plan's warnings; ``bands``: what its salary bands assume
-    (:func:`gputeam.planning.costs.band_warnings`, from the catalog before its bands were
-    replaced)."""
+    bands = band_warnings(scenario, catalog)  # what the plan's salary bands assume
     found = _warnings(scenario, catalog, target, sourcing, roadmaps, costs)
     return (*found, *(Warning(code="salary-bands", text=t) for t in bands))
 

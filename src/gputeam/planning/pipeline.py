@@ -15,10 +15,9 @@ from gputeam.planning.optimiser_model import peak_slots
 from gputeam.planning.result import Plan, Roadmap
 from gputeam.planning.risk import assess
 from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
-from gputeam.planning.roi import compute_roi, risk_adjusted
+from gputeam.planning.roi import compute_roi
 from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates, source
-from gputeam.planning.text import Text
 from gputeam.scenario import Scenario
 
 #: The pipeline's stages, in order, as reported to a ``progress`` callback.
@@ -47,17 +46,21 @@ def plan(
         if progress is not None:
             progress(stage, done, total)
 
-    bands: list[Text] = []
     if scenario.usd_rate is not None:
         from gputeam.catalog.currency import in_currency
 
         catalog = in_currency(catalog, scenario.usd_rate)
-    if scenario.salary_bands or scenario.currency != "USD" or scenario.country not in (None, "US"):
+    if scenario.currency != "USD" or scenario.country not in (None, "US"):
         from gputeam.catalog.currency import with_salary_bands
-        from gputeam.planning.costs import band_warnings, salary_bands
+        from gputeam.planning.costs import salary_bands  # each level's band: country, staff ...
 
-        bands = band_warnings(scenario, catalog)
         catalog = with_salary_bands(catalog, salary_bands(scenario, catalog).bands)
+    if scenario.salary_bands:
+        from gputeam.catalog.currency import with_salary_bands
+
+        catalog = with_salary_bands(
+            catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
+        )
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -110,7 +113,7 @@ def plan(
     tell("costs", 0)
     costs = compute_costs(scenario, catalog, target, sourcing, rm)
     roi = compute_roi(scenario, catalog, target, sourcing, rm)
-    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs, bands)
+    warnings = plan_warnings(scenario, catalog, target, sourcing, rm, costs)
     tell("costs")
     tell("risk", 0)
     risk = (
@@ -119,11 +122,6 @@ def plan(
         else None
     )
     tell("risk")
-    if risk is not None:
-        cp = risk.cost_percentiles
-        roi = roi.model_copy(
-            update={"risk_adjusted": risk_adjusted(roi, cp.p10, cp.p50, cp.p90, risk.plan_cost, runs)}
-        )
     return Plan(
         catalog_version=catalog.version,
         generated_for=today,

@@ -561,3 +561,21 @@ class Plan(Result):
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _roi_under_risk(cls, data: Any) -> Any:
+        """The ROI's risk-adjusted view (NPV and net ROI at the simulation's cost percentiles,
+        :func:`gputeam.planning.roi.risk_adjusted`) filled in from ``risk`` when a plan is
+        built from its parts and the ROI does not have it yet; a plan read from JSON keeps
+        what it says."""
+        if not isinstance(data, dict):
+            return data
+        roi, risk = data.get("roi"), data.get("risk")
+        if isinstance(roi, Roi) and isinstance(risk, Risk) and roi.risk_adjusted is None:
+            from gputeam.planning.roi import risk_adjusted
+
+            cp = risk.cost_percentiles
+            view = risk_adjusted(roi, cp.p10, cp.p50, cp.p90, risk.plan_cost, risk.runs)
+            data = {**data, "roi": roi.model_copy(update={"risk_adjusted": view})}
+        return data
