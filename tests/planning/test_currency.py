@@ -199,3 +199,10 @@ def test_service_rates_by_level_are_validated_and_uk_means_gb(catalog: Any) -> N
     assert [p.path for p in info.value.problems] == ["roi.service_rate_h[7]"]
     assert plan_country(scenario(currency="GBP", usd_rate=0.79, country="uk"), catalog) == "GB"
     assert plan_country(scenario(currency="GBP", usd_rate=0.79), catalog) == "GB"
+
+
+def test_the_over_budget_warning_names_the_plans_currency(catalog: Any, today: Any) -> None:
+    sc = scenario(currency="EUR", usd_rate=0.92, constraints={"budget": 1000})
+    p = plan(sc, catalog, today, method="rule", runs=0)  # the rule does not keep to a budget
+    (w,) = [w for w in p.warnings if w.code == "over-budget"]
+    assert w.text is not None and "EUR" in w.text.english() and "$" not in w.text.english()

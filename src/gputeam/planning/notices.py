@@ -140,9 +140,9 @@ def _warnings(
         yield Warning(
             code="over-budget",
             text=say(
-                N_("the plan costs {cost:,.0f} over the horizon, above the budget of {budget:,.0f}"),
-                cost=costs.horizon,
-                budget=c.budget,
+                N_("the plan costs {cost} over the horizon, above the budget of {budget}"),
+                cost=Money(amount=costs.horizon, currency=scenario.currency),
+                budget=Money(amount=c.budget, currency=scenario.currency),
             ),
         )
     beyond = [s for s in scenario.fleet.gpus if s.month > scenario.horizon_months]
