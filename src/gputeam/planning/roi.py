@@ -538,11 +538,9 @@ def _measures(
         payback = payback_month(months)
         if payback is None:
             reasons["payback_months"] = say(
-                N_(
-                    "not paid back within the {months}-month horizon (cumulative cash flow {cumulative:,.0f})"
-                ),
+                N_("not paid back within the {months}-month horizon (cumulative cash flow {cumulative})"),
                 months=h,
-                cumulative=months[-1].cumulative,
+                cumulative=Money(amount=months[-1].cumulative, currency=scenario.currency),
             )
     else:
         why = say(N_("no investment: the plan pays no building cost, so there is nothing to return on"))
