@@ -122,6 +122,32 @@ def test_alternatives_side_by_side_in_the_json_and_every_format() -> None:
     md = markdown.render(p).decode()
     assert "The plan against each alternative" in md and "managed-service" in md
     assert "Why each return counts" in md
+    # XLSX: the same tables, the side-by-side figures as numbers
+    import io
+
+    from openpyxl import load_workbook
+
+    from gputeam.report import xlsx
+
+    book = load_workbook(io.BytesIO(xlsx.render(p)))
+    cells = [c for ws in book.worksheets for row in ws.iter_rows() for c in row]
+    assert any(c.value == "The plan against each alternative" for c in cells)
+    side_row = next(c.row for c in cells if c.value == "managed-service")
+    ws = next(
+        ws
+        for ws in book.worksheets
+        if any(c.value == "managed-service" for row in ws.iter_rows() for c in row)
+    )
+    values = [c.value for c in ws[side_row]]
+    assert side["managed-service"].investment in values
+    # terminal: the other alternative beside the headline
+    from rich.console import Console
+
+    from gputeam.report.table import print_plan
+
+    console = Console(record=True, width=200)
+    print_plan(p, console)
+    assert "against managed-service: net ROI" in console.export_text()
     # the headline follows roi.counterfactual; the others stay beside it
     sc = p.scenario
     other = sc.model_copy(update={"roi": sc.roi.model_copy(update={"counterfactual": "managed-service"})})
