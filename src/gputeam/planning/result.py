@@ -566,16 +566,43 @@ class Plan(Result):
     @classmethod
     def _roi_under_risk(cls, data: Any) -> Any:
         """The ROI's risk-adjusted view (NPV and net ROI at the simulation's cost percentiles,
-        :func:`gputeam.planning.roi.risk_adjusted`) filled in from ``risk`` when a plan is
+        :func:`risk_adjusted`) filled in from ``risk`` when a plan is
         built from its parts and the ROI does not have it yet; a plan read from JSON keeps
         what it says."""
         if not isinstance(data, dict):
             return data
         roi, risk = data.get("roi"), data.get("risk")
         if isinstance(roi, Roi) and isinstance(risk, Risk) and roi.risk_adjusted is None:
-            from gputeam.planning.roi import risk_adjusted
-
             cp = risk.cost_percentiles
             view = risk_adjusted(roi, cp.p10, cp.p50, cp.p90, risk.plan_cost, risk.runs)
             data = {**data, "roi": roi.model_copy(update={"risk_adjusted": view})}
         return data
+
+
+def risk_adjusted(
+    roi: Roi, cost_p10: float, cost_p50: float, cost_p90: float, plan_cost: float, runs: int
+) -> RoiRisk | None:
+    """NPV and net ROI at the Monte Carlo cost percentiles: a run costing ``x`` more than the
+    plan's own cost has ``x`` less returns (the alternative's cost held fixed), spread evenly
+    over the horizon for the NPV (the horizon's mean discount factor). A dearer run has the
+    lower NPV and ROI, so the NPV's 10th percentile is at the cost's 90th."""
+    if not roi.months or roi.npv is None:
+        return None
+    d = sum(x.discount_factor for x in roi.months) / len(roi.months)
+
+    def at(cost: float) -> tuple[float, float | None]:
+        extra = cost - plan_cost
+        net = (roi.returns - extra - roi.investment) / roi.investment if roi.investment > 0 else None
+        return round(roi.npv - extra * d, 2) if roi.npv is not None else 0.0, net
+
+    lo, mid, hi = at(cost_p90), at(cost_p50), at(cost_p10)
+    return RoiRisk(
+        runs=runs,
+        npv_p10=lo[0],
+        npv_p50=mid[0],
+        npv_p90=hi[0],
+        net_roi_p10=lo[1],
+        net_roi_p50=mid[1],
+        net_roi_p90=hi[1],
+        mean_discount_factor=round(d, 8),
+    )

@@ -38,7 +38,8 @@ Measures: ``net_roi = (returns - investment) / investment``, ``benefit_cost_rati
 / investment`` over the horizon; ``payback_months`` from the cumulative cash flow
 (:func:`payback_month`); ``npv`` = sum of the cash flow x ``(1 + r) ** (-(m - 1) / 12)``;
 ``risk_adjusted``: NPV and net ROI at the Monte Carlo cost percentiles
-(:func:`risk_adjusted`). A measure that is undefined is None, with the reason in ``reasons``.
+(:func:`gputeam.planning.result.risk_adjusted`). A measure that is undefined is None, with
+the reason in ``reasons``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,14 @@ from gputeam.i18n import N_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.costs import band_mid, base_salary, contractor_rate, ledger, loaded_uplift
 from gputeam.planning.power import HOURS_PER_YEAR, article_saving_per_gpu_year
-from gputeam.planning.result import Roadmap, Roi, RoiAlternative, RoiMonth, RoiRisk, Sourcing, Target
+from gputeam.planning.result import (
+    Roadmap,
+    Roi,
+    RoiAlternative,
+    RoiMonth,
+    Sourcing,
+    Target,
+)
 from gputeam.planning.text import Money, Text, say
 from gputeam.scenario import Scenario
 
@@ -737,35 +745,6 @@ def payback_month(months: Sequence[RoiMonth]) -> float | None:
         return None
     k, start, ret = last
     return (k - 1) + (-start) / ret if start < 0 else float(k)
-
-
-def risk_adjusted(
-    roi: Roi, cost_p10: float, cost_p50: float, cost_p90: float, plan_cost: float, runs: int
-) -> RoiRisk | None:
-    """NPV and net ROI at the Monte Carlo cost percentiles: a run costing ``x`` more than the
-    plan's own cost has ``x`` less returns (the alternative's cost held fixed), spread evenly
-    over the horizon for the NPV (the horizon's mean discount factor). A dearer run has the
-    lower NPV and ROI, so the NPV's 10th percentile is at the cost's 90th."""
-    if not roi.months or roi.npv is None:
-        return None
-    d = sum(x.discount_factor for x in roi.months) / len(roi.months)
-
-    def at(cost: float) -> tuple[float, float | None]:
-        extra = cost - plan_cost
-        net = (roi.returns - extra - roi.investment) / roi.investment if roi.investment > 0 else None
-        return round(roi.npv - extra * d, 2) if roi.npv is not None else 0.0, net
-
-    lo, mid, hi = at(cost_p90), at(cost_p50), at(cost_p10)
-    return RoiRisk(
-        runs=runs,
-        npv_p10=lo[0],
-        npv_p50=mid[0],
-        npv_p90=hi[0],
-        net_roi_p10=lo[1],
-        net_roi_p50=mid[1],
-        net_roi_p90=hi[1],
-        mean_discount_factor=round(d, 8),
-    )
 
 
 # ---------------------------------------------------------------- sensitivity
