@@ -483,6 +483,9 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
             value = _range(value)
         elif isinstance(value, dict):
             value = ", ".join(f"{k}: {v}" for k, v in value.items())
+        elif isinstance(value, BaseModel):  # a nested entry with its own source
+            parts = [f"{k}: {_cell(v)}" for k, v in value if k not in ("source", "as_of")]
+            value = ", ".join(parts) + f" (source: {getattr(value, 'source', '')})"
         rows.append([f"`{name}`", value, field.description or ECONOMICS_MEANING.get(name, "")])
     yield (
         "Economics",
@@ -527,6 +530,26 @@ def catalog_blocks() -> Iterator[tuple[str, str, list[str]]]:
             [
                 [lv.id, lv.name, lv.cost, lv.attrition_cut, lv.source, lv.as_of]
                 for lv in cat.retention_levers.values()
+            ],
+        ),
+    )
+    yield (
+        "Salary bands by country",
+        "`salary_bands`, keyed by `country` (ISO 3166-1 alpha-2), in that country's currency; "
+        "the US bands are the levels' own (article §3). A level left out has no published "
+        "figure: a plan prices it from the scenario's own staff or converts the US band, and "
+        "warns (docs/planning.md, Salary bands by country).",
+        _table(
+            ["country", "currency", "bands by level", "source", "as of"],
+            [
+                [
+                    b.country,
+                    b.currency,
+                    ", ".join(f"{lv}: {_range(r)}" for lv, r in sorted(b.levels.items())) or "none",
+                    b.source,
+                    b.as_of,
+                ]
+                for b in cat.salary_bands.values()
             ],
         ),
     )

@@ -84,16 +84,18 @@ def test_no_contractors_means_uncovered_and_warned(catalog, today):
 
 
 def test_plan_roi_is_computed_from_physical_inputs(catalog, today):
-    """Efficiency each month: GPUs x kW x PUE x 730 h x $/kWh x 15% x staff coverage."""
+    """Efficiency each month: GPUs x kW x PUE x 730 h x price/kWh x 15% x (share of the target
+    run in the plan - in the alternative)."""
     sc = scenario(
-        fleet={"gpus": [{"month": 1, "count": 100}], "kw_per_gpu": 1.3, "pue": 1.4, "usd_per_kwh": 0.12}
+        fleet={"gpus": [{"month": 1, "count": 100}], "kw_per_gpu": 1.3, "pue": 1.4, "price_per_kwh": 0.12}
     )
     roi = plan(sc, catalog, today).roi
     month_bill = 100 * 1.3 * 1.4 * 8760 / 12 * 0.12
-    expected = sum(month_bill * 0.15 * m.coverage for m in roi.months)
+    # credited on the difference in the share of the target run (plan - alternative)
+    expected = sum(month_bill * 0.15 * (m.filled - m.alternative_filled) for m in roi.months)
     assert roi.return_lines["efficiency (power)"] == pytest.approx(expected, abs=0.1)
     assert roi.return_lines["downtime avoided"] == pytest.approx(
-        sum(100 * 1000 / 12 * m.coverage for m in roi.months), abs=0.1
+        sum(100 * 1000 / 12 * (m.filled - m.alternative_filled) for m in roi.months), abs=0.1
     )
     if roi.investment:
         assert roi.benefit_cost_ratio == pytest.approx(roi.returns / roi.investment)

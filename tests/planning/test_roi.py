@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from gputeam.catalog import load_catalog
 from gputeam.errors import InputError
 from gputeam.planning import plan
 from gputeam.planning.roi import sensitivity
@@ -56,23 +57,36 @@ def recompute(data: dict[str, Any]) -> None:
         npv += flow * (1 + rate) ** (-(m["month"] - 1) / 12)
     assert roi["npv"] == pytest.approx(npv, abs=1.0)
     assert roi["discount_rate"] == rate
+    e = load_catalog().economics
+    for m in months:  # operational benefits only for the difference in the share run
+        assert m["returns"]["downtime avoided"] == pytest.approx(
+            m["gpus"] * e.downtime_cost_per_gpu_year / 12 * (m["filled"] - m["alternative_filled"]), abs=0.01
+        )
     if investment > 0:
         assert roi["net_roi"] == pytest.approx((returns - investment) / investment, rel=1e-6)
         assert roi["benefit_cost_ratio"] == pytest.approx(returns / investment, rel=1e-6)
-        # payback: after the last month that ends below zero, linear within the next month
-        cum = [m["cumulative"] for m in months]
-        if cum[-1] < 0:
+        # payback (docs/planning.md): counted from the first month with an investment, each
+        # month's investment paid at its start and its returns accrued evenly over it
+        first = next(m["month"] for m in months if sum(m["investment"].values()) > 0)
+        running, last = 0.0, None
+        for m in months[first - 1 :]:
+            start = running - sum(m["investment"].values())
+            running = start + sum(m["returns"].values())
+            if start < 0 or running < 0:
+                last = (m["month"], start, sum(m["returns"].values()))
+        if running < 0:
             assert roi["payback_months"] is None and "payback_months" in roi["reasons"]
         else:
-            k = max((i + 1 for i, c in enumerate(cum) if c < 0), default=0)
-            expected = 0.0 if k == 0 else k + -cum[k - 1] / months[k]["cash_flow"]
-            assert roi["payback_months"] == pytest.approx(expected)
+            assert last is not None
+            k, start, ret = last
+            assert roi["payback_months"] == pytest.approx((k - 1) + -start / ret)
+            assert roi["payback_months"] > 0
     else:
         assert roi["net_roi"] is None and roi["reasons"]["net_roi"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-@pytest.mark.parametrize("counterfactual", ["outsourced", "hire-only"])
+@pytest.mark.parametrize("counterfactual", ["outsourced", "hire-only", "managed-service"])
 def test_examples_recompute_from_the_json(name: str, counterfactual: str, catalog: Any, today: Any) -> None:
     sc = with_roi(load_example(name), counterfactual=counterfactual)
     data = plan(sc, catalog, today, runs=0).to_json()
@@ -82,31 +96,42 @@ def test_examples_recompute_from_the_json(name: str, counterfactual: str, catalo
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_returns_follow_coverage_gpus_and_the_contractor_rate(name: str, catalog: Any, today: Any) -> None:
-    """Outsourcing avoided = slots staff cover x FTE-month hours x rate; downtime = GPUs that
-    month x the per-GPU-year value / 12 x coverage; nothing before the first GPU."""
-    data = plan(load_example(name), catalog, today, runs=0).to_json()
+    """Against `outsourced`: its cost = every target slot x FTE-month hours x the rate from the
+    first GPU; downtime = GPUs that month x the per-GPU-year value / 12 x (share the plan
+    runs - 1, the share the contractors would run); nothing of either before the first GPU."""
+    data = plan(with_roi(load_example(name), counterfactual="outsourced"), catalog, today, runs=0).to_json()
     e = catalog.economics
-    rate = data["scenario"]["constraints"]["contractors"]["rate_usd_h"] or e.contractor_rate_usd_h
+    rate = data["scenario"]["constraints"]["contractors"]["rate_h"] or e.contractor_rate_usd_h
     g1 = first_gpu(data)
+    hours = e.hours_per_fte_year / 12
     for m in data["roi"]["months"]:
-        month, heads = m["month"], headcount(data, m["month"])
-        cov = data["sourcing"]["coverage_by_month"][month - 1] if month >= g1 and heads else 0.0
+        month = m["month"]
+        heads = headcount(data, month)
+        running = month >= g1 and heads > 0
+        cov = data["sourcing"]["coverage_by_month"][month - 1] if running else 0.0
         assert m["coverage"] == pytest.approx(cov, abs=1e-6)
+        fte = sum(c["hours"] for c in data["sourcing"]["contractors"] if c["month"] == month) / hours
+        filled = min(1.0, cov + fte / heads) if running else 0.0
+        assert m["filled"] == pytest.approx(filled, abs=1e-6)
+        assert m["alternative_filled"] == (1.0 if running else 0.0)
         assert m["returns"]["outsourcing cost avoided"] == pytest.approx(
-            cov * heads * e.hours_per_fte_year / 12 * rate, abs=0.01
+            heads * hours * rate if running else 0.0, abs=0.01
         )
         assert m["returns"]["downtime avoided"] == pytest.approx(
-            m["gpus"] * e.downtime_cost_per_gpu_year / 12 * cov, abs=0.01
+            m["gpus"] * e.downtime_cost_per_gpu_year / 12 * (filled - (1.0 if running else 0.0)), abs=0.01
         )
-        if month < g1:
-            assert not any(m["returns"].values())
 
 
 def test_finance_earns_nothing_before_its_gpus_arrive(catalog: Any, today: Any) -> None:
-    """The finance fleet has no GPUs until month 5: no returns before, payback after."""
+    """The finance fleet has no GPUs until month 5: nothing is avoided and no benefit earned
+    before; what is paid before (the team's pay, shadowing contractors) counts as it is paid;
+    payback after."""
     roi = plan(load_example("finance"), catalog, today, runs=0).roi
     assert [m.gpus for m in roi.months[:4]] == [0, 0, 0, 0]
-    assert all(not any(m.returns.values()) for m in roi.months[:4])
+    for m in roi.months[:4]:
+        for line in ("downtime avoided", "efficiency (power)", "faster deployment"):
+            assert m.returns[line] == 0
+        assert m.filled == 0 and m.alternative_filled == 0
     assert roi.payback_months is not None and roi.payback_months > 4
 
 
@@ -142,7 +167,10 @@ def test_deployment_value_counted_once_for_added_gpus(catalog: Any, today: Any) 
     data = plan(grows, catalog, today, runs=0).to_json()
     m12 = data["roi"]["months"][11]
     assert data["roi"]["return_lines"]["faster deployment"] == pytest.approx(
-        100 * catalog.economics.deployment_speedup_value_per_gpu * m12["coverage"], abs=0.01
+        100
+        * catalog.economics.deployment_speedup_value_per_gpu
+        * (m12["filled"] - m12["alternative_filled"]),
+        abs=0.01,
     )
 
 
@@ -151,27 +179,33 @@ def test_no_avoidance_while_contractors_do_the_work(catalog: Any, today: Any) ->
     sc = scenario(
         constraints={"max_hires_per_month": 0, "contractors": {"available": True, "max_share": 1.0}}
     )
-    p = plan(sc, catalog, today, runs=0)
+    p = plan(with_roi(sc, counterfactual="outsourced"), catalog, today, runs=0)
     assert p.sourcing.contractors and not p.sourcing.hires
-    assert not any(p.roi.return_lines.values())
+    lines = p.roi.return_lines
+    # the plan's contractors are what the outsourced alternative would pay: nothing avoided
+    assert lines["outsourcing cost avoided"] + lines["contractor cost"] == pytest.approx(0, abs=1)
+    assert lines["downtime avoided"] == lines["efficiency (power)"] == lines["faster deployment"] == 0
 
 
 def test_power_saving_only_where_the_organisation_pays_for_power(catalog: Any, today: Any) -> None:
+    """Without contractors, hire-only leaves slots open until its hires arrive, which the
+    plan's upskilled staff run: the power saving counts on that difference, on-prem only."""
     people = [person(f"p{i}", level=3, skills={"linux": 3}) for i in range(4)]
-    on_prem = plan(scenario(people=people), catalog, today, runs=0).roi
-    cloud = plan(scenario(people=people, fleet={"deployment": "cloud"}), catalog, today, runs=0).roi
-    assert on_prem.return_lines["efficiency (power)"] > 0
+    none = {"contractors": {"available": False}}
+    on_prem = plan(scenario(people=people, constraints=none), catalog, today, runs=0).roi
+    cloud = plan(
+        scenario(people=people, constraints=none, fleet={"deployment": "cloud"}), catalog, today, runs=0
+    ).roi
+    assert on_prem.return_lines["efficiency (power)"] != 0
     assert cloud.return_lines["efficiency (power)"] == 0
-    # the cloud fleet needs other skills (its own sizing), so coverage differs; but the
-    # downtime benefit follows the same definition on both, power or not
     for roi in (on_prem, cloud):
-        assert roi.return_lines["downtime avoided"] > 0
+        assert roi.return_lines["downtime avoided"] != 0
         for m in roi.months:
             assert m.returns["downtime avoided"] == pytest.approx(
                 m.gpus
                 * catalog.economics.downtime_cost_per_gpu_year
                 / 12
-                * (m.coverage - m.alternative_coverage),
+                * (m.filled - m.alternative_filled),
                 abs=0.01,
             )
 
@@ -227,7 +261,7 @@ def test_discount_rate_and_counterfactual_are_validated() -> None:
 def test_sensitivity_recomputes_npv_by_its_definition(catalog: Any, today: Any) -> None:
     """The tornado's discount-rate entry: the same cash flow discounted at the low and high
     rate; its contractor-rate entry moves the outsourcing cost avoided."""
-    sc = load_example("healthcare")
+    sc = with_roi(load_example("healthcare"), counterfactual="outsourced")
     p = plan(sc, catalog, today, runs=0)
     sens = sensitivity(sc, catalog, p.target, p.sourcing, p.roadmaps, top=20)
     names = {s["assumption"]: s for s in sens}
@@ -255,7 +289,7 @@ def test_sensitivity_matches_a_full_replan_of_the_roi(counterfactual: str, catal
     cheaper = sc.model_copy(
         update={
             "constraints": c.model_copy(
-                update={"contractors": c.contractors.model_copy(update={"rate_usd_h": rate})}
+                update={"contractors": c.contractors.model_copy(update={"rate_h": rate})}
             )
         }
     )

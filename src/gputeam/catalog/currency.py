@@ -58,9 +58,11 @@ def in_currency(catalog: Catalog, rate: float) -> Catalog:
         )
         for k, s in catalog.strategies.items()
     }
-    economics = catalog.economics.model_copy(
-        update={f: getattr(catalog.economics, f) * rate for f in ECONOMICS_MONEY}
-    )
+    money = {f: getattr(catalog.economics, f) * rate for f in ECONOMICS_MONEY}
+    ms = catalog.economics.managed_service
+    if ms is not None:
+        money["managed_service"] = ms.model_copy(update={"per_gpu_month_usd": _x(ms.per_gpu_month_usd, rate)})
+    economics = catalog.economics.model_copy(update=money)
     return catalog.model_copy(
         update={
             "levels": levels,
@@ -75,11 +77,16 @@ def in_currency(catalog: Catalog, rate: float) -> Catalog:
 
 def with_salary_bands(catalog: Catalog, bands: Mapping[int, tuple[float, float]]) -> Catalog:
     """A copy of ``catalog`` whose levels in ``bands`` (level -> (low, high), already in the
-    plan's currency: regional bands) replace the article's US bands."""
+    plan's currency: regional bands) replace the article's US bands (kept in ``us_salary``)."""
     if not bands:
         return catalog
     levels = {
-        n: lv.model_copy(update={"salary_usd": Range(low=bands[n][0], high=bands[n][1])})
+        n: lv.model_copy(
+            update={
+                "salary_usd": Range(low=bands[n][0], high=bands[n][1]),
+                "us_salary": lv.us_salary or lv.salary_usd,  # the US band, kept for reference
+            }
+        )
         if n in bands
         else lv
         for n, lv in catalog.levels.items()

@@ -31,6 +31,7 @@ KEYED = {
     "gpu_models": "id",
     "gpu_vendors": "id",
     "retention_levers": "id",
+    "salary_bands": "country",
 }
 APPENDED = ("transitions", "vendor_tracks", "specialisations")
 PATCHED = ("economics", "roi_example", "workload")
@@ -61,6 +62,7 @@ def packaged_data() -> dict[str, Any]:
     raw["gpu_vendors"] = yaml.load((root / "vendors.yaml").read_text("utf-8"), Loader=loader)
     raw["workload"] = yaml.load((root / "workload.yaml").read_text("utf-8"), Loader=loader)
     raw["retention_levers"] = yaml.load((root / "retention.yaml").read_text("utf-8"), Loader=loader)
+    raw["salary_bands"] = yaml.load((root / "salaries.yaml").read_text("utf-8"), Loader=loader)
     raw.update(yaml.load((root / "landscape.yaml").read_text("utf-8"), Loader=loader))
     return raw
 

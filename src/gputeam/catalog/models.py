@@ -67,6 +67,10 @@ class Level(Entry):
     competencies: tuple[str, ...]
     typical_certifications: tuple[str, ...] = ()
     salary_usd: Range
+    us_salary: Range | None = Field(
+        default=None,
+        description="The US band (converted) a plan's regional band replaced (set by the planner).",
+    )
     sfia_levels: tuple[int, ...] = Field(
         default=(), description="SFIA levels (1-7) by number only; SFIA's text is licensed."
     )
@@ -179,6 +183,17 @@ class Role(Entry):
         "domains); on another fleet its slots are left out of the target.",
     )
     fleet_note: str = Field(default="", description="Why the role depends on the fleet.")
+
+
+class CountryBands(Entry):
+    """Salary bands of one country, by level, in that country's currency. The US bands are the
+    levels' own (``salary_usd``, article §3); a level left out has no published figure."""
+
+    country: str = Field(min_length=2, max_length=2, description="ISO 3166-1 alpha-2 code.")
+    currency: str = Field(min_length=3, max_length=3, description="ISO 4217 code of the bands.")
+    levels: dict[int, Range] = Field(
+        default_factory=dict, description="Level (1-5) to its annual salary band; none where unsourced."
+    )
 
 
 GpuVendor = Literal["nvidia", "amd", "intel"]
@@ -311,6 +326,18 @@ class Transition(Entry):
     months: Range
 
 
+class ManagedService(Entry):
+    """What an operated (managed) service charges to run the team's slots (the ROI's
+    ``managed-service`` alternative)."""
+
+    markup_over_loaded_cost: float = Field(
+        ge=0, description="A staffed slot's hourly price over the loaded hourly cost of its level."
+    )
+    per_gpu_month_usd: NonNegative | None = Field(
+        default=None, description="Price per GPU in service a month, when the service is priced so."
+    )
+
+
 class Economics(Entry):
     contractor_rate_usd_h: float = Field(ge=0)
     employee_rate_usd_h: float = Field(ge=0)
@@ -343,6 +370,9 @@ class Economics(Entry):
     attrition_by_level: dict[int, Share]
     template_scale_exponent: dict[str, NonNegative] = Field(
         default_factory=dict, description="Per role: count grows as (GPUs/1000)^exponent."
+    )
+    managed_service: ManagedService | None = Field(
+        default=None, description="The managed-service alternative's prices (the ROI)."
     )
 
     @property
@@ -493,6 +523,9 @@ class Catalog(BaseModel):
     gpu_vendors: dict[str, GpuVendorStack] = Field(default_factory=dict)
     workload: WorkloadRates
     retention_levers: dict[str, RetentionLever] = Field(default_factory=dict)
+    salary_bands: dict[str, CountryBands] = Field(
+        default_factory=dict, description="Salary bands by country (ISO 3166-1 alpha-2)."
+    )
 
     def gpu_model(self, name: str) -> GpuModel | None:
         """The catalog's GPU model a scenario's ``fleet.gpu_model`` names, or None if unknown."""

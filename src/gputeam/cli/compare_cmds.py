@@ -244,9 +244,8 @@ def _print_compare(names: list[str], figs: list[Any], console: Any) -> None:
     t = Table(title=section.title)
     for i, col in enumerate(table.columns):
         t.add_column(col.title, justify="left" if i == 0 else "right", overflow="fold")
-    currency = figs[0].currency
-    for row in table.rows:
-        t.add_row(*(format_value(v, c.kind, currency) for v, c in zip(row, table.columns, strict=True)))
+    for row in table.rows:  # money cells carry their own plan's currency
+        t.add_row(*(format_value(v, c.kind) for v, c in zip(row, table.columns, strict=True)))
     console.print(t)
     for note in section.notes:
         console.print(f"- {note}", markup=False, highlight=False, soft_wrap=True)

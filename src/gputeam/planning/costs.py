@@ -1,6 +1,10 @@
 """Costs by month and category: salaries, hiring, training, exams, contractors, mentoring,
 retention.
 
+* Salary bands (:func:`salary_bands`): per level, the scenario's own ``salary_bands``, else
+  the catalog's bands for the plan's country, else the range of the scenario's own staff at
+  that level, else the US bands (article §3) scaled to the staff's pay or, with nobody's pay
+  given, converted at ``usd_rate``; every band not from local figures is warned about.
 * Salaries: the person's salary, or the middle of their level's band (article §3). A raise
   comes only with a promotion (a move to a higher level), from the month they are ready for
   it (:func:`salary_at`); times the overhead multiplier and any premium pay (article §8).
@@ -17,13 +21,17 @@ retention.
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from gputeam.catalog import Catalog
+from gputeam.catalog.models import Range
+from gputeam.i18n import N_, Nn_
 from gputeam.planning.calendar import month_of
 from gputeam.planning.result import CostLine, Costs, Roadmap, Sourcing, Target, TemplateCost
+from gputeam.planning.text import Text, say, say_n
 from gputeam.scenario import Person, Scenario
 
 CATEGORIES = ("salaries", "hiring", "training", "exams", "contractors", "mentoring", "retention")
@@ -47,6 +55,192 @@ class Charge(NamedTuple):
     amount: float
 
 
+LEVELS = (1, 2, 3, 4, 5)
+
+
+def plan_country(scenario: Scenario, catalog: Catalog) -> str | None:
+    """The country whose salary bands apply: ``scenario.country``, else the one country of
+    the scenario's currency among the catalog's (USD: the US), else None (a currency several
+    countries share, such as EUR, or one the catalog does not list)."""
+    if scenario.country:
+        code = scenario.country.upper()
+        return "GB" if code == "UK" else code  # ISO 3166 says GB; UK is the common name
+    if scenario.currency == "USD":
+        return "US"
+    users = [c.country for c in catalog.salary_bands.values() if c.currency == scenario.currency]
+    return users[0] if len(users) == 1 else None
+
+
+class Bands(NamedTuple):
+    """The salary bands a plan prices pay with, and where each level's came from.
+
+    ``bands``: level to (low, high) in the plan's currency, for the levels whose band is not
+    the catalog's (converted) US band; ``origin``: level to ``scenario``, ``country``,
+    ``staff``, ``scaled`` (the US band times ``ratio``, the staff's pay against it) or ``us``
+    (the US band, converted at ``usd_rate`` when the currency is not USD)."""
+
+    bands: dict[int, tuple[float, float]]
+    origin: dict[int, str]
+    country: str | None
+    ratio: float | None
+
+    @property
+    def local(self) -> frozenset[int]:
+        """Levels priced from figures of the plan's own country or staff."""
+        return frozenset(lv for lv, o in self.origin.items() if o in ("scenario", "country", "staff"))
+
+
+#: The last few band choices, keyed by the identity of their (immutable) inputs, kept alive
+#: by the entry (a promotion's salary asks for them once per person and level).
+_BANDS: list[tuple[tuple[object, object], Bands]] = []
+
+
+def salary_bands(scenario: Scenario, catalog: Catalog) -> Bands:
+    """Each level's band (see the module docstring); ``catalog`` holds the US bands already
+    converted to the plan's currency (:func:`gputeam.catalog.currency.in_currency`)."""
+    for (sc, cat), found in _BANDS:
+        if sc is scenario and cat is catalog:
+            return found
+    found = _salary_bands(scenario, catalog)
+    _BANDS.append(((scenario, catalog), found))
+    del _BANDS[:-4]
+    return found
+
+
+def _salary_bands(scenario: Scenario, catalog: Catalog) -> Bands:
+    country = plan_country(scenario, catalog)
+    entry = catalog.salary_bands.get(country or "")
+    if entry is not None and entry.currency != scenario.currency:
+        entry = None  # bands in another currency than the plan's: not used (the plan warns)
+    staff: dict[int, list[float]] = {}
+    for p in scenario.people:
+        if p.salary is not None and p.salary > 0:
+            staff.setdefault(p.level, []).append(p.salary)
+    us = country == "US" and scenario.currency == "USD"
+    bands: dict[int, tuple[float, float]] = {}
+    origin: dict[int, str] = {}
+    ratio: float | None = None
+    for lv in LEVELS:
+        if lv in scenario.salary_bands:
+            b = scenario.salary_bands[lv]
+            bands[lv], origin[lv] = (b.low, b.high), "scenario"
+        elif entry is not None and lv in entry.levels:
+            r = entry.levels[lv]
+            bands[lv], origin[lv] = (r.low, r.high), "country"
+        elif us:
+            origin[lv] = "country"  # the levels' own bands are the US ones (article §3)
+        elif lv in staff:
+            bands[lv], origin[lv] = (min(staff[lv]), max(staff[lv])), "staff"
+        elif staff:
+            if ratio is None:
+                ratio = statistics.median(
+                    s / _us_band(catalog, lvl).mid for lvl, pay in staff.items() for s in pay
+                )
+            r = _us_band(catalog, lv)
+            bands[lv], origin[lv] = (r.low * ratio, r.high * ratio), "scaled"
+        else:
+            origin[lv] = "us"
+    return Bands(bands, origin, country, ratio)
+
+
+def _us_band(catalog: Catalog, level: int) -> Range:
+    """The level's US band (article §3) in the plan's currency, even once a regional band
+    replaced it."""
+    lv = catalog.levels[level]
+    return lv.us_salary or lv.salary_usd
+
+
+def band_warnings(scenario: Scenario, catalog: Catalog) -> list[Text]:
+    """What the plan's salary bands assume, where they are not local figures (the plan
+    warns): levels priced from the staff, scaled US bands, converted US bands."""
+    b = salary_bands(scenario, catalog)
+    out: list[Text] = []
+    if scenario.currency == "USD" and b.country in (None, "US"):
+        return out
+    where = b.country or scenario.currency
+    if b.country is None:
+        shared = sorted(c.country for c in catalog.salary_bands.values() if c.currency == scenario.currency)
+        if shared:
+            out.append(
+                say(
+                    N_(
+                        "currency {currency} is used by {countries}: set country to use that "
+                        "country's salary bands"
+                    ),
+                    currency=scenario.currency,
+                    countries=tuple(shared),
+                )
+            )
+    elif b.country in catalog.salary_bands and catalog.salary_bands[b.country].currency != scenario.currency:
+        out.append(
+            say(
+                N_(
+                    "the catalog's salary bands for {country} are in {their}, not the plan's "
+                    "{currency}: not used"
+                ),
+                country=b.country,
+                their=catalog.salary_bands[b.country].currency,
+                currency=scenario.currency,
+            )
+        )
+    staff = tuple(str(lv) for lv, o in b.origin.items() if o == "staff")
+    scaled = tuple(str(lv) for lv, o in b.origin.items() if o == "scaled")
+    us = tuple(str(lv) for lv, o in b.origin.items() if o == "us")
+    if staff:
+        out.append(
+            say_n(
+                Nn_(
+                    "no salary band for {where} at level {levels}: hires there are priced at "
+                    "the range of your own staff's salaries at the same level",
+                    "no salary band for {where} at levels {levels}: hires there are priced at "
+                    "the range of your own staff's salaries at the same level",
+                ),
+                "count",
+                where=where,
+                levels=staff,
+                count=len(staff),
+            )
+        )
+    if scaled and b.ratio is not None:
+        out.append(
+            say_n(
+                Nn_(
+                    "no salary band for {where} and nobody on staff at level {levels}: priced at "
+                    "the US band (article §3) x {ratio:.2f}, your staff's median pay against "
+                    "the US band of their level (an assumption: the same gap at every level)",
+                    "no salary band for {where} and nobody on staff at levels {levels}: priced at "
+                    "the US bands (article §3) x {ratio:.2f}, your staff's median pay against "
+                    "the US band of their level (an assumption: the same gap at every level)",
+                ),
+                "count",
+                where=where,
+                levels=scaled,
+                ratio=b.ratio,
+                count=len(scaled),
+            )
+        )
+    if us:
+        rate = scenario.usd_rate or 1
+        out.append(
+            say_n(
+                Nn_(
+                    "no salary band for {where} at level {levels} and no salaries of your own: "
+                    "priced at the US band (article §3) x {rate:g} (usd_rate), which assumes "
+                    "pay there matches US pay; set salary_bands or people's salaries",
+                    "no salary band for {where} at levels {levels} and no salaries of your own: "
+                    "priced at the US bands (article §3) x {rate:g} (usd_rate), which assumes "
+                    "pay there matches US pay; set salary_bands or people's salaries",
+                ),
+                "count",
+                where=where,
+                levels=us,
+                rate=rate,
+                count=len(us),
+            )
+        )
+    return out
+
+
 def band_mid(catalog: Catalog, level: int) -> float:
     return catalog.levels[level].salary_usd.mid
 
@@ -65,8 +259,9 @@ def salary_at(person: Person, level: int, scenario: Scenario, catalog: Catalog) 
     """The person's salary once at ``level``.
 
     No promotion (``level`` not above theirs): their own salary, whatever the band says. A
-    promotion: at least the new level's band low end when the bands are the scenario's own
-    currency's (USD, or ``salary_bands`` for that level); with converted US bands, their own
+    promotion: at least the new level's band low end when that band is a local figure (the
+    US bands in a US plan, the scenario's or the country's band, the staff's range:
+    :attr:`Bands.local`); with converted or scaled US bands, their own
     salary raised by the ratio of the two levels' band low ends, so a local salary is never
     replaced by a converted US figure.
     """
@@ -74,7 +269,7 @@ def salary_at(person: Person, level: int, scenario: Scenario, catalog: Catalog) 
     if level <= person.level:
         return own
     new_low = catalog.levels[level].salary_usd.low
-    if person.salary is None or scenario.currency == "USD" or level in scenario.salary_bands:
+    if person.salary is None or level in salary_bands(scenario, catalog).local:
         return max(own, new_low)
     old_low = catalog.levels[person.level].salary_usd.low
     return own * new_low / old_low if old_low > 0 else own
@@ -149,7 +344,7 @@ def _ledger(
 
 def contractor_rate(scenario: Scenario, catalog: Catalog) -> float:
     """The contractor hourly rate: the scenario's, else the catalog's ($300/h, article §9)."""
-    return scenario.constraints.contractors.rate_usd_h or catalog.economics.contractor_rate_usd_h
+    return scenario.contractor_rate_h or catalog.economics.contractor_rate_usd_h
 
 
 def compute_costs(

@@ -19,9 +19,10 @@ from gputeam.catalog.models import Contradiction
 from gputeam.i18n import N_, Nn_
 from gputeam.planning import hardware
 from gputeam.planning.calendar import month_list_text
+from gputeam.planning.costs import band_warnings
 from gputeam.planning.result import Costs, Note, Roadmap, Sourcing, Target, Warning
 from gputeam.planning.sizing import size_for
-from gputeam.planning.text import Term, say, say_n
+from gputeam.planning.text import Money, Term, say, say_n
 from gputeam.scenario import Scenario
 
 
@@ -33,7 +34,9 @@ def plan_warnings(
     roadmaps: tuple[Roadmap, ...],
     costs: Costs,
 ) -> tuple[Warning, ...]:
-    return tuple(_warnings(scenario, catalog, target, sourcing, roadmaps, costs))
+    bands = band_warnings(scenario, catalog)  # what the plan's salary bands assume
+    found = _warnings(scenario, catalog, target, sourcing, roadmaps, costs)
+    return (*found, *(Warning(code="salary-bands", text=t) for t in bands))
 
 
 def _warnings(
@@ -136,7 +139,11 @@ def _warnings(
     if unknown:
         yield Warning(
             code="unknown-price",
-            text=say(N_("exam price unknown (counted as $0): {exams}"), exams=tuple(unknown)),
+            text=say(
+                N_("exam price unknown (counted as {zero}): {exams}"),
+                zero=Money(amount=0, currency=scenario.currency),
+                exams=tuple(unknown),
+            ),
         )
     idle = [p.name for p in scenario.people if p.weekly_study_hours <= 0]
     if idle:
@@ -160,9 +167,9 @@ def _warnings(
         yield Warning(
             code="over-budget",
             text=say(
-                N_("the plan costs {cost:,.0f} over the horizon, above the budget of {budget:,.0f}"),
-                cost=costs.horizon,
-                budget=c.budget,
+                N_("the plan costs {cost} over the horizon, above the budget of {budget}"),
+                cost=Money(amount=costs.horizon, currency=scenario.currency),
+                budget=Money(amount=c.budget, currency=scenario.currency),
             ),
         )
     beyond = [s for s in scenario.fleet.gpus if s.month > scenario.horizon_months]
@@ -197,6 +204,26 @@ def _warnings(
                 currency=scenario.currency,
             ),
         )
+    for old, new, value in (
+        ("constraints.contractors.rate_usd_h", "constraints.contractors.rate_h", c.contractors.rate_usd_h),
+        ("fleet.usd_per_kwh", "fleet.price_per_kwh", scenario.fleet.usd_per_kwh),
+    ):
+        if value is not None:
+            yield Warning(
+                code="deprecated-field",
+                text=say(
+                    N_(
+                        "{old} is deprecated: its {value} is converted to {converted} at "
+                        "usd_rate {rate:g}; give {new} in {currency} instead"
+                    ),
+                    old=old,
+                    new=new,
+                    value=Money(amount=value, currency="USD"),
+                    converted=Money(amount=value * (scenario.usd_rate or 1), currency=scenario.currency),
+                    rate=scenario.usd_rate or 1,
+                    currency=scenario.currency,
+                ),
+            )
     # The one contradiction of the article that changes this plan: how densely to staff.
     peak = max(scenario.fleet.peak_gpus, 1)
     other = "lean" if scenario.mode == "template" else "template"

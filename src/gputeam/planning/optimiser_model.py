@@ -343,7 +343,7 @@ def build_instance(
         by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
         onboarding[(r, lv)] = {m - 1: v for m, v in by_month.items() if m >= 1}
     cs = c.contractors
-    rate = cs.rate_usd_h or e.contractor_rate_usd_h
+    rate = scenario.contractor_rate_h or e.contractor_rate_usd_h
     hours_month = e.hours_per_fte_year / 12
     cap = [cs.max_share * sum(v[m] for v in demand.values()) if cs.available else 0.0 for m in range(h)]
     return Instance(

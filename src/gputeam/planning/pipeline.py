@@ -50,6 +50,11 @@ def plan(
         from gputeam.catalog.currency import in_currency
 
         catalog = in_currency(catalog, scenario.usd_rate)
+    if scenario.currency != "USD" or scenario.country not in (None, "US"):
+        from gputeam.catalog.currency import with_salary_bands
+        from gputeam.planning.costs import salary_bands  # each level's band: country, staff ...
+
+        catalog = with_salary_bands(catalog, salary_bands(scenario, catalog).bands)
     if scenario.salary_bands:
         from gputeam.catalog.currency import with_salary_bands
 

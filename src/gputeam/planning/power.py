@@ -25,7 +25,7 @@ def power_bill_per_gpu_year(scenario: Scenario, catalog: Catalog) -> float:
     e, f = catalog.economics, scenario.fleet
     kw = kw_per_gpu(scenario, catalog)
     pue = f.pue or e.pue
-    price = f.usd_per_kwh if f.usd_per_kwh is not None else e.usd_per_kwh
+    price = scenario.kwh_price if scenario.kwh_price is not None else e.usd_per_kwh
     return kw * pue * HOURS_PER_YEAR * price
 
 

@@ -399,15 +399,68 @@ class RoiMonth(Result):
         description="Costs avoided against the alternative, less the in-house run cost, plus "
         "operational benefits, that month."
     )
+    filled: float = Field(
+        default=0.0,
+        description="Share of the target that someone runs in the plan that month: staff "
+        "plus its contractors' full-time equivalents, at most 1 (0 before the first GPU).",
+    )
+    alternative_filled: float = Field(
+        default=0.0, description="The same share in the alternative (1 for a managed service)."
+    )
     cash_flow: float = Field(description="sum(returns) - sum(investment).")
     cumulative: float = Field(description="Cash flow summed from month 1 to this month.")
     discount_factor: float = Field(description="(1 + discount_rate) ** (-(month - 1) / 12).")
 
 
+class RoiAlternative(Result):
+    """The plan's ROI against one alternative (the ROI's side-by-side view)."""
+
+    counterfactual: Literal["managed-service", "hire-only", "outsourced"]
+    headline: bool = Field(description="The alternative `roi.counterfactual` picks.")
+    investment: float
+    returns: float
+    return_lines: dict[str, float]
+    net_roi: float | None
+    benefit_cost_ratio: float | None
+    payback_months: float | None
+    npv: float | None
+    reasons: dict[str, str] = Field(default_factory=dict)
+    reason_texts: dict[str, Text] = Field(default_factory=dict, description=_TEXT)
+    basis: str = ""
+    basis_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("basis", "basis_text"),)
+
+
+class RoiRisk(Result):
+    """NPV and net ROI across the Monte Carlo runs: each run's cost above (or below) the
+    plan's own is taken off (or added to) the returns; the alternative's cost is held fixed."""
+
+    runs: int
+    npv_p10: float
+    npv_p50: float
+    npv_p90: float
+    net_roi_p10: float | None
+    net_roi_p50: float | None
+    net_roi_p90: float | None
+    mean_discount_factor: float = Field(
+        description="The horizon's mean discount factor, applied to the extra cost (spread evenly)."
+    )
+
+
 class Roi(Result):
     basis: str = ""
-    counterfactual: Literal["outsourced", "hire-only", "article"] = Field(
+    counterfactual: Literal["managed-service", "outsourced", "hire-only", "article"] = Field(
         description="What the plan is compared with; 'article' for the article's own example."
+    )
+    alternatives: tuple[RoiAlternative, ...] = Field(
+        default=(), description="The plan against each alternative, the headline first."
+    )
+    return_reasons: dict[str, str] = Field(
+        default_factory=dict, description="Return line to why it counts (or why it is zero)."
+    )
+    return_reason_texts: dict[str, Text] = Field(default_factory=dict, description=_TEXT)
+    risk_adjusted: RoiRisk | None = Field(
+        default=None, description="NPV and net ROI percentiles across the Monte Carlo runs."
     )
     investment: float = Field(description="Sum of investment_lines.")
     investment_lines: dict[str, float]
@@ -678,3 +731,48 @@ class Plan(Result):
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _roi_under_risk(cls, data: Any) -> Any:
+        """The ROI's risk-adjusted view (NPV and net ROI at the simulation's cost percentiles,
+        :func:`risk_adjusted`) filled in from ``risk`` when a plan is
+        built from its parts and the ROI does not have it yet; a plan read from JSON keeps
+        what it says."""
+        if not isinstance(data, dict):
+            return data
+        roi, risk = data.get("roi"), data.get("risk")
+        if isinstance(roi, Roi) and isinstance(risk, Risk) and roi.risk_adjusted is None:
+            cp = risk.cost_percentiles
+            view = risk_adjusted(roi, cp.p10, cp.p50, cp.p90, risk.plan_cost, risk.runs)
+            data = {**data, "roi": roi.model_copy(update={"risk_adjusted": view})}
+        return data
+
+
+def risk_adjusted(
+    roi: Roi, cost_p10: float, cost_p50: float, cost_p90: float, plan_cost: float, runs: int
+) -> RoiRisk | None:
+    """NPV and net ROI at the Monte Carlo cost percentiles: a run costing ``x`` more than the
+    plan's own cost has ``x`` less returns (the alternative's cost held fixed), spread evenly
+    over the horizon for the NPV (the horizon's mean discount factor). A dearer run has the
+    lower NPV and ROI, so the NPV's 10th percentile is at the cost's 90th."""
+    if not roi.months or roi.npv is None:
+        return None
+    d = sum(x.discount_factor for x in roi.months) / len(roi.months)
+
+    def at(cost: float) -> tuple[float, float | None]:
+        extra = cost - plan_cost
+        net = (roi.returns - extra - roi.investment) / roi.investment if roi.investment > 0 else None
+        return round(roi.npv - extra * d, 2) if roi.npv is not None else 0.0, net
+
+    lo, mid, hi = at(cost_p90), at(cost_p50), at(cost_p10)
+    return RoiRisk(
+        runs=runs,
+        npv_p10=lo[0],
+        npv_p50=mid[0],
+        npv_p90=hi[0],
+        net_roi_p10=lo[1],
+        net_roi_p50=mid[1],
+        net_roi_p90=hi[1],
+        mean_discount_factor=round(d, 8),
+    )

@@ -232,7 +232,7 @@ def prepare(
     for n in sourcing.contractors:
         if n.role in ridx and 1 <= n.month <= h:
             contractors[ridx[n.role], n.month - 1] += n.hours / hours
-    rate = c.contractors.rate_usd_h or e.contractor_rate_usd_h
+    rate = scenario.contractor_rate_h or e.contractor_rate_usd_h
     exams.sort(key=lambda x: x[0])
 
     def col(key: str, dtype: Any) -> Any:

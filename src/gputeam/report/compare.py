@@ -17,11 +17,13 @@ from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_val
 
 __all__ = [
     "READY_SHARE",
+    "MixedCurrencies",
     "PlanFigures",
     "compare_json",
     "compare_sections",
     "differences",
     "figures",
+    "one_currency",
     "render_html",
     "render_md",
 ]
@@ -92,6 +94,7 @@ def figures(plan: Plan) -> PlanFigures:
 #: where shown).
 ROWS: tuple[tuple[str, str, Kind], ...] = (
     (N_("Organisation"), "organisation", "text"),
+    (N_("Currency"), "currency", "text"),
     (N_("Mode"), "mode", "text"),
     (N_("Sourcing status"), "status", "text"),
     (N_("Deadline month"), "deadline_month", "month"),
@@ -110,6 +113,24 @@ ROWS: tuple[tuple[str, str, Kind], ...] = (
 )
 
 
+class MixedCurrencies(ValueError):
+    """Amounts of plans in different currencies were to be added or set on one axis."""
+
+
+def one_currency(figs: Sequence[PlanFigures]) -> str:
+    """The one currency of ``figs``, the condition for adding or charting their amounts
+    together; :class:`MixedCurrencies` when they differ (there is no exchange rate between
+    plans: each converts the catalog with its own ``usd_rate``)."""
+    found = sorted({f.currency for f in figs})
+    if len(found) > 1:
+        raise MixedCurrencies(
+            _("the plans are priced in {currencies}: their amounts are not added together").format(
+                currencies=_and(found)
+            )
+        )
+    return found[0] if found else "USD"
+
+
 def _levels(by_level: dict[int, int]) -> str:
     return ", ".join(f"{n} x L{level}" for level, n in by_level.items()) or _("none")
 
@@ -119,7 +140,8 @@ def compare_sections(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[
     cols = (Column(_("Figure")), *(Column(n) for n in names))
     rows: list[tuple[Any, ...]] = []
     for label, attr, kind in ROWS:
-        rows.append((_(label), *(Cell(getattr(f, attr), kind) for f in figs)))
+        # each plan's amounts in its own currency, never the first plan's
+        rows.append((_(label), *(Cell(getattr(f, attr), kind, f.currency) for f in figs)))
         if attr == "hires":
             rows.append(("  " + _("by level"), *(Cell(_levels(f.hires_by_level), "text") for f in figs)))
     table = Table("compare", cols, tuple(rows))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gputeam.i18n import _
-from gputeam.planning.result import Plan, Roi, TargetMonth
+from gputeam.planning.result import Plan, Roi, RoiAlternative, TargetMonth
 from gputeam.report.case_study_view import case_study_section
 from gputeam.report.risk_section import readiness_plan_section, risk_section, sensitivity
 from gputeam.report.tables import (
@@ -590,7 +590,7 @@ ROI_KINDS: dict[str, Kind] = {
 }
 
 
-def roi_cell(roi: Roi, name: str) -> Cell:
+def roi_cell(roi: Roi | RoiAlternative, name: str) -> Cell:
     """An ROI measure as a cell: its value, or "n/a (why)" when it is undefined (None)."""
     value = getattr(roi, name)
     if value is None:
@@ -599,9 +599,95 @@ def roi_cell(roi: Roi, name: str) -> Cell:
     return Cell(value, ROI_KINDS[name])
 
 
-def roi_text(roi: Roi, name: str, currency: str = "USD") -> str:
+def roi_text(roi: Roi | RoiAlternative, name: str, currency: str = "USD") -> str:
     """An ROI measure as text, the same in every door (terminal, reports, web)."""
     return format_value(roi_cell(roi, name), "text", currency)
+
+
+def roi_alternatives_table(roi: Roi) -> Table | None:
+    """The plan against each alternative, side by side (the headline first)."""
+    if not roi.alternatives:
+        return None
+    rows = tuple(
+        (
+            Cell(x.counterfactual + (" (" + _("headline") + ")" if x.headline else ""), "text"),
+            x.investment,
+            x.returns,
+            roi_cell(x, "net_roi"),
+            roi_cell(x, "benefit_cost_ratio"),
+            roi_cell(x, "payback_months"),
+            roi_cell(x, "npv"),
+        )
+        for x in roi.alternatives
+    )
+    return Table(
+        "roi_alternatives",
+        (
+            Column(_("Compared with")),
+            Column(_("Investment"), "money"),
+            Column(_("Returns"), "money"),
+            Column(_("Net ROI"), "pct"),
+            Column(_("Benefit-cost ratio"), "ratio"),
+            Column(_("Payback (months)"), "float"),
+            Column(_("Net present value"), "money"),
+        ),
+        rows,
+        title=_("The plan against each alternative"),
+    )
+
+
+def roi_detail_tables(roi: Roi) -> list[Table]:
+    """The ROI's side-by-side alternatives, why each return line counts, and its
+    risk-adjusted view: the same tables in every format."""
+    out: list[Table] = []
+    side = roi_alternatives_table(roi)
+    if side is not None:
+        out.append(side)
+    if roi.return_reason_texts or roi.return_reasons:
+        why = tuple(
+            (line_name(k), localise(roi.return_reason_texts.get(k), roi.return_reasons.get(k, "")))
+            for k in roi.return_lines
+            if k in roi.return_reasons
+        )
+        out.append(
+            Table(
+                "roi_why",
+                (Column(_("Return line")), Column(_("Why it counts"))),
+                why,
+                title=_("Why each return counts"),
+            )
+        )
+    rk = roi.risk_adjusted
+    if rk is not None:
+        out.append(
+            Table(
+                "roi_risk",
+                (
+                    Column(_("Measure")),
+                    Column(_("P10 (worst tenth)")),
+                    Column(_("P50 (median)")),
+                    Column(_("P90 (best tenth)")),
+                ),
+                (
+                    (
+                        _("Net present value"),
+                        Cell(rk.npv_p10, "money"),
+                        Cell(rk.npv_p50, "money"),
+                        Cell(rk.npv_p90, "money"),
+                    ),
+                    (
+                        _("Net ROI"),
+                        Cell(rk.net_roi_p10, "pct"),
+                        Cell(rk.net_roi_p50, "pct"),
+                        Cell(rk.net_roi_p90, "pct"),
+                    ),
+                ),
+                title=_(
+                    "NPV and net ROI across {runs} Monte Carlo runs (each run's extra cost off the returns)"
+                ).format(runs=rk.runs),
+            )
+        )
+    return out
 
 
 def _roi(plan: Plan) -> Section:
@@ -643,6 +729,7 @@ def _roi(plan: Plan) -> Section:
         for x in r.months
     )
     tables = [Table("roi", (Column(_("Item")), Column(_("Value"))), tuple(rows))]
+    tables += roi_detail_tables(r)
     if flows:
         tables.append(
             Table(

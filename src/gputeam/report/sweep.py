@@ -16,8 +16,8 @@ from typing import Any
 
 from gputeam.i18n import N_, gettext, ngettext
 from gputeam.report.charts import Chart, _layout
-from gputeam.report.compare import READY_SHARE, PlanFigures
-from gputeam.report.tables import Column, Kind, Section, Table, format_value, percent_text
+from gputeam.report.compare import READY_SHARE, MixedCurrencies, PlanFigures, one_currency
+from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value, percent_text
 
 __all__ = [
     "MAX_POINTS",
@@ -55,11 +55,24 @@ FIGURES: tuple[tuple[str, str, Kind], ...] = (
     (N_("Net ROI"), "net_roi", "pct"),
     (N_("P(ready by deadline)"), "p_ready", "pct"),
     (N_("Ready from month"), "ready_month", "month"),
+    (N_("Currency"), "currency", "text"),
 )
 
 
-def _currency(rows: Sequence[SweepRow]) -> str:
-    return next((r.figures.currency for r in rows if r.figures is not None), "USD")
+def _currency(rows: Sequence[SweepRow]) -> str | None:
+    """The points' one currency; None when they are priced in several (a sweep over
+    ``currency``): their amounts are then shown each in its own and never charted together."""
+    try:
+        return one_currency([r.figures for r in rows if r.figures is not None])
+    except MixedCurrencies:
+        return None
+
+
+def _figure(r: SweepRow, attr: str, kind: Kind) -> Any:
+    value = getattr(r.figures, attr) if r.figures else None
+    if kind == "money" and r.figures is not None and value is not None:
+        return Cell(value, kind, r.figures.currency)
+    return value
 
 
 def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
@@ -70,9 +83,9 @@ def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
     )
     out = []
     for r in rows:
-        figs = tuple(getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES)
+        figs = tuple(_figure(r, attr, kind) for _, attr, kind in FIGURES)
         out.append((*r.values, *figs, "; ".join(r.problems)))
-    notes = (
+    notes: tuple[str, ...] = (
         ngettext(
             "{points} point; ready from month = the first month from which staff cover at least "
             "{share} of the target in every later month.",
@@ -81,6 +94,14 @@ def sweep_section(names: Sequence[str], rows: Sequence[SweepRow]) -> Section:
             len(rows),
         ).format(points=len(rows), share=percent_text(READY_SHARE)),
     )
+    if _currency(rows) is None:
+        found = sorted({r.figures.currency for r in rows if r.figures is not None})
+        notes += (
+            gettext(
+                "The points are priced in {currencies}: each amount is in its own point's "
+                "currency, and costs are not charted or added together."
+            ).format(currencies=", ".join(found)),
+        )
     return Section("sweep", gettext("Sweep"), (Table("sweep", cols, tuple(out)),), notes=notes)
 
 
@@ -128,7 +149,7 @@ def sweep_charts(names: Sequence[str], rows: Sequence[SweepRow]) -> list[Chart]:
                 xs: list[Any] = [_number(p.values[0]) if numeric else p.values[0] for p in points]
                 name = what if len(series) == 1 else f"{what}, {label}"
                 traces.append({"type": "scatter", "mode": "lines+markers", "name": name, "x": xs, "y": ys})
-        if traces:
+        if traces and not (cid == "sweep-cost" and currency is None):  # no axis of mixed currencies
             layout = _layout(title, xaxis={"title": {"text": names[0]}})
             if cid == "sweep-ready":
                 layout["yaxis"] = {"tickformat": ".0%", "range": [0, 1.02]}
@@ -171,7 +192,7 @@ def render_html(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
         gettext("Sweep over {fields}").format(fields=", ".join(names)),
         [section],
         {section.id: sweep_charts(names, rows)},
-        _currency(rows),
+        _currency(rows) or "USD",
     )
 
 
@@ -189,9 +210,11 @@ def print_sweep(names: Sequence[str], rows: Sequence[SweepRow], console: Any) ->
         t.add_column(name, overflow="fold")
     for title, _, kind in shown:
         t.add_column(title, justify="left" if kind == "text" else "right", overflow="fold")
-    currency = _currency(rows)
     for r in rows:
-        cells = [format_value(getattr(r.figures, a), k, currency) if r.figures else "-" for _, a, k in shown]
+        cells = [
+            format_value(getattr(r.figures, a), k, r.figures.currency) if r.figures else "-"
+            for _, a, k in shown
+        ]
         if not r.figures:
             cells[0] = gettext("not planned")
         t.add_row(*r.values, *cells)

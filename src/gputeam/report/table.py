@@ -115,6 +115,28 @@ def print_plan(plan: Plan, console: Console) -> None:
         markup=False,
         highlight=False,
     )
+    for x in roi.alternatives[1:]:
+        console.print(
+            "  "
+            + _("against {counterfactual}: net ROI {roi}, NPV {npv}, payback {payback}").format(
+                counterfactual=x.counterfactual,
+                roi=roi_text(x, "net_roi"),
+                npv=roi_text(x, "npv", cur),
+                payback=roi_text(x, "payback_months"),
+            ),
+            markup=False,
+            highlight=False,
+        )
+    if roi.risk_adjusted is not None:
+        rk = roi.risk_adjusted
+        console.print(
+            "  "
+            + _("risk-adjusted NPV P10 {p10}, P50 {p50}, P90 {p90}").format(
+                p10=money(rk.npv_p10, cur), p50=money(rk.npv_p50, cur), p90=money(rk.npv_p90, cur)
+            ),
+            markup=False,
+            highlight=False,
+        )
     if plan.risk is not None:
         _risk(plan.risk, console, cur)
     if plan.readiness_plan is not None:
@@ -285,6 +307,11 @@ def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
     )
     t.add_row(_("payback (months)"), roi_text(roi, "payback_months"))
     t.add_row(_("net present value"), roi_text(roi, "npv", currency))
+    for x in roi.alternatives[1:]:
+        t.add_row(
+            _("against {counterfactual}: net ROI, NPV").format(counterfactual=x.counterfactual),
+            roi_text(x, "net_roi") + ", " + roi_text(x, "npv", currency),
+        )
     console.print(t)
     for n in localise_all(roi.note_texts, roi.notes):
         console.print(_("note: {note}").format(note=n), markup=False, highlight=False)

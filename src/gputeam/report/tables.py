@@ -36,10 +36,12 @@ _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "CHF": "CHF "}
 
 @dataclass(frozen=True)
 class Cell:
-    """A value whose kind differs from its column's (key/value tables)."""
+    """A value whose kind differs from its column's (key/value tables); ``currency``: an
+    amount in another currency than the document's (plans side by side)."""
 
     value: Any
     kind: Kind
+    currency: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def percent_text(fraction: float, digits: int = 0) -> str:
 def format_value(value: Any, kind: Kind, currency: str = "USD") -> str:
     """A table value as text (Markdown and HTML)."""
     if isinstance(value, Cell):
-        return format_value(value.value, value.kind, currency)
+        return format_value(value.value, value.kind, value.currency or currency)
     if value is None or value == "":
         return "-" if kind != "text" else ""
     if isinstance(value, float) and not math.isfinite(value):

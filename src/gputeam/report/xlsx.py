@@ -133,7 +133,7 @@ def _write_table(ws: Any, table: Table, row: int, currency: str, fonts: dict[str
             kind = value.kind if isinstance(value, Cell) else column.kind
             raw = value.value if isinstance(value, Cell) else value
             cell = _put(ws, row, col, _cell_value(raw, kind))
-            fmt = _number_format(kind, currency)
+            fmt = _number_format(kind, (value.currency if isinstance(value, Cell) else None) or currency)
             if fmt and cell.value is not None and not isinstance(cell.value, str):
                 cell.number_format = fmt
         row += 1

@@ -24,7 +24,7 @@ Deployment = Literal["on-prem", "cloud", "hybrid"]
 StrategyId = Literal["bootcamp", "apprenticeship", "vendor", "internal"]
 Mode = Literal["template", "lean"]
 PowerSaving = Literal["physical", "article"]
-Counterfactual = Literal["outsourced", "hire-only"]
+Counterfactual = Literal["managed-service", "hire-only", "outsourced"]
 SupportModel = Literal["on-call", "staffed-24x7", "business-hours", "vendor-managed"]
 Automation = Literal["manual", "scripted", "self-healing"]
 
@@ -95,7 +95,16 @@ class Fleet(Model):
     )
     kw_per_gpu: float | None = Field(default=None, gt=0, le=20, description="kW per GPU incl. server share.")
     pue: float | None = Field(default=None, ge=1, le=5, description="Power usage effectiveness.")
-    usd_per_kwh: float | None = Field(default=None, ge=0, le=10, description="Electricity price per kWh.")
+    usd_per_kwh: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="Deprecated: use `price_per_kwh`. A price in US dollars, converted with "
+        "`usd_rate` (the plan warns).",
+    )
+    price_per_kwh: float | None = Field(
+        default=None, ge=0, le=10_000, description="Electricity price per kWh, in `currency`."
+    )
     power_saving: PowerSaving = Field(
         default="physical",
         description="Basis of the ROI's power saving: physical (kW per GPU x PUE x hours x "
@@ -217,13 +226,25 @@ class Contractors(Model):
     max_share: float = Field(
         default=0.5, ge=0, le=1, description="Largest share of target headcount they may cover."
     )
-    rate_usd_h: float | None = Field(default=None, ge=0, description="Hourly rate; default catalog.")
+    rate_usd_h: float | None = Field(
+        default=None,
+        ge=0,
+        description="Deprecated: use `rate_h`. A rate in US dollars, converted with `usd_rate` "
+        "(the plan warns).",
+    )
+    rate_h: float | None = Field(
+        default=None, ge=0, description="Hourly contractor rate, in `currency`; default catalog."
+    )
 
 
 class Retention(Model):
     premium_pay: float = Field(default=0, ge=0, le=1, description="Pay above market (article §8: 0.15-0.25).")
-    certification_bonus: float = Field(default=0, ge=0, description="Bonus per certification earned (USD).")
-    retention_bonus: float = Field(default=0, ge=0, description="Annual retention bonus per person (USD).")
+    certification_bonus: float = Field(
+        default=0, ge=0, description="Bonus per certification earned, in `currency`."
+    )
+    retention_bonus: float = Field(
+        default=0, ge=0, description="Annual retention bonus per person, in `currency`."
+    )
     attrition_reduction: float | None = Field(
         default=None,
         ge=0,
@@ -301,10 +322,28 @@ class Constraints(Model):
 
 class RoiSettings(Model):
     counterfactual: Counterfactual = Field(
-        default="outsourced",
-        description="What the plan's in-house path is compared with: `outsourced` (the same "
-        "target run entirely by contractors at the contractor rate) or `hire-only` (the "
-        "target filled by hires, bridged by contractors until they arrive, nobody upskilled).",
+        default="hire-only",
+        description="The headline alternative the plan's in-house path is compared with: "
+        "`managed-service` (the target run by an operated service, priced per slot by level or "
+        "per GPU-month), `hire-only` (the target filled by experienced hires at market bands, "
+        "bridged by contractors until they arrive, nobody upskilled) or `outsourced` (every "
+        "slot at the one contractor rate, the article's §9 framing).",
+    )
+    alternatives: tuple[Counterfactual, ...] = Field(
+        default=("hire-only", "managed-service"),
+        description="Alternatives reported beside the headline, side by side (the headline "
+        "is always among them).",
+    )
+    service_rate_h: dict[int, float] = Field(
+        default_factory=dict,
+        description="Managed-service price per staffed hour by level (1-5), in `currency`; "
+        "default the catalog's `economics.managed_service`.",
+    )
+    service_per_gpu_month: float | None = Field(
+        default=None,
+        ge=0,
+        description="Managed-service price per GPU in service a month, in `currency` (a quote); "
+        "when given, the service is priced so instead of per slot.",
     )
     discount_rate: float = Field(
         default=0.08,
@@ -352,6 +391,15 @@ class Scenario(Model):
         description="Regional salary bands by level (1-5), in `currency`; they replace the "
         "catalog's US bands (article §3) for those levels, converted or not.",
     )
+    country: str | None = Field(
+        default=None,
+        min_length=2,
+        max_length=2,
+        description="ISO 3166-1 alpha-2 code of the country whose salary bands (catalog "
+        "`salary_bands`) price hires and promotions. Default: the one country of `currency` "
+        "(USD US, GBP GB, KRW KR, INR IN, JPY JP ...); a shared currency such as EUR needs it "
+        "stated, else the US bands are converted with `usd_rate` and the plan warns.",
+    )
     horizon_months: int = Field(default=12, ge=1, le=MAX_HORIZON_MONTHS, description="Months to plan.")
     mode: Mode = Field(
         default="template",
@@ -392,6 +440,34 @@ class Scenario(Model):
         for lvl in self.salary_bands:
             if not 1 <= lvl <= 5:
                 conflicts.append((("salary_bands", lvl), N_("a level from 1 to 5"), str(lvl)))
+        for lvl, rate in self.roi.service_rate_h.items():
+            if not 1 <= lvl <= 5 or rate < 0:
+                conflicts.append(
+                    (
+                        ("roi", "service_rate_h", lvl),
+                        N_("a level from 1 to 5 and a rate of 0 or more"),
+                        f"{lvl}: {rate:g}",
+                    )
+                )
+        if (
+            self.constraints.contractors.rate_h is not None
+            and self.constraints.contractors.rate_usd_h is not None
+        ):
+            conflicts.append(
+                (
+                    ("constraints", "contractors", "rate_usd_h"),
+                    N_("give rate_h only (rate_usd_h is its deprecated name)"),
+                    str(self.constraints.contractors.rate_usd_h),
+                )
+            )
+        if self.fleet.price_per_kwh is not None and self.fleet.usd_per_kwh is not None:
+            conflicts.append(
+                (
+                    ("fleet", "usd_per_kwh"),
+                    N_("give price_per_kwh only (usd_per_kwh is its deprecated name)"),
+                    str(self.fleet.usd_per_kwh),
+                )
+            )
         conflicts += horizon_conflicts(self.fleet, self.constraints, self.horizon_months)
         if conflicts:
             raise FieldConflicts(conflicts)
@@ -400,6 +476,24 @@ class Scenario(Model):
     @property
     def deadline(self) -> int:
         return self.constraints.deadline_month or self.horizon_months
+
+    @property
+    def contractor_rate_h(self) -> float | None:
+        """The contractor rate per hour in the scenario's currency: ``rate_h``, else the
+        deprecated ``rate_usd_h`` (US dollars) times ``usd_rate``; None: the catalog's."""
+        c = self.constraints.contractors
+        if c.rate_h is not None:
+            return c.rate_h
+        return None if c.rate_usd_h is None else c.rate_usd_h * (self.usd_rate or 1)
+
+    @property
+    def kwh_price(self) -> float | None:
+        """The electricity price per kWh in the scenario's currency: ``price_per_kwh``, else
+        the deprecated ``usd_per_kwh`` (US dollars) times ``usd_rate``; None: the catalog's."""
+        f = self.fleet
+        if f.price_per_kwh is not None:
+            return f.price_per_kwh
+        return None if f.usd_per_kwh is None else f.usd_per_kwh * (self.usd_rate or 1)
 
 
 def horizon_conflicts(
