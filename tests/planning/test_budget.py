@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gputeam.catalog import load_catalog
-from gputeam.catalog.currency import in_currency
 from gputeam.planning import plan
 from gputeam.planning.infeasibility import budget_ceiling, smallest_budget
 from gputeam.planning.optimiser_mip import solve
 from gputeam.planning.optimiser_model import Instance, build_instance, peak_slots
+from gputeam.planning.pipeline import priced
 from gputeam.planning.sizing import size
 from gputeam.planning.sourcing import candidates
 from gputeam.scenario import Scenario
@@ -65,7 +65,7 @@ def university(**constraints: Any) -> Scenario:
 
 def instance(sc: Scenario, budget: float | None = None) -> Instance:
     """The optimiser's instance for ``sc``, built as the pipeline builds it."""
-    cat = in_currency(CATALOG, sc.usd_rate) if sc.usd_rate is not None else CATALOG
+    sc, cat, _ = priced(sc, CATALOG)
     target = size(sc, cat)
     inst = build_instance(sc, cat, target, candidates(sc, cat, target), peak_slots(target))
     inst.budget = budget
@@ -86,8 +86,9 @@ def test_the_smallest_budget_solves_and_one_percent_less_does_not() -> None:
     conflict = s.details.conflict
     assert conflict is not None and conflict.fixes.budget is not None
     shown = conflict.fixes.budget
-    # the figure named is the one solved for, rounded up to a hundred (EUR 721,500 with the
-    # workload-driven team of issue 18; the old diagnosis priced the budget-free plan)
+    # the figure named is the one solved for, rounded up to a hundred (EUR 584,100 with the
+    # workload-driven team and the staff-derived EUR salary bands; the old diagnosis priced
+    # the budget-free plan)
     assert f"a budget of at least EUR {shown:,.0f}" in s.explanation[0]
     assert shown % 100 == 0
     inst = instance(sc)
@@ -145,12 +146,12 @@ def test_budget_ceiling_rounds_up_by_at_most_a_thousandth(amount: float) -> None
 def test_open_months_under_a_binding_budget_name_the_budget() -> None:
     """Under a binding budget the months left open say the budget is why, with its amount
     (the old text blamed a contractor cap of 3 FTE that was never reached)."""
-    s = plan(university(budget=800_000), CATALOG, TODAY, runs=0).sourcing
+    s = plan(university(budget=600_000), CATALOG, TODAY, runs=0).sourcing
     assert s.status == "optimal"
     assert s.uncovered
     for line in s.uncovered:
         if "before the deadline" in line:
-            assert "the budget of EUR 800,000" in line, line
+            assert "the budget of EUR 600,000" in line, line
             assert "capped at" not in line
 
 
@@ -170,7 +171,7 @@ def test_the_worked_example_in_optimiser_md() -> None:
     assert f"one at EUR {0.99 * fixes['budget']:,.0f} (0.99 of it) does not" in text
     line = next(
         u
-        for u in plan(university(budget=800_000), CATALOG, TODAY, runs=0).sourcing.uncovered
+        for u in plan(university(budget=600_000), CATALOG, TODAY, runs=0).sourcing.uncovered
         if "Network" in u
     )
     assert line.split(": ", 1)[1] in text

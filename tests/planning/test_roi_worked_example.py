@@ -51,15 +51,16 @@ def test_the_documented_worked_example_is_what_the_plan_computes(catalog: Any, t
         assert x["npv"] == pytest.approx(_number(npv), abs=0.01)
     # the investment lines the text adds up
     lines = roi["investment_lines"]
-    assert lines["training"] == 21_200 and lines["recruiting"] == 42_500
+    assert lines["training"] == 21_200 and lines["recruiting"] == 86_500
     assert lines["study time"] == pytest.approx(14_235, abs=0.01)
-    assert lines["hire ramp-up"] == pytest.approx(26_562.51, abs=0.01)
+    assert lines["hire ramp-up"] == pytest.approx(3 * 18_020.83, abs=0.01)
     # month 4 against hire-only, line by line
     m4 = data["roi"]["months"][3]
-    assert m4["returns"]["contractor cost avoided"] == -52_000
-    assert m4["returns"]["hire-only pay avoided"] == pytest.approx((212_500 + 110_000) * 1.3 / 12, abs=0.01)
-    assert m4["returns"]["in-house run cost"] == pytest.approx(-212_500 * 1.3 / 12, abs=0.01)
-    assert m4["cash_flow"] == pytest.approx(-35_500, abs=0.01)
+    assert m4["returns"]["contractor cost avoided"] == 0
+    assert m4["returns"]["hire-only pay avoided"] == pytest.approx((212_500 + 2 * 110_000) * 1.3 / 12, abs=0.01)
+    assert m4["returns"]["in-house run cost"] == pytest.approx(-(212_500 + 2 * 110_000) * 1.3 / 12, abs=0.01)
+    assert m4["returns"]["hire-only building costs avoided"] == pytest.approx(432_500 / 12 * 0.5, abs=0.01)
+    assert m4["cash_flow"] == pytest.approx(0, abs=0.01)
     ms = by_name["managed-service"]["return_lines"]
-    assert ms["managed-service fees avoided"] == pytest.approx(609_813.08, abs=0.01)
+    assert ms["managed-service fees avoided"] == pytest.approx(1_025_809.64, abs=0.01)
     assert ms["faster deployment"] == -60_000 and ms["downtime avoided"] == pytest.approx(-1_666.67)

@@ -46,24 +46,8 @@ def plan(
         if progress is not None:
             progress(stage, done, total)
 
-    if scenario.usd_rate is not None:
-        from gputeam.catalog.currency import in_currency
-
-        catalog = in_currency(catalog, scenario.usd_rate)
-    if scenario.currency != "USD" or scenario.country not in (None, "US"):
-        from gputeam.catalog.currency import with_salary_bands
-        from gputeam.planning.costs import salary_bands  # each level's band: country, staff ...
-
-        catalog = with_salary_bands(catalog, salary_bands(scenario, catalog).bands)
-    if scenario.salary_bands:
-        from gputeam.catalog.currency import with_salary_bands
-
-        catalog = with_salary_bands(
-            catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
-        )
     given = scenario  # the plan keeps the scenario as given; its stages see it priced:
-    levers = retention.effect(scenario, catalog)  # retention levers' spend and credited cut
-    scenario = retention.priced(scenario, levers)
+    scenario, catalog, levers = priced(scenario, catalog)
     tell("sizing", 0)
     target = size(scenario, catalog)
     tell("sizing")
@@ -119,3 +103,26 @@ def plan(
         workload=workload(scenario, catalog),
         readiness_plan=readiness_plan,
     )
+
+
+def priced(scenario: Scenario, catalog: Catalog) -> tuple[Scenario, Catalog, retention.RetentionEffect]:
+    """The scenario and catalog every stage of :func:`plan` sees: the catalog in the
+    scenario's currency with each level's salary band (scenario, country, staff, scaled or
+    converted US), and the scenario with its retention levers priced."""
+    if scenario.usd_rate is not None:
+        from gputeam.catalog.currency import in_currency
+
+        catalog = in_currency(catalog, scenario.usd_rate)
+    if scenario.currency != "USD" or scenario.country not in (None, "US"):
+        from gputeam.catalog.currency import with_salary_bands
+        from gputeam.planning.costs import salary_bands  # each level's band: country, staff ...
+
+        catalog = with_salary_bands(catalog, salary_bands(scenario, catalog).bands)
+    if scenario.salary_bands:
+        from gputeam.catalog.currency import with_salary_bands
+
+        catalog = with_salary_bands(
+            catalog, {lvl: (b.low, b.high) for lvl, b in scenario.salary_bands.items()}
+        )
+    levers = retention.effect(scenario, catalog)  # retention levers' spend and credited cut
+    return retention.priced(scenario, levers), catalog, levers
