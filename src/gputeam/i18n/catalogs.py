@@ -35,7 +35,7 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nn_": (
 CATALOG_FIELDS = {
     "levels.yaml": ("name",),
     "roles.yaml": ("name",),
-    "domains.yaml": ("name",),
+    "domains.yaml": ("name", "description"),
     "strategies.yaml": ("name", "description"),
     "templates.yaml": ("name",),
 }
