@@ -14,26 +14,23 @@ Path = tuple[str | int, ...]
 
 def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path, int]]:
     """Parse YAML text; return plain data and a map from field path to 1-based line."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
+    import yaml
 
-    yaml = YAML(typ="rt")
-    # Keep timestamps as text: the models parse dates, so a bad date is reported with its
-    # field path and line instead of failing the whole parse.
-    yaml.constructor.add_constructor(
-        "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
-    )
     try:
-        doc = yaml.load(text)
-    except MarkedYAMLError as exc:
+        loader = _careful_loader()(text)  # the reader refuses non-printable characters
+        try:
+            node = loader.get_single_node()
+            lines: dict[Path, int] = {}
+            walker = _Nodes(loader, lines)
+            data = walker.convert(node, ()) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
         raise InputError([syntax_problem(exc, file)]) from None
-    except Exception as exc:  # ruamel raises a few unmarked errors
+    except Exception as exc:  # the reader's unmarked errors (a non-printable character ...)
         raise InputError(
             [Problem(path="", message=N_("not valid YAML"), file=file, detail=str(exc))]
         ) from None
-    lines: dict[Path, int] = {}
-    walker = _Plain(lines)
-    data = walker.convert(doc, ())
     if walker.expanded > MAX_VALUES:
         raise InputError(
             [
@@ -47,6 +44,141 @@ def load_with_lines(text: str, file: str | None = None) -> tuple[Any, dict[Path,
             ]
         )
     return data, lines
+
+
+#: YAML 1.2's core schema (YAML 1.2.2 §10.3.2) as PyYAML implicit resolvers: only
+#: true/false are booleans (``country: NO`` is Norway, not false), ``010`` is ten, ``1:30``
+#: is text, and timestamps stay text (the models parse dates, so a bad date is reported
+#: with its field path and line). Underscores in numbers (``1_000``) are allowed as YAML
+#: 1.1 allowed them. Merge keys (``<<``) work.
+_CORE_RESOLVERS = (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9][0-9_]*|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+0123456789.",
+    ),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
+)
+
+
+def _core_int(loader: Any, node: Any) -> int:
+    """An integer of the core schema: decimal (``010`` is ten), ``0o`` octal, ``0x`` hex."""
+    text = str(loader.construct_scalar(node)).replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if digits.startswith("0o"):
+        return sign * int(digits[2:], 8)
+    if digits.startswith("0x"):
+        return sign * int(digits[2:], 16)
+    return sign * int(digits, 10)
+
+
+def _core(base: Any) -> Any:
+    """``base`` (a PyYAML safe loader class) with the core schema's resolvers, timestamps
+    as text and duplicate keys refused."""
+    import re as _re
+
+    import yaml
+
+    class Loader(base):  # type: ignore[misc]
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            keys = [k.value for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"]
+            if len(keys) != len(set(keys)):
+                raise yaml.YAMLError("duplicate key")
+            return super().construct_mapping(node, deep=deep)
+
+    Loader.yaml_implicit_resolvers = {}
+    for tag, regexp, first in _CORE_RESOLVERS:
+        Loader.add_implicit_resolver(tag, _re.compile(regexp), list(first))
+    Loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node))
+    return Loader
+
+
+_LOADERS: dict[str, Any] = {}
+
+
+def _careful_loader() -> Any:
+    """The loader whose nodes keep their marks: PyYAML's own parser, whose messages say
+    what it expected and found (libyaml's do not)."""
+    if "careful" not in _LOADERS:
+        import yaml
+
+        _LOADERS["careful"] = _core(yaml.SafeLoader)
+    return _LOADERS["careful"]
+
+
+class _Nodes:
+    """Convert a composed YAML node graph to builtins, recording each key's and item's line.
+
+    An alias is the same node as its anchor and converts to the same object (no copy);
+    ``expanded`` counts the values the document would hold with every alias expanded, so a
+    tiny file that expands to millions of values is refused before anything walks it. A
+    key given twice in a mapping is a syntax error at the second one.
+    """
+
+    def __init__(self, loader: Any, lines: dict[Path, int]) -> None:
+        self.loader = loader
+        self.lines = lines
+        self.seen: dict[int, tuple[Any, int]] = {}
+        self.expanded = 0
+
+    def convert(self, node: Any, path: Path) -> Any:
+        import yaml
+
+        collection = isinstance(node, yaml.MappingNode | yaml.SequenceNode)
+        if collection and id(node) in self.seen:
+            value, size = self.seen[id(node)]
+            self.expanded += size
+            return value
+        before = self.expanded
+        if self.expanded > MAX_VALUES:
+            return None
+        out = self._convert(node, path)
+        if collection:
+            self.seen[id(node)] = (out, self.expanded - before)
+        return out
+
+    def _convert(self, node: Any, path: Path) -> Any:
+        import yaml
+
+        self.expanded += 1
+        if isinstance(node, yaml.MappingNode):
+            self.loader.flatten_mapping(node)
+            out: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                key = self.loader.construct_object(key_node, deep=True)
+                if isinstance(key, list | dict):
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        "found an unhashable key",
+                        key_node.start_mark,
+                    )
+                name = str(key) if not isinstance(key, int) else key
+                if name in out:
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f'found duplicate key "{key}"',
+                        key_node.start_mark,
+                    )
+                child = (*path, str(key))
+                self.lines[child] = key_node.start_mark.line + 1
+                out[name] = self.convert(value_node, child)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            items = []
+            for i, value_node in enumerate(node.value):
+                child = (*path, i)
+                self.lines[child] = value_node.start_mark.line + 1
+                items.append(self.convert(value_node, child))
+            return items
+        return self.loader.construct_object(node, deep=True)
 
 
 #: What a YAML parser's own (English) sentence means, in gputeam's translated words: the
@@ -98,93 +230,44 @@ MAX_VALUES = 2_000_000
 
 
 class _Plain:
-    """Convert ruamel's round-trip nodes to builtins, recording each value's line.
+    """Count the values of parsed builtins with every alias expanded (an alias is the same
+    object as its anchor), the fast path's 'billion laughs' guard."""
 
-    An alias converts to the same object as its anchor (no copy); ``expanded`` counts the
-    values the document would hold with every alias expanded, so a tiny file that expands
-    to millions of values is refused before anything walks it.
-    """
-
-    def __init__(self, lines: dict[Path, int]) -> None:
-        self.lines = lines
-        self.seen: dict[int, tuple[Any, int]] = {}
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.sizes: dict[int, int] = {}
         self.expanded = 0
 
-    def convert(self, node: Any, path: Path) -> Any:
-        if isinstance(node, Mapping | list | tuple) and id(node) in self.seen:
-            value, size = self.seen[id(node)]
-            self.expanded += size
-            return value
+    def count(self, value: Any) -> int:
+        if isinstance(value, dict | list) and id(value) in self.sizes:
+            self.expanded += self.sizes[id(value)]
+            return self.sizes[id(value)]
         before = self.expanded
-        if self.expanded > MAX_VALUES:
-            return None
-        out = self._convert(node, path)
-        if isinstance(node, Mapping | list | tuple):
-            self.seen[id(node)] = (out, self.expanded - before)
-        return out
-
-    def _convert(self, node: Any, path: Path) -> Any:
         self.expanded += 1
-        if isinstance(node, Mapping):
-            out: dict[Any, Any] = {}
-            lc = getattr(node, "lc", None)
-            for key, value in node.items():
-                child = (*path, str(key))
-                if lc is not None:
-                    try:
-                        self.lines[child] = lc.key(key)[0] + 1
-                    except (KeyError, TypeError):
-                        pass
-                out[str(key) if not isinstance(key, int) else key] = self.convert(value, child)
-            return out
-        if isinstance(node, Sequence) and not isinstance(node, str | bytes):
-            lc = getattr(node, "lc", None)
-            items = []
-            for i, value in enumerate(node):
-                child = (*path, i)
-                if lc is not None:
-                    try:
-                        self.lines[child] = lc.item(i)[0] + 1
-                    except (KeyError, TypeError, IndexError):
-                        pass
-                items.append(self.convert(value, child))
-            return items
-        if type(node).__module__.startswith("ruamel"):
-            # ScalarFloat, ScalarBoolean, TaggedScalar ...: back to builtins
-            for base in (bool, int, float, str):
-                if isinstance(node, base):
-                    return base(node)
-        return node
+        if self.expanded <= MAX_VALUES:
+            if isinstance(value, dict):
+                for item in value.values():
+                    self.count(item)
+            elif isinstance(value, list):
+                for item in value:
+                    self.count(item)
+        if isinstance(value, dict | list):
+            self.sizes[id(value)] = self.expanded - before
+        return self.expanded - before
 
 
 _MISS = object()
-_FAST_LOADER: Any = None
 
 
 def _fast_loader() -> Any:
-    """libyaml's C loader, keeping timestamps as text and refusing duplicate keys (as the
-    round-trip parser does), or None where libyaml is not available."""
-    global _FAST_LOADER
-    if _FAST_LOADER is None:
+    """libyaml's C loader with the core schema (see :data:`_CORE_RESOLVERS`), or None where
+    libyaml is not available."""
+    if "fast" not in _LOADERS:
         import yaml
 
         base = getattr(yaml, "CSafeLoader", None)
-        if base is None:
-            _FAST_LOADER = False
-            return None
-
-        class Loader(base):  # type: ignore[misc, valid-type]
-            def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-                keys = [k.value for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge"]
-                if len(keys) != len(set(keys)):
-                    raise yaml.YAMLError("duplicate key")
-                return super().construct_mapping(node, deep=deep)
-
-        Loader.add_constructor(
-            "tag:yaml.org,2002:timestamp", lambda loader, node: loader.construct_scalar(node)
-        )
-        _FAST_LOADER = Loader
-    return _FAST_LOADER or None
+        _LOADERS["fast"] = _core(base) if base is not None else None
+    return _LOADERS["fast"]
 
 
 def fast_load(text: str) -> Any:
@@ -199,8 +282,8 @@ def fast_load(text: str) -> Any:
         data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
     except Exception:
         return _MISS
-    walker = _Plain({})
-    data = walker.convert(data, ())
+    walker = _Plain()
+    walker.count(data)
     return _MISS if walker.expanded > MAX_VALUES else data
 
 
