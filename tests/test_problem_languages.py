@@ -209,12 +209,13 @@ def test_roster_problems_in_german(tmp_path: Path) -> None:
 
 
 def test_catalog_show_in_german() -> None:
-    """`gputeam catalog show roles --lang de`: the title and the catalog's names in German;
-    ids, field names and sources as they are."""
+    """`gputeam catalog show roles --lang de`: the title, headings and the catalog's names in
+    German; ids and sources as they are."""
     result = CliRunner().invoke(app, ["--lang", "de", "catalog", "show", "roles"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
-    assert "roles (Katalog " in result.output and "Infrastruktur-Architekt" in result.output
-    assert "infrastructure-architect" in result.output and "level_min" in result.output
+    assert "Rollen (Katalog " in result.output and "Infrastruktur-Architekt" in result.output
+    assert "infrastructure-architect" in result.output and "Niedrigste Stufe" in result.output
+    assert "level_min" not in result.output
 
 
 BAD_YAML = {

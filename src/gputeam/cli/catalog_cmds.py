@@ -43,7 +43,9 @@ def register(app: typer.Typer) -> None:
             str, typer.Argument(help=_("One of: {sections}").format(sections=", ".join(SHOWABLE)))
         ] = "levels",
         catalog_extra: Annotated[Path | None, typer.Option(help=_("Extra catalog file."))] = None,
-        format: Annotated[str, typer.Option("--format", "-f", help=_("table or json"))] = "table",
+        format: Annotated[
+            str, typer.Option("--format", "-f", metavar="table|json", help=_("table or json"))
+        ] = "table",
     ) -> None:
         """Print a catalog section."""
         if format not in ("table", "json"):
@@ -75,7 +77,9 @@ def register(app: typer.Typer) -> None:
                     )
                 ]
             )
-        render_section(load_catalog_file(catalog_extra), section, format)
+        from gputeam.cli.common import out_console
+
+        render_section(load_catalog_file(catalog_extra), section, format, out_console())
 
     @catalog.command("check", help=_("Validate a catalog extra file against the packaged catalog."))
     @friendly

@@ -93,6 +93,49 @@ def translate(message: str) -> str:
 _installed = False
 
 
+#: What an option or argument takes, shown in help where no choices are listed: Typer's
+#: own are Python type names (``<str>``, ``<list[str]>``, ``<bool>`` on a flag).
+METAVARS = {
+    "str": N_("TEXT"),
+    "int": N_("INTEGER"),
+    "float": N_("NUMBER"),
+    "path": N_("PATH"),
+    "file": N_("FILE"),
+    "directory": N_("DIRECTORY"),
+}
+
+
+def metavar(shown: str | None) -> str | None:
+    """Typer's type label (``<str>``, ``<int range>``, ``<list[path]>``) as a help word
+    (TEXT, INTEGER, PATH), translated; a label of no known form stays as it is."""
+    if shown is None or not (shown.startswith("<") and shown.endswith(">")):
+        return shown
+    inner = shown[1:-1]
+    if inner.startswith("list[") and inner.endswith("]"):
+        inner = inner[5:-1]
+    inner = inner.removesuffix(" range")
+    word = METAVARS.get(inner)
+    return gettext(word) if word is not None else inner.upper()
+
+
+def _plain_metavars() -> None:
+    """Help shows an option's choices where it names them (``metavar``), nothing for a
+    flag, and a word (TEXT, INTEGER, PATH) for the rest."""
+    from typer import core
+
+    for cls in (core.TyperOption, core.TyperArgument):
+        shown = cls.display_type_rich
+
+        def display_type_rich(self: Any, ctx: Any, _shown: Callable[..., Any] = shown) -> str | None:
+            if self.metavar is not None:
+                return str(self.metavar)
+            if getattr(self, "is_flag", False) and not getattr(self, "count", False):
+                return None
+            return metavar(_shown(self, ctx))
+
+        cls.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
 def install() -> None:
     """Make Typer's and Click's words follow the active language (idempotent; the panel
     titles are set from the language active now)."""
@@ -104,6 +147,7 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    _plain_metavars()
     from typer._click import exceptions, formatting
     from typer._click.core import Command
     from typer.exceptions import TyperException

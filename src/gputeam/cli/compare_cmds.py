@@ -106,8 +106,10 @@ def _bad(path: str, message: str, found: str | None = None, expected: str | None
 
 
 def _read(file: Path) -> str:
+    from gputeam.cli.common import read_input_text
+
     try:
-        return file.read_text("utf-8")
+        return read_input_text(file)[0]
     except FileNotFoundError:
         raise _bad("FILE", _("file not found"), found=str(file)) from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -131,20 +133,22 @@ def _check_sets(sets: list[str]) -> None:
 
 
 def _emit(data: bytes, out: Path | None, fmt: str) -> None:
-    from rich.console import Console
-
+    from gputeam.cli.common import STDIO, err_console
     from gputeam.cli.plan_cmds import _write_atomic
 
-    if out is None:
+    if out is None or str(out) == STDIO:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
     _write_atomic(out, data)
-    Console(stderr=True).print(
-        "[green]"
-        + _("wrote")
-        + "[/] "
-        + _("{out} ({format}, {size} bytes)").format(out=out, format=fmt, size=f"{len(data):,}")
+    from gputeam.report.tables import format_value
+
+    err_console().print(
+        _("wrote {path} ({format}, {size} bytes)").format(
+            path=out, format=fmt, size=format_value(len(data), "int")
+        ),
+        style="green",
+        highlight=False,
     )
 
 
@@ -158,7 +162,7 @@ def _format(fmt: str | None, out: Path | None, allowed: tuple[str, ...]) -> str:
         )
     if fmt not in allowed:
         raise _bad("--format", _("unknown format"), found=repr(fmt), expected=", ".join(allowed))
-    if fmt == "table" and out is not None:
+    if fmt == "table" and out is not None and str(out) != "-":
         raise _bad(
             "--out",
             _("the table format prints to the terminal"),
@@ -186,7 +190,12 @@ def compare_cmd(
     files: Annotated[list[Path], typer.Argument(help=_("Two or more scenario files."))],
     format: Annotated[
         str | None,
-        typer.Option("--format", "-f", help=_("table, md, html or json (default: from --out, else table).")),
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="table|md|html|json",
+            help=_("table, md, html or json (default: from --out, else table)."),
+        ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the comparison here."))] = None,
     set_: Annotated[
@@ -195,7 +204,7 @@ def compare_cmd(
     ] = None,
     catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
     today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
-    method: Annotated[str, typer.Option(help=_("Sourcing: mip or rule."))] = "mip",
+    method: Annotated[str, typer.Option(metavar="mip|rule", help=_("Sourcing: mip or rule."))] = "mip",
     runs: Annotated[
         int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs per plan (0: no P(ready))."))
     ] = 500,
@@ -224,9 +233,9 @@ def compare_cmd(
         raise ScenarioError(failed)
     names, figs = _names(files), [o.figures for o in outcomes]
     if fmt == "table":
-        from rich.console import Console
+        from gputeam.cli.common import out_console
 
-        _print_compare(names, figs, Console())
+        _print_compare(names, figs, out_console())
     elif fmt == "json":
         _emit((json.dumps(compare_json(names, figs), indent=2) + "\n").encode(), out, fmt)
     else:
@@ -262,7 +271,12 @@ def sweep_cmd(
     ],
     format: Annotated[
         str | None,
-        typer.Option("--format", "-f", help=_("table, json, csv or html (default: from --out, else table).")),
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="table|json|csv|html",
+            help=_("table, json, csv or html (default: from --out, else table)."),
+        ),
     ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the grid here."))] = None,
     set_: Annotated[
@@ -271,7 +285,7 @@ def sweep_cmd(
     ] = None,
     catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
     today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
-    method: Annotated[str, typer.Option(help=_("Sourcing: mip or rule."))] = "mip",
+    method: Annotated[str, typer.Option(metavar="mip|rule", help=_("Sourcing: mip or rule."))] = "mip",
     runs: Annotated[
         int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs per point (0: no P(ready))."))
     ] = 200,
@@ -310,18 +324,17 @@ def sweep_cmd(
     ]
     names = [a.path for a in axes]
     if fmt == "table":
-        from rich.console import Console
-
+        from gputeam.cli.common import out_console
         from gputeam.report.sweep import print_sweep
 
-        print_sweep(names, rows, Console())
+        print_sweep(names, rows, out_console())
     else:
         render = {"json": render_json, "csv": render_csv, "html": render_html}[fmt]
         _emit(render(names, rows), out, fmt)
     if any(r.problems for r in rows):
-        from rich.console import Console
+        from gputeam.cli.common import err_console
 
-        err = Console(stderr=True)
+        err = err_console()
         bad = [r for r in rows if r.problems]
         err.print(
             "[bold yellow]"

@@ -57,6 +57,7 @@ LangOption = Annotated[
     str | None,
     typer.Option(
         "--lang",
+        metavar="|".join(i18n.LANGUAGES),
         help=_(
             "Language of the output: {languages} (default: GPUTEAM_LANG, then LANGUAGE, LC_ALL, "
             "LC_MESSAGES, LANG, else en)."

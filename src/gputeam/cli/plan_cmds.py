@@ -55,8 +55,10 @@ def load_input(
         text, name = example_text(example), f"<example {example}>"
     else:
         assert file is not None
+        from gputeam.cli.common import read_input_text
+
         try:
-            text, name = file.read_text("utf-8"), str(file)
+            text, name = read_input_text(file)
         except FileNotFoundError:
             raise _bad("FILE", _("file not found"), found=str(file)) from None
         except (OSError, UnicodeDecodeError) as exc:
@@ -106,31 +108,48 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def plan_cmd(
-    file: Annotated[Path | None, typer.Argument(help=_("Scenario YAML/JSON file."))] = None,
+    file: Annotated[
+        Path | None, typer.Argument(help=_("Scenario YAML/JSON file ('-' reads standard input)."))
+    ] = None,
     example: Annotated[
         str | None,
         typer.Option(
-            help=_("Bundled example: finance, healthcare, startup, midsize, cloud, rackscale, hyperscale.")
+            metavar="NAME",
+            help=_("Bundled example: finance, healthcare, startup, midsize, cloud, rackscale, hyperscale."),
         ),
     ] = None,
-    mode: Annotated[str | None, typer.Option(help=_("template or lean (overrides the scenario)."))] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option(metavar="template|lean", help=_("template or lean (overrides the scenario).")),
+    ] = None,
     format: Annotated[
         str | None,
         typer.Option(
             "--format",
             "-f",
+            metavar="|".join(FORMATS),
             help=_("table, json, md, html, xlsx, ics or pdf (default: from --out, else table)."),
         ),
     ] = None,
     paper: Annotated[
         str | None,
-        typer.Option(help=_("Paper size of a PDF report: a4 or letter (default: the locale's, else a4).")),
+        typer.Option(
+            metavar="a4|letter",
+            help=_("Paper size of a PDF report: a4 or letter (default: the locale's, else a4)."),
+        ),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", "-o", help=_("Write the report here."))] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help=_("Write the report here ('-' for standard output)."))
+    ] = None,
     catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
-    today: Annotated[str | None, typer.Option(help=_("Plan as of this date (YYYY-MM-DD)."))] = None,
+    today: Annotated[
+        str | None, typer.Option(metavar="YYYY-MM-DD", help=_("Plan as of this date (YYYY-MM-DD)."))
+    ] = None,
     method: Annotated[
-        str, typer.Option(help=_("Sourcing: mip (exact optimiser) or rule (greedy baseline)."))
+        str,
+        typer.Option(
+            metavar="mip|rule", help=_("Sourcing: mip (exact optimiser) or rule (greedy baseline).")
+        ),
     ] = "mip",
     runs: Annotated[
         int, typer.Option(min=0, max=1_000_000, help=_("Monte Carlo runs for the risk section (0: none)."))
@@ -142,13 +161,14 @@ def plan_cmd(
     lang: LangOption = None,
 ) -> None:
     """Plan the team: target, gaps, sourcing, roadmaps, costs, ROI, risk."""
-    from rich.console import Console
 
+    from gputeam.cli.common import STDIO, err_console, out_console
     from gputeam.report import EXTENSIONS, render
 
+    to_stdout = out is not None and str(out) == STDIO
     fmt = format
     if fmt is None:
-        fmt = EXTENSIONS.get(out.suffix.lstrip(".").lower(), "table") if out else "table"
+        fmt = EXTENSIONS.get(out.suffix.lstrip(".").lower(), "table") if out and not to_stdout else "table"
     if fmt not in FORMATS:
         raise _bad("--format", _("unknown format"), found=repr(fmt), expected=", ".join(FORMATS))
     if method not in ("mip", "rule", "greedy"):
@@ -159,13 +179,21 @@ def plan_cmd(
 
     paper = paper or default_paper()
     check_paper(paper)
+    if to_stdout and fmt in ("xlsx", "pdf") and sys.stdout.isatty():
+        raise _bad(
+            "--out",
+            _("{format} is binary: it is not printed to a terminal").format(format=fmt),
+            expected=_("--out FILE, or '--out -' into a pipe or a file"),
+        )
+    if to_stdout:
+        out = None  # the report goes to standard output, as without --out
     if fmt == "table" and out is not None:
         raise _bad(
             "--out",
             _("the table format prints to the terminal"),
             expected=_("--format {formats} with --out").format(formats="json, md, html, xlsx, ics, pdf"),
         )
-    if fmt in ("xlsx", "pdf") and out is None:
+    if fmt in ("xlsx", "pdf") and out is None and not to_stdout:
         raise _bad(
             "--out", _("{format} output needs a file").format(format=fmt), expected=f"--out plan.{fmt}"
         )
@@ -174,7 +202,7 @@ def plan_cmd(
 
         chromium_path()  # before planning: a missing browser is reported at once
     when = _date(today)
-    with _Bar(Console(stderr=True)) as bar:
+    with _Bar(err_console()) as bar:
         scenario, catalog = load_input(file, example, catalog_extra, set_)
         if mode is not None:
             from gputeam.scenario import PlanInputs
@@ -200,15 +228,14 @@ def plan_cmd(
         from gputeam.report.table import print_plan
         from gputeam.report.tables import format_value
 
-        print_plan(result, Console())
-        if out is not None:
-            Console().print(
-                "[green]"
-                + _("wrote")
-                + "[/] "
-                + _("{path} ({format}, {size} bytes)").format(
+        print_plan(result, out_console())
+        if out is not None:  # a message: on stderr, so stdout holds the data alone
+            err_console().print(
+                _("wrote {path} ({format}, {size} bytes)").format(
                     path=out, format=fmt, size=format_value(len(data), "int")
-                )
+                ),
+                style="green",
+                highlight=False,
             )
     else:
         sys.stdout.buffer.write(data)
@@ -279,14 +306,14 @@ def roi_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("Scenario file (ROI of its plan)."))] = None,
     article: Annotated[bool, typer.Option("--article", help=_("The article's worked example (§9)."))] = False,
     example: Annotated[str | None, typer.Option(help=_("Bundled example."))] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help=_("table or json"))] = "table",
+    format: Annotated[
+        str, typer.Option("--format", "-f", metavar="table|json", help=_("table or json"))
+    ] = "table",
     catalog_extra: Annotated[Path | None, typer.Option(help=_("Catalog additions/overrides (YAML)."))] = None,
     today: Annotated[str | None, typer.Option(help=_("Plan as of this date."))] = None,
 ) -> None:
     """Return on the training investment: net ROI, benefit-cost ratio, payback."""
     import json
-
-    from rich.console import Console
 
     from gputeam.catalog import load_catalog
     from gputeam.planning import article_roi, plan
@@ -304,9 +331,10 @@ def roi_cmd(
     if format == "json":
         sys.stdout.write(json.dumps(roi.model_dump(mode="json"), indent=2) + "\n")
         return
+    from gputeam.cli.common import out_console
     from gputeam.report.table import print_roi
 
-    print_roi(roi, Console(), currency)
+    print_roi(roi, out_console(), currency)
 
 
 def example_cmd(
@@ -328,7 +356,7 @@ def example_cmd(
     if target.exists() and not force:
         raise _bad("--out", _("file exists (use --force to overwrite)"), found=str(target))
     _write_atomic(target, text.encode("utf-8"))
-    typer.echo(_("wrote {file}").format(file=target))
+    typer.echo(_("wrote {file}").format(file=target), err=True)
 
 
 def schema_cmd(

@@ -173,14 +173,33 @@ def render_json(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+#: Decimal places of a CSV figure by kind: cents for money, hundredths of an hour, four
+#: places of a fraction (0.1234 = 12.34 %); others as they are.
+CSV_DECIMALS: dict[str, int] = {"money": 2, "hours": 2, "pct": 4, "ratio": 4, "float": 2}
+
+
+def csv_figure(value: Any, kind: str) -> Any:
+    """A figure as the CSV writes it: raw (no symbol or %), rounded by :data:`CSV_DECIMALS`
+    (866.6666666666667 hours as 866.67), whole numbers without a decimal point."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and kind in CSV_DECIMALS:
+        value = round(value, CSV_DECIMALS[kind])
+        return int(value) if value.is_integer() and kind != "pct" else value
+    return value
+
+
 def render_csv(names: Sequence[str], rows: Sequence[SweepRow]) -> bytes:
-    """One header row, one row per point; raw numbers (no currency symbols or %)."""
+    """One header row, one row per point; raw numbers (no currency symbols or %), rounded
+    by :func:`csv_figure`."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow([*names, *(attr for _, attr, _ in FIGURES), "problems"])
     for r in rows:
-        figs = [getattr(r.figures, attr) if r.figures else None for _, attr, _ in FIGURES]
-        w.writerow([*r.values, *("" if v is None else v for v in figs), "; ".join(r.problems)])
+        figs = [
+            csv_figure(getattr(r.figures, attr) if r.figures else None, kind) for _, attr, kind in FIGURES
+        ]
+        w.writerow([*r.values, *figs, "; ".join(r.problems)])
     return buf.getvalue().encode("utf-8")
 
 
