@@ -57,7 +57,9 @@ def test_the_documented_worked_example_is_what_the_plan_computes(catalog: Any, t
     # month 4 against hire-only, line by line
     m4 = data["roi"]["months"][3]
     assert m4["returns"]["contractor cost avoided"] == 0
-    assert m4["returns"]["hire-only pay avoided"] == pytest.approx((212_500 + 2 * 110_000) * 1.3 / 12, abs=0.01)
+    assert m4["returns"]["hire-only pay avoided"] == pytest.approx(
+        (212_500 + 2 * 110_000) * 1.3 / 12, abs=0.01
+    )
     assert m4["returns"]["in-house run cost"] == pytest.approx(-(212_500 + 2 * 110_000) * 1.3 / 12, abs=0.01)
     assert m4["returns"]["hire-only building costs avoided"] == pytest.approx(432_500 / 12 * 0.5, abs=0.01)
     assert m4["cash_flow"] == pytest.approx(0, abs=0.01)
