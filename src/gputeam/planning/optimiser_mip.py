@@ -16,6 +16,7 @@ from typing import Any
 
 from gputeam.planning.optimiser_model import (
     MENTOR_RATIO,
+    SEAT_TIE,
     Decisions,
     HireOption,
     Instance,
@@ -313,19 +314,25 @@ def _staff_columns(mdl: _Model, role: str, thresholds: list[int]) -> dict[tuple[
         fits = [t for t in thresholds if t <= level]
         return fits[-1] if fits else None
 
-    arrivals: dict[tuple[int, int], list[int]] = defaultdict(list)
+    arrivals: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
     for j, o in enumerate(inst.options):
         b = bucket(o.level) if o.role == role else None
+        moves = o.then_role is not None and o.move <= inst.horizon
         if b is not None:
-            arrivals[(b, o.ready)].append(mdl.xs[j])
+            arrivals[(b, o.ready)].append((mdl.xs[j], 1.0))
+            if moves:  # leaves the seat for the later one
+                arrivals[(b, o.move)].append((mdl.xs[j], -1.0))
+        b = bucket(o.then_level) if o.then_role == role and moves else None
+        if b is not None:
+            arrivals[(b, o.move)].append((mdl.xs[j], 1.0))
     for i, k in enumerate(mdl.hires):
         if k.role == role and k.arrival <= inst.horizon:
-            arrivals[(k.level, k.arrival)].append(mdl.hs[i])
+            arrivals[(k.level, k.arrival)].append((mdl.hs[i], 1.0))
     z: dict[tuple[int, int], int] = {}
     for b in thresholds:
         for m in range(1, inst.horizon + 1):
             z[(b, m)] = lp.col(0.0)
-            entries = [(z[(b, m)], 1.0)] + [(c, -1.0) for c in arrivals.get((b, m), [])]
+            entries = [(z[(b, m)], 1.0)] + [(c, -v) for c, v in arrivals.get((b, m), [])]
             if m > 1:
                 entries.append((z[(b, m - 1)], -1.0))
             lp.row(entries, lb=0.0, ub=0.0)
@@ -339,7 +346,9 @@ def _fillers(mdl: _Model, role: str, m: int) -> list[int]:
     w = inst.weights[m - 1]
     price = inst.contractor_fte_cost
     later = mdl.terminal * price if m == inst.horizon else 0.0  # the final month continues
-    c = lp.col((w * price + later) / mdl.scale)
+    # tie-break (not money): contractors take the junior seat, staff the senior one
+    nudge = SEAT_TIE * max(inst.levels(role), default=1)
+    c = lp.col((w * price + later + nudge) / mdl.scale)
     mdl.budget.append((c, price))
     mdl.contractor[(role, m)] = c
     out = [c]
