@@ -573,6 +573,55 @@ def _moving_option(
     )
 
 
+SENIOR_SEAT = 4  # the seating rule's seats: Level 4 and above (lead, senior, architect ...)
+
+
+def earliest_ready(inst: Instance) -> dict[tuple[str, str], int]:
+    """(person, role) -> the earliest month the person's own roadmap for the role makes them
+    ready (no move, no late start)."""
+    out: dict[tuple[str, str], int] = {}
+    for o in inst.options:
+        if o.delay == 0 and o.then_role is None:
+            key = (o.person, o.role)
+            out[key] = min(out.get(key, o.ready), o.ready)
+    return out
+
+
+def bought_from_outside(inst: Instance, d: Decisions, role: str, month: int) -> bool:
+    """Whether a ``role`` seat is bought from outside in ``month``: contractors that month,
+    or a hire on staff by then."""
+    if d.contractors.get((role, month), 0.0) > 1e-6:
+        return True
+    return any(r == role and req + inst.lead <= month and n > 0 for r, _, req, n in d.hires)
+
+
+def seating_violations(inst: Instance, d: Decisions) -> list[tuple[str, int, str, str]]:
+    """Where ``d`` breaks the seating rule: (role, month, person, 'idle' | 'below') for each
+    senior seat (Level 4+) bought from outside in a month when a person who can be ready
+    for it by then (their roadmap for it) sits idle, or sits in a seat below its level while
+    at or above that level."""
+    ready = earliest_ready(inst)
+    chosen = {o.person: o for o in d.options}
+    out: list[tuple[str, int, str, str]] = []
+    for role in inst.roles:
+        level = inst.slot_level.get(role, 0)
+        if level < SENIOR_SEAT:
+            continue
+        for m in range(1, inst.horizon + 1):
+            if inst.demand_at(role, m) == 0 or not bought_from_outside(inst, d, role, m):
+                continue
+            for (p, r), first in sorted(ready.items()):
+                if r != role or first > m:
+                    continue
+                o = chosen.get(p)
+                seat = o.seat(m) if o is not None else None
+                if seat is None:
+                    out.append((role, m, p, "idle"))
+                elif inst.slot_level.get(seat[0], 0) < level <= max(inst.person_level.get(p, 0), seat[1]):
+                    out.append((role, m, p, "below"))
+    return out
+
+
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
     """Total cost over the horizon of decisions ``d`` (fixed staff costs included)."""
     total = inst.fixed_cost if discounted else inst.fixed_flat
