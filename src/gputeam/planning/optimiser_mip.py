@@ -50,6 +50,8 @@ class Solution:
     decisions: Decisions | None
     slack: dict[str, float] = field(default_factory=dict)
     short: dict[tuple[str, int], float] = field(default_factory=dict)  # (role, month) -> FTE
+    #: the seating rule left out: keeping it where the solution broke it left no plan
+    seating_yielded: bool = False
 
 
 _BANNER_SHOWN = False
@@ -541,6 +543,7 @@ def solve(
     dropped = set(drop)
     keys: frozenset[tuple[str, int]] = frozenset()
     kept: tuple[_Model, str, float | None, list[float]] | None = None
+    yielded = False
     for _ in range(SEATING_ROUNDS + 1):
         mdl = _Model(
             inst,
@@ -559,6 +562,7 @@ def solve(
         left = max(time_limit - (time.perf_counter() - t0), 0.1)
         status, _, mip_gap, values = mdl.lp.solve(gap, left, threads)
         if not values:  # the seating rule yields when it alone leaves no plan
+            yielded = kept is not None
             break
         kept = (mdl, status, mip_gap, values)
         if objective != "cost" or elastic or dropped:
@@ -581,7 +585,7 @@ def solve(
         if objective == "budget"
         else _money(mdl, d, values)
     )
-    return Solution(status, money, mip_gap, seconds, d, slack, short)
+    return Solution(status, money, mip_gap, seconds, d, slack, short, yielded)
 
 
 def _decisions(mdl: _Model, values: list[float]) -> Decisions:
