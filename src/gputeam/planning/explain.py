@@ -459,6 +459,8 @@ def seating(inst: Instance, d: Decisions) -> tuple[Placement, ...]:
         if o.then_role is not None and o.move <= inst.horizon:
             runs.append((o.then_role, max(now, o.level, o.then_level), o.move, inst.horizon))
         for k, (role, plevel, a, b) in enumerate(runs):
+            # the seat is held from the first month the role is needed
+            a = next((m for m in range(a, b + 1) if inst.demand_at(role, m) > 0), b + 1)
             if b < a:
                 continue
             seat = inst.slot_level.get(role, 1)
@@ -525,7 +527,7 @@ def _senior_clause(
             if r != role and seat < lv <= plevel and bought(inst, d, r, m):
                 return say(
                     N_(
-                        "; a {other} seat (Level {level}) is bought from outside in month {month}: "
+                        "; a seat as {other} (Level {level}) is bought from outside in month {month}: "
                         "moving them there costs more"
                     ),
                     other=Term(term=inst.role_names.get(r, r)),

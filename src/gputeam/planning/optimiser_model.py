@@ -487,6 +487,8 @@ def moves(
                     move = max(d, rm.ready_month)
                     if move in seen or move > h or role_demand[later.role][move - 1] == 0:
                         continue
+                    if not any(role_demand[o.role][m - 1] for m in range(o.ready, move)):
+                        continue  # the first seat is never needed before the move
                     seen.add(move)
                     out.append(
                         _moving_option(
