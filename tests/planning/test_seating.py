@@ -211,3 +211,27 @@ def test_adding_a_qualified_person_never_raises_cost_or_headcount(
     after, hires_after = _objective(_instance(more), more)
     assert after <= before + max(1.0, 1e-5 * abs(before))
     assert hires_after <= hires_before
+
+
+def test_the_rule_binds_where_the_cheapest_plan_breaks_it() -> None:
+    """A Level-5 engineer (40 months) who can be ready for the lead seat by month 4: the
+    cheapest plan without the seating rule (as the diagnosis re-solves it, a family
+    dropped) keeps them below the lead seat while a contractor covers the lead; the plan
+    keeps the rule, at a cost it names."""
+    people = [
+        {"level": 5, "experience_months": 16, "skills": {}, "ncp": True},
+        {"level": 5, "experience_months": 40, "skills": {"gpu-architecture": 1}, "ncp": False},
+    ]
+    inst = _instance(_scenario(people, [256, 512], 0.5))
+    free = solve(inst, drop=["budget"], time_limit=20)  # no budget: only the rule is left out
+    assert free.decisions is not None and free.objective is not None
+    assert ("infrastructure-lead", 4, "p1", "below") in seating_violations(inst, free.decisions)
+    kept = solve(inst, time_limit=20)
+    assert kept.decisions is not None and kept.objective is not None and not kept.seating_yielded
+    assert seating_violations(inst, kept.decisions) == []
+
+    # the rule is a constraint: never cheaper on the objective (horizon, terminal year, open slots)
+    def objective(d: Any, money: float) -> float:
+        return money + terminal_cost(inst, d) + open_penalty(inst, d)
+
+    assert objective(kept.decisions, kept.objective) >= objective(free.decisions, free.objective) - 1.0

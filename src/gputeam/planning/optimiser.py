@@ -204,8 +204,8 @@ def _optimal(
             say(
                 N_(
                     "; the seating rule (a senior seat is bought from outside only when nobody who "
-                    "can be ready for it sits idle or below it) is set aside: with it no plan meets "
-                    "the other constraints"
+                    "can be ready for it sits idle or below it) is not kept in every month: kept in "
+                    "all of them, no plan meets the other constraints"
                 )
             )
         )

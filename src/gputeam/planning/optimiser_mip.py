@@ -50,7 +50,8 @@ class Solution:
     decisions: Decisions | None
     slack: dict[str, float] = field(default_factory=dict)
     short: dict[tuple[str, int], float] = field(default_factory=dict)  # (role, month) -> FTE
-    #: the seating rule left out: keeping it where the solution broke it left no plan
+    #: the seating rule not kept everywhere: adding it where the solution broke it left no
+    #: plan (the solution is the last round's, which keeps it where earlier rounds added it)
     seating_yielded: bool = False
 
 
