@@ -40,6 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--months", type=int, default=36)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument(
+        "--examples",
+        default="finance,midsize,hyperscale",
+        help="bundled examples whose optimiser run is timed (empty: none)",
+    )
+    ap.add_argument(
         "--readiness",
         default="finance,midsize",
         help="bundled examples whose readiness-optimised plan (target P(ready) 0.9) is timed (empty: none)",
@@ -109,8 +114,38 @@ def main(argv: list[str] | None = None) -> int:
         "USD over the horizon, undiscounted; 'solve s' is the MIP alone (HiGHS), 'sourcing s' the "
         "whole optimise() with the greedy pricing and explanations; 'prep s' sizing, roadmaps, instance"
     )
+    examples(catalog, [n for n in args.examples.split(",") if n])
     readiness(catalog, [n for n in args.readiness.split(",") if n])
     return 0
+
+
+def examples(catalog: Any, names: list[str]) -> None:
+    """The optimiser on bundled examples: its prep (sizing, roadmaps, instance with the
+    moves between seats), MIP and whole sourcing times, and what it buys from outside."""
+    from gputeam.planning.optimiser import optimise
+    from gputeam.planning.optimiser_model import build_instance, peak_slots
+    from gputeam.planning.sizing import size
+    from gputeam.planning.sourcing import candidates, source
+    from gputeam.scenario import load_example
+
+    for name in names:
+        sc = load_example(name)
+        t0 = time.perf_counter()
+        target = size(sc, catalog)
+        cands = candidates(sc, catalog, target)
+        inst = build_instance(sc, catalog, target, cands, peak_slots(target))
+        prep = time.perf_counter() - t0
+        greedy = source(sc, catalog, target, cands, method="rule")
+        t1 = time.perf_counter()
+        s = optimise(sc, catalog, target, cands, greedy=greedy)
+        whole = time.perf_counter() - t1
+        moves = sum(1 for a in s.assignments if getattr(a, "then_role", None))
+        print(
+            f"example {name}: prep {prep:.2f} s ({len(inst.options)} options), MIP "
+            f"{s.solve_seconds or 0:.2f} s, sourcing {whole:.2f} s; cost {s.total_cost or 0:,.0f}, "
+            f"contractors {sum(n.hours for n in s.contractors):,.0f} h, hires "
+            f"{sum(h.count for h in s.hires)}, moves {moves}"
+        )
 
 
 def readiness(catalog: Any, names: list[str], goal: float = 0.9) -> None:

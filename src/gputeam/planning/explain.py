@@ -26,6 +26,7 @@ from gputeam.planning.result import (
     Assignment,
     ContractorNeed,
     Hire,
+    Placement,
     Sourcing,
     SourcingDetails,
     TargetSlot,
@@ -213,6 +214,15 @@ def build_sourcing(
                     month=o.ready,
                 )
             )
+        if o.then_role is not None:
+            parts.append(
+                say(
+                    N_("; moves to {role} (Level {level}) in month {month}, following its roadmap"),
+                    role=Term(term=inst.role_names.get(o.then_role, o.then_role)),
+                    level=inst.slot_level.get(o.then_role, o.then_level),
+                    month=o.move,
+                )
+            )
         assignments.append(
             Assignment(
                 person=o.person,
@@ -221,8 +231,12 @@ def build_sourcing(
                 ready_month=o.ready,
                 reason_text=parts[0] if len(parts) == 1 else concat(*parts),
                 promotion=promotion,
+                then_role=o.then_role,
+                then_level=None if o.then_role is None else inst.slot_level.get(o.then_role, o.then_level),
+                move_month=o.move if o.then_role is not None else None,
             )
         )
+    placements = seating(inst, d)
 
     hires = []
     people = {p.id: p for p in scenario.people}
@@ -399,6 +413,7 @@ def build_sourcing(
         hires=tuple(hires),
         contractors=tuple(contractors),
         unassigned=unassigned,
+        placements=placements,
         uncovered_texts=tuple(uncovered),
         coverage_by_month=tuple(coverage),
         explanation_texts=tuple(explanation),
@@ -409,6 +424,117 @@ def build_sourcing(
         status=status,
         details=details,
     )
+
+
+def bought(inst: Instance, d: Decisions, role: str, month: int) -> bool:
+    """Whether any of ``role``'s seats in ``month`` is bought from outside: a contractor
+    that month, or a hire on staff by then."""
+    if d.contractors.get((role, month), 0.0) > 1e-6:
+        return True
+    return any(r == role and req + inst.lead <= month for r, _, req, n in d.hires if n > 0)
+
+
+def qualified(inst: Instance, person: str, month: int) -> dict[str, Option]:
+    """The roles ``person`` can be ready for by ``month`` (their earliest such roadmap each)."""
+    out: dict[str, Option] = {}
+    for o in inst.options:
+        mine = o.person == person and o.delay == 0 and o.then_role is None and o.ready <= month
+        if mine and (o.role not in out or o.ready < out[o.role].ready):
+            out[o.role] = o
+    return out
+
+
+def seating(inst: Instance, d: Decisions) -> tuple[Placement, ...]:
+    """Every seated person's seats by months, one sentence each: why this seat, for how
+    long, and (a senior in a junior seat) that no seat at their level they qualify for is
+    bought from outside meanwhile, or which one is and why moving them costs more."""
+    out: list[Placement] = []
+    for o in sorted(d.options, key=lambda o: (o.ready, o.role, o.person)):
+        name = inst.names.get(o.person, o.person)
+        now = inst.person_level.get(o.person, o.level)
+        runs: list[tuple[str, int, int, int]] = []  # role, person level, first, last
+        if o.ready <= inst.horizon:
+            last = o.move - 1 if o.then_role is not None else inst.horizon
+            runs.append((o.role, max(now, o.level), o.ready, min(last, inst.horizon)))
+        if o.then_role is not None and o.move <= inst.horizon:
+            runs.append((o.then_role, max(now, o.level, o.then_level), o.move, inst.horizon))
+        for k, (role, plevel, a, b) in enumerate(runs):
+            # the seat is held from the first month the role is needed
+            a = next((m for m in range(a, b + 1) if inst.demand_at(role, m) > 0), b + 1)
+            if b < a:
+                continue
+            seat = inst.slot_level.get(role, 1)
+            head = say(
+                N_("{name} (Level {plevel}) sits in the {role} seat (Level {level}) in {months}"),
+                name=name,
+                plevel=plevel,
+                role=Term(term=inst.role_names.get(role, role)),
+                level=seat,
+                months=month_list_text(range(a, b + 1)),
+            )
+            parts: list[Text | str] = [head]
+            if k == 0 and o.then_role is not None:
+                later = Term(term=inst.role_names.get(o.then_role, o.then_role))
+                falls = b + 1 <= inst.horizon and inst.demand_at(role, b + 1) < inst.demand_at(role, b)
+                parts.append(
+                    say(
+                        N_(": the role needs fewer people from month {month}, when they move to {later}"),
+                        month=b + 1,
+                        later=later,
+                    )
+                    if falls
+                    else say(
+                        N_(
+                            ": a seat they already fit while they train for {later}, which they take in "
+                            "month {month}"
+                        ),
+                        later=later,
+                        month=b + 1,
+                    )
+                )
+            elif k == 1:
+                parts.append(
+                    say(
+                        N_(": ready for it in month {month} on the roadmap for this seat"), month=o.then_ready
+                    )
+                )
+            else:
+                parts.append(say(N_(": ready for it in month {month}"), month=o.ready))
+            if plevel > seat:
+                parts.append(_senior_clause(inst, d, o.person, role, seat, plevel, a, b))
+            out.append(
+                Placement(
+                    person=o.person,
+                    role=role,
+                    level=seat,
+                    person_level=plevel,
+                    from_month=a,
+                    to_month=b,
+                    reason_text=concat(*parts),
+                )
+            )
+    return tuple(out)
+
+
+def _senior_clause(
+    inst: Instance, d: Decisions, person: str, role: str, seat: int, plevel: int, a: int, b: int
+) -> Text:
+    """Why a senior sits in a junior seat: no seat above it, at or below their level, that
+    they qualify for is bought from outside in those months (or the first that is)."""
+    for m in range(a, b + 1):
+        for r in sorted(qualified(inst, person, m)):
+            lv = inst.slot_level.get(r, 0)
+            if r != role and seat < lv <= plevel and bought(inst, d, r, m):
+                return say(
+                    N_(
+                        "; a seat as {other} (Level {level}) is bought from outside in month {month}: "
+                        "moving them there costs more"
+                    ),
+                    other=Term(term=inst.role_names.get(r, r)),
+                    level=lv,
+                    month=m,
+                )
+    return say(N_("; no seat at their level that they qualify for is bought from outside then"))
 
 
 def _bridged_until(

@@ -199,6 +199,16 @@ def _optimal(
                 cost=Money(amount=greedy_terminal - terminal, currency=cur),
             )
         )
+    if sol.seating_yielded:
+        parts.append(
+            say(
+                N_(
+                    "; the seating rule (a senior seat is bought from outside only when nobody who "
+                    "can be ready for it sits idle or below it) is not kept in every month: kept in "
+                    "all of them, no plan meets the other constraints"
+                )
+            )
+        )
     line = concat(*parts)
     return build_sourcing(
         inst,

@@ -16,9 +16,12 @@ from typing import Any
 
 from gputeam.planning.optimiser_model import (
     MENTOR_RATIO,
+    SEAT_TIE,
     Decisions,
     HireOption,
     Instance,
+    earliest_ready,
+    seating_violations,
     terminal_cost,
 )
 
@@ -27,6 +30,7 @@ INF = float("inf")
 PENALTY_OPEN = 1.5  # an open slot before the deadline, per FTE-month, x the contractor price
 PENALTY_SHORT = 3.0  # elastic: an open slot from the deadline on
 PENALTY_HARD = 50.0  # elastic: a unit of violation of any other family
+SEATING_ROUNDS = 4  # re-solves that add the seating rule where a solution breaks it
 
 
 def open_penalty(inst: Instance, d: Decisions) -> float:
@@ -46,6 +50,9 @@ class Solution:
     decisions: Decisions | None
     slack: dict[str, float] = field(default_factory=dict)
     short: dict[tuple[str, int], float] = field(default_factory=dict)  # (role, month) -> FTE
+    #: the seating rule not kept everywhere: adding it where the solution broke it left no
+    #: plan (the solution is the last round's, which keeps it where earlier rounds added it)
+    seating_yielded: bool = False
 
 
 _BANNER_SHOWN = False
@@ -226,6 +233,7 @@ class _Model:
     due: int
     elastic: bool
     dropped: set[str]
+    seat_keys: frozenset[tuple[str, int]] = frozenset()  # (role, month) under the seating rule
     lp: _Lp = field(default_factory=_Lp)
     xs: list[int] = field(default_factory=list)  # upskill option -> column
     hires: list[HireOption] = field(default_factory=list)
@@ -313,19 +321,25 @@ def _staff_columns(mdl: _Model, role: str, thresholds: list[int]) -> dict[tuple[
         fits = [t for t in thresholds if t <= level]
         return fits[-1] if fits else None
 
-    arrivals: dict[tuple[int, int], list[int]] = defaultdict(list)
+    arrivals: dict[tuple[int, int], list[tuple[int, float]]] = defaultdict(list)
     for j, o in enumerate(inst.options):
         b = bucket(o.level) if o.role == role else None
+        moves = o.then_role is not None and o.move <= inst.horizon
         if b is not None:
-            arrivals[(b, o.ready)].append(mdl.xs[j])
+            arrivals[(b, o.ready)].append((mdl.xs[j], 1.0))
+            if moves:  # leaves the seat for the later one
+                arrivals[(b, o.move)].append((mdl.xs[j], -1.0))
+        b = bucket(o.then_level) if o.then_role == role and moves else None
+        if b is not None:
+            arrivals[(b, o.move)].append((mdl.xs[j], 1.0))
     for i, k in enumerate(mdl.hires):
         if k.role == role and k.arrival <= inst.horizon:
-            arrivals[(k.level, k.arrival)].append(mdl.hs[i])
+            arrivals[(k.level, k.arrival)].append((mdl.hs[i], 1.0))
     z: dict[tuple[int, int], int] = {}
     for b in thresholds:
         for m in range(1, inst.horizon + 1):
             z[(b, m)] = lp.col(0.0)
-            entries = [(z[(b, m)], 1.0)] + [(c, -1.0) for c in arrivals.get((b, m), [])]
+            entries = [(z[(b, m)], 1.0)] + [(c, -v) for c, v in arrivals.get((b, m), [])]
             if m > 1:
                 entries.append((z[(b, m - 1)], -1.0))
             lp.row(entries, lb=0.0, ub=0.0)
@@ -339,7 +353,9 @@ def _fillers(mdl: _Model, role: str, m: int) -> list[int]:
     w = inst.weights[m - 1]
     price = inst.contractor_fte_cost
     later = mdl.terminal * price if m == inst.horizon else 0.0  # the final month continues
-    c = lp.col((w * price + later) / mdl.scale)
+    # tie-break (not money): contractors take the junior seat, staff the senior one
+    nudge = SEAT_TIE * max(inst.levels(role), default=1)
+    c = lp.col((w * price + later + nudge) / mdl.scale)
     mdl.budget.append((c, price))
     mdl.contractor[(role, m)] = c
     out = [c]
@@ -408,6 +424,51 @@ def _mentors(mdl: _Model) -> None:
         mdl.lp.row(mdl.soft("mentors", entries), ub=float(MENTOR_RATIO * mdl.inst.seniors))
 
 
+def _seating(mdl: _Model) -> None:
+    """The seating rule, for each senior seat (Level 4+) and month in ``mdl.seat_keys``:
+    b[r, m] (binary) is 1 when the seat is bought from outside (contractors that month, or a
+    hire on staff by then); then every person who can be ready for it by that month (their
+    roadmap for it) is seated (no one qualified sits idle), and none of them sits in a seat
+    below its level while at or above it. :func:`solve` adds these rows only where a
+    solution without them breaks the rule (see
+    :func:`gputeam.planning.optimiser_model.seating_violations`), so a plan that keeps the
+    rule anyway solves as fast as before."""
+    inst, lp = mdl.inst, mdl.lp
+    if not mdl.seat_keys:
+        return
+    ready = earliest_ready(inst)
+    by_person: dict[str, list[int]] = defaultdict(list)
+    for j, o in enumerate(inst.options):
+        by_person[o.person].append(j)
+    for role, m in sorted(mdl.seat_keys):
+        level = inst.slot_level.get(role, 0)
+        q = sorted(p for (p, r), first in ready.items() if r == role and first <= m)
+        if not q:
+            continue
+        seated: list[int] = []
+        below: list[int] = []
+        for p in q:
+            now = inst.person_level.get(p, 0)
+            for j in by_person[p]:
+                seat = inst.options[j].seat(m)
+                if seat is None:
+                    continue
+                seated.append(mdl.xs[j])
+                if inst.slot_level.get(seat[0], 0) < level <= max(now, seat[1]):
+                    below.append(mdl.xs[j])
+        b = lp.col(0.0, 0, 1, True)
+        lp.row([(b, float(len(q)))] + [(c, -1.0) for c in seated], ub=0.0)  # none idle
+        if below:  # none below the seat's level: sum <= |q| (1 - b)
+            lp.row([(b, float(len(q)))] + [(c, 1.0) for c in below], ub=float(len(q)))
+        c = mdl.contractor.get((role, m))
+        if c is not None:
+            lp.row([(c, 1.0), (b, -max(inst.contractor_cap[m - 1], 0.0))], ub=0.0)
+        hired = [mdl.hs[i] for i, k in enumerate(mdl.hires) if k.role == role and k.arrival <= m]
+        if hired:
+            top = max(inst.demand_at(role, mm) for mm in range(1, inst.horizon + 1))
+            lp.row([(h, 1.0) for h in hired] + [(b, -float(top))], ub=0.0)
+
+
 def _group_discount(mdl: _Model) -> None:
     """g[k], y[k]: the vendor group discount on course k when enough people take it."""
     inst, lp = mdl.inst, mdl.lp
@@ -450,6 +511,7 @@ STEPS = (
     _hiring_capacity,
     _training_capacity,
     _mentors,
+    _seating,
     _group_discount,
     _budget,
 )
@@ -480,20 +542,38 @@ def solve(
     """
     t0 = time.perf_counter()
     dropped = set(drop)
-    mdl = _Model(
-        inst,
-        lead=0 if "lead" in dropped else inst.lead,
-        due=inst.horizon + 1 if "deadline" in dropped else (deadline or inst.deadline),
-        elastic=elastic,
-        dropped=dropped,
-    )
-    for step in STEPS:
-        step(mdl)
-    if objective == "budget":
-        mdl.lp.cost = [0.0] * len(mdl.lp.cost)
-        for col, amount in mdl.budget:
-            mdl.lp.cost[col] += amount / mdl.scale
-    status, _, mip_gap, values = mdl.lp.solve(gap, time_limit, threads)
+    keys: frozenset[tuple[str, int]] = frozenset()
+    kept: tuple[_Model, str, float | None, list[float]] | None = None
+    yielded = False
+    for _ in range(SEATING_ROUNDS + 1):
+        mdl = _Model(
+            inst,
+            lead=0 if "lead" in dropped else inst.lead,
+            due=inst.horizon + 1 if "deadline" in dropped else (deadline or inst.deadline),
+            elastic=elastic,
+            dropped=dropped,
+            seat_keys=keys,
+        )
+        for step in STEPS:
+            step(mdl)
+        if objective == "budget":
+            mdl.lp.cost = [0.0] * len(mdl.lp.cost)
+            for col, amount in mdl.budget:
+                mdl.lp.cost[col] += amount / mdl.scale
+        left = max(time_limit - (time.perf_counter() - t0), 0.1)
+        status, _, mip_gap, values = mdl.lp.solve(gap, left, threads)
+        if not values:  # the seating rule yields when it alone leaves no plan
+            yielded = kept is not None
+            break
+        kept = (mdl, status, mip_gap, values)
+        if objective != "cost" or elastic or dropped:
+            break  # the rule is the cost plan's: the diagnosis and the budget search go without
+        broken = {(r, m) for r, m, _, _ in seating_violations(inst, _decisions(mdl, values))}
+        if not broken or broken <= keys:
+            break
+        keys = keys | broken
+    if kept is not None:
+        mdl, status, mip_gap, values = kept
     seconds = time.perf_counter() - t0
     if not values:
         return Solution(status, None, None, seconds, None)
@@ -506,7 +586,7 @@ def solve(
         if objective == "budget"
         else _money(mdl, d, values)
     )
-    return Solution(status, money, mip_gap, seconds, d, slack, short)
+    return Solution(status, money, mip_gap, seconds, d, slack, short, yielded)
 
 
 def _decisions(mdl: _Model, values: list[float]) -> Decisions:

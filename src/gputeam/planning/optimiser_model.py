@@ -39,14 +39,15 @@ from gputeam.catalog import Catalog
 from gputeam.planning.calendar import add_months, month_of
 from gputeam.planning.costs import base_salary, salary_at
 from gputeam.planning.result import Roadmap, Sourcing, Target, TargetSlot
-from gputeam.planning.roadmap import build_roadmap, hire_roadmaps
-from gputeam.scenario import Scenario
+from gputeam.planning.roadmap import build_roadmap, hire_roadmaps, moving_roadmap
+from gputeam.scenario import Person, Scenario
 
 MENTOR_RATIO = 2  # apprentices per senior mentor (article §6: a junior shadows a senior)
 MAX_DELAY = 6  # months a roadmap may start late when training capacity is limited
 STUDY_KINDS = ("course", "bootcamp", "exam", "practice")
 TIE_BREAK = 1.0  # USD-sized nudge per month of readiness / proficiency step, objective only
 TERMINAL_MONTHS = 12  # the final month's running costs continue this long in the objective
+SEAT_TIE = 0.01  # objective only, per month and level a person sits below their own level
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,20 @@ class Option:
     courses: tuple[str, ...] = ()
     prefer: float = 0.0  # tie-break only (not money): sooner ready, deeper skills in the role
     monthly: float = 0.0  # running cost a month once ready (a promotion's raise, loaded)
+    #: a move: from month ``move`` on the person sits in ``then_role`` (at ``then_level``),
+    #: ready for it in month ``then_ready``; ``role`` is their seat from ``ready`` until then
+    then_role: str | None = None
+    then_level: int = 0
+    then_ready: int = 0
+    move: int = 0
+
+    def seat(self, month: int) -> tuple[str, int] | None:
+        """(role, level) of the person's seat in ``month``, or None before they are ready."""
+        if month < self.ready:
+            return None
+        if self.then_role is not None and month >= self.move:
+            return self.then_role, self.then_level
+        return self.role, self.level
 
 
 @dataclass(frozen=True)
@@ -330,12 +345,25 @@ def build_instance(
                         tuple(sorted(training)),
                         tuple(sorted(apprentice)),
                         tuple(courses),
-                        TIE_BREAK * (ready - depth),
+                        TIE_BREAK * (ready - depth) + SEAT_TIE * seat_gap(p.level, lvl, slot, ready, h),
                         raise_,
                     )
                 )
                 if k == 0 and not training:
                     break  # nothing to schedule: a later start is never better
+    options += moves(
+        scenario,
+        catalog,
+        slots,
+        demand,
+        options,
+        salaries,
+        uplift,
+        weights,
+        mentor_salary,
+        group,
+        course_price,
+    )
     hire_salary = {(r, lv): catalog.levels[lv].salary_usd.mid for r, lv in demand}
     onboarding = {}
     for r, lv in demand:
@@ -381,6 +409,221 @@ def build_instance(
     )
 
 
+def seat_gap(person_level: int, level: int, slot: TargetSlot, first: int, last: int) -> int:
+    """Level-months a person at ``max(person_level, level)`` sits below ``slot``'s level in
+    months ``first..last`` (the seating rule's tie-break: a senior takes the senior seat)."""
+    return max(0, max(person_level, level) - slot.level_min) * max(0, last - first + 1)
+
+
+def _is_free(o: Option) -> bool:
+    """A seat the person fits with nothing to study and no promotion."""
+    return not o.training and not o.apprentice and o.monthly == 0 and abs(o.flat_cost) < 0.5
+
+
+def move_months(o: Option, later: str, role_demand: Mapping[str, list[int]]) -> list[int]:
+    """The months in which a person seated as ``o`` may move to ``later``: where the need
+    for ``o``'s role falls, and (a seat they fit without study, held while they train) the
+    first month ``later`` is needed after they are ready."""
+    first = role_demand[o.role]
+    out = {m for m in range(o.ready + 1, len(first) + 1) if first[m - 1] < first[m - 2]}
+    if _is_free(o):
+        nxt = role_demand[later]
+        start = next((m for m in range(o.ready + 1, len(nxt) + 1) if nxt[m - 1] > 0), None)
+        if start is not None:
+            out.add(start)
+    return sorted(out)
+
+
+def moves(
+    scenario: Scenario,
+    catalog: Catalog,
+    slots: Mapping[str, TargetSlot],
+    demand: Mapping[tuple[str, int], list[int]],
+    options: Sequence[Option],
+    salaries: Mapping[str, float],
+    uplift: float,
+    weights: Sequence[float],
+    mentor_salary: float,
+    group: bool,
+    course_price: dict[str, float],
+) -> list[Option]:
+    """Options that seat a person in one role and move them to another at a month boundary
+    (:func:`gputeam.planning.roadmap.moving_roadmap`): when the first role's need falls
+    within the horizon, or while they train for a later seat in one they already fit. Only
+    moves that need no second promotion (the later seat's level is reached with the first),
+    so the raise comes once, in the first ready month, as for any option."""
+    h = scenario.horizon_months
+    role_demand: dict[str, list[int]] = defaultdict(lambda: [0] * h)
+    for (r, _), v in demand.items():
+        for m in range(h):
+            role_demand[r][m] += v[m]
+    people = {p.id: p for p in scenario.people}
+    mentor = any(p.level >= 4 for p in scenario.people)
+    first = [o for o in options if o.delay == 0 and o.role in role_demand]
+    by_person: dict[str, list[Option]] = defaultdict(list)
+    for o in first:
+        by_person[o.person].append(o)
+    out: list[Option] = []
+    for pid, opts in by_person.items():
+        p = people[pid]
+        base = build_roadmap(p, None, scenario, catalog)
+        base_cost = roadmap_costs(base, scenario, catalog, mentor_salary)
+        for o in opts:
+            lvl1 = max(slots[o.role].level_min, o.level)
+            for later in opts:
+                if later.role == o.role or max(slots[later.role].level_min, later.level) > lvl1:
+                    continue
+                months = move_months(o, later.role, role_demand)
+                if not months:
+                    continue
+                rm = moving_roadmap(p, slots[o.role], slots[later.role], scenario, catalog, mentor)
+                if rm.ready_month is None or rm.ready_month > h:
+                    continue
+                then_level = rm.level_at_ready or slots[later.role].level_min
+                if max(slots[later.role].level_min, then_level) > lvl1:
+                    continue
+                seen: set[int] = set()
+                for d in months:
+                    move = max(d, rm.ready_month)
+                    if move in seen or move > h or role_demand[later.role][move - 1] == 0:
+                        continue
+                    if not any(role_demand[o.role][m - 1] for m in range(o.ready, move)):
+                        continue  # the first seat is never needed before the move
+                    seen.add(move)
+                    out.append(
+                        _moving_option(
+                            o,
+                            later.role,
+                            then_level,
+                            rm,
+                            move,
+                            scenario,
+                            catalog,
+                            base_cost,
+                            salaries[pid],
+                            uplift,
+                            weights,
+                            mentor_salary,
+                            group,
+                            slots,
+                            p,
+                            course_price,
+                        )
+                    )
+    return out
+
+
+def _moving_option(
+    o: Option,
+    later: str,
+    then_level: int,
+    rm: Roadmap,
+    move: int,
+    scenario: Scenario,
+    catalog: Catalog,
+    base_cost: Mapping[int, float],
+    salary: float,
+    uplift: float,
+    weights: Sequence[float],
+    mentor_salary: float,
+    group: bool,
+    slots: Mapping[str, TargetSlot],
+    person: Person,
+    course_price: dict[str, float],
+) -> Option:
+    h = scenario.horizon_months
+    by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
+    lvl = max(slots[o.role].level_min, o.level)
+    raise_ = (salary_at(person, lvl, scenario, catalog) - salary) / 12 * uplift
+    disc = flat = 0.0
+    for m in range(1, h + 1):
+        amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= o.ready else 0)
+        disc += amount * weights[m - 1]
+        flat += amount
+    training: set[int] = set()
+    apprentice: set[int] = set()
+    courses = []
+    for it in rm.items:
+        m0 = month_of(scenario.start, it.start)
+        if it.kind in STUDY_KINDS and it.hours > 0:
+            training.update(_months(m0, month_of(scenario.start, it.end), h))
+        elif it.kind == "apprenticeship":
+            apprentice.update(_months(m0, month_of(scenario.start, it.end) - 1, h))
+        if group and it.kind == "course" and it.cost > 0:
+            courses.append(it.ref)
+            course_price.setdefault(it.ref, it.cost)
+    below = seat_gap(person.level, o.level, slots[o.role], o.ready, move - 1) + seat_gap(
+        person.level, then_level, slots[later], move, h
+    )
+    return Option(
+        o.person,
+        o.role,
+        o.level,
+        o.ready,
+        0,
+        disc,
+        flat,
+        tuple(sorted(training)),
+        tuple(sorted(apprentice)),
+        tuple(courses),
+        o.prefer + SEAT_TIE * (below - seat_gap(person.level, o.level, slots[o.role], o.ready, h)),
+        raise_,
+        then_role=later,
+        then_level=then_level,
+        then_ready=rm.ready_month or move,
+        move=move,
+    )
+
+
+SENIOR_SEAT = 4  # the seating rule's seats: Level 4 and above (lead, senior, architect ...)
+
+
+def earliest_ready(inst: Instance) -> dict[tuple[str, str], int]:
+    """(person, role) -> the earliest month the person's own roadmap for the role makes them
+    ready (no move, no late start)."""
+    out: dict[tuple[str, str], int] = {}
+    for o in inst.options:
+        if o.delay == 0 and o.then_role is None:
+            key = (o.person, o.role)
+            out[key] = min(out.get(key, o.ready), o.ready)
+    return out
+
+
+def bought_from_outside(inst: Instance, d: Decisions, role: str, month: int) -> bool:
+    """Whether a ``role`` seat is bought from outside in ``month``: contractors that month,
+    or a hire on staff by then."""
+    if d.contractors.get((role, month), 0.0) > 1e-6:
+        return True
+    return any(r == role and req + inst.lead <= month and n > 0 for r, _, req, n in d.hires)
+
+
+def seating_violations(inst: Instance, d: Decisions) -> list[tuple[str, int, str, str]]:
+    """Where ``d`` breaks the seating rule: (role, month, person, 'idle' | 'below') for each
+    senior seat (Level 4+) bought from outside in a month when a person who can be ready
+    for it by then (their roadmap for it) sits idle, or sits in a seat below its level while
+    at or above that level."""
+    ready = earliest_ready(inst)
+    chosen = {o.person: o for o in d.options}
+    out: list[tuple[str, int, str, str]] = []
+    for role in inst.roles:
+        level = inst.slot_level.get(role, 0)
+        if level < SENIOR_SEAT:
+            continue
+        for m in range(1, inst.horizon + 1):
+            if inst.demand_at(role, m) == 0 or not bought_from_outside(inst, d, role, m):
+                continue
+            for (p, r), first in sorted(ready.items()):
+                if r != role or first > m:
+                    continue
+                o = chosen.get(p)
+                seat = o.seat(m) if o is not None else None
+                if seat is None:
+                    out.append((role, m, p, "idle"))
+                elif inst.slot_level.get(seat[0], 0) < level <= max(inst.person_level.get(p, 0), seat[1]):
+                    out.append((role, m, p, "below"))
+    return out
+
+
 def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
     """Total cost over the horizon of decisions ``d`` (fixed staff costs included)."""
     total = inst.fixed_cost if discounted else inst.fixed_flat
@@ -404,7 +647,7 @@ def evaluate(inst: Instance, d: Decisions, discounted: bool = True) -> float:
 
 def decisions_of(inst: Instance, s: Sourcing) -> Decisions:
     """The decisions of a finished Sourcing (e.g. the greedy rule's), over ``inst``."""
-    by_key = {(o.person, o.role): o for o in inst.options if o.delay == 0}
+    by_key = {(o.person, o.role): o for o in inst.options if o.delay == 0 and o.then_role is None}
     opts = tuple(by_key[(a.person, a.role)] for a in s.assignments if (a.person, a.role) in by_key)
     hires = tuple(
         (h.role, h.level, h.requisition_month, h.count)
@@ -427,7 +670,9 @@ def staff_by_month(
     out: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0] * inst.horizon)
     for o in opts:
         for m in range(o.ready, inst.horizon + 1):
-            out[(o.role, o.level)][m - 1] += 1
+            seat = o.seat(m)
+            if seat is not None:
+                out[seat][m - 1] += 1
     for role, level, req, count in hires:
         for m in range(req + inst.lead, inst.horizon + 1):
             out[(role, level)][m - 1] += count

@@ -183,6 +183,27 @@ class Assignment(Result):
         "when it is above their current one (they meet its experience and certifications); "
         "raises come only with a promotion.",
     )
+    then_role: str | None = Field(
+        default=None,
+        description="The seat the person moves to at the start of ``move_month`` (the roadmap "
+        "is for this later seat); None: they keep ``role`` to the end of the horizon.",
+    )
+    then_level: int | None = Field(default=None, description="The later seat's level.")
+    move_month: int | None = Field(default=None, description="The month the move takes effect.")
+
+
+class Placement(Result):
+    """One seat a person holds over a run of months (people move at month boundaries)."""
+
+    person: str
+    role: str
+    level: int = Field(description="The seat's level (the slot's minimum).")
+    person_level: int = Field(description="The person's level while in the seat.")
+    from_month: int
+    to_month: int
+    reason: str = ""
+    reason_text: Text | None = Field(default=None, description=_TEXT)
+    _sentences = (("reason", "reason_text"),)
 
 
 class Hire(Result):
@@ -263,6 +284,11 @@ class Sourcing(Result):
     hires: tuple[Hire, ...]
     contractors: tuple[ContractorNeed, ...]
     unassigned: tuple[str, ...] = Field(description="People without a target role.")
+    placements: tuple[Placement, ...] = Field(
+        default=(),
+        description="Who sits in which seat in which months, one sentence each (the seating "
+        "rule: docs/optimiser.md).",
+    )
     uncovered: tuple[str, ...] = Field(default=(), description="Slots left uncovered, explained.")
     coverage_by_month: tuple[float, ...] = Field(
         description="Share of target slots covered by staff (not contractors), per month."

@@ -169,9 +169,12 @@ def prepare(
                     )
                 )
         salary = p.salary if p.salary is not None else catalog.levels[p.level].salary_usd.mid
+        # a person who moves seats counts in the seat they hold at the deadline
+        seat = a.then_role if a and a.then_role and (a.move_month or 0) <= scenario.deadline else None
+        seat = seat or (a.role if a else None)
         rows.append(
             dict(
-                role=ridx[a.role] if a and a.role in ridx else -1,
+                role=ridx.get(seat or "", -1),
                 ready=a.ready_month if a else 1,
                 present_from=1,
                 is_hire=False,
@@ -182,9 +185,7 @@ def prepare(
                 salary=salary / 12 * uplift,
                 recruit=catalog.levels[p.level].salary_usd.mid * e.hiring_cost_share,
                 skills={d for d, v in p.skills.items() if d in need and v >= need[d]},
-                gains=(set(role_needs[a.role]) | set(rm.covers if rm else ()))
-                if a and a.role in role_needs
-                else set(),
+                gains=(set(role_needs[seat]) | set(rm.covers if rm else ())) if seat in role_needs else set(),
             )
         )
     # hires' coverage training (planning.needs), in the order the pipeline numbers hires

@@ -58,6 +58,7 @@ from gputeam.planning.hardware import (
 from gputeam.planning.result import ItemKind, Roadmap, RoadmapItem, TargetSlot
 from gputeam.planning.text import Day, Term, Text, say, say_n
 from gputeam.scenario import Person, Scenario
+from gputeam.scenario.models import HeldCertification
 
 _ALL_FIELDS = set(RoadmapItem.model_fields)
 #: What pydantic itself stores as a validated item's private state: ``None`` in some
@@ -192,6 +193,89 @@ def build_roadmap(
 
     ``experience_on``: the date their ``experience_months`` refer to (the plan start unless
     given; a hire's arrival)."""
+    return _build(person, slot, scenario, catalog, start, horizon_end, mentor_available, experience_on)[0]
+
+
+def moving_roadmap(
+    person: Person,
+    first: TargetSlot,
+    later: TargetSlot,
+    scenario: Scenario,
+    catalog: Catalog,
+    mentor_available: bool = False,
+) -> Roadmap:
+    """The roadmap of a person who takes the ``first`` seat and later moves to the ``later``
+    one: the study that makes them ready for the first seat (its goals left out), then, from
+    the end of that study, the roadmap that takes them, with the skills and certifications
+    it gave, to the later seat (its renewals kept from then on). Ready when ready for the
+    later seat; the role is the later seat's (the plan's seating names both)."""
+    rm1, state = _build(person, first, scenario, catalog, mentor_available=mentor_available)
+    gates = [i for i in rm1.items if not i.goal and i.kind != "renewal"]
+    resume = max([scenario.start, *(i.end for i in gates)])
+    held = {h.id: h for h in person.certifications}
+    for cid, earned in state.certs.items():
+        if cid not in held and earned <= resume:
+            held[cid] = HeldCertification(id=cid, earned=earned)
+    skills = dict(person.skills)
+    for i in gates:  # the skills that study gave by the time it ends
+        for d, to in _gains(i, first, catalog):
+            skills[d] = max(skills.get(d, 0), min(to, STUDY_CAP) if d in state.capped else to)
+    after = person.model_copy(
+        update={
+            "skills": skills,
+            "certifications": tuple(held.values()),
+            "level": max(person.level, rm1.level_at_ready or person.level),
+        }
+    )
+    rm2, _ = _build(
+        after,
+        later,
+        scenario,
+        catalog,
+        start=resume,
+        mentor_available=mentor_available,
+        experience_on=scenario.start,
+    )
+    renewed = {(i.ref, i.start) for i in rm2.items if i.kind == "renewal"}
+    early = [
+        i for i in rm1.items if i.kind == "renewal" and i.start < resume and (i.ref, i.start) not in renewed
+    ]
+    items = tuple(sorted((*gates, *early, *rm2.items), key=lambda i: (i.start, i.end, i.kind)))
+    levels = [lv for lv in (rm1.level_at_ready, rm2.level_at_ready) if lv is not None]
+    return Roadmap.model_construct(
+        person=person.id,
+        name=person.name,
+        role=later.role,
+        items=items,
+        ready=rm2.ready,
+        ready_month=rm2.ready_month,
+        level_at_ready=max(levels) if levels else None,
+        hire=False,
+    )
+
+
+def _gains(item: RoadmapItem, slot: TargetSlot, catalog: Catalog) -> list[tuple[str, int]]:
+    """The skill domains a finished roadmap item grants: a course's or certification's
+    grants; practice or an apprenticeship in a domain, the proficiency ``slot`` needs in it."""
+    if item.kind in ("practice", "apprenticeship"):
+        return [(item.ref, slot.domains.get(item.ref, 0))]
+    if item.kind in ("course", "bootcamp") and item.ref in catalog.courses:
+        return [(g.domain, g.to) for g in catalog.courses[item.ref].grants]
+    if item.kind == "exam" and item.ref in catalog.certifications:
+        return [(g.domain, g.to) for g in catalog.certifications[item.ref].grants]
+    return []
+
+
+def _build(
+    person: Person,
+    slot: TargetSlot | None,
+    scenario: Scenario,
+    catalog: Catalog,
+    start: date | None = None,
+    horizon_end: date | None = None,
+    mentor_available: bool = False,
+    experience_on: date | None = None,
+) -> tuple[Roadmap, _State]:
     start = start or scenario.start
     horizon_end = horizon_end or add_months(scenario.start, scenario.horizon_months)
     allowed: set[str] = set(scenario.constraints.strategies)
@@ -252,7 +336,7 @@ def build_roadmap(
         ready_month = month_of(scenario.start, ready) if ready else None
     items = tuple(sorted(state.items, key=lambda i: (i.start, i.end, i.kind)))
     # Items are built from typed catalog values above: skip re-validation (hot path at scale).
-    return Roadmap.model_construct(
+    rm = Roadmap.model_construct(
         person=person.id,
         name=person.name,
         role=slot.role if slot else None,
@@ -262,6 +346,7 @@ def build_roadmap(
         level_at_ready=level_at,
         hire=False,
     )
+    return rm, state
 
 
 def _role_level_goals(

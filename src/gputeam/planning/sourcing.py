@@ -39,7 +39,7 @@ from gputeam.planning.result import (
     Target,
     TargetSlot,
 )
-from gputeam.planning.roadmap import build_roadmap, held_valid, hire_roadmaps
+from gputeam.planning.roadmap import build_roadmap, held_valid, hire_roadmaps, moving_roadmap
 from gputeam.planning.text import Term, Text, concat, say
 from gputeam.scenario import Scenario
 
@@ -361,8 +361,9 @@ def plan_roadmaps(
     """Every person's roadmap under ``sourcing`` (a delayed start rebuilt), then each planned
     hire's onboarding roadmap: the one home of it, for the plan and the readiness candidates."""
     assigned = {a.person: a.role for a in sourcing.assignments}
-    delays = sourcing.details.start_delay_months
     slots = peak_slots(target)
+    later = {a.person: a.then_role for a in sourcing.assignments if a.then_role in slots}
+    delays = sourcing.details.start_delay_months
     mentor = any(p.level >= 4 for p in scenario.people)
     roadmaps: list[Roadmap] = []
     for p in scenario.people:
@@ -377,6 +378,10 @@ def plan_roadmaps(
                     start=add_months(scenario.start, delays[p.id]),
                     mentor_available=mentor,
                 )
+            )
+        elif p.id in later:  # a move: ready for the first seat, then the roadmap to the later
+            roadmaps.append(
+                moving_roadmap(p, slots[assigned[p.id]], slots[later[p.id]], scenario, catalog, mentor)
             )
         elif p.id in assigned:
             roadmaps.append(cands[(p.id, assigned[p.id])])

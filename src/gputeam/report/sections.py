@@ -369,6 +369,18 @@ def _sourcing(plan: Plan) -> Section:
         (names.get(a.person, a.person), a.role, a.level, a.ready_month, localise(a.reason_text, a.reason))
         for a in s.assignments
     )
+    placements = tuple(
+        (
+            names.get(x.person, x.person),
+            x.role,
+            x.level,
+            x.person_level,
+            x.from_month,
+            x.to_month,
+            localise(x.reason_text, x.reason),
+        )
+        for x in s.placements
+    )
     hires = tuple(
         (h.role, h.level, h.count, h.requisition_month, h.arrival_month, localise(h.reason_text, h.reason))
         for h in s.hires
@@ -402,6 +414,21 @@ def _sourcing(plan: Plan) -> Section:
                 assignments,
                 title=_("Upskill"),
                 empty=_("Nobody on staff is upskilled to a target role."),
+            ),
+            Table(
+                "placements",
+                (
+                    Column(_("Person")),
+                    Column(_("Seat")),
+                    Column(_("Seat level"), "int"),
+                    Column(_("Person's level"), "int"),
+                    Column(_("From month"), "month"),
+                    Column(_("To month"), "month"),
+                    Column(_("Why")),
+                ),
+                placements,
+                title=_("Seats over time"),
+                empty=_("Nobody on staff holds a target seat."),
             ),
             Table(
                 "hires",

@@ -107,6 +107,7 @@ def shape_plan(plan: Plan, reach: Reach) -> Plan:
     sourcing = s.model_copy(
         update={
             "assignments": tuple(a for a in s.assignments if reach.sees(a.person)),
+            "placements": tuple(x for x in s.placements if reach.sees(x.person)),
             "unassigned": tuple(k for k in s.unassigned if reach.sees(k)),
             "explanation": hide.lines(s.explanation),
             "explanation_texts": hide.texts(s.explanation_texts),
