@@ -9,6 +9,7 @@ import shutil
 import subprocess
 from io import BytesIO
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,3 +91,26 @@ def _to_unicode(cmap: str) -> list[tuple[int, str]]:
                 first = text(dest[1:-1])
                 pairs += [(c, first[:-1] + chr(ord(first[-1]) + i)) for i, c in enumerate(codes)]
     return pairs
+
+
+def median_text_heights(path: Path) -> list[float | None]:
+    """Each page's median glyph height in points (font size x text and graphics scaling),
+    read with pypdf: a page Chromium shrank to fit something wide has smaller text than its
+    CSS asks for, whatever the language."""
+    import statistics
+
+    from pypdf import PdfReader
+
+    out: list[float | None] = []
+    for page in PdfReader(path).pages:
+        heights: list[float] = []
+
+        def visit(text: str, cm: Any, tm: Any, font: Any, size: float, into: list[float] = heights) -> None:
+            chars = len(text.strip())
+            if chars:
+                scale = (cm[2] ** 2 + cm[3] ** 2) ** 0.5 * (tm[2] ** 2 + tm[3] ** 2) ** 0.5
+                into.extend([size * scale] * chars)
+
+        page.extract_text(visitor_text=visit)
+        out.append(statistics.median(heights) if heights else None)
+    return out

@@ -102,3 +102,30 @@ def test_headings_money_and_dates_in_the_language(printed: Printed) -> None:
     assert flat(first_year) in text and flat(run_rate) in text
     assert re.fullmatch(MONEY[language], first_year), first_year  # not the English "$1,234"
     assert today in text  # "computed for" in the language's date format
+
+
+def test_every_page_prints_at_full_size(printed: Printed) -> None:
+    """Rule: the PDF prints at 100 % in every language. Tables wrap (headings between
+    words, a cell too wide inside a word) instead of Chromium shrinking the whole document
+    to fit the widest one, so no page's text is smaller than the tables' 8.5 pt."""
+    from tests.pdf_tools import median_text_heights
+
+    _language, path, _data = printed
+    heights = median_text_heights(path)
+    assert heights and all(h is None or h >= 8.45 for h in heights), heights
+
+
+def test_language_tags_outline_and_creator(printed: Printed) -> None:
+    """The PDF says its language (/Lang), is tagged (a structure tree), opens on its
+    bookmarks, and names gputeam as its creator, not the browser."""
+    from pypdf import PdfReader
+
+    from gputeam import __version__
+
+    language, path, _data = printed
+    reader = PdfReader(path)
+    root = reader.trailer["/Root"]
+    assert root["/Lang"] == language
+    assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
+    assert root["/PageMode"] == "/UseOutlines" and len(reader.outline) >= 5
+    assert reader.metadata is not None and reader.metadata["/Creator"] == f"gputeam {__version__}"

@@ -252,19 +252,30 @@ def _print(browser: Any, source: Path, paper: str) -> bytes:
             [Problem(path="--format pdf", message=_("the report's charts failed to draw"), found=failed)]
         )
     tab.evaluate("document.fonts.ready.then(() => true)")
+    tab.evaluate(_MARK_WIDE_TABLES)
     options: dict[str, Any] = {
         "width": width,
         "height": height,
         "prefer_css_page_size": True,
         "print_background": True,
+        "tagged": True,  # a structure tree (headings, tables, lists) for screen readers and reflow
     }
     first: bytes = tab.pdf(**options)
     pages = _destination_pages(first)
     toc = tab.evaluate(_FILL_TOC, {k: str(v) for k, v in pages.items()})
-    if not toc:
-        return first
-    return _with_bookmarks(tab.pdf(**options), [(title, pages[id_]) for id_, title in toc if id_ in pages])
+    language, title = tab.evaluate("[document.documentElement.lang, document.title]")
+    printed = tab.pdf(**options) if toc else first
+    entries = [(text, pages[id_]) for id_, text in toc if id_ in pages]
+    return _finish(printed, entries, language=language or "en", title=title)
 
+
+_MARK_WIDE_TABLES = """() => {
+  const width = document.documentElement.clientWidth;
+  for (const t of document.querySelectorAll('table'))
+    if (t.getBoundingClientRect().right > width + 0.5) t.classList.add('fit');
+}"""
+"""Mark the tables whose whole words are wider than the printable width (print.css lets
+their cells break inside a word), so that Chromium never shrinks the page to fit one."""
 
 _FILL_TOC = """pages => Array.from(document.querySelectorAll('[data-toc-page]'), el => {
   const id = el.getAttribute('data-toc-page');
@@ -274,14 +285,22 @@ _FILL_TOC = """pages => Array.from(document.querySelectorAll('[data-toc-page]'),
 """Write each section's page into the table of contents; give back its (id, title) pairs."""
 
 
-def _with_bookmarks(pdf: bytes, entries: list[tuple[str, int]]) -> bytes:
-    """The PDF with a bookmark (outline entry) per (title, page from 1), shown on opening."""
+def _finish(pdf: bytes, entries: list[tuple[str, int]], language: str, title: str) -> bytes:
+    """The PDF with a bookmark (outline entry) per (title, page from 1), shown on opening;
+    its language (``/Lang``, so readers pick the voice and hyphenation), title and
+    ``/Creator`` (gputeam and its version, not the browser's user agent)."""
     from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    from gputeam import __version__
 
     writer = PdfWriter(clone_from=PdfReader(BytesIO(pdf)))
-    for title, page in entries:
-        writer.add_outline_item(title=title, page_number=page - 1)
-    writer.page_mode = "/UseOutlines"
+    for text, page in entries:
+        writer.add_outline_item(title=text, page_number=page - 1)
+    if entries:
+        writer.page_mode = "/UseOutlines"
+    writer._root_object[NameObject("/Lang")] = TextStringObject(language)
+    writer.add_metadata({"/Title": title, "/Creator": f"gputeam {__version__}"})
     out = BytesIO()
     writer.write(out)
     return out.getvalue()
