@@ -47,7 +47,7 @@ def is_common(password: str) -> bool:
 def strength(password: str, known: tuple[str, ...] = ()) -> int:
     """zxcvbn's score of ``password`` (0: guessed at once ... 4: very hard to guess);
     ``known``: words the attacker is assumed to know (the username)."""
-    from zxcvbn import zxcvbn
+    from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
     words = [w for w in known if w]
     return int(zxcvbn(password[:_SCORED_LENGTH], user_inputs=words)["score"])

@@ -62,6 +62,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         language,
         pages,
         pages_account,
+        pages_approvals,
         pages_export,
         pages_import,
         pages_learning,
@@ -226,6 +227,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         pages_lifecycle.router,
         pages_export.router,
         pages_skills.router,
+        pages_approvals.router,
     )
     # The routes themselves, not include_router: each router's routes are complete when
     # their module is imported (prefix, tags, responses) and hold nothing of an app, while

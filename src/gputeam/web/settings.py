@@ -210,8 +210,8 @@ def secret_key_problem(key: str) -> str | None:
     asked by every door: ``gputeam serve``, the ASGI factory, ``gputeam credential`` and
     ``gputeam exams`` commands), or None: refused when empty or a well-known default,
     shorter than :data:`MIN_SECRET_LENGTH`, or showing less than :data:`MIN_SECRET_BITS`
-    (:func:`secret_bits`) either as it is or with its repeated words counted once
-    (:func:`distinct_words`)."""
+    (:func:`secret_bits`) as it is or, when a word occurs more than once, with its
+    repeated words counted once (:func:`distinct_words`)."""
     if key.strip().lower() in KNOWN_SECRETS:
         return N_(
             "the secret key is empty or a well-known default; refusing to start outside development mode"
@@ -220,7 +220,9 @@ def secret_key_problem(key: str) -> str | None:
         return N_(
             "the secret key is shorter than {n} characters; refusing to start outside development mode"
         ).format(n=MIN_SECRET_LENGTH)
-    if secret_bits(key) < MIN_SECRET_BITS or secret_bits(distinct_words(key)) < MIN_SECRET_BITS:
+    words = re.findall(r"[^\W_]+", key.lower())
+    repeats = len(set(words)) < len(words)
+    if secret_bits(key) < MIN_SECRET_BITS or (repeats and secret_bits(distinct_words(key)) < MIN_SECRET_BITS):
         return N_(
             "the secret key is too easy to guess (a repeated character, word or pattern, or too "
             "few different characters); refusing to start outside development mode"
