@@ -8,8 +8,9 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from gputeam import store
 from tests.web.conftest import TODAY, World, csrf_of, logged_in, make_settings, token_for
+
+from gputeam import store
 
 
 class Clock:
