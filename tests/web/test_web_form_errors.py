@@ -63,13 +63,30 @@ def test_a_good_token_form_shows_the_token_once(app: Any, world: World) -> None:
 @pytest.mark.parametrize(
     ("form", "field", "words"),
     [
-        ({"username": "bad name!", "password": "a sturdy pass 12", "role": "viewer"}, "username", "Letters, digits"),
-        ({"username": "x" * 101, "password": "a sturdy pass 12", "role": "viewer"}, "username", "at most 100"),
+        (
+            {"username": "bad name!", "password": "a sturdy pass 12", "role": "viewer"},
+            "username",
+            "Letters, digits",
+        ),
+        (
+            {"username": "x" * 101, "password": "a sturdy pass 12", "role": "viewer"},
+            "username",
+            "at most 100",
+        ),
         ({"username": "newbie", "password": "short", "role": "viewer"}, "password", "at least 8"),
         ({"username": "newbie", "password": "a sturdy pass 12", "role": "wizard"}, "role", "pattern"),
-        ({"username": "admin", "password": "a sturdy pass 12", "role": "viewer"}, "username", "already taken"),
         (
-            {"username": "newbie", "password": "a sturdy pass 12", "role": "engineer", "person_key": "nobody"},
+            {"username": "admin", "password": "a sturdy pass 12", "role": "viewer"},
+            "username",
+            "already taken",
+        ),
+        (
+            {
+                "username": "newbie",
+                "password": "a sturdy pass 12",
+                "role": "engineer",
+                "person_key": "nobody",
+            },
             "person_key",
             "no person",
         ),
@@ -83,7 +100,9 @@ def test_the_add_user_form_names_the_field(
     _beside(html, field, words)
     if len(form["username"]) <= 100:
         assert f'name="username" required pattern="[A-Za-z0-9_.@-]+" value="{form["username"]}"' in html
-    assert form["password"] not in html.replace("a sturdy pass 12" if form["password"] != "a sturdy pass 12" else "", "")
+    assert form["password"] not in html.replace(
+        "a sturdy pass 12" if form["password"] != "a sturdy pass 12" else "", ""
+    )
     if form.get("person_key"):
         assert f'value="{form["person_key"]}"' in html
 

@@ -282,7 +282,12 @@ def test_lists_and_references_stay_in_the_organisation(
     assert r.status_code == 404
     r = admin.post(
         "/api/v1/users",
-        json={"username": "x", "password": "a sturdy pass 12", "role": "engineer", "person_id": other["person_id"]},
+        json={
+            "username": "x",
+            "password": "a sturdy pass 12",
+            "role": "engineer",
+            "person_id": other["person_id"],
+        },
         headers=headers,
     )
     assert r.status_code == 404
