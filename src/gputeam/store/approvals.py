@@ -117,19 +117,20 @@ def request_skill(
 def request_hours(
     session: Session,
     enrolment_id: int,
-    hours_done: float,
+    hours_done: float | None,
     *,
     completed_on: date | None = None,
     evidence_url: str = "",
     catalog: Catalog | None = None,
     actor: str | None = None,
 ) -> Approval:
-    """Ask for an enrolment's hours (a total) and, with ``completed_on``, its completion
-    (checked as :func:`record_hours` would)."""
+    """Ask for an enrolment's hours (a total; None: the hours it has when approved) and,
+    with ``completed_on``, its completion (checked as :func:`record_hours` would)."""
     e = session.get(Enrolment, enrolment_id)
     if e is None:
         raise not_found("enrolment", enrolment_id)
-    check_hours(catalog, e.course_id, hours_done)
+    if hours_done is not None:
+        check_hours(catalog, e.course_id, hours_done)
     if completed_on is not None and completed_on < e.started_on:
         raise refused(
             "completed_on",
@@ -239,10 +240,13 @@ def _write(session: Session, row: Approval, catalog: Catalog | None, actor: str 
         )
         return rating.id
     assert row.kind in APPROVAL_KINDS
+    enrolment = session.get(Enrolment, int(p["enrolment_id"]))
+    if enrolment is None:
+        raise not_found("enrolment", p["enrolment_id"])
     e = record_hours(
         session,
-        int(p["enrolment_id"]),
-        float(p["hours_done"]),
+        enrolment.id,
+        enrolment.hours_done if p.get("hours_done") is None else float(p["hours_done"]),
         completed_on=date.fromisoformat(p["completed_on"]) if p.get("completed_on") else None,
         actor=actor,
         catalog=catalog,

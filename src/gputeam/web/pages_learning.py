@@ -146,7 +146,7 @@ def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Res
         pid = e.person_id
         day = max(today(request), e.started_on)
         if who.needs_approval(pid):
-            store.request_hours(s, e.id, e.hours_done, completed_on=day, actor=actor(who))
+            store.request_hours(s, e.id, None, completed_on=day, actor=actor(who))
             return _back(request, pid, _("Course completion sent for approval.") + " " + waits())
         store.complete_enrolment(s, e.id, day, actor=actor(who))
     return _back(request, pid, _("Course done; its roadmap items are marked done."))
