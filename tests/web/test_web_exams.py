@@ -377,7 +377,11 @@ def test_a_running_exam_keeps_the_session_and_csrf_token_valid(db: Any, world: W
 
     extra = tmp_path / "extra.yaml"
     extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
-    app = create_app(make_settings(catalog_extra=str(extra), session_max_age=3600), database=db, today=TODAY)
+    app = create_app(
+        make_settings(catalog_extra=str(extra), session_max_age=3600, session_idle_seconds=3600),
+        database=db,
+        today=TODAY,
+    )
     with db.session() as s:
         setup_programme(s, world.org_id, exam_catalog())
     app.state.now = FakeClock(START - timedelta(minutes=50))

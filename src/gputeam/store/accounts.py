@@ -277,15 +277,21 @@ def extend_session(
     until then); audited, which tells every
     process's cache of callers. False when the session had ended or expired, or already
     lasts that long."""
+    live = (
+        UserSession.sid_hash == secret_digest(sid),
+        UserSession.revoked_at.is_(None),
+        UserSession.expires_at > now,
+    )
+    # counted as seen until then: the idle timeout does not end it before either
+    session.execute(
+        update(UserSession)
+        .where(*live, or_(UserSession.last_seen_at.is_(None), UserSession.last_seen_at < until))
+        .values(last_seen_at=until)
+    )
     done = session.execute(
         update(UserSession)
-        .where(
-            UserSession.sid_hash == secret_digest(sid),
-            UserSession.revoked_at.is_(None),
-            UserSession.expires_at > now,
-            UserSession.expires_at < until,
-        )
-        .values(expires_at=until, last_seen_at=until)
+        .where(*live, UserSession.expires_at < until)
+        .values(expires_at=until)
         .returning(UserSession.id, UserSession.user_id)
     )
     rows = done.all()
