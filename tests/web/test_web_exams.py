@@ -510,8 +510,10 @@ def test_reads_finish_overdue_attempts_before_reporting(exam_app: Any, world: Wo
     assert state(first) == "finished"
 
     exam_app.state.now.at = START + timedelta(days=8)
+    eng = logged_in(exam_app, "engineer")  # a week later: the old session idled out long ago
     second = started()
     exam_app.state.now.at = START + timedelta(days=8, hours=1)
+    eng, mgr = logged_in(exam_app, "engineer"), logged_in(exam_app, "manager")  # an hour idle
     [row, row2] = _api(mgr, "GET", f"/people/{p1}/attempts").json()
     assert (row2["id"], row2["state"]) == (second, "finished")
 
