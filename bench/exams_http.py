@@ -58,7 +58,7 @@ def _http_setup(url: str, candidates: int, workdir: Path) -> tuple[dict[str, str
     hashed = accounts.hash_password(PASSWORD)
     db = store.open_database(url)
     real_hash = accounts.hash_password
-    accounts.hash_password = lambda password: hashed  # type: ignore[assignment]
+    accounts.hash_password = lambda password, **_: hashed  # type: ignore[assignment]
     try:
         with db.session() as s:
             org = store.create_organisation(s, "Bench exams")

@@ -141,3 +141,34 @@ def test_import_lists_changes_and_takes_a_header_row(db_url: str, tmp_path: Path
     assert "row 3, p1: level: 2 \u2192 4" in out
     code, out, _ = run(*args)
     assert code == 0 and "1 existing people were changed" in out
+
+
+def test_admin_token_expires_after_90_days_unless_told(db_url: str) -> None:
+    """The finding: tokens from `gputeam admin token` never expired."""
+    from datetime import timedelta
+
+    from gputeam.store import ApiToken, secret_digest
+
+    env = {"GPUTEAM_ADMIN_PASSWORD": "long enough pw"}
+    assert run("admin", "create", "exp", "--role", "engineer", "--db", db_url, env=env)[0] == 0
+    lifetimes: dict[str, timedelta | None] = {}
+    for given in (None, "30d", "never"):
+        extra = [] if given is None else ["--expires", given]
+        code, out, err = run("admin", "token", "exp", *extra, "--db", db_url)
+        assert code == 0, err
+        database = open_database(db_url)
+        try:
+            with database.session() as s:
+                tok = s.query(ApiToken).filter_by(token_hash=secret_digest(out.strip())).one()
+                lifetimes[str(given)] = None if tok.expires_at is None else tok.expires_at - tok.created_at
+        finally:
+            database.dispose()
+        if given == "never":
+            assert "never expires" in err
+        else:
+            assert "expires on" in err
+    assert abs(lifetimes["None"] - timedelta(days=90)) < timedelta(minutes=1)  # type: ignore[operator]
+    assert abs(lifetimes["30d"] - timedelta(days=30)) < timedelta(minutes=1)  # type: ignore[operator]
+    assert lifetimes["never"] is None
+    code, out, err = run("admin", "token", "exp", "--expires", "forever", "--db", db_url)
+    assert code == 2 and out == "" and "--expires" in err and "Traceback" not in err

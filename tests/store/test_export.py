@@ -47,7 +47,7 @@ def _fill(db: Database, org_id: int) -> None:
         )
         sc = save_scenario(s, org_id, "main", {"organisation": "Acme"})
         save_plan(s, sc.id, {"roadmaps": []}, date(2026, 12, 2))
-        create_user(s, "ana", "password123", "engineer", person_id=p1.id)
+        create_user(s, "ana", "a sturdy pass 12", "engineer", person_id=p1.id)
 
 
 def test_json_export_has_every_table_and_no_secrets(db: Database, org_id: int) -> None:

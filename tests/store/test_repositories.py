@@ -292,7 +292,7 @@ def test_versions_count_commits_of_tracked_data_and_of_accounts(db: Database, or
 
 def test_token_use_is_recorded_at_most_every_few_minutes(db: Database, org_id: int) -> None:
     with db.session() as s:
-        u = create_user(s, "tok", "password123", "viewer")
+        u = create_user(s, "tok", "a sturdy pass 12", "viewer")
         _, secret = create_token(s, u.id, "t", ["read"])
     with db.session() as s:
         t = verify_token(s, secret, now=T0)
@@ -310,13 +310,13 @@ def test_links_to_missing_or_foreign_records_are_refused(db: Database, org_id: i
         other = create_organisation(s, "Other").id
         foreign = create_team(s, other, "Theirs").id
         pid = add_person(s, org_id, key="p1", name="Ana").id
-        u = create_user(s, "mia", "password123", "manager")
+        u = create_user(s, "mia", "a sturdy pass 12", "manager")
     for attempt in (
         lambda s: add_person(s, org_id, key="p2", name="Bo", team_id=foreign),
         lambda s: update_person(s, pid, {"team_id": foreign}),
         lambda s: add_person(s, org_id, key="p3", name="Cy", team_id=999_999),
-        lambda s: create_user(s, "x", "password123", "viewer", person_id=999_999),
-        lambda s: create_user(s, "y", "password123", "manager", team_ids=[999_999]),
+        lambda s: create_user(s, "x", "a sturdy pass 12", "viewer", person_id=999_999),
+        lambda s: create_user(s, "y", "a sturdy pass 12", "manager", team_ids=[999_999]),
         lambda s: set_user_teams(s, u.id, [999_999]),
         lambda s: update_user(s, u.id, person_id=999_999),
     ):

@@ -102,7 +102,7 @@ def test_token_use_is_recorded_at_most_every_five_minutes(db: Database) -> None:
 def test_a_caller_is_live_until_revoked_or_expired(db: Database) -> None:
     with db.session() as s:
         user = store.create_user(s, "ana", "a long password", "admin")
-        _, forever = store.create_token(s, user.id, "a", ["read"])
+        _, forever = store.create_token(s, user.id, "a", ["read"], expires_at=None)  # never, said so
         short, expiring = store.create_token(s, user.id, "b", ["read"], expires_at=T0)
         store.start_session(s, user.id, "sid-1", expires_at=T0, now=T0 - timedelta(hours=1))
     with db.session() as s:

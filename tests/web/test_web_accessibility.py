@@ -149,6 +149,7 @@ PAGES = [
     Page("teams", "/teams"),
     Page("team", "/teams/{alpha}"),
     Page("team-manager", "/teams/{alpha}", role="manager"),
+    Page("approvals", "/approvals", role="manager"),
     Page("export", "/export"),
     Page("import", "/import"),
     Page("import-refused", "/import", steps=_upload(b"%PDF-1.4 not a table", then="#err-file")),

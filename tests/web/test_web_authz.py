@@ -177,7 +177,7 @@ def matrix(w: World, victim: int, e: Exams, plan: int) -> list[tuple[str, str, d
         (
             "POST",
             "/api/v1/users",
-            {"json": {"username": "u-{role}", "password": "12345678x", "role": "viewer"}},
+            {"json": {"username": "u-{role}", "password": "a sturdy pass 12", "role": "viewer"}},
             ADMIN,
         ),
         ("PATCH", f"/api/v1/users/{w.users['viewer']}", {"json": {"active": True}}, ADMIN),
@@ -212,7 +212,7 @@ def matrix(w: World, victim: int, e: Exams, plan: int) -> list[tuple[str, str, d
         (
             "POST",
             "/admin/users",
-            {"data": {"username": "f-{role}", "password": "12345678x", "role": "viewer"}},
+            {"data": {"username": "f-{role}", "password": "a sturdy pass 12", "role": "viewer"}},
             ADMIN,
         ),
         ("POST", f"/people/{p1}/skills", {"data": {"domain": "linux", "proficiency": "3"}}, STAFF),

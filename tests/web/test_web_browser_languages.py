@@ -32,6 +32,7 @@ NAVIGATION = (
     "Skills",
     "Certifications",
     "Teams",
+    "Approvals",
     "Plan",
     "Catalog",
     "Exams",

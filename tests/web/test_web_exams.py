@@ -377,7 +377,11 @@ def test_a_running_exam_keeps_the_session_and_csrf_token_valid(db: Any, world: W
 
     extra = tmp_path / "extra.yaml"
     extra.write_text(yaml.safe_dump(EXTRA), "utf-8")
-    app = create_app(make_settings(catalog_extra=str(extra), session_max_age=3600), database=db, today=TODAY)
+    app = create_app(
+        make_settings(catalog_extra=str(extra), session_max_age=3600, session_idle_seconds=3600),
+        database=db,
+        today=TODAY,
+    )
     with db.session() as s:
         setup_programme(s, world.org_id, exam_catalog())
     app.state.now = FakeClock(START - timedelta(minutes=50))
@@ -506,8 +510,10 @@ def test_reads_finish_overdue_attempts_before_reporting(exam_app: Any, world: Wo
     assert state(first) == "finished"
 
     exam_app.state.now.at = START + timedelta(days=8)
+    eng = logged_in(exam_app, "engineer")  # a week later: the old session idled out long ago
     second = started()
     exam_app.state.now.at = START + timedelta(days=8, hours=1)
+    eng, mgr = logged_in(exam_app, "engineer"), logged_in(exam_app, "manager")  # an hour idle
     [row, row2] = _api(mgr, "GET", f"/people/{p1}/attempts").json()
     assert (row2["id"], row2["state"]) == (second, "finished")
 

@@ -181,6 +181,7 @@ def _pages(c: Any, world: World) -> list[str]:
         f"/people/{world.people['p2']}/delete",
         "/teams",
         f"/teams/{world.alpha}",
+        "/approvals",
         "/skills",
         "/certifications",
         *(f"/catalog?section={s}" for s in CATALOG_SECTIONS),

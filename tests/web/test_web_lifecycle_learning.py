@@ -132,6 +132,14 @@ def test_enrol_log_hours_mark_done_and_the_roadmap_follows(
         e.post(f"/enrolments/{eid}/done", data={"csrf_token": e.csrf}, follow_redirects=False).status_code
         == 303
     )
+    # the engineer's own hours and completion wait for a manager of their team
+    with db.session() as s:
+        waiting = s.get(store.Enrolment, eid)
+        assert waiting is not None and waiting.hours_done == 0 and waiting.completed_on is None
+    manager = logged_in(app, "manager")
+    for a in manager.get("/api/v1/approvals").json():
+        r = manager.post(f"/api/v1/approvals/{a['id']}/approve", headers={"X-CSRF-Token": manager.csrf})
+        assert r.status_code == 200, r.text
     with db.session() as s:
         done = s.get(store.Enrolment, eid)
         assert done is not None and done.hours_done == 2.5

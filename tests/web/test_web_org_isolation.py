@@ -66,6 +66,7 @@ def other(db: Any, world: World) -> dict[str, Any]:
         )
         attempt = store.start_attempt(s, prog, p.id, now=START, catalog=exam_catalog())
         bank_item = store.bank_items(s, prog.id)[0].item_id
+        approval = store.request_skill(s, p.id, "linux", 4, actor="other-person")
         return {
             "org_id": org.id,
             "team_id": team.id,
@@ -81,6 +82,7 @@ def other(db: Any, world: World) -> dict[str, Any]:
             "cert_id": CERT,
             "attempt_id": attempt.id,
             "bank_item": bank_item,
+            "approval_id": approval.id,
         }
 
 
@@ -198,6 +200,11 @@ def _bodies(course: str, team: int) -> dict[tuple[str, str], dict[str, Any]]:
         ("GET", "/exams/{code}/marking"): {},
         ("GET", "/exams/attempts/{attempt_id}/marking"): {},
         ("POST", "/exams/attempts/{attempt_id}/marking"): {"data": {"mark:x": "1"}},
+        # approvals: the other organisation's person's waiting rating
+        ("POST", "/api/v1/approvals/{approval_id}/approve"): {},
+        ("POST", "/api/v1/approvals/{approval_id}/reject"): {},
+        ("POST", "/approvals/{approval_id}/approve"): {},
+        ("POST", "/approvals/{approval_id}/reject"): {},
     }
 
 
@@ -282,7 +289,12 @@ def test_lists_and_references_stay_in_the_organisation(
     assert r.status_code == 404
     r = admin.post(
         "/api/v1/users",
-        json={"username": "x", "password": "12345678x", "role": "engineer", "person_id": other["person_id"]},
+        json={
+            "username": "x",
+            "password": "a sturdy pass 12",
+            "role": "engineer",
+            "person_id": other["person_id"],
+        },
         headers=headers,
     )
     assert r.status_code == 404
@@ -389,6 +401,7 @@ LIST_ROUTES = {
     "/": "",
     "/.well-known/did.json": "",
     "/did.json": "",
+    "/api/v1/approvals": "",
     "/api/v1/certifications": "",
     "/api/v1/dashboard": "",
     "/api/v1/export": "",
@@ -399,6 +412,7 @@ LIST_ROUTES = {
     "/api/v1/programmes": "",
     "/api/v1/skills/matrix": "",
     "/api/v1/teams": "",
+    "/approvals": "",
     "/certifications": "",
     "/exams": "",
     "/export": "",

@@ -279,12 +279,19 @@ def test_skill_rating_form_keeps_history(app: Any, db: Any, world: World) -> Non
         follow_redirects=False,
     )
     assert r.status_code == 303
+    with db.session() as s:  # the engineer's own rating waits for the manager
+        assert store.current_skills(s, [p1, p2]) == {p1: {"linux": 3}, p2: {"linux": 0}}
+    [waiting] = m.get("/api/v1/approvals").json()
+    assert (
+        m.post(f"/api/v1/approvals/{waiting['id']}/approve", headers={"X-CSRF-Token": m.csrf}).status_code
+        == 200
+    )
     with db.session() as s:
         assert store.current_skills(s, [p1, p2]) == {p1: {"linux": 4}, p2: {"linux": 0}}
         history = store.skill_history(s, p1, "linux")
         assert [(h.proficiency, h.rated_by, h.note) for h in history] == [
             (3, None, ""),
-            (4, "engineer", "RHCE"),
+            (4, "engineer, approved by manager", "RHCE"),
         ]
     assert "RHCE" in e.get(f"/people/{p1}").text
     # refused: unknown domain, proficiency out of range; nothing written, form shown again

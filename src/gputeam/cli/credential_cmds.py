@@ -211,7 +211,7 @@ def _secret() -> str:
     per-process secret would lose the keys)."""
     import os
 
-    from gputeam.web.settings import MIN_SECRET_LENGTH, load_settings
+    from gputeam.web.settings import MIN_SECRET_LENGTH, check_secret_key
 
     secret = os.environ.get("GPUTEAM_SECRET_KEY", "")
     if not secret:
@@ -225,7 +225,7 @@ def _secret() -> str:
             err=True,
         )
         raise typer.Exit(2)
-    load_settings(secret_key=secret, dev=False)  # refuses short or well-known keys
+    check_secret_key(secret)  # the rule `gputeam serve` applies
     return secret
 
 

@@ -52,6 +52,9 @@ def _issuer() -> Any:
     if not secret or not url:
         return None
     from gputeam.cli.credential_cmds import _issuer_did
+    from gputeam.web.settings import check_secret_key
+
+    check_secret_key(secret)  # the rule `gputeam serve` applies
 
     return Issuer(secret=secret, base_url=url.rstrip("/"), did=_issuer_did(url.rstrip("/")))
 

@@ -174,11 +174,22 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "read",
         name: Annotated[str, typer.Option(help=_("A label shown on the account page."))] = "cli",
+        expires: Annotated[
+            str,
+            typer.Option(
+                help=_(
+                    "How long the token lives: days or weeks (30d, 90d, 12w) or never "
+                    "(not advised: a leaked token then works until revoked)."
+                )
+            ),
+        ] = "90d",  # store.DEFAULT_TOKEN_DAYS (a test holds them equal; the store is not imported here)
         db: Annotated[str | None, typer.Option(help=_("Database URL (default as for serve)."))] = None,
     ) -> None:
         """Print a new API token for USER once (for scripts and calendar URLs); it is stored
         only as a digest, so it cannot be shown again. Revoke it on the account page."""
-        from gputeam.store import create_token, get_user_by_username, open_database
+        from datetime import UTC, datetime
+
+        from gputeam.store import create_token, get_user_by_username, open_database, token_lifetime
         from gputeam.web.permissions import SCOPES, allowed_scopes
 
         if scope not in SCOPES:
@@ -191,6 +202,9 @@ def register(app: typer.Typer) -> None:
         scopes = SCOPES[: SCOPES.index(scope) + 1]  # each scope includes the ones before it
         if not name.strip():
             raise typer.BadParameter(_("a token needs a non-empty name"), param_hint="--name")
+        lifetime = token_lifetime(expires)
+        now = datetime.now(UTC)
+        expires_at = None if lifetime is None else now + lifetime
         database = open_database(db)
         try:
             with database.session() as s:
@@ -209,13 +223,21 @@ def register(app: typer.Typer) -> None:
                         ),
                         param_hint="--scope",
                     )
-                _unused, secret = create_token(s, user.id, name.strip(), scopes, actor="cli")
+                _unused, secret = create_token(
+                    s, user.id, name.strip(), scopes, expires_at=expires_at, actor="cli", now=now
+                )
         finally:
             database.dispose()
         typer.echo(secret)
         typer.echo(
             _("token {name} for {username} with scopes {scopes}; shown once, keep it safe").format(
                 name=repr(name.strip()), username=username, scopes=", ".join(scopes)
+            )
+            + " "
+            + (
+                _("It expires on {date}.").format(date=expires_at.date().isoformat())
+                if expires_at is not None
+                else _("warning: it never expires; revoke it on the account page when no longer needed.")
             ),
             err=True,
         )

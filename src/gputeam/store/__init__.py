@@ -228,6 +228,8 @@ database connection was lost (a read may be retried). ``DbSession``: the session
 from sqlalchemy.orm import Session as DbSession  # the session type the repositories take
 
 from gputeam.store.accounts import (
+    DEFAULT_TOKEN_DAYS,
+    MAX_TOKEN_DAYS,
     Caller,
     authenticate,
     count_sessions,
@@ -241,19 +243,33 @@ from gputeam.store.accounts import (
     get_user,
     get_user_by_username,
     hash_password,
+    idle_out,
     list_tokens,
     list_users,
+    note_session_use,
     note_token_use,
     revoke_token,
     secret_digest,
+    session_last_seen,
     set_user_language,
     set_user_teams,
     start_session,
+    token_lifetime,
     update_user,
     user_languages,
     user_team_ids,
     verify_password,
     verify_token,
+)
+from gputeam.store.approvals import (
+    approval_json,
+    decide,
+    evidence_link,
+    get_approval,
+    list_approvals,
+    request_certification,
+    request_hours,
+    request_skill,
 )
 from gputeam.store.audit import (
     count_audit,
@@ -341,9 +357,11 @@ from gputeam.store.import_certs import import_certifications
 from gputeam.store.importing import ImportReport, import_roster
 from gputeam.store.item_stats import item_statistics, item_statistics_csv
 from gputeam.store.learning import (
+    COURSE_HOURS_FACTOR,
     add_roadmap_item,
     adopt_plan_roadmaps,
     adopt_roadmaps,
+    check_hours,
     close_course_items,
     complete_roadmap_item,
     enrol,
@@ -357,6 +375,7 @@ from gputeam.store.learning import (
 )
 from gputeam.store.live import team_scenario
 from gputeam.store.marking import attempt_to_mark, awaiting_marking, essays, mark_essay, marking_queue
+from gputeam.store.passwords import MIN_PASSWORD_LENGTH, MIN_PASSWORD_SCORE, password_problem
 from gputeam.store.people import (
     PEOPLE_SORTS,
     PeopleFilter,
@@ -449,6 +468,7 @@ from gputeam.store.remind import (
 from gputeam.store.schema import (
     ROLES,
     ApiToken,
+    Approval,
     AuditEntry,
     CertificationHeld,
     Enrolment,
@@ -489,6 +509,26 @@ from gputeam.store.throttle import (
 )
 
 __all__ = [
+    "DEFAULT_TOKEN_DAYS",
+    "MAX_TOKEN_DAYS",
+    "idle_out",
+    "note_session_use",
+    "session_last_seen",
+    "token_lifetime",
+    "approval_json",
+    "decide",
+    "evidence_link",
+    "get_approval",
+    "list_approvals",
+    "request_certification",
+    "request_hours",
+    "request_skill",
+    "COURSE_HOURS_FACTOR",
+    "check_hours",
+    "MIN_PASSWORD_LENGTH",
+    "MIN_PASSWORD_SCORE",
+    "password_problem",
+    "Approval",
     "PERSON_FIELDS",
     "ROLES",
     "ApiToken",

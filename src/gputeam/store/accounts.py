@@ -11,11 +11,12 @@ per-process caches of callers are keyed by.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
@@ -23,6 +24,7 @@ from sqlalchemy.orm import Session
 from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
+from gputeam.store.passwords import check_password
 from gputeam.store.person_rules import one_line
 from gputeam.store.schema import ROLES, ApiToken, TeamMembership, User, UserSession, utcnow
 
@@ -30,7 +32,16 @@ if TYPE_CHECKING:
     from argon2 import PasswordHasher
 
 TOKEN_PREFIX = "gpt_"
+#: how long a new API token lives unless told otherwise (every door's default)
+DEFAULT_TOKEN_DAYS = 90
+#: the longest lifetime a token may be given in days (``never`` aside)
+MAX_TOKEN_DAYS = 3650
+#: the word for a token that never expires (``--expires never``)
+NEVER = "never"
 TOKEN_USE_RESOLUTION = timedelta(minutes=5)
+#: a session's last request is recorded at most this often (the idle timeout is counted
+#: from it, so it errs by at most this much, towards keeping the user signed in)
+SESSION_SEEN_RESOLUTION = timedelta(minutes=1)
 _DUMMY_HASH: list[str] = []
 
 
@@ -40,9 +51,11 @@ def _hasher() -> PasswordHasher:
     return PasswordHasher()
 
 
-def hash_password(password: str) -> str:
-    if len(password) < 8:
-        raise refused("password", N_("too short"), None, N_("at least {n} characters").format(n=8))
+def hash_password(password: str, *, username: str = "") -> str:
+    """The argon2id hash of an acceptable password (the rule:
+    :func:`gputeam.store.passwords.password_problem`; ``username`` counts as known to an
+    attacker)."""
+    check_password(password, known=(username,))
     return str(_hasher().hash(password))
 
 
@@ -72,7 +85,12 @@ def create_user(
     if get_user_by_username(session, username) is not None:
         raise refused("username", N_("already taken"), username)
     _check_links(session, person_id, team_ids := list(team_ids))
-    user = User(username=username, password_hash=hash_password(password), role=role, person_id=person_id)
+    user = User(
+        username=username,
+        password_hash=hash_password(password, username=username),
+        role=role,
+        person_id=person_id,
+    )
     session.add(user)
     session.flush()
     for team_id in team_ids:
@@ -159,7 +177,7 @@ def update_user(
     if person_id is not None:
         user.person_id = person_id
     if password is not None:
-        user.password_hash = hash_password(password)
+        user.password_hash = hash_password(password, username=user.username)
     session.flush()
     after = audit.snapshot(user)
     if after is not None and password is not None:
@@ -255,17 +273,24 @@ def extend_session(
     session: Session, sid: str, until: datetime, *, now: datetime, actor: str | None = None, reason: str = ""
 ) -> bool:
     """Keep a live session signed in at least ``until`` (a running exam keeps its
-    candidate's session until its deadline plus the grace); audited, which tells every
+    candidate's session until its deadline plus the grace, idle or not: it counts as seen
+    until then); audited, which tells every
     process's cache of callers. False when the session had ended or expired, or already
     lasts that long."""
+    live = (
+        UserSession.sid_hash == secret_digest(sid),
+        UserSession.revoked_at.is_(None),
+        UserSession.expires_at > now,
+    )
+    # counted as seen until then: the idle timeout does not end it before either
+    session.execute(
+        update(UserSession)
+        .where(*live, or_(UserSession.last_seen_at.is_(None), UserSession.last_seen_at < until))
+        .values(last_seen_at=until)
+    )
     done = session.execute(
         update(UserSession)
-        .where(
-            UserSession.sid_hash == secret_digest(sid),
-            UserSession.revoked_at.is_(None),
-            UserSession.expires_at > now,
-            UserSession.expires_at < until,
-        )
+        .where(*live, UserSession.expires_at < until)
         .values(expires_at=until)
         .returning(UserSession.id, UserSession.user_id)
     )
@@ -333,6 +358,42 @@ def count_sessions(session: Session, user_id: int, *, now: datetime | None = Non
     )
 
 
+def idle_out(last_seen_at: datetime | None, now: datetime, idle: timedelta | None) -> bool:
+    """Has a session seen last at ``last_seen_at`` idled out at ``now``? (``idle``: the
+    idle timeout, None: none.) The session's absolute lifetime is checked apart."""
+    return idle is not None and last_seen_at is not None and now - last_seen_at > idle
+
+
+def session_last_seen(session: Session, credential_id: int) -> datetime | None:
+    """When the session (by row id) was last seen (its start if never since)."""
+    from sqlalchemy import func
+
+    return session.scalar(
+        select(func.coalesce(UserSession.last_seen_at, UserSession.created_at)).where(
+            UserSession.id == credential_id
+        )
+    )
+
+
+def note_session_use(
+    session: Session, credential_id: int, last_seen_at: datetime | None, now: datetime
+) -> datetime | None:
+    """Record a request on the session (by row id) at ``now``, at most once per
+    :data:`SESSION_SEEN_RESOLUTION` and never backwards (an exam's extension marks it
+    seen until its deadline); returns its ``last_seen_at`` from now on."""
+    if last_seen_at is not None and now - last_seen_at <= SESSION_SEEN_RESOLUTION:
+        return last_seen_at
+    session.execute(
+        update(UserSession)
+        .where(
+            UserSession.id == credential_id,
+            or_(UserSession.last_seen_at.is_(None), UserSession.last_seen_at < now),
+        )
+        .values(last_seen_at=now)
+    )
+    return now
+
+
 # ---------------------------------------------------------------- API tokens
 
 
@@ -342,12 +403,16 @@ def create_token(
     name: str,
     scopes: Iterable[str],
     *,
-    expires_at: datetime | None = None,
+    expires_at: datetime | None | Literal["default"] = "default",
     actor: str | None = None,
+    now: datetime | None = None,
 ) -> tuple[ApiToken, str]:
     """A new token; returns the row and the secret (shown once, never stored). The name is
-    one line of text (refused: ``token.name``)."""
+    one line of text (refused: ``token.name``). It expires at ``expires_at``: by default
+    :data:`DEFAULT_TOKEN_DAYS` from ``now``; None: never (say so explicitly)."""
     name = one_line("token.name", name)
+    if expires_at == "default":
+        expires_at = (now or utcnow()) + timedelta(days=DEFAULT_TOKEN_DAYS)
     get_user(session, user_id)
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken(
@@ -361,6 +426,27 @@ def create_token(
     session.flush()
     audit.record(session, actor, "create", "api_token", token.id, None, audit.snapshot(token))
     return token, secret
+
+
+def token_lifetime(text: str) -> timedelta | None:
+    """A token's lifetime as written on the command line: ``30d``, ``90d`` (days, 1 to
+    :data:`MAX_TOKEN_DAYS`), ``12w`` (weeks) or ``never`` (None). Refused otherwise
+    (``--expires``)."""
+    word = text.strip().lower()
+    if word == NEVER:
+        return None
+    m = re.fullmatch(r"(\d{1,5})\s*([dw])", word)
+    days = int(m.group(1)) * (7 if m.group(2) == "w" else 1) if m else 0
+    if not 1 <= days <= MAX_TOKEN_DAYS:
+        raise refused(
+            "--expires",
+            N_("not a token lifetime"),
+            text,
+            N_("a number of days or weeks such as 30d, 90d or 12w (at most {n} days), or never").format(
+                n=MAX_TOKEN_DAYS
+            ),
+        )
+    return timedelta(days=days)
 
 
 def verify_token(session: Session, secret: str, *, now: datetime | None = None) -> ApiToken | None:
@@ -415,7 +501,7 @@ class Caller:
     expires_at: datetime | None
     revoked_at: datetime | None = None
     scopes: frozenset[str] | None = None
-    last_used_at: datetime | None = None
+    last_used_at: datetime | None = None  # a session: when it was last seen
     language: str | None = None  # the user's own choice (None: the browser's)
 
     def live(self, now: datetime) -> bool:
@@ -450,7 +536,13 @@ def find_caller(session: Session, *, token: str | None = None, sid: str | None =
             .where(ApiToken.token_hash == secret_digest(token))
         )
     elif sid is not None:
-        columns += [UserSession.id.label("credential_id"), UserSession.expires_at]
+        from sqlalchemy import func
+
+        columns += [
+            UserSession.id.label("credential_id"),
+            UserSession.expires_at,
+            func.coalesce(UserSession.last_seen_at, UserSession.created_at).label("last_used_at"),
+        ]
         q = (
             select(*columns)
             .select_from(UserSession)
@@ -467,7 +559,7 @@ def find_caller(session: Session, *, token: str | None = None, sid: str | None =
     teams = frozenset(r.team_id for r in rows if r.team_id is not None)
     common = (row.id, row.username, row.role, row.person_id, teams, row.credential_id, row.expires_at)
     if token is None:
-        return Caller(*common, language=row.language)
+        return Caller(*common, last_used_at=row.last_used_at, language=row.language)
     return Caller(*common, row.revoked_at, frozenset(row.scopes), row.last_used_at, row.language)
 
 

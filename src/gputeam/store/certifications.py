@@ -54,15 +54,8 @@ def add_certification(
     """Record a certification held. With a ``catalog``, the id must exist in it and a
     missing ``valid_until`` defaults from its validity. The evidence is one line of text."""
     evidence = one_line("evidence", evidence)
-    if catalog is not None and cert_id not in catalog.certifications:
-        raise refused("certification", N_("not in the catalog"), cert_id, N_("a catalog certification id"))
+    valid_until = check_certification(catalog, cert_id, valid_from, valid_until)
     get_person(session, person_id)
-    if valid_until is None:
-        valid_until = default_valid_until(catalog, cert_id, valid_from)
-    if valid_until is not None and valid_until < valid_from:
-        raise refused(
-            "valid_until", N_("before valid_from"), valid_until.isoformat(), f">= {valid_from.isoformat()}"
-        )
     held = CertificationHeld(
         person_id=person_id,
         cert_id=cert_id,
@@ -74,6 +67,22 @@ def add_certification(
     session.flush()
     audit.record(session, actor, "create", "certification", held.id, None, audit.snapshot(held))
     return held
+
+
+def check_certification(
+    catalog: Catalog | None, cert_id: str, valid_from: date, valid_until: date | None
+) -> date | None:
+    """The certificate's ``valid_until`` (defaulted from the catalog) if it may be
+    recorded, else refused: an id not in the ``catalog``, or an end before its start."""
+    if catalog is not None and cert_id not in catalog.certifications:
+        raise refused("certification", N_("not in the catalog"), cert_id, N_("a catalog certification id"))
+    if valid_until is None:
+        valid_until = default_valid_until(catalog, cert_id, valid_from)
+    if valid_until is not None and valid_until < valid_from:
+        raise refused(
+            "valid_until", N_("before valid_from"), valid_until.isoformat(), f">= {valid_from.isoformat()}"
+        )
+    return valid_until
 
 
 def get_certification(session: Session, held_id: int) -> CertificationHeld:

@@ -137,6 +137,33 @@ def _refuse_nul(session: Session, _context: Any, _instances: Any) -> None:
                 )
 
 
+#: who may read and write the SQLite file: its owner only (it holds salaries and password
+#: hashes); SQLite gives its -wal and -shm files the same mode
+SQLITE_FILE_MODE = 0o600
+
+
+def private_file(path: Path) -> None:
+    """Make sure the SQLite file at ``path`` is its owner's only (:data:`SQLITE_FILE_MODE`):
+    created so when new (before SQLite opens it, whatever the umask), and narrowed to it
+    when an existing file (or its -wal or -shm file) is open to its group or to others.
+    A file of another user, or a file system without modes, is left as it is."""
+    import os
+
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, SQLITE_FILE_MODE))
+    except FileExistsError:
+        pass
+    except OSError:
+        return
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            mode = each.stat().st_mode & 0o777
+            if mode & 0o077:
+                each.chmod(SQLITE_FILE_MODE)
+        except OSError:  # absent, another user's, or no modes here
+            continue
+
+
 def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> Engine:
     """An engine with the settings gputeam relies on: foreign keys and WAL on SQLite,
     one shared connection for in-memory SQLite, pre-ping on servers.
@@ -154,6 +181,7 @@ def create_db_engine(url: str, *, threads: int | None = None, **kwargs: Any) -> 
         else:
             _size_pool(kwargs, threads)
             Path(parsed.database or "").parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(parsed.database or ""))
             kwargs.setdefault("connect_args", {"timeout": 30})
         engine = create_engine(url, **kwargs)
 

@@ -108,6 +108,7 @@ def complete_enrolment(
     *,
     hours_done: float | None = None,
     actor: str | None = None,
+    catalog: Catalog | None = None,
 ) -> Enrolment:
     """Mark the enrolment done on ``done_on`` (hours kept unless given); the person's open
     roadmap items for the course are marked done with it."""
@@ -115,7 +116,12 @@ def complete_enrolment(
     if e is None:
         raise not_found("enrolment", enrolment_id)
     return record_hours(
-        session, e.id, e.hours_done if hours_done is None else hours_done, completed_on=done_on, actor=actor
+        session,
+        e.id,
+        e.hours_done if hours_done is None else hours_done,
+        completed_on=done_on,
+        actor=actor,
+        catalog=catalog,
     )
 
 

@@ -46,6 +46,7 @@ _NOT_FOUND = {
     "api token": N_("no API token {key}"),
     "status list": N_("no status list {key}"),
     "item": N_("no item {key}"),
+    "approval": N_("no approval {key}"),
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
+from gputeam.catalog import Catalog
 from gputeam.i18n import N_
 from gputeam.store import audit
 from gputeam.store.errors import not_found, refused
@@ -22,8 +23,33 @@ from gputeam.store.schema import (
     RoadmapItem,
 )
 
-
 # ---------------------------------------------------------------- enrolments
+#: the most hours recorded on a course, as a multiple of the catalog's hours for it (a
+#: slow learner may take longer than the course's length, not ten times as long)
+COURSE_HOURS_FACTOR = 1.5
+
+
+def check_hours(catalog: Catalog | None, course_id: str, hours_done: float) -> None:
+    """Refuse hours below 0, or above :data:`COURSE_HOURS_FACTOR` times the course's hours
+    in the ``catalog`` (no bound but 0 without a catalog, or for a course whose hours the
+    catalog does not give)."""
+    if hours_done < 0:
+        raise refused("hours_done", N_("must not be negative"), hours_done, ">= 0")
+    course = catalog.courses.get(course_id) if catalog is not None else None
+    if course is None or course.hours is None:
+        return
+    most = course.hours * COURSE_HOURS_FACTOR
+    if hours_done > most:
+        raise refused(
+            "hours_done",
+            N_("more than {factor} times the course's {hours} hours").format(
+                factor=f"{COURSE_HOURS_FACTOR:g}", hours=f"{course.hours:g}"
+            ),
+            f"{hours_done:g}",
+            f"0-{most:g}",
+        )
+
+
 def enrol(
     session: Session,
     person_id: int,
@@ -32,8 +58,11 @@ def enrol(
     *,
     hours_done: float = 0.0,
     actor: str | None = None,
+    catalog: Catalog | None = None,
 ) -> Enrolment:
+    """Enrol the person; ``hours_done`` within :func:`check_hours` (with the ``catalog``)."""
     get_person(session, person_id)
+    check_hours(catalog, course_id, hours_done)
     return enrol_many(session, [(person_id, course_id)], started_on, hours_done=hours_done, actor=actor)[0]
 
 
@@ -67,13 +96,14 @@ def record_hours(
     *,
     completed_on: date | None = None,
     actor: str | None = None,
+    catalog: Catalog | None = None,
 ) -> Enrolment:
-    """Set the hours done so far (a total, not an increment); ``completed_on`` closes it."""
+    """Set the hours done so far (a total, not an increment; within :func:`check_hours`,
+    with the ``catalog``); ``completed_on`` closes it."""
     e = session.get(Enrolment, enrolment_id)
     if e is None:
         raise not_found("enrolment", enrolment_id)
-    if hours_done < 0:
-        raise refused("hours_done", N_("must not be negative"), hours_done, ">= 0")
+    check_hours(catalog, e.course_id, hours_done)
     before = audit.snapshot(e)
     e.hours_done = hours_done
     if completed_on is not None:

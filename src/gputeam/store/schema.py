@@ -301,6 +301,9 @@ class UserSession(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(index=True)
     revoked_at: Mapped[datetime | None] = mapped_column()
+    #: the last request seen on it (to ``SESSION_SEEN_RESOLUTION``; None: ``created_at``),
+    #: against which the idle timeout counts
+    last_seen_at: Mapped[datetime | None] = mapped_column()
 
 
 class AuditEntry(Base):
@@ -382,6 +385,37 @@ class IssuedCredential(Base):
     revoked_reason: Mapped[str] = mapped_column(Text, default="")
 
     person: Mapped[Person | None] = relationship()
+
+
+APPROVAL_KINDS = ("certification", "skill", "hours")
+APPROVAL_STATUSES = ("pending", "approved", "rejected")
+
+
+class Approval(Base):
+    """A record a person made for themself (a certificate, a skill rating, course hours),
+    waiting for a manager of their team or an admin: counted nowhere until approved, when
+    the record itself is written (``record_id``). ``payload`` holds the record's values."""
+
+    __tablename__ = "approvals"
+    __table_args__ = (
+        CheckConstraint("kind IN ('" + "','".join(APPROVAL_KINDS) + "')", name="kind"),
+        CheckConstraint("status IN ('" + "','".join(APPROVAL_STATUSES) + "')", name="status"),
+        Index("ix_approvals_status_person", "status", "person_id"),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    evidence_url: Mapped[str] = mapped_column(String(2000), default="")
+    status: Mapped[str] = mapped_column(String(20), default="pending")
+    requested_by: Mapped[str | None] = mapped_column(String(100))
+    requested_at: Mapped[datetime] = mapped_column(default=utcnow)
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column()
+    note: Mapped[str] = mapped_column(Text, default="")
+    record_id: Mapped[int | None] = mapped_column(Integer)
+
+    person: Mapped[Person] = relationship()
 
 
 # the programmes' tables (issue 11) live in their own module; registered with Base here

@@ -67,6 +67,33 @@ def reads(readable_: Readable, person_id: int, team_id: int | None) -> bool:
     return (own is not None and own == person_id) or (teams is not None and team_id in teams)
 
 
+def needs_approval(role: str, own_person_id: int | None, person_id: int) -> bool:
+    """Does a record a caller of ``role`` (linked to ``own_person_id``) makes for the person
+    ``person_id`` (a certificate, a skill rating, course hours) wait for approval? Yes when
+    it is their own record and they are not an admin: nobody vouches for themself."""
+    return role != "admin" and own_person_id is not None and own_person_id == person_id
+
+
+def may_approve(
+    role: str, own_person_id: int | None, team_ids: frozenset[int], person_id: int, team_id: int | None
+) -> bool:
+    """May a caller approve (or reject) a record waiting for approval for the person
+    ``person_id`` in team ``team_id``? An admin, or a manager of that team; never the
+    person themself."""
+    if own_person_id is not None and own_person_id == person_id:
+        return False
+    return role == "admin" or (role == "manager" and team_id is not None and team_id in team_ids)
+
+
+def approvable(role: str, team_ids: frozenset[int]) -> frozenset[int] | None:
+    """Whose waiting records a caller may decide, for a list: None for everyone (an
+    admin), else the teams (a manager's own; anyone else: none). The person's own
+    records are left out by :func:`may_approve`."""
+    if role == "admin":
+        return None
+    return team_ids if role == "manager" else frozenset()
+
+
 @dataclass(frozen=True)
 class Reach:
     """The people whose personal data a caller may see: ``everyone``, else the people

@@ -62,6 +62,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         language,
         pages,
         pages_account,
+        pages_approvals,
         pages_export,
         pages_import,
         pages_learning,
@@ -226,6 +227,7 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
         pages_lifecycle.router,
         pages_export.router,
         pages_skills.router,
+        pages_approvals.router,
     )
     # The routes themselves, not include_router: each router's routes are complete when
     # their module is imported (prefix, tags, responses) and hold nothing of an app, while
@@ -245,6 +247,34 @@ CSP = (
 
 #: Browsers that reached the app over HTTPS keep to HTTPS for a year.
 HSTS = "max-age=31536000; includeSubDomains"
+#: powerful browser features no page of the app uses, switched off for it and anything it
+#: embeds (the API explorer's copy buttons write to the clipboard, its own pages only)
+PERMISSIONS_POLICY = ", ".join(
+    [
+        *(
+            f"{feature}=()"
+            for feature in (
+                "accelerometer",
+                "camera",
+                "display-capture",
+                "geolocation",
+                "gyroscope",
+                "magnetometer",
+                "microphone",
+                "midi",
+                "payment",
+                "publickey-credentials-get",
+                "screen-wake-lock",
+                "serial",
+                "usb",
+                "xr-spatial-tracking",
+                "clipboard-read",
+            )
+        ),
+        "fullscreen=(self)",
+        "clipboard-write=(self)",
+    ]
+)
 
 
 class SessionCookies:
@@ -285,6 +315,7 @@ class SessionCookies:
                 headers.setdefault("Referrer-Policy", "same-origin")
                 headers.setdefault("X-Frame-Options", "DENY")
                 headers.setdefault("Content-Security-Policy", CSP)
+                headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
                 if not is_static:
                     # pages and JSON carry salaries and personal data: no copy in any cache
                     headers.setdefault("Cache-Control", "no-store")

@@ -132,9 +132,24 @@ def load_principal(request: Request) -> Principal | None:
             if session.uid is not None:
                 entry = _known(request, s, ("session", store.secret_digest(session.sid)), sid=session.sid)
                 if entry is not None and entry.caller.user_id == session.uid and entry.caller.live(now):
-                    found = entry.who
+                    found = _not_idle(request, s, entry, now)
     request.state.principal = found
     return found
+
+
+def _not_idle(request: Request, s: Any, entry: _Known, now: datetime) -> Principal | None:
+    """The session's user unless the session idled out (no request for
+    ``GPUTEAM_SESSION_IDLE_SECONDS``); the request is recorded as the session's last. The
+    time last seen is remembered per process; before refusing, it is read again, since the
+    user's requests may have gone to another process."""
+    idle = timedelta(seconds=request.app.state.settings.session_idle_seconds)
+    credential = entry.caller.credential_id
+    if store.idle_out(entry.last_used_at, now, idle):
+        entry.last_used_at = store.session_last_seen(s, credential)
+        if store.idle_out(entry.last_used_at, now, idle):
+            return None
+    entry.last_used_at = store.note_session_use(s, credential, entry.last_used_at, now)
+    return entry.who
 
 
 async def form_csrf(request: Request) -> str | None:

@@ -200,6 +200,7 @@ def person_response(
             for r in store.skill_history(s, p.id)
         ]
         curve = store.burnup(s, p.org_id, today(request), person_id=p.id)
+        pending = [store.approval_json(a) for a in store.list_approvals(s, p.org_id, person_id=p.id)]
     bars = [
         Bar(
             i["title"],
@@ -235,6 +236,9 @@ def person_response(
         can_edit=can_edit,
         can_change=can_change,
         history=history,
+        pending=pending,
+        own_records=who.needs_approval(p.id),
+        may_approve=who.may_approve(p.id, p.team_id),
         **forms,
         gantt=gantt_svg(bars, today(request), _("Roadmap of {name}").format(name=d["name"])),
         burnup=curve,
@@ -245,6 +249,11 @@ def person_response(
         certs=cat.certifications,
         courses=cat.courses,
     )
+
+
+def waits() -> str:
+    """What a notice adds when a record the person made for themself waits for approval."""
+    return _("It waits for approval: it counts once an admin or a manager of your team approves it.")
 
 
 def _back(request: Request, person_id: int, flash: str) -> Response:
@@ -260,8 +269,12 @@ def add_certification(
     valid_from: Annotated[str, Form(max_length=10)],
     valid_until: Annotated[str, Form(max_length=10)] = "",
     evidence: Annotated[str, Form(max_length=2000)] = "",
+    evidence_url: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
+    """Record a certification held; one the person records for themself waits for
+    approval (:func:`gputeam.tracker.reach.needs_approval`)."""
     errors: dict[str, str] = {}
+    pending = False
     start, fault = parse_day(valid_from, _("Earned"))
     if fault:
         errors["valid_from"] = fault
@@ -275,7 +288,10 @@ def add_certification(
     if not errors and start is not None:
         try:
             with request.app.state.db.session() as s:
-                store.add_certification(
+                pending = who.needs_approval(p.id)
+                record = store.request_certification if pending else store.add_certification
+                extra = {"evidence_url": evidence_url} if pending else {}
+                record(
                     s,
                     p.id,
                     cert_id,
@@ -284,11 +300,14 @@ def add_certification(
                     evidence=evidence,
                     catalog=services.catalog(request.app),
                     actor=actor(who),
+                    **extra,
                 )
         except InputError as exc:
-            errors["valid_until" if "valid" in (exc.problems[0].path or "") else "cert_id"] = "; ".join(
-                pr.localised().message for pr in exc.problems
+            path = exc.problems[0].path or ""
+            field = (
+                "evidence_url" if path == "evidence_url" else "valid_until" if "valid" in path else "cert_id"
             )
+            errors[field] = "; ".join(pr.localised().message for pr in exc.problems)
         except store.WriteConflict:
             errors["valid_from"] = _("This certification is already recorded from this date.")
     if errors:
@@ -303,7 +322,12 @@ def add_certification(
                 "valid_from": valid_from,
                 "valid_until": valid_until,
                 "evidence": evidence,
+                "evidence_url": evidence_url,
             },
+        )
+    if pending:
+        return _back(
+            request, person_id, _("Certification {id} sent for approval.").format(id=cert_id) + " " + waits()
         )
     return _back(request, person_id, _("Certification {id} recorded.").format(id=cert_id))
 

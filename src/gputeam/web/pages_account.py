@@ -79,7 +79,7 @@ def set_language(
     return response
 
 
-MIN_PASSWORD = 8  # what ``gputeam admin create`` (store.hash_password) demands
+MIN_PASSWORD = store.MIN_PASSWORD_LENGTH  # the rule: store.password_problem (every door)
 
 
 @router.post("/account/password")
@@ -163,7 +163,8 @@ def create_token(
                     who.user_id,
                     body.name,
                     body.scopes,
-                    expires_at=datetime.now(UTC) + timedelta(days=body.expires_in_days or 90),
+                    expires_at=datetime.now(UTC)
+                    + timedelta(days=body.expires_in_days or store.DEFAULT_TOKEN_DAYS),
                     actor=who.username,
                 )
         except InputError as exc:

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from gputeam import store
+from gputeam.errors import InputError
 from gputeam.i18n import _, ngettext
 from gputeam.store import BadCell
 from gputeam.store import parse_number as any_number
@@ -102,28 +103,52 @@ def enrolment_hours(
     enrolment_id: PathId,
     who: Recorder,
     hours_done: Annotated[str, Form(max_length=30)] = "",
+    evidence_url: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    from gputeam.web.pages import person_response
+    """Record an enrolment's hours (a total, within the course's bound); the person's own
+    hours wait for approval."""
+    from gputeam.web.pages import person_response, waits
 
     hours, fault = parse_hours(hours_done)
     with request.app.state.db.session() as s:
         e = _enrolment(request, who, s, enrolment_id)
         pid = e.person_id
-        if hours is not None:
-            store.record_hours(s, e.id, hours, actor=actor(who))
+        pending = who.needs_approval(pid)
+    if hours is not None:
+        try:
+            with request.app.state.db.session() as s:
+                catalog = services.catalog(request.app)
+                if pending:
+                    store.request_hours(
+                        s, enrolment_id, hours, evidence_url=evidence_url, catalog=catalog, actor=actor(who)
+                    )
+                else:
+                    store.record_hours(s, enrolment_id, hours, actor=actor(who), catalog=catalog)
+        except InputError as exc:
+            fault = "; ".join(p.localised().message for p in exc.problems)
     if fault:
         return person_response(
             request, who, pid, 422, hours_errors={enrolment_id: fault}, hours_form={enrolment_id: hours_done}
         )
+    if pending:
+        return _back(request, pid, _("Hours sent for approval.") + " " + waits())
     return _back(request, pid, _("Hours recorded."))
 
 
 @router.post("/enrolments/{enrolment_id}/done")
 def enrolment_done(request: Request, enrolment_id: PathId, who: Recorder) -> Response:
+    """Mark the course done (its roadmap items with it); the person's own completion waits
+    for approval."""
+    from gputeam.web.pages import waits
+
     with request.app.state.db.session() as s:
         e = _enrolment(request, who, s, enrolment_id)
         pid = e.person_id
-        store.complete_enrolment(s, e.id, max(today(request), e.started_on), actor=actor(who))
+        day = max(today(request), e.started_on)
+        if who.needs_approval(pid):
+            store.request_hours(s, e.id, None, completed_on=day, actor=actor(who))
+            return _back(request, pid, _("Course completion sent for approval.") + " " + waits())
+        store.complete_enrolment(s, e.id, day, actor=actor(who))
     return _back(request, pid, _("Course done; its roadmap items are marked done."))
 
 

@@ -320,10 +320,13 @@ def rate_skill(
     domain: Annotated[str, Form(max_length=100)] = "",
     proficiency: Annotated[str, Form(max_length=20)] = "",
     note: Annotated[str, Form(max_length=1000)] = "",
+    evidence_url: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    """Rate a skill: admin, the person's managers, or the engineer on their own record.
-    Earlier ratings stay as history."""
-    from gputeam.web.pages import person_response
+    """Rate a skill: admin, the person's managers, or the engineer on their own record
+    (which waits for approval). Earlier ratings stay as history."""
+    from gputeam.web.pages import person_response, waits
+
+    pending = who.needs_approval(person_id)
 
     with request.app.state.db.session() as s:
         recordable(request, who, s, person_id)
@@ -336,9 +339,23 @@ def rate_skill(
     if not errors:
         try:
             with request.app.state.db.session() as s:
-                store.rate_skill(s, person_id, domain, level, rated_by=actor(who), note=note.strip())
+                if pending:
+                    store.request_skill(
+                        s,
+                        person_id,
+                        domain,
+                        level,
+                        note=note.strip(),
+                        evidence_url=evidence_url,
+                        actor=actor(who),
+                    )
+                else:
+                    store.rate_skill(s, person_id, domain, level, rated_by=actor(who), note=note.strip())
         except InputError as exc:
-            errors["proficiency"] = str(exc.problems[0].localised().message if exc.problems else exc)
+            field = (
+                "evidence_url" if exc.problems and exc.problems[0].path == "evidence_url" else "proficiency"
+            )
+            errors[field] = str(exc.problems[0].localised().message if exc.problems else exc)
     if errors:
         return person_response(
             request,
@@ -346,6 +363,15 @@ def rate_skill(
             person_id,
             422,
             skill_errors=errors,
-            skill_form={"domain": domain, "proficiency": proficiency, "note": note},
+            skill_form={
+                "domain": domain,
+                "proficiency": proficiency,
+                "note": note,
+                "evidence_url": evidence_url,
+            },
+        )
+    if pending:
+        return notices.redirect(
+            request, f"/people/{person_id}#skills", _("Rating sent for approval.") + " " + waits()
         )
     return notices.redirect(request, f"/people/{person_id}#skills", _("Skill rated."))

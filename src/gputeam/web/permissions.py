@@ -125,6 +125,17 @@ class Principal:
         """Add certifications, enrolments and roadmap progress for this person."""
         return self.can(Perm.RECORDS_WRITE) and self._owns(person_id, team_id)
 
+    def needs_approval(self, person_id: int) -> bool:
+        """Whether a record this caller makes for the person waits for approval (the rule:
+        :func:`gputeam.tracker.reach.needs_approval`)."""
+        return reach.needs_approval(self.role, self.person_id, person_id)
+
+    def may_approve(self, person_id: int, team_id: int | None) -> bool:
+        """Approve or reject the person's waiting records (:func:`gputeam.tracker.reach.may_approve`)."""
+        return self.can(Perm.PEOPLE_WRITE) and reach.may_approve(
+            self.role, self.person_id, self.team_ids, person_id, team_id
+        )
+
     def may_team(self, team_id: int) -> bool:
         return self.role == "admin" or (self.role == "manager" and team_id in self.team_ids)
 

@@ -9,6 +9,7 @@ tokens: anybody who knows it can log in as anybody.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import Literal
 
@@ -83,7 +84,19 @@ class Settings(CatalogSettings):
         description="Mark cookies Secure. Default: when the request came over HTTPS "
         "(directly or via X-Forwarded-Proto from a trusted proxy).",
     )
-    session_max_age: int = Field(default=14 * 24 * 3600, ge=60, description="Session lifetime in seconds.")
+    session_max_age: int = Field(
+        default=14 * 24 * 3600,
+        ge=60,
+        description="Session lifetime in seconds (the absolute limit, however active the user).",
+    )
+    session_idle_seconds: int = Field(
+        default=1800,
+        ge=300,
+        le=14 * 24 * 3600,
+        description="A signed-in session ends after this many seconds without a request "
+        "(the idle timeout), within its lifetime; a running exam keeps its candidate signed "
+        "in until its deadline.",
+    )
     login_max_failures: int = Field(
         default=5,
         ge=1,
@@ -173,36 +186,69 @@ class Settings(CatalogSettings):
     def _safe_secret(self) -> Settings:
         if self.dev:
             return self
-        problem = None
-        if self.secret_key.strip().lower() in KNOWN_SECRETS:
-            problem = N_(
-                "the secret key is empty or a well-known default; refusing to start outside development mode"
-            )
-        elif len(self.secret_key) < MIN_SECRET_LENGTH:
-            problem = N_(
-                "the secret key is shorter than {n} characters; refusing to start outside development mode"
-            ).format(n=MIN_SECRET_LENGTH)
-        elif secret_bits(self.secret_key) < MIN_SECRET_BITS:
-            problem = N_(
-                "the secret key is too easy to guess (a repeated character or pattern, or too "
-                "few different characters); refusing to start outside development mode"
-            )
-        if problem:
-            raise SettingsError(
-                [
-                    Problem(
-                        path="GPUTEAM_SECRET_KEY",
-                        message=problem,
-                        expected=N_("{n}+ random characters").format(n=MIN_SECRET_LENGTH),
-                        hint=N_(
-                            "make one with: {command} and set it: export GPUTEAM_SECRET_KEY=... "
-                            "(the same key for every process of the app); on a development "
-                            "machine use --dev instead"
-                        ).format(command=MAKE_KEY),
-                    )
-                ]
-            )
+        check_secret_key(self.secret_key)
         return self
+
+
+def distinct_words(key: str) -> str:
+    """The key with each word (a run of letters and digits) kept at its first occurrence
+    only and the separators between words dropped: what a key of repeated words
+    (``secret-secret-secret-...``) is worth. A random key's words (``token_urlsafe``
+    splits at its ``-`` and ``_``) are all different, so it keeps all its characters
+    but the separators."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for word in re.findall(r"[^\W_]+", key):
+        if word.lower() not in seen:
+            seen.add(word.lower())
+            kept.append(word)
+    return "".join(kept)
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why ``key`` may not sign sessions, CSRF tokens and seal issuing keys (the one rule,
+    asked by every door: ``gputeam serve``, the ASGI factory, ``gputeam credential`` and
+    ``gputeam exams`` commands), or None: refused when empty or a well-known default,
+    shorter than :data:`MIN_SECRET_LENGTH`, or showing less than :data:`MIN_SECRET_BITS`
+    (:func:`secret_bits`) as it is or, when a word occurs more than once, with its
+    repeated words counted once (:func:`distinct_words`)."""
+    if key.strip().lower() in KNOWN_SECRETS:
+        return N_(
+            "the secret key is empty or a well-known default; refusing to start outside development mode"
+        )
+    if len(key) < MIN_SECRET_LENGTH:
+        return N_(
+            "the secret key is shorter than {n} characters; refusing to start outside development mode"
+        ).format(n=MIN_SECRET_LENGTH)
+    words = re.findall(r"[^\W_]+", key.lower())
+    repeats = len(set(words)) < len(words)
+    if secret_bits(key) < MIN_SECRET_BITS or (repeats and secret_bits(distinct_words(key)) < MIN_SECRET_BITS):
+        return N_(
+            "the secret key is too easy to guess (a repeated character, word or pattern, or too "
+            "few different characters); refusing to start outside development mode"
+        )
+    return None
+
+
+def check_secret_key(key: str) -> None:
+    """Raise :class:`SettingsError` on ``GPUTEAM_SECRET_KEY`` when :func:`secret_key_problem`
+    finds one, saying how to make a good key."""
+    problem = secret_key_problem(key)
+    if problem:
+        raise SettingsError(
+            [
+                Problem(
+                    path="GPUTEAM_SECRET_KEY",
+                    message=problem,
+                    expected=N_("{n}+ random characters").format(n=MIN_SECRET_LENGTH),
+                    hint=N_(
+                        "make one with: {command} and set it: export GPUTEAM_SECRET_KEY=... "
+                        "(the same key for every process of the app); on a development "
+                        "machine use --dev instead"
+                    ).format(command=MAKE_KEY),
+                )
+            ]
+        )
 
 
 def load_settings(**overrides: object) -> Settings:

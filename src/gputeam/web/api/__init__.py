@@ -8,7 +8,7 @@ problem documents (``application/problem+json``); invalid input answers 422 with
 
 from fastapi import APIRouter
 
-from gputeam.web.api import accounts, data, exams, people, plans, skills, teams
+from gputeam.web.api import accounts, approvals, data, exams, people, plans, skills, teams
 
 #: The API's routers, in matching order; each carries the ``/api/v1`` prefix itself.
 ROUTERS: tuple[APIRouter, ...] = (
@@ -19,6 +19,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     accounts.router,
     exams.router,
     skills.router,
+    approvals.router,
 )
 
 __all__ = ["ROUTERS"]

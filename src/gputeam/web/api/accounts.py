@@ -41,7 +41,12 @@ class UserPatch(Body):
 class TokenIn(Body):
     name: str = Field(min_length=1, max_length=100)
     scopes: list[str] = Field(min_length=1, max_length=3, description="read, write, admin")
-    expires_in_days: int | None = Field(default=90, ge=1, le=3650)
+    expires_in_days: int | None = Field(
+        default=store.DEFAULT_TOKEN_DAYS,
+        ge=1,
+        le=store.MAX_TOKEN_DAYS,
+        description="Days until the token expires; null: never (not advised).",
+    )
     user_id: RefId | None = Field(default=None, description="Admins only: for another user.")
 
 

@@ -69,6 +69,7 @@ def forbid(message: str = N_("not allowed for your role")) -> HTTPException:
 #: What :func:`not_found` says of each kind of record, in words that translate whole.
 NOT_FOUND = {
     "catalog section": N_("no such catalog section"),
+    "approval": N_("no such approval"),
     "certification": N_("no such certification"),
     "enrolment": N_("no such enrolment"),
     "person": N_("no such person"),

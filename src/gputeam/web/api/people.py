@@ -143,6 +143,12 @@ else:
 class SkillIn(Body):
     proficiency: int = Field(ge=0, le=4, description="0 none ... 4 expert.")
     note: str = Field(default="", max_length=1000)
+    evidence_url: str = Field(
+        default="",
+        max_length=2000,
+        description="A link to evidence (a badge, a transcript): shown to whoever approves a "
+        "record the person made for themself.",
+    )
 
 
 class CertificationIn(Body):
@@ -150,6 +156,12 @@ class CertificationIn(Body):
     valid_from: Day
     valid_until: Day | None = Field(default=None, description="Default: from its validity.")
     evidence: str = Field(default="", max_length=2000)
+    evidence_url: str = Field(
+        default="",
+        max_length=2000,
+        description="A link to evidence (a badge, a transcript): shown to whoever approves a "
+        "record the person made for themself.",
+    )
 
 
 class EnrolmentIn(Body):
@@ -164,12 +176,23 @@ class EnrolmentIn(Body):
         "its courses not already open (the answer lists them).",
     )
     started_on: Day
-    hours_done: float = Field(default=0, ge=0, le=10000)
+    hours_done: float = Field(
+        default=0,
+        ge=0,
+        le=10000,
+        description="At most the course's catalog hours times the course-hours factor (1.5).",
+    )
 
 
 class HoursIn(Body):
     hours_done: float = Field(ge=0, le=10000)
     completed_on: Day | None = None
+    evidence_url: str = Field(
+        default="",
+        max_length=2000,
+        description="A link to evidence (a badge, a transcript): shown to whoever approves a "
+        "record the person made for themself.",
+    )
 
 
 class RoadmapPatch(Body):
@@ -308,15 +331,41 @@ def _known_domain(request: Request, domain: str) -> None:
         )
 
 
-@router.put("/people/{person_id}/skills/{domain}", summary="Rate a skill (history kept)")
+#: what a record someone made for themself answers: waiting for approval, counted nowhere yet
+PENDING: dict[int | str, dict[str, Any]] = {
+    202: {"description": "Recorded as pending: waits for a manager of the person's team or an admin."}
+}
+
+
+def _pending(response: Response, approval: Any) -> dict[str, Any]:
+    response.status_code = 202
+    return {"status": "pending", "approval": store.approval_json(approval)}
+
+
+@router.put(
+    "/people/{person_id}/skills/{domain}",
+    summary="Rate a skill (history kept); one's own rating waits for approval",
+    responses=PENDING,
+)
 def rate_skill(
-    request: Request, person_id: PathId, domain: str, body: SkillIn, who: Recorder
+    request: Request, person_id: PathId, domain: str, body: SkillIn, who: Recorder, response: Response
 ) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid(N_("only admins, the person's managers and the person rate skills"))
         _known_domain(request, domain)
+        if who.needs_approval(p.id):
+            pending = store.request_skill(
+                s,
+                p.id,
+                domain,
+                body.proficiency,
+                note=body.note,
+                evidence_url=body.evidence_url,
+                actor=actor(who),
+            )
+            return _pending(response, pending)
         r = store.rate_skill(s, p.id, domain, body.proficiency, rated_by=actor(who), note=body.note)
         return {
             "person_id": p.id,
@@ -333,14 +382,32 @@ def list_certifications(request: Request, person_id: PathId, who: Reader) -> lis
         return list(services.person_detail(request.app, s, p, today(request))["certifications"])
 
 
-@router.post("/people/{person_id}/certifications", status_code=201, summary="Record a certification held")
+@router.post(
+    "/people/{person_id}/certifications",
+    status_code=201,
+    summary="Record a certification held; one's own waits for approval",
+    responses=PENDING,
+)
 def add_certification(
-    request: Request, person_id: PathId, body: CertificationIn, who: Recorder
+    request: Request, person_id: PathId, body: CertificationIn, who: Recorder, response: Response
 ) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
+        if who.needs_approval(p.id):
+            pending = store.request_certification(
+                s,
+                p.id,
+                body.cert_id,
+                body.valid_from,
+                body.valid_until,
+                evidence=body.evidence,
+                evidence_url=body.evidence_url,
+                catalog=services.catalog(request.app),
+                actor=actor(who),
+            )
+            return _pending(response, pending)
         held = store.add_certification(
             s,
             p.id,
@@ -380,7 +447,11 @@ def list_enrolments(request: Request, person_id: PathId, who: Reader) -> list[di
         return list(services.person_detail(request.app, s, p, today(request))["enrolments"])
 
 
-@router.post("/people/{person_id}/enrolments", status_code=201, summary="Enrol in a course")
+@router.post(
+    "/people/{person_id}/enrolments",
+    status_code=201,
+    summary="Enrol in a course; hours one records for oneself wait for approval",
+)
 def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder) -> dict[str, Any]:
     with db(request).session() as s:
         p = _visible(who, s, person_id, request)
@@ -402,21 +473,40 @@ def enrol(request: Request, person_id: PathId, body: EnrolmentIn, who: Recorder)
                     for e in made["created"]
                 ],
             }
-        e = store.enrol(s, p.id, courses[0], body.started_on, hours_done=body.hours_done, actor=actor(who))
-        return {
+        catalog = services.catalog(request.app)
+        store.check_hours(catalog, courses[0], body.hours_done)
+        own = who.needs_approval(p.id) and body.hours_done > 0
+        e = store.enrol(
+            s,
+            p.id,
+            courses[0],
+            body.started_on,
+            hours_done=0.0 if own else body.hours_done,
+            actor=actor(who),
+            catalog=catalog,
+        )
+        out: dict[str, Any] = {
             "id": e.id,
             "course_id": e.course_id,
             "started_on": e.started_on.isoformat(),
             "hours_done": e.hours_done,
         }
+        if own:  # enrolled now; the hours wait for approval
+            pending = store.request_hours(s, e.id, body.hours_done, catalog=catalog, actor=actor(who))
+            out["approval"] = store.approval_json(pending)
+        return out
 
 
 @router.patch(
     "/enrolments/{enrolment_id}",
-    summary="Record hours done (a total); "
-    "completed_on marks it done, and the person's roadmap items for the course",
+    summary="Record hours done (a total, at most the course's hours times 1.5); "
+    "completed_on marks it done, and the person's roadmap items for the course; "
+    "one's own hours wait for approval",
+    responses=PENDING,
 )
-def record_hours(request: Request, enrolment_id: PathId, body: HoursIn, who: Recorder) -> dict[str, Any]:
+def record_hours(
+    request: Request, enrolment_id: PathId, body: HoursIn, who: Recorder, response: Response
+) -> dict[str, Any]:
     with db(request).session() as s:
         owner = store.record_person(s, "enrolment", enrolment_id)
         if owner is None:
@@ -424,8 +514,25 @@ def record_hours(request: Request, enrolment_id: PathId, body: HoursIn, who: Rec
         p = _visible(who, s, owner, request)
         if not who.may_change_records(p.id, p.team_id):
             raise forbid()
+        catalog = services.catalog(request.app)
+        if who.needs_approval(p.id):
+            pending = store.request_hours(
+                s,
+                enrolment_id,
+                body.hours_done,
+                completed_on=body.completed_on,
+                evidence_url=body.evidence_url,
+                catalog=catalog,
+                actor=actor(who),
+            )
+            return _pending(response, pending)
         e = store.record_hours(
-            s, enrolment_id, body.hours_done, completed_on=body.completed_on, actor=actor(who)
+            s,
+            enrolment_id,
+            body.hours_done,
+            completed_on=body.completed_on,
+            actor=actor(who),
+            catalog=catalog,
         )
         return {
             "id": e.id,
