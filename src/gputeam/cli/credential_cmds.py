@@ -36,6 +36,8 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
         except BakingError as exc:
             typer.echo(_("error:") + f" {path}: {translate(str(exc))}", err=True)
             raise typer.Exit(2) from None
+    from gputeam.credentials import jsontext
+
     try:
         text = raw.decode("utf-8-sig")
         if jwt:
@@ -43,7 +45,10 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
             if looks_like_jwt(text):
                 return text.strip()
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.TooDeep as exc:
+        typer.echo(_("error:") + f" {path}: {translate(str(exc))}", err=True)
+        raise typer.Exit(2) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         message = (
             _("the {what} is not JSON or a VC-JWT: {error}") if jwt else _("the {what} is not JSON: {error}")

@@ -19,6 +19,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
+from gputeam.credentials import jsontext
 from gputeam.credentials.issue import verification_method
 from gputeam.credentials.proof import ProofError
 from gputeam.i18n import N_
@@ -90,7 +91,9 @@ def encode(credential: dict[str, Any], private_key: Ed25519PrivateKey) -> str:
 def unverified_payload(token: str) -> dict[str, Any]:
     """The payload, read without checking anything (to run the structure check first)."""
     try:
-        payload = json.loads(_unb64(token.strip().split(".")[1]))
+        payload = jsontext.loads(_unb64(token.strip().split(".")[1]))
+    except jsontext.TooDeep as exc:
+        raise ProofError(str(exc)) from None
     except (ValueError, IndexError) as exc:
         raise ProofError(N_("not a readable JWT: {reason}").format(reason=exc)) from None
     if not isinstance(payload, dict):

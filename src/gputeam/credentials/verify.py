@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from gputeam.credentials import didweb, multibase, statuslist
+from gputeam.credentials import didweb, jsontext, multibase, statuslist
+from gputeam.credentials.compacted import compaction_problems
 from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, UnknownContext
 from gputeam.credentials.proof import ProofError, verify_proof
 from gputeam.i18n import N_
@@ -109,6 +110,11 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     import json
 
     try:
+        jsontext.check_depth(cred)
+    except jsontext.TooDeep as exc:
+        return [str(exc)]
+
+    try:
         size = len(json.dumps(cred, separators=(",", ":")).encode())
     except (TypeError, ValueError):
         return [N_("the credential is not plain JSON")]
@@ -141,6 +147,8 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 )
     if embedded_proof and "proof" not in cred:
         problems.append(N_("the credential has no proof"))
+    if not problems:  # only a credential otherwise sound is worth the JSON-LD work
+        problems += compaction_problems(cred)
     return problems
 
 
@@ -283,28 +291,37 @@ def resolve_key(
 
 
 def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
+    """Every proof of the credential (a proof set, VC Data Integrity §2.1.2, is a list):
+    all must verify; one that does not makes the credential not valid, whatever the others."""
     proofs = cred["proof"] if isinstance(cred["proof"], list) else [cred["proof"]]
     issuer = _id(cred.get("issuer")) or ""
     if not proofs or not all(isinstance(p, dict) for p in proofs):
         return Check("proof", False, N_("proof must be an object or a list of objects"))
-    failures = []
-    for p in proofs:
+    failures, methods = [], []
+    for number, p in enumerate(proofs, 1):
         try:
             if p.get("proofPurpose") != "assertionMethod":
                 purpose = N_("proofPurpose is {found}, expected 'assertionMethod'")
                 raise ProofError(purpose.format(found=repr(p.get("proofPurpose"))))
             verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
+            methods.append(str(p["verificationMethod"]))
+            continue
         except ProofError as exc:
-            failures.append(str(exc))
-            continue
+            reason = str(exc)
         except Exception as exc:  # canonicalisation of a malformed document
-            failures.append(
-                N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__)
-            )
-            continue
+            reason = N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__)
+        if len(proofs) == 1:
+            failures.append(reason)
+        else:
+            of = N_("proof {number} of {count}: {reason}")
+            failures.append(of.format(number=number, count=len(proofs), reason=reason))
+    if failures:
+        return Check.of("proof", False, failures)
+    if len(methods) == 1:
         valid = N_("eddsa-rdfc-2022 signature by {method} is valid")
-        return Check("proof", True, valid.format(method=p["verificationMethod"]))
-    return Check.of("proof", False, failures)
+        return Check("proof", True, valid.format(method=methods[0]))
+    every = N_("all {count} eddsa-rdfc-2022 signatures are valid (by {methods})")
+    return Check("proof", True, every.format(count=len(methods), methods=", ".join(methods)))
 
 
 def check_validity(cred: dict[str, Any], now: datetime) -> Check:
@@ -398,12 +415,15 @@ def verify_status_list(
     proofs = status_list.get("proof")
     proofs = proofs if isinstance(proofs, list) else [proofs]
     try:
-        p = proofs[0] if proofs else None
-        if not isinstance(p, dict):
+        if not proofs or not all(isinstance(p, dict) for p in proofs):
             raise ProofError(N_("the status list has no proof"))
-        verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
+        for p in proofs:  # a proof set: every proof must verify
+            verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
     except ProofError as exc:
         return Check("status", False, N_("the status list's proof is invalid: {reason}").format(reason=exc))
+    unlike = compaction_problems(status_list)
+    if unlike:
+        return Check.of("status", False, [N_("the status list is refused: {reason}").format(reason=r) for r in unlike])
     subject = status_list.get("credentialSubject")
     try:
         if not isinstance(subject, dict):

@@ -45,6 +45,7 @@ class Unreadable(ValueError):
 
 def _parse(raw: bytes) -> Any:
     """A credential from bytes: JSON, a VC-JWT, or a PNG/SVG with one baked in."""
+    from gputeam.credentials import jsontext
     from gputeam.credentials.baking import BakingError, unbake
     from gputeam.credentials.vcjwt import looks_like_jwt
 
@@ -62,7 +63,9 @@ def _parse(raw: bytes) -> Any:
     if looks_like_jwt(text):
         return text
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.TooDeep as exc:
+        raise Unreadable(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise Unreadable(N_("not JSON or a VC-JWT: {reason}").format(reason=exc)) from None
 
