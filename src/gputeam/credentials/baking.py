@@ -168,9 +168,7 @@ def unbake_svg(svg: str) -> str:
         raise BakingError(N_("not an SVG document: {reason}").format(reason=exc)) from None
     found = [e for e in root.iter() if e.tag == f"{{{OB_NS}}}credential"]
     if len(found) > 1:
-        several = N_(
-            "the SVG carries {count} openbadges:credential elements; a badge carries one credential"
-        )
+        several = N_("the SVG carries {count} openbadges:credential elements; a badge carries one credential")
         raise BakingError(several.format(count=len(found)))
     for child in found:
         if child not in list(root):
