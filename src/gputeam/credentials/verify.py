@@ -146,6 +146,7 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 problems.append(str(UnknownContext(c)))
             elif not isinstance(c, str):
                 problems.append(N_("@context: embedded contexts are not accepted, only the bundled URLs"))
+    contexts_known = not problems
     problems += _data_model_problems(cred)
     for field in ("validFrom", "validUntil"):
         if field in cred or field == "validFrom":
@@ -159,7 +160,7 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 )
     if embedded_proof and "proof" not in cred:
         problems.append(N_("the credential has no proof"))
-    if not problems:  # only a credential otherwise sound is worth the JSON-LD work
+    if contexts_known:  # what compaction says explains the other problems (a renamed issuer)
         problems += compaction_problems(cred)
     return problems
 
