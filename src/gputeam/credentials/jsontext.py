@@ -23,9 +23,7 @@ class TooDeep(ValueError):
     def __init__(self, limit: int = MAX_JSON_DEPTH) -> None:
         self.limit = limit
         super().__init__(
-            N_("the JSON is nested more than {limit} levels deep, the most gputeam reads").format(
-                limit=limit
-            )
+            N_("the JSON is nested more than {limit} levels deep, the most gputeam reads").format(limit=limit)
         )
 
 
