@@ -36,6 +36,8 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
         except BakingError as exc:
             typer.echo(_("error:") + f" {path}: {translate(str(exc))}", err=True)
             raise typer.Exit(2) from None
+    from gputeam.credentials import jsontext
+
     try:
         text = raw.decode("utf-8-sig")
         if jwt:
@@ -43,7 +45,10 @@ def _read_json(path: Path, what: str, jwt: bool = False) -> Any:
 
             if looks_like_jwt(text):
                 return text.strip()
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.TooDeep as exc:
+        typer.echo(_("error:") + f" {path}: {translate(str(exc))}", err=True)
+        raise typer.Exit(2) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         message = (
             _("the {what} is not JSON or a VC-JWT: {error}") if jwt else _("the {what} is not JSON: {error}")
@@ -83,7 +88,9 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(
                 "--status-list",
-                help=_("The issuer's status list credential (JSON), to check revocation offline."),
+                help=_(
+                    "The issuer's status list credential (JSON, or a VC-JWT), to check revocation offline."
+                ),
             ),
         ] = None,
         recipient: Annotated[
@@ -125,8 +132,8 @@ def register(app: typer.Typer) -> None:
         from gputeam.credentials import verify
 
         cred = _read_json(file, N_("credential"), jwt=True)
-        listed = _read_json(status_list, N_("status list")) if status_list else None
-        if listed is not None and not isinstance(listed, dict):
+        listed = _read_json(status_list, N_("status list"), jwt=True) if status_list else None
+        if listed is not None and not isinstance(listed, (dict, str)):
             typer.echo(
                 _("error:") + f" {status_list}: " + _("the status list is not a JSON object"), err=True
             )
@@ -478,6 +485,9 @@ def register_admin(credential: typer.Typer) -> None:
             ),
         ],
         out: Annotated[Path | None, typer.Option(help=_("Write it here (default: stdout)."))] = None,
+        format: Annotated[
+            str, typer.Option(help=_("json (embedded eddsa-rdfc-2022 proof) or jwt (VC-JWT)."))
+        ] = "json",
         base_url: BaseUrl = None,
         db: DbOption = None,
     ) -> None:
@@ -485,18 +495,29 @@ def register_admin(credential: typer.Typer) -> None:
         --status-list`, or to publish it)."""
         from datetime import UTC, datetime
 
-        from gputeam.store import open_database, status_list
+        from gputeam.errors import InputError, Problem
+        from gputeam.store import open_database, status_list, status_list_jwt
 
+        if format not in ("json", "jwt"):
+            raise InputError(
+                [
+                    Problem(
+                        path="--format",
+                        message=_("unknown format"),
+                        found=repr(format),
+                        expected="json or jwt",
+                    )
+                ]
+            )
         secret, url = _secret(), _base_url(base_url)
+        build = status_list if format == "json" else status_list_jwt
         database = open_database(db)
         try:
             with database.session() as s:
-                doc = status_list(
-                    s, key, secret, base_url=url, now=datetime.now(UTC), issuer_did=_issuer_did(url)
-                )
+                doc = build(s, key, secret, base_url=url, now=datetime.now(UTC), issuer_did=_issuer_did(url))
         finally:
             database.dispose()
-        text = json.dumps(doc, indent=2)
+        text = doc if isinstance(doc, str) else json.dumps(doc, indent=2)
         if out is None:
             typer.echo(text)
         else:

@@ -6,7 +6,8 @@
   ``https://purl.imsglobal.org/ob/v3p0``), holding the JSON in a CDATA section or the VC-JWT in
   its ``verify`` attribute.
 
-Re-baking replaces an earlier credential instead of adding a second one.
+Re-baking replaces an earlier credential instead of adding a second one; reading refuses
+an image that carries more than one.
 """
 
 from __future__ import annotations
@@ -67,8 +68,28 @@ def bake_png(png: bytes, credential_text: str) -> bytes:
     return PNG_SIGNATURE + body + _chunk(b"iTXt", itxt) + _chunk(b"IEND", b"")
 
 
+def _names_credential(kind: bytes, data: bytes) -> bool:
+    """A text chunk of any kind (``iTXt``, ``tEXt``, ``zTXt``) with the credential's keyword:
+    what some reader could take for a baked credential."""
+    return kind in (b"iTXt", b"tEXt", b"zTXt") and data.split(b"\0", 1)[0] == KEYWORD
+
+
 def unbake_png(png: bytes) -> str:
-    for kind, data in _chunks(png):
+    """The one credential baked into ``png``. An image carrying several (or one outside an
+    ``iTXt`` chunk, or after ``IEND``) is refused: a verifier would check one while a reader
+    shows another."""
+    chunks = _chunks(png)
+    named = [kind for kind, data in chunks if _names_credential(kind, data)]
+    end = len(PNG_SIGNATURE) + sum(12 + len(data) for _kind, data in chunks)
+    if len(named) > 1:
+        several = N_("the PNG carries {count} openbadgecredential chunks; a badge carries one credential")
+        raise BakingError(several.format(count=len(named)))
+    if named and named[0] != b"iTXt":
+        wrong = N_("the openbadgecredential chunk is a {kind} chunk; Open Badges 3.0 bakes into iTXt")
+        raise BakingError(wrong.format(kind=named[0].decode("ascii", "replace")))
+    if KEYWORD in png[end:]:
+        raise BakingError(N_("the PNG carries a credential after its IEND chunk"))
+    for kind, data in chunks:
         if not _is_credential_chunk(kind, data):
             continue
         # keyword NUL, compression flag, compression method, language NUL, translated NUL, text
@@ -145,14 +166,28 @@ def unbake_svg(svg: str) -> str:
         root = SafeET.fromstring(svg)
     except Exception as exc:
         raise BakingError(N_("not an SVG document: {reason}").format(reason=exc)) from None
-    for child in root:
-        if child.tag == f"{{{OB_NS}}}credential":
-            if child.get("verify"):
-                return str(child.get("verify"))
-            text = child.text
-            if isinstance(text, str) and text.strip():
-                return text.strip()
-            raise BakingError(N_("the openbadges:credential element is empty"))
+    found = [e for e in root.iter() if e.tag == f"{{{OB_NS}}}credential"]
+    if len(found) > 1:
+        several = N_("the SVG carries {count} openbadges:credential elements; a badge carries one credential")
+        raise BakingError(several.format(count=len(found)))
+    for child in found:
+        if child not in list(root):
+            raise BakingError(
+                N_(
+                    "the SVG's credential element must be an openbadges:credential directly "
+                    "under the root <svg>"
+                )
+            )
+        verify_attr, text = child.get("verify"), (child.text or "").strip()
+        if verify_attr and text:
+            raise BakingError(
+                N_("the openbadges:credential element holds both a VC-JWT and JSON; a badge carries one")
+            )
+        if verify_attr:
+            return str(verify_attr)
+        if text:
+            return text
+        raise BakingError(N_("the openbadges:credential element is empty"))
     raise BakingError(N_("the SVG carries no openbadges:credential element"))
 
 

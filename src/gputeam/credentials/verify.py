@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from gputeam.credentials import didweb, multibase, statuslist
+from gputeam.credentials import didweb, jsontext, multibase, statuslist
+from gputeam.credentials.compacted import compaction_problems
 from gputeam.credentials.loader import CONTEXTS, CREDENTIALS_V2, OB_V3P0, UnknownContext
 from gputeam.credentials.proof import ProofError, verify_proof
 from gputeam.i18n import N_
@@ -66,8 +67,20 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Signer:
+    """A key whose signature of the credential verified: the verification method (or the
+    VC-JWT's ``kid``) and, when it is an Ed25519 key, its 32 raw bytes (so that a tracker
+    can tell whether it is one of its own keys; this package knows no one's keys)."""
+
+    method: str
+    ed25519: bytes | None = None
+
+
+@dataclass(frozen=True)
 class Verification:
     checks: tuple[Check, ...]
+    #: The keys whose signatures verified (empty when the proof check failed).
+    signers: tuple[Signer, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -109,6 +122,11 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
     import json
 
     try:
+        jsontext.check_depth(cred)
+    except jsontext.TooDeep as exc:
+        return [str(exc)]
+
+    try:
         size = len(json.dumps(cred, separators=(",", ":")).encode())
     except (TypeError, ValueError):
         return [N_("the credential is not plain JSON")]
@@ -128,6 +146,7 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 problems.append(str(UnknownContext(c)))
             elif not isinstance(c, str):
                 problems.append(N_("@context: embedded contexts are not accepted, only the bundled URLs"))
+    contexts_known = not problems
     problems += _data_model_problems(cred)
     for field in ("validFrom", "validUntil"):
         if field in cred or field == "validFrom":
@@ -141,6 +160,8 @@ def structure_problems(cred: Any, embedded_proof: bool = True) -> list[str]:
                 )
     if embedded_proof and "proof" not in cred:
         problems.append(N_("the credential has no proof"))
+    if contexts_known:  # what compaction says explains the other problems (a renamed issuer)
+        problems += compaction_problems(cred)
     return problems
 
 
@@ -283,28 +304,46 @@ def resolve_key(
 
 
 def check_proof(cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
+    """Every proof of the credential (a proof set, VC Data Integrity §2.1.2, is a list):
+    all must verify; one that does not makes the credential not valid, whatever the others."""
+    return _data_integrity(cred, did_documents)[0]
+
+
+def _data_integrity(
+    cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None
+) -> tuple[Check, tuple[Signer, ...]]:
     proofs = cred["proof"] if isinstance(cred["proof"], list) else [cred["proof"]]
     issuer = _id(cred.get("issuer")) or ""
     if not proofs or not all(isinstance(p, dict) for p in proofs):
-        return Check("proof", False, N_("proof must be an object or a list of objects"))
-    failures = []
-    for p in proofs:
+        return Check("proof", False, N_("proof must be an object or a list of objects")), ()
+    failures, methods, signers = [], [], []
+    for number, p in enumerate(proofs, 1):
         try:
             if p.get("proofPurpose") != "assertionMethod":
                 purpose = N_("proofPurpose is {found}, expected 'assertionMethod'")
                 raise ProofError(purpose.format(found=repr(p.get("proofPurpose"))))
-            verify_proof(cred, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
+            key = resolve_key(p.get("verificationMethod"), issuer, did_documents)
+            verify_proof(cred, p, key)
+            methods.append(str(p["verificationMethod"]))
+            signers.append(Signer(methods[-1], key))
+            continue
         except ProofError as exc:
-            failures.append(str(exc))
-            continue
+            reason = str(exc)
         except Exception as exc:  # canonicalisation of a malformed document
-            failures.append(
-                N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__)
-            )
-            continue
+            reason = N_("the credential cannot be canonicalised: {error}").format(error=type(exc).__name__)
+        if len(proofs) == 1:
+            failures.append(reason)
+        else:
+            of = N_("proof {number} of {count}: {reason}")
+            failures.append(of.format(number=number, count=len(proofs), reason=reason))
+    if failures:
+        return Check.of("proof", False, failures), ()
+    if len(methods) == 1:
         valid = N_("eddsa-rdfc-2022 signature by {method} is valid")
-        return Check("proof", True, valid.format(method=p["verificationMethod"]))
-    return Check.of("proof", False, failures)
+        return Check("proof", True, valid.format(method=methods[0])), tuple(signers)
+    every = N_("all {count} eddsa-rdfc-2022 signatures are valid (by {methods})")
+    found = every.format(count=len(methods), methods=", ".join(methods))
+    return Check("proof", True, found), tuple(signers)
 
 
 def check_validity(cred: dict[str, Any], now: datetime) -> Check:
@@ -322,7 +361,7 @@ def check_validity(cred: dict[str, Any], now: datetime) -> Check:
 
 def check_status(
     cred: dict[str, Any],
-    status_list: dict[str, Any] | None,
+    status_list: dict[str, Any] | str | None,
     now: datetime,
     did_documents: Mapping[str, Any] | None = None,
 ) -> Check:
@@ -348,6 +387,17 @@ def check_status(
                 url=entry.get("statusListCredential")
             ),
         )
+    token: str | None = None
+    if isinstance(status_list, str):  # the status list as a VC-JWT
+        from gputeam.credentials import vcjwt
+
+        token = status_list
+        try:
+            status_list = vcjwt.credential_of(token)
+        except ProofError as exc:
+            return Check(
+                "status", False, N_("the status list's proof is invalid: {reason}").format(reason=exc)
+            )
     if status_list.get("id") != entry.get("statusListCredential"):
         return Check(
             "status",
@@ -365,7 +415,7 @@ def check_status(
                 value=repr(entry.get("statusListIndex"))
             ),
         )
-    listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now, did_documents)
+    listed = verify_status_list(status_list, _id(cred.get("issuer")) or "", now, did_documents, token)
     if isinstance(listed, Check):
         return listed
     try:
@@ -388,9 +438,14 @@ def _list_index(value: Any) -> int | None:
 
 
 def verify_status_list(
-    status_list: dict[str, Any], issuer: str, now: datetime, did_documents: Mapping[str, Any] | None = None
+    status_list: dict[str, Any],
+    issuer: str,
+    now: datetime,
+    did_documents: Mapping[str, Any] | None = None,
+    token: str | None = None,
 ) -> bytes | Check:
-    """The bits of a status list credential, or a failed check saying why it can't be used."""
+    """The bits of a status list credential (with an embedded proof, or ``token``, the VC-JWT
+    it is the payload of), or a failed check saying why it can't be used."""
     if "BitstringStatusListCredential" not in _types(status_list):
         return Check("status", False, N_("the status list is not a BitstringStatusListCredential"))
     if _id(status_list.get("issuer")) != issuer:
@@ -398,12 +453,22 @@ def verify_status_list(
     proofs = status_list.get("proof")
     proofs = proofs if isinstance(proofs, list) else [proofs]
     try:
-        p = proofs[0] if proofs else None
-        if not isinstance(p, dict):
+        if token is not None:
+            from gputeam.credentials import vcjwt
+
+            vcjwt.verify_jwt_signer(token, issuer, did_documents)
+        elif not proofs or not all(isinstance(p, dict) for p in proofs):
             raise ProofError(N_("the status list has no proof"))
-        verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
+        else:
+            for p in proofs:  # a proof set: every proof must verify
+                verify_proof(status_list, p, resolve_key(p.get("verificationMethod"), issuer, did_documents))
     except ProofError as exc:
         return Check("status", False, N_("the status list's proof is invalid: {reason}").format(reason=exc))
+    unlike = compaction_problems(status_list)
+    if unlike:
+        return Check.of(
+            "status", False, [N_("the status list is refused: {reason}").format(reason=r) for r in unlike]
+        )
     subject = status_list.get("credentialSubject")
     try:
         if not isinstance(subject, dict):
@@ -436,20 +501,34 @@ def check_recipient(cred: dict[str, Any], recipient: str | None) -> Check:
 
 
 def check_jwt(token: str, cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None) -> Check:
+    return _jwt(token, cred, did_documents)[0]
+
+
+def _jwt(
+    token: str, cred: dict[str, Any], did_documents: Mapping[str, Any] | None = None
+) -> tuple[Check, tuple[Signer, ...]]:
     from gputeam.credentials import vcjwt
 
     try:
-        kid = vcjwt.verify_jwt(token, _id(cred.get("issuer")) or "", did_documents)
+        signer = vcjwt.verify_jwt_signer(token, _id(cred.get("issuer")) or "", did_documents)
     except ProofError as exc:
-        return Check("proof", False, str(exc))
-    return Check("proof", True, N_("VC-JWT signature by {kid} is valid").format(kid=kid))
+        return Check("proof", False, str(exc)), ()
+    if not signer.bound:
+        unbound = N_(
+            "VC-JWT signature ({alg}) by the key in the token's jwk header is valid; offline, "
+            "nothing ties that key to the issuer {issuer}"
+        )
+        message = unbound.format(alg=signer.alg, issuer=_id(cred.get("issuer")))
+    else:
+        message = N_("VC-JWT signature by {kid} is valid").format(kid=signer.method)
+    return Check("proof", True, message), (Signer(signer.method, signer.ed25519),)
 
 
 def verify(
     cred: Any,
     *,
     now: datetime,
-    status_list: dict[str, Any] | None = None,
+    status_list: dict[str, Any] | str | None = None,
     recipient: str | None = None,
     did_documents: Mapping[str, Any] | None = None,
 ) -> Verification:
@@ -466,7 +545,7 @@ def verify(
             cred = vcjwt.unverified_payload(token)
         except ProofError as exc:
             return Verification((Check("structure", False, str(exc)),))
-        cred = {k: v for k, v in cred.items() if k not in ("iss", "jti", "sub", "nbf", "exp")}
+        cred = {k: v for k, v in cred.items() if k not in vcjwt.REGISTERED_CLAIMS}
     try:
         problems = structure_problems(cred, embedded_proof=token is None)
     except Exception as exc:  # the safety net of _guarded, for the first step
@@ -475,8 +554,14 @@ def verify(
     if problems:
         return Verification((Check.of("structure", False, problems),))
 
+    signers: list[Signer] = []
+
     def proof() -> Check:
-        return check_proof(cred, did_documents) if token is None else check_jwt(token, cred, did_documents)
+        found, keys = (
+            _data_integrity(cred, did_documents) if token is None else _jwt(token, cred, did_documents)
+        )
+        signers.extend(keys)
+        return found
 
     steps: list[tuple[str, Callable[[], Check]]] = [
         ("proof", proof),
@@ -486,7 +571,7 @@ def verify(
     ]
     checks = [Check("structure", True, N_("an Open Badges 3.0 credential (VC 2.0 data model)"))]
     checks += [_guarded(name, step) for name, step in steps]
-    return Verification(tuple(checks))
+    return Verification(tuple(checks), tuple(signers))
 
 
 def _guarded(name: str, step: Callable[[], Check]) -> Check:

@@ -169,7 +169,9 @@ actor=None) -> IssuedCredential`` (only for a certification the person holds, va
 signed with the organisation's key, created on first use and sealed with ``secret``),
 ``revoke_credential(s, org_id, uuid, reason, *, now, actor=None)``, ``get_credential(s,
 uuid)``, ``list_credentials(s, org_id, *, person_id=None)``, ``status_list(s, key_id, secret,
-*, base_url, now) -> dict`` (the signed Bitstring Status List), ``status_list_key(base_url,
+*, base_url, now) -> dict`` (the signed Bitstring Status List; ``status_list_jwt`` the same
+as a VC-JWT), ``own_signing_key(s, org_id, public_key)`` (the organisation's issuing key
+that an Ed25519 public key is, or None), ``status_list_key(base_url,
 url) -> int | None`` (the key whose list a URL of ours names), ``current_issuer_key(s,
 org_id, secret)``, ``issuer_key_in(s, org_id, key_id)`` (only within the organisation),
 ``rotate_issuer_key(s, org_id, secret)``, ``did_document(s, org_id, did)`` (the did:web
@@ -303,10 +305,12 @@ from gputeam.store.credentials import (
     issue_credential,
     issuer_key_in,
     list_credentials,
+    own_signing_key,
     public_achievement,
     revoke_credential,
     rotate_issuer_key,
     status_list,
+    status_list_jwt,
     status_list_key,
 )
 from gputeam.store.db import Database, open_database
@@ -662,7 +666,9 @@ __all__ = [
     "public_achievement",
     "revoke_credential",
     "rotate_issuer_key",
+    "own_signing_key",
     "status_list",
+    "status_list_jwt",
     "status_list_key",
     "BankImport",
     "Issuer",

@@ -340,7 +340,28 @@ def status_list(
 ) -> dict[str, Any]:
     """The signed Bitstring Status List credential of one issuing key, as of ``now``, issued
     by ``issuer_did`` (the organisation's did:web) or the key's did:key."""
-    from gputeam.credentials import sign, statuslist, verification_method
+    from gputeam.credentials import sign, verification_method
+
+    unsigned, key = _status_list_unsigned(session, key_id, secret, base_url, now, issuer_did)
+    return sign(unsigned, key, verification_method(str(unsigned["issuer"]), key), _iso(now))
+
+
+def status_list_jwt(
+    session: Session, key_id: int, secret: str, *, base_url: str, now: datetime, issuer_did: str | None = None
+) -> str:
+    """The same status list as :func:`status_list`, secured as a VC-JWT instead of with an
+    embedded proof (for a client that asks for ``application/vc+jwt``)."""
+    from gputeam.credentials.vcjwt import encode
+
+    unsigned, key = _status_list_unsigned(session, key_id, secret, base_url, now, issuer_did)
+    return encode(unsigned, key)
+
+
+def _status_list_unsigned(
+    session: Session, key_id: int, secret: str, base_url: str, now: datetime, issuer_did: str | None
+) -> tuple[dict[str, Any], Any]:
+    """The unsigned status list credential of one issuing key, and the key to sign it."""
+    from gputeam.credentials import statuslist
     from gputeam.credentials.keys import unseal
 
     key_row = session.get(IssuerKey, key_id)
@@ -356,7 +377,20 @@ def status_list(
     key = unseal(key_row.sealed, secret, _context(key_row.org_id))
     issuer = issuer_did or key_row.did
     unsigned = statuslist.list_credential(status_list_url(base_url, key_id), issuer, bits, _iso(now))
-    return sign(unsigned, key, verification_method(issuer, key), _iso(now))
+    return unsigned, key
+
+
+def own_signing_key(session: Session, org_id: int, public_key: bytes) -> IssuerKey | None:
+    """The organisation's issuing key (current or retired) that ``public_key`` (32 raw Ed25519
+    bytes) is, or None: how a tracker tells its own signatures from anyone else's, whatever
+    issuer name a credential gives."""
+    from gputeam.credentials import multibase
+
+    try:
+        did = "did:key:" + multibase.ed25519_multikey(public_key)
+    except multibase.MultibaseError:
+        return None
+    return session.scalar(select(IssuerKey).where(IssuerKey.org_id == org_id, IssuerKey.did == did))
 
 
 def did_document(session: Session, org_id: int, did: str) -> dict[str, Any]:

@@ -45,6 +45,7 @@ class Unreadable(ValueError):
 
 def _parse(raw: bytes) -> Any:
     """A credential from bytes: JSON, a VC-JWT, or a PNG/SVG with one baked in."""
+    from gputeam.credentials import jsontext
     from gputeam.credentials.baking import BakingError, unbake
     from gputeam.credentials.vcjwt import looks_like_jwt
 
@@ -62,7 +63,9 @@ def _parse(raw: bytes) -> Any:
     if looks_like_jwt(text):
         return text
     try:
-        return json.loads(text)
+        return jsontext.loads(text)
+    except jsontext.TooDeep as exc:
+        raise Unreadable(str(exc)) from None
     except json.JSONDecodeError as exc:
         raise Unreadable(N_("not JSON or a VC-JWT: {reason}").format(reason=exc)) from None
 
@@ -100,6 +103,47 @@ def _verify(
     )
 
 
+def signing_keys(request: Request, result: Verification) -> list[dict[str, Any]]:
+    """For each key whose signature of the credential verified: whether it is one of this
+    tracker's own issuing keys (current or retired) and whose, with a sentence saying so in
+    the request's language. A valid signature says the credential is unchanged since that
+    key signed it; this says whether that key is this tracker's, whatever issuer name the
+    credential copies."""
+    if not result.signers:
+        return []
+    out = []
+    with request.app.state.db.session() as s:
+        org_id = services.org_id(request.app, s)
+        organisation = store.get_organisation(s, org_id).name
+        for signer in result.signers:
+            row = store.own_signing_key(s, org_id, signer.ed25519) if signer.ed25519 else None
+            if row is None:
+                message = _(
+                    "The signing key is not one of this tracker's keys: the signature is valid, but "
+                    "this tracker did not issue the credential, whatever issuer name it gives."
+                )
+            elif row.retired_at is not None:
+                message = _(
+                    "The signing key is this tracker's issuing key {key} of {organisation} (retired, "
+                    "kept so that what it signed still verifies)."
+                ).format(key=row.id, organisation=organisation)
+            else:
+                message = _("The signing key is this tracker's issuing key {key} of {organisation}.").format(
+                    key=row.id, organisation=organisation
+                )
+            out.append(
+                {
+                    "method": signer.method,
+                    "own": row is not None,
+                    "organisation": organisation if row is not None else None,
+                    "key": row.id if row is not None else None,
+                    "retired": row is not None and row.retired_at is not None,
+                    "message": message,
+                }
+            )
+    return out
+
+
 @api.post("/credentials/verify", summary="Verify an Open Badges 3.0 credential (no login)")
 def verify_api(
     request: Request,
@@ -120,9 +164,14 @@ def verify_api(
     validity window, status (when `status_list` is given), recipient (when `recipient` is
     given). The body is `{"credential": <the credential object, or a VC-JWT string>,
     "status_list": <optional status list credential>, "recipient": <optional identifier>}`.
-    Answers 200 with `{"valid": bool, "checks": [{"name", "ok", "message"}]}` whether or not
-    the credential is valid (`name` is the check's identifier; `message` is in the
-    request's language, `Accept-Language`); 422 when the body holds no credential."""
+    Answers 200 with `{"valid": bool, "checks": [{"name", "ok", "message"}], "signing_keys":
+    [{"method", "own", "organisation", "key", "retired", "message"}]}` whether or not the
+    credential is valid (`name` is the check's identifier; `message` is in the request's
+    language, `Accept-Language`). `signing_keys` has one entry per key whose signature
+    verified: `own` says whether it is one of this tracker's issuing keys (`organisation`
+    and `key` say whose), apart from `valid`: a credential signed by anyone else's key can
+    be valid and still not issued here. 422 when the body holds no credential or is nested
+    more than 64 levels deep."""
 
     recipient = body.get("recipient")
     try:
@@ -135,12 +184,12 @@ def verify_api(
         from gputeam.web.app import problem
 
         return problem(422, N_("Invalid input"), translate(str(exc)), type_="urn:gputeam:problem:input")
-    return JSONResponse(result.as_dict(translate))
+    return JSONResponse({**result.as_dict(translate), "signing_keys": signing_keys(request, result)})
 
 
 @pages.get("/verify")
 def verify_page(request: Request) -> Response:
-    return render(request, "verify.html", result=None, error=None, pasted="")
+    return render(request, "verify.html", result=None, error=None, pasted="", signing_keys=[])
 
 
 @pages.post("/verify")
@@ -153,17 +202,26 @@ async def verify_submit(
     raw = pasted.encode()
     if file is not None and file.filename:
         raw = await file.read(MAX_UPLOAD + 1)
-    error, result = None, None
+    error, result, keys = None, None, []
     if not raw.strip():
         error = _("Paste a credential or choose a file.")
     else:
         try:
             result = _verify(request, _parse(raw), recipient=recipient.strip() or None)
+            keys = signing_keys(request, result)
         except Unreadable as exc:
             error = _("This is not a credential gputeam can read: {reason}.").format(
                 reason=translate(str(exc))
             )
-    return render(request, "verify.html", 422 if error else 200, result=result, error=error, pasted=pasted)
+    return render(
+        request,
+        "verify.html",
+        422 if error else 200,
+        result=result,
+        error=error,
+        pasted=pasted,
+        signing_keys=keys,
+    )
 
 
 # ---------------------------------------------------------------- issued credentials
@@ -253,13 +311,34 @@ def _live_status(request: Request, key_id: int) -> dict[str, Any] | None:
         return None
 
 
+#: Media types for a credential secured as a VC-JWT: VC-JOSE-COSE's ``application/vc+jwt``,
+#: the older VC-JWT name ``application/vc+ld+json+jwt`` and plain ``application/jwt``.
+JWT_TYPES = ("application/vc+jwt", "application/vc+ld+json+jwt", "application/jwt")
+
+
+def _wants_jwt(request: Request) -> str | None:
+    """The VC-JWT media type the client asks for (Accept), when it names one before any JSON
+    type; None for the Data Integrity JSON."""
+    for part in request.headers.get("accept", "").split(","):
+        kind = part.split(";")[0].strip().lower()
+        if kind in JWT_TYPES:
+            return kind
+        if kind in ("application/json", "application/ld+json", "application/vc+ld+json", "application/vc"):
+            return None
+    return None
+
+
 @pages.get("/credentials/status/{key_id}", response_class=JSONResponse)
 def status_list_json(request: Request, key_id: PathId) -> Response:
-    """The signed Bitstring Status List of one issuing key (public, as verifiers fetch it)."""
+    """The signed Bitstring Status List of one issuing key (public, as verifiers fetch it):
+    JSON with a Data Integrity proof, or a VC-JWT for a client that asks for one
+    (``Accept: application/vc+jwt``)."""
+    jwt_type = _wants_jwt(request)
+    build = store.status_list if jwt_type is None else store.status_list_jwt
     with request.app.state.db.session() as s:
         if store.issuer_key_in(s, services.org_id(request.app, s), key_id) is None:
             raise HTTPException(404, _("no such status list"))
-        doc = store.status_list(
+        doc = build(
             s,
             key_id,
             _secret(request),
@@ -267,7 +346,10 @@ def status_list_json(request: Request, key_id: PathId) -> Response:
             now=_now(),
             issuer_did=request.app.state.settings.issuer_did_web(),
         )
-    return JSONResponse(doc, headers={"Cache-Control": "public, max-age=300"})
+    headers = {"Cache-Control": "public, max-age=300", "Vary": "Accept"}
+    if isinstance(doc, str):
+        return Response(doc, media_type=jwt_type, headers=headers)
+    return JSONResponse(doc, headers=headers)
 
 
 @pages.get("/.well-known/did.json", response_class=JSONResponse)

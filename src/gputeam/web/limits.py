@@ -9,6 +9,9 @@
   SQLite can, so the same request once answered 500 on one engine and 422 on the other. A
   NUL in a query parameter, a form field or a JSON string is answered 422 here, naming
   the parameter, on every engine. (The store refuses NUL on its own too, for other doors.)
+* Nesting: a JSON body nested deeper than
+  :data:`gputeam.credentials.jsontext.MAX_JSON_DEPTH` levels is answered 422 naming the
+  limit (the parser would otherwise fail deep inside with a ``RecursionError``).
 """
 
 from __future__ import annotations
@@ -201,6 +204,18 @@ class RequestLimits:
                 _nul_problems(paths, "body"),
             )
             return
+        if kind != b"application/x-www-form-urlencoded" and body:
+            from gputeam.credentials import jsontext
+
+            try:
+                jsontext.loads(body)
+            except jsontext.TooDeep as exc:
+                from gputeam.i18n.messages import translate
+
+                await _problem(send, 422, N_("Invalid request"), translate(str(exc)))
+                return
+            except ValueError:
+                pass  # not JSON: the route answers that
         sent = False
 
         async def replay() -> Any:
