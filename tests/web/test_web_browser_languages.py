@@ -154,3 +154,39 @@ def test_hangul_renders_in_the_bundled_font(site: str, page: Any) -> None:  # no
     )
     bundled, page_font = widths
     assert page_font == pytest.approx(bundled, rel=0.02), widths
+
+
+#: An element that shows a figure or a label and must not spill out of its box.
+_CLIPPED = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('.card .big, .card .label, .card .muted')) {
+    const box = el.closest('.card') || el.parentElement;
+    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || r.right > b.right + 1 || r.left < b.left - 1)
+      out.push(el.className + ': ' + el.textContent.trim().slice(0, 40)
+        + ' ' + Math.round(b.width) + '/' + el.scrollWidth);
+  }
+  return out;
+}"""
+
+
+def test_no_figure_spills_out_of_its_card(site: str, page: Any) -> None:  # noqa: F811
+    """Rule: at any width from 320 to 1,440 px and in every language, a card's figure and
+    label stay inside the card (the money of de/nl/es/ko is the longest)."""
+    page.goto(site + "/login")
+    page.fill("#username", "admin")
+    page.fill("#password", PASSWORD)
+    page.locator("main button[type=submit]").click()
+    page.wait_for_url(site + "/")
+    found = {}
+    for language in i18n.LANGUAGES:
+        page.goto(f"{site}/language?lang={language}&next=/plan")
+        for width in (320, 390, 768, 1024, 1440):
+            page.set_viewport_size({"width": width, "height": 900})
+            for path in ("/", "/plan"):
+                if page.url != site + path:
+                    page.goto(site + path)
+                spilled = page.evaluate(_CLIPPED)
+                if spilled:
+                    found[(language, width, path)] = spilled
+    assert found == {}

@@ -37,6 +37,7 @@ from gputeam.web.settings import Settings
 HERE = Path(__file__).parent
 #: The fonts the reports embed (gputeam/report/fonts), served to browsers too.
 FONTS = Path(str(resources.files("gputeam.report") / "fonts"))
+FAVICON = HERE / "static" / "favicon.svg"
 SESSION_COOKIE = "gputeam_session"
 
 
@@ -208,6 +209,15 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     # browser's machine has no Hangul font; app.css loads it for Hangul only
     app.mount("/static/fonts", StaticFiles(directory=FONTS), name="fonts")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        """The app's icon where browsers look for it without a <link> (an SVG, which every
+        current browser accepts here); pages link /static/favicon.svg."""
+        return Response(
+            FAVICON.read_bytes(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
+
     routers = (
         *api.ROUTERS,
         apidocs.router,
