@@ -23,8 +23,10 @@ CHILD = r"""
 import json, resource, sys, time
 from gputeam.store import create_organisation, import_roster, open_database
 from gputeam.errors import InputError
+from gputeam.catalog import load_catalog
 path, url = sys.argv[1], sys.argv[2]
 db = open_database(url)
+catalog = load_catalog()
 with db.session() as s:
     org = create_organisation(s, "Bench").id
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -32,7 +34,7 @@ t0 = time.perf_counter()
 outcome = "ok"
 try:
     with db.session() as s:
-        import_roster(s, org, path, dry_run=True)
+        import_roster(s, org, path, dry_run=True, catalog=catalog)
 except InputError as exc:
     outcome = "refused: " + str(exc.problems[0])[:150] + f" ({len(exc.problems)} problems)"
 except Exception as exc:
