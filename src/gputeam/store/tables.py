@@ -212,31 +212,40 @@ class _Lines:
         self.limits = limits
         self.lines: list[tuple[int, list[Cell]]] = []
 
+    def add_text(self, number: int, cells: list[str]) -> None:
+        """A CSV row (every cell text); the checks in C where they can be."""
+        end = len(cells)
+        while end and not cells[end - 1]:
+            end -= 1
+        if not end or not "".join(cells).strip():
+            return
+        row: list[Cell] = list(cells[:end]) if end < len(cells) else list(cells)
+        self._check(number, row, max(map(len, cells)))
+
     def add(self, number: int, cells: list[Cell]) -> None:
+        """A workbook's row (text, numbers, dates, None for an empty cell)."""
         end = len(cells)
         while end and (cells[end - 1] is None or cells[end - 1] == ""):
             end -= 1
-        if end == 0 or all(isinstance(c, str) and not c.strip() for c in cells[:end] if c is not None):
+        row = cells[:end]
+        if all(c is None or (isinstance(c, str) and not c.strip()) for c in row):
             return
+        self._check(number, row, max((len(c) for c in row if isinstance(c, str)), default=0))
+
+    def _check(self, number: int, row: list[Cell], longest: int) -> None:
         limits = self.limits
-        if end > limits.import_max_columns:
+        if len(row) > limits.import_max_columns:
+            found = f"{len(row):,}"
             raise exceeded(
-                "import_max_columns", limits.import_max_columns, f"{end:,}", file=self.name, line=number
+                "import_max_columns", limits.import_max_columns, found, file=self.name, line=number
             )
         if len(self.lines) >= limits.import_max_rows:
-            raise exceeded(
-                "import_max_rows",
-                limits.import_max_rows,
-                f"{len(self.lines) + 1:,}",
-                file=self.name,
-                line=number,
-            )
-        longest = limits.import_max_cell_chars
-        for i in range(end):
-            cell = cells[i]
-            if isinstance(cell, str) and len(cell) > longest:
-                raise self.cell_too_long(number, i, f"{len(cell):,}")
-        self.lines.append((number, cells[:end] if end < len(cells) else cells))
+            found = f"{len(self.lines) + 1:,}"
+            raise exceeded("import_max_rows", limits.import_max_rows, found, file=self.name, line=number)
+        if longest > limits.import_max_cell_chars:
+            index = next(i for i, c in enumerate(row) if isinstance(c, str) and len(c) == longest)
+            raise self.cell_too_long(number, index, f"{longest:,}")
+        self.lines.append((number, row))
 
     def cell_too_long(self, number: int, index: int | None, found: str) -> LimitExceeded:
         return exceeded(
@@ -272,7 +281,7 @@ def _read_csv(
     number = 0
     try:
         for number, record in enumerate(reader, start=1):
-            lines.add(number, list(record))
+            lines.add_text(number, record)
     except csv.Error as exc:
         if "field limit" in str(exc):
             raise lines.cell_too_long(reader.line_num, None, f"> {limits.import_max_cell_chars:,}") from None
