@@ -5,14 +5,16 @@ steps show about it.
 :class:`PendingUploads` keeps each upload as a file in a private directory, keyed by a
 random token and owned by the user and organisation that uploaded it: any other caller
 asking for the token is told there is no such upload. An upload is at most
-``max_bytes``; a user keeps at most ``per_user`` of them (older ones are dropped); each is
+``max_bytes`` (the app passes ``GPUTEAM_MAX_UPLOAD_BYTES``); a user keeps at most ``per_user`` of them (older ones are dropped); each is
 deleted after its import, when discarded, or ``max_age`` seconds (an hour) after it was
 made, whichever comes first.
 
 :func:`layout` reads an upload the way the import will (:mod:`gputeam.store.importing`):
 its sheets, the header row the importer detects below a title (or the one asked for),
 the rows it could be instead, and for each column the field the importer would read it
-as, so that a form can show all of it and let the user change it.
+as, so that a form can show all of it and let the user change it. It reads the whole
+file within the import limits (:class:`~gputeam.store.limits.TableLimits`), so a file
+over one is refused at upload, before it is kept.
 """
 
 from __future__ import annotations
