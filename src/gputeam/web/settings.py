@@ -17,7 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_
-from gputeam.store.limits import TableLimits
+from gputeam.store import TableLimits
 
 #: Secrets seen in examples and templates; never acceptable outside development.
 KNOWN_SECRETS = frozenset(
