@@ -224,7 +224,7 @@ def test_discard_and_expiry(admin: Any, app: Any, world: World) -> None:
 
 def test_pending_uploads_are_bounded(tmp_path: Path) -> None:
     uploads = store.PendingUploads(tmp_path / "u", max_bytes=100, per_user=2)
-    with pytest.raises(store.ImportRejected, match="file too large"):
+    with pytest.raises(store.LimitExceeded, match="GPUTEAM_MAX_UPLOAD_BYTES"):
         uploads.save(1, 1, "roster", "big.csv", b"x" * 101)
     tokens = [uploads.save(1, 1, "roster", f"r{i}.csv", b"id\n", now=1000.0 + i) for i in range(3)]
     with pytest.raises(store.NotFound):
@@ -281,16 +281,17 @@ def test_a_roster_naming_an_archived_team_is_refused_at_its_cell(admin: Any, db:
 
 
 def test_a_file_over_the_limit_gets_the_upload_page_with_the_limit(
-    admin: Any, db: Any, world: World, monkeypatch: pytest.MonkeyPatch
+    admin: Any, app: Any, db: Any, world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Too large for the request limits (refused before the body is read) or for the file
     limit: either way the upload form again, as HTML, with the limit beside the field."""
     from gputeam.web import limits
 
-    monkeypatch.setattr(limits, "MAX_UPLOAD", 1024 * 1024)
+    most = 1024 * 1024
+    app.state.limits = store.TableLimits(max_upload_bytes=most)  # GPUTEAM_MAX_UPLOAD_BYTES
     monkeypatch.setattr(limits, "MAX_BODY", 2000)
     before = _names(db, world)
-    for size in (limits.MAX_UPLOAD + 5000, limits.MAX_UPLOAD + 100):  # the request; the file
+    for size in (most + 5000, most + 100):  # the request; the file
         r = _upload(admin, b"id,name\n" + b"x" * (size - 8))
         assert r.status_code == 413, size
         assert r.headers["content-type"].startswith("text/html")
@@ -302,7 +303,7 @@ def test_a_file_over_the_limit_gets_the_upload_page_with_the_limit(
     assert "larger than" in r.text and "Back to the dashboard" in r.text
     api = admin.post(
         "/api/v1/import/roster",
-        files={"file": ("r.csv", b"x" * (limits.MAX_UPLOAD + 100))},
+        files={"file": ("r.csv", b"x" * (most + 100))},
         headers={"X-CSRF-Token": admin.csrf},
     )
     assert api.status_code == 413 and api.headers["content-type"] == "application/problem+json"

@@ -136,7 +136,9 @@ def test_large_bodies_are_refused_before_parsing(
 
     r = api.post("/api/v1/tokens", content=chunks(), headers={"Content-Type": "application/json"})
     assert r.status_code == 413
-    monkeypatch.setattr(limits, "MAX_UPLOAD", 1000)
+    from gputeam.store import TableLimits
+
+    app.state.limits = TableLimits(max_upload_bytes=1000)
     monkeypatch.setattr(limits, "MAX_BODY", 1000)
     r = api.post(
         "/api/v1/import/roster",

@@ -140,7 +140,11 @@ or a ``Table``), all-or-nothing in the caller's transaction; bad rows raise
 ``updated``, ``unchanged``, ``skill_ratings``, ``teams_created``, ``notes``, ``as_dict()``.
 A dry run writes nothing itself, but roll back the session if you created the
 organisation in it.
-``read_table(path_or_bytes, *, filename=None, sheet=None) -> Table`` (CSV any locale, XLSX);
+``read_table(path_or_bytes, *, filename=None, sheet=None, limits=None) -> Table`` (CSV any
+locale, XLSX). Every import and ``read_table`` take ``limits=TableLimits(...)`` (default:
+from the environment, ``GPUTEAM_MAX_UPLOAD_BYTES``, ``GPUTEAM_IMPORT_MAX_ROWS``, ...): a file
+over one is refused with :class:`LimitExceeded` (an ``ImportRejected`` naming the limit and
+its setting; ``.status`` 413, or 422 for a cell too long) before it is read further;
 ``parse_number(cell, decimal_comma)`` and ``parse_integer(...)`` read one number as the
 importer does, in any locale form, or raise :class:`BadCell` (``reason``, ``expected``).
 The guided import (:mod:`gputeam.store.guided_import`): ``PendingUploads(directory=None, *,
@@ -377,6 +381,7 @@ from gputeam.store.learning import (
     record_hours,
     update_roadmap_item,
 )
+from gputeam.store.limits import LimitExceeded, TableLimits
 from gputeam.store.live import team_scenario
 from gputeam.store.marking import attempt_to_mark, awaiting_marking, essays, mark_essay, marking_queue
 from gputeam.store.passwords import MIN_PASSWORD_LENGTH, MIN_PASSWORD_SCORE, password_problem
@@ -634,6 +639,8 @@ __all__ = [
     "import_roster",
     "person_calendar",
     "read_table",
+    "LimitExceeded",
+    "TableLimits",
     "send_reminders",
     "team_calendar",
     "to_csv",

@@ -5,14 +5,16 @@ steps show about it.
 :class:`PendingUploads` keeps each upload as a file in a private directory, keyed by a
 random token and owned by the user and organisation that uploaded it: any other caller
 asking for the token is told there is no such upload. An upload is at most
-``max_bytes``; a user keeps at most ``per_user`` of them (older ones are dropped); each is
+``max_bytes`` (the app passes ``GPUTEAM_MAX_UPLOAD_BYTES``); a user keeps at most ``per_user`` of them (older ones are dropped); each is
 deleted after its import, when discarded, or ``max_age`` seconds (an hour) after it was
 made, whichever comes first.
 
 :func:`layout` reads an upload the way the import will (:mod:`gputeam.store.importing`):
 its sheets, the header row the importer detects below a title (or the one asked for),
 the rows it could be instead, and for each column the field the importer would read it
-as, so that a form can show all of it and let the user change it.
+as, so that a form can show all of it and let the user change it. It reads the whole
+file within the import limits (:class:`~gputeam.store.limits.TableLimits`), so a file
+over one is refused at upload, before it is kept.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ from gputeam.store.import_tables import (
 from gputeam.store.importing import (
     skill_columns,
 )
-from gputeam.store.tables import BadCell, text
+from gputeam.store.limits import TableLimits, exceeded, from_environment
+from gputeam.store.tables import BadCell, open_workbook, text
 
 KINDS = ("roster", "certifications")
 #: how long an upload is kept, in seconds
@@ -87,16 +90,7 @@ class PendingUploads:
         if kind not in KINDS:
             raise ValueError(kind)
         if len(data) > self.max_bytes:
-            raise ImportRejected(
-                [
-                    Problem(
-                        path="file",
-                        message=N_("file too large"),
-                        found=f"{len(data)} bytes",
-                        expected=N_("at most {n} bytes").format(n=self.max_bytes),
-                    )
-                ]
-            )
+            raise exceeded("max_upload_bytes", self.max_bytes, f"{len(data):,}", file=Path(filename).name)
         now = time.time() if now is None else now
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         mine = sorted((meta["created"], token) for token, meta in self._purge(now) if meta["user"] == user_id)
@@ -229,26 +223,15 @@ def field_choices(kind: str, catalog: Catalog) -> list[tuple[str, str]]:
     return [*out, (IGNORE, "(ignore this column)")]
 
 
-def sheet_names(data: bytes, filename: str) -> list[str]:
+def sheet_names(data: bytes, filename: str, limits: TableLimits | None = None) -> list[str]:
     """The worksheets of an XLSX upload, in order; ``[]`` for a CSV file."""
     if data[:4] != b"PK\x03\x04" and not filename.lower().endswith((".xlsx", ".xlsm")):
         return []
-    import io
-
-    from openpyxl import load_workbook
-
     try:
-        wb = load_workbook(io.BytesIO(data), read_only=True)
-    except Exception as exc:  # openpyxl raises many kinds for a damaged file
+        wb = open_workbook(data, filename, limits or from_environment())
+    except BadCell as exc:
         raise ImportRejected(
-            [
-                Problem(
-                    path="",
-                    file=filename,
-                    message=N_("not a readable XLSX file ({reason})").format(reason=type(exc).__name__),
-                    expected=N_("an .xlsx workbook"),
-                )
-            ]
+            [Problem(path="", file=filename, message=exc.reason, expected=exc.expected)]
         ) from None
     try:
         return list(wb.sheetnames)
@@ -257,16 +240,22 @@ def sheet_names(data: bytes, filename: str) -> list[str]:
 
 
 def layout(
-    upload: PendingUpload, catalog: Catalog, *, sheet: str | None = None, header_row: int | None = None
+    upload: PendingUpload,
+    catalog: Catalog,
+    *,
+    sheet: str | None = None,
+    header_row: int | None = None,
+    limits: TableLimits | None = None,
 ) -> Layout:
     """How the importer reads ``upload`` (see the module docstring). Raises
     :class:`ImportRejected` for a file that is not a table or a sheet or row that does
     not exist."""
-    sheets = sheet_names(upload.data, upload.filename)
+    limits = limits or from_environment()
+    sheets = sheet_names(upload.data, upload.filename, limits)
     if sheet is not None and sheet not in sheets:
         sheet = None
     sheet = sheet or (sheets[0] if sheets else None)
-    base = open_table(upload.data, upload.filename, sheet)
+    base = open_table(upload.data, upload.filename, sheet, limits=limits)
     fields: tuple[str, ...] = ROSTER_FIELDS if upload.kind == "roster" else CERT_FIELDS
     aliases = ROSTER_ALIASES if upload.kind == "roster" else CERT_ALIASES
     extra = skill_columns(catalog) if upload.kind == "roster" else None
@@ -287,7 +276,7 @@ def layout(
                     )
                 ]
             ) from None
-    problems = Problems(table.name)
+    problems = Problems(table.name, limits.import_max_problems)
     targets = resolve_header(table, None, fields, aliases, problems, extra)
     faults = {p.path: p.message for p in problems.items}
     samples: list[list[str]] = [[] for _ in table.header]

@@ -38,6 +38,7 @@ from gputeam.store.importing import (
     ImportReport,
     analyze_after_commit,
 )
+from gputeam.store.limits import TableLimits, from_environment
 from gputeam.store.people import get_organisation
 from gputeam.store.person_rules import ONE_LINE, clean_text, text_fault
 from gputeam.store.schema import CertificationHeld, Person, utcnow
@@ -56,16 +57,22 @@ def import_certifications(
     catalog: Catalog | None = None,
     actor: str | None = None,
     header_row: int | None = None,
+    limits: TableLimits | None = None,
 ) -> ImportReport:
     """Add certifications held by people already in the organisation (matched by roster
     id). A row identical to a stored certificate (same person, id, ``valid_from``) is
     unchanged; one that differs in ``valid_until`` or ``evidence`` updates it."""
     catalog = catalog or load_catalog()
+    limits = limits or from_environment()
     get_organisation(session, org_id)
     table = find_header(
-        open_table(source, filename, sheet, header_row), header_row, mapping, CERT_FIELDS, CERT_ALIASES
+        open_table(source, filename, sheet, header_row, limits),
+        header_row,
+        mapping,
+        CERT_FIELDS,
+        CERT_ALIASES,
     )
-    problems = Problems(table.name)
+    problems = Problems(table.name, limits.import_max_problems)
     columns = resolve_header(table, mapping, CERT_FIELDS, CERT_ALIASES, problems)
     for required in ("person", "certification", "valid_from"):
         if required not in columns:
@@ -83,7 +90,7 @@ def import_certifications(
     first_row: dict[tuple[int, str, date], int] = {}
     for line, row in row_cells(table, columns, problems):
         rec: dict[str, Any] = {}
-        bad = len(problems.items)
+        bad = problems.count
         for fld, (column, value) in row.items():
             try:
                 if fld == "person":
@@ -133,7 +140,7 @@ def import_certifications(
                         raise BadCell(fault, ONE_LINE)
             except BadCell as exc:
                 problems.add(line, column, value, exc.reason, exc.expected)
-        if len(problems.items) > bad:
+        if problems.count > bad:
             continue
         if rec.get("valid_until") is None:
             rec["valid_until"] = default_valid_until(catalog, rec["cert_id"], rec["valid_from"])

@@ -16,6 +16,7 @@ from pathlib import Path
 from gputeam.errors import Problem
 from gputeam.i18n import N_, Nn_
 from gputeam.store.errors import ImportRejected
+from gputeam.store.limits import LimitExceeded, TableLimits, from_environment, setting_name
 from gputeam.store.person_rules import text_fault
 from gputeam.store.tables import BadCell, Cell, Table, is_blank, read_table, text
 
@@ -88,10 +89,15 @@ def normalise(header: str) -> str:
 
 
 class Problems:
-    def __init__(self, source: str) -> None:
+    """The problems of an import, the first for each cell: the first ``limit`` are kept
+    (``GPUTEAM_IMPORT_MAX_PROBLEMS``), the others counted (``count`` is all of them)."""
+
+    def __init__(self, source: str, limit: int | None = None) -> None:
         self.source = source
+        self.limit = from_environment().import_max_problems if limit is None else limit
         self.items: list[Problem] = []
         self.cells: set[tuple[int, str]] = set()
+        self.count = 0
 
     def add(
         self,
@@ -106,6 +112,9 @@ class Problems:
         if (line, column) in self.cells:
             return
         self.cells.add((line, column))
+        self.count += 1
+        if len(self.items) >= self.limit:
+            return
         found = None if value is None else repr(text(value))
         self.items.append(
             Problem(
@@ -122,6 +131,21 @@ class Problems:
     def raise_if_any(self) -> None:
         if self.items:
             self.items.sort(key=lambda p: (p.line or 0, p.path))
+            more = self.count - len(self.items)
+            if more:
+                self.items.append(
+                    Problem(
+                        path=setting_name("import_max_problems"),
+                        message=N_(
+                            "and {n} more problems, not listed: only the first {limit} are ({setting})"
+                        ).format(
+                            n=f"{more:,}",
+                            limit=f"{self.limit:,}",
+                            setting=setting_name("import_max_problems"),
+                        ),
+                        file=self.source,
+                    )
+                )
             raise ImportRejected(self.items)
 
 
@@ -299,13 +323,21 @@ def row_cells(
 
 
 def open_table(
-    source: Table | bytes | str | Path, filename: str | None, sheet: str | None, header_row: int | None = None
+    source: Table | bytes | str | Path,
+    filename: str | None,
+    sheet: str | None,
+    header_row: int | None = None,
+    limits: TableLimits | None = None,
 ) -> Table:
+    """The file's table (:func:`~gputeam.store.tables.read_table`); a file that is not a
+    table, or is over ``limits``, is refused with :class:`ImportRejected`."""
     name = filename or (Path(source).name if isinstance(source, str | Path) else "<input>")
     try:
         if isinstance(source, Table):
             return source.with_header(header_row) if header_row is not None else source
-        return read_table(source, filename=filename, sheet=sheet, header_row=header_row)
+        return read_table(source, filename=filename, sheet=sheet, header_row=header_row, limits=limits)
+    except LimitExceeded:
+        raise
     except BadCell as exc:
         raise ImportRejected(
             [

@@ -46,6 +46,7 @@ from gputeam.store.import_tables import (
     resolve_header,
     row_cells,
 )
+from gputeam.store.limits import TableLimits, from_environment
 from gputeam.store.people import ARCHIVED_TEAM, CURRENT_TEAM, current_skills, get_organisation
 from gputeam.store.person_fields import PersonFields
 from gputeam.store.person_rules import EMAIL as EMAIL  # public here too, as before
@@ -118,6 +119,7 @@ def import_roster(
     catalog: Catalog | None = None,
     actor: str | None = None,
     header_row: int | None = None,
+    limits: TableLimits | None = None,
 ) -> ImportReport:
     """Create or update people (matched by ``id`` within the organisation) and record
     changed skill ratings. Unknown teams are created. People not in the file are left
@@ -125,9 +127,10 @@ def import_roster(
     :func:`find_header`). Raises :class:`ImportRejected` with every bad cell; then nothing
     is written. The report lists every change to a person already stored."""
     catalog = catalog or load_catalog()
+    limits = limits or from_environment()
     get_organisation(session, org_id)
-    table = open_table(source, filename, sheet, header_row)
-    problems = Problems(table.name)
+    table = open_table(source, filename, sheet, header_row, limits)
+    problems = Problems(table.name, limits.import_max_problems)
     role_by_name = {normalise(r.name): r.id for r in catalog.roles.values()}
     skill_column = skill_columns(catalog)
     table = find_header(table, header_row, mapping, ROSTER_FIELDS, ROSTER_ALIASES, skill_column)

@@ -12,6 +12,7 @@ the locale is unknown; and ISO or day-first dotted dates.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
@@ -23,6 +24,7 @@ from typing import Any
 
 from gputeam.i18n import N_
 from gputeam.spreadsheet import unneutralise
+from gputeam.store.limits import LimitExceeded, TableLimits, exceeded, from_environment
 
 Cell = str | int | float | date | datetime | bool | None
 
@@ -103,22 +105,32 @@ def read_table(
     encoding: str | None = None,
     delimiter: str | None = None,
     header_row: int | None = None,
+    limits: TableLimits | None = None,
 ) -> Table:
     """Read a CSV or XLSX file (a path, or its bytes with ``filename`` for the format).
     ``header_row`` is the row number of the header (default: the first non-blank row).
-    Refuses (:class:`BadCell`) a file that is neither: an image, a PDF, binary data."""
+    Refuses (:class:`BadCell`) a file that is neither: an image, a PDF, binary data; and
+    (:class:`~gputeam.store.limits.LimitExceeded`) one over ``limits`` (default: the
+    environment's, :class:`~gputeam.store.limits.TableLimits`), stopping as soon as it
+    sees that, before the file can hold much memory or time."""
+    limits = limits or from_environment()
     if isinstance(source, str | Path):
         path = Path(source)
         filename = filename or path.name
+        size = path.stat().st_size
+        if size > limits.max_upload_bytes:
+            raise exceeded("max_upload_bytes", limits.max_upload_bytes, f"{size:,}", file=filename)
         data = path.read_bytes()
     else:
         data = source
     name = filename or "<input>"
+    if len(data) > limits.max_upload_bytes:
+        raise exceeded("max_upload_bytes", limits.max_upload_bytes, f"{len(data):,}", file=name)
     if data[:4] == b"PK\x03\x04" or name.lower().endswith((".xlsx", ".xlsm")):
-        table = _read_xlsx(data, name, sheet)
+        table = _read_xlsx(data, name, sheet, limits)
     else:
         _refuse_binary(data)
-        table = _read_csv(data, name, encoding, delimiter)
+        table = _read_csv(data, name, encoding, delimiter, limits)
     if header_row is not None and header_row != table.header_line:
         table = table.with_header(header_row)
     return table
@@ -140,16 +152,42 @@ def _refuse_binary(data: bytes) -> None:
 
 def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     """Text and the encoding used: a UTF-8 BOM or valid UTF-8, else Windows-1252."""
-    if encoding:
-        return data.decode(encoding), encoding
+    used = encoding or _encoding(data)
+    if used == "utf-8-sig":
+        return data[3:].decode("utf-8"), used
+    return data.decode(used, errors="replace" if used == "cp1252" else "strict"), used
+
+
+def _encoding(data: bytes) -> str:
+    """The encoding of a CSV's bytes (see :func:`decode`), found without decoding them
+    all at once: valid UTF-8 is checked a megabyte at a time."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8"), "utf-8-sig"
+        return "utf-8-sig"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16"), "utf-16"
+        return "utf-16"
+    if data.isascii():
+        return "utf-8"
+    check = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
     try:
-        return data.decode("utf-8"), "utf-8"
+        for start in range(0, len(data), _CHUNK):
+            check.decode(view[start : start + _CHUNK], final=start + _CHUNK >= len(data))
     except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace"), "cp1252"
+        return "cp1252"
+    return "utf-8"
+
+
+_CHUNK = 1024 * 1024
+
+
+def _text_stream(data: bytes, encoding: str) -> io.TextIOWrapper:
+    """The file's text, decoded as it is read (never a second copy of the whole file)."""
+    raw = io.BytesIO(data)
+    if encoding == "utf-8-sig":
+        raw.seek(3)
+        encoding = "utf-8"
+    errors = "replace" if encoding == "cp1252" else "strict"
+    return io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="")
 
 
 #: the decimal mark a CSV's separator implies: ``;`` is chosen where ``,`` is the decimal
@@ -163,19 +201,96 @@ def _split(lines: list[tuple[int, list[Cell]]]) -> tuple[list[str], list[tuple[i
     return [text(c) for c in lines[0][1]], lines[1:]
 
 
-def _read_csv(data: bytes, name: str, encoding: str | None, delimiter: str | None) -> Table:
-    text_, used = decode(data, encoding)
-    first = next((ln for ln in text_.splitlines() if ln.strip()), "")
+class _Lines:
+    """The non-blank rows of a file as they are read, each checked against the limits:
+    the first row over the most rows, a row over the most columns or a cell over the
+    longest cell is refused at once. Trailing blank cells are dropped (a workbook pads
+    every row to its widest)."""
+
+    def __init__(self, name: str, limits: TableLimits) -> None:
+        self.name = name
+        self.limits = limits
+        self.lines: list[tuple[int, list[Cell]]] = []
+
+    def add_text(self, number: int, cells: list[str]) -> None:
+        """A CSV row (every cell text); the checks in C where they can be."""
+        end = len(cells)
+        while end and not cells[end - 1]:
+            end -= 1
+        if not end or not "".join(cells).strip():
+            return
+        row: list[Cell] = list(cells[:end]) if end < len(cells) else list(cells)
+        self._check(number, row, max(map(len, cells)))
+
+    def add(self, number: int, cells: list[Cell]) -> None:
+        """A workbook's row (text, numbers, dates, None for an empty cell)."""
+        end = len(cells)
+        while end and (cells[end - 1] is None or cells[end - 1] == ""):
+            end -= 1
+        row = cells[:end]
+        if all(c is None or (isinstance(c, str) and not c.strip()) for c in row):
+            return
+        self._check(number, row, max((len(c) for c in row if isinstance(c, str)), default=0))
+
+    def _check(self, number: int, row: list[Cell], longest: int) -> None:
+        limits = self.limits
+        if len(row) > limits.import_max_columns:
+            found = f"{len(row):,}"
+            raise exceeded(
+                "import_max_columns", limits.import_max_columns, found, file=self.name, line=number
+            )
+        if len(self.lines) >= limits.import_max_rows:
+            found = f"{len(self.lines) + 1:,}"
+            raise exceeded("import_max_rows", limits.import_max_rows, found, file=self.name, line=number)
+        if longest > limits.import_max_cell_chars:
+            index = next(i for i, c in enumerate(row) if isinstance(c, str) and len(c) == longest)
+            raise self.cell_too_long(number, index, f"{longest:,}")
+        self.lines.append((number, row))
+
+    def cell_too_long(self, number: int, index: int | None, found: str) -> LimitExceeded:
+        return exceeded(
+            "import_max_cell_chars",
+            self.limits.import_max_cell_chars,
+            found,
+            file=self.name,
+            line=number,
+            path=N_("column {number}").format(number=index + 1) if index is not None else None,
+            status=422,
+        )
+
+
+def _read_csv(
+    data: bytes, name: str, encoding: str | None, delimiter: str | None, limits: TableLimits
+) -> Table:
+    used = encoding or _encoding(data)
     if delimiter is None:
+        first = ""
+        head = _text_stream(data, used)
+        for _ in range(HEADER_SEARCH_ROWS):
+            line = head.readline()
+            if not line or line.strip():
+                first = line
+                break
         counts = {d: first.count(d) for d in (";", ",", "\t", "|")}
         delimiter = max(counts, key=lambda d: counts[d]) if any(counts.values()) else ","
-    reader = csv.reader(io.StringIO(text_, newline=""), delimiter=delimiter)
-    lines: list[tuple[int, list[Cell]]] = [
-        (number, list(record))
-        for number, record in enumerate(reader, start=1)
-        if any(c.strip() for c in record)
-    ]
-    header, rows = _split(lines)
+    # the csv module's own cell limit (one for the process) just above ours: a longer cell
+    # stops the reader there, and is named as ours
+    csv.field_size_limit(limits.import_max_cell_chars + 1)
+    reader = csv.reader(_text_stream(data, used), delimiter=delimiter)
+    lines = _Lines(name, limits)
+    number = 0
+    try:
+        for number, record in enumerate(reader, start=1):
+            lines.add_text(number, record)
+    except csv.Error as exc:
+        if "field limit" in str(exc):
+            raise lines.cell_too_long(reader.line_num, None, f"> {limits.import_max_cell_chars:,}") from None
+        raise BadCell(
+            N_("not a readable CSV file at row {row}").format(row=number + 1), N_("a CSV file")
+        ) from None
+    except UnicodeDecodeError:
+        raise BadCell(N_("not text in the encoding {encoding}").format(encoding=used), NOT_TABULAR) from None
+    header, rows = _split(lines.lines)
     table = Table(
         header,
         rows,
@@ -183,36 +298,59 @@ def _read_csv(data: bytes, name: str, encoding: str | None, delimiter: str | Non
         delimiter,
         used,
         decimal_comma=_DECIMAL_COMMA.get(delimiter),
-        header_line=lines[0][0] if lines else 1,
+        header_line=lines.lines[0][0] if lines.lines else 1,
     )
     if used == "cp1252":
         table.notes.append("not UTF-8: read as Windows-1252")
     return table
 
 
-def _read_xlsx(data: bytes, name: str, sheet: str | None) -> Table:
-    from openpyxl import load_workbook
+def open_workbook(data: bytes, name: str, limits: TableLimits) -> Any:
+    """An XLSX workbook (openpyxl, read only) unzipped within ``limits``: its zip directory
+    is checked before anything is unzipped, and each part is counted as it is
+    (:mod:`gputeam.store.unzip`). Refuses a damaged file (:class:`BadCell`)."""
+    from openpyxl.reader.excel import ExcelReader
+
+    from gputeam.store.unzip import BoundedZip, check_zip
 
     try:
-        wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        check_zip(data, name, limits)  # the directory's sizes, before anything is unzipped
+        reader = ExcelReader(io.BytesIO(data), read_only=True, data_only=True)
+        reader.archive.close()
+        reader.archive = BoundedZip(io.BytesIO(data), name, limits)  # and as it is unzipped
+        reader.valid_files = reader.archive.namelist()
+        reader.read()
+        return reader.wb
+    except LimitExceeded:
+        raise
     except Exception as exc:  # openpyxl raises many kinds for a damaged file
         raise BadCell(
             N_("not a readable XLSX file ({reason})").format(reason=f"{type(exc).__name__}: {exc}"),
             N_("an .xlsx workbook"),
         ) from None
+
+
+def _read_xlsx(data: bytes, name: str, sheet: str | None, limits: TableLimits) -> Table:
+    wb = open_workbook(data, name, limits)
     try:
         ws = wb[sheet] if sheet else wb.worksheets[0]
     except KeyError:
         raise BadCell(N_("no sheet {name}").format(name=repr(sheet)), ", ".join(wb.sheetnames)) from None
-    lines: list[tuple[int, list[Cell]]] = []
-    for number, record in enumerate(ws.iter_rows(values_only=True), start=1):
-        cells: list[Cell] = list(record)
-        if all(c is None or (isinstance(c, str) and not c.strip()) for c in cells):
-            continue
-        lines.append((number, cells))
-    wb.close()
-    header, rows = _split(lines)
-    return Table(header, rows, name, decimal_comma=None, header_line=lines[0][0] if lines else 1)
+    lines = _Lines(name, limits)
+    try:
+        for number, record in enumerate(ws.iter_rows(values_only=True), start=1):
+            lines.add(number, list(record))
+    except LimitExceeded:
+        raise
+    except Exception as exc:  # a damaged sheet (bad XML, a CRC error) is found as it is read
+        raise BadCell(
+            N_("not a readable XLSX file ({reason})").format(reason=f"{type(exc).__name__}: {exc}"),
+            N_("an .xlsx workbook"),
+        ) from None
+    finally:
+        wb.close()
+    header, rows = _split(lines.lines)
+    return Table(header, rows, name, decimal_comma=None, header_line=lines.lines[0][0] if lines.lines else 1)
 
 
 # ---------------------------------------------------------------- cell parsers

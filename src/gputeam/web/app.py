@@ -112,13 +112,18 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
     app.state.templates = _templates()
     cache.install(app)  # the per-process views, rendered text and known callers
     from gputeam.store import PendingUploads
-    from gputeam.web.limits import MAX_UPLOAD
 
+    # what an import may read (the store's limits, from the settings), for every door
+    app.state.limits = settings.table_limits()
     # the guided import's files: one directory per database, shared by its processes
-    app.state.uploads = PendingUploads(_upload_directory(settings), max_bytes=MAX_UPLOAD)
+    app.state.uploads = PendingUploads(
+        _upload_directory(settings), max_bytes=app.state.limits.max_upload_bytes
+    )
 
     @app.exception_handler(InputError)
     async def input_error(request: Request, exc: InputError) -> Response:
+        if isinstance(exc, store.LimitExceeded):
+            return limit_exceeded(request, exc)
         if exc.kind == "lookup" and not request.url.path.startswith(API_PREFIX):
             return render.error_page(request, 404, str(exc))
         if exc.kind == "lookup":  # gputeam.store.NotFound
@@ -360,6 +365,32 @@ def problem(
     the request's language."""
     body = {"type": type_, "title": gettext(title), "status": status, "detail": detail, **extra}
     return JSONResponse(body, status_code=status, media_type="application/problem+json")
+
+
+def limit_exceeded(request: Request, exc: store.LimitExceeded) -> Response:
+    """A file over an import limit: 413 (too large) or 422 (a cell too long), naming the
+    limit and its setting: a problem document for the API, a page for a form."""
+    from gputeam.web import render
+
+    problems = [p.localised().as_dict() for p in exc.problems]
+    if not request.url.path.startswith(API_PREFIX):
+        return render.render(
+            request,
+            "error.html",
+            exc.status,
+            code=exc.status,
+            title=gettext(_TITLES[exc.status]),
+            detail=str(exc),
+            problems=problems,
+        )
+    return problem(
+        exc.status,
+        _TITLES[exc.status],
+        str(exc),
+        type_="urn:gputeam:problem:import-limit",
+        problems=problems,
+        limit={"setting": exc.setting, "value": exc.value},
+    )
 
 
 def set_session_cookie(request: Request, response: Response, session: Session) -> None:

@@ -159,8 +159,11 @@ async def form_csrf(request: Request) -> str | None:
     kind = request.headers.get("content-type", "")
     if not kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
         return None
+    # the guided import's mapping form has a field per column of the file (up to
+    # GPUTEAM_IMPORT_MAX_COLUMNS): more than Starlette's default of 1,000 fields
+    fields = int(request.app.state.limits.import_max_columns) + 100
     try:
-        value = (await request.form()).get(CSRF_FIELD)
+        value = (await request.form(max_fields=max(1000, fields))).get(CSRF_FIELD)
     except Exception:  # malformed body: the endpoint reports it
         return None
     return value if isinstance(value, str) else None

@@ -1,8 +1,9 @@
 """What a request may carry, checked before anything parses it (pure ASGI middleware).
 
 * Size: a JSON or form body is at most :data:`MAX_BODY` bytes, a file upload (a
-  ``multipart/form-data`` body) at most :data:`MAX_UPLOAD` plus :data:`MAX_BODY` for the
-  form around it. A request whose ``Content-Length`` says more is answered 413 at once,
+  ``multipart/form-data`` body) at most ``GPUTEAM_MAX_UPLOAD_BYTES`` (the store's
+  :class:`~gputeam.store.limits.TableLimits`, :func:`max_upload`) plus :data:`MAX_BODY`
+  for the form around it. A request whose ``Content-Length`` says more is answered 413 at once,
   without reading the body; one sent in chunks is answered 413 as soon as it passes the
   limit. Nothing bigger is ever held in memory.
 * NUL characters: PostgreSQL cannot store or even compare text holding NUL (U+0000), and
@@ -25,13 +26,19 @@ from gputeam.i18n import N_, gettext
 
 #: the largest JSON or form body, in bytes
 MAX_BODY = 2 * 1024 * 1024
-#: the largest uploaded file (roster or certifications import), in bytes
-MAX_UPLOAD = 50 * 1024 * 1024
+
+
+def max_upload(request: Any) -> int:
+    """The largest uploaded file (roster or certifications import), in bytes: the app's
+    ``GPUTEAM_MAX_UPLOAD_BYTES``."""
+    return int(request.app.state.limits.max_upload_bytes)
 
 
 def size_text(n: int) -> str:
-    """A limit as users read it: ``50 MB``."""
-    return f"{n // (1024 * 1024)} MB"
+    """A limit as users read it: ``50 MB`` (``800 KB``, ``1,000 bytes`` below a megabyte)."""
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.3g} MB"
+    return f"{n // 1024} KB" if n >= 10 * 1024 else f"{n:,} bytes"
 
 
 async def _problem(
@@ -152,11 +159,12 @@ class RequestLimits:
             await self.app(scope, receive, send)  # no body (a GET): nothing to check
             return
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
-        limit = MAX_UPLOAD + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
+        files = int(scope["app"].state.limits.max_upload_bytes)
+        limit = files + MAX_BODY if kind == b"multipart/form-data" else MAX_BODY
         length = headers.get(b"content-length")
         too_large = (
             gettext("the request body is larger than {limit} (files up to {files})").format(
-                limit=size_text(limit), files=size_text(MAX_UPLOAD)
+                limit=size_text(limit), files=size_text(files)
             )
             if limit > MAX_BODY
             else gettext("the request body is larger than {limit}").format(limit=size_text(limit))

@@ -74,10 +74,13 @@ def upload_form(request: Request, who: Importer, discarded: bool = False) -> Res
     )
 
 
-async def _upload_form_again(request: Request, who: Principal, kind: str, errors: dict[str, str]) -> Response:
-    """The upload form once more (422), its message beside the refused field."""
+async def _upload_form_again(
+    request: Request, who: Principal, kind: str, errors: dict[str, str], status: int = 422
+) -> Response:
+    """The upload form once more (422, or 413 for a file over a limit), its message beside
+    the refused field."""
     return await run_in_threadpool(
-        render, request, "import.html", 422, who=who, kinds=KIND_LABELS, kind=kind, errors=errors
+        render, request, "import.html", status, who=who, kinds=KIND_LABELS, kind=kind, errors=errors
     )
 
 
@@ -95,19 +98,21 @@ async def upload(
             request, who, "roster", {"kind": _("Choose a roster or certifications.")}
         )
 
-    content = await read_upload(file)
+    content = await read_upload(file, request)
     name = file.filename or "upload.csv"
 
     def keep() -> str:
         upload = store.PendingUpload("", kind, name, content, 0.0)
-        store.import_layout(upload, services.catalog(request.app))  # refuse a non-table now
+        # refuse a non-table, or a file over the import limits, now
+        store.import_layout(upload, services.catalog(request.app), limits=request.app.state.limits)
         return uploads(request).save(who.user_id, _org(request), kind, name, content)
 
     try:
         token = await run_in_threadpool(keep)
     except InputError as exc:
         text = "; ".join(_problem_text(p.localised().as_dict()) for p in exc.problems)
-        return await _upload_form_again(request, who, kind, {"file": text})
+        status = exc.status if isinstance(exc, store.LimitExceeded) else 422
+        return await _upload_form_again(request, who, kind, {"file": text}, status)
     return RedirectResponse(f"/import/{token}", status_code=303)
 
 
@@ -129,7 +134,7 @@ def too_large(request: Request, detail: str) -> Response:
         except HTTPException:
             who = None
         if who is not None and who.can(Perm.IMPORT, write=True):
-            limit = limits.size_text(limits.MAX_UPLOAD)
+            limit = limits.size_text(limits.max_upload(request))
             return render(
                 request,
                 "import.html",
@@ -155,10 +160,33 @@ def _problem_text(p: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------- 2. sheet, header, mapping
+#: how many of a file's columns the mapping page shows at once, and changed rows the preview
+COLUMNS_PER_PAGE = 50
+ROWS_PER_PAGE = 200
+
+
 def _layout(request: Request, upload: store.PendingUpload, sheet: str | None, header_row: int | None) -> Any:
     return store.import_layout(
-        upload, services.catalog(request.app), sheet=sheet or None, header_row=header_row
+        upload,
+        services.catalog(request.app),
+        sheet=sheet or None,
+        header_row=header_row,
+        limits=request.app.state.limits,
     )
+
+
+def page_of(total: int, start: int, size: int) -> dict[str, int | None]:
+    """One page of ``total`` items from ``start`` (moved back onto a page): ``start``,
+    ``end``, the ``previous`` and ``next`` page's start (None at either end)."""
+    start = max(0, min(start, max(total - 1, 0))) // size * size
+    end = min(total, start + size)
+    return {
+        "start": start,
+        "end": end,
+        "total": total,
+        "previous": start - size if start else None,
+        "next": end if end < total else None,
+    }
 
 
 def _mapping_page(
@@ -168,9 +196,20 @@ def _mapping_page(
     layout: Any,
     chosen: dict[int, str] | None = None,
     status: int = 200,
+    start: int = 0,
     **extra: Any,
 ) -> Response:
+    """The mapping page, showing ``COLUMNS_PER_PAGE`` columns from ``start`` (the page of
+    the first column with an error, when there is one); the choices for the others are
+    carried in the form."""
     chosen = chosen if chosen is not None else {c.index: c.field or "" for c in layout.columns}
+    named = [c for c in layout.columns if c.header]
+    errors = extra.get("errors")
+    if errors:
+        start = next((i for i, c in enumerate(named) if c.index in errors), start)
+    page = page_of(len(named), start, COLUMNS_PER_PAGE)
+    shown = named[page["start"] : page["end"]]
+    visible = {c.index for c in shown}
     return render(
         request,
         "import_map.html",
@@ -181,6 +220,9 @@ def _mapping_page(
         chosen=chosen,
         kinds=KIND_LABELS,
         choices=field_choices(upload.kind, services.catalog(request.app)),
+        shown=shown,
+        hidden={i: v for i, v in chosen.items() if i not in visible},
+        page=page,
         **extra,
     )
 
@@ -192,6 +234,7 @@ def mapping_form(
     who: Importer,
     sheet: Annotated[str | None, Query(max_length=200)] = None,
     header_row: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
+    columns: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> Response:
     upload = _pending(request, who, token)
     try:
@@ -208,7 +251,7 @@ def mapping_form(
         )
     # "Back to the columns" from the preview brings the choices made
     chosen = {c.index: c.field or "" for c in layout.columns} | _picked(request.query_params.multi_items())
-    return _mapping_page(request, who, upload, layout, chosen)
+    return _mapping_page(request, who, upload, layout, chosen, start=columns)
 
 
 def _picked(items: Any) -> dict[int, str]:
@@ -229,13 +272,23 @@ def back_query(layout: Any, chosen: dict[int, str]) -> str:
     return urlencode(items + [(f"col-{i}", v) for i, v in sorted(chosen.items())])
 
 
-async def _choices(request: Request) -> tuple[str | None, int | None, dict[int, str]]:
+def _offset(value: Any) -> int | None:
+    """A page's start from a form's button (``columns=50``), or None."""
+    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 8 else None
+
+
+async def _choices(
+    request: Request,
+) -> tuple[str | None, int | None, dict[int, str], int | None, int]:
+    """The form's sheet, header row and choices; the columns page a button asked for
+    (None: none), the changed rows' page (0: the first)."""
     form = await request.form()
     sheet = form.get("sheet")
     row = form.get("header_row")
     chosen = _picked(form.multi_items())
     header_row = int(row) if isinstance(row, str) and row.isdigit() and 0 < int(row) <= 1_000_000 else None
-    return (sheet[:200] if isinstance(sheet, str) and sheet else None), header_row, chosen
+    sheet_ = sheet[:200] if isinstance(sheet, str) and sheet else None
+    return sheet_, header_row, chosen, _offset(form.get("columns")), _offset(form.get("rows")) or 0
 
 
 def _unchosen(layout: Any, chosen: dict[int, str], allowed: set[str]) -> dict[int, str]:
@@ -278,10 +331,12 @@ def _run(
 
 async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> Response:
     upload = await run_in_threadpool(_pending, request, who, token)
-    sheet, header_row, chosen = await _choices(request)
+    sheet, header_row, chosen, columns, rows = await _choices(request)
 
     def work() -> Response:
         layout = _layout(request, upload, sheet, header_row)
+        if columns is not None:  # another page of the columns, the choices kept
+            return _mapping_page(request, who, upload, layout, chosen, start=columns)
         labels = {v: label for v, label, _lang in field_choices(upload.kind, services.catalog(request.app))}
         allowed = set(labels)
         errors = _unchosen(layout, chosen, allowed)
@@ -301,6 +356,8 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
             )
         if not dry_run:
             uploads(request).discard(upload.token)
+        by_row = _by_row(report.get("changes", []), labels)
+        page = page_of(len(by_row), rows, ROWS_PER_PAGE)
         return render(
             request,
             "import_preview.html",
@@ -309,7 +366,8 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
             layout=layout,
             chosen=chosen,
             report=report,
-            by_row=_by_row(report.get("changes", []), labels),
+            by_row=by_row[page["start"] : page["end"]],
+            page=page,
             kinds=KIND_LABELS,
             back=back_query(layout, chosen),
         )

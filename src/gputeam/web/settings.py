@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_
+from gputeam.store import TableLimits
 
 #: Secrets seen in examples and templates; never acceptable outside development.
 KNOWN_SECRETS = frozenset(
@@ -63,8 +64,10 @@ def catalog_extra_path(given: str | None = None) -> str | None:
     return (CatalogSettings(catalog_extra=given) if given else CatalogSettings()).catalog_extra
 
 
-class Settings(CatalogSettings):
-    """Everything the web app needs to start. Each field is read from ``GPUTEAM_<NAME>``."""
+class Settings(CatalogSettings, TableLimits):
+    """Everything the web app needs to start. Each field is read from ``GPUTEAM_<NAME>``;
+    the import limits (``max_upload_bytes``, ``import_max_rows``, ...) are the store's
+    :class:`~gputeam.store.limits.TableLimits`, the same for every door."""
 
     model_config = SettingsConfigDict(env_prefix="GPUTEAM_", extra="ignore", frozen=True)
 
@@ -173,6 +176,10 @@ class Settings(CatalogSettings):
                 ]
             )
         return self
+
+    def table_limits(self) -> TableLimits:
+        """The import limits of these settings, as the store takes them."""
+        return TableLimits(**{name: getattr(self, name) for name in TableLimits.model_fields})
 
     def issuer_did_web(self) -> str | None:
         """The organisation's did:web when credentials name their issuer by it, else None."""

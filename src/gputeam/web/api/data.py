@@ -101,6 +101,7 @@ def run_import(
             actor=actor(who),
             header_row=header_row,
             sheet=sheet,
+            limits=request.app.state.limits,
         )
         out = jsonable(report)
         if not isinstance(out, dict):
@@ -109,10 +110,13 @@ def run_import(
         return out
 
 
-async def read_upload(file: UploadFile) -> bytes:
-    content = await file.read(limits.MAX_UPLOAD + 1)
-    if len(content) > limits.MAX_UPLOAD:
-        raise HTTPException(413, f"file larger than {limits.size_text(limits.MAX_UPLOAD)}")
+async def read_upload(file: UploadFile, request: Request) -> bytes:
+    """The uploaded file, refused (413) past ``GPUTEAM_MAX_UPLOAD_BYTES`` without reading
+    more of it."""
+    most = limits.max_upload(request)
+    content = await file.read(most + 1)
+    if len(content) > most:
+        raise HTTPException(413, f"file larger than {limits.size_text(most)} (GPUTEAM_MAX_UPLOAD_BYTES)")
     return content
 
 
@@ -143,7 +147,7 @@ async def import_file(
     nothing. A file that is neither CSV nor XLSX answers 422 saying so."""
     from starlette.concurrency import run_in_threadpool
 
-    content = await read_upload(file)
+    content = await read_upload(file, request)
     return await run_in_threadpool(
         run_import,
         request,
