@@ -5,8 +5,8 @@ steps show about it.
 :class:`PendingUploads` keeps each upload as a file in a private directory, keyed by a
 random token and owned by the user and organisation that uploaded it: any other caller
 asking for the token is told there is no such upload. An upload is at most
-``max_bytes`` (the app passes ``GPUTEAM_MAX_UPLOAD_BYTES``); a user keeps at most ``per_user`` of them (older ones are dropped); each is
-deleted after its import, when discarded, or ``max_age`` seconds (an hour) after it was
+``max_bytes`` (the app passes ``GPUTEAM_MAX_UPLOAD_BYTES``); a user keeps at most
+``per_user`` of them (older ones are dropped); each is deleted after its import, when discarded, or ``max_age`` seconds (an hour) after it was
 made, whichever comes first.
 
 :func:`layout` reads an upload the way the import will (:mod:`gputeam.store.importing`):
