@@ -6,8 +6,8 @@ steps show about it.
 random token and owned by the user and organisation that uploaded it: any other caller
 asking for the token is told there is no such upload. An upload is at most
 ``max_bytes`` (the app passes ``GPUTEAM_MAX_UPLOAD_BYTES``); a user keeps at most
-``per_user`` of them (older ones are dropped); each is deleted after its import, when discarded, or ``max_age`` seconds (an hour) after it was
-made, whichever comes first.
+``per_user`` of them (older ones are dropped); each is deleted after its import, when
+discarded, or ``max_age`` seconds (an hour) after it was made, whichever comes first.
 
 :func:`layout` reads an upload the way the import will (:mod:`gputeam.store.importing`):
 its sheets, the header row the importer detects below a title (or the one asked for),
