@@ -362,14 +362,29 @@ def _stored(session: Session, attempt_id: int, items: Sequence[str]) -> dict[str
     """``{item: (sequence, response)}`` of the stored answers among ``items``."""
     if not items:
         return {}
-    query = select(ExamAnswer.item_id, ExamAnswer.sequence, ExamAnswer.response).where(
-        ExamAnswer.attempt_id == attempt_id
-    )
-    if len(items) == 1:
-        query = query.where(ExamAnswer.item_id == items[0])
+    if len(items) == 1:  # a save on change: one statement built once (see _STATEMENTS)
+        rows = session.execute(_read_one_statement(), {"p_attempt": attempt_id, "p_item": items[0]})
     else:
-        query = query.where(ExamAnswer.item_id.in_(list(items)))
-    return {r.item_id: (r.sequence, r.response) for r in session.execute(query)}
+        table: Any = ExamAnswer.__table__
+        rows = session.execute(
+            select(table.c.item_id, table.c.sequence, table.c.response).where(
+                table.c.attempt_id == attempt_id, table.c.item_id.in_(list(items))
+            )
+        )
+    return {r.item_id: (r.sequence, r.response) for r in rows}
+
+
+def _read_one_statement() -> Any:
+    stmt = _STATEMENTS.get("read")
+    if stmt is None:
+        from sqlalchemy import bindparam
+
+        table: Any = ExamAnswer.__table__
+        stmt = select(table.c.item_id, table.c.sequence, table.c.response).where(
+            table.c.attempt_id == bindparam("p_attempt"), table.c.item_id == bindparam("p_item")
+        )
+        _STATEMENTS["read"] = stmt
+    return stmt
 
 
 def _compare_and_set(
