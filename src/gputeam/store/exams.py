@@ -52,39 +52,19 @@ from gputeam.certify.programme import (
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_
 from gputeam.store import audit
+from gputeam.store.answers import Stale as Stale  # re-exported: the save's refusal
+from gputeam.store.answers import compare_and_set, stale_error, stored_answers
+from gputeam.store.answers import saved_answers as saved_answers  # re-exported
 from gputeam.store.errors import StoreError, not_found, refused
 from gputeam.store.people import get_person
 from gputeam.store.programmes import bank_items, programme_spec, question_of, time_multiplier
-from gputeam.store.schema_exams import BankItem, ExamAnswer, ExamAttempt, Programme
+from gputeam.store.schema_exams import BankItem, ExamAttempt, Programme
 
 
 class TooLate(StoreError):
     """A save after the deadline (plus the grace) or on a finished attempt (HTTP 409)."""
 
     kind = "conflict"
-
-
-#: What a candidate is told when a save or hand-in came from an out-of-date page.
-STALE_MESSAGE = N_(
-    "this page is out of date: answers were saved from another tab or window since it was "
-    "loaded, and nothing was saved from it; reload the page"
-)
-
-
-class Stale(StoreError):
-    """A save or hand-in from a page shown with an older state of a question than the one
-    stored (:func:`gputeam.certify.delivery.out_of_sequence`): nothing was stored, the
-    attempt stays open (HTTP 409). One problem per stale question (``answers.<item id>``)."""
-
-    kind = "stale"
-
-    @property
-    def items(self) -> list[str]:
-        return [p.path.removeprefix("answers.") for p in self.problems]
-
-
-def _stale(items: Sequence[str]) -> Stale:
-    return Stale([Problem(path=f"answers.{i}", message=STALE_MESSAGE) for i in items])
 
 
 @dataclass(frozen=True)
@@ -333,7 +313,7 @@ def save_answers(
             )
         except ResponseError as exc:
             raise refused(f"answers.{item_id}", str(exc), value) from None
-    stored = _stored(session, attempt.id, list(responses))
+    stored = stored_answers(session, attempt.id, list(responses))
     seen = sequences or {}
     current = {item: seq for item, (seq, _r) in stored.items()}
     changed = {
@@ -343,123 +323,19 @@ def save_answers(
     }
     stale = stale_questions({item: (seen.get(item), changed[item]) for item in responses}, current)
     if stale:
-        raise _stale(stale)
+        raise stale_error(stale)
     out: dict[str, int] = {}
     for item, response in responses.items():
         before = current.get(item, 0)
         if not changed[item]:
             out[item] = before
             continue
-        if not _compare_and_set(session, attempt.id, item, before, response, now):
+        if not compare_and_set(session, attempt.id, item, before, response, now):
             # another writer changed it between the read and the write (the attempt's lock
             # makes this unreachable today; the statement keeps it true without the lock)
-            raise _stale([item])
+            raise stale_error([item])
         out[item] = before + 1
     return Saved(remaining_seconds(attempt.deadline, now), out)
-
-
-def _stored(session: Session, attempt_id: int, items: Sequence[str]) -> dict[str, tuple[int, Any]]:
-    """``{item: (sequence, response)}`` of the stored answers among ``items``."""
-    if not items:
-        return {}
-    if len(items) == 1:  # a save on change: one statement built once (see _STATEMENTS)
-        rows = session.execute(_read_one_statement(), {"p_attempt": attempt_id, "p_item": items[0]})
-    else:
-        table: Any = ExamAnswer.__table__
-        rows = session.execute(
-            select(table.c.item_id, table.c.sequence, table.c.response).where(
-                table.c.attempt_id == attempt_id, table.c.item_id.in_(list(items))
-            )
-        )
-    return {r.item_id: (r.sequence, r.response) for r in rows}
-
-
-def _read_one_statement() -> Any:
-    stmt = _STATEMENTS.get("read")
-    if stmt is None:
-        from sqlalchemy import bindparam
-
-        table: Any = ExamAnswer.__table__
-        stmt = select(table.c.item_id, table.c.sequence, table.c.response).where(
-            table.c.attempt_id == bindparam("p_attempt"), table.c.item_id == bindparam("p_item")
-        )
-        _STATEMENTS["read"] = stmt
-    return stmt
-
-
-def _compare_and_set(
-    session: Session, attempt_id: int, item_id: str, before: int, response: Any, now: datetime
-) -> bool:
-    """Store ``response`` as the answer's change number ``before + 1`` if its number is
-    still ``before`` (0: no row yet); whether it was stored. One statement: an UPDATE that
-    matches the number read, or an INSERT that does nothing when a row appeared (both
-    engines: ``ON CONFLICT DO NOTHING``, ``RETURNING``)."""
-    values = {"attempt_id": attempt_id, "item_id": item_id, "response": response, "saved_at": now}
-    dialect = session.get_bind().dialect.name
-    if before == 0:
-        result: Any = session.execute(_insert_statement(dialect), {**values, "sequence": 1})
-    else:
-        result = session.execute(
-            _update_statement(),
-            {
-                "p_attempt": attempt_id,
-                "p_item": item_id,
-                "p_response": response,
-                "p_saved_at": now,
-                "p_before": before,
-                "p_after": before + 1,
-            },
-        )
-    return result.first() is not None  # RETURNING: a row when stored (rowcount is -1 on psycopg)
-
-
-#: The save's statements, built once (per dialect for the insert) with their values as
-#: parameters (building them per save was a tenth of a save's CPU time), so SQLAlchemy's
-#: compiled cache serves every save.
-_STATEMENTS: dict[str, Any] = {}
-
-
-def _insert_statement(dialect: str) -> Any:
-    stmt = _STATEMENTS.get(dialect)
-    if stmt is None:
-        table: Any = ExamAnswer.__table__
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-            stmt = pg_insert(table)
-        else:
-            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-            stmt = sqlite_insert(table)
-        stmt = stmt.on_conflict_do_nothing(index_elements=["attempt_id", "item_id"]).returning(
-            table.c.sequence
-        )
-        _STATEMENTS[dialect] = stmt
-    return stmt
-
-
-def _update_statement() -> Any:
-    stmt = _STATEMENTS.get("update")
-    if stmt is None:
-        from sqlalchemy import bindparam
-
-        table: Any = ExamAnswer.__table__
-        stmt = (
-            update(table)
-            .where(
-                table.c.attempt_id == bindparam("p_attempt"),
-                table.c.item_id == bindparam("p_item"),
-                table.c.sequence == bindparam("p_before"),
-            )
-            .values(
-                response=bindparam("p_response", type_=table.c.response.type),
-                saved_at=bindparam("p_saved_at", type_=table.c.saved_at.type),
-                sequence=bindparam("p_after"),
-            )
-            .returning(table.c.sequence)
-        )
-        _STATEMENTS["update"] = stmt
-    return stmt
 
 
 #: Parsed questions of bank rows drawn into forms, by row id and content hash: a drawn row
@@ -479,13 +355,6 @@ def _question(session: Session, row_id: int, content_hash: str) -> Any:
             _QUESTIONS.clear()
         _QUESTIONS[(row_id, content_hash)] = q
     return q
-
-
-def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
-    return {
-        a.item_id: a.response
-        for a in session.scalars(select(ExamAnswer).where(ExamAnswer.attempt_id == attempt_id))
-    }
 
 
 def mark_result(
@@ -615,11 +484,11 @@ def finish_attempt(
         raise not_found("attempt", attempt_id)
     if sequences is not None and attempt.state == "in_progress" and accepts_save(attempt.deadline, now):
         items = [r.item_id for r in _form_rows(session, attempt)]
-        current = {item: seq for item, (seq, _r) in _stored(session, attempt.id, items).items()}
+        current = {item: seq for item, (seq, _r) in stored_answers(session, attempt.id, items).items()}
         # handing in what the page showed: every change since makes it stale
         stale = stale_questions({item: (sequences.get(item, 0), True) for item in items}, current)
         if stale:
-            raise _stale(stale)
+            raise stale_error(stale)
     if attempt.state == "in_progress":
         _finalise(session, attempt, now=now, how=how, catalog=catalog, issuer=issuer, actor=actor)
     return attempt
@@ -718,7 +587,7 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
     if attempt.state == "in_progress":
         questions = [question_of(r) for r in _form_rows(session, attempt)]
         out["questions"] = [public_question(q, attempt.seed) for q in questions]
-        stored = _stored(session, attempt.id, [q.item_id for q in questions])
+        stored = stored_answers(session, attempt.id, [q.item_id for q in questions])
         saved = {item: response for item, (_seq, response) in stored.items()}
         # the numbers this view was made with: a save or hand-in sends them back
         out["sequences"] = {q.item_id: stored[q.item_id][0] if q.item_id in stored else 0 for q in questions}
