@@ -174,3 +174,68 @@ def test_0003_gives_existing_audit_entries_their_organisation(empty_db_url: str)
         ]
     finally:
         db.dispose()
+
+
+def test_0010_counts_answers_saved_before_as_changed_once(empty_db_url: str) -> None:
+    """Upgrading a database with a running attempt: each answer already saved gets
+    sequence number 1 (one stored change), so the pages shown after the upgrade carry 1
+    and save over it; downgrading removes the column and keeps the answers."""
+    from datetime import UTC, datetime
+
+    import sqlalchemy as sa
+    from sqlalchemy.orm import Session
+
+    from gputeam.store.schema import Organisation, Person
+    from gputeam.store.schema_exams import ExamAttempt, Programme
+
+    db = open_database(empty_db_url, migrate=False)
+    try:
+        db.upgrade("0009")
+        now = datetime(2026, 12, 2, 9, tzinfo=UTC)  # the models' columns take aware times
+        with Session(db.engine) as s, s.begin():
+            org = Organisation(name="A")
+            s.add(org)
+            s.flush()
+            person = s.execute(
+                sa.insert(Person.__table__).values(org_id=org.id, key="a1", name="Ann")
+            ).inserted_primary_key[0]
+            prog = s.execute(
+                sa.insert(Programme.__table__).values(org_id=org.id, code="p", spec={})
+            ).inserted_primary_key[0]
+            attempt = s.execute(
+                sa.insert(ExamAttempt.__table__).values(
+                    programme_id=prog,
+                    person_id=person,
+                    number=1,
+                    seed=7,
+                    form=[],
+                    started_at=now,
+                    deadline=now,
+                    state="in_progress",
+                )
+            ).inserted_primary_key[0]
+            naive = now.replace(tzinfo=None)  # a bare table: the database's own type
+            answers = sa.table(
+                "exam_answers",
+                sa.column("attempt_id"),
+                sa.column("item_id"),
+                sa.column("response", sa.JSON),
+                sa.column("saved_at", sa.DateTime),
+            )
+            s.execute(
+                sa.insert(answers),
+                [
+                    {"attempt_id": attempt, "item_id": "q1", "response": 2, "saved_at": naive},
+                    {"attempt_id": attempt, "item_id": "q2", "response": None, "saved_at": naive},
+                ],
+            )
+        db.upgrade("0010")
+        query = "SELECT item_id, sequence FROM exam_answers ORDER BY item_id"
+        with db.engine.connect() as conn:
+            assert [tuple(r) for r in conn.execute(sa.text(query))] == [("q1", 1), ("q2", 1)]
+        db.downgrade("0009")
+        with db.engine.connect() as conn:
+            assert "sequence" not in {c["name"] for c in inspect(conn).get_columns("exam_answers")}
+            assert conn.execute(sa.text("SELECT count(*) FROM exam_answers")).scalar_one() == 2
+    finally:
+        db.dispose()

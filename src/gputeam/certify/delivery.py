@@ -10,6 +10,7 @@ or raises :class:`ResponseError`.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from gputeam.certify.models import Question
@@ -201,3 +202,33 @@ def choice_index(q: Question, response: Response) -> int:
         picked = picked_options(q, response)
         return picked[0] if picked else -1
     return -1
+
+
+def out_of_sequence(seen: int | None, current: int, changes: bool) -> bool:
+    """Whether a submission of one question comes from an older state of it and must be
+    refused (Moodle's per-question sequence check).
+
+    Every stored change of an answer adds one to the question's sequence number (0: never
+    answered); a page carries the numbers it was shown with. A submission is out of
+    sequence when the number it carries (``seen``) is not the question's number now
+    (``current``) and it would change the stored answer (``changes``): a tab left open
+    since, or a form sent twice, never overwrites (or clears) an answer saved after it was
+    shown. A submission that would store the answer already stored changes nothing and
+    passes (a save sent again after its reply was lost). Without a number (``seen`` None:
+    an API client that does not send one) a save is not checked, as in Moodle."""
+    return seen is not None and seen != current and changes
+
+
+def stale_questions(
+    submitted: Mapping[str, tuple[int | None, bool]], current: Mapping[str, int]
+) -> list[str]:
+    """The questions of a submission that are :func:`out_of_sequence`: ``submitted`` maps
+    each question to ``(the sequence number seen, whether it would change the answer)``,
+    ``current`` holds the stored numbers (a question missing there: 0). One stale question
+    makes the whole submission stale: a save stores nothing of it, a hand-in is refused and
+    the attempt stays open."""
+    return [
+        item
+        for item, (seen, changes) in submitted.items()
+        if out_of_sequence(seen, current.get(item, 0), changes)
+    ]

@@ -197,9 +197,12 @@ with their ids and domain tags, for the GIFT and Moodle XML writers),
 ``set_time_multiplier(s, person_id, multiplier, *, note="", actor=None)``, ``time_multiplier``.
 exams: ``start_attempt(s, programme, person_id, *, now, catalog, issuer=None, actor=None)``
 (resumes the attempt in progress, or finishes it first when its time ran out),
-``save_answer(s, attempt_id, person_id, item_id, value, *, now) -> seconds left``
-(:class:`TooLate` after the deadline plus the grace), ``finish_attempt(s, attempt_id, *, now,
-catalog, issuer=None, how="submitted")``, ``current_attempt(...)`` (finishes an overdue one),
+``save_answer(s, attempt_id, person_id, item_id, value, *, now, sequence=None) -> seconds
+left``, ``save_answers(s, attempt_id, person_id, answers, *, now, sequences=None) -> Saved``
+(all or none; :class:`TooLate` after the deadline plus the grace, :class:`Stale` from a page
+shown with an older state of a question), ``finish_attempt(s, attempt_id, *, now,
+catalog, issuer=None, how="submitted", sequences=None)`` (:class:`Stale`: refused, still
+open), ``current_attempt(...)`` (finishes an overdue one),
 ``finalise_overdue(s, *, now, catalog, issuer=None, limit=100, skip=(), programme_id=None,
 person_id=None) -> Swept`` (each attempt in its own savepoint: the ones refused are
 reported in ``Swept.failed``),
@@ -333,6 +336,8 @@ from gputeam.store.errors import (
 )
 from gputeam.store.exams import (
     Issuer,
+    Saved,
+    Stale,
     Swept,
     TooLate,
     attempt_person,
@@ -344,6 +349,7 @@ from gputeam.store.exams import (
     next_allowed,
     person_attempts,
     save_answer,
+    save_answers,
     start_attempt,
 )
 from gputeam.store.exporting import (
@@ -679,6 +685,8 @@ __all__ = [
     "status_list_key",
     "BankImport",
     "Issuer",
+    "Saved",
+    "Stale",
     "Swept",
     "TooLate",
     "attempt_view",
@@ -708,6 +716,7 @@ __all__ = [
     "record_pass",
     "retire_item",
     "save_answer",
+    "save_answers",
     "save_programme",
     "set_time_multiplier",
     "sign_off",

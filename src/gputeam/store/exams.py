@@ -3,9 +3,15 @@
 - :func:`start_attempt` draws a form (stored seed, frozen order, least-drawn items first)
   or resumes the attempt in progress; a partial unique index keeps one attempt in progress
   per person and programme, so two parallel starts create one.
-- ``deadline = start + limit × the person's time multiplier``; :func:`save_answer` stores
-  one answer (an upsert) and returns the seconds left; after the deadline plus
+- ``deadline = start + limit × the person's time multiplier``; :func:`save_answers` stores
+  answers (one row per question) and returns the seconds left; after the deadline plus
   :data:`GRACE_SECONDS` it raises :class:`TooLate` and stores nothing.
+- Each stored change of an answer adds one to the question's sequence number; a save or a
+  hand-in carries the numbers its page was shown with, and one from an older state of a
+  question (:func:`gputeam.certify.delivery.stale_questions`) raises :class:`Stale`:
+  nothing of it is stored, a hand-in leaves the attempt open. The write itself is a
+  compare-and-set (``UPDATE ... WHERE sequence = <the number read>``, or an insert that
+  does nothing when a row exists), so no newer answer is replaced on either engine.
 - :func:`finish_attempt` marks from the saved answers, once (the row is locked);
   :func:`finalise_overdue` finishes what ran out of time (``FOR UPDATE SKIP LOCKED`` on
   PostgreSQL: several sweepers never take the same attempt); :func:`current_attempt`
@@ -16,7 +22,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,6 +40,7 @@ from gputeam.certify.delivery import (
     public_question,
     read_response,
     shown_response,
+    stale_questions,
 )
 from gputeam.certify.programme import (
     GRACE_SECONDS,
@@ -45,16 +52,28 @@ from gputeam.certify.programme import (
 from gputeam.errors import InputError, Problem
 from gputeam.i18n import N_
 from gputeam.store import audit
+from gputeam.store.answers import Stale as Stale  # re-exported: the save's refusal
+from gputeam.store.answers import compare_and_set, stale_error, stored_answers
+from gputeam.store.answers import saved_answers as saved_answers  # re-exported
 from gputeam.store.errors import StoreError, not_found, refused
 from gputeam.store.people import get_person
 from gputeam.store.programmes import bank_items, programme_spec, question_of, time_multiplier
-from gputeam.store.schema_exams import BankItem, ExamAnswer, ExamAttempt, Programme
+from gputeam.store.schema_exams import BankItem, ExamAttempt, Programme
 
 
 class TooLate(StoreError):
     """A save after the deadline (plus the grace) or on a finished attempt (HTTP 409)."""
 
     kind = "conflict"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What a save did: the seconds left, and each saved question's sequence number now
+    (the numbers the page should carry from here on)."""
+
+    remaining_seconds: int
+    sequences: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -238,10 +257,37 @@ def _locked(session: Session, attempt_id: int, *, skip_locked: bool = False) -> 
 
 
 def save_answer(
-    session: Session, attempt_id: int, person_id: int, item_id: str, value: Any, *, now: datetime
+    session: Session,
+    attempt_id: int,
+    person_id: int,
+    item_id: str,
+    value: Any,
+    *,
+    now: datetime,
+    sequence: int | None = None,
 ) -> int:
-    """Store the person's answer to one item; the seconds left. :class:`TooLate` (nothing
-    stored) after the deadline plus the grace or once the attempt is finished."""
+    """Store the person's answer to one item (:func:`save_answers`); the seconds left."""
+    seen = None if sequence is None else {item_id: sequence}
+    return save_answers(
+        session, attempt_id, person_id, {item_id: value}, now=now, sequences=seen
+    ).remaining_seconds
+
+
+def save_answers(
+    session: Session,
+    attempt_id: int,
+    person_id: int,
+    answers: Mapping[str, Any],
+    *,
+    now: datetime,
+    sequences: Mapping[str, int] | None = None,
+) -> Saved:
+    """Store the person's answers (``{item id: value}``; None or "" clears one), all or
+    none. ``sequences`` holds the sequence numbers the page was shown with (an item
+    missing there: not checked). :class:`TooLate` (nothing stored) after the deadline plus
+    the grace or once the attempt is finished; :class:`Stale` (nothing stored) when one of
+    them comes from an older state of its question than the one stored; a refusal naming
+    the item for a value that does not fit its question."""
     attempt = _locked(session, attempt_id)
     if attempt is None or attempt.person_id != person_id:
         raise not_found("attempt", attempt_id)
@@ -249,53 +295,47 @@ def save_answer(
         raise _too_late(N_("the attempt is finished; the answer was not saved"))
     if not accepts_save(attempt.deadline, now):
         raise _too_late(N_("time is up; the answer was not saved"))
-    # the versions of this item (a few), then the one the form holds: no 60-item IN list
-    versions = session.execute(
-        select(BankItem.id, BankItem.content_hash).where(
-            BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id
-        )
-    ).all()
     form = set(attempt.form)
-    row = next((v for v in versions if v.id in form), None)
-    if row is None:
-        raise refused("item", N_("not a question of this attempt"), item_id)
-    try:
-        response = read_response(_question(session, row.id, row.content_hash), value, attempt.seed)
-    except ResponseError as exc:
-        raise refused(f"answers.{item_id}", str(exc), value) from None
-    _upsert(session, attempt.id, item_id, response, now)
-    return remaining_seconds(attempt.deadline, now)
-
-
-def _upsert(session: Session, attempt_id: int, item_id: str, response: Any, now: datetime) -> None:
-    values = {"attempt_id": attempt_id, "item_id": item_id, "response": response, "saved_at": now}
-    session.execute(_upsert_statement(session.get_bind().dialect.name), values)
-
-
-#: The save's INSERT ... ON CONFLICT DO UPDATE, built once per dialect with its values as
-#: parameters (building it per save, its ``excluded`` columns included, was a tenth of a
-#: save's CPU time), so SQLAlchemy's compiled cache serves every save.
-_UPSERTS: dict[str, Any] = {}
-
-
-def _upsert_statement(dialect: str) -> Any:
-    stmt = _UPSERTS.get(dialect)
-    if stmt is None:
-        table: Any = ExamAnswer.__table__
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-            stmt = pg_insert(table)
-        else:
-            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-            stmt = sqlite_insert(table)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=["attempt_id", "item_id"],
-            set_={"response": stmt.excluded.response, "saved_at": stmt.excluded.saved_at},
-        )
-        _UPSERTS[dialect] = stmt
-    return stmt
+    responses: dict[str, Any] = {}
+    for item_id, value in answers.items():
+        # the versions of this item (a few), then the one the form holds: no 60-item IN list
+        versions = session.execute(
+            select(BankItem.id, BankItem.content_hash).where(
+                BankItem.programme_id == attempt.programme_id, BankItem.item_id == item_id
+            )
+        ).all()
+        row = next((v for v in versions if v.id in form), None)
+        if row is None:
+            raise refused("item", N_("not a question of this attempt"), item_id)
+        try:
+            responses[item_id] = read_response(
+                _question(session, row.id, row.content_hash), value, attempt.seed
+            )
+        except ResponseError as exc:
+            raise refused(f"answers.{item_id}", str(exc), value) from None
+    stored = stored_answers(session, attempt.id, list(responses))
+    seen = sequences or {}
+    current = {item: seq for item, (seq, _r) in stored.items()}
+    changed = {
+        item: (item not in stored and response is not None)
+        or (item in stored and stored[item][1] != response)
+        for item, response in responses.items()
+    }
+    stale = stale_questions({item: (seen.get(item), changed[item]) for item in responses}, current)
+    if stale:
+        raise stale_error(stale)
+    out: dict[str, int] = {}
+    for item, response in responses.items():
+        before = current.get(item, 0)
+        if not changed[item]:
+            out[item] = before
+            continue
+        if not compare_and_set(session, attempt.id, item, before, response, now):
+            # another writer changed it between the read and the write (the attempt's lock
+            # makes this unreachable today; the statement keeps it true without the lock)
+            raise stale_error([item])
+        out[item] = before + 1
+    return Saved(remaining_seconds(attempt.deadline, now), out)
 
 
 #: Parsed questions of bank rows drawn into forms, by row id and content hash: a drawn row
@@ -315,13 +355,6 @@ def _question(session: Session, row_id: int, content_hash: str) -> Any:
             _QUESTIONS.clear()
         _QUESTIONS[(row_id, content_hash)] = q
     return q
-
-
-def saved_answers(session: Session, attempt_id: int) -> dict[str, Any]:
-    return {
-        a.item_id: a.response
-        for a in session.scalars(select(ExamAnswer).where(ExamAnswer.attempt_id == attempt_id))
-    }
 
 
 def mark_result(
@@ -439,12 +472,23 @@ def finish_attempt(
     issuer: Issuer | None = None,
     how: str = "submitted",
     actor: str | None = None,
+    sequences: Mapping[str, int] | None = None,
 ) -> ExamAttempt:
     """Mark the attempt from its saved answers (idempotent: a finished attempt is returned
-    as it is)."""
+    as it is). ``sequences``: the numbers of the page handing it in (every question of the
+    form; one missing: 0, never answered); a hand-in from a page that showed an older
+    state of any question than the one stored raises :class:`Stale` and the attempt stays
+    open (while time and the grace last: after them it is finished anyway)."""
     attempt = _locked(session, attempt_id)
     if attempt is None:
         raise not_found("attempt", attempt_id)
+    if sequences is not None and attempt.state == "in_progress" and accepts_save(attempt.deadline, now):
+        items = [r.item_id for r in _form_rows(session, attempt)]
+        current = {item: seq for item, (seq, _r) in stored_answers(session, attempt.id, items).items()}
+        # handing in what the page showed: every change since makes it stale
+        stale = stale_questions({item: (sequences.get(item, 0), True) for item in items}, current)
+        if stale:
+            raise stale_error(stale)
     if attempt.state == "in_progress":
         _finalise(session, attempt, now=now, how=how, catalog=catalog, issuer=issuer, actor=actor)
     return attempt
@@ -543,7 +587,10 @@ def attempt_view(session: Session, attempt: ExamAttempt, *, now: datetime) -> di
     if attempt.state == "in_progress":
         questions = [question_of(r) for r in _form_rows(session, attempt)]
         out["questions"] = [public_question(q, attempt.seed) for q in questions]
-        saved = saved_answers(session, attempt.id)
+        stored = stored_answers(session, attempt.id, [q.item_id for q in questions])
+        saved = {item: response for item, (_seq, response) in stored.items()}
+        # the numbers this view was made with: a save or hand-in sends them back
+        out["sequences"] = {q.item_id: stored[q.item_id][0] if q.item_id in stored else 0 for q in questions}
         out["answers"] = {
             q.item_id: shown_response(q, saved[q.item_id], attempt.seed)
             for q in questions

@@ -106,7 +106,10 @@ class ExamAttempt(Base):
 
 class ExamAnswer(Base):
     """The latest saved response to one item of an attempt (one row per item: a save is
-    an upsert, so concurrent saves of different items never lose each other)."""
+    an upsert, so concurrent saves of different items never lose each other).
+    ``sequence`` counts the stored changes of the answer (1 after the first; Moodle's
+    per-question sequence number): a page carries the numbers it was shown with, and a
+    change from an older page is refused (:func:`gputeam.certify.delivery.out_of_sequence`)."""
 
     __tablename__ = "exam_answers"
     attempt_id: Mapped[int] = mapped_column(
@@ -115,6 +118,7 @@ class ExamAnswer(Base):
     item_id: Mapped[str] = mapped_column(String(100), primary_key=True)
     response: Mapped[Any] = mapped_column(JSON, nullable=True)
     saved_at: Mapped[datetime] = mapped_column()
+    sequence: Mapped[int] = mapped_column(Integer, default=1, server_default=text("1"))
 
 
 class PracticalAssessment(Base):

@@ -152,6 +152,20 @@ def create_app(settings: Settings, *, database: Any = None, today: date | None =
             problems=[p.localised().as_dict() for p in exc.problems],
         )
 
+    @app.exception_handler(store.Stale)
+    async def stale(request: Request, exc: store.Stale) -> Response:
+        # a save or hand-in from an out-of-date page: nothing stored, the attempt still open
+        message = exc.problems[0].localised().message
+        if not request.url.path.startswith(API_PREFIX):
+            return render.error_page(request, 409, message)
+        return problem(
+            409,
+            N_("Out of date"),
+            message,
+            type_="urn:gputeam:problem:stale",
+            problems=[p.localised().as_dict() for p in exc.problems],
+        )
+
     @app.exception_handler(store.WriteConflict)
     async def conflict(request: Request, exc: store.WriteConflict) -> Response:
         # a uniqueness or reference rule of the database (e.g. the same certificate twice)

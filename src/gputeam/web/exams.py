@@ -5,11 +5,15 @@ The exam page is one form: with JavaScript each question saves itself on change 
 ``?item=<id>`` saves that question only), without it the Save button saves every answer.
 The timer is the server's: the page shows the seconds the server counted, each save
 returns them again, and a save after the deadline plus the grace is refused (409) and not
-stored. Rules live in :mod:`gputeam.store.exams`; this module reads forms and renders.
+stored. The page carries each question's sequence number (``seq:<id>``) and a save returns
+the new one; a save or hand-in from an out-of-date page (another tab saved since) is
+refused (409, "this page is out of date"), nothing of it is stored and the attempt stays
+open. Rules live in :mod:`gputeam.store.exams`; this module reads forms and renders.
 """
 
 from __future__ import annotations
 
+import json
 from html import escape
 from typing import Annotated, Any
 
@@ -18,8 +22,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from gputeam import store
 from gputeam.certify.programme import GRACE_SECONDS
-from gputeam.errors import InputError
-from gputeam.i18n import _
+from gputeam.errors import InputError, Problem
+from gputeam.i18n import N_, _
 from gputeam.web import exam_access as ex
 from gputeam.web import services
 from gputeam.web.api.common import PathId, actor
@@ -95,6 +99,41 @@ def _form_answers(form: Any, only: str | None) -> dict[str, Any]:
     return out
 
 
+def _form_sequences(form: Any, items: Any) -> dict[str, int]:
+    """The sequence numbers the page was shown with (``seq:<id>``), of the questions sent;
+    a question without one is not checked (a page of an older version)."""
+    out: dict[str, int] = {}
+    for item in items:
+        value = form.get(f"seq:{item}")
+        if value is None or value == "":
+            continue
+        if not str(value).isdigit():
+            raise InputError(
+                [
+                    Problem(
+                        path=f"seq:{item}",
+                        message=N_("not a whole number"),
+                        found=str(value)[:20],
+                        expected=N_("a whole number"),
+                    )
+                ]
+            )
+        out[item] = int(value)
+    return out
+
+
+def _stale_status(attempt_id: int, exc: store.Stale) -> HTMLResponse:
+    """The save status an out-of-date page shows (JavaScript keeps the page as it is: the
+    candidate reloads it)."""
+    text = escape(exc.problems[0].localised().message)
+    link = escape(_("Reload the page"))
+    return HTMLResponse(
+        f'<span id="save-status" class="error" role="alert" data-stale="1">{text} '
+        f'<a href="/exams/attempts/{attempt_id}">{link}</a></span>',
+        status_code=409,
+    )
+
+
 @router.post("/exams/attempts/{attempt_id}/save")
 def save(
     request: Request,
@@ -106,14 +145,21 @@ def save(
     answers = _form_answers(form, item)
     htmx = bool(request.headers.get("HX-Request"))
     left = 0
+    sequences: dict[str, int] = {}
     try:
+        seen = _form_sequences(form, answers)
         with request.app.state.db.session() as s:
             if not answers and store.attempt_person(s, attempt_id) != ex.candidate(who):
                 raise HTTPException(404, _("no such attempt"))  # an empty save reveals nothing either
-            for item_id, value in answers.items():
-                left = store.save_answer(
-                    s, attempt_id, ex.candidate(who), item_id, value, now=ex.now(request)
+            if answers:
+                done = store.save_answers(
+                    s, attempt_id, ex.candidate(who), answers, now=ex.now(request), sequences=seen
                 )
+                left, sequences = done.remaining_seconds, done.sequences
+    except store.Stale as exc:
+        if htmx:
+            return _stale_status(attempt_id, exc)
+        return _attempt_page(request, who, attempt_id, 409, exc.problems[0].localised().message)
     except store.TooLate as exc:
         if htmx:
             text = escape(exc.problems[0].localised().message)
@@ -131,30 +177,40 @@ def save(
         saved = _("Saved · {minutes} min {seconds} s left").format(
             minutes=left // 60, seconds=f"{left % 60:02d}"
         )
-        return HTMLResponse(f'<span id="save-status" data-remaining="{left}">{escape(saved)}</span>')
+        numbers = escape(json.dumps(sequences))  # the page's sequence numbers from here on
+        return HTMLResponse(
+            f'<span id="save-status" data-remaining="{left}" data-sequences="{numbers}">'
+            f"{escape(saved)}</span>"
+        )
     return RedirectResponse(f"/exams/attempts/{attempt_id}?saved=1", status_code=303)
 
 
 @router.post("/exams/attempts/{attempt_id}/finish")
 def finish(request: Request, attempt_id: PathId, who: Sitter, form: PostedForm) -> Response:
     answers = _form_answers(form, None)
+    seen = _form_sequences(form, answers)
+    stale: store.Stale | None = None
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id, own=True)
         if a.state == "in_progress" and answers:
             try:  # the answers on the page are saved first (a browser without JavaScript)
                 with s.begin_nested():
-                    for item_id, value in answers.items():
-                        store.save_answer(s, a.id, a.person_id, item_id, value, now=ex.now(request))
+                    store.save_answers(s, a.id, a.person_id, answers, now=ex.now(request), sequences=seen)
+            except store.Stale as exc:  # an out-of-date page: refused, the attempt stays open
+                stale = exc
             except InputError:
                 pass  # time is up, or a bad value: mark what was saved
-        store.finish_attempt(
-            s,
-            a.id,
-            now=ex.now(request),
-            catalog=services.catalog(request.app),
-            issuer=ex.issuer(request),
-            actor=actor(who),
-        )
+        if stale is None:
+            store.finish_attempt(
+                s,
+                a.id,
+                now=ex.now(request),
+                catalog=services.catalog(request.app),
+                issuer=ex.issuer(request),
+                actor=actor(who),
+            )
+    if stale is not None:  # the page as it is now, under the message
+        return _attempt_page(request, who, attempt_id, 409, stale.problems[0].localised().message)
     return RedirectResponse(f"/exams/attempts/{attempt_id}", status_code=303)
 
 

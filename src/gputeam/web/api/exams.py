@@ -25,7 +25,17 @@ router = APIRouter(prefix=API_PREFIX, tags=["exams"], responses=ERRORS)
 Sitter = Annotated[Principal, Depends(require(Perm.EXAMS_SIT))]
 Manager = Annotated[Principal, Depends(require(Perm.EXAMS_MANAGE))]
 CONFLICT: dict[int | str, dict[str, Any]] = {
-    409: {"description": "Time is up (deadline plus grace) or the attempt is finished; nothing was stored"}
+    409: {
+        "description": "Time is up (deadline plus grace), the attempt is finished, or (problem type "
+        "urn:gputeam:problem:stale) the sequence number sent is not the question's: an answer "
+        "was saved since; nothing was stored"
+    }
+}
+STALE: dict[int | str, dict[str, Any]] = {
+    409: {
+        "description": "Out of date (problem type urn:gputeam:problem:stale): an answer was saved "
+        "since the sequence numbers sent; the attempt stays open"
+    }
 }
 
 #: Examples shown in the OpenAPI document: the shape only, never a key.
@@ -44,6 +54,7 @@ ATTEMPT_EXAMPLE = {
         }
     ],
     "answers": {"networking-003": 1},
+    "sequences": {"networking-003": 1},
 }
 
 
@@ -90,25 +101,91 @@ def save(
     attempt_id: PathId,
     item_id: str,
     who: Sitter,
-    body: Annotated[dict[str, Any], Body(examples=[{"value": 2}, {"value": [0, 3]}, {"value": "DCGM"}])],
+    body: Annotated[
+        dict[str, Any],
+        Body(examples=[{"value": 2, "sequence": 0}, {"value": [0, 3], "sequence": 1}, {"value": "DCGM"}]),
+    ],
 ) -> dict[str, Any]:
     """`value`: an option index (single choice), a list of indices (multiple response),
     `true`/`false`, text (short answer, essay), a number as text (numerical), or a list of
-    the chosen option per sub-question (matching); `null` clears the answer."""
+    the chosen option per sub-question (matching); `null` clears the answer.
+    `sequence`: the question's number in the attempt's `sequences` (or in the reply to
+    your last save of it); when an answer was saved since, the save is refused (409,
+    `urn:gputeam:problem:stale`) and nothing is stored. Without it the save is not
+    checked. The reply holds the question's `sequence` now."""
     if "value" not in body:
         raise InputError([Problem(path="value", message=N_("required"))])
+    sequence = _whole(body.get("sequence"), "sequence")
     try:  # the store refuses (404) an attempt that is not the caller's own
         with request.app.state.db.session() as s:
-            left = store.save_answer(
-                s, attempt_id, ex.candidate(who), item_id, body["value"], now=ex.now(request)
+            saved = store.save_answers(
+                s,
+                attempt_id,
+                ex.candidate(who),
+                {item_id: body["value"]},
+                now=ex.now(request),
+                sequences=None if sequence is None else {item_id: sequence},
             )
     except store.TooLate as exc:
         raise HTTPException(409, exc.problems[0].localised().message) from None
-    return {"saved": True, "item_id": item_id, "remaining_seconds": left}
+    return {
+        "saved": True,
+        "item_id": item_id,
+        "sequence": saved.sequences[item_id],
+        "remaining_seconds": saved.remaining_seconds,
+    }
 
 
-@router.post("/attempts/{attempt_id}/finish", summary="Hand the attempt in; returns the result")
-def finish(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
+def _whole(value: Any, path: str) -> int | None:
+    """A sequence number sent (None: not sent), or a 422 problem."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InputError(
+            [
+                Problem(
+                    path=path,
+                    message=N_("not a whole number"),
+                    found=repr(value),
+                    expected=N_("a whole number"),
+                )
+            ]
+        )
+    return value
+
+
+def _sequences(body: dict[str, Any] | None) -> dict[str, int] | None:
+    if not body or body.get("sequences") is None:
+        return None
+    given = body["sequences"]
+    if not isinstance(given, dict):
+        raise InputError(
+            [Problem(path="sequences", message=N_("required"), expected="{item id: sequence number}")]
+        )
+    out: dict[str, int] = {}
+    for item, value in given.items():
+        number = _whole(value, f"sequences.{item}")
+        if number is not None:
+            out[str(item)] = number
+    return out
+
+
+@router.post(
+    "/attempts/{attempt_id}/finish", responses=STALE, summary="Hand the attempt in; returns the result"
+)
+def finish(
+    request: Request,
+    attempt_id: PathId,
+    who: Sitter,
+    body: Annotated[
+        dict[str, Any] | None, Body(examples=[{"sequences": {"networking-003": 1, "storage-001": 0}}])
+    ] = None,
+) -> dict[str, Any]:
+    """`sequences` (optional): the attempt's `sequences` as you last saw them; when an
+    answer was saved since (another tab or client), the hand-in is refused (409,
+    `urn:gputeam:problem:stale`) and the attempt stays open. Without it the attempt is
+    handed in as it is stored."""
+    sequences = _sequences(body)
     with request.app.state.db.session() as s:
         a = ex.attempt(request, s, who, attempt_id, own=True)
         store.finish_attempt(
@@ -118,6 +195,7 @@ def finish(request: Request, attempt_id: PathId, who: Sitter) -> dict[str, Any]:
             catalog=services.catalog(request.app),
             issuer=ex.issuer(request),
             actor=actor(who),
+            sequences=sequences,
         )
         return store.attempt_view(s, a, now=ex.now(request))
 

@@ -9,6 +9,11 @@
 // online, every few seconds while anything is queued, after a reload (the queued answers
 // are put back on the page first) and before the reload at time-up, which also sends text
 // typed since the last save.
+//
+// Each question carries the sequence number the server gave its answer (seq:<id>); every
+// save sends it and the server's reply gives the new one, put back on the page here. A
+// save from a page that is out of date (another tab saved since) is refused: the page
+// says so, with a link to reload it, and is not reloaded by itself.
 (function () {
   "use strict";
   var timer = document.getElementById("timer");
@@ -47,7 +52,7 @@
   }
   function belongs(name, value, item) {
     return (name === "present" && value === item) || name === "q:" + item || name === "kind:" + item ||
-      name.indexOf("q:" + item + ":") === 0;
+      name === "seq:" + item || name.indexOf("q:" + item + ":") === 0;
   }
   // the form fields of one question, as [name, value] pairs (what the save endpoint reads)
   function answerOf(item) {
@@ -89,17 +94,30 @@
     failing = true;
     if (retry === null) { retry = window.setTimeout(function () { retry = null; flush(); }, 5000); }
   }
+  function stale(xhr) { return xhr.status === 409 && (xhr.responseText || "").indexOf("data-stale") >= 0; }
   function synchronise(remaining) {
     if (remaining !== null && remaining !== undefined && remaining !== "") {
       end = Date.now() + parseInt(remaining, 10) * 1000;
     }
   }
+  // the sequence numbers a save returned: the page's own from here on
+  function renumber(fresh) {
+    var numbers = {};
+    try { numbers = JSON.parse(fresh.getAttribute("data-sequences") || "{}") || {}; } catch (e) { numbers = {}; }
+    Array.prototype.forEach.call(form ? form.elements : [], function (el) {
+      if (el.name && el.name.indexOf("seq:") === 0 && numbers.hasOwnProperty(el.name.slice(4))) {
+        el.value = String(numbers[el.name.slice(4)]);
+      }
+    });
+  }
+  // put the server's save status in place; whether it says the page is out of date
   function showResponse(html) {
     var box = document.createElement("div");
     box.innerHTML = html;
     var fresh = box.querySelector("#save-status");
     var old = document.getElementById("save-status");
-    if (fresh && old) { old.replaceWith(fresh); synchronise(fresh.getAttribute("data-remaining")); }
+    if (fresh && old) { old.replaceWith(fresh); synchronise(fresh.getAttribute("data-remaining")); renumber(fresh); }
+    return !!(fresh && fresh.hasAttribute("data-stale"));
   }
   // send every queued answer, one at a time; resolves when done or when one failed
   function flush() {
@@ -121,8 +139,8 @@
       }).then(function (response) {
         if (response.status >= 500) { return false; }
         return response.text().then(function (html) {
-          unqueue(item, pairs);  // stored, or refused for good (time up, a bad value)
-          showResponse(html);
+          unqueue(item, pairs);  // stored, or refused for good (time up, a bad value, out of date)
+          if (showResponse(html)) { return true; }  // out of date: the candidate reloads
           if (response.status === 409) { writeQueue({}); window.location.reload(); return true; }
           return next(i + 1);
         });
@@ -153,7 +171,9 @@
     // (a swap error that stopped the question's next queued save, which was then lost)
     document.body.addEventListener("htmx:afterRequest", function (event) {
       var item = itemOf(event.detail.elt), xhr = event.detail.xhr;
-      if (item !== null && xhr && ((xhr.status >= 200 && xhr.status < 300) || xhr.status === 422)) { showResponse(xhr.responseText); }
+      if (item !== null && xhr && ((xhr.status >= 200 && xhr.status < 300) || xhr.status === 422 || stale(xhr))) {
+        showResponse(xhr.responseText);
+      }
       if (item !== null && xhr && xhr.status > 0 && xhr.status < 500) {
         unqueue(item, event.detail.elt.examSent || []);  // stored, or refused for good
         if (xhr.status < 300 && failing) { flush(); }  // the connection is back: send the rest
@@ -218,7 +238,7 @@
   });
   document.body.addEventListener("htmx:responseError", function (event) {
     var code = event.detail.xhr.status;
-    if (code === 409) { writeQueue({}); window.location.reload(); }
+    if (code === 409 && !stale(event.detail.xhr)) { writeQueue({}); window.location.reload(); }
     else if (code >= 500) { notSaved(); }
   });
   // keep what the keyboard focuses from scrolling under the sticky bar (exam.css: the

@@ -2,7 +2,7 @@
 people make for themselves until a manager or an admin approves them
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-04
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
