@@ -460,7 +460,7 @@ def test_every_page_is_checked() -> None:
     pages = {
         p
         for p in pages
-        if not p.endswith((".json", ".jwt", ".png", ".svg", ".pdf", ".csv", ".xlsx", "/download"))
+        if not p.endswith((".json", ".jwt", ".png", ".svg", ".ico", ".pdf", ".csv", ".xlsx", "/download"))
         and not p.startswith(("/credentials/status/", "/language"))
     }  # a redirect
     missing = sorted(pages - covered)

@@ -368,6 +368,7 @@ def test_cli_imported_organisation_is_invisible_and_exports_apart(
 
 #: GET routes without an id that show no organisation's data, each with the reason
 NO_ORGANISATION_DATA = {
+    "/favicon.ico": "the app's icon",
     "/api/v1/openapi.json": "the API's description",
     "/api/v1/docs": "the API explorer's page",
     "/api/v1/catalog": "the catalog (the installation's, not an organisation's)",
