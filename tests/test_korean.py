@@ -45,6 +45,8 @@ def test_direction_particle_treats_rieul_as_a_vowel(syllable: str) -> None:
         ("(준비)을(를)", "(준비)를"),  # a parenthesis alone: its inside
         ("Priya Raman을(를)", "Priya Raman을"),
         ("Mei Lin Chen이(가)", "Mei Lin Chen이"),
+        ("Dae-jung Park을(를)", "Dae-jung Park을"),  # 박
+        ("Mark을(를)", "Mark를"),  # 마크
         ("Neil(으)로", "Neil로"),  # l: ㄹ
         ("Kenji Watanabe을(를)", "Kenji Watanabe를"),
         ("GPU이(가)", "GPU가"),  # spelled out: 지피유

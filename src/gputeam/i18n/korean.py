@@ -15,7 +15,8 @@ one form that fits the text just before it:
 - Latin letters: their usual Korean reading: an all-capital word is spelled out (GPU 지피유,
   HTML 에이치티엠엘), a word by its last letters (l: ㄹ; m, n, ng: a consonant; a vowel,
   r, w, y, s, z, d, g, f, v, x, h and a silent e: a vowel; b, c, k, p, t after one short
-  vowel: a consonant, else a vowel, "Nowak" 노왁 but "Smart" 스마트);
+  vowel: a consonant, else a vowel, "Nowak" 노왁 but "Smart" 스마트; a romanised Korean
+  surname by its Hangul, Park 박);
 - a closing parenthesis or bracket: the word the parenthesis is attached to ("전문가(레벨
   2)" reads 전문가), or the text inside when it stands alone; a closing quote or an HTML or
   Markdown tag: the text inside.
@@ -76,6 +77,13 @@ _UNITS: tuple[tuple[int, Sound], ...] = (
 #: M 엠, N 엔 in a consonant, the others (에이, 비, 씨, 디, ... 엑스, 와이, 제트) in a vowel
 _LETTER_NAMES: dict[str, Sound] = {"L": "rieul", "R": "rieul", "M": "consonant", "N": "consonant"}
 _VOWELS = "aeiou"
+#: romanised Korean surnames whose last letter the rules below would read otherwise
+_KOREAN_NAMES: dict[str, Sound] = {
+    "park": "consonant",
+    "baek": "consonant",
+    "paik": "consonant",
+    "seok": "consonant",
+}
 _CLOSERS = {")": "(", "]": "[", "）": "（"}
 _QUOTES = "\"'”’»›」』"
 _TAG = re.compile(r"(?:</?[A-Za-z][^<>]*>|\*+|`+|_+)$")
@@ -112,6 +120,8 @@ def _latin(word: str) -> Sound:
     if word.isupper() or word[-1].isupper():
         return _LETTER_NAMES.get(word[-1].upper(), "vowel")  # spelled out: GPU 지피유
     w = word.lower()
+    if w in _KOREAN_NAMES:
+        return _KOREAN_NAMES[w]  # Park 박
     last = w[-1]
     if w.endswith("ng"):
         return "consonant"  # 링
