@@ -108,3 +108,19 @@ def test_the_midsize_report_has_no_particle_fallback() -> None:
     assert result.exit_code == 0, result.output
     assert "전문가" in result.output
     assert FALLBACK.findall(result.output) == []
+
+
+def test_every_translation_filled_in_with_format_agrees() -> None:
+    """``_("...").format(...)`` anywhere (the CLI's and web's own messages) resolves the
+    markers of the Korean translation; other languages are untouched."""
+    with i18n.use("ko"):
+        assert (
+            i18n._("cannot read the {what}: {error}").format(what="GPU", error="x")
+            == "GPU를 읽을 수 없습니다: x"
+        )
+        exported = i18n._("exported {rows} rows to {out}")
+        assert exported.format(rows=3, out="사람.csv") == "3개 행을 사람.csv로 내보냄"
+        assert exported.format(rows=3, out="/tmp/목록") == "3개 행을 /tmp/목록으로 내보냄"
+        assert "을(를)" in i18n._("cannot read the {what}: {error}")  # the template keeps its marker
+    with i18n.use("de"):
+        assert type(i18n._("cannot read the {what}: {error}")) is str

@@ -5,7 +5,8 @@ a final consonant (batchim), 를 after a vowel; 이/가, 은/는, 과/와 the sa
 consonant other than ㄹ, 로 after a vowel or ㄹ. A translated template cannot know the value
 that fills ``{name}``, so the Korean catalog writes the particle as a marker, ``{name}을(를)``,
 ``{role}(으)로``, and :func:`resolve` replaces each marker of a filled-in sentence with the
-one form that fits the text just before it:
+one form that fits the text just before it (a Korean translation that has a marker is an
+:class:`Agreeing` string, whose ``format`` does so as it fills the placeholders in):
 
 - a Hangul syllable: its final consonant, from its code point ((code - 0xAC00) % 28; 0 is
   none, 8 is ㄹ);
@@ -29,9 +30,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["Sound", "final_sound", "particle", "resolve"]
+__all__ = ["Agreeing", "Sound", "agreeing", "final_sound", "particle", "resolve"]
 
 Sound = Literal["vowel", "rieul", "consonant"]
 
@@ -212,3 +213,24 @@ def resolve(text: str, before: str = "") -> str:
         position = match.end()
     out.append(text[position:])
     return "".join(out)
+
+
+class Agreeing(str):
+    """A Korean translation with particle markers: filling it in (``format``,
+    ``format_map``, ``%``) resolves its markers, so every ``_("...").format(...)`` agrees."""
+
+    __slots__ = ()
+
+    def format(self, /, *args: Any, **kwargs: Any) -> str:
+        return resolve(str.format(self, *args, **kwargs))
+
+    def format_map(self, mapping: Any, /) -> str:
+        return resolve(str.format_map(self, mapping))
+
+    def __mod__(self, values: Any, /) -> str:
+        return resolve(str.__mod__(self, values))
+
+
+def agreeing(text: str) -> str:
+    """``text`` (a Korean translation) as :class:`Agreeing` when it has a particle marker."""
+    return Agreeing(text) if "(" in text and _MARKER.search(text) else text
