@@ -100,3 +100,11 @@ def test_the_terminal_writes_the_solve_time_the_locale_way() -> None:
     assert result.exit_code == 0, result.output
     assert re.search(r", \d+,\d\d Sek\.\)", result.output), result.output[:400]
     assert not re.search(r"\d\.\d\d s\)", result.output)
+
+
+def test_html_charts_name_roles_and_categories_in_words() -> None:
+    page = _finance("--format", "html")
+    for code in ("operations-engineer", "salaries", "contractors"):
+        assert f'"{code}"' not in page, code
+    assert '"name":"\\u27e6Operations Engineer\\u27e7"' in page
+    assert '"\\u27e6salaries\\u27e7"' in page  # the cost chart's categories
