@@ -25,6 +25,8 @@ from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 
+from gputeam.i18n import korean
+
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
@@ -178,6 +180,8 @@ def gettext(message: str) -> str:
     language = _active.get()
     if language == "en":
         return message
+    if language == "ko":  # its particles agree with the values filled in
+        return korean.agreeing(translations(language).gettext(message))
     return translations(language).gettext(message)
 
 
@@ -187,6 +191,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     language = _active.get()
     if language == "en":
         return singular if n == 1 else plural
+    if language == "ko":
+        return korean.agreeing(translations(language).ngettext(singular, plural, n))
     return translations(language).ngettext(singular, plural, n)
 
 

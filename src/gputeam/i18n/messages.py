@@ -23,7 +23,7 @@ import re
 from functools import cache
 from string import Formatter
 
-from gputeam.i18n import current, gettext, ngettext
+from gputeam.i18n import current, gettext, korean, ngettext
 
 __all__ = ["pieces", "translate"]
 
@@ -131,6 +131,8 @@ def _fill(translated: str, raw: dict[str, str]) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for literal, field, spec, conversion in Formatter().parse(translated):
         if literal:
+            if current() == "ko":  # a particle after a value agrees with the value
+                literal = korean.resolve(literal, "".join(piece for piece, _english in out))
             out.append((literal, False))
         if field is None:
             continue

@@ -13,6 +13,7 @@ from typing import Any
 
 from gputeam.i18n import N_, _
 from gputeam.i18n import formats as _locale
+from gputeam.i18n.codes import label as code_label
 from gputeam.planning.result import Plan, Risk
 from gputeam.report.sections import (
     contractor_hours_by_month,
@@ -122,10 +123,10 @@ def _headcount_chart(plan: Plan) -> Chart | None:
     traces: list[dict[str, Any]] = [
         {
             "type": "bar",
-            "name": _ptext(role),
+            "name": _ptext(code_label(role)),
             "x": x,
             "y": counts,
-            "hovertemplate": _ptext(role) + ": %{y}<extra>%{x}</extra>",
+            "hovertemplate": _ptext(code_label(role)) + ": %{y}<extra>%{x}</extra>",
         }
         for role, counts in roles.items()
     ]
@@ -199,7 +200,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             {
                 "type": "bar",
                 "orientation": "h",
-                "name": _(kind),
+                "name": code_label(kind),
                 "base": b["base"],
                 "x": b["x"],
                 "y": b["y"],
@@ -216,7 +217,7 @@ def _gantt_chart(plan: Plan) -> Chart | None:
             {
                 "type": "scatter",
                 "mode": "markers",
-                "name": _(kind),
+                "name": code_label(kind),
                 "x": m["x"],
                 "y": m["y"],
                 "hovertext": m["text"],
@@ -293,7 +294,7 @@ def _month_end(first: date) -> date:
 
 def _cost_category_chart(plan: Plan) -> Chart:
     c = plan.costs
-    cats = [line.category for line in c.lines]
+    cats = [code_label(line.category) for line in c.lines]
     traces = [
         {
             "type": "bar",
@@ -367,7 +368,7 @@ def skill_matrix(plan: Plan) -> tuple[list[str], list[str], list[list[int]], lis
         need = role_needs.get(assigned.get(pid, ""), any_need)
         skills = person.skills
         role = assigned.get(pid)
-        labels[pid] = f"{person.name} ({role})" if role else person.name
+        labels[pid] = f"{person.name} ({code_label(role)})" if role else person.name
         held.append([int(skills.get(d, 0)) for d in domains])
         needed.append([int(need.get(d, 0)) for d in domains])
     names = list(_unique(labels).values())

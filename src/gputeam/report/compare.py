@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from gputeam.i18n import N_, _, ngettext
+from gputeam.i18n.codes import label as code_label
 from gputeam.planning.result import Plan
 from gputeam.report.tables import Cell, Column, Kind, Section, Table, format_value, money
 
@@ -266,7 +267,9 @@ def differences(names: Sequence[str], figs: Sequence[PlanFigures]) -> list[str]:
             )
         if f.status != base.status:
             parts.append(
-                _("is {status} where {first} is {other}").format(status=f.status, first=a, other=base.status)
+                _("is {status} where {first} is {other}").format(
+                    status=code_label(f.status), first=a, other=code_label(base.status)
+                )
             )
         said = "; ".join(parts) if parts else _("the same figures")
         out.append(_("{name} against {first}: {differences}.").format(name=name, first=a, differences=said))

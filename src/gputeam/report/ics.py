@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from gputeam.i18n import _
+from gputeam.i18n.codes import label as code_label
 from gputeam.planning.result import Plan, Roadmap, RoadmapItem
 from gputeam.report.tables import money
 from gputeam.report.words import item_name, item_note, roadmap_name
@@ -43,7 +44,7 @@ def _event(roadmap: Roadmap, item: RoadmapItem, uid: str, stamp: datetime, curre
     summary = f"{title} ({person})"
     details = [name, _("Person: {name} ({id})").format(name=person, id=roadmap.person)]
     if roadmap.role:
-        details.append(_("Target role: {role}").format(role=roadmap.role))
+        details.append(_("Target role: {role}").format(role=code_label(roadmap.role)))
     if item.cost:
         details.append(_("Fee: {amount}").format(amount=money(item.cost, currency)))
     if item.note:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gputeam.i18n import _
+from gputeam.i18n.codes import label as code_label
 from gputeam.planning.result import Plan, Roi, RoiAlternative, TargetMonth
 from gputeam.report.case_study_view import case_study_section
 from gputeam.report.risk_section import readiness_plan_section, risk_section, sensitivity
@@ -152,7 +153,7 @@ def _target(plan: Plan) -> Section:
                     last,
                     first.date,
                     first.gpus,
-                    first.basis,
+                    code_label(first.basis),
                     _("(none)"),
                     None,
                     None,
@@ -169,8 +170,8 @@ def _target(plan: Plan) -> Section:
                     last,
                     first.date,
                     first.gpus,
-                    first.basis,
-                    s.role,
+                    code_label(first.basis),
+                    code_label(s.role),
                     s.level_min,
                     s.level_max,
                     s.count,
@@ -264,7 +265,10 @@ def _workload(plan: Plan) -> Section | None:
         Column(_("Operations FTE"), "number"),
         Column(_("Technician FTE"), "number"),
     )
-    shares = tuple((s.work, ", ".join(s.roles) or "-", localise(s.note_text, s.note)) for s in w.absorbed_by)
+    shares = tuple(
+        (s.work, ", ".join(code_label(r) for r in s.roles) or "-", localise(s.note_text, s.note))
+        for s in w.absorbed_by
+    )
     rates = (
         (_("GPU generation"), Cell(w.generation, "text")),
         (_("Interruptions per GPU-year"), Cell(w.interruptions_per_gpu_year, "number")),
@@ -291,13 +295,13 @@ def _workload(plan: Plan) -> Section | None:
 def _gaps(plan: Plan) -> Section:
     g = plan.gaps
     names = people_names(plan)
-    roles = tuple((r.role, r.needed, r.ready_now, r.missing) for r in g.roles)
+    roles = tuple((code_label(r.role), r.needed, r.ready_now, r.missing) for r in g.roles)
     domains = tuple((d, p) for d, p in g.domains.items())
     certs = tuple((c, n) for c, n in g.certifications.items())
     fits = tuple(
         (
             names.get(f.person, f.person),
-            f.role,
+            code_label(f.role),
             f.score,
             f.level_gap,
             _pairs(f.missing_domains),
@@ -355,7 +359,7 @@ def _sourcing(plan: Plan) -> Section:
     names = people_names(plan)
     info: list[tuple[Any, ...]] = [
         (_("Method"), Cell(s.method, "text")),
-        (_("Status"), Cell(s.status, "text")),
+        (_("Status"), Cell(code_label(s.status), "text")),
     ]
     for label, value, kind in (
         (_("Total cost"), s.total_cost, "money"),
@@ -366,13 +370,19 @@ def _sourcing(plan: Plan) -> Section:
         if value is not None:
             info.append((label, Cell(value, kind)))  # type: ignore[arg-type]
     assignments = tuple(
-        (names.get(a.person, a.person), a.role, a.level, a.ready_month, localise(a.reason_text, a.reason))
+        (
+            names.get(a.person, a.person),
+            code_label(a.role),
+            a.level,
+            a.ready_month,
+            localise(a.reason_text, a.reason),
+        )
         for a in s.assignments
     )
     placements = tuple(
         (
             names.get(x.person, x.person),
-            x.role,
+            code_label(x.role),
             x.level,
             x.person_level,
             x.from_month,
@@ -382,11 +392,19 @@ def _sourcing(plan: Plan) -> Section:
         for x in s.placements
     )
     hires = tuple(
-        (h.role, h.level, h.count, h.requisition_month, h.arrival_month, localise(h.reason_text, h.reason))
+        (
+            code_label(h.role),
+            h.level,
+            h.count,
+            h.requisition_month,
+            h.arrival_month,
+            localise(h.reason_text, h.reason),
+        )
         for h in s.hires
     )
     contractors = tuple(
-        (c.month, c.role, c.level, c.hours, localise(c.reason_text, c.reason)) for c in s.contractors
+        (c.month, code_label(c.role), c.level, c.hours, localise(c.reason_text, c.reason))
+        for c in s.contractors
     )
     coverage: list[list[Any]] = []
     for month, share in enumerate(s.coverage_by_month, start=1):
@@ -483,7 +501,7 @@ def _roadmaps(plan: Plan) -> Section:
     summary = tuple(
         (
             roadmap_name(r),
-            r.role or "",
+            code_label(r.role) if r.role else "",
             r.hire,
             r.ready,
             r.ready_month,
@@ -497,14 +515,14 @@ def _roadmaps(plan: Plan) -> Section:
     items = tuple(
         (
             roadmap_name(r),
-            i.kind,
+            code_label(i.kind),
             item_name(i),
             i.ref,
             i.start,
             i.end,
             i.hours,
             i.cost,
-            i.strategy or "",
+            code_label(i.strategy) if i.strategy else "",
             item_note(i),
         )
         for r in plan.roadmaps
@@ -556,7 +574,7 @@ def _roadmaps(plan: Plan) -> Section:
 def _costs(plan: Plan) -> Section:
     c = plan.costs
     lines: tuple[tuple[Any, ...], ...] = tuple(
-        (line.category, line.first_year, line.horizon, line.annual_run_rate) for line in c.lines
+        (code_label(line.category), line.first_year, line.horizon, line.annual_run_rate) for line in c.lines
     )
     lines += ((_("total"), c.first_year, c.horizon, c.annual_run_rate),)
     months = plan.target.months
@@ -637,7 +655,7 @@ def roi_alternatives_table(roi: Roi) -> Table | None:
         return None
     rows = tuple(
         (
-            Cell(x.counterfactual + (" (" + _("headline") + ")" if x.headline else ""), "text"),
+            Cell(code_label(x.counterfactual) + (" (" + _("headline") + ")" if x.headline else ""), "text"),
             x.investment,
             x.returns,
             roi_cell(x, "net_roi"),
@@ -720,7 +738,7 @@ def roi_detail_tables(roi: Roi) -> list[Table]:
 def _roi(plan: Plan) -> Section:
     r = plan.roi
     rows: list[tuple[Any, ...]] = [
-        (_("Compared with"), Cell(r.counterfactual, "text")),
+        (_("Compared with"), Cell(code_label(r.counterfactual), "text")),
         (_("Investment"), Cell(r.investment, "money")),
     ]
     rows += [

@@ -7,6 +7,8 @@ from rich.table import Table
 from rich.text import Text
 
 from gputeam.i18n import _, ngettext
+from gputeam.i18n import formats as _locale
+from gputeam.i18n.codes import label as code_label
 from gputeam.planning.result import Plan, ReadinessPlan, Risk, Roi
 from gputeam.report.risk_section import readiness_lines
 from gputeam.report.sections import people_names, roi_text
@@ -38,7 +40,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         _(
             " - {mode} plan, {months} months from {start}, deadline month {deadline}, catalog {catalog}"
         ).format(
-            mode=plan.target.mode,
+            mode=code_label(plan.target.mode),
             months=sc.horizon_months,
             start=format_value(sc.start, "date"),
             deadline=deadline,
@@ -48,14 +50,14 @@ def print_plan(plan: Plan, console: Console) -> None:
     console.print(head)
     t = Table(
         title=_("Target team at month {month} ({gpus} GPUs, basis {basis})").format(
-            month=deadline, gpus=format_value(tm.gpus, "int"), basis=tm.basis
+            month=deadline, gpus=format_value(tm.gpus, "int"), basis=code_label(tm.basis)
         )
     )
     for col in (_("role"), _("levels"), _("count"), _("rule")):
         t.add_column(col, overflow="fold")
     for s in tm.slots:
         t.add_row(
-            shown(s.role, NAME_LIMIT),
+            shown(code_label(s.role), NAME_LIMIT),
             f"{s.level_min}-{s.level_max}",
             str(s.count),
             shown(localise(s.rule_text, s.rule)),
@@ -71,7 +73,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         exams = ", ".join(i.ref for i in r.items if i.kind == "exam")
         t.add_row(
             shown(roadmap_name(r), NAME_LIMIT),
-            shown(r.role or "-", NAME_LIMIT),
+            shown(code_label(r.role) if r.role else "-", NAME_LIMIT),
             _("month {n}").format(n=r.ready_month) if r.ready_month is not None else "-",
             str(len(r.items)),
             shown(exams or "-"),
@@ -83,7 +85,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         t.add_column(col, justify="right" if i else "left")
     for line in plan.costs.lines:
         t.add_row(
-            line.category,
+            code_label(line.category),
             money(line.first_year, cur),
             money(line.horizon, cur),
             money(line.annual_run_rate, cur),
@@ -104,7 +106,7 @@ def print_plan(plan: Plan, console: Console) -> None:
             "ROI against {counterfactual}: investment {investment}, returns {returns} over "
             "{months} months, net ROI {roi}, NPV {npv}, payback {payback}"
         ).format(
-            counterfactual=roi.counterfactual,
+            counterfactual=code_label(roi.counterfactual),
             investment=money(roi.investment, cur),
             returns=money(roi.returns, cur),
             months=len(roi.months),
@@ -119,7 +121,7 @@ def print_plan(plan: Plan, console: Console) -> None:
         console.print(
             "  "
             + _("against {counterfactual}: net ROI {roi}, NPV {npv}, payback {payback}").format(
-                counterfactual=x.counterfactual,
+                counterfactual=code_label(x.counterfactual),
                 roi=roi_text(x, "net_roi"),
                 npv=roi_text(x, "npv", cur),
                 payback=roi_text(x, "payback_months"),
@@ -165,7 +167,7 @@ def print_plan(plan: Plan, console: Console) -> None:
 
 def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     src = plan.sourcing
-    title = _("Sourcing") + f" ({src.method}, {src.status}"
+    title = _("Sourcing") + f" ({src.method}, {code_label(src.status)}"
     if src.total_cost is not None:
         title += _(", cost {amount}").format(amount=money(src.total_cost, cur))
     if src.greedy_cost is not None:
@@ -173,7 +175,7 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
     if src.mip_gap is not None:
         title += _(", gap {gap}").format(gap=percent_text(src.mip_gap, 2))
     if src.solve_seconds is not None:
-        title += f", {src.solve_seconds:.2f} s"
+        title += ", " + _locale.duration(src.solve_seconds)
     title += ")"
     lines = list(localise_all(src.explanation_texts, src.explanation))
     if src.status == "infeasible":
@@ -188,7 +190,7 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
         lines = [
             _("upskill {person} -> {role} (L{level}), ready month {month}: {reason}").format(
                 person=names.get(a.person, a.person),
-                role=a.role,
+                role=code_label(a.role),
                 level=a.level,
                 month=a.ready_month,
                 reason=localise(a.reason_text, a.reason),
@@ -201,7 +203,7 @@ def _sourcing(plan: Plan, console: Console, cur: str) -> None:
             ).format(
                 count=h.count,
                 level=h.level,
-                role=h.role,
+                role=code_label(h.role),
                 requisition=h.requisition_month,
                 arrival=h.arrival_month,
                 reason=localise(h.reason_text, h.reason),
@@ -309,7 +311,7 @@ def print_roi(roi: Roi, console: Console, currency: str = "USD") -> None:
     t.add_row(_("net present value"), roi_text(roi, "npv", currency))
     for x in roi.alternatives[1:]:
         t.add_row(
-            _("against {counterfactual}: net ROI, NPV").format(counterfactual=x.counterfactual),
+            _("against {counterfactual}: net ROI, NPV").format(counterfactual=code_label(x.counterfactual)),
             roi_text(x, "net_roi") + ", " + roi_text(x, "npv", currency),
         )
     console.print(t)

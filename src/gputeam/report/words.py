@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from gputeam.i18n import current, gettext, korean, ngettext
 from gputeam.i18n import formats as _locale
-from gputeam.i18n import gettext, ngettext
 from gputeam.planning.result import Roadmap, RoadmapItem
 from gputeam.planning.text import Text, Writer
 
@@ -25,6 +25,12 @@ _SPEC = re.compile(r"^(?P<group>,)?(?:\.(?P<digits>\d+))?(?P<type>[dfg%])?$")
 
 
 class _Local(Writer):
+    def render(self, text: Text) -> str:
+        written = super().render(text)
+        if current() == "ko":  # the particles that follow a filled-in value agree with it
+            return korean.resolve(written)
+        return written
+
     def template(self, text: Text) -> str:
         if text.plural is None:
             return gettext(text.template)

@@ -453,6 +453,7 @@ def _templates() -> Jinja2Templates:
     templates.env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True
     )
+    _agreeing_particles(templates.env.globals)
     templates.env.globals["language"] = lambda: "en" if i18n.current() == i18n.PSEUDO else i18n.current()
     templates.env.globals["languages"] = i18n.language_names()
     templates.env.filters["tr"] = lambda text: i18n.gettext(str(text))  # catalog names (data)
@@ -462,6 +463,31 @@ def _templates() -> Jinja2Templates:
     # the same, in pieces: (text, stayed English) for a page to mark a library's own words
     templates.env.filters["message_pieces"] = lambda text: pieces(str(text))
     return templates
+
+
+def _agreeing_particles(names: dict[str, Any]) -> None:
+    """The template's ``_``/``gettext``/``ngettext`` with Korean particle markers resolved
+    after the values are filled in (``%(name)s을(를)``: see :mod:`gputeam.i18n.korean`)."""
+    from jinja2 import pass_context
+    from markupsafe import Markup
+
+    from gputeam import i18n
+    from gputeam.i18n import korean
+
+    def agreeing(func: Any) -> Any:
+        @pass_context
+        def call(context: Any, *args: Any, **kwargs: Any) -> Any:
+            text = func(context, *args, **kwargs)
+            if i18n.current() != "ko":
+                return text
+            resolved = korean.resolve(str(text))
+            return Markup(resolved) if isinstance(text, Markup) else resolved
+
+        return call
+
+    for name in ("_", "gettext", "ngettext"):
+        if name in names:
+            names[name] = agreeing(names[name])
 
 
 def _version() -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from jinja2 import pass_context
 
-from gputeam.i18n import N_, gettext
+from gputeam.i18n import codes, gettext
 from gputeam.i18n import formats as _locale
 from gputeam.report.tables import money as report_money
 
@@ -60,82 +60,13 @@ def status_label(status: str) -> str:
     return "✓ " + gettext("valid")
 
 
-#: Codes shown on the pages (roadmap item kinds and statuses, user roles, certificate states,
-#: cost categories, sizing modes, sort keys) in words; a code not listed is shown as it is.
-WORDS = {
-    "course": N_("course"),
-    "bootcamp": N_("bootcamp"),
-    "exam": N_("exam"),
-    "renewal": N_("renewal"),
-    "practice": N_("practice"),
-    "apprenticeship": N_("apprenticeship"),
-    "planned": N_("planned"),
-    "in-progress": N_("in progress"),
-    "done": N_("done"),
-    "cancelled": N_("cancelled"),
-    "valid": N_("valid"),
-    "expiring": N_("expiring"),
-    "expired": N_("expired"),
-    "salaries": N_("salaries"),
-    "hiring": N_("hiring"),
-    "training": N_("training"),
-    "exams": N_("exams"),
-    "contractors": N_("contractors"),
-    "mentoring": N_("mentoring"),
-    "retention": N_("retention"),
-    "template": N_("template"),
-    "lean": N_("lean"),
-    "name": N_("name"),
-    "key": N_("id"),
-    "level": N_("level"),
-    "role": N_("role"),
-    "team": N_("team"),
-    "expires": N_("expiry"),
-    "person": N_("person"),
-    "certification": N_("certification"),
-    "earned": N_("earned"),
-    # a practical assessment's outcome
-    "pass": N_("pass"),
-    "fail": N_("fail"),
-    # the skills matrix: a cell's status and where the targets come from
-    "meets": N_("meets"),
-    "below": N_("below"),
-    "no-target": N_("no target"),
-    "unrated": N_("unrated"),
-    "plan": N_("plan"),
-    "catalog roles": N_("catalog roles"),
-    # the catalog's skill-domain groups and its sections
-    "cloud": N_("cloud"),
-    "fabric": N_("fabric"),
-    "facilities": N_("facilities"),
-    "foundation": N_("foundation"),
-    "gpu": N_("GPU"),
-    "operations": N_("operations"),
-    "performance": N_("performance"),
-    "platform": N_("platform"),
-    "security": N_("security"),
-    "storage": N_("storage"),
-    "certifications": N_("certifications"),
-    "courses": N_("courses"),
-    "paths": N_("learning paths"),
-    "roles": N_("roles"),
-    "domains": N_("skill domains"),
-    "templates": N_("team templates"),
-    "strategies": N_("training strategies"),
-    "levels": N_("levels"),
-    "admin": N_("admin"),
-    "manager": N_("manager"),
-    "engineer": N_("engineer"),
-    "viewer": N_("viewer"),
-}
+#: Codes shown on the pages in words (the one table of them: gputeam.i18n.codes).
+WORDS = codes.WORDS
 
 
 def word(code: Any) -> str:
     """A stored code (``in-progress``, ``renewal``, ``manager``) in the request's language."""
-    text = str(code)
-    if text.startswith("expiring-"):
-        return gettext("expiring within {days} days").format(days=text.rsplit("-", 1)[1])
-    return gettext(WORDS[text]) if text in WORDS else text
+    return codes.label(code, {})
 
 
 @pass_context
@@ -147,8 +78,7 @@ def role_name(context: Any, role_id: Any) -> str:
 
     app = context["request"].app if "request" in context else context["app"]
     roles = services.catalog(app).roles
-    text = str(role_id)
-    return gettext(roles[text].name) if text in roles else text
+    return codes.label(role_id, {key: role.name for key, role in roles.items()})
 
 
 FILTERS = {
