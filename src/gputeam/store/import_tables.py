@@ -299,7 +299,8 @@ def resolve_header(
 ) -> list[str | None]:
     """The canonical field for each column (``None``: ignored)."""
     norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
-    parts = set(aliases.values()) - set(fields) - {IGNORE}  # the name parts, for the roster
+    # the name parts, for the roster (in the alias table's order)
+    parts = [v for v in dict.fromkeys(aliases.values()) if v not in fields and v != IGNORE]
     out: list[str | None] = []
     top = table.header_line
     known = sum(_known_column(h, mapping, fields, aliases, extra) for h in table.header)
@@ -383,7 +384,7 @@ def resolve_header(
             seen[target] = header
         out.append(target)
     whole = seen.get("name")
-    for part in sorted(parts & set(seen)) if whole else []:
+    for part in [p for p in parts if p in seen] if whole else []:
         problems.add(
             top,
             seen[part],
