@@ -135,7 +135,8 @@ def test_team_lead_morning(lead_site: tuple[str, Any, str], page: Any, tmp_path:
     shot("import-columns")
     page.click("text=Preview the changes")
     expect(page.locator("#import-counts")).to_contain_text(re.compile(r"1\s*people to add"))
-    expect(page.locator("main table")).to_contain_text("level: 2 → 3")  # Grace's row
+    expect(page.locator("#changes")).to_contain_text("level: 2 → 3")  # Grace's row
+    expect(page.locator("#added")).to_contain_text("Nora Newcomer")  # the person to add, by name
     shot("import-preview")
     page.click("#do-import")
     expect(page.locator("#import-result")).to_contain_text("Imported")

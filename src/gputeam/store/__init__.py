@@ -154,7 +154,8 @@ org_id, kind, filename, data) -> token``, ``.get(token, user_id, org_id) -> Pend
 ``.purge()``); ``import_layout(upload, catalog, *, sheet=None, header_row=None) ->
 ImportLayout`` (sheets, detected header row, candidate rows, each column's detected
 field and sample values); ``import_field_choices(kind, catalog)``;
-``import_mapping(columns, chosen) -> {column: field}``.
+``import_mapping(columns, chosen) -> {column: field}``; ``import_name_columns(columns,
+chosen)``: the columns combined into the name, in order.
 ``export_data(s, org_id, *, include_audit=True) -> dict`` (built once), rendered by
 ``export_json(s, org_id) -> str``, ``export_csv(s, org_id) -> {"people.csv": text, ...}``,
 ``export_xlsx(s, org_id) -> bytes``; ``to_csv(data)``, ``to_xlsx(data)``.
@@ -366,6 +367,7 @@ from gputeam.store.guided_import import PendingUpload, PendingUploads
 from gputeam.store.guided_import import field_choices as import_field_choices
 from gputeam.store.guided_import import layout as import_layout
 from gputeam.store.guided_import import mapping_from_form as import_mapping
+from gputeam.store.guided_import import name_columns as import_name_columns
 from gputeam.store.ics import person_calendar, team_calendar
 from gputeam.store.import_certs import import_certifications
 from gputeam.store.importing import ImportReport, import_roster
@@ -746,6 +748,7 @@ __all__ = [
     "import_field_choices",
     "import_layout",
     "import_mapping",
+    "import_name_columns",
     "DbSession",
     "LoginLimits",
     "PersonRecords",

@@ -38,10 +38,15 @@ from gputeam.store.import_tables import (
     CERT_ALIASES,
     CERT_FIELDS,
     IGNORE,
+    NAME_FIRST,
+    NAME_LAST,
+    NAME_PARTS,
+    NAME_PREFERRED,
     ROSTER_ALIASES,
     ROSTER_FIELDS,
     Problems,
     find_header,
+    normalise,
     open_table,
     resolve_header,
 )
@@ -217,10 +222,28 @@ def field_choices(kind: str, catalog: Catalog) -> list[tuple[str, str]]:
     """``(value, label)`` for each field a column may be imported as, then "ignore"."""
     if kind == "roster":
         out = [(f, f.replace("_", " ")) for f in ROSTER_FIELDS]
+        at = ROSTER_FIELDS.index("name") + 1
+        out[at:at] = [(p, NAME_PART_LABELS[p]) for p in NAME_PARTS]
         out += [(f"skill:{d.id}", f"skill: {d.name}") for d in catalog.domains.values()]
     else:
         out = [(f, f.replace("_", " ")) for f in CERT_FIELDS]
     return [*out, (IGNORE, "(ignore this column)")]
+
+
+#: the mapping's labels of the name parts (the roster's field names, in English)
+NAME_PART_LABELS = {
+    NAME_FIRST: "name: first part",
+    NAME_PREFERRED: "name: preferred first part",
+    NAME_LAST: "name: last part",
+}
+
+
+def name_columns(columns: list[Column], chosen: Mapping[int, str]) -> list[str]:
+    """The headers of the columns chosen as name parts, in the order the import combines
+    them into the name (first, preferred, last), whatever their order in the file."""
+    rank = {p: i for i, p in enumerate(NAME_PARTS)}
+    parts = [(rank[chosen[c.index]], c.index, c.header) for c in columns if chosen.get(c.index) in rank]
+    return [header for _rank, _index, header in sorted(parts)]
 
 
 def sheet_names(data: bytes, filename: str, limits: TableLimits | None = None) -> list[str]:
@@ -283,7 +306,12 @@ def layout(
     for _line, cells in table.rows[:3]:
         for i in range(len(table.header)):
             samples[i].append(text(cells[i]) if i < len(cells) else "")
-    columns = [Column(i, h, targets[i], samples[i], faults.get(h)) for i, h in enumerate(table.header)]
+    # a known column the roster has no field for is shown chosen as ignored
+    shown = [
+        IGNORE if t is None and aliases.get(normalise(h)) == IGNORE else t
+        for h, t in zip(table.header, targets, strict=True)
+    ]
+    columns = [Column(i, h, shown[i], samples[i], faults.get(h)) for i, h in enumerate(table.header)]
     return Layout(
         upload.filename,
         upload.kind,

@@ -20,6 +20,15 @@ from gputeam.store.limits import LimitExceeded, TableLimits, from_environment, s
 from gputeam.store.person_rules import text_fault
 from gputeam.store.tables import BadCell, Cell, Table, is_blank, read_table, text
 
+IGNORE = "-"
+#: the roster's name parts: columns of these are combined into ``name`` in this order (a
+#: preferred name, when given, stands in for the first name): "Ada" + "Lovelace" is
+#: "Ada Lovelace", whichever column comes first in the file
+NAME_FIRST = "name:first"
+NAME_PREFERRED = "name:preferred"
+NAME_LAST = "name:last"
+NAME_PARTS = (NAME_FIRST, NAME_PREFERRED, NAME_LAST)
+
 ROSTER_FIELDS = (
     "id",
     "name",
@@ -55,7 +64,64 @@ ROSTER_ALIASES = {
     "competency_level": "level",
     "location": "site",
     "office": "site",
+    "work_location": "site",
+    # the usual headers of HR-system exports (Workday, SAP SuccessFactors, BambooHR,
+    # Personio): ids, e-mail, title, department
+    "employee_number": "id",
+    "employee_no": "id",
+    "employee_nr": "id",
+    "personnel_number": "id",
+    "personnel_no": "id",
+    "worker_id": "id",
+    "user_id": "id",
+    "userid": "id",
+    "person_id_external": "id",
+    "emp_id": "id",
+    "work_email": "email",
+    "email_address": "email",
+    "work_email_address": "email",
+    "primary_work_email": "email",
+    "email_work": "email",
+    "business_email": "email",
+    "business_title": "title",
+    "position": "title",
+    "position_title": "title",
+    "job": "title",
+    "department": "team",
+    "department_name": "team",
+    "supervisory_organization": "team",
+    # the parts of a name, combined into ``name`` (NAME_PARTS)
+    "first_name": NAME_FIRST,
+    "firstname": NAME_FIRST,
+    "given_name": NAME_FIRST,
+    "forename": NAME_FIRST,
+    "legal_first_name": NAME_FIRST,
+    "legal_name_first_name": NAME_FIRST,
+    "last_name": NAME_LAST,
+    "lastname": NAME_LAST,
+    "family_name": NAME_LAST,
+    "surname": NAME_LAST,
+    "legal_last_name": NAME_LAST,
+    "legal_name_last_name": NAME_LAST,
+    "preferred_name": NAME_PREFERRED,
+    "preferred_first_name": NAME_PREFERRED,
+    "nickname": NAME_PREFERRED,
+    # HR columns the roster has no field for: known, read as ignored (IGNORE), and the
+    # report says so
+    "hire_date": IGNORE,
+    "hiredate": IGNORE,
+    "startdate": IGNORE,
+    "original_hire_date": IGNORE,
+    "start_date": IGNORE,
+    "cost_center": IGNORE,
+    "cost_centre": IGNORE,
+    "division": IGNORE,
+    "manager": IGNORE,
+    "supervisor": IGNORE,
+    "employment_type": IGNORE,
 }
+#: how close (difflib ratio, 0-1) a header must be to a field or alias for a hint to name it
+HINT_CUTOFF = 0.75
 CERT_FIELDS = ("person", "certification", "valid_from", "valid_until", "evidence")
 CERT_ALIASES = {
     "id": "person",
@@ -78,7 +144,6 @@ CERT_ALIASES = {
     "credential_url": "evidence",
     "proof": "evidence",
 }
-IGNORE = "-"
 
 
 _NON_WORD = re.compile(r"[^0-9a-z:]+")
@@ -149,9 +214,22 @@ class Problems:
             raise ImportRejected(self.items)
 
 
-def did_you_mean(value: str, choices: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(value, list(choices), n=1)
+def did_you_mean(value: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=cutoff)
     return N_("did you mean {name}?").format(name=repr(close[0])) if close else None
+
+
+def column_hint(header: str, fields: Iterable[str], aliases: Mapping[str, str]) -> str | None:
+    """The hint for a column nothing matched: the field or alias (what one may write in
+    the header or ``--map``) whose likeness to the normalised header is at least
+    :data:`HINT_CUTOFF`, the closest; None when none is that close ("First Name" is not
+    hinted as 'team_name')."""
+    return did_you_mean(normalise(header), [*fields, *aliases], HINT_CUTOFF)
+
+
+def ignored_note(header: str) -> str:
+    """The report's note for a known column the import does not keep."""
+    return N_("column {column} ignored: the roster has no field for it").format(column=repr(header))
 
 
 #: The note of a header found below the first row (the number of rows skipped chooses).
@@ -221,6 +299,8 @@ def resolve_header(
 ) -> list[str | None]:
     """The canonical field for each column (``None``: ignored)."""
     norm_map = {normalise(k): v for k, v in (mapping or {}).items()}
+    # the name parts, for the roster (in the alias table's order)
+    parts = [v for v in dict.fromkeys(aliases.values()) if v not in fields and v != IGNORE]
     out: list[str | None] = []
     top = table.header_line
     known = sum(_known_column(h, mapping, fields, aliases, extra) for h in table.header)
@@ -234,15 +314,19 @@ def resolve_header(
             if target is not None and target not in fields and not target.startswith("skill:"):
                 t2 = normalise(target)
                 wanted = target
-                target = t2 if t2 in fields else aliases.get(t2) or (extra(t2) if extra else None)
-                if target is None:
+                target = (
+                    t2 if t2 in fields or t2 in parts else aliases.get(t2) or (extra(t2) if extra else None)
+                )
+                if target == IGNORE:
+                    target = None
+                elif target is None:
                     problems.add(
                         top,
                         header,
                         None,
                         N_("--map names an unknown field {name}").format(name=repr(wanted)),
                         expected=", ".join(fields),
-                        hint=did_you_mean(t2, [*fields, *aliases]),
+                        hint=column_hint(t2, fields, aliases),
                     )
         elif not header:
             target = None
@@ -250,6 +334,10 @@ def resolve_header(
             target = n
         elif n in aliases:
             target = aliases[n]
+            if target == IGNORE:
+                target = None
+                if (note := ignored_note(header)) not in table.notes:
+                    table.notes.append(note)
         else:
             target = extra(n) if extra else None
             if target is None:
@@ -259,7 +347,7 @@ def resolve_header(
                     None,
                     N_("unknown column"),
                     expected=", ".join(fields),
-                    hint=did_you_mean(n, [*fields, *aliases])
+                    hint=column_hint(n, fields, aliases)
                     or (
                         HEADER_HINT
                         if not known
@@ -286,11 +374,43 @@ def resolve_header(
                     field=repr(target), other=repr(seen[target])
                 ),
                 expected=N_("each field in one column"),
+                hint=(
+                    N_("map the parts of a name to {parts}").format(parts=", ".join(map(repr, parts)))
+                    if target == "name" and parts
+                    else None
+                ),
             )
         if target is not None:
             seen[target] = header
         out.append(target)
+    whole = seen.get("name")
+    for part in [p for p in parts if p in seen] if whole else []:
+        problems.add(
+            top,
+            seen[part],
+            None,
+            N_("column is part of a name, and column {other} holds the whole name").format(other=repr(whole)),
+            expected=N_("the whole name, or its parts"),
+            hint=N_("map one of them to '-' to ignore it"),
+        )
     return out
+
+
+def combine_name(row: dict[str, tuple[str, Cell]]) -> None:
+    """A row's name parts (:data:`NAME_PARTS`) made into its ``name``, in place: the
+    non-blank parts in that order, a preferred name in place of the first, joined by one
+    space; the name's column is the parts' columns (``First Name + Last Name``)."""
+    present = [p for p in NAME_PARTS if p in row]
+    if not present:
+        return
+    cells = {p: row.pop(p) for p in present}
+    if NAME_PREFERRED in cells and not is_blank(cells[NAME_PREFERRED][1]):
+        cells.pop(NAME_FIRST, None)
+    else:
+        cells.pop(NAME_PREFERRED, None)
+    column = " + ".join(c for c, _v in cells.values())
+    words = [text(v).strip() for _c, v in cells.values() if not is_blank(v)]
+    row["name"] = (column, " ".join(w for w in words if w) or None)
 
 
 def row_cells(

@@ -9,7 +9,10 @@ what would change without writing.
 Roster columns (case and spacing ignored; see ``ROSTER_ALIASES``): ``id`` (required),
 ``name`` (required for new people), ``email``, ``title``, ``background``, ``level``,
 ``experience_months``, ``weekly_study_hours``, ``salary``, ``role``, ``team``, ``site``
-(``location``, ``office``), ``active``,
+(``location``, ``office``), ``active``; the name may come in parts (``First Name``,
+``Last Name``, ``Preferred Name``: :data:`~gputeam.store.import_tables.NAME_PARTS`),
+combined into ``name``; the usual headers of HR-system exports are aliases, and their
+columns the roster has no field for (``Hire Date``) are ignored with a note;
 and one column per skill domain: its catalog id (``linux``), ``skill:<id>`` or its catalog
 name, holding a proficiency 0-4 or its name (none, aware, working, proficient, expert).
 
@@ -39,6 +42,7 @@ from gputeam.store.import_tables import (
     ROSTER_ALIASES,
     ROSTER_FIELDS,
     Problems,
+    combine_name,
     did_you_mean,
     find_header,
     normalise,
@@ -83,6 +87,9 @@ class ImportReport:
     #: what the import changes (or would) in people already stored, one entry per field:
     #: ``{"row", "id", "field", "old", "new"}`` (``field`` ``skill:<domain>`` for a rating)
     changes: list[dict[str, Any]] = field(default_factory=list)
+    #: the first :data:`ADDED_SHOWN` people the import adds (or would): ``{"row", "id",
+    #: "name"}``, the name as stored (a file's first and last name columns combined)
+    added: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -223,6 +230,7 @@ def import_roster(
     records: list[tuple[int, dict[str, Any], dict[str, int]]] = []
     first_row: dict[str, int] = {}
     for line, row in row_cells(table, columns, problems):
+        combine_name(row)
         rec: dict[str, Any] = {}
         skills: dict[str, int] = {}
         for fld, (column, value) in row.items():
@@ -289,6 +297,8 @@ def import_roster(
         key = rec.pop("id")
         old = existing.get(key)
         if old is None:
+            if len(report.added) < ADDED_SHOWN:
+                report.added.append({"row": line, "id": key, "name": rec.get("name")})
             inserts.append(rec | {"key": key})
             ratings.extend((key, d, p) for d, p in skills.items())
             continue
@@ -373,7 +383,7 @@ def import_roster(
         "roster",
         org_id,
         None,
-        {k: v for k, v in report.as_dict().items() if k not in ("notes", "changes")},
+        {k: v for k, v in report.as_dict().items() if k not in ("notes", "changes", "added")},
         at=now,
     )
     session.flush()
@@ -474,6 +484,9 @@ def _check_archived_teams(
                 line, column_of["active"], "true", ARCHIVED_TEAM, N_("the person to stay inactive"), hint
             )
 
+
+#: How many of the people an import adds its report lists by name (the others counted).
+ADDED_SHOWN = 200
 
 #: Imports of at least this many rows refresh the planner statistics of what they wrote.
 ANALYZE_AFTER_ROWS = 500

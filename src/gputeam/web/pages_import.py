@@ -223,6 +223,7 @@ def _mapping_page(
         shown=shown,
         hidden={i: v for i, v in chosen.items() if i not in visible},
         page=page,
+        name_columns=store.import_name_columns(layout.columns, chosen),
         **extra,
     )
 
@@ -370,6 +371,7 @@ async def _step(request: Request, token: str, who: Principal, dry_run: bool) -> 
             page=page,
             kinds=KIND_LABELS,
             back=back_query(layout, chosen),
+            name_columns=store.import_name_columns(layout.columns, chosen),
         )
 
     return await run_in_threadpool(work)
