@@ -207,7 +207,7 @@ def test_reminder_mail_in_the_language(db: Database, org_id: int) -> None:
     with db.session() as s, i18n.use("ko"):
         send_reminders(s, TODAY, 60, org_id=org_id, mailer=mailer, fallback_to="team@example.org")
     (ana,) = [m for m in mailer.sent if m[0] == "ana@example.org"]
-    assert ana[1] == "Ana: Certified Kubernetes Administrator (CKA)이(가) 2027. 1. 20.에 만료 예정(49일 후)"
+    assert ana[1] == "Ana: Certified Kubernetes Administrator (CKA)가 2027. 1. 20.에 만료 예정(49일 후)"
     assert ana[2].startswith("2027. 1. 20.  Ana: ")
 
 
