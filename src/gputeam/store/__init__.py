@@ -272,6 +272,7 @@ from gputeam.store.accounts import (
     verify_token,
 )
 from gputeam.store.approvals import (
+    ApprovalJson,
     approval_json,
     decide,
     evidence_link,
@@ -532,6 +533,7 @@ __all__ = [
     "note_session_use",
     "session_last_seen",
     "token_lifetime",
+    "ApprovalJson",
     "approval_json",
     "decide",
     "evidence_link",

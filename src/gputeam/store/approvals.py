@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
@@ -254,7 +254,25 @@ def _write(session: Session, row: Approval, catalog: Catalog | None, actor: str 
     return e.id
 
 
-def approval_json(row: Approval) -> dict[str, Any]:
+class ApprovalJson(TypedDict):
+    """A request for approval as the API and pages show it."""
+
+    id: int
+    person_id: int
+    person: str | None
+    kind: str
+    record: dict[str, Any]
+    evidence_url: str
+    status: str
+    requested_by: str | None
+    requested_at: str
+    decided_by: str | None
+    decided_at: str | None
+    note: str
+    record_id: int | None
+
+
+def approval_json(row: Approval) -> ApprovalJson:
     """A request as the API and pages show it."""
     return {
         "id": row.id,

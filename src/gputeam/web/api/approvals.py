@@ -51,7 +51,9 @@ def list_approvals(
         return visible_approvals(request, s, who, status)
 
 
-def decide(request: Request, approval_id: int, who: Principal, approve: bool, note: str) -> dict[str, Any]:
+def decide(
+    request: Request, approval_id: int, who: Principal, approve: bool, note: str
+) -> store.ApprovalJson:
     """Approve or reject one request, if ``who`` may (404 when it is not in reach)."""
     with db(request).session() as s:
         try:
@@ -73,11 +75,11 @@ def decide(request: Request, approval_id: int, who: Principal, approve: bool, no
 def approve(
     request: Request, approval_id: PathId, who: Approver, body: DecisionIn | None = None
 ) -> dict[str, Any]:
-    return decide(request, approval_id, who, True, body.note if body else "")
+    return {**decide(request, approval_id, who, True, body.note if body else "")}
 
 
 @router.post("/approvals/{approval_id}/reject", summary="Reject: nothing is recorded; the request is kept")
 def reject(
     request: Request, approval_id: PathId, who: Approver, body: DecisionIn | None = None
 ) -> dict[str, Any]:
-    return decide(request, approval_id, who, False, body.note if body else "")
+    return {**decide(request, approval_id, who, False, body.note if body else "")}
