@@ -315,23 +315,8 @@ def build_instance(
                 lvl = max(slot.level_min, rm.level_at_ready or 0)
                 by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
                 raise_ = (salary_at(p, lvl, scenario, catalog) - salaries[p.id]) / 12 * uplift
-                disc = flat = 0.0
-                for m in range(1, h + 1):
-                    amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= ready else 0)
-                    disc += amount * weights[m - 1]
-                    flat += amount
-                training: set[int] = set()
-                apprentice: set[int] = set()
-                courses = []
-                for it in rm.items:
-                    m0 = month_of(scenario.start, it.start)
-                    if it.kind in STUDY_KINDS and it.hours > 0:
-                        training.update(_months(m0, month_of(scenario.start, it.end), h))
-                    elif it.kind == "apprenticeship":
-                        apprentice.update(_months(m0, month_of(scenario.start, it.end) - 1, h))
-                    if group and it.kind == "course" and it.cost > 0:
-                        courses.append(it.ref)
-                        course_price.setdefault(it.ref, it.cost)
+                disc, flat = _option_cost(by_month, base_cost, raise_, ready, weights, h)
+                training, apprentice, courses = _roadmap_months(rm, scenario, h, group, course_price)
                 depth = sum(p.skills.get(d, 0) for d in slot.domains)
                 options.append(
                     Option(
@@ -535,23 +520,8 @@ def _moving_option(
     by_month = roadmap_costs(rm, scenario, catalog, mentor_salary)
     lvl = max(slots[o.role].level_min, o.level)
     raise_ = (salary_at(person, lvl, scenario, catalog) - salary) / 12 * uplift
-    disc = flat = 0.0
-    for m in range(1, h + 1):
-        amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= o.ready else 0)
-        disc += amount * weights[m - 1]
-        flat += amount
-    training: set[int] = set()
-    apprentice: set[int] = set()
-    courses = []
-    for it in rm.items:
-        m0 = month_of(scenario.start, it.start)
-        if it.kind in STUDY_KINDS and it.hours > 0:
-            training.update(_months(m0, month_of(scenario.start, it.end), h))
-        elif it.kind == "apprenticeship":
-            apprentice.update(_months(m0, month_of(scenario.start, it.end) - 1, h))
-        if group and it.kind == "course" and it.cost > 0:
-            courses.append(it.ref)
-            course_price.setdefault(it.ref, it.cost)
+    disc, flat = _option_cost(by_month, base_cost, raise_, o.ready, weights, h)
+    training, apprentice, courses = _roadmap_months(rm, scenario, h, group, course_price)
     below = seat_gap(person.level, o.level, slots[o.role], o.ready, move - 1) + seat_gap(
         person.level, then_level, slots[later], move, h
     )
@@ -677,3 +647,41 @@ def staff_by_month(
         for m in range(req + inst.lead, inst.horizon + 1):
             out[(role, level)][m - 1] += count
     return out
+
+
+def _option_cost(
+    by_month: Mapping[int, float],
+    base_cost: Mapping[int, float],
+    raise_: float,
+    ready: int,
+    weights: Sequence[float],
+    h: int,
+) -> tuple[float, float]:
+    """(discounted, undiscounted) cost of an option over the horizon: its roadmap's monthly
+    cost beyond the person's base cost, plus the raise from the month they are ready."""
+    disc = flat = 0.0
+    for m in range(1, h + 1):
+        amount = by_month.get(m, 0.0) - base_cost.get(m, 0.0) + (raise_ if m >= ready else 0)
+        disc += amount * weights[m - 1]
+        flat += amount
+    return disc, flat
+
+
+def _roadmap_months(
+    rm: Roadmap, scenario: Scenario, h: int, group: bool, course_price: dict[str, float]
+) -> tuple[set[int], set[int], list[str]]:
+    """The months a roadmap studies in and apprentices in, and its priced courses (for the
+    group discount; each course's price noted in ``course_price``)."""
+    training: set[int] = set()
+    apprentice: set[int] = set()
+    courses: list[str] = []
+    for it in rm.items:
+        m0 = month_of(scenario.start, it.start)
+        if it.kind in STUDY_KINDS and it.hours > 0:
+            training.update(_months(m0, month_of(scenario.start, it.end), h))
+        elif it.kind == "apprenticeship":
+            apprentice.update(_months(m0, month_of(scenario.start, it.end) - 1, h))
+        if group and it.kind == "course" and it.cost > 0:
+            courses.append(it.ref)
+            course_price.setdefault(it.ref, it.cost)
+    return training, apprentice, courses
